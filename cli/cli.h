@@ -1,0 +1,73 @@
+/*
+ * cli.h -- shared helpers of the warpmem command.  The CLI only parses argv,
+ * calls the library and picks a writer; anything with logic in it belongs in
+ * src/.  Exit codes: 0 ok, 1 other error, 2 usage error.
+ */
+#ifndef WM_CLI_H
+#define WM_CLI_H
+
+#include "warpmem.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum { WM_EXIT_OK = 0, WM_EXIT_ERR = 1, WM_EXIT_USAGE = 2 };
+
+/* Subcommand entry points (cli/commands.def). */
+#define X(name, fn, summary) int fn(int argc, char **argv);
+#include "commands.def"
+#undef X
+
+/* Print "warpmem: error: <msg>" on stderr; returns WM_EXIT_USAGE. */
+int cli_usage_error(const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Print "warpmem: error: <msg>" on stderr; returns WM_EXIT_ERR. */
+int cli_error(const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/*
+ * Number parsers for flag values: decimal, 0x hex or 0b binary, optional
+ * sign where allowed.  On failure they print
+ *   warpmem: error: <flag>: '<text>' is not a ... / out of range
+ * and return 0; on success 1.
+ */
+int cli_parse_i64(const char *flag, const char *text, int64_t lo, int64_t hi,
+                  int64_t *out);
+int cli_parse_u64(const char *flag, const char *text, uint64_t *out);
+
+/* Parse --format text|json|csv.  1 ok, 0 after printing an error. */
+int cli_parse_format(const char *text, wm_format *out);
+
+/* Parse --color auto|always|never into a yes/no for stdout. */
+int cli_parse_color(const char *text, int *out);
+
+/* Default colour decision: stdout is a terminal and NO_COLOR is unset. */
+int cli_color_default(void);
+
+/* Terminal width for drawings: $COLUMNS, else 100. */
+unsigned cli_term_width(void);
+
+/* Is argument a help flag (-h / --help)? */
+int cli_is_help(const char *arg);
+
+/*
+ * Minimal long-option scanner shared by subcommands.  Call with the index of
+ * the current argument; if argv[*i] is "--name=value" or "--name value"
+ * (or the short alias), stores the value in *val, advances *i past the
+ * value and returns 1.  Returns 0 if argv[*i] is not this option, -1 (after
+ * printing a usage error) if the value is missing.
+ */
+int cli_opt(int argc, char **argv, int *i, const char *name,
+            const char *short_name, const char **val);
+
+/* Same for a flag without value ("--explain"). */
+int cli_flag(char **argv, int i, const char *name, const char *short_name);
+
+#endif /* WM_CLI_H */

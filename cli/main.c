@@ -1,0 +1,50 @@
+/*
+ * main.c -- the warpmem command: find the subcommand and hand it argv.
+ */
+#include "cli.h"
+
+#include <string.h>
+
+struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+#define X(name, fn, summary) {#name, fn, summary},
+#include "commands.def"
+#undef X
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: warpmem <command> [options]   (warpmem <command> "
+               "--help for details)\n\n"
+               "warpmem shows how a warp's memory accesses become memory "
+               "traffic.\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n  --version  print the version\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return WM_EXIT_USAGE;
+    }
+    if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return WM_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("warpmem %s\n", WM_VERSION);
+        return WM_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    return cli_usage_error("unknown command '%s' (try 'warpmem --help')",
+                           argv[1]);
+}

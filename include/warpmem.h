@@ -1,0 +1,351 @@
+/*
+ * warpmem.h -- the one public header of libwarpmem.
+ *
+ * libwarpmem answers "how does this warp's memory instruction become memory
+ * traffic?".  A front end (the CLI's --stride/--addrs, index expressions,
+ * interpreted PTX) describes one warp-wide access as a wm_access; wm_count()
+ * applies the hardware rules of an architecture profile and returns the
+ * counts Nsight Compute reports for it (requests, 32 B sectors, 128 B tags,
+ * shared-memory wavefronts, bank conflicts); a wm_agg sums many accesses per
+ * site and names the totals with Nsight Compute's metric names.
+ *
+ * Ownership rules (they hold for every function below):
+ *   - wm_x_new() returns an object the caller releases with wm_x_free();
+ *     wm_x_free(NULL) is a no-op.
+ *   - const pointers passed in are borrowed for the duration of the call
+ *     only; the library copies what it keeps (strings, arch profiles).
+ *   - const pointers returned (names, site labels, worst accesses) are owned
+ *     by the library and live until the owning object is freed or, for
+ *     static tables, forever.
+ *   - Memory documented "caller frees" is released with free().
+ * The model functions (wm_count, wm_shared_banks) allocate nothing and do
+ * no I/O; they are safe to call from several threads at once.  One wm_agg
+ * must not be used by two threads at once; merge per-thread aggregators
+ * with wm_agg_merge().
+ */
+#ifndef WM_WARPMEM_H
+#define WM_WARPMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(WM_BUILDING_SHARED) && defined(__GNUC__)
+#define WM_API __attribute__((visibility("default")))
+#else
+#define WM_API
+#endif
+
+#define WM_VERSION "0.1.0"
+
+/* Largest warp (wave) any profile may have, and most banks. */
+#define WM_MAX_LANES 64
+#define WM_MAX_BANKS 64
+/* Per-request distributions are kept exactly up to this value. */
+#define WM_HIST_MAX 512
+
+/* ---- status codes ------------------------------------------------------ */
+
+#define WM_STATUS_LIST(X)                                                     \
+    X(WM_OK, "ok")                                                           \
+    X(WM_ERR_NOMEM, "out of memory")                                         \
+    X(WM_ERR_ARG, "invalid argument")                                        \
+    X(WM_ERR_SIZE, "access size must be 1, 2, 4, 8 or 16 bytes")            \
+    X(WM_ERR_ALIGN, "address not aligned to the access size")               \
+    X(WM_ERR_ARCH, "invalid architecture profile")                           \
+    X(WM_ERR_PARSE, "syntax error")                                          \
+    X(WM_ERR_RANGE, "value out of range")                                    \
+    X(WM_ERR_IO, "input/output error")                                       \
+    X(WM_ERR_FAULT, "fault inside the analysed program")                     \
+    X(WM_ERR_LIMIT, "step budget exhausted")                                 \
+    X(WM_ERR_UNSUPPORTED, "unsupported feature")
+
+typedef enum {
+#define WM_X_ENUM(code, text) code,
+    WM_STATUS_LIST(WM_X_ENUM)
+#undef WM_X_ENUM
+        WM_NSTATUS
+} wm_status;
+
+/* A short English text for a status; never NULL. */
+WM_API const char *wm_status_str(wm_status st);
+
+/* ---- diagnostics for parsers ------------------------------------------- */
+
+/*
+ * First-error-wins diagnostic.  Parsers store the byte offset of the
+ * offending token; line and column (1-based) are filled in by wm_diag_locate
+ * when the error is reported.  len is the width of the token (>= 1) used for
+ * the caret span.
+ */
+typedef struct wm_diag {
+    wm_status status;
+    size_t offset;
+    size_t len;
+    int line;
+    int col;
+    char msg[256];
+} wm_diag;
+
+/* Record an error in d unless one is already there.  Returns d->status. */
+WM_API wm_status wm_diag_set(wm_diag *d, wm_status st, size_t offset,
+                             size_t len, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* Compute d->line/d->col from d->offset within src (length n). */
+WM_API void wm_diag_locate(wm_diag *d, const char *src, size_t n);
+
+/*
+ * Print "file:line:col: error: msg", the source line and a caret span to f.
+ * src may be NULL (then only the first line is printed).
+ */
+WM_API void wm_diag_print(FILE *f, const wm_diag *d, const char *file,
+                          const char *src, size_t n);
+
+/* ---- architecture profiles --------------------------------------------- */
+
+/*
+ * The parameters of the memory model.  NVIDIA profiles sm_70 ... sm_90 use
+ * 32 lanes, 32 B sectors, 128 B lines and 32 four-byte banks;
+ * uniform_pair enables the CC 7.x rule that 64/128-bit shared loads whose
+ * lanes pair up on equal addresses take half the wavefronts
+ * (memory-model.md 2.3.1).
+ */
+typedef struct wm_arch {
+    char name[24];
+    unsigned sm;           /* compute capability x10; 0 for generic */
+    unsigned warp_size;    /* 32 or 64 */
+    unsigned sector_bytes; /* global transaction unit, power of 2 */
+    unsigned line_bytes;   /* cache line (tag) size, multiple of sector */
+    unsigned banks;        /* shared-memory banks, power of 2 <= 64 */
+    unsigned bank_bytes;   /* bytes per bank word: 4 or 8 */
+    unsigned uniform_pair; /* 1: CC 7.x uniform-pair rule for LDS.64/128 */
+} wm_arch;
+
+/* The profile used when none is named (sm_90). */
+WM_API const wm_arch *wm_arch_default(void);
+
+/* Number of built-in profiles and the i-th one (NULL past the end). */
+WM_API size_t wm_arch_count(void);
+WM_API const wm_arch *wm_arch_at(size_t i);
+
+/*
+ * Parse a profile spec into *out: a built-in name ("sm_80", "80", "sm90",
+ * "amd-wave64") or "generic[,key=value...]" with keys warp, sector, line,
+ * banks, bankbytes (e.g. "generic,warp=64,banks=32").  On error returns
+ * WM_ERR_ARCH and writes a one-line reason into err (if non-NULL).
+ */
+WM_API wm_status wm_arch_parse(const char *spec, wm_arch *out, char *err,
+                               size_t errlen);
+
+/* Validate a hand-filled profile; WM_OK or WM_ERR_ARCH. */
+WM_API wm_status wm_arch_check(const wm_arch *a);
+
+/* ---- one warp access --------------------------------------------------- */
+
+typedef enum {
+    WM_SPACE_GLOBAL,
+    WM_SPACE_LOCAL, /* per-thread addresses; the model interleaves lanes */
+    WM_SPACE_SHARED,
+    WM_NSPACES
+} wm_space;
+
+typedef enum {
+    WM_OP_LD,     /* load */
+    WM_OP_ST,     /* store */
+    WM_OP_ATOM,   /* atomic or reduction */
+    WM_OP_LDSM,   /* ldmatrix: shared, 16 B rows, 8-lane phases */
+    WM_OP_LDGSTS, /* cp.async: global read side or shared write side */
+    WM_NOPS
+} wm_op;
+
+/* Short names: "global", "local", "shared"; "ld", "st", "atom", ... */
+WM_API const char *wm_space_name(wm_space s);
+WM_API const char *wm_op_name(wm_op o);
+
+/*
+ * One warp-wide memory instruction.  Lane i takes part iff bit i of mask is
+ * set (the active mask AND the guard predicate).  addr[i] is lane i's byte
+ * address (for WM_SPACE_LOCAL: the per-thread local address); entries of
+ * inactive lanes are ignored.  size is the per-lane access in bytes (1, 2,
+ * 4, 8 or 16); every active address must be a multiple of size.
+ */
+typedef struct wm_access {
+    uint32_t site; /* caller's id: instruction, statement, line ... */
+    wm_space space;
+    wm_op op;
+    unsigned size;
+    uint64_t mask;
+    uint64_t addr[WM_MAX_LANES];
+} wm_access;
+
+/* What one warp access costs.  Fields of the other space are zero. */
+typedef struct wm_counts {
+    uint32_t active;   /* active lanes */
+    uint32_t requests; /* 1, or 0 when no lane is active */
+    uint64_t bytes;    /* requested bytes: active * size */
+    /* global / local */
+    uint32_t sectors;       /* distinct sectors touched */
+    uint32_t tags;          /* distinct lines touched */
+    uint32_t ideal_sectors; /* ceil(bytes / sector_bytes) */
+    uint32_t t_wavefronts;  /* estimate: ceil(tags / 4) */
+    /* shared */
+    uint32_t wavefronts;       /* sum over phases of the busiest bank */
+    uint32_t ideal_wavefronts; /* ceil(bytes / (banks * bank_bytes)) */
+    uint32_t conflicts;        /* wavefronts - ideal_wavefronts, >= 0 */
+    uint32_t nway;             /* busiest bank in any one phase */
+} wm_counts;
+
+/*
+ * Count one access.  Returns WM_OK, WM_ERR_SIZE (size not 1/2/4/8/16),
+ * WM_ERR_ALIGN (an active address not a multiple of size) or WM_ERR_ARG.
+ * *out is zeroed on error.
+ */
+WM_API wm_status wm_count(const wm_arch *arch, const wm_access *a,
+                          wm_counts *out);
+
+/*
+ * Shared-memory detail for drawing: for each lane its bank (or -1 when
+ * inactive) and its phase, and for each bank the number of distinct words
+ * it serves summed over all phases.  Any output pointer may be NULL.
+ */
+WM_API wm_status wm_shared_banks(const wm_arch *arch, const wm_access *a,
+                                 int lane_bank[WM_MAX_LANES],
+                                 int lane_phase[WM_MAX_LANES],
+                                 unsigned bank_words[WM_MAX_BANKS]);
+
+/* Lanes per shared-memory phase for an access size (32 / 16 / 8 ...). */
+WM_API unsigned wm_shared_phase_lanes(const wm_arch *arch, unsigned size);
+
+/* ---- aggregation ------------------------------------------------------- */
+
+/* Sums for one (space, op) category or one site. */
+typedef struct wm_stats {
+    uint64_t inst;         /* executions with at least one active lane */
+    uint64_t inst_all;     /* executions including fully predicated off */
+    uint64_t active_lanes; /* thread-level executions */
+    uint64_t requests;
+    uint64_t bytes; /* requested bytes */
+    uint64_t sectors;
+    uint64_t tags;
+    uint64_t ideal_sectors;
+    uint64_t excessive_sectors; /* sum of max(0, sectors - ideal) */
+    uint64_t t_wavefronts;
+    uint64_t wavefronts;
+    uint64_t ideal_wavefronts;
+    uint64_t conflicts; /* sum of wavefronts - ideal */
+} wm_stats;
+
+/* Kernel totals: one wm_stats per space and op. */
+typedef struct wm_totals {
+    wm_stats s[WM_NSPACES][WM_NOPS];
+} wm_totals;
+
+/* Distribution of a per-request value over a site's requests. */
+typedef struct wm_dist {
+    uint32_t min, median, max; /* 0 when there were no requests */
+    double mean;
+} wm_dist;
+
+/* One site as reported by the aggregator (all pointers borrowed). */
+typedef struct wm_site {
+    uint32_t site;
+    wm_space space;
+    wm_op op;
+    unsigned size; /* access size of the last access added */
+    const char *label; /* caller's text (statement, PTX, source) or "" */
+    const char *file;  /* source file or "" */
+    uint32_t line;     /* source line, 0 if unknown */
+    wm_stats stats;
+    wm_dist per_request; /* sectors (global/local) or wavefronts (shared) */
+    const wm_access *worst; /* the access with the most of the above */
+} wm_site;
+
+typedef struct wm_agg wm_agg;
+
+/* New aggregator for one profile (copied).  NULL on OOM or bad profile. */
+WM_API wm_agg *wm_agg_new(const wm_arch *arch);
+WM_API void wm_agg_free(wm_agg *g);
+
+/* The profile the aggregator counts with. */
+WM_API const wm_arch *wm_agg_arch(const wm_agg *g);
+
+/*
+ * Count a (WM_OK) and add it to its site.  An access with an empty mask is
+ * counted in inst_all only.  On a counting error nothing is added and the
+ * status of wm_count is returned.  out, if non-NULL, receives the counts.
+ */
+WM_API wm_status wm_agg_add(wm_agg *g, const wm_access *a, wm_counts *out);
+
+/* Attach a label, file and line to a site (strings are copied). */
+WM_API wm_status wm_agg_label(wm_agg *g, uint32_t site, const char *label,
+                              const char *file, uint32_t line);
+
+/* Add everything src holds into dst (labels too).  Same profile needed. */
+WM_API wm_status wm_agg_merge(wm_agg *dst, const wm_agg *src);
+
+/* Sites in ascending (site, space, op) order. */
+WM_API size_t wm_agg_nsites(const wm_agg *g);
+WM_API int wm_agg_site(const wm_agg *g, size_t i, wm_site *out);
+
+/* Sum of all sites by category. */
+WM_API void wm_agg_totals(const wm_agg *g, wm_totals *out);
+
+/* Add one site's stats into a totals object (for per-site metrics). */
+WM_API void wm_totals_add_site(wm_totals *t, const wm_site *s);
+
+/* ---- metrics under Nsight Compute's names ------------------------------ */
+
+/* Number of metrics, the i-th one's name, and its value for totals t. */
+WM_API size_t wm_metric_count(void);
+WM_API const char *wm_metric_name(size_t i);
+WM_API double wm_metric_value(const wm_totals *t, size_t i);
+/* 1 if the metric's category saw any instruction in t (worth printing). */
+WM_API int wm_metric_relevant(const wm_totals *t, size_t i);
+/* 1 if the value is a whole count (print as integer), 0 for ratio/pct. */
+WM_API int wm_metric_is_count(size_t i);
+
+/* ---- writers ------------------------------------------------------------ */
+
+/* Output format selector shared by the analysing commands. */
+typedef enum { WM_FMT_TEXT, WM_FMT_JSON, WM_FMT_CSV } wm_format;
+
+/*
+ * Draw one access as text: for global/local a lane -> sector map (one row
+ * per touched line, a column per sector, lanes listed in each cell), for
+ * shared a lane -> bank map (one row per phase, a cell per bank holding the
+ * number of distinct words).  color: emit ANSI colours.  width: terminal
+ * columns to fit (>= 60).
+ */
+WM_API void wm_draw_access(FILE *f, const wm_arch *arch, const wm_access *a,
+                           int color, unsigned width);
+
+/* Write a JSON string literal (with quotes and escapes). */
+WM_API void wm_json_string(FILE *f, const char *s);
+
+/*
+ * Write the relevant metrics of t as a JSON object body
+ * ({"name": value, ...}) to f.
+ */
+WM_API void wm_json_metrics(FILE *f, const wm_totals *t);
+
+/* Write counts as a JSON object ({"requests":..., ...}). */
+WM_API void wm_json_counts(FILE *f, const wm_access *a, const wm_counts *c);
+
+/* ---- expressions (wm_expr_*) ------------------------------------------ */
+
+/* ---- PTX interpreter (wm_ptx_*) --------------------------------------- */
+
+/* ---- advisor (wm_advise_*) -------------------------------------------- */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WM_WARPMEM_H */

@@ -1,0 +1,57 @@
+/*
+ * wm_int.h -- internal master header of libwarpmem.  Every .c file of the
+ * library includes it first.  Functions shared between library files are
+ * named wmi_<module>_<verb>; nothing declared here is part of the API.
+ */
+#ifndef WM_INT_H
+#define WM_INT_H
+
+#include "warpmem.h"
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Defensive branches that tests prove unreachable (SQLite's idea). */
+#define ALWAYS(x) (x)
+#define NEVER(x) (x)
+
+#define WM_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Lane mask with the low n bits set (n <= 64). */
+static inline uint64_t wmi_lanes_mask(unsigned n)
+{
+    return n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+}
+
+static inline unsigned wmi_popcount64(uint64_t x)
+{
+    return (unsigned)__builtin_popcountll(x);
+}
+
+static inline unsigned wmi_log2(uint64_t x)
+{
+    return x ? 63u - (unsigned)__builtin_clzll(x) : 0u;
+}
+
+/* ---- model (coalesce.c, banks.c) ----------------------------------------- */
+
+/* Validate size and alignment of the active lanes of a. */
+wm_status wmi_access_check(const wm_arch *arch, const wm_access *a);
+
+/* Global/local counting; a is valid and has at least one active lane. */
+void wmi_coalesce_count(const wm_arch *arch, const wm_access *a,
+                        wm_counts *c);
+
+/* Shared counting; a is valid and has at least one active lane. */
+void wmi_banks_count(const wm_arch *arch, const wm_access *a, wm_counts *c);
+
+/* ---- reference model (reference.c): slow, obviously right ---------------- */
+
+/* Same contract as wm_count, by brute force: used by tests and benches. */
+wm_status wmi_reference_count(const wm_arch *arch, const wm_access *a,
+                              wm_counts *out);
+
+#endif /* WM_INT_H */
