@@ -162,6 +162,9 @@ int kc_fill(void *buf, const char *type, size_t count, const char *init)
 
 /* ---- helpers for the checks --------------------------------------------- */
 
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 3, 4)))
+#endif
 static int fail(char *why, size_t whylen, const char *fmt, ...)
 {
     if (why && whylen) {
@@ -700,8 +703,9 @@ static int stencil_impl(const kc_arg *args, void *const *bufs, char *why,
         for (long long x = 0; x < w; x++) {
             long long xl = x > 0 ? x - 1 : 0, xr = x < w - 1 ? x + 1 : w - 1;
             long long yu = y > 0 ? y - 1 : 0, yd = y < h - 1 ? y + 1 : h - 1;
-            double c = in[y * w + x], l = in[y * w + xl], r = in[y * w + xr],
-                   u = in[yu * w + x], d = in[yd * w + x];
+            double c = (double)in[y * w + x], l = (double)in[y * w + xl],
+                   r = (double)in[y * w + xr], u = (double)in[yu * w + x],
+                   d = (double)in[yd * w + x];
             ref[y * w + x] = c0 * c + c1 * (l + r + u + d);
             tol[y * w + x] =
                 8.0 * ldexp(fabs(c0 * c) +
