@@ -9,11 +9,14 @@
  *   3. every check() accepts the output of a CPU emulation of its kernel
  *      (written like the CUDA code: blocks, threads, shared tiles, the
  *      warp shuffle) and rejects the same output with one element
- *      corrupted, or with an input changed.
+ *      corrupted, or with an input changed;
+ *   4. the model (wm_count) agrees with the key hand numbers when fed the
+ *      lane addresses of one warp of the pattern, written out here.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "kernel_cases.h"
+#include "warpmem.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -581,10 +584,97 @@ static void test_checks(void)
     }
 }
 
+/* ---- 4. the hand numbers against the model -------------------------------- */
+
+/* Count one full-warp access whose lane l address is addr(l). */
+static wm_counts count_warp(wm_space space, wm_op op, unsigned size,
+                            uint64_t (*addr)(unsigned))
+{
+    wm_access a;
+    wm_counts c;
+    memset(&a, 0, sizeof a);
+    a.space = space;
+    a.op = op;
+    a.size = size;
+    a.mask = 0xffffffffu;
+    for (unsigned l = 0; l < 32; l++)
+        a.addr[l] = addr(l);
+    CHECK_EQ(wm_count(wm_arch_default(), &a, &c), WM_OK);
+    return c;
+}
+
+/* Global byte addresses, base 0 (256-byte aligned) -- one warp each. */
+static uint64_t a_copy(unsigned l) { return 4u * l; }
+static uint64_t a_stride2(unsigned l) { return 8u * l; }
+static uint64_t a_stride33(unsigned l) { return 132u * l; }
+static uint64_t a_misaligned(unsigned l) { return 4u * (l + 1); }
+static uint64_t a_vec(unsigned l) { return 16u * l; }
+static uint64_t a_naive_st(unsigned l) { return 4u * 128u * l; } /* height 128 */
+static uint64_t a_sgemm_a(unsigned l) /* K = 48: two 16-float half-rows */
+{
+    return 4u * ((l / 16) * 48u + l % 16);
+}
+static uint64_t a_kv_paged(unsigned l) /* head l/16, x l%16, block_size 16 */
+{
+    return 16u * (((l / 16) * 16u + l % 16) * 16u);
+}
+static uint64_t a_slot(unsigned l) { (void)l; return 0; }
+static uint64_t a_bytes(unsigned l) { return l; }
+/* Shared byte addresses. */
+static uint64_t s_col32(unsigned l) { return 4u * (32u * l + 5); }
+static uint64_t s_col33(unsigned l) { return 4u * (33u * l + 5); }
+static uint64_t s_swz(unsigned l) { return 4u * (32u * l + (5u ^ l)); }
+static uint64_t s_swz_row(unsigned l) { return 4u * (32u * 5 + (l ^ 5u)); }
+static uint64_t s_as(unsigned l) { return 4u * (16u * (l / 16) + 3); }
+static uint64_t s_bs(unsigned l) { return 4u * (16u * 3 + l % 16); }
+static uint64_t s_stencil(unsigned l) { return 4u * (34u * 3 + 1 + l); }
+
+static void test_model(void)
+{
+    static const struct {
+        const char *what;
+        wm_space space;
+        wm_op op;
+        unsigned size;
+        uint64_t (*addr)(unsigned);
+        unsigned count, ideal; /* sectors or wavefronts */
+    } pats[] = {
+        {"copy", WM_SPACE_GLOBAL, WM_OP_LD, 4, a_copy, 4, 4},
+        {"stride 2", WM_SPACE_GLOBAL, WM_OP_LD, 4, a_stride2, 8, 4},
+        {"stride 33", WM_SPACE_GLOBAL, WM_OP_LD, 4, a_stride33, 32, 4},
+        {"misaligned", WM_SPACE_GLOBAL, WM_OP_LD, 4, a_misaligned, 5, 4},
+        {"float4", WM_SPACE_GLOBAL, WM_OP_LD, 16, a_vec, 16, 16},
+        {"naive st", WM_SPACE_GLOBAL, WM_OP_ST, 4, a_naive_st, 32, 4},
+        {"sgemm A", WM_SPACE_GLOBAL, WM_OP_LD, 4, a_sgemm_a, 4, 4},
+        {"kv paged st", WM_SPACE_GLOBAL, WM_OP_ST, 16, a_kv_paged, 32, 16},
+        {"kv slot", WM_SPACE_GLOBAL, WM_OP_LD, 8, a_slot, 1, 8},
+        {"hist data", WM_SPACE_GLOBAL, WM_OP_LD, 1, a_bytes, 1, 1},
+        {"tile col", WM_SPACE_SHARED, WM_OP_LD, 4, s_col32, 32, 1},
+        {"padded col", WM_SPACE_SHARED, WM_OP_LD, 4, s_col33, 1, 1},
+        {"swizzled col", WM_SPACE_SHARED, WM_OP_LD, 4, s_swz, 1, 1},
+        {"swizzled row", WM_SPACE_SHARED, WM_OP_ST, 4, s_swz_row, 1, 1},
+        {"sgemm As", WM_SPACE_SHARED, WM_OP_LD, 4, s_as, 1, 1},
+        {"sgemm Bs", WM_SPACE_SHARED, WM_OP_LD, 4, s_bs, 1, 1},
+        {"stencil row", WM_SPACE_SHARED, WM_OP_ST, 4, s_stencil, 1, 1},
+    };
+    for (size_t i = 0; i < NELEM(pats); i++) {
+        wm_counts c = count_warp(pats[i].space, pats[i].op, pats[i].size,
+                                 pats[i].addr);
+        int shared = pats[i].space == WM_SPACE_SHARED;
+        unsigned got = shared ? c.wavefronts : c.sectors;
+        unsigned ideal = shared ? c.ideal_wavefronts : c.ideal_sectors;
+        CHECK_EQ(got, pats[i].count);
+        CHECK_EQ(ideal, pats[i].ideal);
+        if (got != pats[i].count || ideal != pats[i].ideal)
+            fprintf(stderr, "model disagrees on %s\n", pats[i].what);
+    }
+}
+
 int main(void)
 {
     test_fill();
     test_lines();
     test_checks();
+    test_model();
     return check_done("test_kernel_refs");
 }
