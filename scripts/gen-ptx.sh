@@ -101,7 +101,9 @@ normalize() {
 
 if [ $check = 1 ]; then
     status=0
-    for f in $(cd "$out" && find examples tests -name '*.ptx' | sort); do
+    # -G variants embed DWARF whose offsets depend on the length of the
+    # checkout's path; they are parser fixtures and are not compared.
+    for f in $(cd "$out" && find examples tests -name '*.ptx' ! -name '*_G_*' | sort); do
         if ! cmp -s <(normalize "$out/$f") <(normalize "$here/$f"); then
             echo "gen-ptx.sh: $f differs from a fresh nvcc run" >&2
             status=1
