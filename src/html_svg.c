@@ -104,20 +104,32 @@ static unsigned find(const uint64_t *s, unsigned n, uint64_t v)
 }
 
 /*
- * The address the cache sees for lane i.  Local memory interleaves the
- * lanes' 4-byte words (memory-model.md 1.2): word w of lane i sits at
- * (w * warp + i) * 4.
+ * The byte ranges the cache sees for lane i: its access, or for local
+ * memory its 4-byte words at their interleaved places (memory-model.md
+ * 1.2): word w of lane i sits at (w * warp + i) * 4.  Returns the count.
  */
-static uint64_t physical(const wm_arch *arch, const wm_access *a, unsigned i)
+static unsigned pieces(const wm_arch *arch, const wm_access *a, unsigned i,
+                       uint64_t start[4], unsigned len[4])
 {
-    if (a->space != WM_SPACE_LOCAL)
-        return a->addr[i];
-    return ((a->addr[i] / 4) * arch->warp_size + i) * 4 + a->addr[i] % 4;
+    if (a->space != WM_SPACE_LOCAL || a->size < 4) {
+        uint64_t b = a->addr[i];
+        if (a->space == WM_SPACE_LOCAL)
+            b = ((b >> 2) * arch->warp_size + i) * 4 + (b & 3);
+        start[0] = b;
+        len[0] = a->size;
+        return 1;
+    }
+    unsigned n = a->size / 4;
+    for (unsigned k = 0; k < n; k++) {
+        start[k] = ((a->addr[i] / 4 + k) * arch->warp_size + i) * 4;
+        len[k] = 4;
+    }
+    return n;
 }
 
 void wmi_svg_sectors(FILE *f, const wm_arch *arch, const wm_access *a)
 {
-    enum { MAXS = 2 * WM_MAX_LANES };
+    enum { MAXS = 4 * WM_MAX_LANES };
     uint64_t sec[MAXS], line_of[MAXS];
     unsigned nsec = 0, n = arch->warp_size;
     uint64_t m = a->mask & wmi_lanes_mask(n);
@@ -127,15 +139,18 @@ void wmi_svg_sectors(FILE *f, const wm_arch *arch, const wm_access *a)
 
     if (wm_count(arch, a, &c) != WM_OK)
         memset(&c, 0, sizeof c);
-    /* Distinct sectors: a lane's first and last byte (a lane never
-     * straddles more than two when sectors are at least half its size). */
+    /* Distinct sectors of every piece's first and last byte (a piece
+     * spans at most two: sectors are at least 16 bytes). */
     for (unsigned i = 0; i < n; i++) {
+        uint64_t ps[4];
+        unsigned pl[4];
         if (!((m >> i) & 1))
             continue;
-        uint64_t p = physical(arch, a, i);
-        sec[nsec++] = p / sb;
-        if ((p + a->size - 1) / sb != p / sb && nsec < MAXS)
-            sec[nsec++] = (p + a->size - 1) / sb;
+        for (unsigned k = 0, np = pieces(arch, a, i, ps, pl); k < np; k++) {
+            sec[nsec++] = ps[k] / sb;
+            if ((ps[k] + pl[k] - 1) / sb != ps[k] / sb)
+                sec[nsec++] = (ps[k] + pl[k] - 1) / sb;
+        }
     }
     qsort(sec, nsec, sizeof sec[0], cmp_u64);
     unsigned k = 0;
@@ -226,16 +241,21 @@ void wmi_svg_sectors(FILE *f, const wm_arch *arch, const wm_access *a)
              "fill=\"#f1f3f6\" stroke=\"#4b5563\"");
         snprintf(st, sizeof st, "fill=\"hsl(%.0f,65%%,50%%)\"", hue(s));
         for (unsigned i = 0; i < n; i++) {
+            uint64_t ps[4];
+            unsigned pl[4];
             if (!((m >> i) & 1))
                 continue;
-            uint64_t p = physical(arch, a, i);
-            uint64_t lo = sec[s] * sb, hi = lo + sb;
-            uint64_t b0 = p > lo ? p : lo, b1 = p + a->size < hi ? p + a->size : hi;
-            if (b0 >= b1)
-                continue;
-            double inner = sw - 4;
-            rect(f, sx[s] + 2 + inner * (double)(b0 - lo) / sb, ys + 2,
-                 inner * (double)(b1 - b0) / sb, hs - 4, st);
+            unsigned np = pieces(arch, a, i, ps, pl);
+            for (unsigned q = 0; q < np; q++) {
+                uint64_t lo = sec[s] * sb, hi = lo + sb;
+                uint64_t b0 = ps[q] > lo ? ps[q] : lo;
+                uint64_t b1 = ps[q] + pl[q] < hi ? ps[q] + pl[q] : hi;
+                if (b0 >= b1)
+                    continue;
+                double inner = sw - 4;
+                rect(f, sx[s] + 2 + inner * (double)(b0 - lo) / sb, ys + 2,
+                     inner * (double)(b1 - b0) / sb, hs - 4, st);
+            }
         }
     }
 
@@ -247,7 +267,10 @@ void wmi_svg_sectors(FILE *f, const wm_arch *arch, const wm_access *a)
         int on = (m >> i) & 1;
         unsigned s = 0;
         if (on) {
-            s = find(sec, nsec, physical(arch, a, i) / sb);
+            uint64_t ps[4];
+            unsigned pl[4];
+            pieces(arch, a, i, ps, pl);
+            s = find(sec, nsec, ps[0] / sb);
             snprintf(st, sizeof st,
                      "fill=\"hsl(%.0f,70%%,86%%)\" stroke=\"#6b7280\"",
                      hue(s));

@@ -334,7 +334,7 @@ static void random_access(const wm_arch *arch, wm_access *a)
     a->op = rnd() % 4 ? WM_OP_LD : WM_OP_ST;
     unsigned w = arch->warp_size;
     uint64_t r = rnd() % 8;
-    a->mask = r == 0   ? rnd()
+    a->mask = r == 0   ? rnd() & wmi_lanes_mask(w)
               : r == 1 ? wmi_lanes_mask(1 + (unsigned)(rnd() % w))
                        : wmi_lanes_mask(w);
     uint64_t base = rnd() % 4 == 0 ? rnd() : rnd() % 65536;
