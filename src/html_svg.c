@@ -305,7 +305,7 @@ void wmi_svg_sectors(FILE *f, const wm_arch *arch, const wm_access *a)
     text(f, 8, yl + 15, "font-size=\"11\" fill=\"#374151\"", "lanes");
     text(f, 8, ys + 22, "font-size=\"11\" fill=\"#374151\"", "sectors");
     text(f, 8, ys + hs + 20, "font-size=\"10\" fill=\"#6b7280\"",
-         "line +B");
+         "line +bytes");
     fputs("</svg>\n", f);
 }
 
