@@ -177,7 +177,7 @@ static void model_name(char *buf, size_t n, const wm_series *s)
 void wmi_svg_line_chart(FILE *f, const wm_chart *c, const wm_series *s,
                         size_t nseries)
 {
-    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    double xlo = HUGE_VAL, xhi = -HUGE_VAL, ylo = HUGE_VAL, yhi = -HUGE_VAL;
     for (size_t k = 0; k < nseries; k++)
         for (size_t i = 0; i < s[k].n; i++) {
             double x = s[k].x ? s[k].x[i] : (double)i, y = s[k].y[i];

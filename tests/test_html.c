@@ -174,7 +174,7 @@ static void test_charts(void)
 {
     char *b = NULL;
     size_t n = 0;
-    double x[5] = {1, 2, 4, 8, 16}, y[5] = {100, 50, NAN, 12.5, 6.25};
+    double x[5] = {1, 2, 4, 8, 16}, y[5] = {100, 50, (double)NAN, 12.5, 6.25};
     double m[5] = {100, 50, 25, 12.5, 12.5};
     wm_series s[2] = {{"measured <a&b>", 5, x, y, 0},
                       {"sector model", 5, x, m, 1}};
