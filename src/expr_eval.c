@@ -165,11 +165,12 @@ static uint64_t nonzero_lanes(const xregs *r, uint16_t reg, unsigned nl)
     return bits;
 }
 
-void wmi_expr_run_code(const xcode *c, unsigned nl, xregs *r)
+void wmi_expr_run_insns(const xinsn *code, size_t n, unsigned nl,
+                        xregs *r)
 {
     r->faulted = 0;
-    for (size_t i = 0; i < c->ninsn; i++) {
-        const xinsn *in = &c->insn[i];
+    for (size_t i = 0; i < n; i++) {
+        const xinsn *in = &code[i];
         uint64_t m = r->m[in->mask];
         switch (in->kind) {
         case XI_MASK_NZ:

@@ -17,6 +17,14 @@
 
 #include <stdio.h>
 
+/* What one warp of a block contributes to a statement, every time. */
+typedef struct xwarp {
+    int64_t (*tcopy)[WM_MAX_LANES];         /* hoisted vectors, code order */
+    int64_t (*tdim)[WM_MAX_LANES];          /* lane part of each SPLIT index */
+    int64_t tmin[WMX_MAX_DIMS], tmax[WMX_MAX_DIMS]; /* over live lanes */
+    uint64_t lane_bytes[WM_MAX_LANES]; /* sum of tdim * stride * size */
+} xwarp;
+
 /* State of one walk. */
 typedef struct walker {
     const wm_expr *e;
@@ -30,9 +38,11 @@ typedef struct walker {
     /* per warp of a block: tid of each lane, live lanes */
     unsigned (*tid)[WM_MAX_LANES][3];
     uint64_t *live;
-    /* fast path: code and registers per statement */
+    /* fast path: code and registers per statement, and per statement and
+     * warp of a block the hoisted (tid-only) values */
     xcode *code;
     xregs *regs;
+    xwarp *cache; /* [stmt * warps_per_block + warp] */
     /* current position */
     unsigned block[3];
     unsigned warp;
@@ -177,75 +187,94 @@ static wm_status form_reference(walker *w)
 
 /* ---- fast path: compiled code, all lanes at once ---------------------- */
 
+/* Index d of lane l as the compiled code knows it. */
+static int64_t index_value(const xcode *c, const xregs *r, const xwarp *wc,
+                           unsigned d, unsigned l)
+{
+    switch (c->dim[d]) {
+    case XD_SCALAR: return r->s[c->sreg[d]];
+    case XD_SPLIT:
+        return wmx_wrap((uint64_t)r->s[c->sreg[d]] + (uint64_t)wc->tdim[d][l]);
+    case XD_VEC: return r->v[XR_IDX(c->vreg[d])][l];
+    }
+    return 0;
+}
+
+/* Lanes of mask whose index d is outside [0, lim). */
+static uint64_t out_of_bounds(const xcode *c, const xregs *r, const xwarp *wc,
+                              unsigned d, uint64_t mask, uint64_t live,
+                              uint64_t lim, unsigned nl)
+{
+    if (c->dim[d] == XD_SCALAR)
+        return (uint64_t)r->s[c->sreg[d]] >= lim ? mask : 0;
+    if (c->dim[d] == XD_SPLIT && mask == live) {
+        /* All live lanes: the cached lane range decides at once. */
+        int64_t lo, hi, sv = r->s[c->sreg[d]];
+        if (!__builtin_add_overflow(sv, wc->tmin[d], &lo) &&
+            !__builtin_add_overflow(sv, wc->tmax[d], &hi) && lo >= 0 &&
+            (uint64_t)hi < lim)
+            return 0;
+    }
+    uint64_t fail = 0;
+    for (unsigned l = 0; l < nl; l++)
+        if (mask >> l & 1)
+            fail |= (uint64_t)((uint64_t)index_value(c, r, wc, d, l) >= lim)
+                    << l;
+    return fail;
+}
+
 static wm_status form_fast(walker *w)
 {
     const xstmt *s = w->st;
     const xcode *c = &w->code[w->sidx];
+    const xwarp *wc = &w->cache[w->sidx * w->L.warps_per_block + w->warp];
     xregs *r = &w->regs[w->sidx];
     unsigned nl = w->L.nlanes;
-    for (unsigned k = 0; k < WMX_MAX_LOOPS; k++)
+    uint64_t live = w->live[w->warp];
+    for (unsigned k = 0; k < s->nloops; k++)
         r->s[XS_LOOP0 + k] = w->iter[k];
-    r->m[0] = w->live[w->warp];
-    wmi_expr_run_code(c, nl, r);
+    r->m[0] = live;
+    wmi_expr_run_insns(c->insn, c->ninsn, nl, r);
     uint64_t mask = r->m[c->pred_mask] & ~r->faulted;
     uint64_t bad = r->faulted; /* lanes with any fault */
     int bad_dim[WM_MAX_LANES];
     /* Bounds, dimension by dimension; a lane keeps its first failure. */
     for (unsigned d = 0; d < s->ndims && mask; d++) {
-        uint16_t reg = c->index_reg[d];
         if (d == 0 && s->open_first)
             continue;
-        uint64_t lim = (uint64_t)s->dims[d];
-        uint64_t fail = 0;
-        if (!XR_ISVEC(reg)) {
-            if ((uint64_t)r->s[reg] >= lim)
-                fail = mask;
-        } else {
-            const int64_t *A = r->v[XR_IDX(reg)];
-            for (unsigned l = 0; l < nl; l++)
-                fail |= (uint64_t)((uint64_t)A[l] >= lim) << l;
-            fail &= mask;
-        }
+        uint64_t fail = out_of_bounds(c, r, wc, d, mask, live,
+                                      (uint64_t)s->dims[d], nl);
         for (uint64_t f = fail; f; f &= f - 1)
             bad_dim[__builtin_ctzll(f)] = (int)d;
         bad |= fail;
         mask &= ~fail;
     }
-    /* Addresses: the scalar part once, the lane part per lane. */
+    uint64_t *addr = w->acc.addr;
     if (!s->open_first && mask) {
-        uint64_t base = 0;
-        int vec_dims = 0;
+        /* In bounds, so the address fits: sum the parts with wrapping
+         * arithmetic, exact because the true value is below 2^63. */
+        uint64_t base = (uint64_t)s->offset;
+        for (unsigned d = 0; d < s->ndims; d++)
+            if (c->dim[d] != XD_VEC)
+                base += (uint64_t)r->s[c->sreg[d]] * s->stride[d] * s->esize;
+        for (unsigned l = 0; l < nl; l++)
+            addr[l] = base + wc->lane_bytes[l];
         for (unsigned d = 0; d < s->ndims; d++) {
-            uint16_t reg = c->index_reg[d];
-            if (!XR_ISVEC(reg))
-                base += (uint64_t)r->s[reg] * s->stride[d];
-            else
-                vec_dims = 1;
+            if (c->dim[d] != XD_VEC)
+                continue;
+            const int64_t *A = r->v[XR_IDX(c->vreg[d])];
+            uint64_t bs = s->stride[d] * s->esize;
+            for (unsigned l = 0; l < nl; l++)
+                addr[l] += (uint64_t)A[l] * bs;
         }
-        uint64_t *addr = w->acc.addr;
-        for (unsigned l = 0; l < nl; l++)
-            addr[l] = base;
-        if (vec_dims)
-            for (unsigned d = 0; d < s->ndims; d++) {
-                uint16_t reg = c->index_reg[d];
-                if (!XR_ISVEC(reg))
-                    continue;
-                const int64_t *A = r->v[XR_IDX(reg)];
-                uint64_t st = s->stride[d];
-                for (unsigned l = 0; l < nl; l++)
-                    addr[l] += (uint64_t)A[l] * st;
-            }
-        uint64_t es = s->esize, off = (uint64_t)s->offset;
-        for (unsigned l = 0; l < nl; l++)
-            addr[l] = addr[l] * es + off;
     } else if (mask) {
         for (unsigned l = 0; l < nl; l++) {
             if (!(mask >> l & 1))
                 continue;
             int64_t idx[WMX_MAX_DIMS];
             for (unsigned d = 0; d < s->ndims; d++)
-                idx[d] = wmi_expr_lane_value(r, c->index_reg[d], l);
-            if (!element_addr(s, idx, &w->acc.addr[l])) {
+                idx[d] = index_value(c, r, wc, d, l);
+            if (!element_addr(s, idx, &addr[l])) {
                 bad_dim[l] = -2;
                 bad |= (uint64_t)1 << l;
             }
@@ -262,11 +291,11 @@ static wm_status form_fast(walker *w)
         }
         if (bad_dim[l] == -2) {
             snprintf(msg, sizeof msg, addr_fmt, s->name,
-                     (long long)wmi_expr_lane_value(r, c->index_reg[0], l));
+                     (long long)index_value(c, r, wc, 0, l));
             return set_fault(w, l, s->index_off[0], s->index_len[0], msg);
         }
         unsigned d = (unsigned)bad_dim[l];
-        bounds_msg(s, d, wmi_expr_lane_value(r, c->index_reg[d], l), msg, sizeof msg);
+        bounds_msg(s, d, index_value(c, r, wc, d, l), msg, sizeof msg);
         return set_fault(w, l, s->index_off[d], s->index_len[d], msg);
     }
     w->acc.mask = mask;
@@ -337,6 +366,12 @@ static wm_status iterate(walker *w, unsigned level)
 
 static void walker_free(walker *w)
 {
+    if (w->cache)
+        for (size_t i = 0; i < w->e->nstmts * w->L.warps_per_block; i++) {
+            free(w->cache[i].tcopy);
+            free(w->cache[i].tdim);
+        }
+    free(w->cache);
     free(w->tid);
     free(w->live);
     if (w->code)
@@ -346,6 +381,54 @@ static void walker_free(walker *w)
         }
     free(w->code);
     free(w->regs);
+}
+
+/*
+ * Run statement i's hoisted code for warp wp of a block and keep what
+ * every visit of that warp reuses: the vectors the access code reads, the
+ * lane part of each SPLIT index with its range over the live lanes, and
+ * the lane part of the byte address.
+ */
+static wm_status build_cache(walker *w, size_t i, unsigned wp)
+{
+    const xcode *c = &w->code[i];
+    const xstmt *s = &w->e->stmts[i];
+    xregs *r = &w->regs[i];
+    xwarp *wc = &w->cache[i * w->L.warps_per_block + wp];
+    unsigned nl = w->L.nlanes;
+    uint64_t live = w->live[wp];
+    wc->tcopy = calloc(c->ntcopy ? c->ntcopy : 1, sizeof *wc->tcopy);
+    wc->tdim = calloc(s->ndims, sizeof *wc->tdim);
+    if (!wc->tcopy || !wc->tdim)
+        return WM_ERR_NOMEM;
+    for (unsigned l = 0; l < nl; l++) {
+        r->v[0][l] = w->tid[wp][l][0];
+        r->v[1][l] = w->tid[wp][l][1];
+        r->v[2][l] = w->tid[wp][l][2];
+        r->v[3][l] = l;
+    }
+    r->m[0] = live;
+    wmi_expr_run_insns(c->hoist, c->nhoist, nl, r);
+    assert(r->faulted == 0); /* hoisted code cannot fault */
+    for (unsigned k = 0; k < c->ntcopy; k++)
+        memcpy(wc->tcopy[k], r->v[XR_IDX(c->tcopy[k])], sizeof wc->tcopy[k]);
+    for (unsigned d = 0; d < s->ndims; d++) {
+        wc->tmin[d] = INT64_MAX;
+        wc->tmax[d] = INT64_MIN;
+        if (c->dim[d] != XD_SPLIT)
+            continue;
+        const int64_t *T = r->v[XR_IDX(c->treg[d])];
+        uint64_t bs = s->stride[d] * s->esize;
+        memcpy(wc->tdim[d], T, sizeof wc->tdim[d]);
+        for (unsigned l = 0; l < nl; l++) {
+            wc->lane_bytes[l] += (uint64_t)T[l] * bs;
+            if (live >> l & 1) {
+                wc->tmin[d] = T[l] < wc->tmin[d] ? T[l] : wc->tmin[d];
+                wc->tmax[d] = T[l] > wc->tmax[d] ? T[l] : wc->tmax[d];
+            }
+        }
+    }
+    return WM_OK;
 }
 
 static wm_status walker_init(walker *w)
@@ -368,10 +451,15 @@ static wm_status walker_init(walker *w)
     w->regs = calloc(e->nstmts ? e->nstmts : 1, sizeof *w->regs);
     if (!w->code || !w->regs)
         return WM_ERR_NOMEM;
+    w->cache = calloc(e->nstmts ? e->nstmts * nw : 1, sizeof *w->cache);
+    if (!w->cache)
+        return WM_ERR_NOMEM;
     for (size_t i = 0; i < e->nstmts; i++) {
         wm_status st = wmi_expr_compile(e, &e->stmts[i], L, &w->code[i]);
         if (st == WM_OK)
             st = wmi_expr_regs_alloc(&w->code[i], &w->regs[i]);
+        for (unsigned wp = 0; st == WM_OK && wp < nw; wp++)
+            st = build_cache(w, i, wp);
         if (st != WM_OK)
             return st;
     }
@@ -384,18 +472,17 @@ static void load_warp(walker *w)
     const unsigned (*tid)[3] = (const unsigned (*)[3])w->tid[w->warp];
     for (size_t i = 0; i < w->e->nstmts; i++) {
         xregs *r = &w->regs[i];
+        const xcode *c = &w->code[i];
+        const xwarp *wc = &w->cache[i * w->L.warps_per_block + w->warp];
         r->s[XS_CTAID_X] = w->block[0];
         r->s[XS_CTAID_Y] = w->block[1];
         r->s[XS_CTAID_Z] = w->block[2];
         r->s[XS_WARPID] = w->warp;
         r->s[XS_TID_Y] = tid[0][1];
         r->s[XS_TID_Z] = tid[0][2];
-        for (unsigned l = 0; l < w->L.nlanes; l++) {
-            r->v[0][l] = tid[l][0];
-            r->v[1][l] = tid[l][1];
-            r->v[2][l] = tid[l][2];
-            r->v[3][l] = l;
-        }
+        for (unsigned k = 0; k < c->ntcopy; k++)
+            memcpy(r->v[XR_IDX(c->tcopy[k])], wc->tcopy[k],
+                   sizeof wc->tcopy[k]);
     }
 }
 

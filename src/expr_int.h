@@ -251,16 +251,26 @@ typedef struct xinsn {
     int32_t node;  /* source node, for fault locations */
 } xinsn;
 
+/* How the value of one index is known (see expr_compile.c). */
+typedef enum {
+    XD_SCALAR, /* sreg: the same for every lane */
+    XD_SPLIT,  /* sreg + treg[lane]: treg depends on tid/laneid only */
+    XD_VEC     /* vreg[lane] */
+} xdim_kind;
+
 typedef struct xcode {
-    xinsn *insn;
+    xinsn *insn;      /* per access */
     size_t ninsn, cap;
+    xinsn *hoist;     /* per warp of a block, once per run (tid-only) */
+    size_t nhoist, caphoist;
     unsigned nscalar, nvector, nmask;
-    int64_t *konst; /* scalar registers preloaded with constants */
+    int64_t *konst;   /* scalar registers preloaded with constants */
     unsigned nkonst;
-    uint16_t pred_reg;               /* valid when has_pred */
-    uint16_t pred_mask;              /* mask register after `if` */
-    int has_pred;
-    uint16_t index_reg[WMX_MAX_DIMS];
+    uint16_t *tcopy;  /* hoisted vectors the access code reads */
+    unsigned ntcopy;
+    uint16_t pred_mask; /* mask register after `if` (0 without) */
+    xdim_kind dim[WMX_MAX_DIMS];
+    uint16_t sreg[WMX_MAX_DIMS], treg[WMX_MAX_DIMS], vreg[WMX_MAX_DIMS];
 } xcode;
 
 /*
@@ -358,12 +368,14 @@ wm_status wmi_expr_regs_alloc(const xcode *c, xregs *r);
 void wmi_expr_regs_free(xregs *r);
 
 /*
- * Run code c for one warp: r->s / r->v hold the inputs (scalars: uniform
- * builtins and loop variables, vectors 0..3: tid.x, tid.y, tid.z, laneid);
- * r->m[0] the live lanes.  On return the result registers are filled and
- * r->faulted holds lanes that faulted (fnode/fval say where).
+ * Run n instructions for one warp: r->s / r->v hold the inputs (scalars:
+ * uniform builtins and loop variables; vectors 0..3: tid.x, tid.y, tid.z,
+ * laneid, and the hoisted vectors the code reads); r->m[0] the live
+ * lanes.  On return the result registers are filled and r->faulted holds
+ * lanes that faulted (fnode/fval say where).
  */
-void wmi_expr_run_code(const xcode *c, unsigned nlanes, xregs *r);
+void wmi_expr_run_insns(const xinsn *in, size_t n, unsigned nlanes,
+                        xregs *r);
 
 /* Source span [*lo, *hi) of node n and all its children. */
 void wmi_expr_span(const wm_expr *e, int32_t n, size_t *lo, size_t *hi);
