@@ -22,7 +22,10 @@ typedef struct xrun {
 
 wm_expr *wm_expr_new(void)
 {
-    return calloc(1, sizeof(wm_expr));
+    wm_expr *e = calloc(1, sizeof(wm_expr));
+    if (e)
+        e->grid[0] = e->grid[1] = e->grid[2] = 1;
+    return e;
 }
 
 static xworst *worst_table(const wm_expr *e)
@@ -159,7 +162,7 @@ wm_status wm_expr_set_launch(wm_expr *e, const unsigned grid[3],
 int wm_expr_launch(const wm_expr *e, unsigned grid[3], unsigned block[3])
 {
     for (int i = 0; i < 3; i++) {
-        grid[i] = e->have_grid ? e->grid[i] : 1;
+        grid[i] = e->grid[i];
         block[i] = e->have_block ? e->block[i] : 0;
     }
     return e->have_block;
@@ -213,8 +216,6 @@ wm_status wm_expr_run(wm_expr *e, wm_agg *g, uint64_t max_accesses,
 {
     if (!e || !g || !e->labels || !e->have_block)
         return WM_ERR_ARG;
-    if (!e->have_grid)
-        e->grid[0] = e->grid[1] = e->grid[2] = 1;
     free(e->worst);
     e->worst = calloc(e->nstmts ? e->nstmts : 1, sizeof(xworst));
     if (!e->worst)
