@@ -457,8 +457,8 @@ static void print_csv(const wm_expr *e, const wm_agg *g)
             csv_text(si.text);
             printf(",%s,%s,", wm_space_name(s.space), wm_op_name(s.op));
             if (m < wm_metric_count())
-                printf("%s,%.6g\n", wm_metric_name(m),
-                       wm_metric_value(&t, m));
+                printf(wm_metric_is_count(m) ? "%s,%.0f\n" : "%s,%.6g\n",
+                       wm_metric_name(m), wm_metric_value(&t, m));
             else
                 printf("%s_per_request.%s,%.6g\n", pr,
                        dist[m - wm_metric_count()].suffix,
