@@ -260,7 +260,7 @@ static void faults(void)
     CHECK_EQ(f.lane, 0);
     CHECK(f.thread[0] == 0 && f.thread[1] == 1 && f.thread[2] == 0);
     CHECK(strcmp(f.diag.msg, "index 9 is out of bounds for dimension 1 of "
-                             "'a' (size 9) (block (2,0,0) thread (0,1,0))") ==
+                             "'a' (size 9) in block (2,0,0) thread (0,1,0)") ==
           0);
 
     /* Lane 7 divides by zero; the caret is on the '/'. */
@@ -271,8 +271,8 @@ static void faults(void)
     CHECK_EQ(f.lane, 7);
     CHECK_EQ(f.thread[0], 7);
     CHECK_EQ(f.diag.offset, 39);
-    CHECK(strcmp(f.diag.msg, "division by zero: 'tid.x - 7' is 0 (block "
-                             "(0,0,0) thread (7,0,0), j = 0)") == 0);
+    CHECK(strcmp(f.diag.msg, "division by zero: 'tid.x - 7' is 0 in block "
+                             "(0,0,0) thread (7,0,0), j = 0") == 0);
 
     /* Open first dimension: lane 0 goes below address 0. */
     walk("block 32\nload global f32 a[][8] at [tid.x - 1][0]\n",
@@ -280,7 +280,7 @@ static void faults(void)
     CHECK_EQ(st, WM_ERR_FAULT);
     CHECK_EQ(f.lane, 0);
     CHECK(strcmp(f.diag.msg, "address of 'a' is outside 0..2^63-1 (first "
-                             "index -1) (block (0,0,0) thread (0,0,0))") == 0);
+                             "index -1) in block (0,0,0) thread (0,0,0)") == 0);
 
     /* The access budget stops runaway loops. */
     walk("block 32\nload global f32 a[8] at [0] for j in 0..1000000\n",
