@@ -80,14 +80,14 @@ static wm_status set_fault(walker *w, unsigned lane, size_t off, size_t len,
     memcpy(f->thread, w->tid[w->warp][lane], sizeof f->thread);
     f->lane = lane;
     char at[160];
-    int n = snprintf(at, sizeof at, " (block (%u,%u,%u) thread (%u,%u,%u)",
+    int n = snprintf(at, sizeof at, " in block (%u,%u,%u) thread (%u,%u,%u)",
                      w->block[0], w->block[1], w->block[2], f->thread[0],
                      f->thread[1], f->thread[2]);
     for (unsigned k = 0; k < w->st->nloops && n > 0 && (size_t)n < sizeof at;
          k++)
         n += snprintf(at + n, sizeof at - (size_t)n, ", %s = %lld",
                       w->st->loops[k].name, (long long)w->iter[k]);
-    wm_diag_set(&f->diag, WM_ERR_FAULT, off, len, "%s%s)", msg, at);
+    wm_diag_set(&f->diag, WM_ERR_FAULT, off, len, "%s%s", msg, at);
     return WM_ERR_FAULT;
 }
 
