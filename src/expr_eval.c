@@ -37,6 +37,7 @@ void wmi_expr_regs_free(xregs *r)
 
 static void fault(xregs *r, unsigned lane, int32_t node, int64_t v)
 {
+    assert(lane < WM_MAX_LANES && node >= 0);
     uint64_t bit = (uint64_t)1 << lane;
     if (r->faulted & bit)
         return;
@@ -171,6 +172,7 @@ void wmi_expr_run_insns(const xinsn *code, size_t n, unsigned nl,
     r->faulted = 0;
     for (size_t i = 0; i < n; i++) {
         const xinsn *in = &code[i];
+        assert(in->kind < XI_COUNT);
         uint64_t m = r->m[in->mask];
         switch (in->kind) {
         case XI_MASK_NZ:

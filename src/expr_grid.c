@@ -152,6 +152,7 @@ static wm_status form_reference(walker *w)
     const xstmt *s = w->st;
     const wm_expr *e = w->e;
     uint64_t live = w->live[w->warp], mask = 0;
+    assert(live != 0); /* every warp of a block has lane 0 */
     for (unsigned l = 0; l < w->L.nlanes; l++) {
         if (!(live >> l & 1))
             continue;
@@ -226,6 +227,7 @@ static uint64_t out_of_bounds(const xcode *c, const xregs *r, const xwarp *wc,
 static wm_status form_fast(walker *w)
 {
     const xstmt *s = w->st;
+    assert(w->sidx < w->e->nstmts && w->warp < w->L.warps_per_block);
     const xcode *c = &w->code[w->sidx];
     const xwarp *wc = &w->cache[w->sidx * w->L.warps_per_block + w->warp];
     xregs *r = &w->regs[w->sidx];
@@ -236,6 +238,7 @@ static wm_status form_fast(walker *w)
     r->m[0] = live;
     wmi_expr_run_insns(c->insn, c->ninsn, nl, r);
     uint64_t mask = r->m[c->pred_mask] & ~r->faulted;
+    assert((mask & ~live) == 0); /* only live lanes ever access */
     uint64_t bad = r->faulted; /* lanes with any fault */
     int bad_dim[WM_MAX_LANES];
     /* Bounds, dimension by dimension; a lane keeps its first failure. */
@@ -284,6 +287,7 @@ static wm_status form_fast(walker *w)
     if (bad) {
         unsigned l = (unsigned)__builtin_ctzll(bad);
         char msg[160];
+        assert(live >> l & 1);
         if (r->faulted >> l & 1) {
             xfault f;
             wmi_expr_fault_text(w->e, r->fnode[l], r->fval[l], &f);
@@ -334,6 +338,7 @@ static wm_status emit_access(walker *w)
 static wm_status iterate(walker *w, unsigned level)
 {
     const xstmt *s = w->st;
+    assert(level <= s->nloops);
     if (level == s->nloops)
         return emit_access(w);
     const xloop *L = &s->loops[level];

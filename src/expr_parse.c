@@ -33,6 +33,7 @@ static bool failed(const parser *p)
 
 static void next(parser *p)
 {
+    assert(p->lx.pos <= p->lx.n);
     wmi_expr_lex(&p->lx, &p->tok);
 }
 
@@ -94,6 +95,7 @@ static int32_t new_node(parser *p, xnode_kind kind, size_t off, size_t len)
         wm_diag_set(p->d, WM_ERR_RANGE, off, len, "program too large");
         return -1;
     }
+    assert(e->nnodes < e->capnodes);
     xnode *n = &e->nodes[e->nnodes];
     memset(n, 0, sizeof *n);
     n->kind = kind;
@@ -190,6 +192,7 @@ static int32_t parse_expr(parser *p);
  */
 static int32_t parse_name(parser *p)
 {
+    assert(p->tok.kind == TK_IDENT);
     const char *s = p->e->src + p->tok.off;
     size_t off = p->tok.off, n = p->tok.len;
     for (size_t i = 0; i < WM_ARRAY_LEN(vec_builtins); i++) {
@@ -212,6 +215,7 @@ static int32_t parse_name(parser *p)
         }
         size_t len = p->tok.off + 1 - off;
         unsigned var = vec_builtins[i].base + (unsigned)(c[0] - 'x');
+        assert(var < XV_NBUILTIN);
         next(p);
         if (p->const_only) {
             wm_diag_set(p->d, WM_ERR_PARSE, off, len,
@@ -241,8 +245,10 @@ static int32_t parse_name(parser *p)
         }
         if (li >= 0)
             var = XV_LOOP0 + (unsigned)li;
+        assert(li < (int)WMX_MAX_LOOPS);
     }
     if (var != XV_COUNT) {
+        assert(var < XV_COUNT);
         if (p->const_only) {
             wm_diag_set(p->d, WM_ERR_PARSE, off, n,
                         "'%.*s' is not a constant; only numbers and "
@@ -313,6 +319,7 @@ static int32_t parse_primary(parser *p)
         int32_t b = parse_expr(p);
         if (!close_tok(p, TK_RPAREN, "(", open))
             return -1;
+        assert(a >= 0 && b >= 0);
         int32_t nd = new_node(p, XN_BINARY, off, len);
         if (nd >= 0) {
             p->e->nodes[nd].op = op;
@@ -337,6 +344,7 @@ static int32_t parse_unary(parser *p)
         int32_t a = parse_unary(p);
         if (failed(p) || k == TK_PLUS)
             return a;
+        assert(a >= 0);
         int32_t nd = new_node(p, XN_UNARY, off, 1);
         if (nd >= 0) {
             p->e->nodes[nd].op = k == TK_MINUS ? XO_NEG
@@ -395,6 +403,7 @@ static int32_t parse_binary(parser *p, int min_prec)
         int32_t rhs = parse_binary(p, prec + 1);
         if (failed(p))
             return -1;
+        assert(lhs >= 0 && rhs >= 0 && prec >= min_prec);
         int32_t nd = new_node(p, XN_BINARY, off, len);
         if (nd < 0)
             return -1;
@@ -430,6 +439,7 @@ static int32_t parse_expr(parser *p)
     int32_t b = parse_expr(p);
     if (failed(p))
         return -1;
+    assert(c >= 0 && a >= 0 && b >= 0);
     int32_t nd = new_node(p, XN_COND, off, 1);
     if (nd >= 0) {
         p->e->nodes[nd].a = c;
@@ -450,6 +460,7 @@ static bool parse_cexpr(parser *p, int64_t *out, size_t *off, size_t *len)
     if (failed(p))
         return false;
     size_t lo, hi;
+    assert(n >= 0 && (size_t)n < p->e->nnodes);
     wmi_expr_span(p->e, n, &lo, &hi);
     if (off) {
         *off = lo < start ? lo : start;
@@ -571,6 +582,7 @@ static bool parse_type(parser *p, xstmt *s)
                     (int)n, t, size);
         return false;
     }
+    assert((size & (size - 1)) == 0);
     s->esize = size;
     snprintf(s->type, sizeof s->type, "%.*s", (int)(n < 15 ? n : 15), t);
     next(p);
@@ -580,6 +592,8 @@ static bool parse_type(parser *p, xstmt *s)
 /* Compute row-major strides and check the array fits in 2^63 bytes. */
 static bool layout(parser *p, xstmt *s, size_t off, size_t len)
 {
+    assert(s->ndims >= 1 && s->ndims <= WMX_MAX_DIMS);
+    assert(s->esize >= 1 && s->esize <= 16 && s->pad >= 0 && s->offset >= 0);
     unsigned last = s->ndims - 1;
     uint64_t stride = 1;
     for (unsigned d = s->ndims; d-- > 0;) {
@@ -594,6 +608,7 @@ static bool layout(parser *p, xstmt *s, size_t off, size_t len)
         stride *= extent;
     }
     /* stride now counts the elements of the whole array. */
+    assert(s->stride[s->ndims - 1] == 1);
     if (stride > ((uint64_t)INT64_MAX - (uint64_t)s->offset) / s->esize)
         goto too_big;
     return true;
@@ -686,12 +701,14 @@ static bool parse_index(parser *p, xstmt *s)
         s->index[n] = parse_expr(p);
         if (failed(p))
             return false;
+        assert(s->index[n] >= 0);
         s->index_off[n] = start;
         s->index_len[n] = p->tok.off - start;
         n++;
         if (!close_tok(p, TK_RBRACK, "[", open))
             return false;
     }
+    assert(n <= s->ndims);
     if (n < s->ndims) {
         wm_diag_set(p->d, WM_ERR_PARSE, p->tok.off, p->tok.len,
                     "'%s' has %u dimensions but %u inde%s given", s->name,
@@ -746,6 +763,7 @@ static bool parse_loop(parser *p, xstmt *s)
         return false;
     }
     xloop *L = &s->loops[s->nloops];
+    assert(s->nloops < WMX_MAX_LOOPS);
     if (p->tok.kind != TK_IDENT) {
         expected(p, "a loop variable name");
         return false;
@@ -786,6 +804,7 @@ static bool parse_loop(parser *p, xstmt *s)
     }
     if (failed(p))
         return false;
+    assert(L->lo >= 0 && L->hi >= 0);
     L->off = off;
     L->len = p->tok.off - off;
     s->nloops++;
@@ -863,11 +882,13 @@ static void parse_statement(parser *p)
         if (failed(p))
             return;
     }
+    assert(s->ndims >= 1 && s->esize > 0);
     s->off = off;
     s->len = p->tok.off - off;
     while (s->len > 0 && (p->e->src[off + s->len - 1] == ' ' ||
                           p->e->src[off + s->len - 1] == '\t'))
         s->len--;
+    assert(p->e->nstmts < p->e->capstmts);
     p->e->nstmts++;
     p->st = NULL;
     p->nloopnames = 0;
@@ -920,6 +941,7 @@ static void parse_directive(parser *p)
                         (unsigned long long)d[0] * d[1] * d[2]);
             return;
         }
+        assert(d[0] >= 1 && d[1] >= 1 && d[2] >= 1);
         memcpy(is_grid ? p->e->grid : p->e->block, d, sizeof d);
         *(is_grid ? &p->e->have_grid : &p->e->have_block) = 1;
         return;
@@ -955,6 +977,7 @@ static void parse_directive(parser *p)
         wm_diag_set(p->d, WM_ERR_RANGE, noff, n, "too many constants");
         return;
     }
+    assert(p->e->nconsts < WMX_MAX_CONSTS);
     k = &p->e->consts[p->e->nconsts++];
     memcpy(k->name, nm, n);
     k->name[n] = '\0';
@@ -981,6 +1004,7 @@ wm_status wmi_expr_parse(wm_expr *e, wm_diag *d)
     memset(&p, 0, sizeof p);
     p.e = e;
     p.d = d;
+    assert(e->src != NULL && e->nstmts == 0);
     p.lx.src = e->src;
     p.lx.n = e->nsrc;
     p.lx.diag = d;
