@@ -350,6 +350,124 @@ WM_API void wm_json_counts(FILE *f, const wm_access *a, const wm_counts *c);
 
 /* ---- expressions (wm_expr_*) ------------------------------------------ */
 
+/*
+ * Index expressions evaluated over a whole grid (docs/expr.md has the
+ * language).  A program is a list of access statements such as
+ *   load global f32 in[8192][8192] at [ctaid.y*32+tid.y+j][ctaid.x*32+tid.x]
+ *        for j in 0..32 step 8
+ * plus `grid`, `block` and `const` lines.  Use: wm_expr_new, any
+ * wm_expr_define, wm_expr_parse, optionally wm_expr_set_launch, then
+ * wm_expr_run into a wm_agg; statement i is site i of the aggregator.
+ */
+typedef struct wm_expr wm_expr;
+
+#define WM_EXPR_MAX_LOOPS 4
+/* Default cap on warp accesses one run may form (guards against hangs). */
+#define WM_EXPR_DEFAULT_LIMIT ((uint64_t)1 << 28)
+
+/* New empty program; NULL on OOM.  Free with wm_expr_free. */
+WM_API wm_expr *wm_expr_new(void);
+WM_API void wm_expr_free(wm_expr *e);
+
+/*
+ * Define constant name = value (the CLI's -D) before parsing.  It wins
+ * over a `const` line of the same name.  WM_ERR_ARG for a name that is not
+ * an identifier or is reserved (tid, ctaid, ...), WM_ERR_RANGE when there
+ * are too many constants.
+ */
+WM_API wm_status wm_expr_define(wm_expr *e, const char *name, int64_t value);
+
+/*
+ * Parse the program text src (n bytes, copied) read from file (a name for
+ * messages, copied).  Call once per wm_expr.  On error returns the status
+ * (WM_ERR_PARSE for syntax, unknown names or types, WM_ERR_RANGE for bad
+ * sizes, WM_ERR_NOMEM) and fills *d with offsets into src: print it with
+ * wm_diag_print(f, d, file, src, n).
+ */
+WM_API wm_status wm_expr_parse(wm_expr *e, const char *src, size_t n,
+                               const char *file, wm_diag *d);
+
+/*
+ * Replace the grid and/or block the program gave (NULL keeps it).  Every
+ * dimension must be >= 1; the block at most 1024 threads with z <= 64;
+ * the grid at most 2^31-1 x 65535 x 65535 (CUDA's limits).  WM_ERR_RANGE
+ * otherwise (nothing changed).
+ */
+WM_API wm_status wm_expr_set_launch(wm_expr *e, const unsigned grid[3],
+                                    const unsigned block[3]);
+
+/* The launch in force (grid defaults to 1,1,1).  0 if no block was set. */
+WM_API int wm_expr_launch(const wm_expr *e, unsigned grid[3],
+                          unsigned block[3]);
+
+/* One statement as parsed (all pointers owned by e). */
+typedef struct wm_expr_stmt {
+    const char *text; /* the statement as written */
+    uint32_t line;    /* 1-based line in the parsed text */
+    wm_space space;
+    wm_op op;
+    unsigned size; /* access size in bytes */
+    unsigned nloops;
+    const char *loop_name[WM_EXPR_MAX_LOOPS];
+} wm_expr_stmt;
+
+WM_API size_t wm_expr_nstmts(const wm_expr *e);
+/* Fill *out for statement i; 0 when i is out of range. */
+WM_API int wm_expr_stmt_info(const wm_expr *e, size_t i, wm_expr_stmt *out);
+
+/* Where in the grid one warp access came from. */
+typedef struct wm_expr_where {
+    unsigned block[3];             /* ctaid */
+    unsigned warp;                 /* warp within the block */
+    int64_t iter[WM_EXPR_MAX_LOOPS]; /* loop variables, outermost first */
+} wm_expr_where;
+
+/*
+ * A run-time fault: division by zero, an index outside the declared
+ * shape, a shift count outside 0..63, an address outside 0..2^63-1 or a
+ * bad loop step.  diag holds the message (with block and thread
+ * coordinates) and the span of the offending expression in the parsed
+ * text; print it with wm_diag_print.
+ */
+typedef struct wm_expr_fault {
+    uint32_t stmt;
+    wm_expr_where where;
+    unsigned thread[3]; /* tid of the first offending thread */
+    unsigned lane;
+    wm_diag diag;
+} wm_expr_fault;
+
+/*
+ * Evaluate every statement over the whole launch with warps formed as
+ * CUDA forms them (linear thread id x + y*Dx + z*Dx*Dy, warp_size of g's
+ * profile per warp, the last warp of a block partial) and add one
+ * wm_access per (statement, warp, loop iteration) to g, site = statement
+ * index, labelled with the statement text, file and line.  Threads where an
+ * `if` is false are masked off.  max_accesses caps the warp accesses
+ * (0: WM_EXPR_DEFAULT_LIMIT; WM_ERR_LIMIT when reached).  Returns WM_OK,
+ * WM_ERR_FAULT (fault filled, when non-NULL; g holds what came before),
+ * WM_ERR_ARG (no block given), WM_ERR_LIMIT or WM_ERR_NOMEM.
+ */
+WM_API wm_status wm_expr_run(wm_expr *e, wm_agg *g, uint64_t max_accesses,
+                             wm_expr_fault *fault);
+
+/*
+ * After wm_expr_run: the first warp access of statement i with the most
+ * sectors (global/local) or wavefronts (shared), where it came from and
+ * its counts.  NULL when the statement formed no access.  The pointer
+ * lives until the next run or wm_expr_free.
+ */
+WM_API const wm_access *wm_expr_worst(const wm_expr *e, size_t i,
+                                      wm_expr_where *where, wm_counts *c);
+
+/*
+ * Which thread lane `lane` of warp `warp` of a block is: tid[3] of linear
+ * thread id warp*warp_size + lane.  0 when that thread does not exist
+ * (past the end of the block).
+ */
+WM_API int wm_expr_lane_tid(const unsigned block[3], unsigned warp_size,
+                            unsigned warp, unsigned lane, unsigned tid[3]);
+
 /* ---- PTX interpreter (wm_ptx_*) --------------------------------------- */
 
 /* ---- advisor (wm_advise_*) -------------------------------------------- */

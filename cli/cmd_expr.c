@@ -1,0 +1,541 @@
+/*
+ * cmd_expr.c -- `warpmem expr`: index expressions over a whole grid.
+ *
+ * argv -> program text (statements given as arguments, one per line, or
+ * a file with -f) -> wm_expr_parse -> wm_expr_run into a wm_agg -> text,
+ * JSON or CSV per statement.  Parse and run-time errors are printed as
+ * file:line:col with the source line and a caret, exit 1; bad flags exit 2.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct expr_opts {
+    wm_arch arch;
+    wm_format format;
+    int color;
+    unsigned grid[3], block[3];
+    int have_grid, have_block;
+    uint64_t max_accesses;
+    const char *file; /* -f */
+    int first_stmt;   /* argv index of the first statement, 0 if none */
+} expr_opts;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: warpmem expr [options] STATEMENT...\n"
+            "       warpmem expr [options] -f FILE\n\n"
+            "Evaluates index expressions over a whole grid, forms warps as "
+            "CUDA does and\nreports per statement the Nsight Compute "
+            "metrics, sectors (or wavefronts)\nper request, the worst "
+            "warp's lane map and the thread -> lane mapping.\n\n"
+            "  load global f32 in[8192][8192] at [ctaid.y*32+tid.y+j]"
+            "[ctaid.x*32+tid.x]\n       for j in 0..32 step 8\n"
+            "  store shared f32 tile[32][32] pad 1 at [tid.x][tid.y]\n\n"
+            "  --grid X[,Y[,Z]]   blocks (overrides a 'grid' line; "
+            "default 1)\n"
+            "  --block X[,Y[,Z]]  threads per block (overrides a 'block' "
+            "line)\n"
+            "  -D NAME=VALUE      define a constant (wins over 'const')\n"
+            "  -f FILE            read statements from FILE ('-' for "
+            "stdin)\n"
+            "  --arch NAME        architecture profile (default sm_90)\n"
+            "  --max-accesses N   stop after N warp accesses (default "
+            "%" PRIu64 ")\n"
+            "  --format F         text (default), json or csv\n"
+            "  --color C          auto (default), always or never\n\n"
+            "The language is described in docs/expr.md.\n",
+            WM_EXPR_DEFAULT_LIMIT);
+}
+
+/* Parse "X[,Y[,Z]]" for --grid / --block. */
+static int parse_dim3(const char *flag, const char *text, const int64_t *max,
+                      unsigned out[3])
+{
+    char buf[96];
+    if (strlen(text) >= sizeof buf) {
+        cli_usage_error("%s: '%s' is too long", flag, text);
+        return 0;
+    }
+    strcpy(buf, text);
+    out[0] = out[1] = out[2] = 1;
+    char *p = buf;
+    for (int i = 0; i < 3; i++) {
+        char *comma = strchr(p, ',');
+        int64_t v;
+        if (comma)
+            *comma = '\0';
+        if (!cli_parse_i64(flag, p, 1, max[i], &v))
+            return 0;
+        out[i] = (unsigned)v;
+        if (!comma)
+            return 1;
+        p = comma + 1;
+    }
+    cli_usage_error("%s: '%s' has more than 3 dimensions", flag, text);
+    return 0;
+}
+
+static int parse_define(wm_expr *e, const char *text)
+{
+    const char *eq = strchr(text, '=');
+    char name[64];
+    int64_t v;
+    if (!eq || eq == text || (size_t)(eq - text) >= sizeof name) {
+        cli_usage_error("-D: '%s' is not NAME=VALUE", text);
+        return 0;
+    }
+    memcpy(name, text, (size_t)(eq - text));
+    name[eq - text] = '\0';
+    if (!cli_parse_i64("-D", eq + 1, INT64_MIN, INT64_MAX, &v))
+        return 0;
+    wm_status st = wm_expr_define(e, name, v);
+    if (st == WM_ERR_ARG) {
+        cli_usage_error("-D: '%s' is not a usable constant name", name);
+        return 0;
+    }
+    if (st != WM_OK) {
+        cli_usage_error("-D: %s", wm_status_str(st));
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
+{
+    static const int64_t grid_max[3] = {INT32_MAX, 65535, 65535};
+    static const int64_t block_max[3] = {1024, 1024, 64};
+    const char *arch = NULL, *v;
+    int r;
+    memset(o, 0, sizeof *o);
+    o->color = cli_color_default();
+    for (int i = 1; i < argc; i++) {
+        if ((r = cli_opt(argc, argv, &i, "--grid", NULL, &v))) {
+            if (r < 0 || !parse_dim3("--grid", v, grid_max, o->grid))
+                return 0;
+            o->have_grid = 1;
+        } else if ((r = cli_opt(argc, argv, &i, "--block", NULL, &v))) {
+            if (r < 0 || !parse_dim3("--block", v, block_max, o->block))
+                return 0;
+            if ((uint64_t)o->block[0] * o->block[1] * o->block[2] > 1024) {
+                cli_usage_error("--block: '%s' has more than 1024 threads",
+                                v);
+                return 0;
+            }
+            o->have_block = 1;
+        } else if (strncmp(argv[i], "-D", 2) == 0 && argv[i][2] != '\0') {
+            if (!parse_define(e, argv[i] + 2))
+                return 0;
+        } else if ((r = cli_opt(argc, argv, &i, "--define", "-D", &v))) {
+            if (r < 0 || !parse_define(e, v))
+                return 0;
+        } else if ((r = cli_opt(argc, argv, &i, "--file", "-f", &v))) {
+            if (r < 0)
+                return 0;
+            o->file = v;
+        } else if ((r = cli_opt(argc, argv, &i, "--arch", NULL, &v))) {
+            if (r < 0)
+                return 0;
+            arch = v;
+        } else if ((r = cli_opt(argc, argv, &i, "--max-accesses", NULL,
+                                &v))) {
+            int64_t n;
+            if (r < 0 || !cli_parse_i64("--max-accesses", v, 1, INT64_MAX,
+                                        &n))
+                return 0;
+            o->max_accesses = (uint64_t)n;
+        } else if ((r = cli_opt(argc, argv, &i, "--format", NULL, &v))) {
+            if (r < 0 || !cli_parse_format(v, &o->format))
+                return 0;
+        } else if ((r = cli_opt(argc, argv, &i, "--color", NULL, &v))) {
+            if (r < 0 || !cli_parse_color(v, &o->color))
+                return 0;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            cli_usage_error("expr: unknown option '%s' (see 'warpmem expr "
+                            "--help')",
+                            argv[i]);
+            return 0;
+        } else {
+            /* The first statement: everything from here on is program. */
+            o->first_stmt = i;
+            break;
+        }
+    }
+    o->arch = *wm_arch_default();
+    if (arch) {
+        char err[200];
+        if (wm_arch_parse(arch, &o->arch, err, sizeof err) != WM_OK) {
+            cli_usage_error("--arch: %s", err);
+            return 0;
+        }
+    }
+    if (o->file && o->first_stmt) {
+        cli_usage_error("expr: give statements either with -f or as "
+                        "arguments, not both");
+        return 0;
+    }
+    if (!o->file && !o->first_stmt) {
+        cli_usage_error("expr: no statements (give them as arguments or "
+                        "with -f FILE)");
+        return 0;
+    }
+    return 1;
+}
+
+/* Read all of f into a malloc'd buffer. */
+static char *slurp(FILE *f, size_t *n)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+        if (len == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                return NULL;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    if (buf && ferror(f)) {
+        free(buf);
+        return NULL;
+    }
+    *n = len;
+    return buf;
+}
+
+/* The program text: the file, or the arguments joined by newlines. */
+static char *program_text(int argc, char **argv, const expr_opts *o,
+                          size_t *n, const char **name)
+{
+    if (o->file) {
+        int is_stdin = strcmp(o->file, "-") == 0;
+        FILE *f = is_stdin ? stdin : fopen(o->file, "rb");
+        *name = is_stdin ? "<stdin>" : o->file;
+        if (!f) {
+            cli_error("cannot open '%s': %s", o->file, strerror(errno));
+            return NULL;
+        }
+        char *text = slurp(f, n);
+        if (!is_stdin)
+            fclose(f);
+        if (!text)
+            cli_error("cannot read '%s'", o->file);
+        return text;
+    }
+    size_t len = 0;
+    for (int i = o->first_stmt; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    char *text = malloc(len + 1);
+    if (!text) {
+        cli_error("out of memory");
+        return NULL;
+    }
+    len = 0;
+    for (int i = o->first_stmt; i < argc; i++) {
+        size_t k = strlen(argv[i]);
+        memcpy(text + len, argv[i], k);
+        len += k;
+        text[len++] = '\n';
+    }
+    *n = len;
+    *name = "<command line>";
+    return text;
+}
+
+/* ---- writers ------------------------------------------------------------ */
+
+/* Lanes of warp 0 grouped into runs of consecutive tid.x at fixed y, z. */
+static void print_first_warp(const unsigned block[3], unsigned nl)
+{
+    unsigned l = 0, tid[3], t2[3];
+    printf("first warp of each block (lane -> thread):\n");
+    while (l < nl && wm_expr_lane_tid(block, nl, 0, l, tid)) {
+        unsigned end = l;
+        while (end + 1 < nl && wm_expr_lane_tid(block, nl, 0, end + 1, t2) &&
+               t2[1] == tid[1] && t2[2] == tid[2] &&
+               t2[0] == tid[0] + (end + 1 - l))
+            end++;
+        printf("  lanes %2u..%-2u  tid.x %u..%u  tid.y %u  tid.z %u\n", l,
+               end, tid[0], tid[0] + (end - l), tid[1], tid[2]);
+        l = end + 1;
+    }
+    if (l < nl)
+        printf("  lanes %2u..%-2u  inactive (block has %u threads)\n", l,
+               nl - 1, block[0] * block[1] * block[2]);
+    uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+    if (threads % nl && threads > nl)
+        printf("  the last warp of each block has %u active lanes\n",
+               (unsigned)(threads % nl));
+}
+
+static void print_where(const wm_expr_stmt *si, const wm_expr_where *w)
+{
+    printf("block (%u,%u,%u) warp %u", w->block[0], w->block[1], w->block[2],
+           w->warp);
+    for (unsigned k = 0; k < si->nloops; k++)
+        printf(", %s = %lld", si->loop_name[k], (long long)w->iter[k]);
+}
+
+static void print_metric_lines(const wm_totals *t, const char *indent)
+{
+    for (size_t i = 0; i < wm_metric_count(); i++) {
+        if (!wm_metric_relevant(t, i))
+            continue;
+        double v = wm_metric_value(t, i);
+        if (wm_metric_is_count(i))
+            printf("%s%-70s %.0f\n", indent, wm_metric_name(i), v);
+        else
+            printf("%s%-70s %.2f\n", indent, wm_metric_name(i), v);
+    }
+}
+
+static const char *per_request_name(wm_space sp)
+{
+    return sp == WM_SPACE_SHARED ? "wavefronts" : "sectors";
+}
+
+static void print_text(const wm_expr *e, const wm_agg *g, const expr_opts *o,
+                       const char *file)
+{
+    unsigned grid[3], block[3];
+    wm_expr_launch(e, grid, block);
+    uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+    uint64_t wpb = (threads + o->arch.warp_size - 1) / o->arch.warp_size;
+    uint64_t blocks = (uint64_t)grid[0] * grid[1] * grid[2];
+    printf("%s: grid (%u,%u,%u) x block (%u,%u,%u): %" PRIu64
+           " blocks x %" PRIu64 " warps of %u = %" PRIu64 " warps\n",
+           o->arch.name, grid[0], grid[1], grid[2], block[0], block[1],
+           block[2], blocks, wpb, o->arch.warp_size, blocks * wpb);
+    print_first_warp(block, o->arch.warp_size);
+    for (size_t i = 0; i < wm_agg_nsites(g); i++) {
+        wm_site s;
+        wm_expr_stmt si;
+        wm_totals t;
+        wm_expr_where w;
+        wm_counts c;
+        wm_agg_site(g, i, &s);
+        wm_expr_stmt_info(e, s.site, &si);
+        memset(&t, 0, sizeof t);
+        wm_totals_add_site(&t, &s);
+        printf("\n[%u] %s\n    (%s:%u) %s %s, %u B per lane: %" PRIu64
+               " warp accesses, %" PRIu64 " with active lanes\n",
+               s.site + 1, si.text, file, si.line, wm_space_name(s.space),
+               wm_op_name(s.op), si.size, s.stats.inst_all, s.stats.inst);
+        printf("    %s per request: min %u  median %u  max %u  (mean %.2f)\n",
+               per_request_name(s.space), s.per_request.min,
+               s.per_request.median, s.per_request.max, s.per_request.mean);
+        print_metric_lines(&t, "    ");
+        const wm_access *a = wm_expr_worst(e, s.site, &w, &c);
+        if (a) {
+            printf("    worst warp: ");
+            print_where(&si, &w);
+            printf(" -> %u %s\n",
+                   s.space == WM_SPACE_SHARED ? c.wavefronts : c.sectors,
+                   per_request_name(s.space));
+            wm_draw_access(stdout, &o->arch, a, o->color, cli_term_width());
+        }
+    }
+    wm_totals all;
+    wm_agg_totals(g, &all);
+    if (wm_agg_nsites(g) > 1) {
+        printf("\nall statements:\n");
+        print_metric_lines(&all, "    ");
+    }
+}
+
+static void print_json(const wm_expr *e, const wm_agg *g, const expr_opts *o,
+                       const char *file)
+{
+    unsigned grid[3], block[3], tid[3];
+    wm_expr_launch(e, grid, block);
+    printf("{\"arch\": ");
+    wm_json_string(stdout, o->arch.name);
+    printf(", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
+           "\"warp_size\": %u, \"first_warp\": [",
+           grid[0], grid[1], grid[2], block[0], block[1], block[2],
+           o->arch.warp_size);
+    for (unsigned l = 0; l < o->arch.warp_size; l++)
+        if (wm_expr_lane_tid(block, o->arch.warp_size, 0, l, tid))
+            printf("%s[%u, %u, %u]", l ? ", " : "", tid[0], tid[1], tid[2]);
+    printf("], \"statements\": [");
+    for (size_t i = 0; i < wm_agg_nsites(g); i++) {
+        wm_site s;
+        wm_expr_stmt si;
+        wm_totals t;
+        wm_expr_where w;
+        wm_counts c;
+        wm_agg_site(g, i, &s);
+        wm_expr_stmt_info(e, s.site, &si);
+        memset(&t, 0, sizeof t);
+        wm_totals_add_site(&t, &s);
+        printf("%s\n  {\"statement\": %u, \"text\": ", i ? "," : "",
+               s.site + 1);
+        wm_json_string(stdout, si.text);
+        printf(", \"file\": ");
+        wm_json_string(stdout, file);
+        printf(", \"line\": %u, \"space\": \"%s\", \"op\": \"%s\", "
+               "\"size\": %u, \"accesses\": %" PRIu64
+               ", \"active_accesses\": %" PRIu64 ", \"%s_per_request\": "
+               "{\"min\": %u, \"median\": %u, \"max\": %u, \"mean\": %.4f}, "
+               "\"metrics\": ",
+               si.line, wm_space_name(s.space), wm_op_name(s.op), si.size,
+               s.stats.inst_all, s.stats.inst, per_request_name(s.space),
+               s.per_request.min, s.per_request.median, s.per_request.max,
+               s.per_request.mean);
+        wm_json_metrics(stdout, &t);
+        const wm_access *a = wm_expr_worst(e, s.site, &w, &c);
+        if (a) {
+            printf(", \"worst\": {\"block\": [%u, %u, %u], \"warp\": %u, "
+                   "\"iter\": {",
+                   w.block[0], w.block[1], w.block[2], w.warp);
+            for (unsigned k = 0; k < si.nloops; k++) {
+                printf("%s", k ? ", " : "");
+                wm_json_string(stdout, si.loop_name[k]);
+                printf(": %lld", (long long)w.iter[k]);
+            }
+            printf("}, \"mask\": \"0x%" PRIx64 "\", \"addrs\": [", a->mask);
+            int first = 1;
+            for (unsigned l = 0; l < o->arch.warp_size; l++)
+                if (a->mask >> l & 1) {
+                    printf("%s%" PRIu64, first ? "" : ", ", a->addr[l]);
+                    first = 0;
+                }
+            printf("], \"counts\": ");
+            wm_json_counts(stdout, a, &c);
+            printf("}");
+        }
+        printf("}");
+    }
+    printf("\n]}\n");
+}
+
+static void csv_text(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_csv(const wm_expr *e, const wm_agg *g)
+{
+    printf("statement,line,text,space,op,metric,value\n");
+    for (size_t i = 0; i < wm_agg_nsites(g); i++) {
+        wm_site s;
+        wm_expr_stmt si;
+        wm_totals t;
+        wm_agg_site(g, i, &s);
+        wm_expr_stmt_info(e, s.site, &si);
+        memset(&t, 0, sizeof t);
+        wm_totals_add_site(&t, &s);
+        const char *pr = per_request_name(s.space);
+        struct {
+            const char *suffix;
+            double v;
+        } dist[4] = {{"min", s.per_request.min},
+                     {"median", s.per_request.median},
+                     {"max", s.per_request.max},
+                     {"mean", s.per_request.mean}};
+        for (size_t m = 0; m < wm_metric_count() + 4; m++) {
+            if (m < wm_metric_count() && !wm_metric_relevant(&t, m))
+                continue;
+            printf("%u,%u,", s.site + 1, si.line);
+            csv_text(si.text);
+            printf(",%s,%s,", wm_space_name(s.space), wm_op_name(s.op));
+            if (m < wm_metric_count())
+                printf(wm_metric_is_count(m) ? "%s,%.0f\n" : "%s,%.6g\n",
+                       wm_metric_name(m), wm_metric_value(&t, m));
+            else
+                printf("%s_per_request.%s,%.6g\n", pr,
+                       dist[m - wm_metric_count()].suffix,
+                       dist[m - wm_metric_count()].v);
+        }
+    }
+}
+
+/* ---- entry ----------------------------------------------------------- */
+
+static int run(wm_expr *e, const expr_opts *o, const char *src, size_t n,
+               const char *name)
+{
+    wm_diag d;
+    wm_status st = wm_expr_parse(e, src, n, name, &d);
+    if (st != WM_OK) {
+        wm_diag_print(stderr, &d, name, src, n);
+        return WM_EXIT_ERR;
+    }
+    if (wm_expr_set_launch(e, o->have_grid ? o->grid : NULL,
+                           o->have_block ? o->block : NULL) != WM_OK)
+        return cli_usage_error("expr: bad launch dimensions");
+    unsigned grid[3], block[3];
+    if (!wm_expr_launch(e, grid, block))
+        return cli_usage_error("expr: no block size (give --block or a "
+                               "'block' line)");
+    if (wm_expr_nstmts(e) == 0)
+        return cli_usage_error("expr: the program has no access statement");
+    wm_agg *g = wm_agg_new(&o->arch);
+    if (!g)
+        return cli_error("out of memory");
+    wm_expr_fault f;
+    st = wm_expr_run(e, g, o->max_accesses, &f);
+    int rc = WM_EXIT_OK;
+    if (st == WM_ERR_FAULT) {
+        wm_diag_print(stderr, &f.diag, name, src, n);
+        rc = WM_EXIT_ERR;
+    } else if (st == WM_ERR_LIMIT) {
+        rc = cli_error("expr: more than %" PRIu64 " warp accesses; raise "
+                       "--max-accesses or shrink the grid",
+                       o->max_accesses ? o->max_accesses
+                                       : WM_EXPR_DEFAULT_LIMIT);
+    } else if (st != WM_OK) {
+        rc = cli_error("expr: %s", wm_status_str(st));
+    } else {
+        switch (o->format) {
+        case WM_FMT_TEXT: print_text(e, g, o, name); break;
+        case WM_FMT_JSON: print_json(e, g, o, name); break;
+        case WM_FMT_CSV: print_csv(e, g); break;
+        }
+    }
+    wm_agg_free(g);
+    return rc;
+}
+
+int wm_cmd_expr(int argc, char **argv)
+{
+    expr_opts o;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return WM_EXIT_OK;
+        }
+        if (argv[i][0] != '-')
+            break; /* statements may contain anything */
+    }
+    wm_expr *e = wm_expr_new();
+    if (!e)
+        return cli_error("out of memory");
+    int rc = WM_EXIT_USAGE;
+    if (parse_args(argc, argv, e, &o)) {
+        size_t n = 0;
+        const char *name = NULL;
+        char *src = program_text(argc, argv, &o, &n, &name);
+        rc = src ? run(e, &o, src, n, name) : WM_EXIT_ERR;
+        free(src);
+    }
+    wm_expr_free(e);
+    return rc;
+}
