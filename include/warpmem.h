@@ -126,6 +126,7 @@ typedef struct wm_arch {
     unsigned line_bytes;   /* cache line (tag) size, multiple of sector */
     unsigned banks;        /* shared-memory banks, power of 2 <= 64 */
     unsigned bank_bytes;   /* bytes per bank word: 4 or 8 */
+    /* line_bytes / sector_bytes must be <= 64 */
     unsigned uniform_pair; /* 1: CC 7.x uniform-pair rule for LDS.64/128 */
 } wm_arch;
 
@@ -212,9 +213,11 @@ WM_API wm_status wm_count(const wm_arch *arch, const wm_access *a,
                           wm_counts *out);
 
 /*
- * Shared-memory detail for drawing: for each lane its bank (or -1 when
- * inactive) and its phase, and for each bank the number of distinct words
- * it serves summed over all phases.  Any output pointer may be NULL.
+ * Shared-memory detail for drawing: for each lane its bank (-1 when
+ * inactive) and its phase (for every lane of the warp, -1 beyond it; the
+ * uniform-pair rule may double the phase width), and for each bank the
+ * number of distinct words it serves summed over all phases.  Any output
+ * pointer may be NULL.
  */
 WM_API wm_status wm_shared_banks(const wm_arch *arch, const wm_access *a,
                                  int lane_bank[WM_MAX_LANES],
@@ -243,9 +246,15 @@ typedef struct wm_stats {
     uint64_t conflicts; /* sum of wavefronts - ideal */
 } wm_stats;
 
-/* Kernel totals: one wm_stats per space and op. */
+/*
+ * Kernel totals: one wm_stats per space and op, and the profile's sector
+ * and wavefront sizes (for byte-efficiency metrics).  Zero-initialise a
+ * wm_totals before adding sites to it.
+ */
 typedef struct wm_totals {
     wm_stats s[WM_NSPACES][WM_NOPS];
+    unsigned sector_bytes;    /* 0 means 32 */
+    unsigned wavefront_bytes; /* banks * bank_bytes; 0 means 128 */
 } wm_totals;
 
 /* Distribution of a per-request value over a site's requests. */

@@ -55,7 +55,7 @@ wm_status wm_arch_check(const wm_arch *a)
         a->sector_bytes > 4096)
         return WM_ERR_ARCH;
     if (!is_pow2(a->line_bytes) || a->line_bytes < a->sector_bytes ||
-        a->line_bytes > 65536)
+        a->line_bytes / a->sector_bytes > 64)
         return WM_ERR_ARCH;
     if (!is_pow2(a->banks) || a->banks > WM_MAX_BANKS || a->banks < 2)
         return WM_ERR_ARCH;
@@ -134,7 +134,8 @@ static wm_status parse_generic(const char *p, wm_arch *out, char *err,
     if (wm_arch_check(out) != WM_OK) {
         set_err(err, errlen,
                 "invalid generic profile (warp 32|64, sector/line/banks "
-                "powers of two, line >= sector, banks <= 64, bankbytes 4|8)",
+                "powers of two, sector <= line <= 64 sectors, banks <= 64, "
+                "bankbytes 4|8)",
                 NULL, "");
         return WM_ERR_ARCH;
     }

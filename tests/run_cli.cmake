@@ -1,6 +1,7 @@
+cmake_minimum_required(VERSION 3.16)
 # Runs one CLI test (see wm_cli_test in tests/CMakeLists.txt).
 # Set WM_UPDATE_GOLDEN=1 in the environment to rewrite golden files.
-string(REPLACE "\x1f" ";" argv "${ARGS}")
+string(REPLACE "@SEP@" ";" argv "${ARGS}")
 execute_process(COMMAND ${BIN} ${argv}
   WORKING_DIRECTORY ${WORK_DIR}
   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc
@@ -30,11 +31,19 @@ foreach(kind GOLDEN STDERR_GOLDEN)
     endif()
   endif()
 endforeach()
+if(NOT "${PREFIX}" STREQUAL "")
+  file(READ "${GOLDEN_DIR}/${PREFIX}" want)
+  string(LENGTH "${want}" n)
+  string(SUBSTRING "${out}" 0 ${n} head)
+  if(NOT "${head}" STREQUAL "${want}")
+    string(APPEND fail "stdout does not begin with ${PREFIX}\n")
+  endif()
+endif()
 foreach(pair "STDOUT_RE;out" "STDERR_RE;err")
   list(GET pair 0 var)
   list(GET pair 1 stream)
   if(NOT "${${var}}" STREQUAL "")
-    string(REPLACE "\x1f" ";" res "${${var}}")
+    string(REPLACE "@SEP@" ";" res "${${var}}")
     foreach(re ${res})
       if(NOT "${${stream}}" MATCHES "${re}")
         string(APPEND fail "${stream} does not match: ${re}\n")

@@ -1,0 +1,419 @@
+/*
+ * single.c -- argv -> one wm_access -> wm_count -> text / JSON / CSV, for
+ * `warpmem global` and `warpmem shared`.
+ *
+ * The access is given either as --stride S [--base B] (in elements of
+ * --size bytes: lane i reads element B + i*S) or as --addrs a0,a1,...
+ * (byte addresses, lane i takes the i-th).  Every rejected value names its
+ * flag and exits 2.
+ */
+#include "cli.h"
+#include "single.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+typedef struct single_opts {
+    wm_arch arch;
+    wm_access acc;
+    wm_format format;
+    int color;
+    int have_stride, have_addrs;
+    int64_t stride;
+    uint64_t base;
+    unsigned naddrs;
+} single_opts;
+
+static void usage(FILE *f, wm_space space)
+{
+    const char *cmd = space == WM_SPACE_SHARED ? "shared" : "global";
+    fprintf(f,
+            "usage: warpmem %s [--stride S] [--base B] | [--addrs a0,a1,...]\n"
+            "       [--size 1|2|4|8|16] [--op ld|st] [--mask M] [--lanes N]\n"
+            "       [--arch NAME]%s [--format text|json|csv] "
+            "[--color auto|always|never]\n\n",
+            cmd, space == WM_SPACE_SHARED ? "" : " [--local]");
+    if (space == WM_SPACE_SHARED)
+        fprintf(f, "Counts the shared-memory wavefronts and bank conflicts "
+                   "of one warp access\nand draws which bank each lane "
+                   "hits.\n\n");
+    else
+        fprintf(f, "Counts the 32-byte sectors and 128-byte lines one warp "
+                   "access to global\nmemory touches and draws which sector "
+                   "each lane reads.\n\n");
+    fprintf(f,
+            "  --stride S   lane i accesses element B + i*S (elements of "
+            "--size bytes;\n               negative strides walk "
+            "backwards; default 1)\n"
+            "  --base B     first element (>= 0, default 0)\n"
+            "  --addrs LIST comma-separated byte addresses, one per lane "
+            "from lane 0\n"
+            "  --size N     bytes per lane: 1, 2, 4, 8 or 16 (default 4)\n"
+            "  --op OP      ld or st (default ld)\n"
+            "  --mask M     active lanes as a bit mask (0x..., 0b... or "
+            "decimal)\n"
+            "  --lanes N    only lanes 0..N-1 are active\n"
+            "  --arch NAME  architecture profile (default sm_90; see "
+            "'warpmem arch')\n");
+    if (space != WM_SPACE_SHARED)
+        fprintf(f, "  --local      local memory: per-thread addresses, "
+                   "interleaved by lane\n");
+    fprintf(f, "  --format F   text (default), json or csv\n"
+               "  --color C    auto (default), always or never\n");
+}
+
+/* Parse --addrs "a0,a1,..." into o->acc.addr. */
+static int parse_addrs(single_opts *o, const char *list)
+{
+    char item[64];
+    const char *p = list;
+    unsigned n = 0;
+    if (*p == '\0')
+        return cli_usage_error("--addrs: empty list"), 0;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0 || len >= sizeof item) {
+            cli_usage_error("--addrs: empty or overlong item at position %u",
+                            n);
+            return 0;
+        }
+        if (n >= o->arch.warp_size) {
+            unsigned total = n + 1;
+            for (const char *q = end; q; q = strchr(q + 1, ','))
+                total++;
+            cli_usage_error("--addrs: %u addresses but the warp has %u "
+                            "lanes",
+                            total, o->arch.warp_size);
+            return 0;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (!cli_parse_u64("--addrs", item, &o->acc.addr[n]))
+            return 0;
+        n++;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    o->naddrs = n;
+    return 1;
+}
+
+/* Lanes 0..n-1 as a mask. */
+static uint64_t lanes_mask(unsigned n)
+{
+    return n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+}
+
+/* Lane addresses from --stride/--base, checked for sign and overflow. */
+static int stride_addrs(single_opts *o)
+{
+    if (o->base > (uint64_t)INT64_MAX) {
+        cli_usage_error("--base: '%llu' is out of range",
+                        (unsigned long long)o->base);
+        return 0;
+    }
+    for (unsigned i = 0; i < o->arch.warp_size; i++) {
+        int64_t elem, byte;
+        o->acc.addr[i] = 0;
+        if (!((o->acc.mask >> i) & 1u))
+            continue;
+        if (__builtin_mul_overflow((int64_t)i, o->stride, &elem) ||
+            __builtin_add_overflow(elem, (int64_t)o->base, &elem) ||
+            __builtin_mul_overflow(elem, (int64_t)o->acc.size, &byte)) {
+            cli_usage_error("--stride: lane %u address overflows 64 bits", i);
+            return 0;
+        }
+        if (byte < 0) {
+            cli_usage_error("--stride: lane %u would access element %lld, "
+                            "before address 0 (raise --base)",
+                            i, (long long)elem);
+            return 0;
+        }
+        o->acc.addr[i] = (uint64_t)byte;
+    }
+    return 1;
+}
+
+static int parse_args(int argc, char **argv, wm_space space, single_opts *o)
+{
+    const char *arch = NULL, *v;
+    const char *mask_text = NULL, *lanes_text = NULL, *addrs_text = NULL;
+    int64_t size = 4, lanes = 0;
+    int r;
+    memset(o, 0, sizeof *o);
+    o->acc.space = space;
+    o->acc.op = WM_OP_LD;
+    o->stride = 1;
+    o->color = cli_color_default();
+    for (int i = 1; i < argc; i++) {
+        if ((r = cli_opt(argc, argv, &i, "--stride", NULL, &v))) {
+            if (r < 0 || !cli_parse_i64("--stride", v, -(INT64_C(1) << 40),
+                                        INT64_C(1) << 40, &o->stride))
+                return 0;
+            o->have_stride = 1;
+        } else if ((r = cli_opt(argc, argv, &i, "--base", NULL, &v))) {
+            if (r < 0 || !cli_parse_u64("--base", v, &o->base))
+                return 0;
+            o->have_stride = 1;
+        } else if ((r = cli_opt(argc, argv, &i, "--addrs", NULL, &v))) {
+            if (r < 0)
+                return 0;
+            addrs_text = v;
+            o->have_addrs = 1;
+        } else if ((r = cli_opt(argc, argv, &i, "--size", NULL, &v))) {
+            if (r < 0 || !cli_parse_i64("--size", v, 0, 1 << 20, &size))
+                return 0;
+            if (size != 1 && size != 2 && size != 4 && size != 8 &&
+                size != 16) {
+                cli_usage_error("--size: '%s' must be 1, 2, 4, 8 or 16", v);
+                return 0;
+            }
+        } else if ((r = cli_opt(argc, argv, &i, "--op", NULL, &v))) {
+            if (r < 0)
+                return 0;
+            if (strcmp(v, "ld") == 0)
+                o->acc.op = WM_OP_LD;
+            else if (strcmp(v, "st") == 0)
+                o->acc.op = WM_OP_ST;
+            else {
+                cli_usage_error("--op: '%s' is not ld or st", v);
+                return 0;
+            }
+        } else if ((r = cli_opt(argc, argv, &i, "--mask", NULL, &v))) {
+            if (r < 0)
+                return 0;
+            mask_text = v;
+        } else if ((r = cli_opt(argc, argv, &i, "--lanes", NULL, &v))) {
+            if (r < 0)
+                return 0;
+            lanes_text = v;
+        } else if ((r = cli_opt(argc, argv, &i, "--arch", NULL, &v))) {
+            if (r < 0)
+                return 0;
+            arch = v;
+        } else if ((r = cli_opt(argc, argv, &i, "--format", NULL, &v))) {
+            if (r < 0 || !cli_parse_format(v, &o->format))
+                return 0;
+        } else if ((r = cli_opt(argc, argv, &i, "--color", NULL, &v))) {
+            if (r < 0 || !cli_parse_color(v, &o->color))
+                return 0;
+        } else if (space != WM_SPACE_SHARED &&
+                   cli_flag(argv, i, "--local", NULL)) {
+            o->acc.space = WM_SPACE_LOCAL;
+        } else {
+            cli_usage_error("%s: unknown option '%s' (see 'warpmem %s "
+                            "--help')",
+                            argv[0], argv[i], argv[0]);
+            return 0;
+        }
+    }
+    o->acc.size = (unsigned)size;
+    o->arch = *wm_arch_default();
+    if (arch) {
+        char err[200];
+        if (wm_arch_parse(arch, &o->arch, err, sizeof err) != WM_OK) {
+            cli_usage_error("--arch: %s", err);
+            return 0;
+        }
+    }
+    o->acc.mask = lanes_mask(o->arch.warp_size);
+    if (lanes_text) {
+        if (!cli_parse_i64("--lanes", lanes_text, 1, o->arch.warp_size,
+                           &lanes))
+            return 0;
+        o->acc.mask = lanes_mask((unsigned)lanes);
+    }
+    if (mask_text) {
+        uint64_t m;
+        if (!cli_parse_u64("--mask", mask_text, &m))
+            return 0;
+        if (m & ~lanes_mask(o->arch.warp_size)) {
+            cli_usage_error("--mask: '%s' names lanes beyond the %u-lane "
+                            "warp",
+                            mask_text, o->arch.warp_size);
+            return 0;
+        }
+        o->acc.mask &= m;
+        if (!o->acc.mask) {
+            cli_usage_error("--mask: '%s' leaves no lane active", mask_text);
+            return 0;
+        }
+    }
+    if (o->have_addrs && o->have_stride) {
+        cli_usage_error("--addrs cannot be combined with --stride/--base");
+        return 0;
+    }
+    if (o->have_addrs) {
+        if (!parse_addrs(o, addrs_text))
+            return 0;
+        o->acc.mask &= lanes_mask(o->naddrs);
+        if (!o->acc.mask) {
+            cli_usage_error("--addrs: no listed lane is active");
+            return 0;
+        }
+        for (unsigned i = 0; i < o->naddrs; i++)
+            if (((o->acc.mask >> i) & 1u) &&
+                o->acc.addr[i] % o->acc.size) {
+                cli_usage_error("--addrs: lane %u address 0x%" PRIx64
+                                " is not aligned to its %u-byte access "
+                                "(--size %u)",
+                                i, o->acc.addr[i], o->acc.size, o->acc.size);
+                return 0;
+            }
+    } else if (!stride_addrs(o)) {
+        return 0;
+    }
+    return 1;
+}
+
+static double efficiency_pct(const wm_counts *c, const wm_arch *arch,
+                             wm_space sp)
+{
+    double moved = sp == WM_SPACE_SHARED
+                       ? (double)c->wavefronts * arch->banks * arch->bank_bytes
+                       : (double)c->sectors * arch->sector_bytes;
+    return moved > 0 ? 100.0 * (double)c->bytes / moved : 0.0;
+}
+
+static void describe(FILE *f, const single_opts *o, const wm_counts *c)
+{
+    fprintf(f, "%s %s, %s, %u B per lane, %u of %u lanes active", o->arch.name,
+            wm_space_name(o->acc.space), wm_op_name(o->acc.op), o->acc.size,
+            c->active, o->arch.warp_size);
+    if (o->have_addrs)
+        fprintf(f, ", explicit addresses\n");
+    else
+        fprintf(f, ", stride %lld element%s (%lld B) from element %llu\n",
+                (long long)o->stride, o->stride == 1 ? "" : "s",
+                (long long)o->stride * (long long)o->acc.size,
+                (unsigned long long)o->base);
+}
+
+static void print_text(const single_opts *o, const wm_counts *c)
+{
+    const wm_access *a = &o->acc;
+    describe(stdout, o, c);
+    wm_draw_access(stdout, &o->arch, a, o->color, cli_term_width());
+    putchar('\n');
+    if (a->space == WM_SPACE_SHARED) {
+        printf("  wavefronts        %u   (ideal %u, %u-way busiest bank)\n",
+               c->wavefronts, c->ideal_wavefronts, c->nway);
+        printf("  bank conflicts    %u%s\n", c->conflicts,
+               c->conflicts ? "" : "   (conflict-free)");
+        printf("  bytes requested   %llu in %u x %u B wavefronts -> "
+               "%.1f%% of shared bandwidth\n",
+               (unsigned long long)c->bytes, c->wavefronts,
+               o->arch.banks * o->arch.bank_bytes,
+               efficiency_pct(c, &o->arch, a->space));
+    } else {
+        unsigned excess =
+            c->sectors > c->ideal_sectors ? c->sectors - c->ideal_sectors : 0;
+        printf("  requests          %u\n", c->requests);
+        printf("  sectors           %u   (ideal %u, excessive %u)\n",
+               c->sectors, c->ideal_sectors, excess);
+        printf("  lines (tags)      %u\n", c->tags);
+        printf("  bytes requested   %llu of %llu moved -> efficiency %.1f%%\n",
+               (unsigned long long)c->bytes,
+               (unsigned long long)c->sectors * o->arch.sector_bytes,
+               efficiency_pct(c, &o->arch, a->space));
+    }
+}
+
+/* Totals of a one-access aggregator, for the metric writers. */
+static int one_access_totals(const single_opts *o, wm_totals *t)
+{
+    wm_agg *g = wm_agg_new(&o->arch);
+    if (!g)
+        return 0;
+    wm_status st = wm_agg_add(g, &o->acc, NULL);
+    wm_agg_totals(g, t);
+    wm_agg_free(g);
+    return st == WM_OK;
+}
+
+static void print_metrics_text(const wm_totals *t)
+{
+    printf("\nNsight Compute metrics:\n");
+    for (size_t i = 0; i < wm_metric_count(); i++) {
+        if (!wm_metric_relevant(t, i))
+            continue;
+        double v = wm_metric_value(t, i);
+        if (wm_metric_is_count(i))
+            printf("  %-70s %.0f\n", wm_metric_name(i), v);
+        else
+            printf("  %-70s %.2f\n", wm_metric_name(i), v);
+    }
+}
+
+static void print_json(const single_opts *o, const wm_counts *c,
+                       const wm_totals *t)
+{
+    printf("{\"command\": \"%s\", \"arch\": ",
+           o->acc.space == WM_SPACE_SHARED ? "shared" : "global");
+    wm_json_string(stdout, o->arch.name);
+    printf(", \"mask\": \"0x%" PRIx64 "\", \"addrs\": [", o->acc.mask);
+    int first = 1;
+    for (unsigned i = 0; i < o->arch.warp_size; i++) {
+        if (!((o->acc.mask >> i) & 1u))
+            continue;
+        printf("%s{\"lane\": %u, \"addr\": %" PRIu64 "}", first ? "" : ", ", i,
+               o->acc.addr[i]);
+        first = 0;
+    }
+    printf("], \"counts\": ");
+    wm_json_counts(stdout, &o->acc, c);
+    printf(", \"efficiency_pct\": %.2f, \"metrics\": ",
+           efficiency_pct(c, &o->arch, o->acc.space));
+    wm_json_metrics(stdout, t);
+    printf("}\n");
+}
+
+static void print_csv(const single_opts *o, const wm_counts *c,
+                      const wm_totals *t)
+{
+    printf("arch,space,op,size,active,requests,bytes,sectors,tags,"
+           "ideal_sectors,wavefronts,ideal_wavefronts,conflicts,nway,"
+           "efficiency_pct");
+    for (size_t i = 0; i < wm_metric_count(); i++)
+        if (wm_metric_relevant(t, i))
+            printf(",%s", wm_metric_name(i));
+    printf("\n%s,%s,%s,%u,%u,%u,%llu,%u,%u,%u,%u,%u,%u,%u,%.2f", o->arch.name,
+           wm_space_name(o->acc.space), wm_op_name(o->acc.op), o->acc.size,
+           c->active, c->requests, (unsigned long long)c->bytes, c->sectors,
+           c->tags, c->ideal_sectors, c->wavefronts, c->ideal_wavefronts,
+           c->conflicts, c->nway, efficiency_pct(c, &o->arch, o->acc.space));
+    for (size_t i = 0; i < wm_metric_count(); i++)
+        if (wm_metric_relevant(t, i))
+            printf(",%.6g", wm_metric_value(t, i));
+    printf("\n");
+}
+
+int cli_single_access(int argc, char **argv, wm_space space)
+{
+    single_opts o;
+    wm_counts c;
+    wm_totals t;
+    for (int i = 1; i < argc; i++)
+        if (cli_is_help(argv[i])) {
+            usage(stdout, space);
+            return WM_EXIT_OK;
+        }
+    if (!parse_args(argc, argv, space, &o))
+        return WM_EXIT_USAGE;
+    wm_status st = wm_count(&o.arch, &o.acc, &c);
+    if (st != WM_OK)
+        return cli_error("%s", wm_status_str(st));
+    if (!one_access_totals(&o, &t))
+        return cli_error("out of memory");
+    switch (o.format) {
+    case WM_FMT_TEXT:
+        print_text(&o, &c);
+        print_metrics_text(&t);
+        break;
+    case WM_FMT_JSON: print_json(&o, &c, &t); break;
+    case WM_FMT_CSV: print_csv(&o, &c, &t); break;
+    }
+    return WM_EXIT_OK;
+}

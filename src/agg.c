@@ -1,0 +1,419 @@
+/*
+ * agg.c -- the aggregator: per-site sums of wm_counts, the distribution of
+ * sectors (or wavefronts) per request, the worst warp of each site, labels,
+ * merging of per-thread aggregators and kernel totals by category.
+ *
+ * Sites are keyed by (site id, space, op): a generic load that resolves to
+ * global in one warp and shared in another becomes two records.  Records
+ * live in a growing array indexed by an open-addressing hash table; labels
+ * are keyed by site id alone.
+ */
+#include "wm_int.h"
+
+typedef struct site_rec {
+    uint32_t site;
+    wm_space space;
+    wm_op op;
+    unsigned size;
+    wm_stats stats;
+    uint32_t *hist;  /* WM_HIST_MAX + 1 bins of per-request values */
+    uint32_t worst_value;
+    int has_worst;
+    wm_access worst;
+} site_rec;
+
+typedef struct label_rec {
+    uint32_t site;
+    char *label;
+    char *file;
+    uint32_t line;
+} label_rec;
+
+struct wm_agg {
+    wm_arch arch;
+    site_rec *sites;
+    size_t nsites, capsites;
+    uint32_t *index; /* hash slot -> site index + 1 (0 = empty) */
+    size_t nindex;   /* power of two */
+    label_rec *labels;
+    size_t nlabels, caplabels;
+    size_t last; /* cache: index of the last site hit */
+};
+
+static uint64_t key_of(uint32_t site, wm_space sp, wm_op op)
+{
+    return ((uint64_t)site << 8) | ((uint64_t)sp << 4) | (uint64_t)op;
+}
+
+static size_t key_hash(uint64_t k, size_t n)
+{
+    return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 17) & (n - 1);
+}
+
+wm_agg *wm_agg_new(const wm_arch *arch)
+{
+    if (wm_arch_check(arch) != WM_OK)
+        return NULL;
+    wm_agg *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->arch = *arch;
+    g->nindex = 64;
+    g->index = calloc(g->nindex, sizeof *g->index);
+    if (!g->index) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void wm_agg_free(wm_agg *g)
+{
+    if (!g)
+        return;
+    for (size_t i = 0; i < g->nsites; i++)
+        free(g->sites[i].hist);
+    for (size_t i = 0; i < g->nlabels; i++) {
+        free(g->labels[i].label);
+        free(g->labels[i].file);
+    }
+    free(g->sites);
+    free(g->labels);
+    free(g->index);
+    free(g);
+}
+
+const wm_arch *wm_agg_arch(const wm_agg *g)
+{
+    return &g->arch;
+}
+
+static wm_status rehash(wm_agg *g)
+{
+    size_t n = g->nindex * 2;
+    uint32_t *idx = calloc(n, sizeof *idx);
+    if (!idx)
+        return WM_ERR_NOMEM;
+    for (size_t i = 0; i < g->nsites; i++) {
+        const site_rec *r = &g->sites[i];
+        size_t h = key_hash(key_of(r->site, r->space, r->op), n);
+        while (idx[h])
+            h = (h + 1) & (n - 1);
+        idx[h] = (uint32_t)(i + 1);
+    }
+    free(g->index);
+    g->index = idx;
+    g->nindex = n;
+    return WM_OK;
+}
+
+/* Find or create the record for (site, space, op); NULL on OOM. */
+static site_rec *site_get(wm_agg *g, uint32_t site, wm_space sp, wm_op op)
+{
+    if (g->last < g->nsites) {
+        site_rec *r = &g->sites[g->last];
+        if (r->site == site && r->space == sp && r->op == op)
+            return r;
+    }
+    uint64_t k = key_of(site, sp, op);
+    size_t h = key_hash(k, g->nindex);
+    while (g->index[h]) {
+        site_rec *r = &g->sites[g->index[h] - 1];
+        if (r->site == site && r->space == sp && r->op == op) {
+            g->last = g->index[h] - 1;
+            return r;
+        }
+        h = (h + 1) & (g->nindex - 1);
+    }
+    if (g->nsites == g->capsites) {
+        size_t cap = g->capsites ? g->capsites * 2 : 16;
+        site_rec *s = realloc(g->sites, cap * sizeof *s);
+        if (!s)
+            return NULL;
+        g->sites = s;
+        g->capsites = cap;
+    }
+    site_rec *r = &g->sites[g->nsites];
+    memset(r, 0, sizeof *r);
+    r->hist = calloc(WM_HIST_MAX + 1, sizeof *r->hist);
+    if (!r->hist)
+        return NULL;
+    r->site = site;
+    r->space = sp;
+    r->op = op;
+    g->index[h] = (uint32_t)(++g->nsites);
+    g->last = g->nsites - 1;
+    if (g->nsites * 2 > g->nindex && rehash(g) != WM_OK) {
+        /* The record exists and is indexed; only growth failed. */
+        return r;
+    }
+    return &g->sites[g->last];
+}
+
+static void stats_add_counts(wm_stats *s, const wm_counts *c)
+{
+    s->inst_all++;
+    if (!c->requests)
+        return;
+    s->inst++;
+    s->active_lanes += c->active;
+    s->requests += c->requests;
+    s->bytes += c->bytes;
+    s->sectors += c->sectors;
+    s->tags += c->tags;
+    s->ideal_sectors += c->ideal_sectors;
+    s->excessive_sectors +=
+        c->sectors > c->ideal_sectors ? c->sectors - c->ideal_sectors : 0;
+    s->t_wavefronts += c->t_wavefronts;
+    s->wavefronts += c->wavefronts;
+    s->ideal_wavefronts += c->ideal_wavefronts;
+    s->conflicts += c->conflicts;
+}
+
+static void stats_add(wm_stats *d, const wm_stats *s)
+{
+    d->inst += s->inst;
+    d->inst_all += s->inst_all;
+    d->active_lanes += s->active_lanes;
+    d->requests += s->requests;
+    d->bytes += s->bytes;
+    d->sectors += s->sectors;
+    d->tags += s->tags;
+    d->ideal_sectors += s->ideal_sectors;
+    d->excessive_sectors += s->excessive_sectors;
+    d->t_wavefronts += s->t_wavefronts;
+    d->wavefronts += s->wavefronts;
+    d->ideal_wavefronts += s->ideal_wavefronts;
+    d->conflicts += s->conflicts;
+}
+
+/* The per-request value a site's distribution and worst warp follow. */
+static uint32_t per_request_value(wm_space sp, const wm_counts *c)
+{
+    return sp == WM_SPACE_SHARED ? c->wavefronts : c->sectors;
+}
+
+wm_status wm_agg_add(wm_agg *g, const wm_access *a, wm_counts *out)
+{
+    wm_counts c;
+    wm_status st = wm_count(&g->arch, a, &c);
+    if (out)
+        *out = c;
+    if (st != WM_OK)
+        return st;
+    site_rec *r = site_get(g, a->site, a->space, a->op);
+    if (!r)
+        return WM_ERR_NOMEM;
+    r->size = a->size;
+    stats_add_counts(&r->stats, &c);
+    if (!c.requests)
+        return WM_OK;
+    uint32_t v = per_request_value(a->space, &c);
+    r->hist[v < WM_HIST_MAX ? v : WM_HIST_MAX]++;
+    if (!r->has_worst || v > r->worst_value) {
+        r->has_worst = 1;
+        r->worst_value = v;
+        r->worst = *a;
+    }
+    return WM_OK;
+}
+
+static label_rec *label_find(const wm_agg *g, uint32_t site)
+{
+    /* Labels are few (one per instruction or statement): keep them sorted
+     * and binary-search. */
+    size_t lo = 0, hi = g->nlabels;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (g->labels[mid].site < site)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->nlabels && g->labels[lo].site == site ? &g->labels[lo]
+                                                         : NULL;
+}
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s ? s : "") + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s ? s : "", n);
+    return d;
+}
+
+wm_status wm_agg_label(wm_agg *g, uint32_t site, const char *label,
+                       const char *file, uint32_t line)
+{
+    char *l = dup_str(label), *f = dup_str(file);
+    if (!l || !f) {
+        free(l);
+        free(f);
+        return WM_ERR_NOMEM;
+    }
+    label_rec *r = label_find(g, site);
+    if (r) {
+        free(r->label);
+        free(r->file);
+    } else {
+        if (g->nlabels == g->caplabels) {
+            size_t cap = g->caplabels ? g->caplabels * 2 : 16;
+            label_rec *n = realloc(g->labels, cap * sizeof *n);
+            if (!n) {
+                free(l);
+                free(f);
+                return WM_ERR_NOMEM;
+            }
+            g->labels = n;
+            g->caplabels = cap;
+        }
+        size_t pos = g->nlabels;
+        while (pos > 0 && g->labels[pos - 1].site > site)
+            pos--;
+        memmove(&g->labels[pos + 1], &g->labels[pos],
+                (g->nlabels - pos) * sizeof *g->labels);
+        g->nlabels++;
+        r = &g->labels[pos];
+        r->site = site;
+    }
+    r->label = l;
+    r->file = f;
+    r->line = line;
+    return WM_OK;
+}
+
+wm_status wm_agg_merge(wm_agg *dst, const wm_agg *src)
+{
+    if (memcmp(&dst->arch, &src->arch, sizeof dst->arch) != 0)
+        return WM_ERR_ARG;
+    for (size_t i = 0; i < src->nsites; i++) {
+        const site_rec *s = &src->sites[i];
+        site_rec *d = site_get(dst, s->site, s->space, s->op);
+        if (!d)
+            return WM_ERR_NOMEM;
+        if (s->size)
+            d->size = s->size;
+        stats_add(&d->stats, &s->stats);
+        for (unsigned b = 0; b <= WM_HIST_MAX; b++)
+            d->hist[b] += s->hist[b];
+        if (s->has_worst && (!d->has_worst || s->worst_value > d->worst_value)) {
+            d->has_worst = 1;
+            d->worst_value = s->worst_value;
+            d->worst = s->worst;
+        }
+    }
+    for (size_t i = 0; i < src->nlabels; i++) {
+        const label_rec *l = &src->labels[i];
+        if (!label_find(dst, l->site)) {
+            wm_status st = wm_agg_label(dst, l->site, l->label, l->file,
+                                        l->line);
+            if (st != WM_OK)
+                return st;
+        }
+    }
+    return WM_OK;
+}
+
+static int rec_cmp(const void *x, const void *y)
+{
+    const site_rec *a = *(const site_rec *const *)x;
+    const site_rec *b = *(const site_rec *const *)y;
+    uint64_t ka = key_of(a->site, a->space, a->op);
+    uint64_t kb = key_of(b->site, b->space, b->op);
+    return ka < kb ? -1 : ka > kb;
+}
+
+size_t wm_agg_nsites(const wm_agg *g)
+{
+    return g->nsites;
+}
+
+/* i-th site in key order: sort a pointer array on demand. */
+static const site_rec *nth_site(const wm_agg *g, size_t i)
+{
+    /* Sites are usually created in key order already (instruction or
+     * statement order); check that before sorting. */
+    int sorted = 1;
+    for (size_t k = 1; k < g->nsites && sorted; k++)
+        sorted = rec_cmp(&(const site_rec *){&g->sites[k - 1]},
+                         &(const site_rec *){&g->sites[k]}) < 0;
+    if (sorted)
+        return &g->sites[i];
+    const site_rec **v = malloc(g->nsites * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t k = 0; k < g->nsites; k++)
+        v[k] = &g->sites[k];
+    qsort(v, g->nsites, sizeof *v, rec_cmp);
+    const site_rec *r = v[i];
+    free(v);
+    return r;
+}
+
+static wm_dist dist_of(const site_rec *r)
+{
+    wm_dist d = {0, 0, 0, 0.0};
+    uint64_t n = 0, sum = 0;
+    for (unsigned b = 0; b <= WM_HIST_MAX; b++) {
+        n += r->hist[b];
+        sum += (uint64_t)r->hist[b] * b;
+    }
+    if (!n)
+        return d;
+    uint64_t seen = 0, mid = (n - 1) / 2;
+    int have_min = 0, have_med = 0;
+    for (unsigned b = 0; b <= WM_HIST_MAX; b++) {
+        if (!r->hist[b])
+            continue;
+        if (!have_min) {
+            d.min = b;
+            have_min = 1;
+        }
+        seen += r->hist[b];
+        if (!have_med && seen > mid) {
+            d.median = b;
+            have_med = 1;
+        }
+        d.max = b;
+    }
+    d.mean = (double)sum / (double)n;
+    return d;
+}
+
+int wm_agg_site(const wm_agg *g, size_t i, wm_site *out)
+{
+    if (i >= g->nsites)
+        return 0;
+    const site_rec *r = nth_site(g, i);
+    if (!r)
+        return 0;
+    const label_rec *l = label_find(g, r->site);
+    out->site = r->site;
+    out->space = r->space;
+    out->op = r->op;
+    out->size = r->size;
+    out->label = l ? l->label : "";
+    out->file = l ? l->file : "";
+    out->line = l ? l->line : 0;
+    out->stats = r->stats;
+    out->per_request = dist_of(r);
+    out->worst = r->has_worst ? &r->worst : NULL;
+    return 1;
+}
+
+void wm_agg_totals(const wm_agg *g, wm_totals *out)
+{
+    memset(out, 0, sizeof *out);
+    out->sector_bytes = g->arch.sector_bytes;
+    out->wavefront_bytes = g->arch.banks * g->arch.bank_bytes;
+    for (size_t i = 0; i < g->nsites; i++) {
+        const site_rec *r = &g->sites[i];
+        stats_add(&out->s[r->space][r->op], &r->stats);
+    }
+}
+
+void wm_totals_add_site(wm_totals *t, const wm_site *s)
+{
+    stats_add(&t->s[s->space][s->op], &s->stats);
+}
