@@ -340,6 +340,7 @@ static wm_status emit(wmi_cta *c, const accs *x, uint32_t pc, wm_op op,
         a.mask = mk;
         for (unsigned l = 0; l < 32; l++)
             a.addr[l] = (mk >> l & 1) ? x->addr[l] : 0;
+        memset(a.addr + 32, 0, sizeof a.addr - 32 * sizeof a.addr[0]);
         wm_status st = wm_agg_add(c->agg, &a, NULL);
         if (st != WM_OK)
             return st;
