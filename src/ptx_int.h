@@ -157,8 +157,10 @@ typedef struct wmi_insn {
 
 /* A .loc row: the location and, for inlined code, the call site. */
 typedef struct wmi_loc {
-    uint32_t file, line, col; /* .file numbers */
-    uint32_t ifile, iline;    /* inlined_at (0 if none) */
+    uint32_t file, line, col;    /* .file numbers */
+    uint32_t ifile, iline, icol; /* inlined_at (0 if none) */
+    uint32_t root;               /* file of the outermost caller */
+    uint32_t afile, aline;       /* attribution: see wmi_ptx_attr */
 } wmi_loc;
 
 typedef struct wmi_param {

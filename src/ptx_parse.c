@@ -1148,9 +1148,8 @@ static int parse_loc(parser *p)
         lex(p);
         if (is_w(p, "inlined_at")) {
             lex(p);
-            uint32_t col;
             if (!line_number(p, &loc.ifile) || !line_number(p, &loc.iline) ||
-                !line_number(p, &col))
+                !line_number(p, &loc.icol))
                 return 0;
         } else {
             while (p->t.k != T_NL && p->t.k != T_EOF && !is_p(p, ','))
@@ -1159,6 +1158,30 @@ static int parse_loc(parser *p)
     }
     if (p->t.k != T_NL && p->t.k != T_EOF)
         return err(p, "unexpected text after .loc");
+    /* Inlined code: nvcc writes the chain callee -> caller as .loc rows,
+       each inlined_at naming an earlier row.  Charge the innermost row
+       that lies in the outermost caller's file: a header helper goes to
+       the user's call site, a template in the user's file keeps its own
+       line (ptx-notes.md 1.5). */
+    loc.root = loc.file;
+    loc.afile = loc.file;
+    loc.aline = loc.line;
+    if (loc.ifile) {
+        const wmi_loc *parent = NULL;
+        for (size_t i = p->m->nlocs, k = 0; i-- > 1 && k < 512; k++) {
+            const wmi_loc *q = &p->m->locs[i];
+            if (q->file == loc.ifile && q->line == loc.iline &&
+                q->col == loc.icol) {
+                parent = q;
+                break;
+            }
+        }
+        loc.root = parent ? parent->root : loc.ifile;
+        if (loc.file != loc.root) {
+            loc.afile = parent ? parent->afile : loc.ifile;
+            loc.aline = parent ? parent->aline : loc.iline;
+        }
+    }
     int ok;
     PUSH(p->m->locs, p->m->nlocs, p->m->caplocs, ok);
     if (!ok)
@@ -1652,16 +1675,13 @@ void wmi_ptx_attr(const wm_ptx_module *m, size_t i, const char **file,
     const wmi_loc *l = &m->locs[m->code[i].loc];
     *inl_file = "";
     *inl_line = 0;
-    if (l->ifile && l->ifile != l->file) {
+    *file = l->afile ? wmi_ptx_file(m, l->afile) : "";
+    *line = l->aline;
+    if (l->afile != l->file || l->aline != l->line) {
         /* code inlined from another file (a CUDA header, Triton's
-           standard.py): charge the call site, remember the callee */
-        *file = wmi_ptx_file(m, l->ifile);
-        *line = l->iline;
+           standard.py): remember the callee */
         *inl_file = base_name(wmi_ptx_file(m, l->file));
         *inl_line = l->line;
-    } else {
-        *file = l->file ? wmi_ptx_file(m, l->file) : "";
-        *line = l->line;
     }
 }
 
