@@ -14,6 +14,8 @@ const char *const wmi_op_names[OP_COUNT] = {
 #undef X
 };
 
+/* Names and facts of the types; wmi_type_*_tab below must agree (checked
+   by an assert in wmi_ptx_decode_opcode). */
 static const struct {
     const char *name;
     uint8_t bits, sign, flt;
@@ -33,20 +35,15 @@ static const struct {
     [PT_S4] = {"s4", 4, 1, 0},        [PT_U4] = {"u4", 4, 0, 0},
 };
 
-unsigned wmi_type_bits(wmi_type t)
-{
-    return t < PT_COUNT ? type_info[t].bits : 0;
-}
+const uint8_t wmi_type_bits_tab[PT_COUNT] = {
+    0,  1,  8,  16, 32, 64, 128, 8,  16, 32, 64, 8, 16,
+    32, 64, 16, 32, 16, 32, 32,  32, 64, 16, 16, 4, 4,
+};
 
-int wmi_type_signed(wmi_type t)
-{
-    return t < PT_COUNT && type_info[t].sign;
-}
-
-int wmi_type_float(wmi_type t)
-{
-    return t < PT_COUNT && type_info[t].flt;
-}
+const uint8_t wmi_type_flags_tab[PT_COUNT] = {
+    [PT_S8] = 1,  [PT_S16] = 1,  [PT_S32] = 1, [PT_S64] = 1, [PT_S4] = 1,
+    [PT_F16] = 2, [PT_BF16] = 2, [PT_TF32] = 2, [PT_F32] = 2, [PT_F64] = 2,
+};
 
 static int eq(const char *s, size_t n, const char *lit)
 {
@@ -202,6 +199,11 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
 {
     size_t i = 0, start;
     int ntypes = 0;
+    for (int t = 0; t < PT_COUNT; t++) {
+        assert(type_info[t].bits == wmi_type_bits_tab[t]);
+        assert(type_info[t].sign == (wmi_type_flags_tab[t] & 1));
+        assert(type_info[t].flt == (wmi_type_flags_tab[t] >> 1));
+    }
     in->op = OP_UNKNOWN;
     in->vec = 1;
     in->mod2 = 0;

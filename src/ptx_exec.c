@@ -377,6 +377,44 @@ static unsigned type_bytes(wmi_type t)
     return b < 8 ? 1 : b / 8;
 }
 
+/*
+ * Fast address check for an explicit global or shared access by all lanes
+ * of m: fills ptr[] and x, or returns 0 when some lane needs the careful
+ * path (which then reports the fault).
+ */
+static int fast_addrs(wmi_cta *c, const uint64_t *A, int64_t imm,
+                      wmi_space sp, unsigned size, uint32_t m, accs *x,
+                      uint8_t *ptr[32])
+{
+    if (sp == SP_GLOBAL) {
+        uint64_t lo = 1, hi = c->ngbufs - 1;
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(m >> l & 1))
+                continue;
+            uint64_t addr = A[l] + (uint64_t)imm;
+            uint64_t i = addr >> WMI_WIN_SHIFT, off = addr & WMI_WIN_MASK;
+            if (i < lo || i > hi || (addr & (size - 1)) ||
+                off + size > c->gbufs[i - 1].bytes || !c->gbufs[i - 1].p)
+                return 0;
+            x->addr[l] = addr;
+            ptr[l] = c->gbufs[i - 1].p + off;
+        }
+    } else {
+        uint64_t lim = c->smem_bytes;
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(m >> l & 1))
+                continue;
+            uint64_t addr = (uint32_t)(A[l] + (uint64_t)imm);
+            if ((addr & (size - 1)) || addr + size > lim)
+                return 0;
+            x->addr[l] = addr;
+            ptr[l] = c->smem + addr;
+        }
+    }
+    x->mask[sp] = m;
+    return 1;
+}
+
 static wm_status do_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                          uint32_t pc, uint32_t m, int store)
 {
@@ -390,36 +428,46 @@ static wm_status do_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     int sgn = wmi_type_signed(t);
     unsigned bits = esz * 8;
     accs x;
+    uint8_t *ptr[32];
     memset(x.mask, 0, sizeof x.mask);
     wmi_space sp = (wmi_space)in->space;
     const uint64_t *A = R[in->a];
-    for (unsigned l = 0; l < 32; l++) {
-        if (!(m >> l & 1))
-            continue;
-        uint64_t addr = A[l] + (uint64_t)in->imm;
-        if (sp == SP_SHARED || sp == SP_LOCAL)
-            addr = (uint32_t)addr;
-        wmi_space rs;
-        uint8_t *p = resolve(c, w, l, pc, sp, addr, size,
+    if (!((sp == SP_GLOBAL || sp == SP_SHARED) &&
+          fast_addrs(c, A, in->imm, sp, size, m, &x, ptr))) {
+        memset(x.mask, 0, sizeof x.mask);
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(m >> l & 1))
+                continue;
+            uint64_t addr = A[l] + (uint64_t)in->imm;
+            if (sp == SP_SHARED || sp == SP_LOCAL)
+                addr = (uint32_t)addr;
+            wmi_space rs;
+            ptr[l] = resolve(c, w, l, pc, sp, addr, size,
                              store ? "store" : "load", &rs, &x.addr[l]);
-        if (!p)
-            return c->status;
-        if (sp == SP_CONST)
-            rs = SP_PARAM; /* constant-cache reads are not counted */
-        x.space[l] = (uint8_t)rs;
-        x.mask[rs] |= 1u << l;
-        if (rs == SP_PARAM && store && c->params)
-            return wmi_ptx_fault(c, w, l, pc, WM_ERR_UNSUPPORTED,
-                                 "st.param outside a call sequence");
+            if (!ptr[l])
+                return c->status;
+            if (sp == SP_CONST)
+                rs = SP_PARAM; /* constant-cache reads are not counted */
+            if (rs == SP_PARAM && store)
+                return wmi_ptx_fault(c, w, l, pc, WM_ERR_UNSUPPORTED,
+                                     "st.param outside a call sequence");
+            x.mask[rs] |= 1u << l;
+        }
+    }
+    if (n == 1 && esz == 4 && !sgn) {
+        uint64_t *V = R[vslot(mod, vals, 0)];
+        if (store)
+            LOOP(uint32_t v = (uint32_t)V[l]; memcpy(ptr[l], &v, 4));
+        else
+            LOOP(uint32_t v; memcpy(&v, ptr[l], 4); V[l] = v);
+    } else {
         for (unsigned k = 0; k < n; k++) {
-            uint32_t s = vslot(mod, vals, k);
+            uint64_t *V = R[vslot(mod, vals, k)];
             if (store) {
-                uint64_t v = R[s][l];
-                memcpy(p + k * esz, &v, esz);
+                LOOP(uint64_t v = V[l]; memcpy(ptr[l] + k * esz, &v, esz));
             } else {
-                uint64_t v = 0;
-                memcpy(&v, p + k * esz, esz > 8 ? 8 : esz);
-                R[s][l] = sgn ? sext(v, bits) : v;
+                LOOP(uint64_t v = 0; memcpy(&v, ptr[l] + k * esz, esz > 8 ? 8 : esz);
+                     V[l] = sgn ? sext(v, bits) : v);
             }
         }
     }

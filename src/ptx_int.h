@@ -46,10 +46,27 @@ typedef enum {
     PT_COUNT
 } wmi_type;
 
+/* Per-type facts, indexed by wmi_type (ptx_decode.c). */
+extern const uint8_t wmi_type_bits_tab[PT_COUNT];
+extern const uint8_t wmi_type_flags_tab[PT_COUNT]; /* 1 signed, 2 float */
+
 /* Width in bits of a type (pred: 1). */
-unsigned wmi_type_bits(wmi_type t);
-int wmi_type_signed(wmi_type t); /* s8 ... s64 */
-int wmi_type_float(wmi_type t);  /* f16 bf16 tf32 f32 f64 (not x2) */
+static inline unsigned wmi_type_bits(wmi_type t)
+{
+    return (unsigned)t < PT_COUNT ? wmi_type_bits_tab[t] : 0;
+}
+
+/* s8 ... s64 */
+static inline int wmi_type_signed(wmi_type t)
+{
+    return (unsigned)t < PT_COUNT && (wmi_type_flags_tab[t] & 1);
+}
+
+/* f16 bf16 tf32 f32 f64 (not the x2 forms) */
+static inline int wmi_type_float(wmi_type t)
+{
+    return (unsigned)t < PT_COUNT && (wmi_type_flags_tab[t] & 2);
+}
 
 typedef enum {
     SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST
@@ -195,6 +212,7 @@ typedef struct wmi_func {
     uint32_t dyn_align;   /* alignment of the dynamic shared area */
     uint32_t local_bytes; /* per-thread local memory */
     uint32_t reqntid[3];  /* .reqntid or 0 */
+    uint64_t sregs_used;  /* bit SR_x: the function reads that register */
 } wmi_func;
 
 /* One .file entry. */

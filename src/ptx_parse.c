@@ -286,6 +286,9 @@ static int parse_number(parser *p, int neg, lit *out)
     const char *s = p->s + p->t.off;
     size_t n = p->t.len;
     char buf[80];
+    out->k = LIT_INT;
+    out->bits = 0;
+    out->dval = 0;
     if (n >= sizeof buf)
         return err(p, "number too long");
     memcpy(buf, s, n);
@@ -451,8 +454,10 @@ static uint32_t find_reg(parser *p, const char *s, size_t n)
         }
     }
     for (unsigned i = 0; i < SR_COUNT; i++)
-        if (strlen(sreg_names[i]) == n && memcmp(sreg_names[i], s, n) == 0)
+        if (strlen(sreg_names[i]) == n && memcmp(sreg_names[i], s, n) == 0) {
+            p->f->sregs_used |= (uint64_t)1 << i;
             return SLOT_SREG0 + i;
+        }
     /* %tid / %ntid without component are vectors; %envregN reads 0. */
     if (n > 7 && memcmp(s, "%envreg", 7) == 0)
         return SLOT_ZERO;
@@ -1128,7 +1133,7 @@ static int parse_insn(parser *p, size_t start)
 
 static int line_number(parser *p, uint32_t *out)
 {
-    lit l;
+    lit l = {LIT_INT, 0, 0.0};
     if (p->t.k != T_NUM || !parse_number(p, 0, &l) || l.k != LIT_INT)
         return err(p, "expected a number");
     *out = (uint32_t)l.bits;
@@ -1195,7 +1200,7 @@ static int parse_loc(parser *p)
 /* .file num "path" [, timestamp, size] NL */
 static int parse_file(parser *p)
 {
-    uint32_t num;
+    uint32_t num = 0;
     lex(p);
     if (!line_number(p, &num))
         return 0;

@@ -49,6 +49,8 @@ static void cta_free(wmi_cta *c)
     c->smem = c->lmem = NULL;
 }
 
+static void fill_sregs(wmi_cta *c, int all);
+
 static wm_status cta_alloc(wmi_cta *c)
 {
     const wmi_func *f = c->f;
@@ -67,30 +69,29 @@ static wm_status cta_alloc(wmi_cta *c)
             for (unsigned l = 0; l < 32; l++)
                 w->r[f->cslots[k]][l] = f->cvals[k];
     }
+    fill_sregs(c, 1);
     return WM_OK;
 }
 
-void wmi_ptx_cta_begin(wmi_cta *c)
+/* Special registers: all of them once per worker (they do not change
+   between CTAs), and %ctaid for every CTA. */
+static void fill_sregs(wmi_cta *c, int all)
 {
-    const wmi_func *f = c->f;
     uint32_t bx = c->block[0], bxy = c->block[0] * c->block[1];
-    memset(c->bars, 0, sizeof c->bars);
-    c->exited = 0;
-    c->steps = 0;
-    memset(c->smem, 0, c->smem_bytes);
+    uint64_t used = c->f->sregs_used;
     for (uint32_t i = 0; i < c->nwarps; i++) {
-        wmi_warp *w = &c->warps[i];
-        uint64_t (*R)[32] = w->r;
-        uint32_t left = c->nthreads - i * 32;
-        w->index = i;
-        w->nthreads = left < 32 ? left : 32;
-        w->live = w->nthreads >= 32 ? 0xffffffffu : (1u << w->nthreads) - 1;
-        w->wait = 0;
-        w->act = 0;
-        w->cur = f->first;
+        uint64_t (*R)[32] = c->warps[i].r;
+        const uint64_t cta[][2] = {{SR_CTAID_X, c->ctaid[0]},
+                                   {SR_CTAID_Y, c->ctaid[1]},
+                                   {SR_CTAID_Z, c->ctaid[2]}};
+        for (size_t k = 0; k < WM_ARRAY_LEN(cta); k++)
+            if (used >> cta[k][0] & 1)
+                for (unsigned l = 0; l < 32; l++)
+                    R[SLOT_SREG0 + cta[k][0]][l] = cta[k][1];
+        if (!all)
+            continue;
         for (unsigned l = 0; l < 32; l++) {
             uint32_t t = i * 32 + l;
-            w->pc[l] = f->first;
             R[SLOT_SREG0 + SR_TID_X][l] = t % bx;
             R[SLOT_SREG0 + SR_TID_Y][l] = t / bx % c->block[1];
             R[SLOT_SREG0 + SR_TID_Z][l] = t / bxy;
@@ -103,19 +104,41 @@ void wmi_ptx_cta_begin(wmi_cta *c)
         }
         const uint64_t same[][2] = {
             {SR_NTID_X, c->block[0]},   {SR_NTID_Y, c->block[1]},
-            {SR_NTID_Z, c->block[2]},   {SR_CTAID_X, c->ctaid[0]},
-            {SR_CTAID_Y, c->ctaid[1]},  {SR_CTAID_Z, c->ctaid[2]},
-            {SR_NCTAID_X, c->grid[0]},  {SR_NCTAID_Y, c->grid[1]},
-            {SR_NCTAID_Z, c->grid[2]},  {SR_WARPID, i},
-            {SR_NWARPID, c->nwarps},    {SR_SMID, 0},
-            {SR_NSMID, 1},              {SR_GRIDID, 0},
-            {SR_CLOCK, 0},              {SR_CLOCK_HI, 0},
-            {SR_CLOCK64, 0},            {SR_GLOBALTIMER, 0},
-            {SR_DYNSMEM, c->dyn_smem},  {SR_TOTALSMEM, c->smem_bytes},
-            {SR_CLUSTERID_X, 0},        {SR_CLUSTER_CTARANK, 0}};
+            {SR_NTID_Z, c->block[2]},   {SR_NCTAID_X, c->grid[0]},
+            {SR_NCTAID_Y, c->grid[1]},  {SR_NCTAID_Z, c->grid[2]},
+            {SR_WARPID, i},             {SR_NWARPID, c->nwarps},
+            {SR_SMID, 0},               {SR_NSMID, 1},
+            {SR_GRIDID, 0},             {SR_CLOCK, 0},
+            {SR_CLOCK_HI, 0},           {SR_CLOCK64, 0},
+            {SR_GLOBALTIMER, 0},        {SR_DYNSMEM, c->dyn_smem},
+            {SR_TOTALSMEM, c->smem_bytes}, {SR_CLUSTERID_X, 0},
+            {SR_CLUSTER_CTARANK, 0}};
         for (size_t k = 0; k < WM_ARRAY_LEN(same); k++)
             for (unsigned l = 0; l < 32; l++)
                 R[SLOT_SREG0 + same[k][0]][l] = same[k][1];
+    }
+}
+
+void wmi_ptx_cta_begin(wmi_cta *c)
+{
+    const wmi_func *f = c->f;
+    memset(c->bars, 0, sizeof c->bars);
+    c->exited = 0;
+    c->steps = 0;
+    if (c->smem_bytes)
+        memset(c->smem, 0, c->smem_bytes);
+    fill_sregs(c, 0);
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        wmi_warp *w = &c->warps[i];
+        uint32_t left = c->nthreads - i * 32;
+        w->index = i;
+        w->nthreads = left < 32 ? left : 32;
+        w->live = w->nthreads >= 32 ? 0xffffffffu : (1u << w->nthreads) - 1;
+        w->wait = 0;
+        w->act = 0;
+        w->cur = f->first;
+        for (unsigned l = 0; l < 32; l++)
+            w->pc[l] = f->first;
     }
 }
 
