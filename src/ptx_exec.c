@@ -399,6 +399,17 @@ static int fast_addrs(wmi_cta *c, const uint64_t *A, int64_t imm,
             x->addr[l] = addr;
             ptr[l] = c->gbufs[i - 1].p + off;
         }
+    } else if (sp == SP_PARAM) {
+        uint64_t lim = c->f->param_bytes;
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(m >> l & 1))
+                continue;
+            uint64_t addr = A[l] + (uint64_t)imm;
+            if ((addr & (size - 1)) || addr + size > lim)
+                return 0;
+            x->addr[l] = addr;
+            ptr[l] = (uint8_t *)(uintptr_t)(c->params + addr);
+        }
     } else {
         uint64_t lim = c->smem_bytes;
         for (unsigned l = 0; l < 32; l++) {
@@ -432,7 +443,7 @@ static wm_status do_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     memset(x.mask, 0, sizeof x.mask);
     wmi_space sp = (wmi_space)in->space;
     const uint64_t *A = R[in->a];
-    if (!((sp == SP_GLOBAL || sp == SP_SHARED) &&
+    if (!((sp == SP_GLOBAL || sp == SP_SHARED || (sp == SP_PARAM && !store)) &&
           fast_addrs(c, A, in->imm, sp, size, m, &x, ptr))) {
         memset(x.mask, 0, sizeof x.mask);
         for (unsigned l = 0; l < 32; l++) {
