@@ -1053,6 +1053,22 @@ static int parse_insn(parser *p, size_t start)
     in.line = p->lline;
     wmi_op op = (wmi_op)in.op;
     uint32_t idx = (uint32_t)p->m->ncode;
+    if ((op == OP_LD || op == OP_ST) && in.space == SP_PARAM) {
+        /* call-sequence parameters (param0, func_retval0) are not
+           modelled: such an instruction faults as unsupported if run */
+        for (unsigned k = 0; k < nops; k++)
+            if (ops[k].k == O_ADDR && ops[k].has_sym &&
+                find_var(p, p->s + ops[k].soff, ops[k].slen) < 0) {
+                int known = 0;
+                for (uint32_t i = 0; i < p->f->nparams; i++)
+                    known |= strlen(p->f->params[i].name) == ops[k].slen &&
+                             memcmp(p->f->params[i].name, p->s + ops[k].soff,
+                                    ops[k].slen) == 0;
+                if (!known)
+                    op = OP_UNKNOWN;
+            }
+        in.op = (uint8_t)op;
+    }
     if (op == OP_UNKNOWN || op == OP_CALL) {
         /* keep the instruction: it faults only when executed */
     } else if (op == OP_BRA) {
