@@ -2,7 +2,7 @@
  * main.c -- warpmem-lab: measure on a GPU what the model predicts.
  *
  *   warpmem-lab [--list] [--only ROWS] [--size BYTES] [--repeat N] [--once]
- *               [--format text|json|csv]
+ *               [--format text|json|csv] [--json FILE]
  *
  * --list needs no GPU: it prints every row with the model's prediction.
  * Otherwise the program opens device 0; without one it says so and exits 3.
@@ -16,7 +16,7 @@
 
 static const char usage[] =
     "usage: warpmem-lab [--list] [--only ROWS] [--size BYTES] [--repeat N]\n"
-    "                   [--once] [--format text|json|csv]\n"
+    "                   [--once] [--format text|json|csv] [--json FILE]\n"
     "  --list          print the experiments and the model's predictions\n"
     "                  (no GPU needed)\n"
     "  --only ROWS     comma-separated row-id prefixes (E2, E5.pad, ...);\n"
@@ -26,7 +26,8 @@ static const char usage[] =
     "  --repeat N      timed samples per row, median reported (default 10)\n"
     "  --once          check every kernel once, time nothing, no size floor\n"
     "                  (for profilers)\n"
-    "  --format F      text (default), json or csv\n";
+    "  --format F      text (default), json or csv\n"
+    "  --json FILE     also write the results as JSON to FILE\n";
 
 static int usage_error(const char *msg, const char *arg)
 {
@@ -75,16 +76,27 @@ static const char *opt(int argc, char **argv, int *i, const char *name,
     return argv[++*i];
 }
 
+/* Close the --json file (if any); a write error turns rc into a failure. */
+static int close_json(FILE *f, const char *path, int rc)
+{
+    if (f && fclose(f) != 0) {
+        fprintf(stderr, "warpmem-lab: error: %s: %s\n", path, strerror(errno));
+        return rc == LAB_EXIT_OK ? LAB_EXIT_FAIL : rc;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     static lab_table table;
     lab_env env;
     lab_opts o;
-    const char *only = NULL;
+    const char *only = NULL, *json_path = NULL;
     wm_format fmt = WM_FMT_TEXT;
     int list = 0, rc;
     char why[256];
     wm_status st;
+    FILE *json = NULL;
 
     memset(&env, 0, sizeof env);
     memset(&o, 0, sizeof o);
@@ -111,6 +123,8 @@ int main(int argc, char **argv)
             if (*end || end == v || n < 1 || n > 1000)
                 return usage_error("--repeat: not a count in 1..1000", v);
             o.repeat = (unsigned)n;
+        } else if ((v = opt(argc, argv, &i, "--json", &missing)) != NULL) {
+            json_path = v;
         } else if ((v = opt(argc, argv, &i, "--format", &missing)) != NULL) {
             if (strcmp(v, "text") == 0)
                 fmt = WM_FMT_TEXT;
@@ -134,24 +148,36 @@ int main(int argc, char **argv)
     }
     if (only && lab_table_select(&table, only, why, sizeof why) == 0)
         return usage_error("--only: no row id starts with", why);
+    if (json_path) {
+        json = fopen(json_path, "w");
+        if (json == NULL) {
+            fprintf(stderr, "warpmem-lab: error: %s: %s\n", json_path,
+                    strerror(errno));
+            return LAB_EXIT_FAIL;
+        }
+    }
     if (list) {
         lab_write(stdout, &table, &env, fmt, 1);
-        return LAB_EXIT_OK;
+        if (json)
+            lab_write(json, &table, &env, WM_FMT_JSON, 1);
+        return close_json(json, json_path, LAB_EXIT_OK);
     }
 
     rc = lab_gpu_open(&o, &env, why, sizeof why);
     if (rc == LAB_EXIT_NODEVICE) {
         fprintf(stderr, "warpmem-lab: no CUDA device: %s; nothing measured "
                         "(--list works without one)\n", why);
-        return rc;
+        return close_json(json, json_path, rc);
     }
     if (rc != LAB_EXIT_OK) {
         fprintf(stderr, "warpmem-lab: error: %s\n", why);
         lab_gpu_close();
-        return rc;
+        return close_json(json, json_path, rc);
     }
     rc = lab_gpu_run(&table, &env, &o);
     lab_write(stdout, &table, &env, fmt, 0);
+    if (json)
+        lab_write(json, &table, &env, WM_FMT_JSON, 0);
     lab_gpu_close();
-    return rc;
+    return close_json(json, json_path, rc);
 }
