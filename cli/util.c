@@ -12,6 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifdef __GNUC__
+__attribute__((format(printf, 1, 0)))
+#endif
 static void verror(const char *fmt, va_list ap)
 {
     fputs("warpmem: error: ", stderr);

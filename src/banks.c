@@ -64,73 +64,55 @@ static unsigned gcd_u(uint64_t x, uint64_t y)
 }
 
 /*
- * Busiest bank of one phase: lanes [lo, lo+n) of mask m, words_per_lane
- * consecutive words each.  Returns 0 for an empty phase.
+ * Busiest bank of one phase (lanes of mask m, wpl consecutive words each):
+ * the maximum over banks of the distinct words it serves.  Words are
+ * chained per bank (head/next, indices + 1), so a duplicate is looked for
+ * only among the words of its own bank.  0 for an empty phase.
  */
 static unsigned phase_cost(const wm_arch *arch, const wm_access *a,
                            uint64_t m, unsigned wpl, unsigned bshift)
 {
-    unsigned B = arch->banks;
-    uint64_t busy = 0, dup = 0;
-    if (!m)
-        return 0;
-    /* Fast test: if no bank is touched twice the phase costs 1. */
+    uint64_t words[256];
+    uint8_t head[WM_MAX_BANKS], next[256], count[WM_MAX_BANKS];
+    unsigned B = arch->banks, nw = 0, best = 0;
+    memset(head, 0, B);
+    memset(count, 0, B);
     for (uint64_t t = m; t; t &= t - 1) {
         uint64_t w0 = a->addr[__builtin_ctzll(t)] >> bshift;
         for (unsigned k = 0; k < wpl; k++) {
-            uint64_t bit = (uint64_t)1 << ((w0 + k) & (B - 1));
-            dup |= busy & bit;
-            busy |= bit;
+            uint64_t w = w0 + k;
+            unsigned b = (unsigned)(w & (B - 1)), i = head[b];
+            while (i && words[i - 1] != w)
+                i = next[i - 1];
+            if (i)
+                continue; /* same word: broadcast */
+            words[nw] = w;
+            next[nw] = head[b];
+            head[b] = (uint8_t)++nw;
+            if (++count[b] > best)
+                best = count[b];
         }
-    }
-    if (!dup)
-        return 1;
-    /* Slow path: distinct words per bank.  At most 64 lanes x 4 words. */
-    uint64_t words[256];
-    unsigned nw = 0;
-    for (uint64_t t = m; t; t &= t - 1) {
-        uint64_t w0 = a->addr[__builtin_ctzll(t)] >> bshift;
-        for (unsigned k = 0; k < wpl; k++)
-            words[nw++] = w0 + k;
-    }
-    unsigned count[WM_MAX_BANKS] = {0}, best = 0;
-    for (unsigned i = 0; i < nw; i++) {
-        uint64_t w = words[i];
-        unsigned b = (unsigned)(w & (B - 1));
-        if (!((dup >> b) & 1u)) {
-            if (!count[b])
-                count[b] = 1;
-            best = best ? best : 1;
-            continue;
-        }
-        int seen = 0;
-        for (unsigned j = 0; j < i && !seen; j++)
-            seen = (words[j] == w);
-        if (!seen && ++count[b] > best)
-            best = count[b];
     }
     return best;
 }
 
-/* Closed form for a full phase of one-word lanes with a constant word
- * stride dw: banks (w0 + k dw) mod B repeat with period B / gcd(dw, B). */
+/*
+ * Closed form for a full warp of one-word lanes with a constant word stride
+ * dw: in each phase of P lanes the banks (w0 + k dw) mod B repeat with
+ * period B / gcd(dw, B), so the busiest bank serves ceil(P gcd / B) words.
+ */
 static int affine_cost(const wm_arch *arch, const wm_access *a,
-                       unsigned plane, unsigned bshift, wm_counts *c)
+                       const wmi_scan *sc, unsigned plane, unsigned bshift,
+                       wm_counts *c)
 {
     unsigned W = arch->warp_size;
-    if (a->mask != wmi_lanes_mask(W) || a->size > arch->bank_bytes)
+    if (!sc->affine || sc->n != W || a->size > arch->bank_bytes)
         return 0;
-    uint64_t d = a->addr[1] - a->addr[0];
-    unsigned same = 1;
-    for (unsigned i = 1; i < W; i++)
-        same &= (a->addr[i] - a->addr[i - 1] == d);
-    if (!same)
-        return 0;
-    uint64_t mag = (int64_t)d < 0 ? 0 - d : d;
+    uint64_t mag = (int64_t)sc->d < 0 ? 0 - sc->d : sc->d;
     if (mag & ((1u << bshift) - 1))
         return 0; /* lanes share or split words: use the general path */
     uint64_t dw = mag >> bshift;
-    unsigned nphase = W / plane, per;
+    unsigned per;
     if (dw == 0) {
         per = 1; /* broadcast */
     } else {
@@ -139,22 +121,23 @@ static int affine_cost(const wm_arch *arch, const wm_access *a,
         unsigned distinct_banks = arch->banks / g;
         per = (plane + distinct_banks - 1) / distinct_banks;
     }
-    c->wavefronts = per * nphase;
+    c->wavefronts = per * (W / plane);
     c->nway = per;
     return 1;
 }
 
-void wmi_banks_count(const wm_arch *arch, const wm_access *a, wm_counts *c)
+void wmi_banks_count(const wm_arch *arch, const wm_access *a,
+                     const wmi_scan *sc, wm_counts *c)
 {
     unsigned bshift = wmi_log2(arch->bank_bytes);
     unsigned wpl = a->size > arch->bank_bytes ? a->size / arch->bank_bytes : 1;
     unsigned plane = phase_lanes(arch, a);
     assert(a->mask != 0);
-    if (!affine_cost(arch, a, plane, bshift, c)) {
+    if (!affine_cost(arch, a, sc, plane, bshift, c)) {
         unsigned wf = 0, nway = 0;
         for (unsigned lo = 0; lo < arch->warp_size; lo += plane) {
             uint64_t m = a->mask & (wmi_lanes_mask(plane) << lo);
-            unsigned cost = phase_cost(arch, a, m, wpl, bshift);
+            unsigned cost = m ? phase_cost(arch, a, m, wpl, bshift) : 0;
             wf += cost;
             nway = cost > nway ? cost : nway;
         }
@@ -173,7 +156,7 @@ wm_status wm_shared_banks(const wm_arch *arch, const wm_access *a,
                           int lane_phase[WM_MAX_LANES],
                           unsigned bank_words[WM_MAX_BANKS])
 {
-    wm_status st = wmi_access_check(arch, a);
+    wm_status st = wmi_access_check(arch, a, NULL);
     if (st != WM_OK)
         return st;
     unsigned bshift = wmi_log2(arch->bank_bytes);

@@ -5,28 +5,24 @@
  * sectors = |{ byte >> log2(sector) }| over every byte of every active lane,
  * tags    = |{ byte >> log2(line) }|, ideal = ceil(active * size / sector).
  * Three ways to the same sets, fastest first:
- *   1. affine: the active lanes form one contiguous run of lanes whose
- *      addresses step by a constant d.  Then the sector ids form a monotone
- *      sequence; with |d| < sector it has no gaps (count = span + 1), with
- *      |d| >= sector every lane has its own sector (count = lanes).
- *   2. clustered: all touched lines lie in a window of 64 lines; a 64-bit
- *      presence mask per window and a sector mask per line count both.
- *   3. scattered: an open-addressing set of lines on the stack, each line
- *      carrying its sector mask; the table is "cleared" by an occupancy
- *      bitmask, so nothing is memset per call.
+ *   1. affine (found by model.c's scan): the active lanes form one run whose
+ *      addresses step by a constant d.  The sector ids are then monotone;
+ *      with |d| < sector they have no gaps (count = span + 1), with
+ *      |d| >= sector every lane has its own sector (count = lanes).  Lines
+ *      likewise.
+ *   2. clustered: all touched sectors lie in a window of 512 sectors
+ *      starting on a line boundary: a 512-bit map counts sectors, and the
+ *      same bits folded per line count lines.
+ *   3. scattered: an open-addressing set of lines on the stack, each slot
+ *      carrying its sector mask; occupancy lives in a bitmask, so the table
+ *      needs no clearing.
  * Local memory is interleaved per 32-bit word across the warp's lanes
  * (Profiling Guide, S1): thread word w of lane i lives at physical word
- * w * warp_size + i; it always takes path 3 on those physical pieces.
+ * w * warp_size + i.  Its pieces always take path 2 or 3.
  */
 #include "wm_int.h"
 
-/* A "piece": a sector id and its line id (sector >> shift). */
-typedef struct lineset {
-    uint64_t occ[4];         /* occupancy of slots */
-    uint64_t line[256];      /* line id per slot */
-    uint64_t sectors[256];   /* sector mask per slot (bit = sector in line) */
-    unsigned nlines;
-} lineset;
+#define MAX_PIECES (WM_MAX_LANES * 4)
 
 static inline unsigned hash_slot(uint64_t key, unsigned bits)
 {
@@ -34,187 +30,152 @@ static inline unsigned hash_slot(uint64_t key, unsigned bits)
     return (unsigned)((key * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
-/* Insert sector id sec (line = sec >> shift) into the set of 2^bits slots. */
-static inline void lineset_add(lineset *s, unsigned bits, uint64_t sec,
-                               unsigned shift)
+/*
+ * Count distinct sectors and lines of n sector ids (shift = log2 of
+ * sectors per line).
+ */
+static void count_pieces(const uint64_t *sec, unsigned n, unsigned shift,
+                         wm_counts *c)
 {
-    uint64_t line = sec >> shift;
-    uint64_t bit = (uint64_t)1 << (sec & ((1u << shift) - 1));
-    unsigned slot_mask = (1u << bits) - 1;
-    unsigned h = hash_slot(line, bits);
-    for (;;) {
-        uint64_t w = s->occ[h >> 6], b = (uint64_t)1 << (h & 63);
-        if (!(w & b)) {
-            s->occ[h >> 6] = w | b;
-            s->line[h] = line;
-            s->sectors[h] = bit;
-            s->nlines++;
-            return;
-        }
-        if (s->line[h] == line) {
-            s->sectors[h] |= bit;
-            return;
-        }
-        h = (h + 1) & slot_mask;
+    uint64_t smin = UINT64_MAX, smax = 0;
+    for (unsigned i = 0; i < n; i++) {
+        smin = sec[i] < smin ? sec[i] : smin;
+        smax = sec[i] > smax ? sec[i] : smax;
     }
-}
-
-static void lineset_result(const lineset *s, unsigned bits, wm_counts *c)
-{
-    unsigned nsec = 0;
-    for (unsigned w = 0; w < ((1u << bits) + 63) / 64; w++) {
-        uint64_t occ = s->occ[w];
-        while (occ) {
-            unsigned i = w * 64 + (unsigned)__builtin_ctzll(occ);
-            nsec += wmi_popcount64(s->sectors[i]);
-            occ &= occ - 1;
+    uint64_t low = ((uint64_t)1 << shift) - 1;
+    uint64_t base = smin & ~low; /* window starts on a line boundary */
+    if (smax - base < 512) {
+        /* Path 2: a bitmap of 512 sectors.  Lines never straddle a word
+         * (sectors per line divide 64), so OR-folding each line's sector
+         * bits onto its first bit and counting those bits counts lines. */
+        /* Four interleaved maps break the read-modify-write chain through
+         * memory when neighbouring lanes hit the same word. */
+        uint64_t bm4[4][8], bm[8];
+        memset(bm4, 0, sizeof bm4);
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t r = sec[i] - base;
+            bm4[i & 3][r >> 6] |= (uint64_t)1 << (r & 63);
+        }
+        for (unsigned w = 0; w < 8; w++)
+            bm[w] = bm4[0][w] | bm4[1][w] | bm4[2][w] | bm4[3][w];
+        uint64_t first = 0; /* bit 0 of every line */
+        for (unsigned b = 0; b < 64; b += (unsigned)low + 1)
+            first |= (uint64_t)1 << b;
+        unsigned nsec = 0, nlines = 0;
+        for (unsigned w = 0; w < 8; w++) {
+            uint64_t x = bm[w];
+            nsec += wmi_popcount64(x);
+            for (unsigned f = 1; f <= low; f <<= 1)
+                x |= x >> f;
+            nlines += wmi_popcount64(x & first);
+        }
+        c->sectors = nsec;
+        c->tags = nlines;
+        return;
+    }
+    /* Path 3: hash set of lines, load factor <= 1/2. */
+    unsigned bits = n <= 32 ? 6 : n <= 64 ? 7 : n <= 128 ? 8 : 9;
+    unsigned slot_mask = (1u << bits) - 1;
+    uint64_t occ[8] = {0}, line[512], mask[512];
+    unsigned nlines = 0, nsec = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t l = sec[i] >> shift, bit = (uint64_t)1 << (sec[i] & low);
+        unsigned h = hash_slot(l, bits);
+        for (;;) {
+            uint64_t ob = (uint64_t)1 << (h & 63);
+            if (!(occ[h >> 6] & ob)) {
+                occ[h >> 6] |= ob;
+                line[h] = l;
+                mask[h] = bit;
+                nlines++;
+                nsec++;
+                break;
+            }
+            if (line[h] == l) {
+                nsec += !(mask[h] & bit);
+                mask[h] |= bit;
+                break;
+            }
+            h = (h + 1) & slot_mask;
         }
     }
     c->sectors = nsec;
-    c->tags = s->nlines;
+    c->tags = nlines;
 }
 
-/* Path 1.  Returns 1 and fills c when the access is affine over a lane run. */
-static int count_affine(const wm_arch *arch, const wm_access *a, wm_counts *c)
+/* Path 1 for a lane run with constant stride d. */
+static void count_affine(const wm_arch *arch, const wm_access *a,
+                         const wmi_scan *sc, wm_counts *c)
 {
-    uint64_t m = a->mask;
-    unsigned lo = (unsigned)__builtin_ctzll(m);
-    unsigned n = wmi_popcount64(m);
-    if ((m >> lo) != wmi_lanes_mask(n) || a->size > arch->sector_bytes)
-        return 0; /* not one run of lanes, or lanes span several sectors */
-    const uint64_t *ad = a->addr + lo;
-    if (n == 1) {
-        c->sectors = c->tags = 1;
-        return 1;
-    }
-    uint64_t d = ad[1] - ad[0]; /* modular: negative strides wrap */
-    unsigned same = 1;
-    for (unsigned i = 1; i < n; i++)
-        same &= (ad[i] - ad[i - 1] == d);
-    if (!same)
-        return 0;
+    unsigned ss = wmi_log2(arch->sector_bytes), ls = wmi_log2(arch->line_bytes);
+    uint64_t d = sc->d, first = a->addr[sc->lo];
+    uint64_t last = a->addr[sc->lo + sc->n - 1];
     int neg = (int64_t)d < 0;
     uint64_t mag = neg ? 0 - d : d;
-    uint64_t first = ad[0], last = ad[n - 1];
-    unsigned ss = wmi_log2(arch->sector_bytes), ls = wmi_log2(arch->line_bytes);
+    if (neg) {
+        uint64_t t = first;
+        first = last;
+        last = t;
+    }
     if (mag == 0) {
         c->sectors = c->tags = 1;
-        return 1;
+        return;
     }
-    if (mag >= arch->sector_bytes)
-        c->sectors = n;
-    else
-        c->sectors = (unsigned)(neg ? (first >> ss) - (last >> ss)
-                                    : (last >> ss) - (first >> ss)) + 1;
-    if (mag >= arch->line_bytes)
-        c->tags = n;
-    else
-        c->tags = (unsigned)(neg ? (first >> ls) - (last >> ls)
-                                 : (last >> ls) - (first >> ls)) + 1;
-    return 1;
+    c->sectors = mag >= arch->sector_bytes
+                     ? sc->n
+                     : (unsigned)((last >> ss) - (first >> ss)) + 1;
+    c->tags = mag >= arch->line_bytes
+                  ? sc->n
+                  : (unsigned)((last >> ls) - (first >> ls)) + 1;
 }
 
-/* Paths 2 and 3 over global addresses. */
-static void count_sets(const wm_arch *arch, const wm_access *a, wm_counts *c)
+/* Sector ids of every piece of the access (lanes wider than a sector, or
+ * local words at their interleaved addresses).  Returns the count. */
+static unsigned gather_pieces(const wm_arch *arch, const wm_access *a,
+                              uint64_t *sec)
 {
-    unsigned ss = wmi_log2(arch->sector_bytes);
-    unsigned shift = wmi_log2(arch->line_bytes) - ss;
-    uint64_t m = a->mask;
-    uint64_t lmin = UINT64_MAX, lmax = 0;
+    unsigned ss = wmi_log2(arch->sector_bytes), n = 0;
+    if (a->space == WM_SPACE_LOCAL) {
+        unsigned words = a->size >= 4 ? a->size / 4 : 1;
+        uint64_t W = arch->warp_size;
+        for (uint64_t t = a->mask; t; t &= t - 1) {
+            unsigned lane = (unsigned)__builtin_ctzll(t);
+            uint64_t w0 = a->addr[lane] >> 2;
+            for (unsigned k = 0; k < words; k++)
+                sec[n++] = (((w0 + k) * W + lane) * 4) >> ss;
+        }
+        return n;
+    }
     unsigned span = a->size > arch->sector_bytes ? a->size >> ss : 1;
-
-    for (uint64_t t = m; t; t &= t - 1) {
-        uint64_t line = a->addr[__builtin_ctzll(t)] >> (ss + shift);
-        lmin = line < lmin ? line : lmin;
-        lmax = line > lmax ? line : lmax;
-    }
-    if (lmax - lmin < 64) {
-        /* Path 2: a window of 64 lines starting at lmin. */
-        uint64_t present = 0, secmask[64];
-        for (uint64_t t = m; t; t &= t - 1) {
-            uint64_t sec0 = a->addr[__builtin_ctzll(t)] >> ss;
-            for (unsigned k = 0; k < span; k++) {
-                uint64_t sec = sec0 + k;
-                unsigned w = (unsigned)((sec >> shift) - lmin);
-                uint64_t bit = (uint64_t)1 << (sec & ((1u << shift) - 1));
-                uint64_t pb = (uint64_t)1 << w;
-                secmask[w] = (present & pb) ? secmask[w] | bit : bit;
-                present |= pb;
-            }
-        }
-        unsigned nsec = 0;
-        for (uint64_t t = present; t; t &= t - 1)
-            nsec += wmi_popcount64(secmask[__builtin_ctzll(t)]);
-        c->sectors = nsec;
-        c->tags = wmi_popcount64(present);
-        return;
-    }
-    /* Path 3: at most 64 lanes x 16 pieces would overflow 256 slots only
-     * for span > 2, which needs sector_bytes < 8; keep load <= 1/2. */
-    unsigned npieces = wmi_popcount64(m) * span;
-    unsigned bits = npieces <= 32 ? 6 : npieces <= 64 ? 7 : 8;
-    lineset s;
-    s.occ[0] = s.occ[1] = s.occ[2] = s.occ[3] = 0;
-    s.nlines = 0;
-    if (npieces > 128) {
-        /* Only reachable with tiny generic sectors; count exactly anyway. */
-        wm_counts r;
-        (void)wmi_reference_count(arch, a, &r);
-        c->sectors = r.sectors;
-        c->tags = r.tags;
-        return;
-    }
-    for (uint64_t t = m; t; t &= t - 1) {
-        uint64_t sec0 = a->addr[__builtin_ctzll(t)] >> ss;
-        for (unsigned k = 0; k < span; k++)
-            lineset_add(&s, bits, sec0 + k, shift);
-    }
-    lineset_result(&s, bits, c);
-}
-
-/* Local memory: split each lane's access into 32-bit pieces at their
- * interleaved physical addresses, then count like global. */
-static void count_local(const wm_arch *arch, const wm_access *a, wm_counts *c)
-{
-    unsigned ss = wmi_log2(arch->sector_bytes);
-    unsigned shift = wmi_log2(arch->line_bytes) - ss;
-    unsigned W = arch->warp_size;
-    lineset s;
-    s.occ[0] = s.occ[1] = s.occ[2] = s.occ[3] = 0;
-    s.nlines = 0;
-    /* At most 64 lanes x 4 words = 256 pieces: use all 256 slots only when
-     * needed; sectors per piece: a 4-byte piece never straddles a sector. */
-    unsigned words = a->size >= 4 ? a->size / 4 : 1;
-    unsigned npieces = wmi_popcount64(a->mask) * words;
-    if (npieces > 128) {
-        wm_counts r;
-        (void)wmi_reference_count(arch, a, &r);
-        c->sectors = r.sectors;
-        c->tags = r.tags;
-        return;
-    }
-    unsigned bits = npieces <= 32 ? 6 : npieces <= 64 ? 7 : 8;
     for (uint64_t t = a->mask; t; t &= t - 1) {
-        unsigned lane = (unsigned)__builtin_ctzll(t);
-        uint64_t w0 = a->addr[lane] >> 2;
-        for (unsigned k = 0; k < words; k++) {
-            uint64_t phys = ((w0 + k) * W + lane) * 4;
-            lineset_add(&s, bits, phys >> ss, shift);
-        }
+        uint64_t s0 = a->addr[__builtin_ctzll(t)] >> ss;
+        for (unsigned k = 0; k < span; k++)
+            sec[n++] = s0 + k;
     }
-    lineset_result(&s, bits, c);
+    return n;
 }
 
 void wmi_coalesce_count(const wm_arch *arch, const wm_access *a,
-                        wm_counts *c)
+                        const wmi_scan *sc, wm_counts *c)
 {
+    unsigned ss = wmi_log2(arch->sector_bytes);
+    unsigned shift = wmi_log2(arch->line_bytes) - ss;
+    uint64_t sec[MAX_PIECES];
     assert(a->mask != 0);
-    if (a->space == WM_SPACE_LOCAL)
-        count_local(arch, a, c);
-    else if (!count_affine(arch, a, c))
-        count_sets(arch, a, c);
-    c->ideal_sectors =
-        (uint32_t)((c->bytes + arch->sector_bytes - 1) / arch->sector_bytes);
+    if (a->space != WM_SPACE_LOCAL && sc->affine &&
+        a->size <= arch->sector_bytes) {
+        count_affine(arch, a, sc, c);
+    } else if (a->space != WM_SPACE_LOCAL && sc->run && sc->n == 32 &&
+               a->size <= arch->sector_bytes) {
+        /* A full run: a fixed-length, vectorisable shift. */
+        const uint64_t *ad = a->addr + sc->lo;
+        for (unsigned i = 0; i < 32; i++)
+            sec[i] = ad[i] >> ss;
+        count_pieces(sec, 32, shift, c);
+    } else {
+        count_pieces(sec, gather_pieces(arch, a, sec), shift, c);
+    }
+    c->ideal_sectors = (uint32_t)((c->bytes + arch->sector_bytes - 1) >> ss);
     /* Tag stage: 4 tags per cycle on GV100+ (forum S16/S17): an estimate. */
     c->t_wavefronts = (c->tags + 3) / 4;
 }

@@ -183,7 +183,7 @@ static void draw_shared(FILE *f, const wm_arch *arch, const wm_access *a,
 void wm_draw_access(FILE *f, const wm_arch *arch, const wm_access *a,
                     int color, unsigned width)
 {
-    if (wmi_access_check(arch, a) != WM_OK) {
+    if (wmi_access_check(arch, a, NULL) != WM_OK) {
         fputs("  (invalid access: nothing to draw)\n", f);
         return;
     }

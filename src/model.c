@@ -2,11 +2,42 @@
  * model.c -- wm_count: validate one warp access and dispatch it to the
  * global/local (coalesce.c) or shared (banks.c) model.  Pure: no allocation,
  * no I/O, no global state.
+ *
+ * Validation and the search for an affine lane pattern share one pass: for
+ * a run of consecutive active lanes (the common case: full warps, tails of
+ * partial warps) the loop ORs the addresses (alignment) and ORs the
+ * differences of neighbouring strides (affinity).  Both reductions are
+ * branch-free, so the compiler vectorises them.
  */
 #include "wm_int.h"
 
-wm_status wmi_access_check(const wm_arch *arch, const wm_access *a)
+/* OR of all addresses and OR of (step_i XOR step_1) over a lane run. */
+static void scan_run(const uint64_t *ad, unsigned n, uint64_t *bits,
+                     uint64_t *bad, uint64_t d)
 {
+    uint64_t o = 0, x = 0;
+    if (n == 32) { /* constant trip count: fully unrolled and vectorised */
+        for (unsigned i = 0; i < 32; i++)
+            o |= ad[i];
+        for (unsigned i = 1; i < 32; i++)
+            x |= (ad[i] - ad[i - 1]) ^ d;
+    } else {
+        for (unsigned i = 0; i < n; i++)
+            o |= ad[i];
+        for (unsigned i = 1; i < n; i++)
+            x |= (ad[i] - ad[i - 1]) ^ d;
+    }
+    *bits = o;
+    *bad = x;
+}
+
+wm_status wmi_access_check(const wm_arch *arch, const wm_access *a,
+                           wmi_scan *sc)
+{
+    wmi_scan local;
+    if (!sc)
+        sc = &local;
+    memset(sc, 0, sizeof *sc);
     if (!arch || !a)
         return WM_ERR_ARG;
     if ((unsigned)a->space >= WM_NSPACES || (unsigned)a->op >= WM_NOPS)
@@ -14,34 +45,48 @@ wm_status wmi_access_check(const wm_arch *arch, const wm_access *a)
     if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8 &&
         a->size != 16)
         return WM_ERR_SIZE;
-    uint64_t mask = a->mask & wmi_lanes_mask(arch->warp_size);
-    if (mask != a->mask)
+    uint64_t m = a->mask;
+    if (m & ~wmi_lanes_mask(arch->warp_size))
         return WM_ERR_ARG; /* lanes beyond the warp */
-    /* Natural alignment: OR the active addresses, test the low bits.  The
-     * branch-free select keeps the loop vectorisable. */
+    if (!m)
+        return WM_OK;
     uint64_t bits = 0;
-    for (unsigned i = 0; i < arch->warp_size; i++)
-        bits |= ((mask >> i) & 1u) ? a->addr[i] : 0;
-    if (bits & (uint64_t)(a->size - 1))
+    unsigned lo = (unsigned)__builtin_ctzll(m), n = wmi_popcount64(m);
+    if ((m >> lo) == wmi_lanes_mask(n)) {
+        const uint64_t *ad = a->addr + lo;
+        uint64_t d = n > 1 ? ad[1] - ad[0] : 0, bad;
+        scan_run(ad, n, &bits, &bad, d);
+        sc->run = 1;
+        sc->affine = bad == 0;
+        sc->d = d;
+    } else {
+        for (uint64_t t = m; t; t &= t - 1)
+            bits |= a->addr[__builtin_ctzll(t)];
+    }
+    sc->lo = lo;
+    sc->n = n;
+    if (bits & (uint64_t)(a->size - 1)) {
+        memset(sc, 0, sizeof *sc);
         return WM_ERR_ALIGN;
+    }
     return WM_OK;
 }
 
 wm_status wm_count(const wm_arch *arch, const wm_access *a, wm_counts *out)
 {
-    wm_status st;
+    wmi_scan sc;
     memset(out, 0, sizeof *out);
-    st = wmi_access_check(arch, a);
+    wm_status st = wmi_access_check(arch, a, &sc);
     if (st != WM_OK)
         return st;
     if (a->mask == 0)
         return WM_OK; /* fully predicated off: no request (open question 1) */
-    out->active = wmi_popcount64(a->mask);
+    out->active = sc.n;
     out->requests = 1; /* one request per instruction on sm_70+ [S1] */
-    out->bytes = (uint64_t)out->active * a->size;
+    out->bytes = (uint64_t)sc.n * a->size;
     if (a->space == WM_SPACE_SHARED)
-        wmi_banks_count(arch, a, out);
+        wmi_banks_count(arch, a, &sc, out);
     else
-        wmi_coalesce_count(arch, a, out);
+        wmi_coalesce_count(arch, a, &sc, out);
     return WM_OK;
 }

@@ -106,7 +106,7 @@ wm_status wmi_reference_count(const wm_arch *arch, const wm_access *a,
                               wm_counts *out)
 {
     memset(out, 0, sizeof *out);
-    wm_status st = wmi_access_check(arch, a);
+    wm_status st = wmi_access_check(arch, a, NULL);
     if (st != WM_OK || a->mask == 0)
         return st;
     out->active = wmi_popcount64(a->mask);

@@ -36,17 +36,32 @@ static inline unsigned wmi_log2(uint64_t x)
     return x ? 63u - (unsigned)__builtin_clzll(x) : 0u;
 }
 
-/* ---- model (coalesce.c, banks.c) ----------------------------------------- */
+/* ---- model (model.c, coalesce.c, banks.c) ------------------------------- */
 
-/* Validate size and alignment of the active lanes of a. */
-wm_status wmi_access_check(const wm_arch *arch, const wm_access *a);
+/*
+ * What one pass over the active lanes learned (model.c): the active lanes
+ * form one run [lo, lo + n) of consecutive lanes, and if `affine` their
+ * addresses step by the constant d (mod 2^64).
+ */
+typedef struct wmi_scan {
+    unsigned lo, n;
+    int run;    /* active lanes are consecutive */
+    int affine; /* run && constant stride d */
+    uint64_t d;
+} wmi_scan;
+
+/* Validate size and alignment of the active lanes of a; fill *sc (may be
+ * NULL) as a side effect of the same pass. */
+wm_status wmi_access_check(const wm_arch *arch, const wm_access *a,
+                           wmi_scan *sc);
 
 /* Global/local counting; a is valid and has at least one active lane. */
 void wmi_coalesce_count(const wm_arch *arch, const wm_access *a,
-                        wm_counts *c);
+                        const wmi_scan *sc, wm_counts *c);
 
 /* Shared counting; a is valid and has at least one active lane. */
-void wmi_banks_count(const wm_arch *arch, const wm_access *a, wm_counts *c);
+void wmi_banks_count(const wm_arch *arch, const wm_access *a,
+                     const wmi_scan *sc, wm_counts *c);
 
 /* ---- reference model (reference.c): slow, obviously right ---------------- */
 
