@@ -172,6 +172,14 @@ double lab_row_predicted_rel(const lab_table *t, size_t i);
 void lab_write(FILE *f, const lab_table *t, const lab_env *e, wm_format fmt,
                int list);
 
+/*
+ * Write the table as one HTML page with charts, measured next to the model
+ * (list: predictions only).  WM_ERR_UNSUPPORTED when the library has no
+ * HTML writer (built without WM_LAB_HTML); WM_ERR_IO on a write error.
+ */
+wm_status lab_write_html(FILE *f, const lab_table *t, const lab_env *e,
+                         int list);
+
 /* ---- the GPU side (gpu.cu) ----------------------------------------------- */
 
 /* Options of a measuring run. */

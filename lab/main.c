@@ -2,7 +2,7 @@
  * main.c -- warpmem-lab: measure on a GPU what the model predicts.
  *
  *   warpmem-lab [--list] [--only ROWS] [--size BYTES] [--repeat N] [--once]
- *               [--format text|json|csv] [--json FILE]
+ *               [--format text|json|csv] [--json FILE] [--html FILE]
  *
  * --list needs no GPU: it prints every row with the model's prediction.
  * Otherwise the program opens device 0; without one it says so and exits 3.
@@ -17,6 +17,7 @@
 static const char usage[] =
     "usage: warpmem-lab [--list] [--only ROWS] [--size BYTES] [--repeat N]\n"
     "                   [--once] [--format text|json|csv] [--json FILE]\n"
+    "                   [--html FILE]\n"
     "  --list          print the experiments and the model's predictions\n"
     "                  (no GPU needed)\n"
     "  --only ROWS     comma-separated row-id prefixes (E2, E5.pad, ...);\n"
@@ -27,7 +28,8 @@ static const char usage[] =
     "  --once          check every kernel once, time nothing, no size floor\n"
     "                  (for profilers)\n"
     "  --format F      text (default), json or csv\n"
-    "  --json FILE     also write the results as JSON to FILE\n";
+    "  --json FILE     also write the results as JSON to FILE\n"
+    "  --html FILE     also write them as an HTML page with charts\n";
 
 static int usage_error(const char *msg, const char *arg)
 {
@@ -86,12 +88,42 @@ static int close_json(FILE *f, const char *path, int rc)
     return rc;
 }
 
+/* --html FILE (path NULL: nothing to do); a failure turns rc into one. */
+static int write_html(const char *path, const lab_table *t, const lab_env *e,
+                      int list, int rc)
+{
+    FILE *f;
+    wm_status st;
+    if (path == NULL)
+        return rc;
+    f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, "warpmem-lab: error: %s: %s\n", path, strerror(errno));
+        return LAB_EXIT_FAIL;
+    }
+    st = lab_write_html(f, t, e, list);
+    if (fclose(f) != 0 && st == WM_OK)
+        st = WM_ERR_IO;
+    if (st == WM_ERR_UNSUPPORTED) {
+        fprintf(stderr, "warpmem-lab: error: --html: this build's library has "
+                        "no HTML writer\n");
+        remove(path);
+        return LAB_EXIT_FAIL;
+    }
+    if (st != WM_OK) {
+        fprintf(stderr, "warpmem-lab: error: %s: %s\n", path,
+                wm_status_str(st));
+        return LAB_EXIT_FAIL;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     static lab_table table;
     lab_env env;
     lab_opts o;
-    const char *only = NULL, *json_path = NULL;
+    const char *only = NULL, *json_path = NULL, *html_path = NULL;
     wm_format fmt = WM_FMT_TEXT;
     int list = 0, rc;
     char why[256];
@@ -123,6 +155,8 @@ int main(int argc, char **argv)
             if (*end || end == v || n < 1 || n > 1000)
                 return usage_error("--repeat: not a count in 1..1000", v);
             o.repeat = (unsigned)n;
+        } else if ((v = opt(argc, argv, &i, "--html", &missing)) != NULL) {
+            html_path = v;
         } else if ((v = opt(argc, argv, &i, "--json", &missing)) != NULL) {
             json_path = v;
         } else if ((v = opt(argc, argv, &i, "--format", &missing)) != NULL) {
@@ -160,7 +194,8 @@ int main(int argc, char **argv)
         lab_write(stdout, &table, &env, fmt, 1);
         if (json)
             lab_write(json, &table, &env, WM_FMT_JSON, 1);
-        return close_json(json, json_path, LAB_EXIT_OK);
+        rc = write_html(html_path, &table, &env, 1, LAB_EXIT_OK);
+        return close_json(json, json_path, rc);
     }
 
     rc = lab_gpu_open(&o, &env, why, sizeof why);
@@ -178,6 +213,7 @@ int main(int argc, char **argv)
     lab_write(stdout, &table, &env, fmt, 0);
     if (json)
         lab_write(json, &table, &env, WM_FMT_JSON, 0);
+    rc = write_html(html_path, &table, &env, 0, rc);
     lab_gpu_close();
     return close_json(json, json_path, rc);
 }
