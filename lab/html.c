@@ -41,8 +41,8 @@ static void collect(pts *p, const lab_table *t, const lab_env *e,
         if (strncmp(r->id, prefix, len) != 0)
             continue;
         p->x[p->n] = r->p.stride ? r->p.stride : r->p.offset;
-        p->meas[p->n] = m > 0 ? m : NAN;
-        p->model[p->n] = r->pred.has ? pr : NAN;
+        p->meas[p->n] = m > 0 ? m : (double)NAN;
+        p->model[p->n] = r->pred.has ? pr : (double)NAN;
         p->label[p->n] = r->id + len;
         p->n++;
     }
