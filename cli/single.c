@@ -5,7 +5,8 @@
  * The access is given either as --stride S [--base B] (in elements of
  * --size bytes: lane i reads element B + i*S) or as --addrs a0,a1,...
  * (byte addresses, lane i takes the i-th).  Every rejected value names its
- * flag and exits 2.
+ * flag and exits 2.  --explain adds the advisor's diagnosis and fixes
+ * (text or JSON); --html FILE writes the self-contained HTML report.
  */
 #include "cli.h"
 #include "single.h"
@@ -18,6 +19,8 @@ typedef struct single_opts {
     wm_access acc;
     wm_format format;
     int color;
+    int explain;      /* --explain: print the advisor's verdict */
+    const char *html; /* --html FILE, or NULL */
     int have_stride, have_addrs;
     int64_t stride;
     uint64_t base;
@@ -31,7 +34,8 @@ static void usage(FILE *f, wm_space space)
             "usage: warpmem %s [--stride S] [--base B] | [--addrs a0,a1,...]\n"
             "       [--size 1|2|4|8|16] [--op ld|st] [--mask M] [--lanes N]\n"
             "       [--arch NAME]%s [--format text|json|csv] "
-            "[--color auto|always|never]\n\n",
+            "[--color auto|always|never]\n"
+            "       [--explain] [--html FILE]\n\n",
             cmd, space == WM_SPACE_SHARED ? "" : " [--local]");
     if (space == WM_SPACE_SHARED)
         fprintf(f, "Counts the shared-memory wavefronts and bank conflicts "
@@ -59,7 +63,12 @@ static void usage(FILE *f, wm_space space)
         fprintf(f, "  --local      local memory: per-thread addresses, "
                    "interleaved by lane\n");
     fprintf(f, "  --format F   text (default), json or csv\n"
-               "  --color C    auto (default), always or never\n");
+               "  --color C    auto (default), always or never\n"
+               "  --explain    say why the access costs what it does and "
+               "how to fix it,\n               with the model's numbers "
+               "after each fix (text, json)\n"
+               "  --html FILE  also write a self-contained HTML report with "
+               "the lane map\n");
 }
 
 /* Parse --addrs "a0,a1,..." into o->acc.addr. */
@@ -199,6 +208,16 @@ static int parse_args(int argc, char **argv, wm_space space, single_opts *o)
         } else if ((r = cli_opt(argc, argv, &i, "--color", NULL, &v))) {
             if (r < 0 || !cli_parse_color(v, &o->color))
                 return 0;
+        } else if ((r = cli_opt(argc, argv, &i, "--html", NULL, &v))) {
+            if (r < 0)
+                return 0;
+            if (*v == '\0') {
+                cli_usage_error("--html: empty file name");
+                return 0;
+            }
+            o->html = v;
+        } else if (cli_flag(argv, i, "--explain", NULL)) {
+            o->explain = 1;
         } else if (space != WM_SPACE_SHARED &&
                    cli_flag(argv, i, "--local", NULL)) {
             o->acc.space = WM_SPACE_LOCAL;
@@ -208,6 +227,11 @@ static int parse_args(int argc, char **argv, wm_space space, single_opts *o)
                             argv[0], argv[i], argv[0]);
             return 0;
         }
+    }
+    if (o->explain && o->format == WM_FMT_CSV) {
+        cli_usage_error("--explain works with --format text or json, not "
+                        "csv");
+        return 0;
     }
     o->acc.size = (unsigned)size;
     o->arch = *wm_arch_default();
@@ -348,7 +372,7 @@ static void print_metrics_text(const wm_totals *t)
 }
 
 static void print_json(const single_opts *o, const wm_counts *c,
-                       const wm_totals *t)
+                       const wm_totals *t, const wm_advice *adv)
 {
     printf("{\"command\": \"%s\", \"arch\": ",
            o->acc.space == WM_SPACE_SHARED ? "shared" : "global");
@@ -367,7 +391,68 @@ static void print_json(const single_opts *o, const wm_counts *c,
     printf(", \"efficiency_pct\": %.2f, \"metrics\": ",
            efficiency_pct(c, &o->arch, o->acc.space));
     wm_json_metrics(stdout, t);
+    if (adv) {
+        printf(", \"advice\": ");
+        wm_advise_json(stdout, adv);
+    }
     printf("}\n");
+}
+
+/* The command line as typed, for the report (shell-quoted). */
+static void command_line(int argc, char **argv, char *buf, size_t cap)
+{
+    size_t len = (size_t)snprintf(buf, cap, "warpmem");
+    for (int i = 0; i < argc && len < cap; i++) {
+        const char *s = argv[i];
+        int plain = *s != '\0';
+        for (const char *q = s; *q; q++)
+            plain &= strchr(" \t\n'\"\\$`*?[]{}();&|<>#~", *q) == NULL;
+        if (plain) {
+            len += (size_t)snprintf(buf + len, cap - len, " %s", s);
+            continue;
+        }
+        len += (size_t)snprintf(buf + len, cap - len, " '");
+        for (const char *q = s; *q && len < cap; q++)
+            len += (size_t)snprintf(buf + len, cap - len,
+                                    *q == '\'' ? "'\\''" : "%c", *q);
+        if (len < cap)
+            len += (size_t)snprintf(buf + len, cap - len, "'");
+    }
+}
+
+/* --html FILE: a one-site report of this access. */
+static int write_html(const single_opts *o, int argc, char **argv)
+{
+    char cmd[1024], label[160];
+    wm_agg *g = wm_agg_new(&o->arch);
+    if (!g)
+        return cli_error("out of memory");
+    wm_status st = wm_agg_add(g, &o->acc, NULL);
+    if (st == WM_OK) {
+        if (o->have_addrs)
+            snprintf(label, sizeof label, "%s %s.%u, explicit addresses",
+                     wm_space_name(o->acc.space), wm_op_name(o->acc.op),
+                     o->acc.size * 8);
+        else
+            snprintf(label, sizeof label,
+                     "%s %s.%u, lane i at element %llu + i * %lld",
+                     wm_space_name(o->acc.space), wm_op_name(o->acc.op),
+                     o->acc.size * 8, (unsigned long long)o->base,
+                     (long long)o->stride);
+        st = wm_agg_label(g, o->acc.site, label, "", 0);
+    }
+    command_line(argc, argv, cmd, sizeof cmd);
+    wm_html_opts opts = {0};
+    opts.title = "warpmem report";
+    opts.command = cmd;
+    if (st == WM_OK)
+        st = wm_html_report_file(o->html, g, &opts);
+    wm_agg_free(g);
+    if (st == WM_ERR_IO)
+        return cli_error("--html: cannot write '%s'", o->html);
+    if (st != WM_OK)
+        return cli_error("--html: %s", wm_status_str(st));
+    return WM_EXIT_OK;
 }
 
 static void print_csv(const single_opts *o, const wm_counts *c,
@@ -407,13 +492,22 @@ int cli_single_access(int argc, char **argv, wm_space space)
         return cli_error("%s", wm_status_str(st));
     if (!one_access_totals(&o, &t))
         return cli_error("out of memory");
+    wm_advice adv;
+    if (o.explain && (st = wm_advise(&o.arch, &o.acc, &adv)) != WM_OK)
+        return cli_error("--explain: %s", wm_status_str(st));
     switch (o.format) {
     case WM_FMT_TEXT:
         print_text(&o, &c);
+        if (o.explain) {
+            putchar('\n');
+            wm_advise_print(stdout, &adv, o.color, cli_term_width());
+        }
         print_metrics_text(&t);
         break;
-    case WM_FMT_JSON: print_json(&o, &c, &t); break;
+    case WM_FMT_JSON: print_json(&o, &c, &t, o.explain ? &adv : NULL); break;
     case WM_FMT_CSV: print_csv(&o, &c, &t); break;
     }
+    if (o.html)
+        return write_html(&o, argc, argv);
     return WM_EXIT_OK;
 }

@@ -354,6 +354,260 @@ WM_API void wm_json_counts(FILE *f, const wm_access *a, const wm_counts *c);
 
 /* ---- advisor (wm_advise_*) -------------------------------------------- */
 
+/*
+ * The advisor explains one warp access: it recognises the structure of the
+ * lane addresses, says in plain words why the access costs what it costs,
+ * and proposes fixes.  Every fix carries its what-if: the transformed lane
+ * addresses and the counts wm_count() gives for them.  A fix is proposed
+ * only when the model shows it strictly better (fewer sectors or
+ * wavefronts without more requests, or fewer requests for the same bytes
+ * without more sectors or wavefronts).  docs/advisor.md shows the usage.
+ */
+
+/* Lane-address patterns: X(enum, name, description). */
+#define WM_PATTERN_LIST(X)                                                    \
+    X(WM_PAT_NONE, "none", "no active lane")                                 \
+    X(WM_PAT_BROADCAST, "broadcast", "every active lane uses one address")   \
+    X(WM_PAT_CONTIGUOUS, "contiguous", "consecutive lanes, adjacent elements")\
+    X(WM_PAT_STRIDED, "strided", "consecutive lanes a fixed stride apart")   \
+    X(WM_PAT_TILE, "tile", "groups of lanes with a stride, groups jump")     \
+    X(WM_PAT_SCATTERED, "scattered", "no common stride")
+
+typedef enum {
+#define WM_X_ENUM(code, name, text) code,
+    WM_PATTERN_LIST(WM_X_ENUM)
+#undef WM_X_ENUM
+        WM_NPATTERNS
+} wm_pattern_kind;
+
+/* Fixes the advisor can try: X(enum, name, what it changes). */
+#define WM_FIX_LIST(X)                                                        \
+    X(WM_FIX_REMAP, "remap", "consecutive lanes take consecutive elements")  \
+    X(WM_FIX_ALIGN, "align", "start the warp's run on a sector boundary")    \
+    X(WM_FIX_PAD, "pad", "widen each row of a shared array")                 \
+    X(WM_FIX_SWIZZLE, "swizzle", "XOR the column with the row")              \
+    X(WM_FIX_VECTORIZE, "vectorize", "8- or 16-byte loads per lane")
+
+typedef enum {
+#define WM_X_ENUM(code, name, text) code,
+    WM_FIX_LIST(WM_X_ENUM)
+#undef WM_X_ENUM
+        WM_NFIXES
+} wm_fix_kind;
+
+/* Severity from the excessive share, in the spirit of ncu's rules. */
+typedef enum {
+    WM_SEV_NONE,   /* no excessive sectors / wavefronts */
+    WM_SEV_LOW,    /* share below 10 % */
+    WM_SEV_MEDIUM, /* 10 % up to 50 % */
+    WM_SEV_HIGH    /* 50 % or more */
+} wm_severity;
+
+/* Names: "strided", "pad", "high" ...; never NULL. */
+WM_API const char *wm_pattern_name(wm_pattern_kind k);
+WM_API const char *wm_fix_name(wm_fix_kind k);
+WM_API const char *wm_severity_name(wm_severity s);
+
+/* The recognised structure of one access.  Strides are in bytes. */
+typedef struct wm_pattern {
+    wm_pattern_kind kind;
+    unsigned active;   /* active lanes */
+    unsigned distinct; /* distinct addresses among them */
+    uint64_t lo;       /* lowest address */
+    uint64_t span;     /* highest address + size - lo */
+    int64_t stride;    /* CONTIGUOUS/STRIDED: lane to next lane;
+                          TILE: lane to next lane inside a group */
+    unsigned group;    /* TILE: lanes per group (2, 4, 8 ...) */
+    int64_t jump;      /* TILE: group to next group */
+    unsigned misalign; /* global/local: lo modulo the sector size */
+} wm_pattern;
+
+/* Find the pattern of a (any space).  WM_ERR_ARG on NULL arguments. */
+WM_API wm_status wm_pattern_find(const wm_arch *arch, const wm_access *a,
+                                 wm_pattern *out);
+
+/*
+ * One proposed fix and its what-if.  before sums the counts of `copies`
+ * executions of the original access (copies > 1 only for vectorize: one
+ * 16-byte access replaces four 4-byte ones and moves the same bytes);
+ * after counts `access`, the transformed addresses, once.  Both cover
+ * the same number of requested bytes.
+ */
+typedef struct wm_fix {
+    wm_fix_kind kind;
+    unsigned param;    /* pad: bytes; swizzle: row multiplier; vectorize:
+                          vector bytes; align: bytes; remap: 0 */
+    unsigned copies;   /* original executions the fixed one replaces */
+    wm_counts before;  /* original, summed over copies */
+    wm_counts after;   /* the fixed access */
+    wm_access access;  /* the fixed access (what the model counted) */
+    char text[200];    /* the advice in words, without the numbers */
+} wm_fix;
+
+#define WM_ADVISE_MAX_FIXES 6
+
+/* The advisor's verdict on one access (or one site's worst access). */
+typedef struct wm_advice {
+    wm_space space;
+    wm_op op;
+    unsigned size;
+    wm_pattern pattern;
+    wm_counts counts;     /* the analysed access */
+    uint64_t excess;      /* excessive sectors (global/local) or
+                             wavefronts (shared): the site's sum, or this
+                             access's own without site statistics */
+    uint64_t total;       /* the kernel's sectors / wavefronts in that
+                             space (or the access's own) */
+    double share;         /* excess / total, 0 when total is 0 */
+    wm_severity severity;
+    char headline[160];   /* one line: the problem and its size */
+    char diagnosis[600];  /* the why, in plain words */
+    size_t nfixes;        /* fixes[0] is the best */
+    wm_fix fixes[WM_ADVISE_MAX_FIXES];
+} wm_advice;
+
+/*
+ * Advise on one access.  Returns the status of wm_count (WM_ERR_SIZE,
+ * WM_ERR_ALIGN ...) or WM_ERR_ARG; *out is filled on WM_OK.  Allocates
+ * nothing; safe to call from several threads.
+ */
+WM_API wm_status wm_advise(const wm_arch *arch, const wm_access *a,
+                           wm_advice *out);
+
+/*
+ * Advise on an aggregated site: analyses s->worst and sizes the problem
+ * with the site's statistics against the kernel totals t (t may be NULL:
+ * then the site's own sectors / wavefronts are the total).  A site without
+ * a worst access gives WM_ERR_ARG.
+ */
+WM_API wm_status wm_advise_site(const wm_arch *arch, const wm_site *s,
+                                const wm_totals *t, wm_advice *out);
+
+/*
+ * Order the sites of g worst first (most excessive sectors or wavefronts,
+ * then ascending site order).  order must hold wm_agg_nsites(g) entries;
+ * it receives indices for wm_agg_site().  Returns the number written.
+ */
+WM_API size_t wm_advise_rank(const wm_agg *g, size_t *order);
+
+/*
+ * Print advice as indented text lines ("why:", "fix:" with "32 -> 1
+ * wavefronts") wrapped to width columns (>= 40); color: ANSI colours.
+ */
+WM_API void wm_advise_print(FILE *f, const wm_advice *adv, int color,
+                            unsigned width);
+
+/* Write advice as one JSON object ({"pattern": ..., "fixes": [...]}). */
+WM_API void wm_advise_json(FILE *f, const wm_advice *adv);
+
+/* ---- HTML report (wm_html_*) --------------------------------------------
+ *
+ * One self-contained XHTML-compatible file: inline CSS and SVG, no
+ * scripts, no network.  Either write a whole report from an aggregator
+ * with wm_html_report(), or build a page piece by piece between
+ * wm_html_begin() and wm_html_end() (the lab does this for its charts).
+ * Text arguments are UTF-8 and are escaped by the library.
+ */
+
+typedef struct wm_html wm_html;
+
+/*
+ * Start a page on f (borrowed until wm_html_end) with a title (copied).
+ * Writes the head and the style sheet.  NULL on OOM or NULL arguments.
+ */
+WM_API wm_html *wm_html_begin(FILE *f, const char *title);
+
+/*
+ * Close the page and free h.  Returns WM_ERR_IO if any write to f failed
+ * (f itself stays open: the caller closes it), else WM_OK.  NULL is a no-op
+ * returning WM_OK.
+ */
+WM_API wm_status wm_html_end(wm_html *h);
+
+/* A heading (level 1..3), a paragraph, a preformatted block. */
+WM_API void wm_html_heading(wm_html *h, int level, const char *text);
+WM_API void wm_html_text(wm_html *h, const char *text);
+WM_API void wm_html_pre(wm_html *h, const char *text);
+
+/* The drawings of one access: lane -> sector map (global/local) or
+ * lane -> bank heatmap (shared), with their counts as caption. */
+WM_API void wm_html_access(wm_html *h, const wm_arch *arch,
+                           const wm_access *a);
+
+/* The advisor's text and what-if table. */
+WM_API void wm_html_advice(wm_html *h, const wm_advice *adv);
+
+/*
+ * One site: heading with file:line and label, the source text (may be
+ * NULL), its numbers, the drawing of its worst access and the advice.
+ * t: kernel totals for the severity (may be NULL).
+ */
+WM_API void wm_html_site(wm_html *h, const wm_arch *arch, const wm_site *s,
+                         const wm_totals *t, const char *source);
+
+/* Kernel totals as a table of Nsight Compute metric names and values. */
+WM_API void wm_html_totals(wm_html *h, const wm_totals *t);
+
+/*
+ * One data series of a chart (all pointers borrowed for the call).  Line
+ * charts use x[i], y[i]; bar charts use y[i] for category i and ignore x.
+ * A NaN y is a missing point.  model != 0 marks a model prediction: drawn
+ * dashed over the measurements (line) or as a tick over the bar (bar).
+ */
+typedef struct wm_series {
+    const char *name;
+    size_t n;
+    const double *x;
+    const double *y;
+    int model;
+} wm_series;
+
+/* Axes and title.  ymin == ymax: automatic (0 up to the largest value). */
+typedef struct wm_chart {
+    const char *title;
+    const char *xlabel;
+    const char *ylabel;
+    int xlog2; /* 1: x axis in powers of two (strides, vector widths) */
+    double ymin, ymax;
+} wm_chart;
+
+/* A line plot of several series (at most 8 are told apart by colour). */
+WM_API void wm_html_line_chart(wm_html *h, const wm_chart *c,
+                               const wm_series *s, size_t nseries);
+
+/* A grouped bar chart: ncat categories, one bar per non-model series. */
+WM_API void wm_html_bar_chart(wm_html *h, const wm_chart *c,
+                              const char *const *labels, size_t ncat,
+                              const wm_series *s, size_t nseries);
+
+/*
+ * Source-line lookup for reports: return the text of line `line` of
+ * `file` (borrowed; must stay valid until the next call) or NULL.
+ */
+typedef const char *(*wm_html_source_fn)(void *ctx, const char *file,
+                                         uint32_t line);
+
+typedef struct wm_html_opts {
+    const char *title;        /* page title; NULL: "warpmem report" */
+    const char *command;      /* command line shown under the title or NULL */
+    wm_html_source_fn source; /* may be NULL */
+    void *source_ctx;
+    size_t max_sites;         /* 0: all sites */
+} wm_html_opts;
+
+/*
+ * A whole report: the command, the kernel totals, then every site worst
+ * first (wm_advise_rank) with its drawing and advice.  opts may be NULL.
+ * Returns WM_ERR_IO if writing failed.
+ */
+WM_API wm_status wm_html_report(FILE *f, const wm_agg *g,
+                                const wm_html_opts *opts);
+
+/* Same, into the file at path (created or truncated). WM_ERR_IO if it
+ * cannot be opened or written. */
+WM_API wm_status wm_html_report_file(const char *path, const wm_agg *g,
+                                     const wm_html_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -64,62 +64,77 @@ static unsigned gcd_u(uint64_t x, uint64_t y)
 }
 
 /*
- * Busiest bank of one phase (lanes of mask m, wpl consecutive words each):
- * the maximum over banks of the distinct words it serves.  Words are
- * chained per bank (head/next, indices + 1), so a duplicate is looked for
- * only among the words of its own bank.  0 for an empty phase.
+ * A lane of size >= bank_bytes covers wpl = size / bank_bytes consecutive
+ * words starting at a multiple of wpl (natural alignment), i.e. one whole
+ * aligned group of wpl banks.  Two lanes either cover the same words
+ * (shared, broadcast) or disjoint words, so counting distinct "units" of
+ * max(size, bank_bytes) bytes per group of wpl banks gives exactly the
+ * per-bank distinct-word counts.  The model works in those units: shift =
+ * log2(unit), groups = banks / wpl.
  */
-static unsigned phase_cost(const wm_arch *arch, const wm_access *a,
-                           uint64_t m, unsigned wpl, unsigned bshift)
+typedef struct unit_geom {
+    unsigned shift;  /* log2 of the unit in bytes */
+    unsigned groups; /* bank groups (power of two) */
+} unit_geom;
+
+static unit_geom geometry(const wm_arch *arch, unsigned size)
 {
-    uint64_t words[256];
-    uint8_t head[WM_MAX_BANKS], next[256], count[WM_MAX_BANKS];
-    unsigned B = arch->banks, nw = 0, best = 0;
-    memset(head, 0, B);
-    memset(count, 0, B);
+    unsigned unit = size > arch->bank_bytes ? size : arch->bank_bytes;
+    unit_geom g = {wmi_log2(unit), arch->banks * arch->bank_bytes / unit};
+    return g;
+}
+
+/*
+ * Busiest group of one phase (lanes of mask m): the maximum over groups of
+ * the distinct units it serves.  Units are chained per group (head/next,
+ * indices + 1), so a duplicate is looked for only in its own group.  0 for
+ * an empty phase.
+ */
+static unsigned phase_cost(const wm_access *a, uint64_t m, unit_geom g)
+{
+    uint64_t units[WM_MAX_LANES];
+    uint8_t head[WM_MAX_BANKS], next[WM_MAX_LANES], count[WM_MAX_BANKS];
+    unsigned nu = 0, best = 0;
+    memset(head, 0, g.groups);
+    memset(count, 0, g.groups);
     for (uint64_t t = m; t; t &= t - 1) {
-        uint64_t w0 = a->addr[__builtin_ctzll(t)] >> bshift;
-        for (unsigned k = 0; k < wpl; k++) {
-            uint64_t w = w0 + k;
-            unsigned b = (unsigned)(w & (B - 1)), i = head[b];
-            while (i && words[i - 1] != w)
-                i = next[i - 1];
-            if (i)
-                continue; /* same word: broadcast */
-            words[nw] = w;
-            next[nw] = head[b];
-            head[b] = (uint8_t)++nw;
-            if (++count[b] > best)
-                best = count[b];
-        }
+        uint64_t u = a->addr[__builtin_ctzll(t)] >> g.shift;
+        unsigned b = (unsigned)(u & (g.groups - 1)), i = head[b];
+        while (i && units[i - 1] != u)
+            i = next[i - 1];
+        if (i)
+            continue; /* same unit: broadcast */
+        units[nu] = u;
+        next[nu] = head[b];
+        head[b] = (uint8_t)++nu;
+        if (++count[b] > best)
+            best = count[b];
     }
     return best;
 }
 
 /*
- * Closed form for a full warp of one-word lanes with a constant word stride
- * dw: in each phase of P lanes the banks (w0 + k dw) mod B repeat with
- * period B / gcd(dw, B), so the busiest bank serves ceil(P gcd / B) words.
+ * Closed form for a full warp with a constant stride of du units: in each
+ * phase of P lanes the groups (u0 + k du) mod G repeat with period
+ * G / gcd(du, G), so the busiest group serves ceil(P gcd / G) units.
  */
-static int affine_cost(const wm_arch *arch, const wm_access *a,
-                       const wmi_scan *sc, unsigned plane, unsigned bshift,
-                       wm_counts *c)
+static int affine_cost(const wm_arch *arch, const wmi_scan *sc,
+                       unsigned plane, unit_geom g, wm_counts *c)
 {
     unsigned W = arch->warp_size;
-    if (!sc->affine || sc->n != W || a->size > arch->bank_bytes)
+    if (!sc->affine || sc->n != W)
         return 0;
     uint64_t mag = (int64_t)sc->d < 0 ? 0 - sc->d : sc->d;
-    if (mag & ((1u << bshift) - 1))
-        return 0; /* lanes share or split words: use the general path */
-    uint64_t dw = mag >> bshift;
+    if (mag & (((uint64_t)1 << g.shift) - 1))
+        return 0; /* lanes share or split units: use the general path */
+    uint64_t du = mag >> g.shift;
     unsigned per;
-    if (dw == 0) {
+    if (du == 0) {
         per = 1; /* broadcast */
     } else {
-        unsigned g = gcd_u(dw % arch->banks ? dw % arch->banks : arch->banks,
-                           arch->banks);
-        unsigned distinct_banks = arch->banks / g;
-        per = (plane + distinct_banks - 1) / distinct_banks;
+        unsigned r = (unsigned)(du & (g.groups - 1));
+        unsigned distinct = g.groups / gcd_u(r ? r : g.groups, g.groups);
+        per = (plane + distinct - 1) / distinct;
     }
     c->wavefronts = per * (W / plane);
     c->nway = per;
@@ -129,15 +144,14 @@ static int affine_cost(const wm_arch *arch, const wm_access *a,
 void wmi_banks_count(const wm_arch *arch, const wm_access *a,
                      const wmi_scan *sc, wm_counts *c)
 {
-    unsigned bshift = wmi_log2(arch->bank_bytes);
-    unsigned wpl = a->size > arch->bank_bytes ? a->size / arch->bank_bytes : 1;
+    unit_geom g = geometry(arch, a->size);
     unsigned plane = phase_lanes(arch, a);
     assert(a->mask != 0);
-    if (!affine_cost(arch, a, sc, plane, bshift, c)) {
+    if (!affine_cost(arch, sc, plane, g, c)) {
         unsigned wf = 0, nway = 0;
         for (unsigned lo = 0; lo < arch->warp_size; lo += plane) {
             uint64_t m = a->mask & (wmi_lanes_mask(plane) << lo);
-            unsigned cost = m ? phase_cost(arch, a, m, wpl, bshift) : 0;
+            unsigned cost = m ? phase_cost(a, m, g) : 0;
             wf += cost;
             nway = cost > nway ? cost : nway;
         }

@@ -11,8 +11,8 @@
  *      |d| >= sector every lane has its own sector (count = lanes).  Lines
  *      likewise.
  *   2. clustered: all touched sectors lie in a window of 512 sectors
- *      starting on a line boundary: a 512-bit map counts sectors, and the
- *      same bits folded per line count lines.
+ *      around the first one, starting on a line boundary: a 512-bit map
+ *      counts sectors, and the same bits folded per line count lines.
  *   3. scattered: an open-addressing set of lines on the stack, each slot
  *      carrying its sector mask; occupancy lives in a bitmask, so the table
  *      needs no clearing.
@@ -34,36 +34,34 @@ static inline unsigned hash_slot(uint64_t key, unsigned bits)
  * Count distinct sectors and lines of n sector ids (shift = log2 of
  * sectors per line).
  */
-static void count_pieces(const uint64_t *sec, unsigned n, unsigned shift,
-                         wm_counts *c)
+static inline __attribute__((always_inline)) void
+count_pieces(const uint64_t *sec, unsigned n, unsigned shift, wm_counts *c)
 {
-    uint64_t smin = UINT64_MAX, smax = 0;
-    for (unsigned i = 0; i < n; i++) {
-        smin = sec[i] < smin ? sec[i] : smin;
-        smax = sec[i] > smax ? sec[i] : smax;
-    }
     uint64_t low = ((uint64_t)1 << shift) - 1;
-    uint64_t base = smin & ~low; /* window starts on a line boundary */
-    if (smax - base < 512) {
+    /* Window of 512 sectors around the first piece, starting on a line
+     * boundary; modular arithmetic keeps it exact near address 0.  The
+     * range test is a branch-free OR over the pieces (vectorised). */
+    uint64_t base = (sec[0] - 192) & ~low, out = 0;
+    for (unsigned i = 0; i < n; i++)
+        out |= (sec[i] - base) >> 9;
+    if (!out) {
         /* Path 2: a bitmap of 512 sectors.  Lines never straddle a word
          * (sectors per line divide 64), so OR-folding each line's sector
-         * bits onto its first bit and counting those bits counts lines. */
-        /* Four interleaved maps break the read-modify-write chain through
+         * bits onto its first bit and counting those bits counts lines.
+         * Four interleaved maps break the read-modify-write chain through
          * memory when neighbouring lanes hit the same word. */
-        uint64_t bm4[4][8], bm[8];
+        uint64_t bm4[4][8];
         memset(bm4, 0, sizeof bm4);
         for (unsigned i = 0; i < n; i++) {
             uint64_t r = sec[i] - base;
             bm4[i & 3][r >> 6] |= (uint64_t)1 << (r & 63);
         }
-        for (unsigned w = 0; w < 8; w++)
-            bm[w] = bm4[0][w] | bm4[1][w] | bm4[2][w] | bm4[3][w];
-        uint64_t first = 0; /* bit 0 of every line */
-        for (unsigned b = 0; b < 64; b += (unsigned)low + 1)
-            first |= (uint64_t)1 << b;
+        /* bit 0 of every line in a word: 0x1111... for 4 sectors/line */
+        uint64_t first =
+            low == 63 ? 1 : UINT64_MAX / (((uint64_t)1 << (low + 1)) - 1);
         unsigned nsec = 0, nlines = 0;
         for (unsigned w = 0; w < 8; w++) {
-            uint64_t x = bm[w];
+            uint64_t x = bm4[0][w] | bm4[1][w] | bm4[2][w] | bm4[3][w];
             nsec += wmi_popcount64(x);
             for (unsigned f = 1; f <= low; f <<= 1)
                 x |= x >> f;
@@ -171,7 +169,11 @@ void wmi_coalesce_count(const wm_arch *arch, const wm_access *a,
         const uint64_t *ad = a->addr + sc->lo;
         for (unsigned i = 0; i < 32; i++)
             sec[i] = ad[i] >> ss;
-        count_pieces(sec, 32, shift, c);
+        /* NVIDIA's 4 sectors per line: constants let the compiler unroll */
+        if (shift == 2)
+            count_pieces(sec, 32, 2, c);
+        else
+            count_pieces(sec, 32, shift, c);
     } else {
         count_pieces(sec, gather_pieces(arch, a, sec), shift, c);
     }

@@ -1,0 +1,425 @@
+/*
+ * html_doc.c -- the HTML report: page frame and style sheet, escaping,
+ * per-site sections (source line, numbers, drawing, advice, the drawing
+ * after the best fix), kernel totals under Nsight Compute's metric names,
+ * and the one-call report over a wm_agg.
+ *
+ * The page needs no script and no network: CSS and SVG are inline.  It is
+ * laid out for a 1280-pixel window (content 1180 px wide) and prints with
+ * its colours (print-color-adjust).  Output is well-formed XML.
+ */
+#include "html_int.h"
+#include "advise_int.h"
+
+#include <math.h>
+
+static const char style[] =
+    ":root{--ink:#1d2330;--muted:#5b6472;--line:#dde1e7;--paper:#fff}\n"
+    "body{margin:0;background:#f4f5f7;color:var(--ink);"
+    "font:14px/1.5 \"DejaVu Sans\",Verdana,system-ui,sans-serif}\n"
+    "main{max-width:1180px;margin:0 auto;padding:24px 32px 48px}\n"
+    "h1{font-size:24px;margin:0 0 6px}\n"
+    "h2{font-size:18px;margin:28px 0 10px}\n"
+    "h3{font-size:15px;margin:16px 0 6px}\n"
+    "p{margin:6px 0}\n"
+    "code,pre,.cmd,.metric{font-family:\"DejaVu Sans Mono\",Menlo,"
+    "Consolas,monospace;font-size:13px}\n"
+    ".cmd{background:#e9ecf1;padding:6px 10px;border-radius:4px;"
+    "display:inline-block}\n"
+    "pre{background:#eef0f4;padding:8px 12px;border-radius:6px;"
+    "overflow-x:auto;margin:8px 0}\n"
+    "pre.src{background:#111827;color:#e5e7eb}\n"
+    "pre.src .ln{color:#9ca3af;padding-right:14px}\n"
+    "section.site,section.block{background:var(--paper);"
+    "border:1px solid var(--line);border-radius:8px;padding:14px 20px;"
+    "margin:16px 0}\n"
+    "section.site h2{margin:0 0 8px;font-size:17px}\n"
+    "table{border-collapse:collapse;margin:8px 0}\n"
+    "th,td{padding:3px 12px 3px 0;border-bottom:1px solid #eceef2;"
+    "text-align:right;vertical-align:top}\n"
+    "th{text-align:left;color:var(--muted);font-weight:600}\n"
+    "td.l,th.l{text-align:left}\n"
+    "table.fixes td{text-align:left}\n"
+    "table.fixes td.what,table.fixes th{white-space:nowrap}\n"
+    "table.fixes td.what{font-weight:600}\n"
+    ".badge{display:inline-block;padding:1px 9px;border-radius:10px;"
+    "font-size:12px;font-weight:700;margin-right:8px;"
+    "vertical-align:2px}\n"
+    ".sev-high{background:#c62828;color:#fff}"
+    ".sev-medium{background:#ef8f00;color:#fff}"
+    ".sev-low{background:#fbc02d;color:#222}"
+    ".sev-none{background:#2e7d32;color:#fff}\n"
+    ".advice{border-left:4px solid #9aa3af;padding:4px 0 4px 14px;"
+    "margin:10px 0}\n"
+    ".advice .headline{font-weight:700}\n"
+    ".muted{color:var(--muted)}\n"
+    "figure{margin:10px 0}\n"
+    "figure.chart{background:var(--paper);border:1px solid var(--line);"
+    "border-radius:8px;padding:12px;margin:16px 0}\n"
+    "figcaption{color:var(--muted);font-size:13px;margin-bottom:4px}\n"
+    "svg{max-width:100%;height:auto;display:block}\n"
+    "footer{color:var(--muted);font-size:12px;margin-top:32px}\n"
+    "@media print{body{background:#fff}main{max-width:none;padding:0}"
+    "section.site,section.block,figure{break-inside:avoid}"
+    "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
+
+/* Length of a valid UTF-8 sequence at s, or 0 if invalid. */
+static size_t utf8_len(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t n = (s[0] & 0xe0) == 0xc0   ? 2
+               : (s[0] & 0xf0) == 0xe0 ? 3
+               : (s[0] & 0xf8) == 0xf0 ? 4
+                                       : 0;
+    if (n == 0 || s[0] == 0xc0 || s[0] == 0xc1 || s[0] > 0xf4)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    /* Overlong 3/4-byte forms and UTF-16 surrogates are invalid. */
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
+        (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf4 && s[1] >= 0x90))
+        return 0;
+    return n;
+}
+
+void wmi_html_escape(FILE *f, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)(str ? str : "");
+    while (*s) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); s++; continue;
+        case '<': fputs("&lt;", f); s++; continue;
+        case '>': fputs("&gt;", f); s++; continue;
+        case '"': fputs("&quot;", f); s++; continue;
+        case '\'': fputs("&#39;", f); s++; continue;
+        default: break;
+        }
+        if (*s < 0x20 && *s != '\t' && *s != '\n' && *s != '\r') {
+            s++; /* XML 1.0 forbids the other C0 controls */
+            continue;
+        }
+        size_t n = utf8_len(s);
+        if (n == 0) {
+            fputs("\xef\xbf\xbd", f); /* U+FFFD for a bad byte */
+            s++;
+            continue;
+        }
+        fwrite(s, 1, n, f);
+        s += n;
+    }
+}
+
+wm_html *wm_html_begin(FILE *f, const char *title)
+{
+    if (!f)
+        return NULL;
+    wm_html *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->f = f;
+    fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" "
+          "lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+          "<meta name=\"viewport\" content=\"width=device-width, "
+          "initial-scale=1\"/>\n<title>",
+          f);
+    wmi_html_escape(f, title ? title : "warpmem report");
+    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n",
+            style);
+    return h;
+}
+
+wm_status wm_html_end(wm_html *h)
+{
+    if (!h)
+        return WM_OK;
+    fputs("<footer>Made by warpmem " WM_VERSION
+          ": a model of how warp memory instructions become memory "
+          "traffic; counts follow Nsight Compute's definitions.</footer>\n"
+          "</main>\n</body>\n</html>\n",
+          h->f);
+    int bad = fflush(h->f) != 0 || ferror(h->f);
+    free(h);
+    return bad ? WM_ERR_IO : WM_OK;
+}
+
+void wm_html_heading(wm_html *h, int level, const char *text)
+{
+    if (!h)
+        return;
+    level = level < 1 ? 1 : level > 3 ? 3 : level;
+    fprintf(h->f, "<h%d>", level);
+    wmi_html_escape(h->f, text);
+    fprintf(h->f, "</h%d>\n", level);
+}
+
+void wm_html_text(wm_html *h, const char *text)
+{
+    if (!h)
+        return;
+    fputs("<p>", h->f);
+    wmi_html_escape(h->f, text);
+    fputs("</p>\n", h->f);
+}
+
+void wm_html_pre(wm_html *h, const char *text)
+{
+    if (!h)
+        return;
+    fputs("<pre>", h->f);
+    wmi_html_escape(h->f, text);
+    fputs("</pre>\n", h->f);
+}
+
+void wm_html_access(wm_html *h, const wm_arch *arch, const wm_access *a)
+{
+    if (!h || !arch || !a)
+        return;
+    fputs("<figure>\n", h->f);
+    if (a->space == WM_SPACE_SHARED)
+        wmi_svg_banks(h->f, arch, a);
+    else
+        wmi_svg_sectors(h->f, arch, a);
+    fputs("</figure>\n", h->f);
+    h->nsvg++;
+}
+
+static void badge(FILE *f, wm_severity s)
+{
+    fprintf(f, "<span class=\"badge sev-%s\">%s</span>",
+            wm_severity_name(s), wm_severity_name(s));
+}
+
+void wm_html_advice(wm_html *h, const wm_advice *v)
+{
+    if (!h || !v)
+        return;
+    FILE *f = h->f;
+    const char *unit = wmi_advise_unit(v->space);
+    fputs("<div class=\"advice\">\n<p class=\"headline\">", f);
+    badge(f, v->severity);
+    wmi_html_escape(f, v->headline);
+    fputs("</p>\n", f);
+    if (v->excess)
+        fprintf(f,
+                "<p>%llu excessive %.*s (%.0f%% of the total %llu %s)</p>\n",
+                (unsigned long long)v->excess,
+                (int)strlen(unit) - (v->excess == 1), unit,
+                v->share * 100.0, (unsigned long long)v->total, unit);
+    fputs("<p><b>Why.</b> ", f);
+    wmi_html_escape(f, v->diagnosis);
+    fputs("</p>\n", f);
+    if (v->nfixes) {
+        fputs("<table class=\"fixes\"><tr><th>fix</th>"
+              "<th>what-if (counted by the model)</th></tr>\n",
+              f);
+        for (size_t i = 0; i < v->nfixes; i++) {
+            char what[192];
+            wmi_advise_outcome(&v->fixes[i], "\xe2\x86\x92", what,
+                               sizeof what);
+            fputs("<tr><td>", f);
+            wmi_html_escape(f, v->fixes[i].text);
+            fputs("</td><td class=\"what\">", f);
+            wmi_html_escape(f, what);
+            fputs("</td></tr>\n", f);
+        }
+        fputs("</table>\n", f);
+    } else if (v->excess) {
+        fputs("<p class=\"muted\">No fix the advisor tries lowers the "
+              "count for this pattern.</p>\n",
+              f);
+    }
+    fputs("</div>\n", f);
+}
+
+/* One row of the numbers table. */
+static void num_row(FILE *f, const char *name, unsigned long long v)
+{
+    fprintf(f, "<tr><th>%s</th><td>%llu</td></tr>\n", name, v);
+}
+
+void wm_html_site(wm_html *h, const wm_arch *arch, const wm_site *s,
+                  const wm_totals *t, const char *source)
+{
+    if (!h || !arch || !s)
+        return;
+    FILE *f = h->f;
+    wm_advice v;
+    int have = s->worst && wm_advise_site(arch, s, t, &v) == WM_OK;
+
+    fprintf(f, "<section class=\"site\" id=\"site-%u-%s-%s\">\n<h2>",
+            s->site, wm_space_name(s->space), wm_op_name(s->op));
+    if (have)
+        badge(f, v.severity);
+    if (s->file && *s->file) {
+        wmi_html_escape(f, s->file);
+        if (s->line)
+            fprintf(f, ":%u", s->line);
+    } else {
+        fprintf(f, "site %u", s->site);
+    }
+    fprintf(f, " <span class=\"muted\">%s %s, %u-byte lanes</span></h2>\n",
+            wm_space_name(s->space), wm_op_name(s->op), s->size);
+    if (source && *source) {
+        fputs("<pre class=\"src\">", f);
+        if (s->line)
+            fprintf(f, "<span class=\"ln\">%u</span>", s->line);
+        wmi_html_escape(f, source);
+        fputs("</pre>\n", f);
+    }
+    if (s->label && *s->label && (!source || strcmp(source, s->label))) {
+        fputs("<pre>", f);
+        wmi_html_escape(f, s->label);
+        fputs("</pre>\n", f);
+    }
+
+    const wm_stats *st = &s->stats;
+    int shared = s->space == WM_SPACE_SHARED;
+    fputs("<table class=\"nums\">\n", f);
+    num_row(f, "executions", st->inst);
+    num_row(f, "requests", st->requests);
+    num_row(f, "bytes requested", st->bytes);
+    if (shared) {
+        num_row(f, "wavefronts", st->wavefronts);
+        num_row(f, "ideal wavefronts", st->ideal_wavefronts);
+        num_row(f, "excessive wavefronts (conflicts)", st->conflicts);
+    } else {
+        num_row(f, "sectors", st->sectors);
+        num_row(f, "ideal sectors", st->ideal_sectors);
+        num_row(f, "excessive sectors", st->excessive_sectors);
+        num_row(f, "lines (tags)", st->tags);
+    }
+    fprintf(f, "<tr><th>%s per request: min / median / max (mean)</th>"
+               "<td>%u / %u / %u (%.2f)</td></tr>\n</table>\n",
+            shared ? "wavefronts" : "sectors", s->per_request.min,
+            s->per_request.median, s->per_request.max, s->per_request.mean);
+
+    if (s->worst) {
+        fputs("<h3>Worst warp</h3>\n", f);
+        wm_html_access(h, arch, s->worst);
+    }
+    if (have) {
+        wm_html_advice(h, &v);
+        if (v.nfixes) {
+            fputs("<h3>After the first fix (what-if)</h3>\n<p "
+                  "class=\"muted\">",
+                  f);
+            wmi_html_escape(f, v.fixes[0].text);
+            fputs("</p>\n", f);
+            wm_html_access(h, arch, &v.fixes[0].access);
+        }
+    }
+    fputs("</section>\n", f);
+}
+
+void wm_html_totals(wm_html *h, const wm_totals *t)
+{
+    if (!h || !t)
+        return;
+    FILE *f = h->f;
+    fputs("<section class=\"block\">\n<h2>Kernel totals</h2>\n"
+          "<table class=\"totals\"><tr><th class=\"l\">Nsight Compute "
+          "metric</th><th>value</th></tr>\n",
+          f);
+    for (size_t i = 0; i < wm_metric_count(); i++) {
+        if (!wm_metric_relevant(t, i))
+            continue;
+        double v = wm_metric_value(t, i);
+        fputs("<tr><td class=\"l metric\">", f);
+        wmi_html_escape(f, wm_metric_name(i));
+        if (wm_metric_is_count(i))
+            fprintf(f, "</td><td>%.0f</td></tr>\n", v);
+        else
+            fprintf(f, "</td><td>%.2f</td></tr>\n", v);
+    }
+    fputs("</table>\n</section>\n", f);
+}
+
+void wm_html_line_chart(wm_html *h, const wm_chart *c, const wm_series *s,
+                        size_t nseries)
+{
+    if (!h || !c || (nseries && !s))
+        return;
+    fputs("<figure class=\"chart\">\n", h->f);
+    wmi_svg_line_chart(h->f, c, s, nseries);
+    fputs("</figure>\n", h->f);
+    h->nsvg++;
+}
+
+void wm_html_bar_chart(wm_html *h, const wm_chart *c,
+                       const char *const *labels, size_t ncat,
+                       const wm_series *s, size_t nseries)
+{
+    if (!h || !c || (nseries && !s))
+        return;
+    fputs("<figure class=\"chart\">\n", h->f);
+    wmi_svg_bar_chart(h->f, c, labels, ncat, s, nseries);
+    fputs("</figure>\n", h->f);
+    h->nsvg++;
+}
+
+wm_status wm_html_report(FILE *f, const wm_agg *g, const wm_html_opts *opts)
+{
+    wm_html_opts o = {0};
+    if (!f || !g)
+        return WM_ERR_ARG;
+    if (opts)
+        o = *opts;
+    const char *title = o.title ? o.title : "warpmem report";
+    const wm_arch *arch = wm_agg_arch(g);
+    size_t n = wm_agg_nsites(g);
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    if (!order)
+        return WM_ERR_NOMEM;
+    wm_html *h = wm_html_begin(f, title);
+    if (!h) {
+        free(order);
+        return WM_ERR_NOMEM;
+    }
+    wm_html_heading(h, 1, title);
+    if (o.command) {
+        fputs("<p><span class=\"cmd\">", f);
+        wmi_html_escape(f, o.command);
+        fputs("</span></p>\n", f);
+    }
+    fprintf(f, "<p class=\"muted\">Architecture profile %s: %u lanes, "
+               "%u-byte sectors, %u-byte lines, %u banks of %u bytes. "
+               "%zu site%s, worst first.</p>\n",
+            arch->name, arch->warp_size, arch->sector_bytes,
+            arch->line_bytes, arch->banks, arch->bank_bytes, n,
+            n == 1 ? "" : "s");
+    wm_totals t;
+    wm_agg_totals(g, &t);
+    wm_html_totals(h, &t);
+    wm_advise_rank(g, order);
+    size_t shown = o.max_sites && o.max_sites < n ? o.max_sites : n;
+    for (size_t i = 0; i < shown; i++) {
+        wm_site s;
+        if (!wm_agg_site(g, order[i], &s))
+            continue;
+        const char *src = NULL;
+        if (o.source && s.line)
+            src = o.source(o.source_ctx, s.file, s.line);
+        wm_html_site(h, arch, &s, &t, src);
+    }
+    if (shown < n)
+        fprintf(f, "<p class=\"muted\">%zu more site%s not shown.</p>\n",
+                n - shown, n - shown == 1 ? "" : "s");
+    free(order);
+    return wm_html_end(h);
+}
+
+wm_status wm_html_report_file(const char *path, const wm_agg *g,
+                              const wm_html_opts *opts)
+{
+    if (!path || !g)
+        return WM_ERR_ARG;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return WM_ERR_IO;
+    wm_status st = wm_html_report(f, g, opts);
+    if (fclose(f) != 0 && st == WM_OK)
+        st = WM_ERR_IO;
+    return st;
+}
