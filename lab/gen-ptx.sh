@@ -35,8 +35,9 @@ for cu in lab/kernels/*.cu; do
         "$tmp/$name.raw" >"$tmp/$name"
     if [ $check -eq 1 ]; then
         # nvcc names file-local symbols _INTERNAL_<hash of the source
-        # path>_...: mask the hash, it changes with the checkout's location.
-        mask='s/_INTERNAL_[0-9a-f]{8}_/_INTERNAL_x_/g'
+        # path>_... (spelled again as .b8 bytes in the debug strings): mask
+        # both, they change with the checkout's location.
+        mask='s/_INTERNAL_[0-9a-f]{8}_/_INTERNAL_x_/g; /^\.b8 /d'
         sed -E "$mask" "$tmp/$name" >"$tmp/$name.a"
         sed -E "$mask" "$ptx" >"$tmp/$name.b"
         if ! cmp -s "$tmp/$name.a" "$tmp/$name.b"; then
