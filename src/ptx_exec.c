@@ -426,9 +426,113 @@ static int fast_addrs(wmi_cta *c, const uint64_t *A, int64_t imm,
     return 1;
 }
 
+/*
+ * Fast path of ld/st (not under WMI_RUN_SLOW).  Returns 0 when the slow
+ * path must run (which also reports any fault), else 1 with *st set.
+ *   - ld.param from a uniform address (the parameter symbol lives in a
+ *     constant slot): one bounds check, one load, broadcast.
+ *   - scalar global or shared access of 1/2/4/8 bytes by >= 1 lane: one
+ *     pass computes the lane addresses, their OR (alignment) and their
+ *     min/max; if [min, max + size) lies inside one buffer (or the shared
+ *     window) no lane can fault and no per-lane check is needed.  The
+ *     addresses go straight into the worker's wm_access record, whose
+ *     inactive lanes are zeroed exactly as emit() does, so the aggregator
+ *     sees identical records (tests/test_ptx.c compares both paths).
+ */
+static int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
+                     uint32_t m, int store, wm_status *st)
+{
+    uint64_t (*R)[32] = w->r;
+    wmi_type t = (wmi_type)in->type;
+    unsigned size = type_bytes(t);
+    uint32_t vals = store ? in->b : in->d;
+    wmi_space sp = (wmi_space)in->space;
+    if ((vals & WMI_VEC) || !m || (size != 1 && size != 2 && size != 4 && size != 8))
+        return 0;
+    int sgn = wmi_type_signed(t);
+    unsigned bits = size * 8;
+    const uint64_t *A = R[in->a];
+    uint64_t *V = R[vals];
+    if (sp == SP_PARAM) {
+        if (store || !c->uni[in->a])
+            return 0;
+        uint64_t addr = A[0] + (uint64_t)in->imm, v = 0;
+        if ((addr & (size - 1)) || addr + size > c->f->param_bytes ||
+            addr + size < addr)
+            return 0;
+        memcpy(&v, c->params + addr, size);
+        v = sgn ? sext(v, bits) : v;
+        LOOP(V[l] = v);
+        *st = WM_OK;
+        return 1;
+    }
+    if (sp != SP_GLOBAL && sp != SP_SHARED)
+        return 0;
+    wm_access *a = &c->acc;
+    uint64_t *ad = a->addr;
+    uint64_t lo = UINT64_MAX, hi = 0, orv = 0;
+    if (sp == SP_SHARED) {
+        LOOP(uint64_t x = (uint32_t)(A[l] + (uint64_t)in->imm); ad[l] = x;
+             orv |= x; lo = x < lo ? x : lo; hi = x > hi ? x : hi);
+    } else {
+        LOOP(uint64_t x = A[l] + (uint64_t)in->imm; ad[l] = x; orv |= x;
+             lo = x < lo ? x : lo; hi = x > hi ? x : hi);
+    }
+    if (orv & (size - 1))
+        return 0;
+    uintptr_t base; /* host address of simulated address 0 of the window */
+    if (sp == SP_SHARED) {
+        if (hi + size > c->smem_bytes)
+            return 0;
+        base = (uintptr_t)c->smem;
+    } else {
+        uint64_t i = lo >> WMI_WIN_SHIFT;
+        if (i != hi >> WMI_WIN_SHIFT || i < 1 || i > c->ngbufs - 1)
+            return 0;
+        const wmi_gbuf *b = &c->gbufs[i - 1];
+        if (!b->p || (hi & WMI_WIN_MASK) + size > b->bytes)
+            return 0;
+        /* modular: base + addr is b->p + offset for every lane */
+        base = (uintptr_t)b->p - (uintptr_t)(i << WMI_WIN_SHIFT);
+    }
+    if (store) {
+        switch (size) {
+        case 1: LOOP(uint8_t v = (uint8_t)V[l]; memcpy((void *)(base + (uintptr_t)ad[l]), &v, 1)); break;
+        case 2: LOOP(uint16_t v = (uint16_t)V[l]; memcpy((void *)(base + (uintptr_t)ad[l]), &v, 2)); break;
+        case 4: LOOP(uint32_t v = (uint32_t)V[l]; memcpy((void *)(base + (uintptr_t)ad[l]), &v, 4)); break;
+        default: LOOP(uint64_t v = V[l]; memcpy((void *)(base + (uintptr_t)ad[l]), &v, 8)); break;
+        }
+    } else {
+        switch (size) {
+        case 1: LOOP(uint8_t v; memcpy(&v, (const void *)(base + (uintptr_t)ad[l]), 1); V[l] = v); break;
+        case 2: LOOP(uint16_t v; memcpy(&v, (const void *)(base + (uintptr_t)ad[l]), 2); V[l] = v); break;
+        case 4: LOOP(uint32_t v; memcpy(&v, (const void *)(base + (uintptr_t)ad[l]), 4); V[l] = v); break;
+        default: LOOP(uint64_t v; memcpy(&v, (const void *)(base + (uintptr_t)ad[l]), 8); V[l] = v); break;
+        }
+        if (sgn && bits < 64)
+            LOOP(V[l] = sext(V[l], bits));
+    }
+    *st = WM_OK;
+    if (!c->agg)
+        return 1;
+    if (m != FULL)
+        for (unsigned l = 0; l < 32; l++)
+            ad[l] = (m >> l & 1) ? ad[l] : 0;
+    a->site = pc;
+    a->space = model_space(sp);
+    a->op = store ? WM_OP_ST : WM_OP_LD;
+    a->size = size;
+    a->mask = m;
+    *st = wm_agg_add(c->agg, a, NULL);
+    return 1;
+}
+
 static wm_status do_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                          uint32_t pc, uint32_t m, int store)
 {
+    wm_status fst;
+    if (!(c->flags & WMI_RUN_SLOW) && fast_ldst(c, w, in, pc, m, store, &fst))
+        return fst;
     uint64_t (*R)[32] = w->r;
     const wm_ptx_module *mod = c->m;
     wmi_type t = (wmi_type)in->type;

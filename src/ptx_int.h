@@ -323,7 +323,28 @@ typedef struct wmi_cta {
     uint64_t warp_insts, thread_insts;
     wm_ptx_fault *fault;
     wm_status status;
+    unsigned flags; /* WMI_RUN_* */
+    /* uni[slot]: the slot holds the same value in every lane for the whole
+       launch (zero, immediates, launch-wide special registers); all 0
+       under WMI_RUN_SLOW.  nslots entries. */
+    uint8_t *uni;
+    /* the fast memory path's access record; lanes 32.. stay zero */
+    wm_access acc;
 } wmi_cta;
+
+/*
+ * Internal launch options (tests and benchmarks).  WMI_RUN_SLOW turns off
+ * every fast path (specialised ALU loops, uniform and range-checked memory
+ * paths) so tests can check that both paths give identical
+ * statistics and outputs, and the benchmark has an in-process baseline.
+ */
+enum { WMI_RUN_SLOW = 1u << 0 };
+
+/* wm_ptx_run with internal options (flags: WMI_RUN_*). */
+wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
+                           const wm_ptx_launch *l, wm_agg *agg,
+                           wm_ptx_result *res, wm_ptx_fault *fault,
+                           unsigned flags);
 
 /* Set up slots and lanes of every warp for the CTA in c->ctaid. */
 void wmi_ptx_cta_begin(wmi_cta *c);

@@ -45,8 +45,10 @@ static void cta_free(wmi_cta *c)
     free(c->warps);
     free(c->smem);
     free(c->lmem);
+    free(c->uni);
     c->warps = NULL;
     c->smem = c->lmem = NULL;
+    c->uni = NULL;
 }
 
 static void fill_sregs(wmi_cta *c, int all);
@@ -58,8 +60,25 @@ static wm_status cta_alloc(wmi_cta *c)
     c->warps = calloc(c->nwarps, sizeof *c->warps);
     c->smem = calloc(c->smem_bytes ? c->smem_bytes : 1, 1);
     c->lmem = calloc((size_t)c->nthreads * (f->local_bytes ? f->local_bytes : 1), 1);
-    if (!c->warps || !c->smem || !c->lmem)
+    c->uni = calloc(f->nslots ? f->nslots : 1, 1);
+    if (!c->warps || !c->smem || !c->lmem || !c->uni)
         return WM_ERR_NOMEM;
+    memset(&c->acc, 0, sizeof c->acc);
+    if (!(c->flags & WMI_RUN_SLOW)) {
+        /* Slots no instruction writes that hold one value for all lanes:
+           the kernel cannot write constants or special registers (PTX ISA
+           10: special registers are read-only). */
+        static const uint8_t same[] = {
+            SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NTID_X, SR_NTID_Y,
+            SR_NTID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z, SR_NWARPID,
+            SR_DYNSMEM, SR_TOTALSMEM};
+        c->uni[SLOT_ZERO] = 1;
+        for (uint32_t k = 0; k < f->nconsts; k++)
+            c->uni[f->cslots[k]] = 1;
+        for (size_t k = 0; k < WM_ARRAY_LEN(same); k++)
+            if ((uint32_t)SLOT_SREG0 + same[k] < f->nslots)
+                c->uni[SLOT_SREG0 + same[k]] = 1;
+    }
     for (uint32_t i = 0; i < c->nwarps; i++) {
         wmi_warp *w = &c->warps[i];
         w->r = calloc(f->nslots, sizeof *w->r);
@@ -302,6 +321,7 @@ typedef struct job {
     uint64_t done;           /* atomic: CTAs finished */
     uint64_t warp_insts, thread_insts; /* atomic sums */
     wm_status oom;
+    unsigned flags; /* WMI_RUN_* */
 } job;
 
 static void run_chunk(job *j, wmi_cta *c, uint32_t k)
@@ -347,6 +367,7 @@ static void *worker(void *arg)
     c.smem_bytes = j->smem_bytes;
     c.dyn_smem = j->l->dyn_smem;
     c.max_steps = j->l->max_steps;
+    c.flags = j->flags;
     if (cta_alloc(&c) != WM_OK) {
         j->oom = WM_ERR_NOMEM;
         cta_free(&c);
@@ -418,6 +439,14 @@ static double now_s(void)
 
 wm_status wm_ptx_run(const wm_ptx_module *m, size_t k, const wm_ptx_launch *l,
                      wm_agg *agg, wm_ptx_result *res, wm_ptx_fault *fault)
+{
+    return wmi_ptx_run_opts(m, k, l, agg, res, fault, 0);
+}
+
+wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
+                           const wm_ptx_launch *l, wm_agg *agg,
+                           wm_ptx_result *res, wm_ptx_fault *fault,
+                           unsigned flags)
 {
     const wmi_func *f = m ? kernel_func(m, k) : NULL;
     wm_ptx_fault dummy;
@@ -518,6 +547,7 @@ wm_status wm_ptx_run(const wm_ptx_module *m, size_t k, const wm_ptx_launch *l,
     j.nsel = nsel;
     j.nchunks = nsel < MAX_CHUNKS ? (uint32_t)(nsel ? nsel : 1) : MAX_CHUNKS;
     j.fault_chunk = UINT32_MAX;
+    j.flags = flags;
     j.faults = calloc(j.nchunks, sizeof *j.faults);
     j.status = calloc(j.nchunks, sizeof *j.status);
     wm_status st = (j.faults && j.status) ? WM_OK : WM_ERR_NOMEM;
