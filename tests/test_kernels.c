@@ -3,9 +3,11 @@
  * the PTX interpreter: the functional result against the case's C
  * reference, and the per-source-line numbers against its hand-computed
  * kc_expect table.  One case is also run with several threads, and the
- * statistics must be identical to the one-thread run.
+ * statistics must be identical to the one-thread run.  Every run is also
+ * checked against the interpreter's slow path (ptx_twin.h).
  */
 #include "check.h"
+#include "ptx_twin.h"
 #include "kernel_cases.h"
 #include "warpmem.h"
 
@@ -152,7 +154,7 @@ static wm_agg *run_case(const kernel_case *kc, unsigned threads, int check)
     wm_agg *g = wm_agg_new(&arch);
     wm_ptx_result res;
     wm_ptx_fault ft;
-    wm_status st = wm_ptx_run(m, (size_t)k, &l, g, &res, &ft);
+    wm_status st = twin_run(m, (size_t)k, &l, g, &res, &ft);
     CHECK_EQ(st, WM_OK);
     if (st != WM_OK)
         fprintf(stderr, "%s: run failed: %s (PTX line %u)\n", kc->name, ft.msg,

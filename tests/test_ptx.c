@@ -3,9 +3,11 @@
  * compiled from basic.cu / mma.cu by gen.sh, plus hand-written faults.ptx):
  * functional results against C references on random inputs (negative
  * values included), hand-computed per-line numbers, parse errors with
- * line:col, and every kind of fault.
+ * line:col, and every kind of fault.  Every launch is also run with the
+ * fast paths off and must agree exactly (ptx_twin.h).
  */
 #include "check.h"
+#include "ptx_twin.h"
 #include "warpmem.h"
 
 #include <math.h>
@@ -118,7 +120,7 @@ static wm_status run(wm_ptx_module *m, const char *name, const launch *L,
     l.max_steps = L->max_steps ? L->max_steps : 1000000;
     wm_agg *g = wm_agg_new(&arch);
     wm_ptx_fault f;
-    wm_status st = wm_ptx_run(m, (size_t)k, &l, g, NULL, ft ? ft : &f);
+    wm_status st = twin_run(m, (size_t)k, &l, g, NULL, ft ? ft : &f);
     if (out)
         *out = g;
     else

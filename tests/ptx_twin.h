@@ -1,0 +1,106 @@
+/*
+ * ptx_twin.h -- differential runs of the PTX interpreter for the tests:
+ * every launch runs twice, first with every fast path off (WMI_RUN_SLOW,
+ * the plain per-lane interpreter) and then normally, on identical copies of
+ * the argument buffers.  The two runs must agree on everything a caller
+ * can see: status, fault report, instruction counts, every site's
+ * statistics, per-request distribution, worst access and label, and the
+ * bytes of every buffer.  The fast run's results are what the caller gets.
+ * Include after check.h; needs src/ on the include path.
+ */
+#ifndef WM_PTX_TWIN_H
+#define WM_PTX_TWIN_H
+
+#include "ptx_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int twin_same_agg(const wm_agg *a, const wm_agg *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (wm_agg_nsites(a) != wm_agg_nsites(b))
+        return 0;
+    for (size_t i = 0; i < wm_agg_nsites(a); i++) {
+        wm_site x, y;
+        if (!wm_agg_site(a, i, &x) || !wm_agg_site(b, i, &y))
+            return 0;
+        if (x.site != y.site || x.space != y.space || x.op != y.op ||
+            x.size != y.size || x.line != y.line ||
+            strcmp(x.label, y.label) != 0 ||
+            memcmp(&x.stats, &y.stats, sizeof x.stats) != 0 ||
+            x.per_request.min != y.per_request.min ||
+            x.per_request.median != y.per_request.median ||
+            x.per_request.max != y.per_request.max ||
+            x.per_request.mean != y.per_request.mean || !x.worst != !y.worst ||
+            (x.worst && memcmp(x.worst, y.worst, sizeof *x.worst) != 0)) {
+            fprintf(stderr, "twin: site %u (%s) differs between the slow and "
+                    "fast paths\n", x.site, x.label);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int twin_same_fault(const wm_ptx_fault *a, const wm_ptx_fault *b)
+{
+    return a->status == b->status && strcmp(a->msg, b->msg) == 0 &&
+           memcmp(a->cta, b->cta, sizeof a->cta) == 0 &&
+           memcmp(a->thread, b->thread, sizeof a->thread) == 0 &&
+           a->warp == b->warp && a->lane == b->lane && a->insn == b->insn &&
+           a->ptx_line == b->ptx_line && a->line == b->line &&
+           strcmp(a->file, b->file) == 0;
+}
+
+/* wm_ptx_run, checked against the slow path (see the file header). */
+static wm_status twin_run(const wm_ptx_module *m, size_t k,
+                          const wm_ptx_launch *l, wm_agg *agg,
+                          wm_ptx_result *res, wm_ptx_fault *ft)
+{
+    size_t n = l->nargs;
+    void **snap = calloc(n + 1, sizeof *snap), **slow = calloc(n + 1, sizeof *slow);
+    CHECK(snap && slow);
+    for (size_t i = 0; snap && slow && i < n; i++)
+        if (l->args[i].buf) {
+            snap[i] = malloc(l->args[i].bytes + 1);
+            slow[i] = malloc(l->args[i].bytes + 1);
+            CHECK(snap[i] && slow[i]);
+            if (snap[i])
+                memcpy(snap[i], l->args[i].buf, l->args[i].bytes);
+        }
+    wm_agg *sagg = agg ? wm_agg_new(wm_agg_arch(agg)) : NULL;
+    wm_ptx_result sres, fres;
+    wm_ptx_fault sft, fft;
+    wm_status sst = wmi_ptx_run_opts(m, k, l, sagg, &sres, &sft, WMI_RUN_SLOW);
+    for (size_t i = 0; snap && slow && i < n; i++)
+        if (snap[i] && slow[i]) {
+            memcpy(slow[i], l->args[i].buf, l->args[i].bytes);
+            memcpy(l->args[i].buf, snap[i], l->args[i].bytes);
+        }
+    wm_status fst = wmi_ptx_run_opts(m, k, l, agg, &fres, &fft, 0);
+    CHECK_EQ(sst, fst);
+    CHECK(twin_same_fault(&sft, &fft));
+    if (sst != WM_ERR_NOMEM && fst != WM_ERR_NOMEM) {
+        CHECK_EQ(sres.warp_insts, fres.warp_insts);
+        CHECK_EQ(sres.thread_insts, fres.thread_insts);
+        CHECK_EQ(sres.ctas_run, fres.ctas_run);
+        CHECK(twin_same_agg(sagg, agg));
+    }
+    for (size_t i = 0; snap && slow && i < n; i++) {
+        if (slow[i])
+            CHECK(memcmp(slow[i], l->args[i].buf, l->args[i].bytes) == 0);
+        free(snap[i]);
+        free(slow[i]);
+    }
+    free(snap);
+    free(slow);
+    wm_agg_free(sagg);
+    if (res)
+        *res = fres;
+    if (ft)
+        *ft = fft;
+    return fst;
+}
+
+#endif /* WM_PTX_TWIN_H */
