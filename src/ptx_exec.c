@@ -470,27 +470,37 @@ static int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
         return 0;
     wm_access *a = &c->acc;
     uint64_t *ad = a->addr;
-    uint64_t lo = UINT64_MAX, hi = 0, orv = 0;
-    if (sp == SP_SHARED) {
-        LOOP(uint64_t x = (uint32_t)(A[l] + (uint64_t)in->imm); ad[l] = x;
-             orv |= x; lo = x < lo ? x : lo; hi = x > hi ? x : hi);
-    } else {
-        LOOP(uint64_t x = A[l] + (uint64_t)in->imm; ad[l] = x; orv |= x;
-             lo = x < lo ? x : lo; hi = x > hi ? x : hi);
-    }
-    if (orv & (size - 1))
-        return 0;
+    /*
+     * One branch-free pass (vectorised for a full mask): `orv` ORs the
+     * addresses (alignment), `bad` ORs lim - offset, whose bit 63 is set
+     * iff some lane's offset exceeds lim (offsets and lim are below 2^40,
+     * so the difference cannot wrap past bit 63 otherwise), and for
+     * global the bits above the window offset of addr ^ addr(first lane),
+     * nonzero iff some lane is in another buffer.
+     */
+    unsigned l0 = first_lane(m);
+    uint64_t orv = 0, bad = 0;
     uintptr_t base; /* host address of simulated address 0 of the window */
     if (sp == SP_SHARED) {
-        if (hi + size > c->smem_bytes)
+        if (c->smem_bytes < size)
+            return 0;
+        uint64_t lim = c->smem_bytes - size;
+        LOOP(uint64_t x = (uint32_t)(A[l] + (uint64_t)in->imm); ad[l] = x;
+             orv |= x; bad |= lim - x);
+        if ((orv & (size - 1)) || (bad >> 63))
             return 0;
         base = (uintptr_t)c->smem;
     } else {
-        uint64_t i = lo >> WMI_WIN_SHIFT;
-        if (i != hi >> WMI_WIN_SHIFT || i < 1 || i > c->ngbufs - 1)
+        uint64_t first = A[l0] + (uint64_t)in->imm, i = first >> WMI_WIN_SHIFT;
+        if (i < 1 || i > c->ngbufs - 1)
             return 0;
         const wmi_gbuf *b = &c->gbufs[i - 1];
-        if (!b->p || (hi & WMI_WIN_MASK) + size > b->bytes)
+        if (!b->p || b->bytes < size || b->bytes > WMI_WIN_MASK)
+            return 0;
+        uint64_t lim = b->bytes - size;
+        LOOP(uint64_t x = A[l] + (uint64_t)in->imm; ad[l] = x; orv |= x;
+             bad |= ((x ^ first) & ~WMI_WIN_MASK) | (lim - (x & WMI_WIN_MASK)));
+        if ((orv & (size - 1)) || (bad & ~WMI_WIN_MASK))
             return 0;
         /* modular: base + addr is b->p + offset for every lane */
         base = (uintptr_t)b->p - (uintptr_t)(i << WMI_WIN_SHIFT);
@@ -1208,6 +1218,10 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         return WM_OK;
     uint32_t pc = w->cur, act = w->act;
     const uint32_t end = c->f->first + c->f->count;
+    /* fast: specialised loops allowed; uni: slots uniform across lanes
+       (all 0 under WMI_RUN_SLOW, which turns the uniform paths off) */
+    const int fast = !(c->flags & WMI_RUN_SLOW);
+    const uint8_t *uni = c->uni;
 
     for (;;) {
         if (pc >= end)
@@ -1293,7 +1307,15 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             const uint64_t *A = R[in->a], *B = R[in->b];
             const uint64_t *C = R[mad ? in->c : SLOT_ZERO];
             uint64_t *D = R[in->d];
-            if (in->flags & F_WIDE) {
+            if ((in->flags & F_WIDE) && bits == 32 && fast) {
+                /* 32 x 32 -> 64: pmuldq / pmuludq */
+                if (sg)
+                    LOOP(D[l] = (uint64_t)((int64_t)(int32_t)(uint32_t)A[l] *
+                                           (int64_t)(int32_t)(uint32_t)B[l]) +
+                                C[l]);
+                else
+                    LOOP(D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l] + C[l]);
+            } else if (in->flags & F_WIDE) {
                 unsigned wb = bits * 2;
                 if (sg)
                     LOOP(D[l] = trunc_bits((uint64_t)((int64_t)sext(A[l], bits) *
@@ -1396,6 +1418,17 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_SHL: {
             const uint64_t *A = R[in->a], *B = R[in->b];
             uint64_t *D = R[in->d];
+            if (uni[in->b]) {
+                /* one shift count for all lanes: a vector shift */
+                uint32_t s = (uint32_t)B[0];
+                if (s >= bits)
+                    LOOP(D[l] = 0);
+                else if (bits == 32)
+                    LOOP(D[l] = (uint32_t)(A[l] << s));
+                else
+                    LOOP(D[l] = trunc_bits(A[l] << s, bits));
+                break;
+            }
             LOOP(uint32_t s = (uint32_t)B[l];
                  D[l] = s >= bits ? 0 : trunc_bits(A[l] << s, bits));
             break;
@@ -1403,7 +1436,13 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_SHR: {
             const uint64_t *A = R[in->a], *B = R[in->b];
             uint64_t *D = R[in->d];
-            if (sg)
+            if (uni[in->b] && !sg && bits == 32) {
+                uint32_t s = (uint32_t)B[0];
+                if (s >= 32)
+                    LOOP(D[l] = 0);
+                else
+                    LOOP(D[l] = (uint32_t)A[l] >> s);
+            } else if (sg)
                 LOOP(uint32_t s = (uint32_t)B[l];
                      D[l] = trunc_bits((uint64_t)((int64_t)sext(A[l], bits) >>
                                                   (s >= bits ? bits - 1 : s)),
@@ -1596,7 +1635,9 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             uint64_t base = in->space == SP_SHARED ? WMI_SHARED_WIN
                             : in->space == SP_LOCAL ? WMI_LOCAL_WIN
                             : in->space == SP_PARAM ? WMI_PARAM_WIN : 0;
-            if (in->flags & F_TO)
+            if ((in->flags & F_TO) && (bits == 64 || bits == 0) && fast)
+                LOOP(D[l] = A[l] - base);
+            else if (in->flags & F_TO)
                 LOOP(D[l] = trunc_bits(A[l] - base, bits ? bits : 64));
             else
                 LOOP(D[l] = trunc_bits(A[l], in->space == SP_GLOBAL ? 64 : 32) + base);
