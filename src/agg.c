@@ -201,14 +201,20 @@ wm_status wm_agg_add(wm_agg *g, const wm_access *a, wm_counts *out)
         *out = c;
     if (st != WM_OK)
         return st;
+    return wmi_agg_add_counted(g, a, &c);
+}
+
+wm_status wmi_agg_add_counted(wm_agg *g, const wm_access *a,
+                              const wm_counts *c)
+{
     site_rec *r = site_get(g, a->site, a->space, a->op);
     if (!r)
         return WM_ERR_NOMEM;
     r->size = a->size;
-    stats_add_counts(&r->stats, &c);
-    if (!c.requests)
+    stats_add_counts(&r->stats, c);
+    if (!c->requests)
         return WM_OK;
-    uint32_t v = per_request_value(a->space, &c);
+    uint32_t v = per_request_value(a->space, c);
     r->hist[v < WM_HIST_MAX ? v : WM_HIST_MAX]++;
     if (!r->has_worst || v > r->worst_value) {
         r->has_worst = 1;

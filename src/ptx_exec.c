@@ -525,6 +525,7 @@ static int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
     *st = WM_OK;
     if (!c->agg)
         return 1;
+    /* the model's record: inactive lanes zeroed exactly as emit() does */
     if (m != FULL)
         for (unsigned l = 0; l < 32; l++)
             ad[l] = (m >> l & 1) ? ad[l] : 0;
@@ -533,7 +534,36 @@ static int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
     a->op = store ? WM_OP_ST : WM_OP_LD;
     a->size = size;
     a->mask = m;
-    *st = wm_agg_add(c->agg, a, NULL);
+    /* a translated repeat of this instruction's last pattern has the same
+       counts (wmi_memo in ptx_int.h) */
+    const wm_arch *arch = wm_agg_arch(c->agg);
+    uint32_t mi = c->memo_of[pc - c->f->first];
+    uint64_t a0 = ad[l0];
+    uint64_t per = sp == SP_SHARED
+                       ? (size > arch->bank_bytes ? size : arch->bank_bytes)
+                       : (arch->line_bytes > arch->sector_bytes
+                              ? arch->line_bytes : arch->sector_bytes);
+    wmi_memo *mo = mi ? &c->memo[mi - 1] : NULL;
+    if (mo && mo->mask == m && ((a0 - mo->a0) & (per - 1)) == 0 &&
+        (per & (per - 1)) == 0) {
+        uint64_t diff = 0;
+        LOOP(diff |= (ad[l] - a0) ^ mo->rel[l]);
+        if (!diff) {
+            *st = wmi_agg_add_counted(c->agg, a, &mo->counts);
+            return 1;
+        }
+    }
+    wm_counts cnt;
+    *st = wm_count(arch, a, &cnt);
+    if (*st != WM_OK)
+        return 1;
+    if (mo) {
+        LOOP(mo->rel[l] = ad[l] - a0);
+        mo->a0 = a0;
+        mo->mask = m;
+        mo->counts = cnt;
+    }
+    *st = wmi_agg_add_counted(c->agg, a, &cnt);
     return 1;
 }
 

@@ -302,6 +302,23 @@ typedef struct wmi_barrier {
     uint32_t pc2;      /* another instruction seen, or WMI_NOREG */
 } wmi_barrier;
 
+/*
+ * The counts of one memory instruction's last lane pattern.  wm_count is a
+ * pure function of the lane mask, the size and the addresses, and it does
+ * not change when every address moves by the same multiple of the line
+ * (global: sectors and lines are translated) or of the bank unit
+ * max(size, bank_bytes) (shared: units and bank groups are rotated, so
+ * the distinct units per group and the broadcasts are the same).  The
+ * naive transpose's store, the tiled kernels' shared loads in their k loop
+ * repeat their pattern that way from warp to warp.
+ */
+typedef struct wmi_memo {
+    uint64_t rel[32]; /* active lane's address - a0 */
+    uint64_t a0;      /* address of the first active lane */
+    uint32_t mask;    /* active lanes; 0 = nothing stored yet */
+    wm_counts counts;
+} wmi_memo;
+
 /* One worker's state: a CTA's warps and memories. */
 typedef struct wmi_cta {
     const wm_ptx_module *m;
@@ -330,6 +347,10 @@ typedef struct wmi_cta {
     uint8_t *uni;
     /* the fast memory path's access record; lanes 32.. stay zero */
     wm_access acc;
+    /* memo_of[pc - f->first]: 1 + index into memo of a memory instruction
+       (0: none; all 0 under WMI_RUN_SLOW) */
+    uint32_t *memo_of;
+    wmi_memo *memo;
 } wmi_cta;
 
 /*

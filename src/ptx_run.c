@@ -46,6 +46,10 @@ static void cta_free(wmi_cta *c)
     free(c->smem);
     free(c->lmem);
     free(c->uni);
+    free(c->memo_of);
+    free(c->memo);
+    c->memo_of = NULL;
+    c->memo = NULL;
     c->warps = NULL;
     c->smem = c->lmem = NULL;
     c->uni = NULL;
@@ -72,6 +76,19 @@ static wm_status cta_alloc(wmi_cta *c)
             SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NTID_X, SR_NTID_Y,
             SR_NTID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z, SR_NWARPID,
             SR_DYNSMEM, SR_TOTALSMEM};
+        uint32_t nmemo = 0;
+        c->memo_of = calloc(f->count ? f->count : 1, sizeof *c->memo_of);
+        if (!c->memo_of)
+            return WM_ERR_NOMEM;
+        for (uint32_t i = 0; i < f->count; i++) {
+            const wmi_insn *in = &c->m->code[f->first + i];
+            if ((in->op == OP_LD || in->op == OP_ST) &&
+                (in->space == SP_GLOBAL || in->space == SP_SHARED))
+                c->memo_of[i] = ++nmemo;
+        }
+        c->memo = calloc(nmemo ? nmemo : 1, sizeof *c->memo);
+        if (!c->memo)
+            return WM_ERR_NOMEM;
         c->uni[SLOT_ZERO] = 1;
         for (uint32_t k = 0; k < f->nconsts; k++)
             c->uni[f->cslots[k]] = 1;
