@@ -159,9 +159,8 @@ static int reselect(wmi_warp *w, uint32_t *omin)
         w->act = 0;
         return 0;
     }
-    for (unsigned l = 0; l < 32; l++) {
-        if (!(ready >> l & 1))
-            continue;
+    for (uint32_t t = ready; t; t &= t - 1) {
+        unsigned l = (unsigned)__builtin_ctz(t);
         uint32_t p = w->pc[l];
         if (p < best) {
             second = best;
@@ -939,6 +938,49 @@ static int cmp_int(wmi_cmp op, uint64_t a, uint64_t b, int sg)
     return 0;
 }
 
+/*
+ * Integer compare of 32- or 64-bit lanes with the operator switch hoisted
+ * out of the lane loop, so each loop is a vector compare.  Same results as
+ * cmp_int; returns 0 (nothing written) for .num/.nan.
+ */
+#define CMP_CASES(X, U)                                                      \
+    switch (op) {                                                            \
+    case CMP_EQ: case CMP_EQU: LOOP(res[l] = X(A[l]) == X(B[l])); return 1;  \
+    case CMP_NE: case CMP_NEU: LOOP(res[l] = X(A[l]) != X(B[l])); return 1;  \
+    case CMP_LT: case CMP_LTU: LOOP(res[l] = X(A[l]) < X(B[l])); return 1;   \
+    case CMP_LE: case CMP_LEU: LOOP(res[l] = X(A[l]) <= X(B[l])); return 1;  \
+    case CMP_GT: case CMP_GTU: LOOP(res[l] = X(A[l]) > X(B[l])); return 1;   \
+    case CMP_GE: case CMP_GEU: LOOP(res[l] = X(A[l]) >= X(B[l])); return 1;  \
+    case CMP_LO: LOOP(res[l] = U(A[l]) < U(B[l])); return 1;                 \
+    case CMP_LS: LOOP(res[l] = U(A[l]) <= U(B[l])); return 1;                \
+    case CMP_HI: LOOP(res[l] = U(A[l]) > U(B[l])); return 1;                 \
+    case CMP_HS: LOOP(res[l] = U(A[l]) >= U(B[l])); return 1;                \
+    case CMP_NUM: case CMP_NAN: return 0;                                     \
+    }                                                                         \
+    return 0
+
+#define CMP_U32(x) ((uint32_t)(x))
+#define CMP_S32(x) ((int32_t)(uint32_t)(x))
+#define CMP_U64(x) ((uint64_t)(x))
+#define CMP_S64(x) ((int64_t)(x))
+
+/* .lo/.ls/.hi/.hs compare unsigned even on signed types (cmp_int compares
+   the sign-extended values unsigned, which orders as the zero-extended
+   ones do). */
+static int cmp_lanes(wmi_cmp op, const uint64_t *A, const uint64_t *B,
+                     uint32_t m, unsigned bits, int sg, uint64_t *res)
+{
+    if (bits == 32 && !sg) {
+        CMP_CASES(CMP_U32, CMP_U32);
+    } else if (bits == 32) {
+        CMP_CASES(CMP_S32, CMP_U32);
+    } else if (!sg) {
+        CMP_CASES(CMP_U64, CMP_U64);
+    } else {
+        CMP_CASES(CMP_S64, CMP_U64);
+    }
+}
+
 static int cmp_flt(wmi_cmp op, double a, double b)
 {
     int un = isnan(a) || isnan(b);
@@ -1577,7 +1619,10 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             wmi_cmp op = (wmi_cmp)in->mod;
             if (ct == PT_F16X2 || ct == PT_BF16X2)
                 goto unsupported;
-            if (cfl)
+            if (fast && !cfl && (cb == 32 || cb == 64) &&
+                cmp_lanes(op, A, B, m, cb, csg, res))
+                ; /* done: the compare hoisted out of the lane loop */
+            else if (cfl)
                 LOOP(res[l] = (uint64_t)cmp_flt(op, fget(ct, A[l]), fget(ct, B[l])));
             else if (cb == 32 && !csg)
                 LOOP(res[l] = (uint64_t)cmp_int(op, (uint32_t)A[l], (uint32_t)B[l], 0));
