@@ -122,6 +122,12 @@ static void apply_mod(const char *s, size_t n, wmi_insn *in, int *ntypes)
                 return;
             }
     }
+    if ((in->op == OP_SETP || in->op == OP_SET) &&
+        (eq(s, n, "lo") || eq(s, n, "hi"))) {
+        /* the compare operators .lo/.hi, not mul's .lo/.hi halves */
+        in->mod = eq(s, n, "lo") ? CMP_LO : CMP_HI;
+        return;
+    }
     if (eq(s, n, "global")) in->space = SP_GLOBAL;
     else if (eq(s, n, "shared") || eq(s, n, "shared::cta")) in->space = SP_SHARED;
     else if (eq(s, n, "local")) in->space = SP_LOCAL;
