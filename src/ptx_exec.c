@@ -1309,13 +1309,13 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
                 g |= (uint32_t)(G[l] & 1) << l;
             m &= in->guard_neg ? ~g : g;
         }
-        if (++c->steps > c->max_steps && c->max_steps)
+        if (++c->steps > c->step_limit)
             return wmi_ptx_fault(c, w, first_lane(act), pc, WM_ERR_LIMIT,
                                  "step budget of %llu warp instructions "
                                  "exhausted (an endless loop? raise "
                                  "--max-steps)",
                                  (unsigned long long)c->max_steps);
-        c->warp_insts++;
+        /* warp_insts: run_cta adds the CTA's steps */
         c->thread_insts += wmi_popcount64(act);
         wmi_type t = (wmi_type)in->type;
         unsigned bits = wmi_type_bits(t);

@@ -337,6 +337,7 @@ typedef struct wmi_cta {
     uint32_t exited; /* threads exited */
     wm_agg *agg;
     uint64_t steps, max_steps;
+    uint64_t step_limit; /* max_steps, or UINT64_MAX for no budget */
     uint64_t warp_insts, thread_insts;
     wm_ptx_fault *fault;
     wm_status status;

@@ -220,7 +220,18 @@ static int release(wmi_cta *c, wm_status *st)
     return any;
 }
 
+static wm_status run_cta_warps(wmi_cta *c);
+
+/* Run the CTA in c->ctaid; counts its warp instructions (the steps that
+   passed the budget check). */
 static wm_status run_cta(wmi_cta *c)
+{
+    wm_status st = run_cta_warps(c);
+    c->warp_insts += c->steps < c->step_limit ? c->steps : c->step_limit;
+    return st;
+}
+
+static wm_status run_cta_warps(wmi_cta *c)
 {
     wm_status st = WM_OK;
     c->status = WM_OK;
@@ -384,6 +395,7 @@ static void *worker(void *arg)
     c.smem_bytes = j->smem_bytes;
     c.dyn_smem = j->l->dyn_smem;
     c.max_steps = j->l->max_steps;
+    c.step_limit = c.max_steps ? c.max_steps : UINT64_MAX;
     c.flags = j->flags;
     if (cta_alloc(&c) != WM_OK) {
         j->oom = WM_ERR_NOMEM;
