@@ -201,15 +201,25 @@ wm_status wm_agg_add(wm_agg *g, const wm_access *a, wm_counts *out)
         *out = c;
     if (st != WM_OK)
         return st;
-    return wmi_agg_add_counted(g, a, &c);
+    return wmi_agg_add_counted(g, a, &c, NULL);
 }
 
 wm_status wmi_agg_add_counted(wm_agg *g, const wm_access *a,
-                              const wm_counts *c)
+                              const wm_counts *c, uint32_t *hint)
 {
-    site_rec *r = site_get(g, a->site, a->space, a->op);
-    if (!r)
-        return WM_ERR_NOMEM;
+    site_rec *r = NULL;
+    if (hint && *hint < g->nsites) {
+        r = &g->sites[*hint];
+        if (r->site != a->site || r->space != a->space || r->op != a->op)
+            r = NULL;
+    }
+    if (!r) {
+        r = site_get(g, a->site, a->space, a->op);
+        if (!r)
+            return WM_ERR_NOMEM;
+        if (hint)
+            *hint = (uint32_t)(r - g->sites);
+    }
     r->size = a->size;
     stats_add_counts(&r->stats, c);
     if (!c->requests)

@@ -548,7 +548,7 @@ static int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
         uint64_t diff = 0;
         LOOP(diff |= (ad[l] - a0) ^ mo->rel[l]);
         if (!diff) {
-            *st = wmi_agg_add_counted(c->agg, a, &mo->counts);
+            *st = wmi_agg_add_counted(c->agg, a, &mo->counts, &mo->site);
             return 1;
         }
     }
@@ -562,7 +562,7 @@ static int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
         mo->mask = m;
         mo->counts = cnt;
     }
-    *st = wmi_agg_add_counted(c->agg, a, &cnt);
+    *st = wmi_agg_add_counted(c->agg, a, &cnt, mo ? &mo->site : NULL);
     return 1;
 }
 

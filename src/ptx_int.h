@@ -316,6 +316,7 @@ typedef struct wmi_memo {
     uint64_t rel[32]; /* active lane's address - a0 */
     uint64_t a0;      /* address of the first active lane */
     uint32_t mask;    /* active lanes; 0 = nothing stored yet */
+    uint32_t site;    /* the aggregator's record index (a hint) */
     wm_counts counts;
 } wmi_memo;
 

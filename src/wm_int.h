@@ -74,10 +74,12 @@ wm_status wmi_reference_count(const wm_arch *arch, const wm_access *a,
 /*
  * wm_agg_add for an access whose counts the caller already has: *c must be
  * what wm_count(wm_agg_arch(g), a, c) returns WM_OK with (the PTX
- * interpreter reuses the counts of a translated lane pattern).  Returns
- * WM_OK or WM_ERR_NOMEM.
+ * interpreter reuses the counts of a translated lane pattern).  hint (may
+ * be NULL) caches the record's index between calls for one site: any
+ * value is safe, a stale one only costs the lookup.  Returns WM_OK or
+ * WM_ERR_NOMEM.
  */
 wm_status wmi_agg_add_counted(wm_agg *g, const wm_access *a,
-                              const wm_counts *c);
+                              const wm_counts *c, uint32_t *hint);
 
 #endif /* WM_INT_H */
