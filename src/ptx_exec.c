@@ -1842,6 +1842,7 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             if (in->flags & F_ARRIVE)
                 break;
             w->wait |= m;
+            w->wait_at[id] |= m;
             for (unsigned l = 0; l < 32; l++)
                 if (m >> l & 1)
                     w->bar_of[l] = (uint8_t)id;

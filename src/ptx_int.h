@@ -291,6 +291,7 @@ typedef struct wmi_warp {
     uint32_t live;     /* lanes not exited */
     uint32_t wait;     /* lanes waiting at a barrier */
     uint8_t bar_of[32];/* which barrier a waiting lane waits at */
+    uint32_t wait_at[16]; /* lanes waiting at barrier b (within wait) */
     uint32_t nthreads; /* threads of this warp (< 32 for a partial warp) */
     uint32_t index;
 } wmi_warp;

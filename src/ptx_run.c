@@ -171,6 +171,7 @@ void wmi_ptx_cta_begin(wmi_cta *c)
         w->nthreads = left < 32 ? left : 32;
         w->live = w->nthreads >= 32 ? 0xffffffffu : (1u << w->nthreads) - 1;
         w->wait = 0;
+        memset(w->wait_at, 0, sizeof w->wait_at);
         w->act = 0;
         w->cur = f->first;
         for (unsigned l = 0; l < 32; l++)
@@ -210,9 +211,8 @@ static int release(wmi_cta *c, wm_status *st)
         }
         for (uint32_t i = 0; i < c->nwarps; i++) {
             wmi_warp *w = &c->warps[i];
-            for (unsigned l = 0; l < 32; l++)
-                if ((w->wait >> l & 1) && w->bar_of[l] == b)
-                    w->wait &= ~(1u << l);
+            w->wait &= ~w->wait_at[b];
+            w->wait_at[b] = 0;
         }
         bar->arrived = 0;
         any = 1;
