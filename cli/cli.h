@@ -54,6 +54,12 @@ int cli_color_default(void);
 /* Terminal width for drawings: $COLUMNS, else 100. */
 unsigned cli_term_width(void);
 
+/*
+ * The command line as typed, for reports: "warpmem" and argv[0..argc-1],
+ * shell-quoted where needed, truncated to fit buf[cap] (cap >= 8).
+ */
+void cli_command_line(int argc, char **argv, char *buf, size_t cap);
+
 /* Is argument a help flag (-h / --help)? */
 int cli_is_help(const char *arg);
 
