@@ -329,8 +329,9 @@ static void print_badge(wm_severity sev, int color)
     const char *c = sev == WM_SEV_HIGH   ? "\033[31m"
                     : sev == WM_SEV_NONE ? "\033[32m"
                                          : "\033[33m";
-    printf("[%s%s%s]", color ? c : "", wm_severity_name(sev),
-           color ? "\033[0m" : "");
+    printf("[%s%s%s]%*s", color ? c : "", wm_severity_name(sev),
+           color ? "\033[0m" : "", 6 - (int)strlen(wm_severity_name(sev)),
+           "");
 }
 
 /* The statements worst first, one line each, after the per-statement text. */
