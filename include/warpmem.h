@@ -470,6 +470,178 @@ WM_API int wm_expr_lane_tid(const unsigned block[3], unsigned warp_size,
 
 /* ---- PTX interpreter (wm_ptx_*) --------------------------------------- */
 
+/*
+ * Run a kernel's PTX warp by warp in lockstep on the CPU and feed every
+ * global/local/shared memory instruction to a wm_agg (site = the index of
+ * the PTX instruction in the module, labelled with its PTX text and the
+ * source file:line from .loc).  The numbers are PTX-level: ptxas may merge,
+ * split or predicate instructions, so requests can differ from the SASS that
+ * Nsight Compute measures (sectors per byte are far more stable).
+ */
+typedef struct wm_ptx_module wm_ptx_module;
+
+/* Element types of argument buffers. */
+#define WM_PTX_TYPE_LIST(X)                                                   \
+    X(WM_PTX_I8, "i8", 1) X(WM_PTX_U8, "u8", 1) X(WM_PTX_I16, "i16", 2)       \
+    X(WM_PTX_U16, "u16", 2) X(WM_PTX_I32, "i32", 4) X(WM_PTX_U32, "u32", 4)   \
+    X(WM_PTX_I64, "i64", 8) X(WM_PTX_U64, "u64", 8) X(WM_PTX_F16, "f16", 2)   \
+    X(WM_PTX_BF16, "bf16", 2) X(WM_PTX_F32, "f32", 4) X(WM_PTX_F64, "f64", 8)
+
+typedef enum {
+#define WM_X_ENUM(e, name, size) e,
+    WM_PTX_TYPE_LIST(WM_X_ENUM)
+#undef WM_X_ENUM
+        WM_PTX_NTYPES
+} wm_ptx_type;
+
+/* "f32" etc.; size in bytes.  parse: WM_OK or WM_ERR_ARG. */
+WM_API const char *wm_ptx_type_name(wm_ptx_type t);
+WM_API size_t wm_ptx_type_size(wm_ptx_type t);
+WM_API wm_status wm_ptx_type_parse(const char *name, wm_ptx_type *out);
+
+/*
+ * Fill count elements of type t at buf by an init rule:
+ *   "zeros"      all zero;
+ *   "iota"       element i = i converted to the type (wraps for integers);
+ *   "rand=SEED"  uniform in [0,1) for float types, [0,256) for integers,
+ *                from splitmix64 seeded with SEED: element i takes the i-th
+ *                output x, floats use (x >> 11) * 2^-53, integers x >> 56.
+ * Returns WM_OK or WM_ERR_ARG for an unknown rule.  Shared by the CLI's
+ * --arg specs and the tests, so both see the same inputs.
+ */
+WM_API wm_status wm_ptx_fill(void *buf, wm_ptx_type t, size_t count,
+                             const char *init);
+
+/*
+ * Parse PTX text src[0..n) (copied).  path names the file in diagnostics
+ * and is used to resolve relative .file paths.  On success *out is a new
+ * module (caller frees with wm_ptx_free); on a syntax error returns
+ * WM_ERR_PARSE with d holding offset/line/col and the message (print it
+ * with wm_diag_print(f, d, path, src, n)).  Unknown opcodes and modifiers
+ * are accepted; an unknown opcode faults only when it is executed.
+ */
+WM_API wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
+                              wm_ptx_module **out, wm_diag *d);
+WM_API void wm_ptx_free(wm_ptx_module *m);
+
+/* Kernels (.entry) of the module, in order of definition. */
+WM_API size_t wm_ptx_nkernels(const wm_ptx_module *m);
+WM_API const char *wm_ptx_kernel_name(const wm_ptx_module *m, size_t k);
+/* The kernel's name demangled to its identifier ("_Z4copyPfS_" -> "copy"). */
+WM_API const char *wm_ptx_kernel_pretty(const wm_ptx_module *m, size_t k);
+/* Parameters: count, byte size and offset in the parameter buffer. */
+WM_API size_t wm_ptx_kernel_nparams(const wm_ptx_module *m, size_t k);
+WM_API size_t wm_ptx_param_size(const wm_ptx_module *m, size_t k, size_t i);
+
+/*
+ * Find a kernel by exact name or by its demangled identifier.  name NULL
+ * or "" picks the only kernel of a one-kernel module.  Returns the index,
+ * -1 when nothing matches, -2 when several kernels match.
+ */
+WM_API long wm_ptx_find_kernel(const wm_ptx_module *m, const char *name);
+
+/* Number of instructions (= site ids 0..n-1) of the module. */
+WM_API size_t wm_ptx_ninsns(const wm_ptx_module *m);
+
+/* Where an instruction came from; pointers live as long as the module. */
+typedef struct wm_ptx_where {
+    uint32_t ptx_line;   /* line in the PTX text (1-based) */
+    const char *text;    /* the instruction as written (no ';') */
+    const char *file;    /* source file of the .loc, "" if none */
+    uint32_t line;       /* source line, 0 if unknown / compiler generated */
+    const char *inl_file;/* for inlined code: the callee's file, else "" */
+    uint32_t inl_line;   /* and line */
+} wm_ptx_where;
+WM_API int wm_ptx_where_insn(const wm_ptx_module *m, size_t insn,
+                             wm_ptx_where *out);
+
+/* One kernel argument: a device buffer (buf != NULL) or a scalar. */
+typedef struct wm_ptx_arg {
+    void *buf;        /* host memory standing for the device buffer; the
+                         kernel reads and writes it in place */
+    size_t bytes;     /* its size: accesses past it fault */
+    uint64_t scalar;  /* scalar bits (little-endian, low bytes used) */
+    unsigned size;    /* scalar size in bytes (1, 2, 4, 8); 0 for buffers */
+} wm_ptx_arg;
+
+typedef enum {
+    WM_PTX_CTAS_ALL,    /* every CTA of the grid */
+    WM_PTX_CTAS_FIRST,  /* the first n CTAs in linear order */
+    WM_PTX_CTAS_SAMPLE  /* n CTAs drawn without replacement with seed */
+} wm_ptx_ctas;
+
+typedef struct wm_ptx_launch {
+    unsigned grid[3], block[3];
+    size_t dyn_smem;          /* bytes of .extern .shared */
+    const wm_ptx_arg *args;   /* one per kernel parameter, in order */
+    size_t nargs;
+    wm_ptx_ctas ctas;
+    uint64_t ctas_n;          /* for FIRST / SAMPLE */
+    uint64_t seed;            /* for SAMPLE */
+    uint64_t max_steps;       /* warp-instruction budget, 0 = unlimited */
+    unsigned threads;         /* worker threads, 0 = all cores */
+    /* Called now and then from the calling thread (may be NULL). */
+    void (*progress)(void *ud, uint64_t ctas_done, uint64_t ctas_total);
+    void *progress_ud;
+} wm_ptx_launch;
+
+/* What a run did. */
+typedef struct wm_ptx_result {
+    uint64_t ctas_total;   /* CTAs in the grid */
+    uint64_t ctas_run;     /* CTAs executed */
+    int sampled;           /* 1 when not every CTA ran */
+    uint64_t warp_insts;   /* warp-level instructions executed */
+    uint64_t thread_insts; /* thread-level (sum of active lanes) */
+} wm_ptx_result;
+
+/* A fault inside the kernel (compute-sanitizer style). */
+typedef struct wm_ptx_fault {
+    wm_status status;      /* WM_ERR_FAULT, WM_ERR_LIMIT, WM_ERR_UNSUPPORTED */
+    char msg[256];         /* one line, no file:line prefix */
+    unsigned cta[3];       /* block index */
+    unsigned thread[3];    /* thread index of the first faulting lane */
+    unsigned warp, lane;
+    size_t insn;           /* instruction index */
+    uint32_t ptx_line;
+    const char *file;      /* source file or "" (lives with the module) */
+    uint32_t line;         /* source line or 0 */
+} wm_ptx_fault;
+
+/*
+ * Run kernel k with launch l.  Memory instructions are added to agg (may be
+ * NULL: functional run only); sites are labelled.  With several threads
+ * CTAs run in parallel on private aggregators merged in a fixed order, so
+ * the statistics do not depend on l->threads (functional results of float
+ * atomics may differ in the last bits, as on a GPU).  Returns WM_OK;
+ * WM_ERR_ARG (bad launch: argument count/size, block too large, shared
+ * memory over 228 KiB) with a message in fault->msg; or the fault status
+ * with *fault filled (the lowest faulting CTA wins).  res and fault may be
+ * NULL.
+ */
+WM_API wm_status wm_ptx_run(const wm_ptx_module *m, size_t k,
+                            const wm_ptx_launch *l, wm_agg *agg,
+                            wm_ptx_result *res, wm_ptx_fault *fault);
+
+/* Options of the per-source-line report. */
+typedef struct wm_ptx_report_opts {
+    wm_format format;
+    int color;               /* ANSI colours in text */
+    unsigned width;          /* terminal width for drawings */
+    unsigned draw_top;       /* draw the worst warp of this many sites */
+    const char *ptx_path;    /* used to find source files (may be NULL) */
+    const char *kernel;      /* kernel name for the header */
+    const wm_ptx_result *res;/* may be NULL */
+} wm_ptx_report_opts;
+
+/*
+ * Write the report of a run: per source line (with the source text when the
+ * file is readable) the summed numbers, lines with excessive sectors or
+ * bank conflicts marked worst first, each memory instruction under its
+ * line, then kernel totals under Nsight Compute names (text, JSON or CSV).
+ */
+WM_API void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
+                          const wm_ptx_report_opts *o);
+
 /* ---- advisor (wm_advise_*) -------------------------------------------- */
 
 /*

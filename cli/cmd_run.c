@@ -1,0 +1,637 @@
+/*
+ * cmd_run.c -- `warpmem run`: interpret a kernel's PTX on the CPU and print
+ * per-source-line memory metrics.  Builds the argument buffers from --arg
+ * specs (TYPE[N][:zeros|:iota|:rand=SEED|:file=PATH][:out=PATH], or
+ * TYPE=VALUE scalars), compiles a .cu with nvcc when given one, then hands
+ * everything to wm_ptx_run / wm_ptx_report.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_ARGS 64
+
+typedef struct argspec {
+    wm_ptx_arg arg;
+    const char *out; /* write-back path or NULL */
+    const char *text;
+} argspec;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: warpmem run KERNEL.ptx|KERNEL.cu [--kernel NAME] --grid "
+            "X[,Y[,Z]]\n"
+            "                   --block X[,Y[,Z]] [--smem BYTES] --arg SPEC "
+            "...\n"
+            "                   [--ctas all|first:N|sample:K[,SEED]] "
+            "[--max-steps N] [-j N]\n"
+            "                   [--arch NAME] [--format text|json|csv] "
+            "[--color auto|always|never]\n"
+            "                   [--draw N] [--list]\n\n"
+            "Runs the kernel's PTX warp by warp on the CPU and reports, per "
+            "source line,\nrequests, sectors, ideal sectors, shared "
+            "wavefronts and bank conflicts (PTX level).\n\n"
+            "  --arg SPEC     one per kernel parameter, in order:\n"
+            "                   TYPE[N][:zeros|:iota|:rand=SEED|:file=PATH]"
+            "[:out=PATH]  a buffer\n"
+            "                   TYPE=VALUE                                  "
+            "     a scalar\n"
+            "                 TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 "
+            "f32 f64\n"
+            "  --kernel NAME  entry name or demangled name (needed when the "
+            "module has several)\n"
+            "  --smem BYTES   dynamic shared memory (extern __shared__)\n"
+            "  --ctas MODE    all CTAs (default), the first N, or K sampled "
+            "with SEED\n"
+            "  --max-steps N  warp instructions allowed per CTA (default "
+            "100000000)\n"
+            "  -j N           worker threads (default: all cores)\n"
+            "  --arch NAME    architecture profile (default sm_90); a .cu is "
+            "compiled for it\n"
+            "  --draw N       draw the worst warp of the N worst lines "
+            "(default 2)\n"
+            "  --list         list the kernels of the module and exit\n");
+}
+
+/* "64", "64,8", "64x8x2" -> dims (missing ones are 1). */
+static int parse_dims(const char *flag, const char *s, unsigned d[3])
+{
+    d[0] = d[1] = d[2] = 1;
+    for (int k = 0; k < 3; k++) {
+        char *end;
+        errno = 0;
+        if (*s < '0' || *s > '9') {
+            cli_usage_error("%s: '%s' is not X[,Y[,Z]]", flag, s);
+            return 0;
+        }
+        unsigned long v = strtoul(s, &end, 10);
+        if (errno || v == 0 || v > 0x7fffffffUL) {
+            cli_usage_error("%s: dimension out of range 1..2147483647", flag);
+            return 0;
+        }
+        d[k] = (unsigned)v;
+        if (*end == 0)
+            return 1;
+        if ((*end != ',' && *end != 'x') || k == 2) {
+            cli_usage_error("%s: '%s' is not X[,Y[,Z]]", flag, s);
+            return 0;
+        }
+        s = end + 1;
+    }
+    return 1;
+}
+
+static char *read_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 65536 + 1 > cap) {
+            cap = cap ? cap * 2 : 131072;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t r = fread(buf + len, 1, 65536, f);
+        len += r;
+        if (r < 65536)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    buf[len] = 0;
+    *n = len;
+    return buf;
+}
+
+/* Parse one --arg spec into a; returns 1 or 0 after printing an error. */
+static int parse_arg(const char *spec, argspec *a)
+{
+    char type[8];
+    size_t tl = strcspn(spec, "[=");
+    wm_ptx_type t;
+    memset(a, 0, sizeof *a);
+    a->text = spec;
+    if (tl == 0 || tl >= sizeof type || !spec[tl]) {
+        cli_usage_error("--arg '%s': expected TYPE[N]... or TYPE=VALUE", spec);
+        return 0;
+    }
+    memcpy(type, spec, tl);
+    type[tl] = 0;
+    if (wm_ptx_type_parse(type, &t) != WM_OK) {
+        cli_usage_error("--arg '%s': unknown type '%s' (i8 u8 i16 u16 i32 u32 "
+                        "i64 u64 f16 bf16 f32 f64)",
+                        spec, type);
+        return 0;
+    }
+    size_t esz = wm_ptx_type_size(t);
+    const char *s = spec + tl + 1;
+    if (spec[tl] == '=') { /* scalar */
+        char *end;
+        errno = 0;
+        uint64_t bits = 0;
+        if (t == WM_PTX_F16 || t == WM_PTX_BF16) {
+            cli_usage_error("--arg '%s': %s scalars are not supported; pass "
+                            "the bits as u16=0x...", spec, type);
+            return 0;
+        }
+        if (t == WM_PTX_F32 || t == WM_PTX_F64) {
+            double v = strtod(s, &end);
+            if (end == s || *end) {
+                cli_usage_error("--arg '%s': '%s' is not a number", spec, s);
+                return 0;
+            }
+            if (t == WM_PTX_F64) {
+                memcpy(&bits, &v, 8);
+            } else {
+                float fv = (float)v;
+                uint32_t u;
+                memcpy(&u, &fv, 4);
+                bits = u;
+            }
+        } else {
+            int sg = t == WM_PTX_I8 || t == WM_PTX_I16 || t == WM_PTX_I32 ||
+                     t == WM_PTX_I64;
+            if (sg) {
+                int64_t lo = esz == 8 ? INT64_MIN : -((int64_t)1 << (esz * 8 - 1));
+                int64_t hi = esz == 8 ? INT64_MAX : ((int64_t)1 << (esz * 8 - 1)) - 1;
+                int64_t v;
+                if (!cli_parse_i64("--arg", s, lo, hi, &v))
+                    return 0;
+                bits = (uint64_t)v;
+            } else {
+                uint64_t v;
+                if (!cli_parse_u64("--arg", s, &v))
+                    return 0;
+                if (esz < 8 && v >> (esz * 8)) {
+                    cli_usage_error("--arg '%s': value out of range for %s",
+                                    spec, type);
+                    return 0;
+                }
+                bits = v;
+            }
+            if (esz < 8)
+                bits &= ((uint64_t)1 << (esz * 8)) - 1;
+        }
+        a->arg.scalar = bits;
+        a->arg.size = (unsigned)esz;
+        return 1;
+    }
+    /* buffer: TYPE[N] then :init / :out=PATH */
+    char *end;
+    errno = 0;
+    unsigned long long count = strtoull(s, &end, 10);
+    if (end == s || *end != ']' || errno || count == 0 ||
+        count > ((uint64_t)1 << 40) / esz) {
+        cli_usage_error("--arg '%s': expected TYPE[N] with 1 <= N", spec);
+        return 0;
+    }
+    s = end + 1;
+    const char *init = "zeros";
+    char initbuf[64];
+    const char *file = NULL;
+    while (*s == ':') {
+        s++;
+        size_t l = strcspn(s, ":");
+        if (strncmp(s, "out=", 4) == 0) {
+            char *p = malloc(l - 3);
+            if (!p)
+                return 0;
+            memcpy(p, s + 4, l - 4);
+            p[l - 4] = 0;
+            a->out = p;
+        } else if (strncmp(s, "file=", 5) == 0) {
+            char *p = malloc(l - 4);
+            if (!p)
+                return 0;
+            memcpy(p, s + 5, l - 5);
+            p[l - 5] = 0;
+            file = p;
+        } else if (l < sizeof initbuf) {
+            memcpy(initbuf, s, l);
+            initbuf[l] = 0;
+            init = initbuf;
+        } else {
+            cli_usage_error("--arg '%s': unknown init '%.*s'", spec, (int)l, s);
+            return 0;
+        }
+        s += l;
+    }
+    if (*s) {
+        cli_usage_error("--arg '%s': unexpected '%s'", spec, s);
+        return 0;
+    }
+    size_t bytes = (size_t)count * esz;
+    /* +16: vector loads of a last partial element are still caught by the
+       bounds check, which uses bytes, not the allocation */
+    void *buf = calloc(bytes + 16, 1);
+    if (!buf) {
+        cli_error("--arg '%s': cannot allocate %zu bytes", spec, bytes);
+        return 0;
+    }
+    a->arg.buf = buf;
+    a->arg.bytes = bytes;
+    if (file) {
+        size_t n = 0;
+        char *data = read_file(file, &n);
+        if (!data) {
+            cli_error("--arg '%s': cannot read '%s': %s", spec, file,
+                      strerror(errno));
+            free((void *)(uintptr_t)file);
+            return 0;
+        }
+        if (n != bytes) {
+            cli_error("--arg '%s': '%s' has %zu bytes, the buffer %zu", spec,
+                      file, n, bytes);
+            free(data);
+            free((void *)(uintptr_t)file);
+            return 0;
+        }
+        memcpy(buf, data, n);
+        free(data);
+        free((void *)(uintptr_t)file);
+    } else if (wm_ptx_fill(buf, t, (size_t)count, init) != WM_OK) {
+        cli_usage_error("--arg '%s': unknown init '%s' (zeros, iota, "
+                        "rand=SEED, file=PATH)",
+                        spec, init);
+        return 0;
+    }
+    return 1;
+}
+
+/* Compile a .cu to PTX with nvcc into a temporary file; path in out. */
+static int compile_cu(const char *cu, unsigned sm, char *out, size_t outlen)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(out, outlen, "%s/warpmem-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(out);
+    if (fd < 0)
+        return cli_error("cannot create a temporary file: %s", strerror(errno)), 0;
+    close(fd);
+    char arch[32];
+    snprintf(arch, sizeof arch, "-arch=sm_%u", sm ? sm : 80);
+    pid_t pid = fork();
+    if (pid < 0) {
+        unlink(out);
+        return cli_error("cannot run nvcc: %s", strerror(errno)), 0;
+    }
+    if (pid == 0) {
+        char *argv[] = {(char *)(uintptr_t)"nvcc", (char *)(uintptr_t)"-ptx",
+                        (char *)(uintptr_t)"-lineinfo", arch,
+                        (char *)(uintptr_t)"-o", out, (char *)(uintptr_t)cu, NULL};
+        execvp("nvcc", argv);
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+        unlink(out);
+        return cli_error("%s: compiling CUDA needs nvcc on PATH (or pass the "
+                         "PTX: nvcc -ptx -lineinfo -arch=sm_80 %s)",
+                         cu, cu),
+               0;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        unlink(out);
+        return cli_error("%s: nvcc failed", cu), 0;
+    }
+    return 1;
+}
+
+typedef struct progress_state {
+    double t0;
+    int shown;
+} progress_state;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void on_progress(void *ud, uint64_t done, uint64_t total)
+{
+    progress_state *p = ud;
+    if (now_s() - p->t0 < 1.0)
+        return;
+    fprintf(stderr, "\rwarpmem: %llu of %llu CTAs (%.0f%%)",
+            (unsigned long long)done, (unsigned long long)total,
+            total ? 100.0 * (double)done / (double)total : 0.0);
+    fflush(stderr);
+    p->shown = 1;
+}
+
+static void print_fault(const wm_ptx_module *m, const char *path,
+                        const wm_ptx_fault *ft)
+{
+    wm_ptx_where w;
+    int have = wm_ptx_where_insn(m, ft->insn, &w);
+    if (ft->ptx_line)
+        fprintf(stderr, "%s:%u: ", path, ft->ptx_line);
+    else
+        fprintf(stderr, "%s: ", path);
+    fprintf(stderr, "%s: %s\n",
+            ft->status == WM_ERR_LIMIT ? "error" : ft->status == WM_ERR_UNSUPPORTED
+                                                       ? "unsupported"
+                                                       : "fault",
+            ft->msg);
+    fprintf(stderr, "  block (%u,%u,%u), thread (%u,%u,%u) (warp %u, lane %u)\n",
+            ft->cta[0], ft->cta[1], ft->cta[2], ft->thread[0], ft->thread[1],
+            ft->thread[2], ft->warp, ft->lane);
+    if (have && ft->ptx_line)
+        fprintf(stderr, "  ptx: %s\n", w.text);
+    if (ft->line)
+        fprintf(stderr, "  source: %s:%u\n", ft->file, ft->line);
+}
+
+int wm_cmd_run(int argc, char **argv)
+{
+    const char *input = NULL, *kname = NULL, *v;
+    const char *arch_name = NULL, *fmt = NULL, *color = NULL;
+    unsigned grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+    int have_grid = 0, have_block = 0, list = 0;
+    int64_t smem = 0, draw = 2, jobs = 0, max_steps = 100000000;
+    argspec args[MAX_ARGS];
+    size_t nargs = 0;
+    wm_ptx_launch l;
+    memset(&l, 0, sizeof l);
+    l.ctas = WM_PTX_CTAS_ALL;
+    int rc = WM_EXIT_USAGE;
+
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            rc = WM_EXIT_OK;
+            goto out;
+        } else if ((r = cli_opt(argc, argv, &i, "--kernel", "-k", &v))) {
+            if (r < 0)
+                goto out;
+            kname = v;
+        } else if ((r = cli_opt(argc, argv, &i, "--grid", NULL, &v))) {
+            if (r < 0 || !parse_dims("--grid", v, grid))
+                goto out;
+            have_grid = 1;
+        } else if ((r = cli_opt(argc, argv, &i, "--block", NULL, &v))) {
+            if (r < 0 || !parse_dims("--block", v, block))
+                goto out;
+            have_block = 1;
+        } else if ((r = cli_opt(argc, argv, &i, "--smem", NULL, &v))) {
+            if (r < 0 || !cli_parse_i64("--smem", v, 0, 1 << 30, &smem))
+                goto out;
+        } else if ((r = cli_opt(argc, argv, &i, "--arg", "-a", &v))) {
+            if (r < 0)
+                goto out;
+            if (nargs >= MAX_ARGS) {
+                cli_usage_error("--arg: at most %d arguments", MAX_ARGS);
+                goto out;
+            }
+            if (!parse_arg(v, &args[nargs])) {
+                free(args[nargs].arg.buf);
+                free((void *)(uintptr_t)args[nargs].out);
+                rc = WM_EXIT_USAGE;
+                goto out;
+            }
+            nargs++;
+        } else if ((r = cli_opt(argc, argv, &i, "--ctas", NULL, &v))) {
+            if (r < 0)
+                goto out;
+            if (strcmp(v, "all") == 0) {
+                l.ctas = WM_PTX_CTAS_ALL;
+            } else if (strncmp(v, "first:", 6) == 0) {
+                int64_t n;
+                if (!cli_parse_i64("--ctas first:N", v + 6, 1, INT64_MAX, &n))
+                    goto out;
+                l.ctas = WM_PTX_CTAS_FIRST;
+                l.ctas_n = (uint64_t)n;
+            } else if (strncmp(v, "sample:", 7) == 0) {
+                char kbuf[32];
+                const char *comma = strchr(v + 7, ',');
+                size_t kl = comma ? (size_t)(comma - (v + 7)) : strlen(v + 7);
+                int64_t n, seed = 1;
+                if (kl >= sizeof kbuf) {
+                    cli_usage_error("--ctas: '%s' is not sample:K[,SEED]", v);
+                    goto out;
+                }
+                memcpy(kbuf, v + 7, kl);
+                kbuf[kl] = 0;
+                if (!cli_parse_i64("--ctas sample:K", kbuf, 1, INT64_MAX, &n) ||
+                    (comma && !cli_parse_i64("--ctas seed", comma + 1, 0,
+                                             INT64_MAX, &seed)))
+                    goto out;
+                l.ctas = WM_PTX_CTAS_SAMPLE;
+                l.ctas_n = (uint64_t)n;
+                l.seed = (uint64_t)seed;
+            } else {
+                cli_usage_error("--ctas: '%s' is not all, first:N or "
+                                "sample:K[,SEED]",
+                                v);
+                goto out;
+            }
+        } else if ((r = cli_opt(argc, argv, &i, "--max-steps", NULL, &v))) {
+            if (r < 0 || !cli_parse_i64("--max-steps", v, 1, INT64_MAX, &max_steps))
+                goto out;
+        } else if ((r = cli_opt(argc, argv, &i, "--jobs", "-j", &v))) {
+            if (r < 0 || !cli_parse_i64("-j", v, 1, 256, &jobs))
+                goto out;
+        } else if ((r = cli_opt(argc, argv, &i, "--arch", NULL, &v))) {
+            if (r < 0)
+                goto out;
+            arch_name = v;
+        } else if ((r = cli_opt(argc, argv, &i, "--format", NULL, &v))) {
+            if (r < 0)
+                goto out;
+            fmt = v;
+        } else if ((r = cli_opt(argc, argv, &i, "--color", NULL, &v))) {
+            if (r < 0)
+                goto out;
+            color = v;
+        } else if ((r = cli_opt(argc, argv, &i, "--draw", NULL, &v))) {
+            if (r < 0 || !cli_parse_i64("--draw", v, 0, 1000, &draw))
+                goto out;
+        } else if (cli_flag(argv, i, "--list", NULL)) {
+            list = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            cli_usage_error("run: unknown option '%s'", argv[i]);
+            goto out;
+        } else if (!input) {
+            input = argv[i];
+        } else {
+            cli_usage_error("run: unexpected argument '%s'", argv[i]);
+            goto out;
+        }
+    }
+    if (!input) {
+        cli_usage_error("run: no kernel file (try 'warpmem run --help')");
+        goto out;
+    }
+    wm_arch arch = *wm_arch_default();
+    if (arch_name) {
+        char err[200];
+        if (wm_arch_parse(arch_name, &arch, err, sizeof err) != WM_OK) {
+            cli_usage_error("--arch: %s", err);
+            goto out;
+        }
+    }
+    wm_format format = WM_FMT_TEXT;
+    if (fmt && !cli_parse_format(fmt, &format))
+        goto out;
+    int use_color = cli_color_default();
+    if (color && !cli_parse_color(color, &use_color))
+        goto out;
+    if (!list && (!have_grid || !have_block)) {
+        cli_usage_error("run: --grid and --block are required");
+        goto out;
+    }
+
+    /* load (and compile) the kernel */
+    rc = WM_EXIT_ERR;
+    char tmp[512] = "";
+    const char *ptx_path = input;
+    size_t len = strlen(input);
+    if (len > 3 && strcmp(input + len - 3, ".cu") == 0) {
+        if (!compile_cu(input, arch.sm, tmp, sizeof tmp))
+            goto out;
+        ptx_path = tmp;
+    }
+    size_t n = 0;
+    char *src = read_file(ptx_path, &n);
+    if (!src) {
+        cli_error("cannot read '%s': %s", input, strerror(errno));
+        if (*tmp)
+            unlink(tmp);
+        goto out;
+    }
+    if (*tmp)
+        unlink(tmp);
+    wm_ptx_module *m = NULL;
+    wm_diag d;
+    if (wm_ptx_parse(src, n, input, &m, &d) != WM_OK) {
+        wm_diag_print(stderr, &d, *tmp ? "(nvcc output)" : input, src, n);
+        free(src);
+        goto out;
+    }
+    if (list) {
+        for (size_t k = 0; k < wm_ptx_nkernels(m); k++)
+            printf("%s%s%s (%zu parameters)\n", wm_ptx_kernel_pretty(m, k),
+                   strcmp(wm_ptx_kernel_pretty(m, k), wm_ptx_kernel_name(m, k))
+                       ? "  = "
+                       : "",
+                   strcmp(wm_ptx_kernel_pretty(m, k), wm_ptx_kernel_name(m, k))
+                       ? wm_ptx_kernel_name(m, k)
+                       : "",
+                   wm_ptx_kernel_nparams(m, k));
+        rc = WM_EXIT_OK;
+        goto done;
+    }
+    long k = wm_ptx_find_kernel(m, kname);
+    if (k < 0) {
+        if (k == -2 && !kname)
+            cli_usage_error("%s has %zu kernels: name one with --kernel (see "
+                            "--list)",
+                            input, wm_ptx_nkernels(m));
+        else
+            cli_usage_error("%s: no kernel %s'%s' (see --list)", input,
+                            k == -2 ? "unique match for " : "", kname ? kname : "");
+        rc = WM_EXIT_USAGE;
+        goto done;
+    }
+    size_t np = wm_ptx_kernel_nparams(m, (size_t)k);
+    if (np != nargs) {
+        cli_usage_error("kernel %s takes %zu parameters, %zu --arg given",
+                        wm_ptx_kernel_pretty(m, (size_t)k), np, nargs);
+        rc = WM_EXIT_USAGE;
+        goto done;
+    }
+    wm_ptx_arg pargs[MAX_ARGS];
+    for (size_t i = 0; i < nargs; i++)
+        pargs[i] = args[i].arg;
+    memcpy(l.grid, grid, sizeof grid);
+    memcpy(l.block, block, sizeof block);
+    l.dyn_smem = (size_t)smem;
+    l.args = pargs;
+    l.nargs = nargs;
+    l.max_steps = (uint64_t)max_steps;
+    l.threads = (unsigned)jobs;
+    progress_state ps = {now_s(), 0};
+    if (isatty(2)) {
+        l.progress = on_progress;
+        l.progress_ud = &ps;
+    }
+    wm_agg *agg = wm_agg_new(&arch);
+    if (!agg) {
+        cli_error("out of memory");
+        goto done;
+    }
+    wm_ptx_result res;
+    wm_ptx_fault ft;
+    wm_status st = wm_ptx_run(m, (size_t)k, &l, agg, &res, &ft);
+    if (ps.shown)
+        fputs("\r\x1b[K", stderr);
+    if (st == WM_ERR_ARG) {
+        cli_usage_error("%s", ft.msg);
+        rc = WM_EXIT_USAGE;
+    } else if (st == WM_ERR_FAULT || st == WM_ERR_LIMIT ||
+               st == WM_ERR_UNSUPPORTED) {
+        print_fault(m, input, &ft);
+        rc = WM_EXIT_ERR;
+    } else if (st != WM_OK) {
+        cli_error("%s", wm_status_str(st));
+    } else {
+        wm_ptx_report_opts ro;
+        memset(&ro, 0, sizeof ro);
+        ro.format = format;
+        ro.color = use_color;
+        ro.width = cli_term_width();
+        ro.draw_top = (unsigned)draw;
+        ro.ptx_path = input;
+        ro.kernel = wm_ptx_kernel_pretty(m, (size_t)k);
+        ro.res = &res;
+        wm_ptx_report(stdout, m, agg, &ro);
+        rc = WM_EXIT_OK;
+        for (size_t i = 0; i < nargs; i++) {
+            if (!args[i].out)
+                continue;
+            FILE *f = fopen(args[i].out, "wb");
+            if (!f || fwrite(args[i].arg.buf, 1, args[i].arg.bytes, f) !=
+                          args[i].arg.bytes) {
+                cli_error("cannot write '%s': %s", args[i].out, strerror(errno));
+                rc = WM_EXIT_ERR;
+            }
+            if (f && fclose(f) != 0)
+                rc = WM_EXIT_ERR;
+        }
+    }
+    wm_agg_free(agg);
+done:
+    wm_ptx_free(m);
+    free(src);
+out:
+    for (size_t i = 0; i < nargs; i++) {
+        free(args[i].arg.buf);
+        free((void *)(uintptr_t)args[i].out);
+    }
+    return rc;
+}

@@ -1,0 +1,304 @@
+/*
+ * test_lab_predict.c -- the lab's predictions, selection and statistics,
+ * against values computed by hand.
+ *
+ * Hand counts (sm_90: 32 B sectors, 32 banks of 4 B):
+ *   - stride s, 4 B lanes: a warp spans 32*s words; a sector holds 8 words,
+ *     so it touches min(s, 8) * 4 sectors (4, 8, 16, 32, 32, 32 for
+ *     s = 1, 2, 4, 8, 16, 32), ideal 4; efficiency 4 / sectors.  s = 3: the
+ *     lanes' words 3l, l < 32, reach words 0..93 and every 8-word sector in
+ *     it (steps of 3 < 8), so 12 sectors;
+ *   - offset k, 4 B lanes: 128 contiguous bytes starting 4k bytes in; 4
+ *     sectors when 4k is a multiple of 32 (k = 0, 8, 16, 24, 32), else 5;
+ *   - width w, contiguous: 32*w bytes = w sectors, all useful;
+ *   - naive transpose: the column side puts each lane in its own line
+ *     (n * 4 bytes apart): 32 sectors, ideal 4; efficiency (4+4)/(32+4);
+ *   - tile [32][32]: the column read hits bank c for every lane: 32
+ *     wavefronts; [32][33] and the swizzles: 1;
+ *   - probes: (l % n) * 32 + l / n puts n distinct words in each of 32/n
+ *     banks: n wavefronts; 64-bit lanes go by half-warps (2 wavefronts when
+ *     consecutive, 4 when every other 8-byte slot: lanes l and l+8 share
+ *     banks), 128-bit by quarter-warps (4 and 8).
+ */
+#include "lab.h"
+#include "check.h"
+
+#include <string.h>
+
+static lab_table t;
+
+static const lab_row *row(const char *id)
+{
+    int i = lab_table_find(&t, id);
+    if (i < 0) {
+        fprintf(stderr, "no row %s\n", id);
+        return &t.rows[0];
+    }
+    return &t.rows[i];
+}
+
+static double per(uint64_t num, uint64_t den)
+{
+    return den ? (double)num / (double)den : -1.0;
+}
+
+/* CHECK two doubles equal to 1e-9 relative. */
+#define CHECK_NEAR(a, b)                                                      \
+    do {                                                                      \
+        double x_ = (a), y_ = (b);                                            \
+        double d_ = x_ > y_ ? x_ - y_ : y_ - x_;                              \
+        check_count++;                                                        \
+        if (d_ > 1e-9 * (y_ < 0 ? -y_ : y_) + 1e-12) {                        \
+            check_failures++;                                                 \
+            fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s == %s (%g vs %g)\n",\
+                    __FILE__, __LINE__, #a, #b, x_, y_);                      \
+        }                                                                     \
+    } while (0)
+
+static void test_strides(void)
+{
+    static const unsigned s[] = {1, 2, 3, 4, 8, 16, 32};
+    static const double sectors[] = {4, 8, 12, 16, 32, 32, 32};
+    char id[32];
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+        const lab_row *r;
+        snprintf(id, sizeof id, "E2.read.s%u", s[i]);
+        r = row(id);
+        CHECK_NEAR(per(r->pred.g_ld_sectors, r->pred.g_ld_req), sectors[i]);
+        CHECK_NEAR(per(r->pred.g_ld_ideal, r->pred.g_ld_req), 4.0);
+        CHECK_EQ(r->pred.g_st_req, 0);
+        CHECK_NEAR(r->pred.efficiency, 4.0 / sectors[i]);
+        /* 8 warps x 4 loads in the first block */
+        CHECK_EQ(r->pred.g_ld_req, 32);
+        snprintf(id, sizeof id, "E2.copy.s%u", s[i]);
+        r = row(id);
+        CHECK_NEAR(per(r->pred.g_ld_sectors, r->pred.g_ld_req), sectors[i]);
+        CHECK_NEAR(per(r->pred.g_st_sectors, r->pred.g_st_req), sectors[i]);
+        CHECK_NEAR(r->pred.efficiency, 4.0 / sectors[i]);
+        CHECK_NEAR(lab_row_predicted_rel(&t, (size_t)lab_table_find(&t, id)),
+                   4.0 / sectors[i]);
+    }
+}
+
+static void test_offsets(void)
+{
+    static const unsigned k[] = {0, 1, 2, 7, 8, 12, 16, 24, 31, 32};
+    static const double sectors[] = {4, 5, 5, 5, 4, 5, 4, 4, 5, 4};
+    char id[32];
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        const lab_row *r;
+        snprintf(id, sizeof id, "E3.off%u", k[i]);
+        r = row(id);
+        CHECK_NEAR(per(r->pred.g_ld_sectors, r->pred.g_ld_req), sectors[i]);
+        CHECK_NEAR(per(r->pred.g_st_sectors, r->pred.g_st_req), sectors[i]);
+        CHECK_NEAR(r->pred.efficiency, 4.0 / sectors[i]);
+    }
+}
+
+static void test_widths(void)
+{
+    static const unsigned w[] = {1, 2, 4, 8, 16};
+    char id[32];
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        for (int ilp = 0; ilp < 2; ilp++) {
+            const lab_row *r;
+            snprintf(id, sizeof id, "E4.w%u.%s", w[i], ilp ? "ilp4" : "one");
+            r = row(id);
+            CHECK_NEAR(per(r->pred.g_ld_sectors, r->pred.g_ld_req), w[i]);
+            CHECK_NEAR(per(r->pred.g_st_ideal, r->pred.g_st_req), w[i]);
+            CHECK_NEAR(r->pred.efficiency, 1.0);
+            CHECK_EQ(r->pred.g_ld_req, ilp ? 32 : 8);
+        }
+    }
+    /* E0's own copy is the 16 B, 4-in-flight kernel. */
+    CHECK_NEAR(per(row("E0.copy")->pred.g_ld_sectors,
+                   row("E0.copy")->pred.g_ld_req),
+               16.0);
+    CHECK_EQ(row("E0.memcpy")->pred.has, 0);
+    CHECK_EQ(row("E5.sgeam")->pred.has, 0);
+}
+
+static void test_transposes(void)
+{
+    const lab_row *r;
+    r = row("E1.contiguous");
+    CHECK_NEAR(per(r->pred.g_ld_sectors, r->pred.g_ld_req), 4.0);
+    CHECK_NEAR(per(r->pred.g_st_sectors, r->pred.g_st_req), 4.0);
+    r = row("E1.transposed");
+    CHECK_NEAR(per(r->pred.g_ld_sectors, r->pred.g_ld_req), 32.0);
+    CHECK_NEAR(per(r->pred.g_st_sectors, r->pred.g_st_req), 4.0);
+    CHECK_NEAR(r->pred.efficiency, 8.0 / 36.0);
+    r = row("E5.naive_row");
+    CHECK_NEAR(per(r->pred.g_ld_sectors, r->pred.g_ld_req), 4.0);
+    CHECK_NEAR(per(r->pred.g_st_sectors, r->pred.g_st_req), 32.0);
+    CHECK_NEAR(r->pred.efficiency, 8.0 / 36.0);
+
+    r = row("E5.tile");
+    CHECK_NEAR(per(r->pred.g_ld_sectors, r->pred.g_ld_req), 4.0);
+    CHECK_NEAR(per(r->pred.g_st_sectors, r->pred.g_st_req), 4.0);
+    CHECK_NEAR(per(r->pred.s_st_wavefronts, r->pred.s_st_req), 1.0);
+    CHECK_NEAR(per(r->pred.s_ld_wavefronts, r->pred.s_ld_req), 32.0);
+    CHECK_EQ(r->pred.s_nway, 32);
+    CHECK_EQ(r->pred.s_ld_req, 32); /* 8 warps x 4 */
+    CHECK_NEAR(r->pred.efficiency, 1.0);
+    static const char *const free_ids[] = {"E5.pad", "E5.swz", "E5.vec4"};
+    for (size_t i = 0; i < 3; i++) {
+        r = row(free_ids[i]);
+        CHECK_NEAR(per(r->pred.s_ld_wavefronts, r->pred.s_ld_req), 1.0);
+        CHECK_NEAR(per(r->pred.s_st_wavefronts, r->pred.s_st_req), 1.0);
+        CHECK_EQ(r->pred.s_nway, 1);
+        CHECK_NEAR(r->pred.efficiency, 1.0);
+    }
+    r = row("E5.vec4");
+    CHECK_NEAR(per(r->pred.g_ld_sectors, r->pred.g_ld_req), 16.0);
+    CHECK_NEAR(per(r->pred.g_st_sectors, r->pred.g_st_req), 16.0);
+    CHECK_EQ(r->pred.s_ld_req, 32); /* 2 warps x 4 rows x 4 elements */
+}
+
+static void test_probes(void)
+{
+    static const struct {
+        const char *id;
+        double nway;
+    } want[] = {
+        {"E6.b32.free", 1},     {"E6.b32.2way", 2},     {"E6.b32.4way", 4},
+        {"E6.b32.8way", 8},     {"E6.b32.16way", 16},   {"E6.b32.32way", 32},
+        {"E6.b32.bcast", 1},    {"E6.b32.mcast", 1},    {"E6.b64.free", 2},
+        {"E6.b64.stride2", 4},  {"E6.b128.free", 4},    {"E6.b128.stride2", 8},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const lab_row *r = row(want[i].id);
+        int idx = lab_table_find(&t, want[i].id);
+        CHECK_NEAR(r->pred.nway_pred, want[i].nway);
+        CHECK(r->type == LAB_ROW_SMEM);
+        CHECK_NEAR(lab_row_predicted_rel(&t, (size_t)idx), want[i].nway);
+        CHECK_EQ(r->pred.g_ld_req + r->pred.g_st_req, 0);
+    }
+}
+
+static void test_select(void)
+{
+    char bad[32];
+    size_t n = lab_table_select(&t, "E5.pad", bad, sizeof bad);
+    CHECK_EQ(n, 1);
+    CHECK(row("E5.pad")->selected);
+    CHECK(row("E0.memcpy")->selected && row("E0.copy")->selected);
+    CHECK(!row("E5.tile")->selected);
+    CHECK(!row("E2.read.s1")->selected);
+
+    n = lab_table_select(&t, "E2.read.s4,E6.b32.8", bad, sizeof bad);
+    CHECK_EQ(n, 2);
+    CHECK(row("E2.read.s1")->selected); /* the baseline comes along */
+    CHECK(row("E6.b32.free")->selected);
+    CHECK(!row("E2.read.s2")->selected);
+
+    n = lab_table_select(&t, "E2,E9", bad, sizeof bad);
+    CHECK_EQ(n, 0);
+    CHECK(strcmp(bad, "E9") == 0);
+
+    n = lab_table_select(&t, NULL, bad, sizeof bad);
+    CHECK_EQ(n, t.nrows);
+}
+
+static void set_meas(const char *id, double gbs, double ms)
+{
+    lab_row *r = &t.rows[lab_table_find(&t, id)];
+    r->meas.status = LAB_ST_OK;
+    r->meas.gbs_med = gbs;
+    r->meas.ms_med = ms;
+}
+
+static void test_ratios(void)
+{
+    lab_env e;
+    memset(&e, 0, sizeof e);
+    e.c_ref_gbs = 4000.0;
+    set_meas("E2.read.s1", 3000.0, 1.0);
+    set_meas("E2.read.s2", 1650.0, 1.0);
+    set_meas("E5.pad", 3600.0, 1.0);
+    set_meas("E6.b32.free", 0.0, 2.0);
+    set_meas("E6.b32.4way", 0.0, 8.4);
+
+    size_t s2 = (size_t)lab_table_find(&t, "E2.read.s2");
+    CHECK_NEAR(lab_row_x_cref(&t, &e, s2), 1650.0 / 4000.0);
+    CHECK_NEAR(lab_row_measured_rel(&t, &e, s2), 0.55);
+    CHECK_NEAR(lab_row_predicted_rel(&t, s2), 0.5);
+
+    size_t pad = (size_t)lab_table_find(&t, "E5.pad");
+    CHECK_NEAR(lab_row_measured_rel(&t, &e, pad), 0.9);
+    CHECK_NEAR(lab_row_predicted_rel(&t, pad), 1.0);
+
+    size_t w4 = (size_t)lab_table_find(&t, "E6.b32.4way");
+    CHECK_NEAR(lab_row_measured_rel(&t, &e, w4), 4.2);
+    CHECK_NEAR(lab_row_x_cref(&t, &e, w4), 0.0);
+
+    /* an untimed row has no ratio */
+    CHECK_NEAR(lab_row_measured_rel(&t, &e,
+                                    (size_t)lab_table_find(&t, "E5.tile")),
+               0.0);
+}
+
+static void test_stats(void)
+{
+    double a[] = {3.0, 1.0, 2.0};
+    double b[] = {4.0, 1.0, 3.0, 2.0};
+    double c[] = {7.5};
+    double med, min, max;
+    lab_stats(a, 3, &med, &min, &max);
+    CHECK_NEAR(med, 2.0);
+    CHECK_NEAR(min, 1.0);
+    CHECK_NEAR(max, 3.0);
+    lab_stats(b, 4, &med, &min, &max);
+    CHECK_NEAR(med, 2.5);
+    CHECK_NEAR(max, 4.0);
+    lab_stats(c, 1, &med, &min, &max);
+    CHECK_NEAR(med, 7.5);
+    CHECK_NEAR(min, 7.5);
+}
+
+static void test_kinds(void)
+{
+    CHECK(strcmp(lab_kind_symbol(LAB_K_T_PAD), "lab_transpose_pad") == 0);
+    CHECK(strcmp(lab_kind_ptx(LAB_K_SMEM64), "lab/kernels/smem.ptx") == 0);
+    CHECK(strcmp(lab_kind_symbol(LAB_K_MEMCPY), "") == 0);
+    CHECK(strcmp(lab_kind_symbol(LAB_NKINDS), "") == 0);
+    /* every kernel row's PTX is committed and names its entry */
+    for (int k = 0; k < LAB_NKINDS; k++) {
+        const char *sym = lab_kind_symbol((lab_kind)k);
+        char path[512], line[512];
+        FILE *f;
+        int found = 0;
+        if (!*sym)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", WM_SOURCE_DIR,
+                 lab_kind_ptx((lab_kind)k));
+        f = fopen(path, "r");
+        CHECK(f != NULL);
+        if (f == NULL)
+            continue;
+        while (!found && fgets(line, sizeof line, f)) {
+            const char *at = strstr(line, sym);
+            found = strstr(line, ".entry") && at && at[strlen(sym)] == '(';
+        }
+        fclose(f);
+        if (!found)
+            fprintf(stderr, "%s: no .entry %s\n", path, sym);
+        CHECK(found);
+    }
+}
+
+int main(void)
+{
+    CHECK_EQ(lab_table_build(&t), WM_OK);
+    CHECK(t.nrows > 60 && t.nrows <= LAB_MAX_ROWS);
+    test_strides();
+    test_offsets();
+    test_widths();
+    test_transposes();
+    test_probes();
+    test_select();
+    test_ratios();
+    test_stats();
+    test_kinds();
+    return check_done("test_lab_predict");
+}

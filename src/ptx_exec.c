@@ -1,0 +1,1671 @@
+/*
+ * ptx_exec.c -- the warp interpreter: runs one warp's lanes in lockstep
+ * until they exit or wait at a barrier, and turns every memory instruction
+ * into a wm_access for the aggregator.
+ *
+ * Divergence (ptx-notes.md 4.5, option 2): every lane has its own pc and
+ * each step executes the instruction at the lowest pc of the ready lanes,
+ * for exactly the lanes sitting there (w->act at w->cur).  nvcc and LLVM
+ * place join blocks after both arms and loop exits after loops, so the
+ * lowest-pc rule reconverges where an immediate-post-dominator stack would.
+ * The common case -- all ready lanes at one pc -- costs nothing extra:
+ * `omin` caches the lowest pc of the other ready lanes and only a step that
+ * reaches it (or a branch) rescans the lanes.
+ *
+ * Registers: R[slot][lane], 64 raw bits each (see ptx_int.h).  Integer
+ * arithmetic runs on unsigned types and wraps as PTX does; 32-lane loops
+ * over a full mask are plain loops the compiler vectorises.
+ */
+#include "ptx_int.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 i128;
+#endif
+
+#define FULL 0xffffffffu
+
+/* Lanes of m; the full-mask loop has no test so it vectorises. */
+#define LOOP(...)                                                            \
+    do {                                                                      \
+        if (m == FULL) {                                                      \
+            for (unsigned l = 0; l < 32; l++) {                               \
+                __VA_ARGS__;                                                  \
+            }                                                                 \
+        } else {                                                              \
+            for (unsigned l = 0; l < 32; l++)                                 \
+                if (m >> l & 1) {                                             \
+                    __VA_ARGS__;                                              \
+                }                                                             \
+        }                                                                     \
+    } while (0)
+
+static inline float F(uint64_t x)
+{
+    uint32_t u = (uint32_t)x;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint64_t UF(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static inline double DD(uint64_t x)
+{
+    double f;
+    memcpy(&f, &x, 8);
+    return f;
+}
+
+static inline uint64_t UD(double f)
+{
+    uint64_t u;
+    memcpy(&u, &f, 8);
+    return u;
+}
+
+static inline float H(uint64_t x)
+{
+    return wmi_half_to_float((uint16_t)x);
+}
+
+static inline uint64_t UH(float f)
+{
+    return wmi_float_to_half(f, RND_RN);
+}
+
+static inline float BF(uint64_t x)
+{
+    return wmi_bf16_to_float((uint16_t)x);
+}
+
+static inline uint64_t UBF(float f)
+{
+    return wmi_float_to_bf16(f, RND_RN);
+}
+
+static inline uint64_t sext(uint64_t v, unsigned bits)
+{
+    if (bits >= 64)
+        return v;
+    uint64_t s = (uint64_t)1 << (bits - 1);
+    v &= (s << 1) - 1;
+    return (v ^ s) - s;
+}
+
+static inline uint64_t trunc_bits(uint64_t v, unsigned bits)
+{
+    return bits >= 64 ? v : v & (((uint64_t)1 << bits) - 1);
+}
+
+/* ---- faults ------------------------------------------------------------- */
+
+wm_status wmi_ptx_fault(wmi_cta *c, const wmi_warp *w, unsigned lane,
+                        uint32_t pc, wm_status st, const char *fmt, ...)
+{
+    wm_ptx_fault *f = c->fault;
+    c->status = st;
+    if (!f)
+        return st;
+    memset(f, 0, sizeof *f);
+    f->status = st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
+    va_end(ap);
+    memcpy(f->cta, c->ctaid, sizeof f->cta);
+    unsigned t = w ? w->index * 32 + lane : 0;
+    f->thread[0] = t % c->block[0];
+    f->thread[1] = t / c->block[0] % c->block[1];
+    f->thread[2] = t / (c->block[0] * c->block[1]);
+    f->warp = w ? w->index : 0;
+    f->lane = lane;
+    f->insn = pc;
+    f->file = "";
+    if (pc < c->m->ncode) {
+        const char *inl;
+        uint32_t il;
+        f->ptx_line = c->m->code[pc].line;
+        wmi_ptx_attr(c->m, pc, &f->file, &f->line, &inl, &il);
+    }
+    return st;
+}
+
+static unsigned first_lane(uint32_t m)
+{
+    return m ? (unsigned)__builtin_ctz(m) : 0;
+}
+
+/* ---- scheduling --------------------------------------------------------- */
+
+/*
+ * Pick the next group: the lowest pc over ready lanes.  Lanes in w->act
+ * must already have their pc stored.  Returns 0 when no lane is ready.
+ */
+static int reselect(wmi_warp *w, uint32_t *omin)
+{
+    uint32_t ready = w->live & ~w->wait;
+    uint32_t best = UINT32_MAX, second = UINT32_MAX, act = 0;
+    if (!ready) {
+        w->act = 0;
+        return 0;
+    }
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(ready >> l & 1))
+            continue;
+        uint32_t p = w->pc[l];
+        if (p < best) {
+            second = best;
+            best = p;
+            act = 1u << l;
+        } else if (p == best) {
+            act |= 1u << l;
+        } else if (p < second) {
+            second = p;
+        }
+    }
+    w->cur = best;
+    w->act = act;
+    *omin = second;
+    return 1;
+}
+
+static void store_pcs(wmi_warp *w, uint32_t lanes, uint32_t pc)
+{
+    for (unsigned l = 0; l < 32; l++)
+        if (lanes >> l & 1)
+            w->pc[l] = pc;
+}
+
+/* ---- memory --------------------------------------------------------------- */
+
+static const char *space_word(wmi_space s)
+{
+    switch (s) {
+    case SP_GENERIC: return "generic";
+    case SP_GLOBAL: return "global";
+    case SP_SHARED: return "shared";
+    case SP_LOCAL: return "local";
+    case SP_PARAM: return "param";
+    case SP_CONST: return "const";
+    }
+    return "?";
+}
+
+/*
+ * Resolve lane l's address in space sp to host memory, checking bounds and
+ * alignment.  *rs receives the resolved space (generic -> its window),
+ * *aaddr the address the model sees.  NULL after recording a fault.
+ */
+static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
+                        wmi_space sp, uint64_t addr, unsigned size,
+                        const char *what, wmi_space *rs, uint64_t *aaddr)
+{
+    uint64_t win = addr >> WMI_WIN_SHIFT;
+    if (sp == SP_GENERIC) {
+        if (win == (WMI_SHARED_WIN >> WMI_WIN_SHIFT)) {
+            sp = SP_SHARED;
+            addr -= WMI_SHARED_WIN;
+        } else if (win == (WMI_LOCAL_WIN >> WMI_WIN_SHIFT)) {
+            sp = SP_LOCAL;
+            addr -= WMI_LOCAL_WIN;
+        } else if (win == (WMI_PARAM_WIN >> WMI_WIN_SHIFT)) {
+            sp = SP_PARAM;
+            addr -= WMI_PARAM_WIN;
+        } else {
+            sp = SP_GLOBAL;
+        }
+    }
+    if (sp == SP_CONST)
+        sp = SP_GLOBAL; /* module .const data lives in the global window */
+    *rs = sp;
+    *aaddr = addr;
+    if (size > 1 && (addr & (size - 1))) {
+        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                      "misaligned %s %s of %u bytes at %s address 0x%llx",
+                      space_word(sp), what, size, space_word(sp),
+                      (unsigned long long)addr);
+        return NULL;
+    }
+    switch (sp) {
+    case SP_GLOBAL: {
+        uint64_t i = addr >> WMI_WIN_SHIFT, off = addr & WMI_WIN_MASK;
+        const wmi_gbuf *b = NULL;
+        if (i >= 1 && i <= c->ngbufs - 1)
+            b = &c->gbufs[i - 1];
+        else if (i == WMI_MAX_GLOBAL_BUFS)
+            b = &c->gbufs[c->ngbufs - 1];
+        if (!b || !b->p) {
+            wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                          "invalid global %s of %u bytes at 0x%llx: not in "
+                          "any buffer",
+                          what, size, (unsigned long long)addr);
+            return NULL;
+        }
+        if (off + size > b->bytes) {
+            if (i == WMI_MAX_GLOBAL_BUFS)
+                wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                              "out-of-bounds global %s of %u bytes at module "
+                              "data offset %llu (%llu bytes)",
+                              what, size, (unsigned long long)off,
+                              (unsigned long long)b->bytes);
+            else
+                wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                              "out-of-bounds global %s of %u bytes at 0x%llx: "
+                              "offset %llu in the buffer of argument %llu "
+                              "(%llu bytes)",
+                              what, size, (unsigned long long)addr,
+                              (unsigned long long)off,
+                              (unsigned long long)(i - 1),
+                              (unsigned long long)b->bytes);
+            return NULL;
+        }
+        return b->p + off;
+    }
+    case SP_SHARED:
+        if (addr + size > c->smem_bytes) {
+            wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                          "out-of-bounds shared %s of %u bytes at shared "
+                          "offset %llu (the block has %llu bytes)",
+                          what, size, (unsigned long long)addr,
+                          (unsigned long long)c->smem_bytes);
+            return NULL;
+        }
+        return c->smem + addr;
+    case SP_LOCAL:
+        if (addr + size > c->f->local_bytes) {
+            wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                          "out-of-bounds local %s of %u bytes at local offset "
+                          "%llu (the thread has %u bytes)",
+                          what, size, (unsigned long long)addr,
+                          c->f->local_bytes);
+            return NULL;
+        }
+        return c->lmem + (uint64_t)(w->index * 32 + l) * c->f->local_bytes +
+               addr;
+    case SP_PARAM:
+        if (addr + size > c->f->param_bytes) {
+            wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                          "out-of-bounds param %s of %u bytes at offset %llu",
+                          what, size, (unsigned long long)addr);
+            return NULL;
+        }
+        return (uint8_t *)(uintptr_t)(c->params + addr);
+    case SP_GENERIC:
+    case SP_CONST:
+        break;
+    }
+    return NULL;
+}
+
+static wm_space model_space(wmi_space s)
+{
+    return s == SP_SHARED ? WM_SPACE_SHARED
+                          : s == SP_LOCAL ? WM_SPACE_LOCAL : WM_SPACE_GLOBAL;
+}
+
+/* Accesses of one instruction, split by resolved space. */
+typedef struct accs {
+    uint64_t addr[32];
+    uint8_t space[32];
+    uint32_t mask[SP_CONST + 1];
+} accs;
+
+static wm_status emit(wmi_cta *c, const accs *x, uint32_t pc, wm_op op,
+                      unsigned size, uint32_t only, wmi_space dflt)
+{
+    if (!c->agg)
+        return WM_OK;
+    static const wmi_space counted[] = {SP_GLOBAL, SP_SHARED, SP_LOCAL};
+    int any = 0;
+    for (size_t k = 0; k < WM_ARRAY_LEN(counted); k++) {
+        uint32_t mk = x->mask[counted[k]] & only;
+        if (!mk)
+            continue;
+        any = 1;
+        wm_access a;
+        a.site = pc;
+        a.space = model_space(counted[k]);
+        a.op = op;
+        a.size = size;
+        a.mask = mk;
+        for (unsigned l = 0; l < 32; l++)
+            a.addr[l] = (mk >> l & 1) ? x->addr[l] : 0;
+        memset(a.addr + 32, 0, sizeof a.addr - 32 * sizeof a.addr[0]);
+        wm_status st = wm_agg_add(c->agg, &a, NULL);
+        if (st != WM_OK)
+            return st;
+    }
+    if (!any && !(x->mask[SP_PARAM] & only)) {
+        /* fully predicated off: still an executed instruction */
+        wm_access a;
+        memset(&a, 0, sizeof a);
+        a.site = pc;
+        a.space = model_space(dflt);
+        a.op = op;
+        a.size = size;
+        return wm_agg_add(c->agg, &a, NULL);
+    }
+    return WM_OK;
+}
+
+/* Destination / source slot k of an operand word (scalar or vector). */
+static inline uint32_t vslot(const wm_ptx_module *mod, uint32_t v, unsigned k)
+{
+    if (v & WMI_VEC)
+        return mod->pool[(v & ~WMI_VEC) + 1 + k];
+    return v;
+}
+
+static inline unsigned vcount(const wm_ptx_module *mod, uint32_t v)
+{
+    return (v & WMI_VEC) ? mod->pool[v & ~WMI_VEC] : 1;
+}
+
+static unsigned type_bytes(wmi_type t)
+{
+    unsigned b = wmi_type_bits(t);
+    return b < 8 ? 1 : b / 8;
+}
+
+/*
+ * Fast address check for an explicit global or shared access by all lanes
+ * of m: fills ptr[] and x, or returns 0 when some lane needs the careful
+ * path (which then reports the fault).
+ */
+static int fast_addrs(wmi_cta *c, const uint64_t *A, int64_t imm,
+                      wmi_space sp, unsigned size, uint32_t m, accs *x,
+                      uint8_t *ptr[32])
+{
+    if (sp == SP_GLOBAL) {
+        uint64_t lo = 1, hi = c->ngbufs - 1;
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(m >> l & 1))
+                continue;
+            uint64_t addr = A[l] + (uint64_t)imm;
+            uint64_t i = addr >> WMI_WIN_SHIFT, off = addr & WMI_WIN_MASK;
+            if (i < lo || i > hi || (addr & (size - 1)) ||
+                off + size > c->gbufs[i - 1].bytes || !c->gbufs[i - 1].p)
+                return 0;
+            x->addr[l] = addr;
+            ptr[l] = c->gbufs[i - 1].p + off;
+        }
+    } else if (sp == SP_PARAM) {
+        uint64_t lim = c->f->param_bytes;
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(m >> l & 1))
+                continue;
+            uint64_t addr = A[l] + (uint64_t)imm;
+            if ((addr & (size - 1)) || addr + size > lim)
+                return 0;
+            x->addr[l] = addr;
+            ptr[l] = (uint8_t *)(uintptr_t)(c->params + addr);
+        }
+    } else {
+        uint64_t lim = c->smem_bytes;
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(m >> l & 1))
+                continue;
+            uint64_t addr = (uint32_t)(A[l] + (uint64_t)imm);
+            if ((addr & (size - 1)) || addr + size > lim)
+                return 0;
+            x->addr[l] = addr;
+            ptr[l] = c->smem + addr;
+        }
+    }
+    x->mask[sp] = m;
+    return 1;
+}
+
+static wm_status do_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                         uint32_t pc, uint32_t m, int store)
+{
+    uint64_t (*R)[32] = w->r;
+    const wm_ptx_module *mod = c->m;
+    wmi_type t = (wmi_type)in->type;
+    unsigned esz = type_bytes(t);
+    uint32_t vals = store ? in->b : in->d;
+    unsigned n = vcount(mod, vals);
+    unsigned size = esz * n;
+    int sgn = wmi_type_signed(t);
+    unsigned bits = esz * 8;
+    accs x;
+    uint8_t *ptr[32];
+    memset(x.mask, 0, sizeof x.mask);
+    wmi_space sp = (wmi_space)in->space;
+    const uint64_t *A = R[in->a];
+    if (!((sp == SP_GLOBAL || sp == SP_SHARED || (sp == SP_PARAM && !store)) &&
+          fast_addrs(c, A, in->imm, sp, size, m, &x, ptr))) {
+        memset(x.mask, 0, sizeof x.mask);
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(m >> l & 1))
+                continue;
+            uint64_t addr = A[l] + (uint64_t)in->imm;
+            if (sp == SP_SHARED || sp == SP_LOCAL)
+                addr = (uint32_t)addr;
+            wmi_space rs;
+            ptr[l] = resolve(c, w, l, pc, sp, addr, size,
+                             store ? "store" : "load", &rs, &x.addr[l]);
+            if (!ptr[l])
+                return c->status;
+            if (sp == SP_CONST)
+                rs = SP_PARAM; /* constant-cache reads are not counted */
+            if (rs == SP_PARAM && store)
+                return wmi_ptx_fault(c, w, l, pc, WM_ERR_UNSUPPORTED,
+                                     "st.param outside a call sequence");
+            x.mask[rs] |= 1u << l;
+        }
+    }
+    if (n == 1 && esz == 4 && !sgn) {
+        uint64_t *V = R[vslot(mod, vals, 0)];
+        if (store)
+            LOOP(uint32_t v = (uint32_t)V[l]; memcpy(ptr[l], &v, 4));
+        else
+            LOOP(uint32_t v; memcpy(&v, ptr[l], 4); V[l] = v);
+    } else {
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t *V = R[vslot(mod, vals, k)];
+            if (store) {
+                LOOP(uint64_t v = V[l]; memcpy(ptr[l] + k * esz, &v, esz));
+            } else {
+                LOOP(uint64_t v = 0; memcpy(&v, ptr[l] + k * esz, esz > 8 ? 8 : esz);
+                     V[l] = sgn ? sext(v, bits) : v);
+            }
+        }
+    }
+    return emit(c, &x, pc, store ? WM_OP_ST : WM_OP_LD, size, FULL, sp);
+}
+
+/* Apply one atomic op to *p (size bytes); returns the old value. */
+static uint64_t atom_one(uint8_t *p, const wmi_insn *in, uint64_t b,
+                         uint64_t cv, int shared)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bytes = type_bytes(t), bits = bytes * 8;
+    for (;;) {
+        uint64_t old = 0, nv = 0;
+        if (bytes == 8)
+            old = __atomic_load_n((uint64_t *)(void *)p, __ATOMIC_RELAXED);
+        else if (bytes == 4)
+            old = __atomic_load_n((uint32_t *)(void *)p, __ATOMIC_RELAXED);
+        else
+            old = __atomic_load_n((uint16_t *)(void *)p, __ATOMIC_RELAXED);
+        int fl = wmi_type_float(t) || t == PT_F16X2 || t == PT_BF16X2;
+        int sg = wmi_type_signed(t);
+        uint64_t ob = trunc_bits(old, bits), bb = trunc_bits(b, bits);
+        switch (in->mod) {
+        case AOP_ADD:
+            if (t == PT_F32) nv = UF(F(old) + F(b));
+            else if (t == PT_F64) nv = UD(DD(old) + DD(b));
+            else if (t == PT_F16) nv = UH(H(old) + H(b));
+            else if (t == PT_BF16) nv = UBF(BF(old) + BF(b));
+            else if (t == PT_F16X2)
+                nv = UH(H(old) + H(b)) | UH(H(old >> 16) + H(b >> 16)) << 16;
+            else nv = old + b;
+            break;
+        case AOP_MIN:
+        case AOP_MAX: {
+            int lt;
+            if (fl) lt = bits == 64 ? DD(ob) < DD(bb) : F(ob) < F(bb);
+            else if (sg) lt = (int64_t)sext(ob, bits) < (int64_t)sext(bb, bits);
+            else lt = ob < bb;
+            nv = (in->mod == AOP_MIN) == lt ? ob : bb;
+            break;
+        }
+        case AOP_INC: nv = ob >= bb ? 0 : ob + 1; break;
+        case AOP_DEC: nv = (ob == 0 || ob > bb) ? bb : ob - 1; break;
+        case AOP_AND: nv = old & b; break;
+        case AOP_OR: nv = old | b; break;
+        case AOP_XOR: nv = old ^ b; break;
+        case AOP_EXCH: nv = b; break;
+        case AOP_CAS: nv = ob == bb ? cv : ob; break;
+        default: nv = old; break;
+        }
+        nv = trunc_bits(nv, bits);
+        if (shared) { /* a CTA runs on one thread: no race */
+            memcpy(p, &nv, bytes);
+            return ob;
+        }
+        int ok;
+        if (bytes == 8) {
+            uint64_t e = old;
+            ok = __atomic_compare_exchange_n((uint64_t *)(void *)p, &e, nv, 0,
+                                             __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+        } else if (bytes == 4) {
+            uint32_t e = (uint32_t)old;
+            ok = __atomic_compare_exchange_n((uint32_t *)(void *)p, &e,
+                                             (uint32_t)nv, 0, __ATOMIC_RELAXED,
+                                             __ATOMIC_RELAXED);
+        } else {
+            uint16_t e = (uint16_t)old;
+            ok = __atomic_compare_exchange_n((uint16_t *)(void *)p, &e,
+                                             (uint16_t)nv, 0, __ATOMIC_RELAXED,
+                                             __ATOMIC_RELAXED);
+        }
+        if (ok)
+            return ob;
+    }
+}
+
+static wm_status do_atom(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                         uint32_t pc, uint32_t m, int has_dest)
+{
+    uint64_t (*R)[32] = w->r;
+    wmi_type t = (wmi_type)in->type;
+    unsigned size = type_bytes(t);
+    accs x;
+    memset(x.mask, 0, sizeof x.mask);
+    if (in->mod == AOP_NONE || (size != 2 && size != 4 && size != 8))
+        return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
+                             "unsupported atomic operation");
+    wmi_space sp = (wmi_space)in->space;
+    /* lanes apply in lane order (a defined order, ptx-notes.md 4.6) */
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(m >> l & 1))
+            continue;
+        uint64_t addr = R[in->a][l] + (uint64_t)in->imm;
+        if (sp == SP_SHARED)
+            addr = (uint32_t)addr;
+        wmi_space rs;
+        uint8_t *p = resolve(c, w, l, pc, sp, addr, size, "atomic", &rs,
+                             &x.addr[l]);
+        if (!p)
+            return c->status;
+        x.mask[rs] |= 1u << l;
+        uint64_t cv = in->c != WMI_NOREG ? R[in->c][l] : 0;
+        uint64_t old = atom_one(p, in, R[in->b][l], cv, rs != SP_GLOBAL);
+        if (has_dest)
+            R[in->d][l] = wmi_type_signed(t) ? sext(old, size * 8) : old;
+    }
+    return emit(c, &x, pc, WM_OP_ATOM, size, FULL, sp);
+}
+
+static wm_status do_cp_async(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                             uint32_t pc, uint32_t m)
+{
+    uint64_t (*R)[32] = w->r;
+    unsigned size = in->mod;
+    accs gx, sx;
+    memset(gx.mask, 0, sizeof gx.mask);
+    memset(sx.mask, 0, sizeof sx.mask);
+    if (size != 4 && size != 8 && size != 16)
+        return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
+                             "cp.async size %u", size);
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(m >> l & 1))
+            continue;
+        uint64_t src_size = in->e != WMI_NOREG ? R[in->e][l] : size;
+        if (src_size > size)
+            src_size = size;
+        uint64_t da = (uint32_t)(R[in->a][l] + (uint64_t)in->imm);
+        wmi_space rs;
+        uint8_t *dp = resolve(c, w, l, pc, SP_SHARED, da, size, "cp.async store",
+                              &rs, &sx.addr[l]);
+        if (!dp)
+            return c->status;
+        sx.mask[SP_SHARED] |= 1u << l;
+        memset(dp, 0, size);
+        if (src_size == 0)
+            continue; /* zero-fill without reading global (Triton masks) */
+        uint64_t sa = R[in->b][l] + (uint64_t)in->imm2;
+        uint8_t *sp = resolve(c, w, l, pc, SP_GLOBAL, sa, size, "cp.async load",
+                              &rs, &gx.addr[l]);
+        if (!sp)
+            return c->status;
+        gx.mask[SP_GLOBAL] |= 1u << l;
+        memcpy(dp, sp, src_size);
+    }
+    wm_status st = emit(c, &gx, pc, WM_OP_LDGSTS, size, FULL, SP_GLOBAL);
+    if (st == WM_OK)
+        st = emit(c, &sx, pc, WM_OP_LDGSTS, size, FULL, SP_SHARED);
+    return st;
+}
+
+/* ---- warp-wide ops ----------------------------------------------------- */
+
+/* A membermask must name only lanes converged here (ptx-notes.md 4.5). */
+static wm_status check_members(wmi_cta *c, wmi_warp *w, uint32_t pc,
+                               uint32_t act, uint32_t members, const char *op)
+{
+    uint32_t exist = w->nthreads >= 32 ? FULL : (1u << w->nthreads) - 1;
+    uint32_t missing = members & exist & ~act;
+    if (missing)
+        return wmi_ptx_fault(
+            c, w, first_lane(act), pc, WM_ERR_FAULT,
+            "%s: membermask 0x%08x names lanes not converged at this "
+            "instruction (executing lanes 0x%08x, missing 0x%08x)",
+            op, members, act, missing);
+    return WM_OK;
+}
+
+static wm_status do_shfl(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                         uint32_t pc, uint32_t m)
+{
+    uint64_t (*R)[32] = w->r;
+    uint64_t src[32];
+    uint32_t members = in->e != WMI_NOREG ? (uint32_t)R[in->e][first_lane(m)]
+                                          : m;
+    wm_status st = check_members(c, w, pc, m, members, "shfl.sync");
+    if (st != WM_OK)
+        return st;
+    memcpy(src, R[in->a], sizeof src);
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(m >> l & 1))
+            continue;
+        uint32_t b = (uint32_t)R[in->b][l] & 31, cc = (uint32_t)R[in->c][l];
+        uint32_t cval = cc & 31, seg = (cc >> 8) & 31;
+        int32_t maxl = (int32_t)((l & seg) | (cval & ~seg));
+        int32_t minl = (int32_t)(l & seg);
+        int32_t j = 0;
+        int pv = 0;
+        switch (in->mod) {
+        case SHFL_UP: j = (int32_t)l - (int32_t)b; pv = j >= maxl; break;
+        case SHFL_DOWN: j = (int32_t)l + (int32_t)b; pv = j <= maxl; break;
+        case SHFL_BFLY: j = (int32_t)(l ^ b); pv = j <= maxl; break;
+        case SHFL_IDX:
+            j = minl | (int32_t)(b & ~seg);
+            pv = j <= maxl;
+            break;
+        default: break;
+        }
+        if (!pv)
+            j = (int32_t)l;
+        R[in->d][l] = (uint32_t)src[j & 31];
+        if (in->d2 != WMI_NOREG)
+            R[in->d2][l] = (uint64_t)pv;
+    }
+    return WM_OK;
+}
+
+static wm_status do_vote(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                         uint32_t pc, uint32_t m)
+{
+    uint64_t (*R)[32] = w->r;
+    uint32_t members = in->b != WMI_NOREG ? (uint32_t)R[in->b][first_lane(m)]
+                                          : m;
+    wm_status st = check_members(c, w, pc, m, members, "vote.sync");
+    if (st != WM_OK)
+        return st;
+    uint32_t ballot = 0;
+    for (unsigned l = 0; l < 32; l++)
+        if ((m >> l & 1) && (R[in->a][l] & 1))
+            ballot |= 1u << l;
+    uint64_t r = 0;
+    switch (in->mod) {
+    case VOTE_ALL: r = ballot == m; break;
+    case VOTE_ANY: r = ballot != 0; break;
+    case VOTE_UNI: r = ballot == 0 || ballot == m; break;
+    case VOTE_BALLOT: r = ballot; break;
+    default: break;
+    }
+    LOOP(R[in->d][l] = r);
+    return WM_OK;
+}
+
+static wm_status do_match_redux(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                                uint32_t pc, uint32_t m)
+{
+    uint64_t (*R)[32] = w->r;
+    uint32_t members = (uint32_t)R[in->b][first_lane(m)];
+    wm_status st = check_members(c, w, pc, m,
+                                 members, in->op == OP_MATCH ? "match.sync"
+                                                             : "redux.sync");
+    if (st != WM_OK)
+        return st;
+    unsigned bits = wmi_type_bits((wmi_type)in->type);
+    if (in->op == OP_MATCH) {
+        int all = 1;
+        uint64_t v0 = trunc_bits(R[in->a][first_lane(m)], bits);
+        for (unsigned l = 0; l < 32; l++)
+            if ((m >> l & 1) && trunc_bits(R[in->a][l], bits) != v0)
+                all = 0;
+        uint64_t res[32];
+        for (unsigned l = 0; l < 32; l++) {
+            uint32_t eqm = 0;
+            if (!(m >> l & 1))
+                continue;
+            for (unsigned k = 0; k < 32; k++)
+                if ((m >> k & 1) &&
+                    trunc_bits(R[in->a][k], bits) == trunc_bits(R[in->a][l], bits))
+                    eqm |= 1u << k;
+            res[l] = (in->flags & F_ALL) ? (all ? m : 0) : eqm;
+        }
+        LOOP(R[in->d][l] = res[l]);
+        if (in->d2 != WMI_NOREG)
+            LOOP(R[in->d2][l] = (uint64_t)all);
+        return WM_OK;
+    }
+    int sg = wmi_type_signed((wmi_type)in->type);
+    uint64_t acc = 0;
+    int first = 1;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(m >> l & 1))
+            continue;
+        uint64_t v = (uint32_t)R[in->a][l];
+        if (first) {
+            acc = v;
+            first = 0;
+            continue;
+        }
+        switch (in->mod) {
+        case AOP_ADD: acc = (uint32_t)(acc + v); break;
+        case AOP_MIN:
+            acc = sg ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc);
+            break;
+        case AOP_MAX:
+            acc = sg ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc);
+            break;
+        case AOP_AND: acc &= v; break;
+        case AOP_OR: acc |= v; break;
+        case AOP_XOR: acc ^= v; break;
+        default: break;
+        }
+    }
+    LOOP(R[in->d][l] = acc);
+    return WM_OK;
+}
+
+/* ---- arithmetic ------------------------------------------------------- */
+
+static int cmp_int(wmi_cmp op, uint64_t a, uint64_t b, int sg)
+{
+    int64_t sa = (int64_t)a, sb = (int64_t)b;
+    switch (op) {
+    case CMP_EQ: case CMP_EQU: return a == b;
+    case CMP_NE: case CMP_NEU: return a != b;
+    case CMP_LT: case CMP_LTU: return sg ? sa < sb : a < b;
+    case CMP_LE: case CMP_LEU: return sg ? sa <= sb : a <= b;
+    case CMP_GT: case CMP_GTU: return sg ? sa > sb : a > b;
+    case CMP_GE: case CMP_GEU: return sg ? sa >= sb : a >= b;
+    case CMP_LO: return a < b;
+    case CMP_LS: return a <= b;
+    case CMP_HI: return a > b;
+    case CMP_HS: return a >= b;
+    case CMP_NUM: case CMP_NAN: return 0;
+    }
+    return 0;
+}
+
+static int cmp_flt(wmi_cmp op, double a, double b)
+{
+    int un = isnan(a) || isnan(b);
+    switch (op) {
+    case CMP_EQ: return !un && a == b;
+    case CMP_NE: return !un && a != b;
+    case CMP_LT: case CMP_LO: return !un && a < b;
+    case CMP_LE: case CMP_LS: return !un && a <= b;
+    case CMP_GT: case CMP_HI: return !un && a > b;
+    case CMP_GE: case CMP_HS: return !un && a >= b;
+    case CMP_EQU: return un || a == b;
+    case CMP_NEU: return un || a != b;
+    case CMP_LTU: return un || a < b;
+    case CMP_LEU: return un || a <= b;
+    case CMP_GTU: return un || a > b;
+    case CMP_GEU: return un || a >= b;
+    case CMP_NUM: return !un;
+    case CMP_NAN: return un;
+    }
+    return 0;
+}
+
+/* Read a value of float type t as double. */
+static inline double fget(wmi_type t, uint64_t v)
+{
+    switch ((int)t) {
+    case PT_F64: return DD(v);
+    case PT_F16: return (double)H(v);
+    case PT_BF16: return (double)BF(v);
+    default: return (double)F(v);
+    }
+}
+
+/* Store a double as float type t with rounding r. */
+static inline uint64_t fput(wmi_type t, double v, wmi_rnd r)
+{
+    switch ((int)t) {
+    case PT_F64: return UD(v);
+    case PT_F16: return wmi_float_to_half((float)v, r);
+    case PT_BF16: return wmi_float_to_bf16((float)v, r);
+    default: return UF((float)v);
+    }
+}
+
+static double round_mode(double v, wmi_rnd r)
+{
+    switch (r) {
+    case RND_RNI: return nearbyint(v);
+    case RND_RZI: return trunc(v);
+    case RND_RMI: return floor(v);
+    case RND_RPI: return ceil(v);
+    case RND_NONE: case RND_RN: case RND_RZ: case RND_RM: case RND_RP:
+    case RND_RNA: break;
+    }
+    return v;
+}
+
+/* Convert one value (cvt semantics, ptx ISA 9.7.9.21). */
+static uint64_t cvt_one(wmi_type dt, wmi_type st, uint64_t v, wmi_rnd r,
+                        int sat)
+{
+    unsigned db = wmi_type_bits(dt), sb = wmi_type_bits(st);
+    int dfl = wmi_type_float(dt), sfl = wmi_type_float(st);
+    if (!dfl && !sfl) {
+        /* integer to integer: extend by the source, wrap (or clamp) */
+        uint64_t x = wmi_type_signed(st) ? sext(v, sb) : trunc_bits(v, sb);
+        if (sat) {
+            int64_t lo, hi;
+            if (wmi_type_signed(dt)) {
+                hi = db >= 64 ? INT64_MAX : ((int64_t)1 << (db - 1)) - 1;
+                lo = -hi - 1;
+            } else {
+                lo = 0;
+                hi = db >= 64 ? INT64_MAX : (int64_t)(((uint64_t)1 << db) - 1);
+            }
+            if (wmi_type_signed(st)) {
+                int64_t s = (int64_t)x;
+                x = (uint64_t)(s < lo ? lo : s > hi ? hi : s);
+            } else if (x > (uint64_t)hi) {
+                x = (uint64_t)hi;
+            }
+        }
+        return trunc_bits(x, db);
+    }
+    if (sfl && dfl) {
+        double x = fget(st, v);
+        x = round_mode(x, r);
+        if (sat)
+            x = isnan(x) ? 0.0 : x < 0 ? 0.0 : x > 1 ? 1.0 : x;
+        wmi_rnd fr = r >= RND_RNI ? RND_RN : r;
+        if (dt == PT_F32 && st == PT_F64 && fr != RND_RN && fr != RND_NONE) {
+            float f = (float)x;
+            if ((fr == RND_RZ && fabs((double)f) > fabs(x)) ||
+                (fr == RND_RM && (double)f > x) || (fr == RND_RP && (double)f < x))
+                f = nextafterf(f, fr == RND_RP ? INFINITY
+                                  : fr == RND_RM ? -INFINITY : 0.0f);
+            return UF(f);
+        }
+        return fput(dt, x, fr);
+    }
+    if (sfl) {
+        /* float to integer: round (rni default), clamp, NaN -> 0 */
+        double x = fget(st, v);
+        x = round_mode(x, r == RND_NONE || r == RND_RN ? RND_RNI : r);
+        if (isnan(x))
+            return 0;
+        if (wmi_type_signed(dt)) {
+            double hi = ldexp(1.0, (int)db - 1);
+            if (x >= hi)
+                return trunc_bits(db >= 64 ? (uint64_t)INT64_MAX
+                                           : ((uint64_t)1 << (db - 1)) - 1, db);
+            if (x < -hi)
+                return trunc_bits((uint64_t)1 << (db - 1), db);
+            return trunc_bits((uint64_t)(int64_t)x, db);
+        }
+        double hi = ldexp(1.0, (int)db);
+        if (x <= 0)
+            return 0;
+        if (x >= hi)
+            return db >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << db) - 1;
+        return (uint64_t)x;
+    }
+    /* integer to float */
+    double x = wmi_type_signed(st) ? (double)(int64_t)sext(v, sb)
+                                   : (double)trunc_bits(v, sb);
+    if (dt == PT_F32 && sb == 64 && r != RND_RN && r != RND_NONE) {
+        float f = (float)x; /* close enough: directed rounding of 64-bit ints */
+        return UF(f);
+    }
+    return fput(dt, x, r == RND_NONE ? RND_RN : r);
+}
+
+/* Integer binary ops by width.  EXPR uses a, b (uint64_t). */
+#define IBIN(...)                                                            \
+    do {                                                                      \
+        const uint64_t *A = R[in->a];                                         \
+        const uint64_t *B = R[in->b == WMI_NOREG ? SLOT_ZERO : in->b];        \
+        uint64_t *D = R[in->d];                                               \
+        switch (bits) {                                                       \
+        case 64: LOOP(uint64_t a = A[l]; uint64_t b = B[l]; (void)b;             \
+             D[l] = (__VA_ARGS__));   \
+            break;                                                            \
+        case 32:                                                              \
+            LOOP(uint64_t a = (uint32_t)A[l]; uint64_t b = (uint32_t)B[l];    \
+                 (void)b;                                                     \
+                 D[l] = (uint32_t)(__VA_ARGS__));                                    \
+            break;                                                            \
+        default:                                                              \
+            LOOP(uint64_t a = trunc_bits(A[l], bits);                         \
+                 uint64_t b = trunc_bits(B[l], bits); (void)b;                \
+                 D[l] = trunc_bits((__VA_ARGS__), bits));                            \
+            break;                                                            \
+        }                                                                     \
+    } while (0)
+
+/* Float binary/ternary ops on f32/f64/f16/bf16 and the x2 forms. */
+#define FOP(...)                                                             \
+    do {                                                                      \
+        const uint64_t *A = R[in->a];                                         \
+        const uint64_t *B = R[in->b == WMI_NOREG ? SLOT_ZERO : in->b];        \
+        const uint64_t *C = R[in->c == WMI_NOREG ? SLOT_ZERO : in->c];        \
+        uint64_t *D = R[in->d];                                               \
+        switch ((int)t) {                                                          \
+        case PT_F32:                                                          \
+            LOOP(float a = F(A[l]); float b = F(B[l]); float cc = F(C[l]);    \
+                 (void)b; (void)cc; D[l] = UF((float)(__VA_ARGS__)));                \
+            break;                                                            \
+        case PT_F64:                                                          \
+            LOOP(double a = DD(A[l]); double b = DD(B[l]);                    \
+                 double cc = DD(C[l]); (void)b; (void)cc;                     \
+                 D[l] = UD((double)(__VA_ARGS__)));                                  \
+            break;                                                            \
+        case PT_F16:                                                          \
+            LOOP(float a = H(A[l]); float b = H(B[l]); float cc = H(C[l]);    \
+                 (void)b; (void)cc; D[l] = UH((float)(__VA_ARGS__)));                \
+            break;                                                            \
+        case PT_BF16:                                                         \
+            LOOP(float a = BF(A[l]); float b = BF(B[l]); float cc = BF(C[l]); \
+                 (void)b; (void)cc; D[l] = UBF((float)(__VA_ARGS__)));               \
+            break;                                                            \
+        case PT_F16X2:                                                        \
+            LOOP(uint64_t r0, r1; {                                           \
+                float a = H(A[l]); float b = H(B[l]); float cc = H(C[l]);     \
+                (void)b; (void)cc; r0 = UH((float)(__VA_ARGS__)); }                  \
+                {                                                             \
+                float a = H(A[l] >> 16); float b = H(B[l] >> 16);             \
+                float cc = H(C[l] >> 16); (void)b; (void)cc;                  \
+                r1 = UH((float)(__VA_ARGS__)); }                                     \
+                D[l] = r0 | r1 << 16);                                        \
+            break;                                                            \
+        case PT_BF16X2:                                                       \
+            LOOP(uint64_t r0, r1; {                                           \
+                float a = BF(A[l]); float b = BF(B[l]); float cc = BF(C[l]);  \
+                (void)b; (void)cc; r0 = UBF((float)(__VA_ARGS__)); }                 \
+                {                                                             \
+                float a = BF(A[l] >> 16); float b = BF(B[l] >> 16);           \
+                float cc = BF(C[l] >> 16); (void)b; (void)cc;                 \
+                r1 = UBF((float)(__VA_ARGS__)); }                                    \
+                D[l] = r0 | r1 << 16);                                        \
+            break;                                                            \
+        default:                                                              \
+            goto unsupported;                                                 \
+        }                                                                     \
+    } while (0)
+
+static inline int is_ftype(wmi_type t)
+{
+    return wmi_type_float(t) || t == PT_F16X2 || t == PT_BF16X2;
+}
+
+static uint64_t mulhi_u(uint64_t a, uint64_t b, unsigned bits)
+{
+    if (bits < 64)
+        return trunc_bits((a * b) >> bits, bits);
+    return (uint64_t)(((u128)a * b) >> 64);
+}
+
+static uint64_t mulhi_s(uint64_t a, uint64_t b, unsigned bits)
+{
+    if (bits < 64)
+        return trunc_bits((uint64_t)((int64_t)sext(a, bits) *
+                                     (int64_t)sext(b, bits)) >> bits, bits);
+    return (uint64_t)(((i128)(int64_t)a * (i128)(int64_t)b) >> 64);
+}
+
+static uint64_t sat_add_s32(uint64_t a, uint64_t b)
+{
+    int64_t s = (int64_t)(int32_t)(uint32_t)a + (int32_t)(uint32_t)b;
+    s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+    return (uint32_t)s;
+}
+
+/* Signed division: truncates; / 0 gives all ones, MIN / -1 wraps. */
+static uint64_t sdiv(uint64_t a, uint64_t b, unsigned bits)
+{
+    int64_t x = (int64_t)sext(a, bits), y = (int64_t)sext(b, bits);
+    if (y == 0)
+        return trunc_bits(~(uint64_t)0, bits);
+    if (y == -1)
+        return trunc_bits((uint64_t)0 - (uint64_t)x, bits);
+    return trunc_bits((uint64_t)(x / y), bits);
+}
+
+/* Signed remainder: sign of the dividend; % 0 gives a. */
+static uint64_t srem(uint64_t a, uint64_t b, unsigned bits)
+{
+    int64_t x = (int64_t)sext(a, bits), y = (int64_t)sext(b, bits);
+    if (y == 0)
+        return trunc_bits(a, bits);
+    if (y == -1)
+        return 0;
+    return trunc_bits((uint64_t)(x % y), bits);
+}
+
+static uint64_t prmt(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint64_t bytes = (uint64_t)b << 32 | a;
+    uint32_t r = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        unsigned sel = (c >> (4 * k)) & 15;
+        uint32_t byte = (uint32_t)(bytes >> (8 * (sel & 7))) & 0xff;
+        if (sel & 8)
+            byte = (byte & 0x80) ? 0xff : 0;
+        r |= byte << (8 * k);
+    }
+    return r;
+}
+
+static uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, unsigned lut)
+{
+    uint64_t r = 0;
+    for (unsigned k = 0; k < 8; k++)
+        if (lut >> k & 1)
+            r |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? c : ~c);
+    return r;
+}
+
+static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, unsigned bits,
+                    int sg)
+{
+    pos &= 0xff;
+    len &= 0xff;
+    uint64_t sbit;
+    if (!sg || len == 0)
+        sbit = 0;
+    else
+        sbit = (pos + len - 1 >= bits) ? (a >> (bits - 1)) & 1
+                                       : (a >> (pos + len - 1)) & 1;
+    uint64_t r = 0;
+    for (unsigned i = 0; i < bits; i++) {
+        uint64_t bit = (i < len && pos + i < bits) ? (a >> (pos + i)) & 1 : sbit;
+        r |= bit << i;
+    }
+    return r;
+}
+
+/* ---- the interpreter loop --------------------------------------------------- */
+
+wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
+{
+    const wm_ptx_module *mod = c->m;
+    const wmi_insn *code = mod->code;
+    uint64_t (*R)[32] = w->r;
+    uint32_t omin = UINT32_MAX;
+    wm_status st = WM_OK;
+    if (!reselect(w, &omin))
+        return WM_OK;
+    uint32_t pc = w->cur, act = w->act;
+    const uint32_t end = c->f->first + c->f->count;
+
+    for (;;) {
+        if (pc >= end)
+            return wmi_ptx_fault(c, w, first_lane(act), pc ? pc - 1 : 0,
+                                 WM_ERR_FAULT,
+                                 "execution ran past the end of the kernel");
+        const wmi_insn *in = &code[pc];
+        uint32_t m = act;
+        if (in->guard != WMI_NOREG) {
+            const uint64_t *G = R[in->guard];
+            uint32_t g = 0;
+            for (unsigned l = 0; l < 32; l++)
+                g |= (uint32_t)(G[l] & 1) << l;
+            m &= in->guard_neg ? ~g : g;
+        }
+        if (++c->steps > c->max_steps && c->max_steps)
+            return wmi_ptx_fault(c, w, first_lane(act), pc, WM_ERR_LIMIT,
+                                 "step budget of %llu warp instructions "
+                                 "exhausted (an endless loop? raise "
+                                 "--max-steps)",
+                                 (unsigned long long)c->max_steps);
+        c->warp_insts++;
+        c->thread_insts += wmi_popcount64(act);
+        wmi_type t = (wmi_type)in->type;
+        unsigned bits = wmi_type_bits(t);
+        int sg = wmi_type_signed(t);
+        if (!m && in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM &&
+            in->op != OP_RED)
+            goto next;
+        switch ((wmi_op)in->op) {
+        case OP_NOP:
+        case OP_CP_COMMIT:
+        case OP_CP_WAIT:
+            break;
+        case OP_MOV:
+            if (in->d & WMI_VEC) { /* unpack: mov.b32 {lo, hi}, r */
+                unsigned n = vcount(mod, in->d), pb = bits / n;
+                for (unsigned k = 0; k < n; k++) {
+                    uint64_t *D = R[vslot(mod, in->d, k)];
+                    const uint64_t *A = R[in->a];
+                    LOOP(D[l] = trunc_bits(A[l] >> (pb * k), pb));
+                }
+            } else if (in->a & WMI_VEC) { /* pack: mov.b32 r, {lo, hi} */
+                unsigned n = vcount(mod, in->a), pb = bits / n;
+                uint64_t tmp[32] = {0};
+                for (unsigned k = 0; k < n; k++) {
+                    const uint64_t *A = R[vslot(mod, in->a, k)];
+                    LOOP(tmp[l] |= trunc_bits(A[l], pb) << (pb * k));
+                }
+                uint64_t *D = R[in->d];
+                LOOP(D[l] = tmp[l]);
+            } else {
+                const uint64_t *A = R[in->a];
+                uint64_t *D = R[in->d];
+                LOOP(D[l] = A[l]);
+            }
+            break;
+        case OP_ADD:
+            if (is_ftype(t))
+                FOP(a + b);
+            else if ((in->flags & F_SAT) && t == PT_S32)
+                IBIN(sat_add_s32(a, b));
+            else
+                IBIN(a + b);
+            break;
+        case OP_SUB:
+            if (is_ftype(t))
+                FOP(a - b);
+            else
+                IBIN(a - b);
+            break;
+        case OP_MUL:
+        case OP_MAD: {
+            int mad = in->op == OP_MAD;
+            if (is_ftype(t)) {
+                if (mad)
+                    FOP(t == PT_F64 ? fma((double)a, (double)b, (double)cc)
+                                    : (double)fmaf((float)a, (float)b, (float)cc));
+                else
+                    FOP(a * b);
+                break;
+            }
+            const uint64_t *A = R[in->a], *B = R[in->b];
+            const uint64_t *C = R[mad ? in->c : SLOT_ZERO];
+            uint64_t *D = R[in->d];
+            if (in->flags & F_WIDE) {
+                unsigned wb = bits * 2;
+                if (sg)
+                    LOOP(D[l] = trunc_bits((uint64_t)((int64_t)sext(A[l], bits) *
+                                                      (int64_t)sext(B[l], bits)) +
+                                               C[l], wb));
+                else
+                    LOOP(D[l] = trunc_bits(trunc_bits(A[l], bits) *
+                                               trunc_bits(B[l], bits) + C[l], wb));
+            } else if (in->flags & F_HI) {
+                if (sg)
+                    LOOP(D[l] = trunc_bits(mulhi_s(A[l], B[l], bits) + C[l], bits));
+                else
+                    LOOP(D[l] = trunc_bits(mulhi_u(trunc_bits(A[l], bits),
+                                                   trunc_bits(B[l], bits), bits) +
+                                               C[l], bits));
+            } else if (bits == 32) {
+                LOOP(D[l] = (uint32_t)(A[l] * B[l] + C[l]));
+            } else {
+                LOOP(D[l] = trunc_bits(A[l] * B[l] + C[l], bits));
+            }
+            break;
+        }
+        case OP_FMA:
+            FOP(t == PT_F64 ? fma((double)a, (double)b, (double)cc)
+                            : (double)fmaf((float)a, (float)b, (float)cc));
+            break;
+        case OP_MUL24:
+        case OP_MAD24: {
+            const uint64_t *A = R[in->a], *B = R[in->b];
+            const uint64_t *C = R[in->op == OP_MAD24 ? in->c : SLOT_ZERO];
+            uint64_t *D = R[in->d];
+            if (sg)
+                LOOP(D[l] = (uint32_t)((uint64_t)((int64_t)sext(A[l], 24) *
+                                                  (int64_t)sext(B[l], 24)) +
+                                       C[l]));
+            else
+                LOOP(D[l] = (uint32_t)((A[l] & 0xffffff) * (B[l] & 0xffffff) +
+                                       C[l]));
+            break;
+        }
+        case OP_DIV:
+            if (is_ftype(t))
+                FOP(a / b);
+            else if (sg)
+                IBIN(sdiv(a, b, bits));
+            else
+                IBIN(b == 0 ? trunc_bits(~(uint64_t)0, bits) : a / b);
+            break;
+        case OP_REM:
+            if (sg)
+                IBIN(srem(a, b, bits));
+            else
+                IBIN(b == 0 ? a : a % b);
+            break;
+        case OP_ABS:
+            if (is_ftype(t))
+                FOP(fabs((double)a));
+            else
+                IBIN((int64_t)sext(a, bits) < 0 ? (uint64_t)0 - a : a);
+            break;
+        case OP_NEG:
+            if (is_ftype(t))
+                FOP(-a);
+            else
+                IBIN((uint64_t)0 - a);
+            break;
+        case OP_MIN:
+        case OP_MAX: {
+            int mx = in->op == OP_MAX;
+            if (is_ftype(t)) {
+                if (mx)
+                    FOP(fmax((double)a, (double)b));
+                else
+                    FOP(fmin((double)a, (double)b));
+                if (in->flags & F_RELU)
+                    FOP(a < 0 ? 0 : a);
+            } else if (sg) {
+                if (mx)
+                    IBIN((int64_t)sext(a, bits) > (int64_t)sext(b, bits) ? a : b);
+                else
+                    IBIN((int64_t)sext(a, bits) < (int64_t)sext(b, bits) ? a : b);
+            } else {
+                if (mx)
+                    IBIN(a > b ? a : b);
+                else
+                    IBIN(a < b ? a : b);
+            }
+            break;
+        }
+        case OP_AND: IBIN(a & b); break;
+        case OP_OR: IBIN(a | b); break;
+        case OP_XOR: IBIN(a ^ b); break;
+        case OP_NOT:
+            if (t == PT_PRED)
+                IBIN(a ^ 1);
+            else
+                IBIN(~a);
+            break;
+        case OP_CNOT: IBIN(a == 0); break;
+        case OP_SHL: {
+            const uint64_t *A = R[in->a], *B = R[in->b];
+            uint64_t *D = R[in->d];
+            LOOP(uint32_t s = (uint32_t)B[l];
+                 D[l] = s >= bits ? 0 : trunc_bits(A[l] << s, bits));
+            break;
+        }
+        case OP_SHR: {
+            const uint64_t *A = R[in->a], *B = R[in->b];
+            uint64_t *D = R[in->d];
+            if (sg)
+                LOOP(uint32_t s = (uint32_t)B[l];
+                     D[l] = trunc_bits((uint64_t)((int64_t)sext(A[l], bits) >>
+                                                  (s >= bits ? bits - 1 : s)),
+                                       bits));
+            else
+                LOOP(uint32_t s = (uint32_t)B[l];
+                     D[l] = s >= bits ? 0 : trunc_bits(A[l], bits) >> s);
+            break;
+        }
+        case OP_SHF: {
+            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+            uint64_t *D = R[in->d];
+            int left = (in->flags & F_LEFT) != 0;
+            int clamp = (in->flags & F_CLAMP) != 0;
+            LOOP(uint32_t n = (uint32_t)C[l];
+                 n = clamp ? (n > 32 ? 32 : n) : (n & 31);
+                 uint64_t v = (uint64_t)(uint32_t)B[l] << 32 | (uint32_t)A[l];
+                 D[l] = left ? (uint32_t)((v << n) >> 32) : (uint32_t)(v >> n));
+            break;
+        }
+        case OP_POPC: IBIN((uint64_t)__builtin_popcountll(a)); break;
+        case OP_CLZ:
+            IBIN(a == 0 ? bits
+                        : (uint64_t)(__builtin_clzll(a) - (int)(64 - bits)));
+            break;
+        case OP_BFIND: {
+            const uint64_t *A = R[in->a];
+            uint64_t *D = R[in->d];
+            LOOP(uint64_t a = trunc_bits(A[l], bits);
+                 if (sg && (a >> (bits - 1) & 1)) a = trunc_bits(~a, bits);
+                 uint32_t pos = a ? 63u - (uint32_t)__builtin_clzll(a)
+                                  : 0xffffffffu;
+                 D[l] = pos);
+            /* .shiftamt: bits-1-pos */
+            if (in->flags & F_SHIFTAMT)
+                LOOP(D[l] = D[l] == 0xffffffffu ? D[l] : bits - 1 - D[l]);
+            break;
+        }
+        case OP_BREV: {
+            const uint64_t *A = R[in->a];
+            uint64_t *D = R[in->d];
+            LOOP(uint64_t a = A[l]; uint64_t r = 0;
+                 for (unsigned i = 0; i < bits; i++) r |= ((a >> i) & 1)
+                                                          << (bits - 1 - i);
+                 D[l] = r);
+            break;
+        }
+        case OP_BFE: {
+            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+            uint64_t *D = R[in->d];
+            LOOP(D[l] = bfe(trunc_bits(A[l], bits), (uint32_t)B[l],
+                            (uint32_t)C[l], bits, sg));
+            break;
+        }
+        case OP_BFI: {
+            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c],
+                           *E = R[in->e];
+            uint64_t *D = R[in->d];
+            LOOP(uint32_t pos = (uint32_t)C[l] & 0xff;
+                 uint32_t len = (uint32_t)E[l] & 0xff; uint64_t r = B[l];
+                 for (uint32_t i = 0; i < len && pos + i < bits; i++) {
+                     r &= ~((uint64_t)1 << (pos + i));
+                     r |= ((A[l] >> i) & 1) << (pos + i);
+                 } D[l] = trunc_bits(r, bits));
+            break;
+        }
+        case OP_PRMT: {
+            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+            uint64_t *D = R[in->d];
+            LOOP(D[l] = prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l]));
+            break;
+        }
+        case OP_LOP3: {
+            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c],
+                           *E = R[in->e];
+            uint64_t *D = R[in->d];
+            LOOP(D[l] = trunc_bits(lop3(A[l], B[l], C[l], (unsigned)E[l] & 0xff),
+                                   bits));
+            break;
+        }
+        case OP_DP4A: {
+            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+            uint64_t *D = R[in->d];
+            int sa = wmi_type_signed(t), sb2 = wmi_type_signed((wmi_type)in->type2);
+            LOOP(int64_t acc = (int32_t)(uint32_t)C[l]; for (unsigned k = 0; k < 4; k++) {
+                int64_t x = (int64_t)((A[l] >> (8 * k)) & 0xff);
+                int64_t y = (int64_t)((B[l] >> (8 * k)) & 0xff);
+                if (sa && x > 127) x -= 256;
+                if (sb2 && y > 127) y -= 256;
+                acc += x * y;
+            } D[l] = (uint32_t)acc);
+            break;
+        }
+        case OP_SETP:
+        case OP_SET: {
+            wmi_type ct = in->op == OP_SET ? (wmi_type)in->type2 : t;
+            unsigned cb = wmi_type_bits(ct);
+            int csg = wmi_type_signed(ct), cfl = is_ftype(ct);
+            const uint64_t *A = R[in->a], *B = R[in->b];
+            const uint64_t *C = R[in->c == WMI_NOREG ? SLOT_ZERO : in->c];
+            uint64_t res[32];
+            wmi_cmp op = (wmi_cmp)in->mod;
+            if (ct == PT_F16X2 || ct == PT_BF16X2)
+                goto unsupported;
+            if (cfl)
+                LOOP(res[l] = (uint64_t)cmp_flt(op, fget(ct, A[l]), fget(ct, B[l])));
+            else if (cb == 32 && !csg)
+                LOOP(res[l] = (uint64_t)cmp_int(op, (uint32_t)A[l], (uint32_t)B[l], 0));
+            else if (cb == 32)
+                LOOP(res[l] = (uint64_t)cmp_int(op, sext(A[l], 32), sext(B[l], 32), 1));
+            else
+                LOOP(res[l] = (uint64_t)cmp_int(
+                         op, csg ? sext(A[l], cb) : trunc_bits(A[l], cb),
+                         csg ? sext(B[l], cb) : trunc_bits(B[l], cb), csg));
+            uint64_t *D = R[in->d];
+            if (in->op == OP_SET) {
+                uint64_t one = t == PT_F32 ? 0x3f800000u : trunc_bits(~(uint64_t)0, bits);
+                LOOP(D[l] = res[l] ? one : 0);
+                break;
+            }
+            switch ((wmi_boolop)in->mod2) {
+            case BOOL_NONE:
+                LOOP(D[l] = res[l]);
+                if (in->d2 != WMI_NOREG)
+                    LOOP(R[in->d2][l] = res[l] ^ 1);
+                break;
+            case BOOL_AND:
+            case BOOL_OR:
+            case BOOL_XOR: {
+                uint64_t r2[32];
+                LOOP(uint64_t cc = C[l] & 1; uint64_t r = res[l];
+                     uint64_t nr = r ^ 1;
+                     if (in->mod2 == BOOL_AND) { r &= cc; nr &= cc; }
+                     else if (in->mod2 == BOOL_OR) { r |= cc; nr |= cc; }
+                     else { r ^= cc; nr ^= cc; }
+                     res[l] = r; r2[l] = nr);
+                LOOP(D[l] = res[l]);
+                if (in->d2 != WMI_NOREG)
+                    LOOP(R[in->d2][l] = r2[l]);
+                break;
+            }
+            }
+            break;
+        }
+        case OP_SELP: {
+            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+            uint64_t *D = R[in->d];
+            LOOP(D[l] = (C[l] & 1) ? A[l] : B[l]);
+            break;
+        }
+        case OP_SLCT: {
+            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+            uint64_t *D = R[in->d];
+            if (in->type2 == PT_F32)
+                LOOP(D[l] = F(C[l]) >= 0.0f ? A[l] : B[l]);
+            else
+                LOOP(D[l] = (int32_t)(uint32_t)C[l] >= 0 ? A[l] : B[l]);
+            break;
+        }
+        case OP_CVT: {
+            const uint64_t *A = R[in->a];
+            uint64_t *D = R[in->d];
+            wmi_type st2 = (wmi_type)in->type2;
+            wmi_rnd r = (wmi_rnd)in->rnd;
+            int sat = (in->flags & F_SAT) != 0;
+            if (t == PT_F16X2 || t == PT_BF16X2) {
+                /* cvt.rn.f16x2.f32 d, a, b: a to the upper half */
+                const uint64_t *B = R[in->b];
+                wmi_type h = t == PT_F16X2 ? PT_F16 : PT_BF16;
+                LOOP(D[l] = cvt_one(h, PT_F32, A[l], r, sat) << 16 |
+                            cvt_one(h, PT_F32, B[l], r, sat));
+                if (in->flags & F_RELU)
+                    goto unsupported;
+                break;
+            }
+            if (t >= PT_E4M3X2 || st2 >= PT_E4M3X2 || t == PT_NONE ||
+                st2 == PT_NONE || t == PT_PRED)
+                goto unsupported;
+            if (t == PT_F32 && st2 == PT_F32 && r == RND_NONE && !sat)
+                LOOP(D[l] = (uint32_t)A[l]);
+            else
+                LOOP(D[l] = cvt_one(t, st2, A[l], r, sat));
+            if (wmi_type_signed(t) && bits < 64)
+                LOOP(D[l] = trunc_bits(D[l], bits));
+            break;
+        }
+        case OP_CVTA: {
+            const uint64_t *A = R[in->a];
+            uint64_t *D = R[in->d];
+            uint64_t base = in->space == SP_SHARED ? WMI_SHARED_WIN
+                            : in->space == SP_LOCAL ? WMI_LOCAL_WIN
+                            : in->space == SP_PARAM ? WMI_PARAM_WIN : 0;
+            if (in->flags & F_TO)
+                LOOP(D[l] = trunc_bits(A[l] - base, bits ? bits : 64));
+            else
+                LOOP(D[l] = trunc_bits(A[l], in->space == SP_GLOBAL ? 64 : 32) + base);
+            break;
+        }
+        case OP_RCP: FOP(1.0 / (double)a); break;
+        case OP_SQRT: FOP(sqrt((double)a)); break;
+        case OP_RSQRT: FOP(1.0 / sqrt((double)a)); break;
+        case OP_SIN: FOP(sin((double)a)); break;
+        case OP_COS: FOP(cos((double)a)); break;
+        case OP_LG2: FOP(log2((double)a)); break;
+        case OP_EX2: FOP(exp2((double)a)); break;
+        case OP_TANH: FOP(tanh((double)a)); break;
+        case OP_COPYSIGN: FOP(copysign((double)b, (double)a)); break;
+        case OP_TESTP: goto unsupported;
+        case OP_LD:
+        case OP_ST:
+            if (in->space == SP_PARAM || in->space == SP_CONST) {
+                /* parameter and constant reads: not memory traffic the
+                   model counts; no access emitted */
+                if (in->op == OP_ST)
+                    goto unsupported;
+            }
+            st = do_ldst(c, w, in, pc, m, in->op == OP_ST);
+            if (st != WM_OK)
+                return st;
+            break;
+        case OP_ATOM:
+        case OP_RED:
+            st = do_atom(c, w, in, pc, m, in->op == OP_ATOM);
+            if (st != WM_OK)
+                return st;
+            break;
+        case OP_CP_ASYNC:
+            st = do_cp_async(c, w, in, pc, m);
+            if (st != WM_OK)
+                return st;
+            break;
+        case OP_LDMATRIX:
+            st = wmi_ptx_ldmatrix(c, w, in, pc, m);
+            if (st != WM_OK)
+                return st;
+            break;
+        case OP_MMA:
+            st = wmi_ptx_mma(c, w, in, pc, m);
+            if (st != WM_OK)
+                return st;
+            break;
+        case OP_SHFL:
+            st = do_shfl(c, w, in, pc, m);
+            if (st != WM_OK)
+                return st;
+            break;
+        case OP_VOTE:
+            st = do_vote(c, w, in, pc, m);
+            if (st != WM_OK)
+                return st;
+            break;
+        case OP_MATCH:
+        case OP_REDUX:
+            st = do_match_redux(c, w, in, pc, m);
+            if (st != WM_OK)
+                return st;
+            break;
+        case OP_ACTIVEMASK: {
+            uint64_t *D = R[in->d];
+            LOOP(D[l] = act);
+            break;
+        }
+        case OP_BRA: {
+            uint32_t target = in->target;
+            if (m == act) { /* uniform */
+                pc = target;
+                if (pc >= omin) {
+                    store_pcs(w, act, pc);
+                    if (!reselect(w, &omin))
+                        return WM_OK;
+                    pc = w->cur;
+                    act = w->act;
+                }
+                continue;
+            }
+            /* divergent: taken lanes go to target, the rest fall through */
+            store_pcs(w, m, target);
+            store_pcs(w, act & ~m, pc + 1);
+            if (!reselect(w, &omin))
+                return WM_OK;
+            pc = w->cur;
+            act = w->act;
+            continue;
+        }
+        case OP_RET:
+        case OP_EXIT:
+            w->live &= ~m;
+            c->exited += wmi_popcount64(m);
+            act &= ~m;
+            if (act)
+                break;
+            store_pcs(w, act, pc + 1);
+            if (!reselect(w, &omin))
+                return WM_OK;
+            pc = w->cur;
+            act = w->act;
+            continue;
+        case OP_BAR: {
+            unsigned l0 = first_lane(m);
+            uint32_t id = (uint32_t)R[in->a][l0];
+            uint32_t cnt = in->b != WMI_NOREG ? (uint32_t)R[in->b][l0] : 0;
+            if (id >= 16)
+                return wmi_ptx_fault(c, w, l0, pc, WM_ERR_FAULT,
+                                     "barrier id %u out of range 0..15", id);
+            wmi_barrier *b = &c->bars[id];
+            if (b->arrived == 0) {
+                b->pc = pc;
+                b->pc2 = WMI_NOREG;
+                b->expected = cnt;
+            } else if (b->pc != pc) {
+                b->pc2 = pc;
+            }
+            if (cnt && cnt % 32)
+                return wmi_ptx_fault(c, w, l0, pc, WM_ERR_FAULT,
+                                     "barrier thread count %u is not a "
+                                     "multiple of the warp size", cnt);
+            /* arrivals count whole warps for counted barriers (PTX ISA
+               bar: "in units of warps") and threads otherwise */
+            b->arrived += cnt ? 32 : wmi_popcount64(m);
+            if (in->flags & F_ARRIVE)
+                break;
+            w->wait |= m;
+            for (unsigned l = 0; l < 32; l++)
+                if (m >> l & 1)
+                    w->bar_of[l] = (uint8_t)id;
+            store_pcs(w, act, pc + 1);
+            act &= ~m;
+            if (act) {
+                pc++;
+                continue;
+            }
+            if (!reselect(w, &omin)) {
+                w->cur = pc + 1;
+                return WM_OK; /* blocked */
+            }
+            pc = w->cur;
+            act = w->act;
+            continue;
+        }
+        case OP_TRAP:
+            return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_FAULT,
+                                 "trap instruction executed");
+        case OP_CALL:
+            return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
+                                 "call is not supported (compile without -G "
+                                 "and inline device functions)");
+        case OP_UNKNOWN:
+            goto unsupported;
+        case OP_COUNT:
+            goto unsupported;
+        }
+    next:
+        pc++;
+        if (pc >= omin) {
+            /* reached lanes waiting further on: merge or pick anew */
+            store_pcs(w, act, pc);
+            if (!reselect(w, &omin))
+                return WM_OK;
+            pc = w->cur;
+            act = w->act;
+        }
+        continue;
+    unsupported: {
+        const char *txt = mod->texts + in->text;
+        return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
+                             "unsupported instruction '%s'", txt);
+    }
+    }
+}

@@ -1,0 +1,358 @@
+/*
+ * ptx_int.h -- internal types of the PTX interpreter: the decoded
+ * instruction (wmi_insn), the module, and the per-warp / per-CTA execution
+ * state shared by ptx_parse.c, ptx_decode.c, ptx_exec.c and ptx_run.c.
+ *
+ * Invariants:
+ *   - Every operand an instruction reads is a register slot of its
+ *     function's register file: declared registers, special registers
+ *     (%tid.x ...: fixed slots filled when a warp starts) and immediates
+ *     (constant slots filled once when a warp is allocated).  So the VM
+ *     never looks at operand kinds, only at slot numbers.
+ *   - A slot holds 64 raw bits per lane; the instruction's type says how to
+ *     read them (PTX registers are untyped bit containers: Triton keeps
+ *     floats in .b32 registers).  Values narrower than 64 bits are stored
+ *     zero-extended; predicates are 0 or 1.
+ *   - An operand word with WMI_VEC set names a vector in the module's pool:
+ *     pool[off] = count, pool[off+1..] = slots.
+ */
+#ifndef WM_PTX_INT_H
+#define WM_PTX_INT_H
+
+#include "wm_int.h"
+
+#include <stdio.h>
+
+/* ---- opcodes --------------------------------------------------------- */
+
+typedef enum {
+#define X(name, base, sem) OP_##name,
+#include "ptx_ops.def"
+#undef X
+    OP_COUNT
+} wmi_op;
+
+extern const char *const wmi_op_names[OP_COUNT];
+
+/* ---- types, spaces, modifiers ----------------------------------------- */
+
+typedef enum {
+    PT_NONE, PT_PRED,
+    PT_B8, PT_B16, PT_B32, PT_B64, PT_B128,
+    PT_U8, PT_U16, PT_U32, PT_U64,
+    PT_S8, PT_S16, PT_S32, PT_S64,
+    PT_F16, PT_F16X2, PT_BF16, PT_BF16X2, PT_TF32, PT_F32, PT_F64,
+    PT_E4M3X2, PT_E5M2X2, PT_S4, PT_U4,
+    PT_COUNT
+} wmi_type;
+
+/* Per-type facts, indexed by wmi_type (ptx_decode.c). */
+extern const uint8_t wmi_type_bits_tab[PT_COUNT];
+extern const uint8_t wmi_type_flags_tab[PT_COUNT]; /* 1 signed, 2 float */
+
+/* Width in bits of a type (pred: 1). */
+static inline unsigned wmi_type_bits(wmi_type t)
+{
+    return (unsigned)t < PT_COUNT ? wmi_type_bits_tab[t] : 0;
+}
+
+/* s8 ... s64 */
+static inline int wmi_type_signed(wmi_type t)
+{
+    return (unsigned)t < PT_COUNT && (wmi_type_flags_tab[t] & 1);
+}
+
+/* f16 bf16 tf32 f32 f64 (not the x2 forms) */
+static inline int wmi_type_float(wmi_type t)
+{
+    return (unsigned)t < PT_COUNT && (wmi_type_flags_tab[t] & 2);
+}
+
+typedef enum {
+    SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST
+} wmi_space;
+
+/* Comparison operators of setp/set (also the compare of SLCT). */
+typedef enum {
+    CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE,
+    CMP_LO, CMP_LS, CMP_HI, CMP_HS,
+    CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN
+} wmi_cmp;
+
+typedef enum { BOOL_NONE, BOOL_AND, BOOL_OR, BOOL_XOR } wmi_boolop;
+
+/* Rounding modifiers that change results. */
+typedef enum {
+    RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI,
+    RND_RPI, RND_RNA
+} wmi_rnd;
+
+/* shfl modes, vote modes, atom ops, match/redux ops share mod. */
+enum { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
+enum { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
+enum {
+    AOP_ADD, AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC, AOP_AND, AOP_OR, AOP_XOR,
+    AOP_EXCH, AOP_CAS, AOP_NONE
+};
+
+/* Flag bits of wmi_insn.flags. */
+enum {
+    F_WIDE = 1 << 0,   /* mul/mad .wide */
+    F_HI = 1 << 1,     /* .hi */
+    F_LO = 1 << 2,     /* .lo (default for mul/mad integer) */
+    F_SAT = 1 << 3,    /* .sat / .satfinite */
+    F_FTZ = 1 << 4,    /* .ftz (flush subnormals) */
+    F_TO = 1 << 5,     /* cvta.to */
+    F_TRANS = 1 << 6,  /* ldmatrix .trans */
+    F_LEFT = 1 << 7,   /* shf.l */
+    F_CLAMP = 1 << 8,  /* shf .clamp */
+    F_ARRIVE = 1 << 9, /* bar.arrive */
+    F_RELU = 1 << 10,  /* .relu */
+    F_ALL = 1 << 11,   /* match.all */
+    F_DEST2 = 1 << 12, /* d2 is a second destination (setp |, shfl |) */
+    F_ROWA = 1 << 13,  /* mma .row for A (always .row.col in practice) */
+    F_CC = 1 << 14,    /* .cc / addc carry forms (unsupported) */
+    F_SHIFTAMT = 1 << 15 /* bfind.shiftamt */
+};
+
+/* Register slot numbers reserved in every function. */
+enum {
+    SLOT_ZERO = 0, /* always 0 */
+    SLOT_SINK = 1, /* "_": written, never read */
+    SLOT_SREG0 = 2 /* first special register */
+};
+
+/* Special registers, each in a fixed slot SLOT_SREG0 + SR_x. */
+#define WMI_SREG_LIST(X)                                                      \
+    X(TID_X, "%tid.x") X(TID_Y, "%tid.y") X(TID_Z, "%tid.z")                  \
+    X(NTID_X, "%ntid.x") X(NTID_Y, "%ntid.y") X(NTID_Z, "%ntid.z")            \
+    X(CTAID_X, "%ctaid.x") X(CTAID_Y, "%ctaid.y") X(CTAID_Z, "%ctaid.z")      \
+    X(NCTAID_X, "%nctaid.x") X(NCTAID_Y, "%nctaid.y")                         \
+    X(NCTAID_Z, "%nctaid.z") X(LANEID, "%laneid") X(WARPID, "%warpid")        \
+    X(NWARPID, "%nwarpid") X(LANEMASK_EQ, "%lanemask_eq")                     \
+    X(LANEMASK_LT, "%lanemask_lt") X(LANEMASK_LE, "%lanemask_le")             \
+    X(LANEMASK_GT, "%lanemask_gt") X(LANEMASK_GE, "%lanemask_ge")             \
+    X(SMID, "%smid") X(NSMID, "%nsmid") X(GRIDID, "%gridid")                  \
+    X(CLOCK, "%clock") X(CLOCK_HI, "%clock_hi") X(CLOCK64, "%clock64")        \
+    X(GLOBALTIMER, "%globaltimer") X(DYNSMEM, "%dynamic_smem_size")           \
+    X(TOTALSMEM, "%total_smem_size") X(CLUSTERID_X, "%clusterid.x")           \
+    X(CLUSTER_CTARANK, "%cluster_ctarank")
+
+enum {
+#define X(e, name) SR_##e,
+    WMI_SREG_LIST(X)
+#undef X
+        SR_COUNT
+};
+
+#define WMI_NOREG 0xffffffffu
+#define WMI_VEC 0x80000000u
+
+/* ---- decoded instruction ---------------------------------------------- */
+
+typedef struct wmi_insn {
+    uint8_t op;     /* wmi_op */
+    uint8_t type;   /* wmi_type: the instruction type (destination) */
+    uint8_t type2;  /* cvt source, setp/selp compare type ... */
+    uint8_t space;  /* wmi_space of ld/st/atom/cvta */
+    uint8_t mod;    /* cmp, shfl/vote mode, atom op, mma shape ... */
+    uint8_t mod2;   /* setp bool op, mma: b type ... */
+    uint8_t vec;    /* vector width of ld/st (1, 2, 4, 8) */
+    uint8_t rnd;    /* wmi_rnd */
+    uint16_t flags; /* F_* */
+    uint8_t guard_neg;
+    uint8_t pad;
+    uint32_t guard; /* predicate slot, WMI_NOREG if unguarded */
+    uint32_t d, d2; /* destinations (slot or WMI_VEC|pool) */
+    uint32_t a, b, c, e; /* sources (slot or WMI_VEC|pool) */
+    int64_t imm, imm2;   /* address offsets (of a, of b) */
+    uint32_t target;     /* branch target (instruction index) */
+    uint32_t loc;        /* index into module locs (0 = none) */
+    uint32_t line;       /* PTX line */
+    uint32_t text;       /* offset of the instruction text in m->texts */
+} wmi_insn;
+
+/* A .loc row: the location and, for inlined code, the call site. */
+typedef struct wmi_loc {
+    uint32_t file, line, col;    /* .file numbers */
+    uint32_t ifile, iline, icol; /* inlined_at (0 if none) */
+    uint32_t root;               /* file of the outermost caller */
+    uint32_t afile, aline;       /* attribution: see wmi_ptx_attr */
+} wmi_loc;
+
+typedef struct wmi_param {
+    char *name;
+    uint32_t offset, size, align;
+} wmi_param;
+
+/* A module-scope or function-scope variable with an address. */
+typedef struct wmi_var {
+    char *name;
+    wmi_space space;
+    uint32_t func;   /* owning function or WMI_NOREG for module scope */
+    uint64_t offset; /* in its space (shared/local: window offset) */
+    uint64_t size;
+    uint32_t align;
+    int is_extern;   /* .extern .shared name[]: dynamic shared memory */
+} wmi_var;
+
+typedef struct wmi_func {
+    char *name;
+    char *pretty;   /* demangled identifier */
+    int is_entry;
+    uint32_t first, count; /* instruction range */
+    uint32_t nslots;       /* register slots */
+    uint32_t *cslots;      /* constant slots ... */
+    uint64_t *cvals;       /* ... and their values */
+    uint32_t nconsts, capconsts;
+    wmi_param *params;
+    uint32_t nparams;
+    uint32_t param_bytes;
+    uint32_t smem_static; /* bytes of static shared memory */
+    uint32_t dyn_align;   /* alignment of the dynamic shared area */
+    uint32_t local_bytes; /* per-thread local memory */
+    uint32_t reqntid[3];  /* .reqntid or 0 */
+    uint64_t sregs_used;  /* bit SR_x: the function reads that register */
+} wmi_func;
+
+/* One .file entry. */
+typedef struct wmi_file {
+    uint32_t num;
+    char *path;
+} wmi_file;
+
+struct wm_ptx_module {
+    char *src; /* copy of the text, NUL terminated */
+    size_t n;
+    char *path;
+    wmi_insn *code;
+    size_t ncode, capcode;
+    uint32_t *pool;
+    size_t npool, cappool;
+    wmi_func *funcs;
+    size_t nfuncs, capfuncs;
+    wmi_loc *locs; /* locs[0] is "no location" */
+    size_t nlocs, caplocs;
+    wmi_file *files;
+    size_t nfiles, capfiles;
+    wmi_var *vars;
+    size_t nvars, capvars;
+    char *texts; /* NUL-separated instruction texts */
+    size_t ntexts, captexts;
+    uint8_t *gdata; /* module .global/.const data */
+    uint64_t gbytes;
+    int ptx_major, ptx_minor;
+};
+
+/* Path of .file number num, or "" (lives as long as the module). */
+const char *wmi_ptx_file(const wm_ptx_module *m, uint32_t num);
+
+/* Source attribution of instruction i: user file/line (inlined code goes
+   to its call site unless caller and callee share a file). */
+void wmi_ptx_attr(const wm_ptx_module *m, size_t i, const char **file,
+                  uint32_t *line, const char **inl_file, uint32_t *inl_line);
+
+/*
+ * Decode an opcode string (without guard) into in->op and its modifier
+ * fields.  Unknown modifiers are ignored; an unknown base gives OP_UNKNOWN.
+ */
+void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in);
+
+/* Type of source operand k (0-based, after the destinations) of in. */
+wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k);
+
+/* ---- address windows ---------------------------------------------------- */
+
+/*
+ * Simulated addresses: global buffer i lives at (i + 1) << 40; generic
+ * shared, local and param windows sit high above (cvta adds/subtracts the
+ * window base).  Shared and local addresses inside their own space are
+ * offsets from 0.
+ */
+#define WMI_WIN_SHIFT 40
+#define WMI_WIN_MASK ((((uint64_t)1) << WMI_WIN_SHIFT) - 1)
+#define WMI_SHARED_WIN ((uint64_t)0xfffe << WMI_WIN_SHIFT)
+#define WMI_LOCAL_WIN ((uint64_t)0xfffd << WMI_WIN_SHIFT)
+#define WMI_PARAM_WIN ((uint64_t)0xfffc << WMI_WIN_SHIFT)
+#define WMI_MAX_GLOBAL_BUFS 0x7000
+
+/* ---- execution state ----------------------------------------------------- */
+
+typedef struct wmi_gbuf {
+    uint8_t *p;
+    uint64_t bytes;
+} wmi_gbuf;
+
+typedef struct wmi_warp {
+    uint64_t (*r)[32]; /* register file: nslots x 32 lanes */
+    uint32_t pc[32];   /* per-lane pc (valid for ready lanes not in act) */
+    uint32_t cur;      /* pc of the executing group */
+    uint32_t act;      /* lanes at cur */
+    uint32_t live;     /* lanes not exited */
+    uint32_t wait;     /* lanes waiting at a barrier */
+    uint8_t bar_of[32];/* which barrier a waiting lane waits at */
+    uint32_t nthreads; /* threads of this warp (< 32 for a partial warp) */
+    uint32_t index;
+} wmi_warp;
+
+typedef struct wmi_barrier {
+    uint32_t arrived;  /* threads arrived */
+    uint32_t expected; /* count operand, 0 = all non-exited threads */
+    uint32_t pc;       /* instruction of the first arrival */
+    uint32_t pc2;      /* another instruction seen, or WMI_NOREG */
+} wmi_barrier;
+
+/* One worker's state: a CTA's warps and memories. */
+typedef struct wmi_cta {
+    const wm_ptx_module *m;
+    const wmi_func *f;
+    const wmi_gbuf *gbufs;
+    uint32_t ngbufs;
+    const uint8_t *params;
+    unsigned block[3], grid[3], ctaid[3];
+    uint32_t nthreads, nwarps;
+    wmi_warp *warps;
+    uint8_t *smem;
+    uint64_t smem_bytes;
+    uint64_t dyn_smem;
+    uint8_t *lmem; /* local: nthreads x local_bytes */
+    wmi_barrier bars[16];
+    uint32_t exited; /* threads exited */
+    wm_agg *agg;
+    uint64_t steps, max_steps;
+    uint64_t warp_insts, thread_insts;
+    wm_ptx_fault *fault;
+    wm_status status;
+} wmi_cta;
+
+/* Set up slots and lanes of every warp for the CTA in c->ctaid. */
+void wmi_ptx_cta_begin(wmi_cta *c);
+
+/*
+ * Run warp w until all its lanes exited or wait at a barrier.  Returns
+ * WM_OK or a fault status (with c->fault filled).
+ */
+wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w);
+
+/* Fill c->fault for warp w, lane, instruction pc; returns st. */
+wm_status wmi_ptx_fault(wmi_cta *c, const wmi_warp *w, unsigned lane,
+                        uint32_t pc, wm_status st, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* ---- numeric helpers (ptx_num.c) ----------------------------------------- */
+
+float wmi_half_to_float(uint16_t h);
+uint16_t wmi_float_to_half(float f, wmi_rnd r);
+float wmi_bf16_to_float(uint16_t h);
+uint16_t wmi_float_to_bf16(float f, wmi_rnd r);
+
+/* Execute ldmatrix / mma for the whole warp (ptx_mma.c). */
+wm_status wmi_ptx_ldmatrix(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                           uint32_t pc, uint32_t m);
+wm_status wmi_ptx_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                      uint32_t pc, uint32_t m);
+
+#endif /* WM_PTX_INT_H */

@@ -1,0 +1,1782 @@
+/*
+ * ptx_parse.c -- PTX text to a decoded module: a hand-written lexer and a
+ * recursive-descent parser over module items and function bodies.
+ *
+ * The parser is tolerant where PTX drifts between releases (unknown
+ * directives are skipped, unknown modifiers ignored, unknown opcodes kept
+ * as OP_UNKNOWN) and strict where a mistake would change results (undeclared
+ * registers, unknown labels and symbols, malformed operands are errors with
+ * file:line:col).  Operands are lowered at once to register slots: an
+ * immediate becomes a constant slot typed by the instruction (see
+ * ptx_int.h), a symbol becomes its address.
+ *
+ * Lexing rules that matter (ptx-notes.md 1.4): .loc/.file/.version/.target/
+ * .address_size end at the newline, everything else at ';'; words contain
+ * dots and "::"; 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX are hex floats; register
+ * ranges %r<N>; braces are both vector operands and scopes.
+ */
+#include "ptx_int.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+/* ---- growable arrays ------------------------------------------------- */
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 1;
+    size_t nc = *cap ? *cap * 2 : 16;
+    while (nc < need)
+        nc *= 2;
+    void *q = realloc(*p, nc * elem);
+    if (!q)
+        return 0;
+    *p = q;
+    *cap = nc;
+    return 1;
+}
+
+#define PUSH(arr, n, cap, ok)                                                 \
+    (grow((void **)&(arr), &(cap), (n) + 1, sizeof *(arr)) ? ((ok) = 1) : ((ok) = 0))
+
+static char *dupn(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = 0;
+    }
+    return p;
+}
+
+/* ---- lexer --------------------------------------------------------------- */
+
+typedef enum { T_EOF, T_NL, T_WORD, T_NUM, T_STR, T_PUNCT } tkind;
+
+typedef struct tok {
+    tkind k;
+    size_t off, len;
+} tok;
+
+/* A named register or register range in scope. */
+typedef struct regname {
+    const char *name; /* points into the source */
+    size_t len;
+    uint32_t slot;
+    uint32_t count; /* 0: single register, else range name<count> */
+    int depth;
+} regname;
+
+typedef struct label_ref {
+    size_t off, len; /* label text in the source */
+    uint32_t insn;   /* instruction whose target it is */
+} label_ref;
+
+typedef struct label_def {
+    size_t off, len;
+    uint32_t insn;
+} label_def;
+
+/* A constant slot whose value is a symbol address, fixed at function end. */
+typedef struct sym_fix {
+    uint32_t cidx; /* index into f->cvals */
+    uint32_t var;
+    int64_t add;
+} sym_fix;
+
+typedef struct parser {
+    wm_ptx_module *m;
+    const char *s;
+    size_t n, pos;
+    tok t; /* current token */
+    wm_diag *d;
+    int oom;
+    /* function being parsed */
+    wmi_func *f;
+    uint32_t fidx;
+    regname *regs;
+    size_t nregs, capregs;
+    int depth;
+    label_ref *lrefs;
+    size_t nlrefs, caplrefs;
+    label_def *ldefs;
+    size_t nldefs, capldefs;
+    sym_fix *fixes;
+    size_t nfixes, capfixes;
+    uint32_t curloc;
+    uint32_t module_smem; /* bytes of module-scope .shared */
+    size_t lpos;          /* line cursor: offset ... */
+    uint32_t lline;       /* ... and its 1-based line */
+} parser;
+
+static int is_word_start(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+           c == '$' || c == '%' || c == '.';
+}
+
+static int is_word_char(int c)
+{
+    return is_word_start(c) || (c >= '0' && c <= '9');
+}
+
+static void lex(parser *p)
+{
+    const char *s = p->s;
+    size_t i = p->pos;
+    for (;;) {
+        while (i < p->n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+            i++;
+        if (i + 1 < p->n && s[i] == '/' && s[i + 1] == '/') {
+            while (i < p->n && s[i] != '\n')
+                i++;
+            continue;
+        }
+        if (i + 1 < p->n && s[i] == '/' && s[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < p->n && !(s[i] == '*' && s[i + 1] == '/'))
+                i++;
+            i = i + 2 <= p->n ? i + 2 : p->n;
+            continue;
+        }
+        break;
+    }
+    p->t.off = i;
+    if (i >= p->n) {
+        p->t.k = T_EOF;
+        p->t.len = 0;
+        p->pos = i;
+        return;
+    }
+    int c = (unsigned char)s[i];
+    size_t j = i + 1;
+    if (c == '\n') {
+        p->t.k = T_NL;
+    } else if (is_word_start(c)) {
+        while (j < p->n) {
+            if (is_word_char((unsigned char)s[j]))
+                j++;
+            else if (s[j] == ':' && j + 1 < p->n && s[j + 1] == ':')
+                j += 2;
+            else
+                break;
+        }
+        p->t.k = T_WORD;
+    } else if (c >= '0' && c <= '9') {
+        while (j < p->n && (is_word_char((unsigned char)s[j]) ||
+                            ((s[j] == '-' || s[j] == '+') &&
+                             (s[j - 1] == 'e' || s[j - 1] == 'E') &&
+                             !(s[i] == '0' && (s[i + 1] == 'x' ||
+                                               s[i + 1] == 'X' ||
+                                               s[i + 1] == 'f' ||
+                                               s[i + 1] == 'd')))))
+            j++;
+        p->t.k = T_NUM;
+    } else if (c == '"') {
+        while (j < p->n && s[j] != '"' && s[j] != '\n') {
+            if (s[j] == '\\' && j + 1 < p->n)
+                j++;
+            j++;
+        }
+        if (j < p->n && s[j] == '"')
+            j++;
+        p->t.k = T_STR;
+    } else {
+        p->t.k = T_PUNCT;
+    }
+    p->t.len = j - i;
+    p->pos = j;
+}
+
+/* Next token that is not a newline. */
+static void next(parser *p)
+{
+    do
+        lex(p);
+    while (p->t.k == T_NL);
+}
+
+static int is_p(const parser *p, char c)
+{
+    return p->t.k == T_PUNCT && p->s[p->t.off] == c;
+}
+
+static int is_w(const parser *p, const char *w)
+{
+    return p->t.k == T_WORD && strlen(w) == p->t.len &&
+           memcmp(p->s + p->t.off, w, p->t.len) == 0;
+}
+
+static int err(parser *p, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static int err(parser *p, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    wm_diag_set(p->d, WM_ERR_PARSE, p->t.off, p->t.len ? p->t.len : 1, "%s",
+                msg);
+    return 0;
+}
+
+static int nomem(parser *p)
+{
+    p->oom = 1;
+    wm_diag_set(p->d, WM_ERR_NOMEM, p->t.off, 1, "out of memory");
+    return 0;
+}
+
+static int expect_p(parser *p, char c, const char *what)
+{
+    if (!is_p(p, c))
+        return err(p, "expected '%c' %s", c, what);
+    next(p);
+    return 1;
+}
+
+/* Skip to just after the next ';' at brace depth 0 (or a '}' / EOF). */
+static void skip_stmt(parser *p)
+{
+    int depth = 0;
+    while (p->t.k != T_EOF) {
+        if (is_p(p, '{'))
+            depth++;
+        else if (is_p(p, '}')) {
+            if (depth == 0)
+                return;
+            depth--;
+        } else if (is_p(p, ';') && depth == 0) {
+            next(p);
+            return;
+        }
+        next(p);
+    }
+}
+
+/* Skip the rest of a newline-terminated directive. */
+static void skip_line(parser *p)
+{
+    while (p->t.k != T_EOF && p->t.k != T_NL)
+        lex(p);
+    next(p);
+}
+
+/* ---- numbers -------------------------------------------------------------- */
+
+typedef enum { LIT_INT, LIT_F32, LIT_F64, LIT_DEC } litkind;
+
+typedef struct lit {
+    litkind k;
+    uint64_t bits; /* int value (two's complement) or float bits */
+    double dval;   /* LIT_DEC */
+} lit;
+
+/* number := 0f<8 hex> | 0d<16 hex> | 0x<hex>[U] | 0<octal> | <dec>[U]
+ *         | <dec>.<dec>[e[+-]<dec>] */
+static int parse_number(parser *p, int neg, lit *out)
+{
+    const char *s = p->s + p->t.off;
+    size_t n = p->t.len;
+    char buf[80];
+    out->k = LIT_INT;
+    out->bits = 0;
+    out->dval = 0;
+    if (n >= sizeof buf)
+        return err(p, "number too long");
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    if (n > 0 && (buf[n - 1] == 'U' || buf[n - 1] == 'u'))
+        buf[--n] = 0;
+    char *end;
+    errno = 0;
+    if (n > 2 && buf[0] == '0' && (buf[1] == 'f' || buf[1] == 'F') &&
+        n == 10) {
+        out->k = LIT_F32;
+        out->bits = strtoull(buf + 2, &end, 16);
+    } else if (n > 2 && buf[0] == '0' && (buf[1] == 'd' || buf[1] == 'D') &&
+               n == 18) {
+        out->k = LIT_F64;
+        out->bits = strtoull(buf + 2, &end, 16);
+    } else if (strchr(buf, '.') || ((strchr(buf, 'e') || strchr(buf, 'E')) &&
+                                    !(buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')))) {
+        out->k = LIT_DEC;
+        out->dval = strtod(buf, &end);
+        if (neg)
+            out->dval = -out->dval;
+        out->bits = 0;
+    } else {
+        out->k = LIT_INT;
+        if (n > 2 && buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B'))
+            out->bits = strtoull(buf + 2, &end, 2);
+        else
+            out->bits = strtoull(buf, &end, 0);
+    }
+    if (*end || errno == ERANGE)
+        return err(p, "malformed number '%.*s'", (int)p->t.len, s);
+    if (neg && out->k == LIT_F32)
+        out->bits ^= 0x80000000u;
+    else if (neg && out->k == LIT_F64)
+        out->bits ^= (uint64_t)1 << 63;
+    else if (neg && out->k == LIT_INT)
+        out->bits = (uint64_t)0 - out->bits;
+    return 1;
+}
+
+static uint32_t f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static uint64_t d2u(double f)
+{
+    uint64_t u;
+    memcpy(&u, &f, 8);
+    return u;
+}
+
+static float u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static double u2d(uint64_t u)
+{
+    double f;
+    memcpy(&f, &u, 8);
+    return f;
+}
+
+/* The raw register bits of literal l read as type t. */
+static uint64_t lit_bits(const lit *l, wmi_type t)
+{
+    unsigned bits = wmi_type_bits(t);
+    double v = 0;
+    uint64_t r;
+    switch (l->k) {
+    case LIT_INT: v = (double)(int64_t)l->bits; break;
+    case LIT_F32: v = (double)u2f((uint32_t)l->bits); break;
+    case LIT_F64: v = u2d(l->bits); break;
+    case LIT_DEC: v = l->dval; break;
+    }
+    if (t == PT_PRED)
+        return l->bits != 0 || v != 0.0;
+    if (t == PT_F32 || t == PT_TF32)
+        r = l->k == LIT_F32 ? l->bits : f2u((float)v);
+    else if (t == PT_F64)
+        r = l->k == LIT_F64 ? l->bits : d2u(v);
+    else if (t == PT_F16)
+        r = l->k == LIT_INT ? l->bits : wmi_float_to_half((float)v, RND_RN);
+    else if (t == PT_BF16)
+        r = l->k == LIT_INT ? l->bits : wmi_float_to_bf16((float)v, RND_RN);
+    else if (l->k == LIT_DEC)
+        r = (uint64_t)(int64_t)v;
+    else
+        r = l->bits; /* integer / bit types keep the bits (0f... in .b32) */
+    if (bits && bits < 64)
+        r &= ((uint64_t)1 << bits) - 1;
+    return r;
+}
+
+/* ---- registers and constants ----------------------------------------- */
+
+static uint32_t new_slots(parser *p, uint32_t n)
+{
+    uint32_t s = p->f->nslots;
+    p->f->nslots += n;
+    return s;
+}
+
+/* The constant slot holding bits v (deduplicated). */
+static uint32_t const_slot(parser *p, uint64_t v, uint32_t *cidx)
+{
+    wmi_func *f = p->f;
+    if (!cidx)
+        for (uint32_t i = 0; i < f->nconsts; i++)
+            if (f->cvals[i] == v)
+                return f->cslots[i];
+    size_t cap = f->capconsts;
+    if (!grow((void **)&f->cvals, &cap, f->nconsts + 1, sizeof *f->cvals)) {
+        nomem(p);
+        return SLOT_ZERO;
+    }
+    cap = f->capconsts;
+    if (!grow((void **)&f->cslots, &cap, f->nconsts + 1, sizeof *f->cslots)) {
+        nomem(p);
+        return SLOT_ZERO;
+    }
+    f->capconsts = (uint32_t)cap;
+    f->cvals[f->nconsts] = v;
+    f->cslots[f->nconsts] = new_slots(p, 1);
+    if (cidx)
+        *cidx = f->nconsts;
+    return f->cslots[f->nconsts++];
+}
+
+static const char *const sreg_names[SR_COUNT] = {
+#define X(e, name) name,
+    WMI_SREG_LIST(X)
+#undef X
+};
+
+/* Resolve a register name to its slot; WMI_NOREG if undeclared. */
+static uint32_t find_reg(parser *p, const char *s, size_t n)
+{
+    for (size_t i = p->nregs; i-- > 0;) {
+        const regname *r = &p->regs[i];
+        if (r->count == 0) {
+            if (r->len == n && memcmp(r->name, s, n) == 0)
+                return r->slot;
+        } else if (n > r->len && memcmp(r->name, s, r->len) == 0) {
+            uint32_t k = 0;
+            size_t j = r->len;
+            int ok = 1;
+            for (; j < n; j++) {
+                if (s[j] < '0' || s[j] > '9' || k > 100000000u) {
+                    ok = 0;
+                    break;
+                }
+                k = k * 10 + (uint32_t)(s[j] - '0');
+            }
+            if (ok && k < r->count)
+                return r->slot + k;
+        }
+    }
+    for (unsigned i = 0; i < SR_COUNT; i++)
+        if (strlen(sreg_names[i]) == n && memcmp(sreg_names[i], s, n) == 0) {
+            p->f->sregs_used |= (uint64_t)1 << i;
+            return SLOT_SREG0 + i;
+        }
+    /* %tid / %ntid without component are vectors; %envregN reads 0. */
+    if (n > 7 && memcmp(s, "%envreg", 7) == 0)
+        return SLOT_ZERO;
+    return WMI_NOREG;
+}
+
+/* .reg .type name[<N>] {, name[<N>]} ; */
+static int parse_reg_decl(parser *p)
+{
+    next(p); /* .reg */
+    while (p->t.k == T_WORD && p->s[p->t.off] == '.')
+        next(p); /* .b32, .v4 ... */
+    for (;;) {
+        if (p->t.k != T_WORD)
+            return err(p, "expected a register name");
+        tok name = p->t;
+        uint32_t count = 0;
+        next(p);
+        if (is_p(p, '<')) {
+            next(p);
+            lit l;
+            if (p->t.k != T_NUM || !parse_number(p, 0, &l) ||
+                l.k != LIT_INT || l.bits > 1000000)
+                return err(p, "expected a register count");
+            count = (uint32_t)l.bits;
+            next(p);
+            if (!expect_p(p, '>', "after the register count"))
+                return 0;
+        }
+        int ok;
+        PUSH(p->regs, p->nregs, p->capregs, ok);
+        if (!ok)
+            return nomem(p);
+        regname *r = &p->regs[p->nregs++];
+        r->name = p->s + name.off;
+        r->len = name.len;
+        r->count = count;
+        r->slot = new_slots(p, count ? count : 1);
+        r->depth = p->depth;
+        if (is_p(p, ','))
+            next(p);
+        else
+            break;
+    }
+    return expect_p(p, ';', "after the register declaration");
+}
+
+/* ---- variables -------------------------------------------------------- */
+
+static long find_var(const parser *p, const char *s, size_t n)
+{
+    const wm_ptx_module *m = p->m;
+    for (size_t i = m->nvars; i-- > 0;) {
+        const wmi_var *v = &m->vars[i];
+        if ((v->func == WMI_NOREG || v->func == p->fidx) &&
+            strlen(v->name) == n && memcmp(v->name, s, n) == 0)
+            return (long)i;
+    }
+    return -1;
+}
+
+static uint64_t align_up(uint64_t x, uint64_t a)
+{
+    return a > 1 ? (x + a - 1) / a * a : x;
+}
+
+/*
+ * var-decl := space [.align N] [.ptr ...] .type name ['[' N? ']']*
+ *             [= { init, ... } | = value] ;
+ * for space .global .const .shared .local (module or function scope).
+ */
+static int parse_var(parser *p, wmi_space sp, int is_extern)
+{
+    uint32_t align = 0, elem = 0;
+    uint64_t count = 1;
+    int unsized = 0;
+    wmi_type ty = PT_NONE;
+    next(p); /* the space word */
+    while (p->t.k == T_WORD && p->s[p->t.off] == '.') {
+        if (is_w(p, ".align")) {
+            next(p);
+            lit l;
+            if (p->t.k != T_NUM || !parse_number(p, 0, &l) || l.k != LIT_INT)
+                return err(p, "expected an alignment");
+            align = (uint32_t)l.bits;
+        } else if (is_w(p, ".v2") || is_w(p, ".v4")) {
+            count *= (uint64_t)(p->s[p->t.off + 2] - '0');
+        } else {
+            const char *w = p->s + p->t.off + 1;
+            size_t wl = p->t.len - 1;
+            static const struct { const char *n; uint32_t b; } ts[] = {
+                {"b8", 1}, {"u8", 1}, {"s8", 1}, {"b16", 2}, {"u16", 2},
+                {"s16", 2}, {"f16", 2}, {"bf16", 2}, {"b32", 4}, {"u32", 4},
+                {"s32", 4}, {"f32", 4}, {"b64", 8}, {"u64", 8}, {"s64", 8},
+                {"f64", 8}, {"f16x2", 4}, {"pred", 1}};
+            for (size_t i = 0; i < WM_ARRAY_LEN(ts); i++)
+                if (strlen(ts[i].n) == wl && memcmp(ts[i].n, w, wl) == 0) {
+                    elem = ts[i].b;
+                    ty = PT_B8;
+                }
+        }
+        next(p);
+    }
+    (void)ty;
+    if (p->t.k != T_WORD || !elem)
+        return err(p, "expected a type and a variable name");
+    tok name = p->t;
+    next(p);
+    while (is_p(p, '[')) {
+        next(p);
+        if (is_p(p, ']')) {
+            unsized = 1;
+        } else {
+            lit l;
+            if (p->t.k != T_NUM || !parse_number(p, 0, &l) || l.k != LIT_INT)
+                return err(p, "expected an array size");
+            count *= l.bits;
+            next(p);
+        }
+        if (!expect_p(p, ']', "to close the array size"))
+            return 0;
+    }
+    if (!align)
+        align = elem;
+    uint64_t size = unsized ? 0 : count * elem;
+    int ok;
+    PUSH(p->m->vars, p->m->nvars, p->m->capvars, ok);
+    if (!ok)
+        return nomem(p);
+    wmi_var *v = &p->m->vars[p->m->nvars];
+    memset(v, 0, sizeof *v);
+    v->name = dupn(p->s + name.off, name.len);
+    if (!v->name)
+        return nomem(p);
+    p->m->nvars++;
+    v->space = sp;
+    v->func = p->f ? p->fidx : WMI_NOREG;
+    v->size = size;
+    v->align = align;
+    v->is_extern = is_extern && sp == SP_SHARED && unsized;
+    if (sp == SP_SHARED && !v->is_extern) {
+        if (p->f) {
+            uint64_t off = align_up(p->f->smem_static, align);
+            v->offset = off;
+            p->f->smem_static = (uint32_t)(off + size);
+        } else {
+            uint64_t off = align_up(p->module_smem, align);
+            v->offset = off;
+            p->module_smem = (uint32_t)(off + size);
+        }
+    } else if (sp == SP_LOCAL && p->f) {
+        uint64_t off = align_up(p->f->local_bytes, align);
+        v->offset = off;
+        p->f->local_bytes = (uint32_t)(off + size);
+    } else if (sp == SP_GLOBAL || sp == SP_CONST) {
+        uint64_t off = align_up(p->m->gbytes, align < 16 ? 16 : align);
+        uint8_t *g = realloc(p->m->gdata, off + size + 1);
+        if (!g)
+            return nomem(p);
+        memset(g + p->m->gbytes, 0, off + size + 1 - p->m->gbytes);
+        p->m->gdata = g;
+        p->m->gbytes = off + size;
+        v->offset = off;
+    } else if (v->is_extern && p->f) {
+        if (align > p->f->dyn_align)
+            p->f->dyn_align = align;
+    }
+    if (is_p(p, '=')) {
+        /* initialiser: = value | = { v, v, ... } (nested braces flattened) */
+        uint64_t k = 0;
+        int depth = 0;
+        next(p);
+        do {
+            if (is_p(p, '{')) {
+                depth++;
+                next(p);
+                continue;
+            }
+            if (is_p(p, '}')) {
+                depth--;
+                next(p);
+                continue;
+            }
+            if (is_p(p, ',')) {
+                next(p);
+                continue;
+            }
+            int neg = 0;
+            if (is_p(p, '-')) {
+                neg = 1;
+                next(p);
+            }
+            lit l;
+            if (p->t.k != T_NUM || !parse_number(p, neg, &l))
+                return err(p, "expected a number in the initialiser");
+            if ((sp == SP_GLOBAL || sp == SP_CONST) && (k + 1) * elem <= size) {
+                uint64_t b = l.k == LIT_INT ? l.bits
+                                            : lit_bits(&l, elem == 8 ? PT_F64 : PT_F32);
+                memcpy(p->m->gdata + v->offset + k * elem, &b, elem);
+            }
+            k++;
+            next(p);
+        } while (depth > 0 && p->t.k != T_EOF);
+    }
+    return expect_p(p, ';', "after the variable declaration");
+}
+
+/* ---- operands --------------------------------------------------------------- */
+
+typedef enum { O_NONE, O_REG, O_LIT, O_SYM, O_ADDR, O_VEC, O_LIST } okind;
+
+typedef struct operand {
+    okind k;
+    size_t off, len;   /* source text */
+    uint32_t slot;     /* O_REG; O_ADDR base (SLOT_ZERO if none) */
+    uint32_t slot2;    /* second register of "a|b" */
+    lit l;             /* O_LIT */
+    int64_t addoff;    /* O_ADDR offset */
+    size_t soff, slen; /* O_SYM / O_ADDR symbol name */
+    int has_sym;
+    uint32_t vec[16];  /* O_VEC slots (WMI_NOREG = literal in vlit) */
+    lit vlit[16];
+    unsigned nvec;
+} operand;
+
+/* A register, literal or symbol operand ("-5", "%r1", "_", "0f3F800000"). */
+static int parse_simple(parser *p, operand *o)
+{
+    int neg = 0;
+    o->off = p->t.off;
+    if (is_p(p, '-')) {
+        neg = 1;
+        next(p);
+    }
+    if (is_p(p, '!')) /* !%p in a few boolean contexts: not modelled */
+        return err(p, "negated operand not supported here");
+    if (p->t.k == T_NUM) {
+        o->k = O_LIT;
+        if (!parse_number(p, neg, &o->l))
+            return 0;
+    } else if (p->t.k == T_WORD) {
+        const char *s = p->s + p->t.off;
+        if (neg)
+            return err(p, "expected a number after '-'");
+        if (p->t.len == 1 && s[0] == '_') {
+            o->k = O_REG;
+            o->slot = SLOT_SINK;
+        } else if (s[0] == '%') {
+            o->k = O_REG;
+            o->slot = find_reg(p, s, p->t.len);
+            if (o->slot == WMI_NOREG) {
+                /* %SP-style names may also be plain symbols; be strict */
+                return err(p, "undeclared register '%.*s'", (int)p->t.len, s);
+            }
+        } else {
+            uint32_t r = find_reg(p, s, p->t.len); /* inline-asm names */
+            if (r != WMI_NOREG) {
+                o->k = O_REG;
+                o->slot = r;
+            } else {
+                o->k = O_SYM;
+                o->soff = p->t.off;
+                o->slen = p->t.len;
+            }
+        }
+    } else {
+        return err(p, "expected an operand");
+    }
+    o->len = p->t.off + p->t.len - o->off;
+    next(p);
+    return 1;
+}
+
+/*
+ * operand := simple ['|' simple] | '[' addr ']' | '{' simple {, simple} '}'
+ *          | '(' simple {, simple} ')'
+ * addr    := (reg | sym | number) [('+'|'-') number] | number
+ */
+static int parse_operand(parser *p, operand *o)
+{
+    memset(o, 0, sizeof *o);
+    o->off = p->t.off;
+    if (is_p(p, '[')) {
+        size_t open = p->t.off;
+        next(p);
+        o->k = O_ADDR;
+        o->slot = SLOT_ZERO;
+        if (p->t.k == T_NUM || is_p(p, '-')) {
+            operand x = {0};
+            if (!parse_simple(p, &x))
+                return 0;
+            o->addoff = (int64_t)x.l.bits;
+        } else {
+            operand x = {0};
+            if (!parse_simple(p, &x))
+                return 0;
+            if (x.k == O_REG)
+                o->slot = x.slot;
+            else {
+                o->has_sym = 1;
+                o->soff = x.soff;
+                o->slen = x.slen;
+            }
+            while (is_p(p, '+') || is_p(p, '-')) {
+                int neg = is_p(p, '-');
+                next(p);
+                int neg2 = 0;
+                if (is_p(p, '-')) {
+                    neg2 = 1;
+                    next(p);
+                }
+                lit l;
+                if (p->t.k != T_NUM || !parse_number(p, neg ^ neg2, &l) ||
+                    l.k != LIT_INT)
+                    return err(p, "expected an offset in the address");
+                o->addoff += (int64_t)l.bits;
+                next(p);
+            }
+        }
+        if (!is_p(p, ']')) {
+            wm_diag_set(p->d, WM_ERR_PARSE, p->t.off, p->t.len ? p->t.len : 1,
+                        "expected ']' to close the address (opened at "
+                        "offset %zu)", open);
+            (void)open;
+            return 0;
+        }
+        o->len = p->t.off + 1 - o->off;
+        next(p);
+        return 1;
+    }
+    if (is_p(p, '{') || is_p(p, '(')) {
+        char close = is_p(p, '{') ? '}' : ')';
+        o->k = close == '}' ? O_VEC : O_LIST;
+        next(p);
+        while (!is_p(p, close)) {
+            operand x;
+            memset(&x, 0, sizeof x);
+            if (o->nvec >= 16)
+                return err(p, "too many vector elements");
+            if (!parse_simple(p, &x))
+                return 0;
+            if (x.k == O_REG)
+                o->vec[o->nvec] = x.slot;
+            else if (x.k == O_LIT) {
+                o->vec[o->nvec] = WMI_NOREG;
+                o->vlit[o->nvec] = x.l;
+            } else if (o->k == O_VEC)
+                return err(p, "expected a register in the vector");
+            o->nvec++;
+            if (is_p(p, ','))
+                next(p);
+            else if (!is_p(p, close))
+                return err(p, "expected ',' or '%c' in the list", close);
+        }
+        o->len = p->t.off + 1 - o->off;
+        next(p);
+        return 1;
+    }
+    if (!parse_simple(p, o))
+        return 0;
+    if (is_p(p, '|')) {
+        next(p);
+        operand x = {0};
+        if (!parse_simple(p, &x))
+            return 0;
+        if (x.k != O_REG || o->k != O_REG)
+            return err(p, "expected registers around '|'");
+        o->slot2 = x.slot;
+        o->len = x.off + x.len - o->off;
+    } else {
+        o->slot2 = WMI_NOREG;
+    }
+    return 1;
+}
+
+/* Address of a variable as seen by mov/cvta (its space's offset). */
+static int sym_value(parser *p, const operand *o, size_t soff, size_t slen,
+                     int64_t add, uint32_t *slot)
+{
+    long vi = find_var(p, p->s + soff, slen);
+    if (vi >= 0) {
+        uint32_t cidx = 0;
+        *slot = const_slot(p, 0, &cidx);
+        int ok;
+        PUSH(p->fixes, p->nfixes, p->capfixes, ok);
+        if (!ok)
+            return nomem(p);
+        p->fixes[p->nfixes].cidx = cidx;
+        p->fixes[p->nfixes].var = (uint32_t)vi;
+        p->fixes[p->nfixes].add = add;
+        p->nfixes++;
+        return 1;
+    }
+    /* kernel parameter names: their offset in the parameter buffer */
+    for (uint32_t i = 0; i < p->f->nparams; i++)
+        if (strlen(p->f->params[i].name) == slen &&
+            memcmp(p->f->params[i].name, p->s + soff, slen) == 0) {
+            *slot = const_slot(p, p->f->params[i].offset + (uint64_t)add, NULL);
+            return 1;
+        }
+    wm_diag_set(p->d, WM_ERR_PARSE, o->off, slen ? slen : 1,
+                "unknown symbol '%.*s'", (int)slen, p->s + soff);
+    return 0;
+}
+
+/* Lower an operand that is read to a slot (or a vector pool entry). */
+static int src_slot(parser *p, const operand *o, wmi_type t, uint32_t *out)
+{
+    switch (o->k) {
+    case O_REG:
+        *out = o->slot;
+        return 1;
+    case O_LIT:
+        *out = const_slot(p, lit_bits(&o->l, t), NULL);
+        return !p->oom;
+    case O_SYM:
+        return sym_value(p, o, o->soff, o->slen, 0, out);
+    case O_VEC: {
+        wm_ptx_module *m = p->m;
+        size_t cap = m->cappool;
+        if (!grow((void **)&m->pool, &cap, m->npool + o->nvec + 1,
+                  sizeof *m->pool))
+            return nomem(p);
+        m->cappool = cap;
+        uint32_t at = (uint32_t)m->npool;
+        m->pool[m->npool++] = o->nvec;
+        for (unsigned i = 0; i < o->nvec; i++) {
+            uint32_t s = o->vec[i];
+            if (s == WMI_NOREG)
+                s = const_slot(p, lit_bits(&o->vlit[i], t), NULL);
+            m->pool[m->npool++] = s;
+        }
+        *out = WMI_VEC | at;
+        return !p->oom;
+    }
+    case O_NONE:
+    case O_ADDR:
+    case O_LIST:
+        break;
+    }
+    wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len ? o->len : 1,
+                "unexpected operand form");
+    return 0;
+}
+
+/* Lower an address operand to base slot + offset. */
+static int addr_operand(parser *p, const operand *o, wmi_space sp,
+                        uint32_t *base, int64_t *off)
+{
+    if (o->k == O_REG || o->k == O_SYM) {
+        /* `ld.param.u64 %rd1, name` without brackets is not PTX; but
+           cp.async/ldmatrix never take bare names either */
+        wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len ? o->len : 1,
+                    "expected an address in brackets");
+        return 0;
+    }
+    if (o->k != O_ADDR) {
+        wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len ? o->len : 1,
+                    "expected an address in brackets");
+        return 0;
+    }
+    *base = o->slot;
+    *off = o->addoff;
+    if (o->has_sym) {
+        long vi = find_var(p, p->s + o->soff, o->slen);
+        if (vi < 0) {
+            for (uint32_t i = 0; i < p->f->nparams; i++)
+                if (strlen(p->f->params[i].name) == o->slen &&
+                    memcmp(p->f->params[i].name, p->s + o->soff, o->slen) == 0) {
+                    *off += p->f->params[i].offset;
+                    return 1;
+                }
+            wm_diag_set(p->d, WM_ERR_PARSE, o->soff, o->slen,
+                        "unknown symbol '%.*s'", (int)o->slen, p->s + o->soff);
+            return 0;
+        }
+        /* a variable: its address is fixed at function end via a const
+           slot used as the base */
+        if (o->slot != SLOT_ZERO) {
+            wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len,
+                        "register plus symbol addresses are not supported");
+            return 0;
+        }
+        (void)sp;
+        return sym_value(p, o, o->soff, o->slen, 0, base);
+    }
+    return 1;
+}
+
+/* ---- instructions ------------------------------------------------------------ */
+
+static int add_text(parser *p, size_t from, size_t to, uint32_t *out)
+{
+    wm_ptx_module *m = p->m;
+    size_t cap = m->captexts;
+    if (!grow((void **)&m->texts, &cap, m->ntexts + (to - from) + 1, 1))
+        return nomem(p);
+    m->captexts = cap;
+    *out = (uint32_t)m->ntexts;
+    int space = 0;
+    for (size_t i = from; i < to; i++) {
+        char c = p->s[i];
+        if (c == '\n' || c == '\t' || c == ' ' || c == '\r') {
+            space = 1;
+            continue;
+        }
+        if (space && m->ntexts > *out)
+            m->texts[m->ntexts++] = ' ';
+        space = 0;
+        m->texts[m->ntexts++] = c;
+    }
+    m->texts[m->ntexts++] = 0;
+    return 1;
+}
+
+/* Number of destination operands an opcode writes first. */
+static unsigned ndests(wmi_op op)
+{
+    switch (op) {
+    case OP_ST: case OP_RED: case OP_BAR: case OP_BRA: case OP_RET:
+    case OP_EXIT: case OP_TRAP: case OP_NOP: case OP_CP_ASYNC:
+    case OP_CP_COMMIT: case OP_CP_WAIT: case OP_CALL: case OP_UNKNOWN:
+        return 0;
+    case OP_MOV: case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD:
+    case OP_FMA: case OP_MUL24: case OP_MAD24: case OP_DIV: case OP_REM:
+    case OP_ABS: case OP_NEG: case OP_MIN: case OP_MAX: case OP_AND:
+    case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_SHL:
+    case OP_SHR: case OP_SHF: case OP_POPC: case OP_CLZ: case OP_BFIND:
+    case OP_BREV: case OP_BFE: case OP_BFI: case OP_PRMT: case OP_LOP3:
+    case OP_DP4A: case OP_SETP: case OP_SET: case OP_SELP: case OP_SLCT:
+    case OP_CVT: case OP_CVTA: case OP_RCP: case OP_SQRT: case OP_RSQRT:
+    case OP_SIN: case OP_COS: case OP_LG2: case OP_EX2: case OP_TANH:
+    case OP_COPYSIGN: case OP_TESTP: case OP_LD: case OP_ATOM:
+    case OP_LDMATRIX: case OP_MMA: case OP_SHFL: case OP_VOTE:
+    case OP_MATCH: case OP_REDUX: case OP_ACTIVEMASK: case OP_COUNT:
+        break;
+    }
+    return 1;
+}
+
+/*
+ * instruction := ['@' ['!'] pred] opcode [operand {, operand}] ;
+ * start is the offset of the guard or opcode.
+ */
+static int parse_insn(parser *p, size_t start)
+{
+    wmi_insn in;
+    memset(&in, 0, sizeof in);
+    in.guard = WMI_NOREG;
+    in.d = in.d2 = in.a = in.b = in.c = in.e = WMI_NOREG;
+    if (is_p(p, '@')) {
+        next(p);
+        if (is_p(p, '!')) {
+            in.guard_neg = 1;
+            next(p);
+        }
+        if (p->t.k != T_WORD)
+            return err(p, "expected a predicate after '@'");
+        in.guard = find_reg(p, p->s + p->t.off, p->t.len);
+        if (in.guard == WMI_NOREG)
+            return err(p, "undeclared predicate '%.*s'", (int)p->t.len,
+                       p->s + p->t.off);
+        next(p);
+    }
+    if (p->t.k != T_WORD)
+        return err(p, "expected an instruction");
+    tok optok = p->t;
+    wmi_ptx_decode_opcode(p->s + optok.off, optok.len, &in);
+    next(p);
+    operand ops[8];
+    unsigned nops = 0;
+    while (!is_p(p, ';')) {
+        if (p->t.k == T_EOF || is_p(p, '}'))
+            return err(p, "expected ';' after the instruction");
+        if (nops >= 8)
+            return err(p, "too many operands");
+        if (!parse_operand(p, &ops[nops]))
+            return 0;
+        nops++;
+        if (is_p(p, ','))
+            next(p);
+        else if (!is_p(p, ';'))
+            return err(p, "expected ',' or ';' after an operand");
+    }
+    size_t end = p->t.off;
+    in.line = 0;
+    in.loc = p->curloc;
+    if (!add_text(p, start, end, &in.text))
+        return 0;
+    /* PTX line of the instruction: a cursor that only moves forward */
+    for (; p->lpos < optok.off; p->lpos++)
+        p->lline += p->s[p->lpos] == '\n';
+    in.line = p->lline;
+    wmi_op op = (wmi_op)in.op;
+    uint32_t idx = (uint32_t)p->m->ncode;
+    if ((op == OP_LD || op == OP_ST) && in.space == SP_PARAM) {
+        /* call-sequence parameters (param0, func_retval0) are not
+           modelled: such an instruction faults as unsupported if run */
+        for (unsigned k = 0; k < nops; k++)
+            if (ops[k].k == O_ADDR && ops[k].has_sym &&
+                find_var(p, p->s + ops[k].soff, ops[k].slen) < 0) {
+                int known = 0;
+                for (uint32_t i = 0; i < p->f->nparams; i++)
+                    known |= strlen(p->f->params[i].name) == ops[k].slen &&
+                             memcmp(p->f->params[i].name, p->s + ops[k].soff,
+                                    ops[k].slen) == 0;
+                if (!known)
+                    op = OP_UNKNOWN;
+            }
+        in.op = (uint8_t)op;
+    }
+    if (op == OP_UNKNOWN || op == OP_CALL) {
+        /* keep the instruction: it faults only when executed */
+    } else if (op == OP_BRA) {
+        if (nops != 1 || ops[0].k != O_SYM)
+            return err(p, "expected a label after bra");
+        int ok;
+        PUSH(p->lrefs, p->nlrefs, p->caplrefs, ok);
+        if (!ok)
+            return nomem(p);
+        p->lrefs[p->nlrefs].off = ops[0].soff;
+        p->lrefs[p->nlrefs].len = ops[0].slen;
+        p->lrefs[p->nlrefs].insn = idx;
+        p->nlrefs++;
+    } else {
+        unsigned nd = ndests(op), k = 0, nsrc = 0;
+        if (nd > nops)
+            return err(p, "expected a destination operand");
+        if (nd) {
+            if (ops[0].k == O_REG) {
+                in.d = ops[0].slot;
+                in.d2 = ops[0].slot2;
+                if (in.d2 != WMI_NOREG)
+                    in.flags |= F_DEST2;
+            } else if (ops[0].k == O_VEC) {
+                if (!src_slot(p, &ops[0], (wmi_type)in.type, &in.d))
+                    return 0;
+            } else {
+                wm_diag_set(p->d, WM_ERR_PARSE, ops[0].off, ops[0].len,
+                            "expected a destination register");
+                return 0;
+            }
+            k = 1;
+        }
+        uint32_t *fields[4] = {&in.a, &in.b, &in.c, &in.e};
+        for (; k < nops; k++, nsrc++) {
+            if (nsrc >= 4)
+                return err(p, "too many source operands");
+            wmi_type t = wmi_ptx_src_type(&in, nsrc);
+            if (ops[k].k == O_ADDR) {
+                int64_t off;
+                if (!addr_operand(p, &ops[k], (wmi_space)in.space,
+                                  fields[nsrc], &off))
+                    return 0;
+                if (nsrc == 0)
+                    in.imm = off;
+                else
+                    in.imm2 = off;
+            } else if (ops[k].k == O_LIST) {
+                return err(p, "unexpected parenthesised list");
+            } else if (op == OP_SETP && nsrc == 2 && ops[k].k == O_LIT) {
+                if (!src_slot(p, &ops[k], PT_PRED, fields[nsrc]))
+                    return 0;
+            } else {
+                if (!src_slot(p, &ops[k], t, fields[nsrc]))
+                    return 0;
+            }
+        }
+        if (op == OP_CP_ASYNC) {
+            /* cp.async [dst], [src], cp-size[, src-size] */
+            if (nops < 3 || ops[2].k != O_LIT)
+                return err(p, "expected cp.async [dst], [src], size");
+            in.mod = (uint8_t)ops[2].l.bits;
+        }
+        if ((op == OP_LD || op == OP_ST || op == OP_ATOM || op == OP_RED ||
+             op == OP_LDMATRIX) && (nops < 2 || ops[op == OP_ST || op == OP_RED ? 0 : 1].k != O_ADDR))
+            return err(p, "expected an address operand in brackets");
+    }
+    int ok;
+    PUSH(p->m->code, p->m->ncode, p->m->capcode, ok);
+    if (!ok)
+        return nomem(p);
+    p->m->code[p->m->ncode++] = in;
+    next(p); /* ';' */
+    return 1;
+}
+
+/* ---- .loc / .file ------------------------------------------------------------ */
+
+static int line_number(parser *p, uint32_t *out)
+{
+    lit l = {LIT_INT, 0, 0.0};
+    if (p->t.k != T_NUM || !parse_number(p, 0, &l) || l.k != LIT_INT)
+        return err(p, "expected a number");
+    *out = (uint32_t)l.bits;
+    lex(p);
+    return 1;
+}
+
+/* .loc file line col [, function_name label, inlined_at file line col] NL */
+static int parse_loc(parser *p)
+{
+    wmi_loc loc = {0};
+    lex(p);
+    if (!line_number(p, &loc.file) || !line_number(p, &loc.line) ||
+        !line_number(p, &loc.col))
+        return 0;
+    while (is_p(p, ',')) {
+        lex(p);
+        if (is_w(p, "inlined_at")) {
+            lex(p);
+            if (!line_number(p, &loc.ifile) || !line_number(p, &loc.iline) ||
+                !line_number(p, &loc.icol))
+                return 0;
+        } else {
+            while (p->t.k != T_NL && p->t.k != T_EOF && !is_p(p, ','))
+                lex(p);
+        }
+    }
+    if (p->t.k != T_NL && p->t.k != T_EOF)
+        return err(p, "unexpected text after .loc");
+    /* Inlined code: nvcc writes the chain callee -> caller as .loc rows,
+       each inlined_at naming an earlier row.  Charge the innermost row
+       that lies in the outermost caller's file: a header helper goes to
+       the user's call site, a template in the user's file keeps its own
+       line (ptx-notes.md 1.5). */
+    loc.root = loc.file;
+    loc.afile = loc.file;
+    loc.aline = loc.line;
+    if (loc.ifile) {
+        const wmi_loc *parent = NULL;
+        for (size_t i = p->m->nlocs, k = 0; i-- > 1 && k < 512; k++) {
+            const wmi_loc *q = &p->m->locs[i];
+            if (q->file == loc.ifile && q->line == loc.iline &&
+                q->col == loc.icol) {
+                parent = q;
+                break;
+            }
+        }
+        loc.root = parent ? parent->root : loc.ifile;
+        if (loc.file != loc.root) {
+            loc.afile = parent ? parent->afile : loc.ifile;
+            loc.aline = parent ? parent->aline : loc.iline;
+        }
+    }
+    int ok;
+    PUSH(p->m->locs, p->m->nlocs, p->m->caplocs, ok);
+    if (!ok)
+        return nomem(p);
+    p->m->locs[p->m->nlocs] = loc;
+    p->curloc = (uint32_t)p->m->nlocs++;
+    next(p);
+    return 1;
+}
+
+/* .file num "path" [, timestamp, size] NL */
+static int parse_file(parser *p)
+{
+    uint32_t num = 0;
+    lex(p);
+    if (!line_number(p, &num))
+        return 0;
+    if (p->t.k != T_STR)
+        return err(p, "expected a file name string");
+    int ok;
+    PUSH(p->m->files, p->m->nfiles, p->m->capfiles, ok);
+    if (!ok)
+        return nomem(p);
+    wmi_file *f = &p->m->files[p->m->nfiles];
+    f->num = num;
+    f->path = dupn(p->s + p->t.off + 1, p->t.len >= 2 ? p->t.len - 2 : 0);
+    if (!f->path)
+        return nomem(p);
+    p->m->nfiles++;
+    skip_line(p);
+    return 1;
+}
+
+/* ---- functions ------------------------------------------------------------------ */
+
+/* Demangle just the identifier of an Itanium name: _Z4copyPf -> copy,
+   _ZN2ns6kernelEv -> ns::kernel. Other names are returned as is. */
+static char *demangle_ident(const char *s)
+{
+    if (strncmp(s, "_Z", 2) != 0)
+        return dupn(s, strlen(s));
+    const char *q = s + 2;
+    char out[256];
+    size_t o = 0;
+    int nested = 0;
+    if (*q == 'N') {
+        nested = 1;
+        q++;
+        while (*q == 'K' || *q == 'V' || *q == 'r')
+            q++;
+    }
+    do {
+        if (*q < '0' || *q > '9')
+            break;
+        size_t len = 0;
+        while (*q >= '0' && *q <= '9')
+            len = len * 10 + (size_t)(*q++ - '0');
+        if (len == 0 || strlen(q) < len || o + len + 3 >= sizeof out)
+            break;
+        if (o) {
+            out[o++] = ':';
+            out[o++] = ':';
+        }
+        memcpy(out + o, q, len);
+        o += len;
+        q += len;
+    } while (nested && *q != 'E');
+    if (o == 0)
+        return dupn(s, strlen(s));
+    return dupn(out, o);
+}
+
+/* param-list := '(' [param {, param}] ')'
+ * param      := .param [.align N] .type [.ptr [.space] [.align N]] name ['[' N ']'] */
+static int parse_params(parser *p)
+{
+    wmi_func *f = p->f;
+    if (!expect_p(p, '(', "to open the parameter list"))
+        return 0;
+    uint32_t off = 0;
+    while (!is_p(p, ')')) {
+        if (!is_w(p, ".param") && !is_w(p, ".reg"))
+            return err(p, "expected .param");
+        next(p);
+        uint32_t align = 0, elem = 0, count = 1;
+        int after_ptr = 0;
+        while (p->t.k == T_WORD && p->s[p->t.off] == '.') {
+            const char *w = p->s + p->t.off + 1;
+            size_t wl = p->t.len - 1;
+            if (is_w(p, ".align")) {
+                next(p);
+                lit l;
+                if (p->t.k != T_NUM || !parse_number(p, 0, &l))
+                    return err(p, "expected an alignment");
+                /* .ptr .align N describes the pointee, not the layout
+                   (ptx-notes.md 1.4) */
+                if (!after_ptr)
+                    align = (uint32_t)l.bits;
+            } else if (is_w(p, ".ptr")) {
+                after_ptr = 1;
+            } else if (wl >= 2 && (w[0] == 'b' || w[0] == 'u' || w[0] == 's' ||
+                                   w[0] == 'f') && w[1] >= '0' && w[1] <= '9') {
+                elem = (uint32_t)atoi(w + 1) / 8;
+            } else if (wl == 4 && memcmp(w, "pred", 4) == 0) {
+                elem = 1;
+            }
+            next(p);
+        }
+        if (p->t.k != T_WORD || !elem)
+            return err(p, "expected a parameter type and name");
+        tok name = p->t;
+        next(p);
+        if (is_p(p, '[')) {
+            next(p);
+            lit l;
+            if (p->t.k != T_NUM || !parse_number(p, 0, &l))
+                return err(p, "expected an array size");
+            count = (uint32_t)l.bits;
+            next(p);
+            if (!expect_p(p, ']', "to close the array size"))
+                return 0;
+        } else {
+            align = elem; /* scalars: natural alignment */
+        }
+        if (!align)
+            align = elem;
+        size_t cap = f->nparams;
+        wmi_param *np = realloc(f->params, (cap + 1) * sizeof *np);
+        if (!np)
+            return nomem(p);
+        f->params = np;
+        wmi_param *pa = &f->params[f->nparams++];
+        pa->name = dupn(p->s + name.off, name.len);
+        if (!pa->name)
+            return nomem(p);
+        off = (uint32_t)align_up(off, align);
+        pa->offset = off;
+        pa->size = elem * count;
+        pa->align = align;
+        off += pa->size;
+        if (is_p(p, ','))
+            next(p);
+        else if (!is_p(p, ')'))
+            return err(p, "expected ',' or ')' in the parameter list");
+    }
+    f->param_bytes = off;
+    next(p);
+    return 1;
+}
+
+static int parse_body(parser *p);
+
+/* function := (.entry | .func [ret-list]) name param-list {perf-directive}
+ *             ( '{' body '}' | ';' ) */
+static int parse_function(parser *p, int is_entry)
+{
+    wm_ptx_module *m = p->m;
+    next(p); /* .entry / .func */
+    wmi_func tmp;
+    memset(&tmp, 0, sizeof tmp);
+    int ok;
+    PUSH(m->funcs, m->nfuncs, m->capfuncs, ok);
+    if (!ok)
+        return nomem(p);
+    p->fidx = (uint32_t)m->nfuncs;
+    m->funcs[m->nfuncs++] = tmp;
+    p->f = &m->funcs[p->fidx];
+    p->f->is_entry = is_entry;
+    p->f->nslots = SLOT_SREG0 + SR_COUNT;
+    p->f->dyn_align = 16;
+    if (!is_entry && is_p(p, '(')) { /* return parameters */
+        if (!parse_params(p))
+            return 0;
+        for (uint32_t i = 0; i < p->f->nparams; i++)
+            free(p->f->params[i].name);
+        free(p->f->params);
+        p->f->params = NULL;
+        p->f->nparams = 0;
+    }
+    if (p->t.k != T_WORD)
+        return err(p, "expected a function name");
+    p->f->name = dupn(p->s + p->t.off, p->t.len);
+    if (!p->f->name)
+        return nomem(p);
+    p->f->pretty = demangle_ident(p->f->name);
+    if (!p->f->pretty)
+        return nomem(p);
+    next(p);
+    if (is_p(p, '(') && !parse_params(p))
+        return 0;
+    /* performance directives: .maxntid 128, 1, 1 / .reqntid 256 / ... */
+    while (p->t.k == T_WORD) {
+        int req = is_w(p, ".reqntid");
+        next(p);
+        unsigned k = 0;
+        while (p->t.k == T_NUM || is_p(p, ',')) {
+            if (p->t.k == T_NUM && req && k < 3) {
+                lit l;
+                if (!parse_number(p, 0, &l))
+                    return 0;
+                p->f->reqntid[k++] = (uint32_t)l.bits;
+            }
+            next(p);
+        }
+    }
+    if (is_p(p, ';')) { /* a prototype: drop it */
+        wmi_func *f = p->f;
+        free(f->name);
+        free(f->pretty);
+        for (uint32_t i = 0; i < f->nparams; i++)
+            free(f->params[i].name);
+        free(f->params);
+        free(f->cslots);
+        free(f->cvals);
+        m->nfuncs--;
+        p->f = NULL;
+        next(p);
+        return 1;
+    }
+    if (!is_p(p, '{'))
+        return err(p, "expected '{' to open the function body");
+    p->f->first = (uint32_t)m->ncode;
+    p->nregs = p->nlrefs = p->nldefs = p->nfixes = 0;
+    p->depth = 0;
+    p->curloc = 0;
+    if (!parse_body(p))
+        return 0;
+    wmi_func *f = &m->funcs[p->fidx];
+    f->count = (uint32_t)m->ncode - f->first;
+    /* resolve branch targets */
+    for (size_t i = 0; i < p->nlrefs; i++) {
+        label_ref *r = &p->lrefs[i];
+        size_t j;
+        for (j = 0; j < p->nldefs; j++)
+            if (p->ldefs[j].len == r->len &&
+                memcmp(p->s + p->ldefs[j].off, p->s + r->off, r->len) == 0)
+                break;
+        if (j == p->nldefs) {
+            wm_diag_set(p->d, WM_ERR_PARSE, r->off, r->len,
+                        "unknown label '%.*s'", (int)r->len, p->s + r->off);
+            return 0;
+        }
+        m->code[r->insn].target = p->ldefs[j].insn;
+    }
+    /* symbol addresses: shared after module-scope shared, dynamic last */
+    uint64_t stat = p->module_smem + (uint64_t)f->smem_static;
+    f->smem_static = (uint32_t)stat;
+    for (size_t i = 0; i < p->nfixes; i++) {
+        const wmi_var *v = &m->vars[p->fixes[i].var];
+        uint64_t a = v->offset;
+        if (v->space == SP_SHARED && v->is_extern)
+            a = align_up(stat, f->dyn_align);
+        else if (v->space == SP_SHARED && v->func != WMI_NOREG)
+            a = p->module_smem + v->offset;
+        else if (v->space == SP_GLOBAL || v->space == SP_CONST)
+            a = ((uint64_t)WMI_MAX_GLOBAL_BUFS << WMI_WIN_SHIFT) + v->offset;
+        f->cvals[p->fixes[i].cidx] = a + (uint64_t)p->fixes[i].add;
+    }
+    p->f = NULL;
+    return 1;
+}
+
+/* body := '{' { stmt } '}'
+ * stmt := .reg ... ; | .shared/.local/.param var ; | .loc ... NL
+ *       | .pragma ... ; | label ':' | '{' body-stmts '}' | instruction */
+static int parse_body(parser *p)
+{
+    int ok;
+    next(p); /* '{' */
+    p->depth++;
+    for (;;) {
+        if (p->t.k == T_EOF)
+            return err(p, "expected '}' to close the function body");
+        if (is_p(p, '}')) {
+            /* leaving a scope drops its names */
+            while (p->nregs > 0 && p->regs[p->nregs - 1].depth == p->depth)
+                p->nregs--;
+            p->depth--;
+            next(p);
+            return 1;
+        }
+        if (is_p(p, '{')) {
+            if (!parse_body(p))
+                return 0;
+            continue;
+        }
+        if (is_w(p, ".reg")) {
+            if (!parse_reg_decl(p))
+                return 0;
+        } else if (is_w(p, ".loc")) {
+            if (!parse_loc(p))
+                return 0;
+        } else if (is_w(p, ".shared")) {
+            if (!parse_var(p, SP_SHARED, 0))
+                return 0;
+        } else if (is_w(p, ".local")) {
+            if (!parse_var(p, SP_LOCAL, 0))
+                return 0;
+        } else if (is_w(p, ".param")) {
+            /* call-sequence parameters: not modelled (calls fault) */
+            skip_stmt(p);
+        } else if (p->t.k == T_WORD && p->s[p->t.off] == '.') {
+            skip_stmt(p); /* .pragma, .maxnreg, ... */
+        } else if (p->t.k == T_WORD) {
+            /* label or instruction */
+            tok w = p->t;
+            size_t save = p->pos;
+            next(p);
+            if (is_p(p, ':')) {
+                PUSH(p->ldefs, p->nldefs, p->capldefs, ok);
+                if (!ok)
+                    return nomem(p);
+                p->ldefs[p->nldefs].off = w.off;
+                p->ldefs[p->nldefs].len = w.len;
+                p->ldefs[p->nldefs].insn = (uint32_t)p->m->ncode;
+                p->nldefs++;
+                next(p);
+                if (is_w(p, ".callprototype"))
+                    skip_stmt(p);
+                continue;
+            }
+            p->pos = save;
+            p->t = w;
+            if (!parse_insn(p, w.off))
+                return 0;
+        } else if (is_p(p, '@')) {
+            if (!parse_insn(p, p->t.off))
+                return 0;
+        } else {
+            return err(p, "expected an instruction or directive");
+        }
+    }
+}
+
+/* module := { .version | .target | .address_size | .file | .section
+ *           | [.visible|.weak|.extern] (.entry | .func | var) } */
+static int parse_module(parser *p)
+{
+    next(p);
+    while (p->t.k != T_EOF && p->d->status == WM_OK) {
+        int is_extern = 0;
+        while (is_w(p, ".visible") || is_w(p, ".weak") || is_w(p, ".extern") ||
+               is_w(p, ".common")) {
+            if (is_w(p, ".extern"))
+                is_extern = 1;
+            next(p);
+        }
+        if (is_w(p, ".version")) {
+            lex(p);
+            if (p->t.k == T_NUM) {
+                p->m->ptx_major = atoi(p->s + p->t.off);
+                const char *dot = memchr(p->s + p->t.off, '.', p->t.len);
+                p->m->ptx_minor = dot ? atoi(dot + 1) : 0;
+            }
+            skip_line(p);
+        } else if (is_w(p, ".target") || is_w(p, ".address_size")) {
+            skip_line(p);
+        } else if (is_w(p, ".file")) {
+            if (!parse_file(p))
+                return 0;
+        } else if (is_w(p, ".section")) {
+            while (!is_p(p, '{') && p->t.k != T_EOF)
+                next(p);
+            int depth = 0;
+            do {
+                if (is_p(p, '{'))
+                    depth++;
+                else if (is_p(p, '}'))
+                    depth--;
+                next(p);
+            } while (depth > 0 && p->t.k != T_EOF);
+        } else if (is_w(p, ".entry") || is_w(p, ".func")) {
+            if (!parse_function(p, is_w(p, ".entry")))
+                return 0;
+        } else if (is_w(p, ".global")) {
+            if (!parse_var(p, SP_GLOBAL, is_extern))
+                return 0;
+        } else if (is_w(p, ".const")) {
+            if (!parse_var(p, SP_CONST, is_extern))
+                return 0;
+        } else if (is_w(p, ".shared")) {
+            if (!parse_var(p, SP_SHARED, is_extern))
+                return 0;
+        } else if (is_w(p, ".loc")) {
+            skip_line(p);
+        } else if (p->t.k == T_WORD && p->s[p->t.off] == '.') {
+            skip_stmt(p);
+        } else {
+            return err(p, "expected a directive at module scope");
+        }
+    }
+    return p->d->status == WM_OK;
+}
+
+/* ---- public API -------------------------------------------------------------------- */
+
+void wm_ptx_free(wm_ptx_module *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->nfuncs; i++) {
+        wmi_func *f = &m->funcs[i];
+        free(f->name);
+        free(f->pretty);
+        for (uint32_t j = 0; j < f->nparams; j++)
+            free(f->params[j].name);
+        free(f->params);
+        free(f->cslots);
+        free(f->cvals);
+    }
+    for (size_t i = 0; i < m->nfiles; i++)
+        free(m->files[i].path);
+    for (size_t i = 0; i < m->nvars; i++)
+        free(m->vars[i].name);
+    free(m->funcs);
+    free(m->files);
+    free(m->vars);
+    free(m->code);
+    free(m->pool);
+    free(m->locs);
+    free(m->texts);
+    free(m->gdata);
+    free(m->src);
+    free(m->path);
+    free(m);
+}
+
+wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
+                       wm_ptx_module **out, wm_diag *d)
+{
+    wm_diag local;
+    if (!d)
+        d = &local;
+    memset(d, 0, sizeof *d);
+    *out = NULL;
+    if (!src)
+        return wm_diag_set(d, WM_ERR_ARG, 0, 1, "no PTX text");
+    wm_ptx_module *m = calloc(1, sizeof *m);
+    if (!m)
+        return wm_diag_set(d, WM_ERR_NOMEM, 0, 1, "out of memory");
+    m->src = dupn(src, n);
+    m->path = dupn(path ? path : "<input>", strlen(path ? path : "<input>"));
+    m->locs = calloc(16, sizeof *m->locs);
+    m->caplocs = 16;
+    m->nlocs = 1; /* locs[0]: no location */
+    m->gdata = calloc(1, 16);
+    if (!m->src || !m->path || !m->locs || !m->gdata) {
+        wm_ptx_free(m);
+        return wm_diag_set(d, WM_ERR_NOMEM, 0, 1, "out of memory");
+    }
+    parser p;
+    memset(&p, 0, sizeof p);
+    p.m = m;
+    p.s = m->src;
+    p.n = n;
+    p.d = d;
+    p.lline = 1;
+    parse_module(&p);
+    if (d->status == WM_OK && m->nfuncs == 0)
+        wm_diag_set(d, WM_ERR_PARSE, 0, 1, "no .entry or .func in the module");
+    free(p.regs);
+    free(p.lrefs);
+    free(p.ldefs);
+    free(p.fixes);
+    if (d->status != WM_OK) {
+        wm_diag_locate(d, src, n);
+        wm_ptx_free(m);
+        return d->status;
+    }
+    *out = m;
+    return WM_OK;
+}
+
+const char *wmi_ptx_file(const wm_ptx_module *m, uint32_t num)
+{
+    for (size_t i = 0; i < m->nfiles; i++)
+        if (m->files[i].num == num)
+            return m->files[i].path;
+    return "";
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+void wmi_ptx_attr(const wm_ptx_module *m, size_t i, const char **file,
+                  uint32_t *line, const char **inl_file, uint32_t *inl_line)
+{
+    const wmi_loc *l = &m->locs[m->code[i].loc];
+    *inl_file = "";
+    *inl_line = 0;
+    *file = l->afile ? wmi_ptx_file(m, l->afile) : "";
+    *line = l->aline;
+    if (l->afile != l->file || l->aline != l->line) {
+        /* code inlined from another file (a CUDA header, Triton's
+           standard.py): remember the callee */
+        *inl_file = base_name(wmi_ptx_file(m, l->file));
+        *inl_line = l->line;
+    }
+}
+
+size_t wm_ptx_nkernels(const wm_ptx_module *m)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < m->nfuncs; i++)
+        k += m->funcs[i].is_entry != 0;
+    return k;
+}
+
+/* The k-th entry function. */
+static const wmi_func *kernel(const wm_ptx_module *m, size_t k)
+{
+    for (size_t i = 0; i < m->nfuncs; i++)
+        if (m->funcs[i].is_entry && k-- == 0)
+            return &m->funcs[i];
+    return NULL;
+}
+
+const char *wm_ptx_kernel_name(const wm_ptx_module *m, size_t k)
+{
+    const wmi_func *f = kernel(m, k);
+    return f ? f->name : NULL;
+}
+
+const char *wm_ptx_kernel_pretty(const wm_ptx_module *m, size_t k)
+{
+    const wmi_func *f = kernel(m, k);
+    return f ? f->pretty : NULL;
+}
+
+size_t wm_ptx_kernel_nparams(const wm_ptx_module *m, size_t k)
+{
+    const wmi_func *f = kernel(m, k);
+    return f ? f->nparams : 0;
+}
+
+size_t wm_ptx_param_size(const wm_ptx_module *m, size_t k, size_t i)
+{
+    const wmi_func *f = kernel(m, k);
+    return f && i < f->nparams ? f->params[i].size : 0;
+}
+
+long wm_ptx_find_kernel(const wm_ptx_module *m, const char *name)
+{
+    size_t nk = wm_ptx_nkernels(m);
+    long found = -1;
+    if (!name || !*name)
+        return nk == 1 ? 0 : (nk ? -2 : -1);
+    for (size_t k = 0; k < nk; k++)
+        if (strcmp(kernel(m, k)->name, name) == 0)
+            return (long)k;
+    for (size_t k = 0; k < nk; k++)
+        if (strcmp(kernel(m, k)->pretty, name) == 0) {
+            if (found >= 0)
+                return -2;
+            found = (long)k;
+        }
+    return found;
+}
+
+size_t wm_ptx_ninsns(const wm_ptx_module *m)
+{
+    return m->ncode;
+}
+
+int wm_ptx_where_insn(const wm_ptx_module *m, size_t insn, wm_ptx_where *out)
+{
+    if (insn >= m->ncode)
+        return 0;
+    out->ptx_line = m->code[insn].line;
+    out->text = m->texts + m->code[insn].text;
+    wmi_ptx_attr(m, insn, &out->file, &out->line, &out->inl_file,
+                 &out->inl_line);
+    return 1;
+}

@@ -1,0 +1,474 @@
+/*
+ * ptx_report.c -- the per-source-line report of an interpreted kernel:
+ * sites (PTX memory instructions) grouped by their source file:line, the
+ * source text when the file can be found, the lines that waste sectors or
+ * conflict on banks ranked worst first, a lane map of the worst warp of the
+ * top sites, and the kernel totals under Nsight Compute metric names.
+ * Text, JSON or CSV.  Only formatting lives here: the numbers come from the
+ * aggregator.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ptx_int.h"
+
+#include <stdio.h>
+
+/* Sites of one source line. */
+typedef struct line_group {
+    const char *file;
+    uint32_t line;
+    size_t first, count; /* range in the sorted site array */
+    wm_stats sum;
+    uint64_t waste; /* excessive sectors + conflicts: the ranking key */
+    int rank;       /* 1 = worst; 0 = not wasteful */
+} line_group;
+
+/* One loaded source file: its lines. */
+typedef struct srcfile {
+    const char *path; /* as in .file */
+    char *text;       /* NULL if unreadable */
+    const char **lines;
+    size_t nlines;
+} srcfile;
+
+static void stats_add(wm_stats *d, const wm_stats *s)
+{
+    d->inst += s->inst;
+    d->inst_all += s->inst_all;
+    d->active_lanes += s->active_lanes;
+    d->requests += s->requests;
+    d->bytes += s->bytes;
+    d->sectors += s->sectors;
+    d->tags += s->tags;
+    d->ideal_sectors += s->ideal_sectors;
+    d->excessive_sectors += s->excessive_sectors;
+    d->t_wavefronts += s->t_wavefronts;
+    d->wavefronts += s->wavefronts;
+    d->ideal_wavefronts += s->ideal_wavefronts;
+    d->conflicts += s->conflicts;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 8192;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t r = fread(buf + n, 1, 4096, f);
+        n += r;
+        if (r < 4096)
+            break;
+    }
+    fclose(f);
+    buf[n] = 0;
+    return buf;
+}
+
+/* Try the .file path, then the PTX's directory with the path's base name,
+   then its parent directory (examples/kernels/sm_80/x.ptx -> ../x.cu). */
+static char *find_source(const char *path, const char *ptx_path)
+{
+    char *t = slurp(path);
+    if (t || !ptx_path)
+        return t;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *slash = strrchr(ptx_path, '/');
+    size_t dl = slash ? (size_t)(slash - ptx_path) + 1 : 0;
+    const char *rel[3] = {path[0] == '/' ? NULL : path, base, NULL};
+    char buf[4096];
+    for (int i = 0; i < 2 && !t; i++) {
+        if (!rel[i])
+            continue;
+        snprintf(buf, sizeof buf, "%.*s%s", (int)dl, ptx_path, rel[i]);
+        t = slurp(buf);
+    }
+    if (!t) {
+        snprintf(buf, sizeof buf, "%.*s../%s", (int)dl, ptx_path, base);
+        t = slurp(buf);
+    }
+    return t;
+}
+
+static void load(srcfile *s, const char *path, const char *ptx_path)
+{
+    s->path = path;
+    s->text = *path ? find_source(path, ptx_path) : NULL;
+    s->lines = NULL;
+    s->nlines = 0;
+    if (!s->text)
+        return;
+    size_t n = 1;
+    for (char *p = s->text; *p; p++)
+        n += *p == '\n';
+    s->lines = malloc(n * sizeof *s->lines);
+    if (!s->lines) {
+        free(s->text);
+        s->text = NULL;
+        return;
+    }
+    char *p = s->text;
+    s->lines[s->nlines++] = p;
+    for (; *p; p++)
+        if (*p == '\n') {
+            *p = 0;
+            if (p > s->text && p[-1] == '\r')
+                p[-1] = 0;
+            s->lines[s->nlines++] = p + 1;
+        }
+}
+
+/* Source text of file:line trimmed of leading blanks, or NULL. */
+static const char *source_line(srcfile *files, size_t nfiles, const char *file,
+                               uint32_t line)
+{
+    for (size_t i = 0; i < nfiles; i++)
+        if (strcmp(files[i].path, file) == 0) {
+            if (!files[i].text || line == 0 || line > files[i].nlines)
+                return NULL;
+            const char *s = files[i].lines[line - 1];
+            while (*s == ' ' || *s == '\t')
+                s++;
+            return s;
+        }
+    return NULL;
+}
+
+static int site_cmp(const void *x, const void *y)
+{
+    const wm_site *a = x, *b = y;
+    int c = strcmp(a->file, b->file);
+    if (c)
+        return c;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    if (a->site != b->site)
+        return a->site < b->site ? -1 : 1;
+    return (int)a->space - (int)b->space;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+static double per(uint64_t a, uint64_t b)
+{
+    return b ? (double)a / (double)b : 0.0;
+}
+
+static void json_stats(FILE *f, const wm_stats *s)
+{
+    fprintf(f,
+            "{\"executions\": %llu, \"active_lanes\": %llu, \"requests\": %llu, "
+            "\"bytes\": %llu, \"sectors\": %llu, \"ideal_sectors\": %llu, "
+            "\"excessive_sectors\": %llu, \"wavefronts\": %llu, "
+            "\"ideal_wavefronts\": %llu, \"conflicts\": %llu}",
+            (unsigned long long)s->inst, (unsigned long long)s->active_lanes,
+            (unsigned long long)s->requests, (unsigned long long)s->bytes,
+            (unsigned long long)s->sectors, (unsigned long long)s->ideal_sectors,
+            (unsigned long long)s->excessive_sectors,
+            (unsigned long long)s->wavefronts,
+            (unsigned long long)s->ideal_wavefronts,
+            (unsigned long long)s->conflicts);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* The text columns of one site or line. */
+static void text_numbers(FILE *f, const wm_stats *s, int shared)
+{
+    char conf[24] = "";
+    if (s->conflicts)
+        snprintf(conf, sizeof conf, "%llu", (unsigned long long)s->conflicts);
+    if (shared)
+        fprintf(f, "%9llu %8.2f %8.2f %9s %9llu",
+                (unsigned long long)s->requests, per(s->wavefronts, s->requests),
+                per(s->ideal_wavefronts, s->requests), "",
+                (unsigned long long)s->conflicts);
+    else
+        fprintf(f, "%9llu %8.2f %8.2f %9llu %9s",
+                (unsigned long long)s->requests, per(s->sectors, s->requests),
+                per(s->ideal_sectors, s->requests),
+                (unsigned long long)s->excessive_sectors, conf);
+}
+
+static int cmp_rank(const void *x, const void *y)
+{
+    const line_group *a = *(const line_group *const *)x;
+    const line_group *b = *(const line_group *const *)y;
+    if (a->waste != b->waste)
+        return a->waste > b->waste ? -1 : 1;
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
+                   const wm_ptx_report_opts *o)
+{
+    size_t n = wm_agg_nsites(g);
+    wm_site *sites = calloc(n ? n : 1, sizeof *sites);
+    line_group *groups = calloc(n ? n : 1, sizeof *groups);
+    line_group **ranked = calloc(n ? n : 1, sizeof *ranked);
+    srcfile *files = calloc(m->nfiles + 1, sizeof *files);
+    size_t ngroups = 0, nfiles = 0, nranked = 0;
+    wm_totals tot;
+    const wm_ptx_result *res = o->res;
+    if (!sites || !groups || !ranked || !files) {
+        fprintf(f, "out of memory\n");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        wm_agg_site(g, i, &sites[i]);
+    qsort(sites, n, sizeof *sites, site_cmp);
+    for (size_t i = 0; i < n; i++) {
+        line_group *lg = ngroups ? &groups[ngroups - 1] : NULL;
+        if (!lg || strcmp(lg->file, sites[i].file) != 0 ||
+            lg->line != sites[i].line) {
+            lg = &groups[ngroups++];
+            lg->file = sites[i].file;
+            lg->line = sites[i].line;
+            lg->first = i;
+        }
+        lg->count++;
+        stats_add(&lg->sum, &sites[i].stats);
+    }
+    for (size_t i = 0; i < ngroups; i++) {
+        groups[i].waste = groups[i].sum.excessive_sectors + groups[i].sum.conflicts;
+        if (groups[i].waste)
+            ranked[nranked++] = &groups[i];
+    }
+    qsort(ranked, nranked, sizeof *ranked, cmp_rank);
+    for (size_t i = 0; i < nranked; i++)
+        ranked[i]->rank = (int)i + 1;
+    if (o->format == WM_FMT_TEXT || o->format == WM_FMT_JSON)
+        for (size_t i = 0; i < m->nfiles; i++)
+            load(&files[nfiles++], m->files[i].path, o->ptx_path);
+    wm_agg_totals(g, &tot);
+
+    if (o->format == WM_FMT_CSV) {
+        fprintf(f, "file,line,ptx_line,ptx,space,op,size,executions,"
+                   "active_lanes,requests,sectors,ideal_sectors,"
+                   "excessive_sectors,wavefronts,ideal_wavefronts,conflicts\n");
+        for (size_t i = 0; i < n; i++) {
+            const wm_site *s = &sites[i];
+            wm_ptx_where w;
+            memset(&w, 0, sizeof w);
+            w.text = "";
+            wm_ptx_where_insn(m, s->site, &w);
+            csv_field(f, s->file);
+            fprintf(f, ",%u,%u,", s->line, w.ptx_line);
+            csv_field(f, w.text);
+            fprintf(f, ",%s,%s,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+                    wm_space_name(s->space), wm_op_name(s->op), s->size,
+                    (unsigned long long)s->stats.inst,
+                    (unsigned long long)s->stats.active_lanes,
+                    (unsigned long long)s->stats.requests,
+                    (unsigned long long)s->stats.sectors,
+                    (unsigned long long)s->stats.ideal_sectors,
+                    (unsigned long long)s->stats.excessive_sectors,
+                    (unsigned long long)s->stats.wavefronts,
+                    (unsigned long long)s->stats.ideal_wavefronts,
+                    (unsigned long long)s->stats.conflicts);
+        }
+        goto done;
+    }
+
+    if (o->format == WM_FMT_JSON) {
+        fputs("{\"kernel\": ", f);
+        wm_json_string(f, o->kernel ? o->kernel : "");
+        fputs(", \"level\": \"ptx\"", f);
+        if (res)
+            fprintf(f, ", \"ctas_run\": %llu, \"ctas_total\": %llu, "
+                       "\"sampled\": %s, \"warp_instructions\": %llu, "
+                       "\"thread_instructions\": %llu",
+                    (unsigned long long)res->ctas_run,
+                    (unsigned long long)res->ctas_total,
+                    res->sampled ? "true" : "false",
+                    (unsigned long long)res->warp_insts,
+                    (unsigned long long)res->thread_insts);
+        fputs(", \"lines\": [", f);
+        for (size_t i = 0; i < ngroups; i++) {
+            const line_group *lg = &groups[i];
+            const char *src = source_line(files, nfiles, lg->file, lg->line);
+            fputs(i ? ",\n  {" : "\n  {", f);
+            fputs("\"file\": ", f);
+            wm_json_string(f, lg->file);
+            fprintf(f, ", \"line\": %u, \"source\": ", lg->line);
+            if (src)
+                wm_json_string(f, src);
+            else
+                fputs("null", f);
+            fprintf(f, ", \"rank\": %d, \"stats\": ", lg->rank);
+            json_stats(f, &lg->sum);
+            fputs(", \"instructions\": [", f);
+            for (size_t k = 0; k < lg->count; k++) {
+                const wm_site *s = &sites[lg->first + k];
+                wm_ptx_where w;
+                wm_ptx_where_insn(m, s->site, &w);
+                fprintf(f, "%s{\"site\": %u, \"ptx_line\": %u, \"ptx\": ",
+                        k ? ", " : "", s->site, w.ptx_line);
+                wm_json_string(f, w.text);
+                fprintf(f, ", \"space\": \"%s\", \"op\": \"%s\", \"size\": %u",
+                        wm_space_name(s->space), wm_op_name(s->op), s->size);
+                if (*w.inl_file) {
+                    fputs(", \"inlined_from\": ", f);
+                    wm_json_string(f, w.inl_file);
+                    fprintf(f, ", \"inlined_line\": %u", w.inl_line);
+                }
+                fputs(", \"stats\": ", f);
+                json_stats(f, &s->stats);
+                fprintf(f, ", \"per_request\": {\"min\": %u, \"median\": %u, "
+                           "\"max\": %u, \"mean\": %.4f}}",
+                        s->per_request.min, s->per_request.median,
+                        s->per_request.max, s->per_request.mean);
+            }
+            fputs("]}", f);
+        }
+        fputs("],\n \"metrics\": ", f);
+        wm_json_metrics(f, &tot);
+        fputs("}\n", f);
+        goto done;
+    }
+
+    /* text */
+    fprintf(f, "kernel %s", o->kernel ? o->kernel : "?");
+    if (res)
+        fprintf(f, ": %llu of %llu CTAs%s, %llu warp instructions, %llu "
+                   "thread instructions",
+                (unsigned long long)res->ctas_run,
+                (unsigned long long)res->ctas_total,
+                res->sampled ? " (sampled: totals cover only these CTAs)" : "",
+                (unsigned long long)res->warp_insts,
+                (unsigned long long)res->thread_insts);
+    fputs("\nPTX-level numbers: ptxas may merge, split or predicate memory "
+          "instructions,\nso requests can differ from Nsight Compute's "
+          "SASS-level counts.\n\n",
+          f);
+    fprintf(f, "%-4s %-24s %9s %8s %8s %9s %9s\n", "", "line", "requests",
+            "per-req", "ideal", "excess", "conflicts");
+    for (size_t i = 0; i < ngroups; i++) {
+        const line_group *lg = &groups[i];
+        char mark[8] = "";
+        if (lg->rank)
+            snprintf(mark, sizeof mark, "#%d", lg->rank);
+        char where[64];
+        if (lg->line)
+            snprintf(where, sizeof where, "%s:%u", base_name(lg->file), lg->line);
+        else
+            snprintf(where, sizeof where, "%s", *lg->file ? "(no line)" : "(no line info)");
+        wm_stats gl, sh;
+        memset(&gl, 0, sizeof gl);
+        memset(&sh, 0, sizeof sh);
+        for (size_t k = 0; k < lg->count; k++) {
+            const wm_site *s = &sites[lg->first + k];
+            stats_add(s->space == WM_SPACE_SHARED ? &sh : &gl, &s->stats);
+        }
+        fprintf(f, "%-4s %-24s ", mark, where);
+        if (gl.inst_all == 0) {
+            text_numbers(f, &sh, 1);
+        } else {
+            /* global/local numbers; a shared access on the same line
+               still shows its conflicts */
+            gl.conflicts = sh.conflicts;
+            text_numbers(f, &gl, 0);
+        }
+        const char *src = source_line(files, nfiles, lg->file, lg->line);
+        if (src)
+            fprintf(f, "   %s", src);
+        fputc('\n', f);
+        for (size_t k = 0; k < lg->count; k++) {
+            const wm_site *s = &sites[lg->first + k];
+            wm_ptx_where w;
+            wm_ptx_where_insn(m, s->site, &w);
+            char kind[24];
+            snprintf(kind, sizeof kind, "%s %s.%u", wm_space_name(s->space),
+                     wm_op_name(s->op), s->size * 8);
+            fprintf(f, "       %-22s ", kind);
+            text_numbers(f, &s->stats, s->space == WM_SPACE_SHARED);
+            fprintf(f, "   ptx:%u %s", w.ptx_line, w.text);
+            if (*w.inl_file)
+                fprintf(f, "  [%s:%u]", w.inl_file, w.inl_line);
+            fputc('\n', f);
+        }
+    }
+    fputs("\n  per-req: sectors per request (global/local) or wavefronts per "
+          "request (shared);\n  ideal: the same for perfectly packed lanes; "
+          "excess: sectors beyond ideal.\n",
+          f);
+    if (nranked) {
+        fputs("\nlines that waste bandwidth, worst first:\n", f);
+        for (size_t i = 0; i < nranked; i++) {
+            const line_group *lg = ranked[i];
+            fprintf(f, "  #%d %s:%u  %llu excessive sectors, %llu bank "
+                       "conflicts\n",
+                    lg->rank, base_name(lg->file), lg->line,
+                    (unsigned long long)lg->sum.excessive_sectors,
+                    (unsigned long long)lg->sum.conflicts);
+        }
+        unsigned drawn = 0;
+        for (size_t i = 0; i < nranked && drawn < o->draw_top; i++) {
+            const line_group *lg = ranked[i];
+            const wm_site *worst = NULL;
+            uint64_t wv = 0;
+            for (size_t k = 0; k < lg->count; k++) {
+                const wm_site *s = &sites[lg->first + k];
+                uint64_t v = s->stats.excessive_sectors + s->stats.conflicts;
+                if (s->worst && (!worst || v > wv)) {
+                    worst = s;
+                    wv = v;
+                }
+            }
+            if (!worst)
+                continue;
+            wm_ptx_where w;
+            wm_ptx_where_insn(m, worst->site, &w);
+            fprintf(f, "\nworst warp of #%d (%s:%u, ptx:%u %s):\n", lg->rank,
+                    base_name(lg->file), lg->line, w.ptx_line, w.text);
+            wm_draw_access(f, wm_agg_arch(g), worst->worst, o->color,
+                           o->width < 60 ? 60 : o->width);
+            drawn++;
+        }
+    } else if (n) {
+        fputs("\nno line wastes sectors or conflicts on banks.\n", f);
+    }
+    fputs("\nkernel totals (Nsight Compute names, PTX level):\n", f);
+    for (size_t i = 0; i < wm_metric_count(); i++) {
+        if (!wm_metric_relevant(&tot, i))
+            continue;
+        double v = wm_metric_value(&tot, i);
+        if (wm_metric_is_count(i))
+            fprintf(f, "  %-72s %14.0f\n", wm_metric_name(i), v);
+        else
+            fprintf(f, "  %-72s %14.2f\n", wm_metric_name(i), v);
+    }
+done:
+    for (size_t i = 0; i < nfiles; i++) {
+        free(files[i].text);
+        free((void *)(uintptr_t)files[i].lines);
+    }
+    free(files);
+    free(sites);
+    free(groups);
+    free(ranked);
+}

@@ -1,0 +1,597 @@
+/*
+ * ptx_run.c -- a kernel launch: argument checking, the parameter buffer,
+ * CTA selection (all / first N / sample K), the per-CTA warp scheduler with
+ * barriers, and the parallel runner.
+ *
+ * Determinism: the selected CTAs are cut into at most 64 contiguous chunks
+ * independent of the thread count; each chunk counts into its own wm_agg,
+ * and the chunks are merged in chunk order at the end.  So the statistics
+ * are the same with 1 or N threads.  On a fault, the chunk order also
+ * decides which fault is reported (the lowest CTA in launch order).
+ *
+ * CTA scheduling (ptx-notes.md 4.6): the warps of a CTA run in turn, each
+ * until all its lanes exited or wait at a barrier; then every barrier whose
+ * count is reached is released.  Exited threads count as arrived.  If no
+ * barrier can be released while threads wait, or threads released together
+ * waited at different bar instructions, that is a barrier fault.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ptx_int.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CHUNKS 64
+#define MAX_SMEM (228u * 1024u)
+
+static const wmi_func *kernel_func(const wm_ptx_module *m, size_t k)
+{
+    for (size_t i = 0; i < m->nfuncs; i++)
+        if (m->funcs[i].is_entry && k-- == 0)
+            return &m->funcs[i];
+    return NULL;
+}
+
+/* ---- one worker's CTA state ------------------------------------------- */
+
+static void cta_free(wmi_cta *c)
+{
+    if (c->warps)
+        for (uint32_t i = 0; i < c->nwarps; i++)
+            free(c->warps[i].r);
+    free(c->warps);
+    free(c->smem);
+    free(c->lmem);
+    c->warps = NULL;
+    c->smem = c->lmem = NULL;
+}
+
+static void fill_sregs(wmi_cta *c, int all);
+
+static wm_status cta_alloc(wmi_cta *c)
+{
+    const wmi_func *f = c->f;
+    c->nwarps = (c->nthreads + 31) / 32;
+    c->warps = calloc(c->nwarps, sizeof *c->warps);
+    c->smem = calloc(c->smem_bytes ? c->smem_bytes : 1, 1);
+    c->lmem = calloc((size_t)c->nthreads * (f->local_bytes ? f->local_bytes : 1), 1);
+    if (!c->warps || !c->smem || !c->lmem)
+        return WM_ERR_NOMEM;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        wmi_warp *w = &c->warps[i];
+        w->r = calloc(f->nslots, sizeof *w->r);
+        if (!w->r)
+            return WM_ERR_NOMEM;
+        for (uint32_t k = 0; k < f->nconsts; k++)
+            for (unsigned l = 0; l < 32; l++)
+                w->r[f->cslots[k]][l] = f->cvals[k];
+    }
+    fill_sregs(c, 1);
+    return WM_OK;
+}
+
+/* Special registers: all of them once per worker (they do not change
+   between CTAs), and %ctaid for every CTA. */
+static void fill_sregs(wmi_cta *c, int all)
+{
+    uint32_t bx = c->block[0], bxy = c->block[0] * c->block[1];
+    uint64_t used = c->f->sregs_used;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        uint64_t (*R)[32] = c->warps[i].r;
+        const uint64_t cta[][2] = {{SR_CTAID_X, c->ctaid[0]},
+                                   {SR_CTAID_Y, c->ctaid[1]},
+                                   {SR_CTAID_Z, c->ctaid[2]}};
+        for (size_t k = 0; k < WM_ARRAY_LEN(cta); k++)
+            if (used >> cta[k][0] & 1)
+                for (unsigned l = 0; l < 32; l++)
+                    R[SLOT_SREG0 + cta[k][0]][l] = cta[k][1];
+        if (!all)
+            continue;
+        for (unsigned l = 0; l < 32; l++) {
+            uint32_t t = i * 32 + l;
+            R[SLOT_SREG0 + SR_TID_X][l] = t % bx;
+            R[SLOT_SREG0 + SR_TID_Y][l] = t / bx % c->block[1];
+            R[SLOT_SREG0 + SR_TID_Z][l] = t / bxy;
+            R[SLOT_SREG0 + SR_LANEID][l] = l;
+            R[SLOT_SREG0 + SR_LANEMASK_EQ][l] = 1u << l;
+            R[SLOT_SREG0 + SR_LANEMASK_LT][l] = (1u << l) - 1;
+            R[SLOT_SREG0 + SR_LANEMASK_LE][l] = (uint32_t)((2ull << l) - 1);
+            R[SLOT_SREG0 + SR_LANEMASK_GT][l] = (uint32_t)(~0u << l) & ~(1u << l);
+            R[SLOT_SREG0 + SR_LANEMASK_GE][l] = (uint32_t)(~0u << l);
+        }
+        const uint64_t same[][2] = {
+            {SR_NTID_X, c->block[0]},   {SR_NTID_Y, c->block[1]},
+            {SR_NTID_Z, c->block[2]},   {SR_NCTAID_X, c->grid[0]},
+            {SR_NCTAID_Y, c->grid[1]},  {SR_NCTAID_Z, c->grid[2]},
+            {SR_WARPID, i},             {SR_NWARPID, c->nwarps},
+            {SR_SMID, 0},               {SR_NSMID, 1},
+            {SR_GRIDID, 0},             {SR_CLOCK, 0},
+            {SR_CLOCK_HI, 0},           {SR_CLOCK64, 0},
+            {SR_GLOBALTIMER, 0},        {SR_DYNSMEM, c->dyn_smem},
+            {SR_TOTALSMEM, c->smem_bytes}, {SR_CLUSTERID_X, 0},
+            {SR_CLUSTER_CTARANK, 0}};
+        for (size_t k = 0; k < WM_ARRAY_LEN(same); k++)
+            for (unsigned l = 0; l < 32; l++)
+                R[SLOT_SREG0 + same[k][0]][l] = same[k][1];
+    }
+}
+
+void wmi_ptx_cta_begin(wmi_cta *c)
+{
+    const wmi_func *f = c->f;
+    memset(c->bars, 0, sizeof c->bars);
+    c->exited = 0;
+    c->steps = 0;
+    if (c->smem_bytes)
+        memset(c->smem, 0, c->smem_bytes);
+    fill_sregs(c, 0);
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        wmi_warp *w = &c->warps[i];
+        uint32_t left = c->nthreads - i * 32;
+        w->index = i;
+        w->nthreads = left < 32 ? left : 32;
+        w->live = w->nthreads >= 32 ? 0xffffffffu : (1u << w->nthreads) - 1;
+        w->wait = 0;
+        w->act = 0;
+        w->cur = f->first;
+        for (unsigned l = 0; l < 32; l++)
+            w->pc[l] = f->first;
+    }
+}
+
+/* Release barriers whose count is reached; 1 if any was released. */
+static int release(wmi_cta *c, wm_status *st)
+{
+    int any = 0;
+    for (uint32_t b = 0; b < 16; b++) {
+        wmi_barrier *bar = &c->bars[b];
+        if (!bar->arrived)
+            continue;
+        uint32_t need = bar->expected ? bar->expected : c->nthreads - c->exited;
+        if (bar->arrived < need)
+            continue;
+        if (bar->pc2 != WMI_NOREG) {
+            /* find a thread at the second instruction for the report */
+            for (uint32_t i = 0; i < c->nwarps; i++)
+                for (unsigned l = 0; l < 32; l++)
+                    if ((c->warps[i].wait >> l & 1) && c->warps[i].bar_of[l] == b &&
+                        c->warps[i].pc[l] == bar->pc2 + 1) {
+                        *st = wmi_ptx_fault(
+                            c, &c->warps[i], l, bar->pc2, WM_ERR_FAULT,
+                            "barrier divergence: threads of the block wait "
+                            "at barrier %u from different instructions (PTX "
+                            "lines %u and %u)",
+                            b, c->m->code[bar->pc].line,
+                            c->m->code[bar->pc2].line);
+                        return 0;
+                    }
+            *st = wmi_ptx_fault(c, NULL, 0, bar->pc2, WM_ERR_FAULT,
+                                "barrier divergence at barrier %u", b);
+            return 0;
+        }
+        for (uint32_t i = 0; i < c->nwarps; i++) {
+            wmi_warp *w = &c->warps[i];
+            for (unsigned l = 0; l < 32; l++)
+                if ((w->wait >> l & 1) && w->bar_of[l] == b)
+                    w->wait &= ~(1u << l);
+        }
+        bar->arrived = 0;
+        any = 1;
+    }
+    return any;
+}
+
+static wm_status run_cta(wmi_cta *c)
+{
+    wm_status st = WM_OK;
+    c->status = WM_OK;
+    wmi_ptx_cta_begin(c);
+    for (;;) {
+        for (uint32_t i = 0; i < c->nwarps; i++) {
+            wmi_warp *w = &c->warps[i];
+            if (!(w->live & ~w->wait))
+                continue;
+            st = wmi_ptx_warp_run(c, w);
+            if (st != WM_OK)
+                return st;
+        }
+        if (c->exited >= c->nthreads)
+            return WM_OK;
+        if (release(c, &st))
+            continue;
+        if (st != WM_OK)
+            return st;
+        /* every live thread waits and no barrier completes */
+        for (uint32_t i = 0; i < c->nwarps; i++) {
+            wmi_warp *w = &c->warps[i];
+            if (!w->wait)
+                continue;
+            unsigned l = (unsigned)__builtin_ctz(w->wait);
+            const wmi_barrier *bar = &c->bars[w->bar_of[l]];
+            uint32_t need = bar->expected ? bar->expected : c->nthreads - c->exited;
+            return wmi_ptx_fault(
+                c, w, l, w->pc[l] - 1, WM_ERR_FAULT,
+                "barrier deadlock: barrier %u needs %u threads but only %u "
+                "arrived; the other threads of the block wait at another "
+                "barrier",
+                (unsigned)w->bar_of[l], need, bar->arrived);
+        }
+        return wmi_ptx_fault(c, NULL, 0, c->f->first, WM_ERR_FAULT,
+                             "barrier deadlock");
+    }
+}
+
+/* ---- CTA selection -------------------------------------------------------- */
+
+static uint64_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* k distinct CTA indices below n (Floyd's algorithm), ascending. */
+static uint64_t *sample(uint64_t n, uint64_t k, uint64_t seed)
+{
+    uint64_t hcap = 16;
+    while (hcap < 2 * k)
+        hcap *= 2;
+    uint64_t *out = malloc(k * sizeof *out);
+    uint64_t *h = malloc(hcap * sizeof *h);
+    if (!out || !h) {
+        free(out);
+        free(h);
+        return NULL;
+    }
+    for (uint64_t i = 0; i < hcap; i++)
+        h[i] = UINT64_MAX;
+    uint64_t st = seed, cnt = 0;
+    for (uint64_t j = n - k; j < n; j++) {
+        uint64_t t = mix(&st) % (j + 1), pick = t;
+        for (int pass = 0; pass < 2; pass++) {
+            uint64_t s = (pick * 0x9e3779b97f4a7c15ull) & (hcap - 1);
+            int found = 0;
+            while (h[s] != UINT64_MAX) {
+                if (h[s] == pick) {
+                    found = 1;
+                    break;
+                }
+                s = (s + 1) & (hcap - 1);
+            }
+            if (!found) {
+                h[s] = pick;
+                out[cnt++] = pick;
+                break;
+            }
+            pick = j; /* t was taken: take j, which cannot be */
+        }
+    }
+    free(h);
+    qsort(out, cnt, sizeof *out, cmp_u64);
+    return out;
+}
+
+/* ---- the parallel runner ----------------------------------------------------- */
+
+typedef struct job {
+    const wm_ptx_module *m;
+    const wmi_func *f;
+    const wm_ptx_launch *l;
+    const wmi_gbuf *gbufs;
+    uint32_t ngbufs;
+    const uint8_t *params;
+    uint64_t smem_bytes;
+    const uint64_t *list; /* selected CTAs, NULL = 0..nsel-1 */
+    uint64_t nsel;
+    uint32_t nchunks;
+    wm_agg **aggs;           /* one per chunk (NULL entries if no agg) */
+    wm_ptx_fault *faults;    /* one per chunk */
+    wm_status *status;       /* one per chunk */
+    uint32_t next_chunk;     /* atomic */
+    uint32_t fault_chunk;    /* atomic min: lowest chunk with a fault */
+    uint64_t done;           /* atomic: CTAs finished */
+    uint64_t warp_insts, thread_insts; /* atomic sums */
+    wm_status oom;
+} job;
+
+static void run_chunk(job *j, wmi_cta *c, uint32_t k)
+{
+    uint64_t lo = j->nsel * k / j->nchunks, hi = j->nsel * (k + 1) / j->nchunks;
+    c->agg = j->aggs ? j->aggs[k] : NULL;
+    c->fault = &j->faults[k];
+    for (uint64_t i = lo; i < hi; i++) {
+        if (__atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED) < k)
+            return; /* an earlier chunk faulted: its fault is reported */
+        uint64_t id = j->list ? j->list[i] : i;
+        uint64_t gx = j->l->grid[0], gy = j->l->grid[1];
+        c->ctaid[0] = (unsigned)(id % gx);
+        c->ctaid[1] = (unsigned)(id / gx % gy);
+        c->ctaid[2] = (unsigned)(id / (gx * gy));
+        wm_status st = run_cta(c);
+        __atomic_add_fetch(&j->done, 1, __ATOMIC_RELAXED);
+        if (st != WM_OK) {
+            j->status[k] = st;
+            uint32_t cur = __atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED);
+            while (k < cur && !__atomic_compare_exchange_n(
+                                  &j->fault_chunk, &cur, k, 0, __ATOMIC_RELAXED,
+                                  __ATOMIC_RELAXED))
+                ;
+            return;
+        }
+    }
+}
+
+static void *worker(void *arg)
+{
+    job *j = arg;
+    wmi_cta c;
+    memset(&c, 0, sizeof c);
+    c.m = j->m;
+    c.f = j->f;
+    c.gbufs = j->gbufs;
+    c.ngbufs = j->ngbufs;
+    c.params = j->params;
+    memcpy(c.block, j->l->block, sizeof c.block);
+    memcpy(c.grid, j->l->grid, sizeof c.grid);
+    c.nthreads = j->l->block[0] * j->l->block[1] * j->l->block[2];
+    c.smem_bytes = j->smem_bytes;
+    c.dyn_smem = j->l->dyn_smem;
+    c.max_steps = j->l->max_steps;
+    if (cta_alloc(&c) != WM_OK) {
+        j->oom = WM_ERR_NOMEM;
+        cta_free(&c);
+        return NULL;
+    }
+    for (;;) {
+        uint32_t k = __atomic_fetch_add(&j->next_chunk, 1, __ATOMIC_RELAXED);
+        if (k >= j->nchunks)
+            break;
+        if (__atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED) < k)
+            continue;
+        run_chunk(j, &c, k);
+    }
+    __atomic_add_fetch(&j->warp_insts, c.warp_insts, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&j->thread_insts, c.thread_insts, __ATOMIC_RELAXED);
+    cta_free(&c);
+    return NULL;
+}
+
+static unsigned ncores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+static wm_status launch_error(wm_ptx_fault *fault, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static wm_status launch_error(wm_ptx_fault *fault, const char *fmt, ...)
+{
+    va_list ap;
+    memset(fault, 0, sizeof *fault);
+    fault->status = WM_ERR_ARG;
+    fault->file = "";
+    va_start(ap, fmt);
+    vsnprintf(fault->msg, sizeof fault->msg, fmt, ap);
+    va_end(ap);
+    return WM_ERR_ARG;
+}
+
+/* Label every site of agg with its PTX text and source location. */
+static wm_status label_sites(const wm_ptx_module *m, wm_agg *agg)
+{
+    size_t n = wm_agg_nsites(agg);
+    uint32_t last = UINT32_MAX;
+    for (size_t i = 0; i < n; i++) {
+        wm_site s;
+        if (!wm_agg_site(agg, i, &s) || s.site == last || s.site >= m->ncode)
+            continue;
+        last = s.site;
+        wm_ptx_where w;
+        wm_ptx_where_insn(m, s.site, &w);
+        wm_status st = wm_agg_label(agg, s.site, w.text, w.file, w.line);
+        if (st != WM_OK)
+            return st;
+    }
+    return WM_OK;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+wm_status wm_ptx_run(const wm_ptx_module *m, size_t k, const wm_ptx_launch *l,
+                     wm_agg *agg, wm_ptx_result *res, wm_ptx_fault *fault)
+{
+    const wmi_func *f = m ? kernel_func(m, k) : NULL;
+    wm_ptx_fault dummy;
+    if (!fault)
+        fault = &dummy;
+    memset(fault, 0, sizeof *fault);
+    fault->file = "";
+    if (res)
+        memset(res, 0, sizeof *res);
+    if (!f || !l)
+        return launch_error(fault, "no such kernel");
+    uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    if (nthreads == 0 || nthreads > 1024)
+        return launch_error(fault, "block has %llu threads (1..1024 allowed)",
+                            (unsigned long long)nthreads);
+    if (nctas == 0)
+        return launch_error(fault, "empty grid");
+    if (l->nargs != f->nparams)
+        return launch_error(fault, "kernel %s takes %u parameters, %zu "
+                            "arguments given", f->pretty, f->nparams, l->nargs);
+    if (l->nargs >= WMI_MAX_GLOBAL_BUFS)
+        return launch_error(fault, "too many arguments");
+    uint64_t smem = f->smem_static;
+    if (l->dyn_smem)
+        smem = ((smem + f->dyn_align - 1) / f->dyn_align) * f->dyn_align + l->dyn_smem;
+    if (smem > MAX_SMEM)
+        return launch_error(fault, "shared memory of %llu bytes exceeds %u",
+                            (unsigned long long)smem, MAX_SMEM);
+    /* parameter buffer and global windows */
+    uint8_t *params = calloc(f->param_bytes + 8, 1);
+    wmi_gbuf *gbufs = calloc(l->nargs + 1, sizeof *gbufs);
+    uint8_t *gdata = malloc(m->gbytes + 16);
+    if (!params || !gbufs || !gdata) {
+        free(params);
+        free(gbufs);
+        free(gdata);
+        return WM_ERR_NOMEM;
+    }
+    memcpy(gdata, m->gdata, m->gbytes);
+    gbufs[l->nargs].p = gdata;
+    gbufs[l->nargs].bytes = m->gbytes;
+    for (size_t i = 0; i < l->nargs; i++) {
+        const wm_ptx_arg *a = &l->args[i];
+        const wmi_param *pa = &f->params[i];
+        if (a->buf) {
+            if (pa->size != 8) {
+                free(params);
+                free(gbufs);
+                free(gdata);
+                return launch_error(fault,
+                                    "argument %zu is a buffer but parameter "
+                                    "%zu has %u bytes (a pointer has 8)",
+                                    i, i, pa->size);
+            }
+            uint64_t addr = (uint64_t)(i + 1) << WMI_WIN_SHIFT;
+            memcpy(params + pa->offset, &addr, 8);
+            gbufs[i].p = a->buf;
+            gbufs[i].bytes = a->bytes;
+        } else {
+            if (a->size != pa->size) {
+                free(params);
+                free(gbufs);
+                free(gdata);
+                return launch_error(fault,
+                                    "argument %zu is a %u-byte scalar but "
+                                    "parameter %zu has %u bytes",
+                                    i, a->size, i, pa->size);
+            }
+            memcpy(params + pa->offset, &a->scalar, a->size);
+        }
+    }
+    /* CTA selection */
+    uint64_t nsel = nctas;
+    uint64_t *list = NULL;
+    if (l->ctas == WM_PTX_CTAS_FIRST && l->ctas_n < nctas)
+        nsel = l->ctas_n;
+    else if (l->ctas == WM_PTX_CTAS_SAMPLE && l->ctas_n < nctas) {
+        nsel = l->ctas_n;
+        list = sample(nctas, nsel, l->seed);
+        if (!list) {
+            free(params);
+            free(gbufs);
+            free(gdata);
+            return WM_ERR_NOMEM;
+        }
+    }
+    job j;
+    memset(&j, 0, sizeof j);
+    j.m = m;
+    j.f = f;
+    j.l = l;
+    j.gbufs = gbufs;
+    j.ngbufs = (uint32_t)l->nargs + 1;
+    j.params = params;
+    j.smem_bytes = smem;
+    j.list = list;
+    j.nsel = nsel;
+    j.nchunks = nsel < MAX_CHUNKS ? (uint32_t)(nsel ? nsel : 1) : MAX_CHUNKS;
+    j.fault_chunk = UINT32_MAX;
+    j.faults = calloc(j.nchunks, sizeof *j.faults);
+    j.status = calloc(j.nchunks, sizeof *j.status);
+    wm_status st = (j.faults && j.status) ? WM_OK : WM_ERR_NOMEM;
+    if (agg && st == WM_OK) {
+        j.aggs = calloc(j.nchunks, sizeof *j.aggs);
+        if (!j.aggs)
+            st = WM_ERR_NOMEM;
+        for (uint32_t i = 0; st == WM_OK && i < j.nchunks; i++)
+            if (!(j.aggs[i] = wm_agg_new(wm_agg_arch(agg))))
+                st = WM_ERR_NOMEM;
+    }
+    if (st == WM_OK) {
+        unsigned nt = l->threads ? l->threads : ncores();
+        if (nt > j.nchunks)
+            nt = j.nchunks;
+        if (nt > 256)
+            nt = 256;
+        pthread_t tids[256];
+        unsigned started = 0;
+        if (nt > 1)
+            for (; started < nt; started++)
+                if (pthread_create(&tids[started], NULL, worker, &j) != 0)
+                    break;
+        if (started == 0) {
+            worker(&j); /* one thread: the caller's */
+        } else {
+            double t0 = now_s();
+            while (l->progress &&
+                   __atomic_load_n(&j.next_chunk, __ATOMIC_RELAXED) < j.nchunks) {
+                struct timespec ts = {0, 100000000};
+                nanosleep(&ts, NULL);
+                if (now_s() - t0 > 0.5)
+                    l->progress(l->progress_ud,
+                                __atomic_load_n(&j.done, __ATOMIC_RELAXED), nsel);
+            }
+            for (unsigned i = 0; i < started; i++)
+                pthread_join(tids[i], NULL);
+        }
+        if (j.oom)
+            st = j.oom;
+    }
+    if (st == WM_OK && j.fault_chunk != UINT32_MAX) {
+        *fault = j.faults[j.fault_chunk];
+        st = j.status[j.fault_chunk];
+    }
+    if (agg && j.aggs) {
+        for (uint32_t i = 0; i < j.nchunks && st != WM_ERR_NOMEM; i++)
+            if (j.aggs[i]) {
+                wm_status ms = wm_agg_merge(agg, j.aggs[i]);
+                if (ms != WM_OK && st == WM_OK)
+                    st = ms;
+            }
+        if (st != WM_ERR_NOMEM) {
+            wm_status ls = label_sites(m, agg);
+            if (ls != WM_OK && st == WM_OK)
+                st = ls;
+        }
+    }
+    if (res) {
+        res->ctas_total = nctas;
+        res->ctas_run = j.done;
+        res->sampled = nsel < nctas;
+        res->warp_insts = j.warp_insts;
+        res->thread_insts = j.thread_insts;
+    }
+    if (j.aggs)
+        for (uint32_t i = 0; i < j.nchunks; i++)
+            wm_agg_free(j.aggs[i]);
+    free(j.aggs);
+    free(j.faults);
+    free(j.status);
+    free(list);
+    free(params);
+    free(gbufs);
+    free(gdata);
+    return st;
+}

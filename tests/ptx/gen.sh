@@ -1,0 +1,7 @@
+#!/bin/sh
+# Regenerate the committed PTX fixture of the interpreter tests (needs nvcc).
+# The .file path of basic.cu is made relative so no machine path is kept.
+set -e
+cd "$(dirname "$0")"
+nvcc -ptx -lineinfo -arch=sm_80 -o basic.ptx basic.cu
+sed -i 's|^\(\s*\.file\s*1\s*"\)[^"]*/basic\.cu"|\1basic.cu"|' basic.ptx
