@@ -398,28 +398,6 @@ static void print_json(const single_opts *o, const wm_counts *c,
     printf("}\n");
 }
 
-/* The command line as typed, for the report (shell-quoted). */
-static void command_line(int argc, char **argv, char *buf, size_t cap)
-{
-    size_t len = (size_t)snprintf(buf, cap, "warpmem");
-    for (int i = 0; i < argc && len < cap; i++) {
-        const char *s = argv[i];
-        int plain = *s != '\0';
-        for (const char *q = s; *q; q++)
-            plain &= strchr(" \t\n'\"\\$`*?[]{}();&|<>#~", *q) == NULL;
-        if (plain) {
-            len += (size_t)snprintf(buf + len, cap - len, " %s", s);
-            continue;
-        }
-        len += (size_t)snprintf(buf + len, cap - len, " '");
-        for (const char *q = s; *q && len < cap; q++)
-            len += (size_t)snprintf(buf + len, cap - len,
-                                    *q == '\'' ? "'\\''" : "%c", *q);
-        if (len < cap)
-            len += (size_t)snprintf(buf + len, cap - len, "'");
-    }
-}
-
 /* --html FILE: a one-site report of this access. */
 static int write_html(const single_opts *o, int argc, char **argv)
 {
@@ -441,7 +419,7 @@ static int write_html(const single_opts *o, int argc, char **argv)
                      (long long)o->stride);
         st = wm_agg_label(g, o->acc.site, label, "", 0);
     }
-    command_line(argc, argv, cmd, sizeof cmd);
+    cli_command_line(argc, argv, cmd, sizeof cmd);
     wm_html_opts opts = {0};
     opts.title = "warpmem report";
     opts.command = cmd;

@@ -202,3 +202,25 @@ int cli_flag(char **argv, int i, const char *name, const char *short_name)
     return strcmp(argv[i], name) == 0 ||
            (short_name && strcmp(argv[i], short_name) == 0);
 }
+
+/* The command line as typed, for the report (shell-quoted). */
+void cli_command_line(int argc, char **argv, char *buf, size_t cap)
+{
+    size_t len = (size_t)snprintf(buf, cap, "warpmem");
+    for (int i = 0; i < argc && len < cap; i++) {
+        const char *s = argv[i];
+        int plain = *s != '\0';
+        for (const char *q = s; *q; q++)
+            plain &= strchr(" \t\n'\"\\$`*?[]{}();&|<>#~", *q) == NULL;
+        if (plain) {
+            len += (size_t)snprintf(buf + len, cap - len, " %s", s);
+            continue;
+        }
+        len += (size_t)snprintf(buf + len, cap - len, " '");
+        for (const char *q = s; *q && len < cap; q++)
+            len += (size_t)snprintf(buf + len, cap - len,
+                                    *q == '\'' ? "'\\''" : "%c", *q);
+        if (len < cap)
+            len += (size_t)snprintf(buf + len, cap - len, "'");
+    }
+}
