@@ -76,4 +76,8 @@ int cli_opt(int argc, char **argv, int *i, const char *name,
 /* Same for a flag without value ("--explain"). */
 int cli_flag(char **argv, int i, const char *name, const char *short_name);
 
+/* "warpmem ARGV..." as typed (shell-quoted where needed) into buf[cap],
+ * for reports; truncated when longer. */
+void cli_command_line(int argc, char **argv, char *buf, size_t cap);
+
 #endif /* WM_CLI_H */
