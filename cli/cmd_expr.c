@@ -210,33 +210,6 @@ static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
     return 1;
 }
 
-/* Read all of f into a malloc'd buffer. */
-static char *slurp(FILE *f, size_t *n)
-{
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-        if (len == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                return NULL;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    if (buf && ferror(f)) {
-        free(buf);
-        return NULL;
-    }
-    *n = len;
-    return buf;
-}
 
 /* The program text: the file, or the arguments joined by newlines. */
 static char *program_text(int argc, char **argv, const expr_opts *o,
@@ -250,7 +223,7 @@ static char *program_text(int argc, char **argv, const expr_opts *o,
             cli_error("cannot open '%s': %s", o->file, strerror(errno));
             return NULL;
         }
-        char *text = slurp(f, n);
+        char *text = wm_read_stream(f, n);
         if (!is_stdin)
             fclose(f);
         if (!text)

@@ -99,39 +99,6 @@ static int parse_dims(const char *flag, const char *s, unsigned d[3])
     return 1;
 }
 
-static char *read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 65536 + 1 > cap) {
-            cap = cap ? cap * 2 : 131072;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t r = fread(buf + len, 1, 65536, f);
-        len += r;
-        if (r < 65536)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    buf[len] = 0;
-    *n = len;
-    return buf;
-}
 
 /* Parse one --arg spec into a; returns 1 or 0 after printing an error. */
 static int parse_arg(const char *spec, argspec *a)
@@ -262,7 +229,7 @@ static int parse_arg(const char *spec, argspec *a)
     a->arg.bytes = bytes;
     if (file) {
         size_t n = 0;
-        char *data = read_file(file, &n);
+        char *data = wm_read_file(file, &n);
         if (!data) {
             cli_error("--arg '%s': cannot read '%s': %s", spec, file,
                       strerror(errno));
@@ -559,7 +526,7 @@ int wm_cmd_run(int argc, char **argv)
         ptx_path = tmp;
     }
     size_t n = 0;
-    char *src = read_file(ptx_path, &n);
+    char *src = wm_read_file(ptx_path, &n);
     if (!src) {
         cli_error("cannot read '%s': %s", input, strerror(errno));
         if (*tmp)

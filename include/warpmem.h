@@ -109,6 +109,16 @@ WM_API void wm_diag_locate(wm_diag *d, const char *src, size_t n);
 WM_API void wm_diag_print(FILE *f, const wm_diag *d, const char *file,
                           const char *src, size_t n);
 
+/* ---- files -------------------------------------------------------------- */
+
+/*
+ * Read a whole file (or the rest of a stream) into a NUL-terminated buffer;
+ * *len (if non-NULL) receives its length.  Caller frees.  NULL with errno
+ * set on failure.
+ */
+WM_API char *wm_read_file(const char *path, size_t *len);
+WM_API char *wm_read_stream(FILE *f, size_t *len);
+
 /* ---- architecture profiles --------------------------------------------- */
 
 /*

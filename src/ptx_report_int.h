@@ -39,8 +39,6 @@ const char *wmi_sources_line(const wmi_sources *s, const char *file,
 
 void wmi_sources_free(wmi_sources *s);
 
-/* Add the stats s into d, field by field. */
-void wmi_stats_add(wm_stats *d, const wm_stats *s);
 
 /*
  * The sites sites[0..n) (all of one source line, any order) of one space

@@ -9,56 +9,11 @@
 
 #include <stdio.h>
 
-void wmi_stats_add(wm_stats *d, const wm_stats *s)
-{
-    d->inst += s->inst;
-    d->inst_all += s->inst_all;
-    d->active_lanes += s->active_lanes;
-    d->requests += s->requests;
-    d->bytes += s->bytes;
-    d->sectors += s->sectors;
-    d->tags += s->tags;
-    d->ideal_sectors += s->ideal_sectors;
-    d->excessive_sectors += s->excessive_sectors;
-    d->t_wavefronts += s->t_wavefronts;
-    d->wavefronts += s->wavefronts;
-    d->ideal_wavefronts += s->ideal_wavefronts;
-    d->conflicts += s->conflicts;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t r = fread(buf + n, 1, 4096, f);
-        n += r;
-        if (r < 4096)
-            break;
-    }
-    fclose(f);
-    buf[n] = 0;
-    return buf;
-}
-
 /* Try the .file path, then the PTX's directory with the path's base name,
    then its parent directory (examples/kernels/sm_80/x.ptx -> ../x.cu). */
 static char *find_source(const char *path, const char *ptx_path)
 {
-    char *t = slurp(path);
+    char *t = wm_read_file(path, NULL);
     if (t || !ptx_path)
         return t;
     const char *base = strrchr(path, '/');
@@ -71,11 +26,11 @@ static char *find_source(const char *path, const char *ptx_path)
         if (!rel[i])
             continue;
         snprintf(buf, sizeof buf, "%.*s%s", (int)dl, ptx_path, rel[i]);
-        t = slurp(buf);
+        t = wm_read_file(buf, NULL);
     }
     if (!t) {
         snprintf(buf, sizeof buf, "%.*s../%s", (int)dl, ptx_path, base);
-        t = slurp(buf);
+        t = wm_read_file(buf, NULL);
     }
     return t;
 }
