@@ -42,6 +42,10 @@ int cli_parse_i64(const char *flag, const char *text, int64_t lo, int64_t hi,
                   int64_t *out);
 int cli_parse_u64(const char *flag, const char *text, uint64_t *out);
 
+/* --arch: the default profile when text is NULL, else the parsed one.
+ * 1 ok, 0 after printing "--arch: <reason>". */
+int cli_parse_arch(const char *text, wm_arch *out);
+
 /* Parse --format text|json|csv.  1 ok, 0 after printing an error. */
 int cli_parse_format(const char *text, wm_format *out);
 

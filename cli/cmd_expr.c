@@ -189,14 +189,8 @@ static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
                         "csv");
         return 0;
     }
-    o->arch = *wm_arch_default();
-    if (arch) {
-        char err[200];
-        if (wm_arch_parse(arch, &o->arch, err, sizeof err) != WM_OK) {
-            cli_usage_error("--arch: %s", err);
-            return 0;
-        }
-    }
+    if (!cli_parse_arch(arch, &o->arch))
+        return 0;
     if (o->file && o->first_stmt) {
         cli_usage_error("expr: give statements either with -f or as "
                         "arguments, not both");

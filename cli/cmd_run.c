@@ -491,14 +491,9 @@ int wm_cmd_run(int argc, char **argv)
         cli_usage_error("run: no kernel file (try 'warpmem run --help')");
         goto out;
     }
-    wm_arch arch = *wm_arch_default();
-    if (arch_name) {
-        char err[200];
-        if (wm_arch_parse(arch_name, &arch, err, sizeof err) != WM_OK) {
-            cli_usage_error("--arch: %s", err);
-            goto out;
-        }
-    }
+    wm_arch arch;
+    if (!cli_parse_arch(arch_name, &arch))
+        goto out;
     wm_format format = WM_FMT_TEXT;
     if (fmt && !cli_parse_format(fmt, &format))
         goto out;

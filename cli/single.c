@@ -234,14 +234,8 @@ static int parse_args(int argc, char **argv, wm_space space, single_opts *o)
         return 0;
     }
     o->acc.size = (unsigned)size;
-    o->arch = *wm_arch_default();
-    if (arch) {
-        char err[200];
-        if (wm_arch_parse(arch, &o->arch, err, sizeof err) != WM_OK) {
-            cli_usage_error("--arch: %s", err);
-            return 0;
-        }
-    }
+    if (!cli_parse_arch(arch, &o->arch))
+        return 0;
     o->acc.mask = lanes_mask(o->arch.warp_size);
     if (lanes_text) {
         if (!cli_parse_i64("--lanes", lanes_text, 1, o->arch.warp_size,

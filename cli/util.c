@@ -123,6 +123,17 @@ int cli_parse_u64(const char *flag, const char *text, uint64_t *out)
     return 1;
 }
 
+int cli_parse_arch(const char *text, wm_arch *out)
+{
+    char err[200];
+    *out = *wm_arch_default();
+    if (text && wm_arch_parse(text, out, err, sizeof err) != WM_OK) {
+        cli_usage_error("--arch: %s", err);
+        return 0;
+    }
+    return 1;
+}
+
 int cli_parse_format(const char *text, wm_format *out)
 {
     if (strcmp(text, "text") == 0)
