@@ -2,8 +2,9 @@
  * bench_model.c -- warp accesses analysed per second by wm_count, beside a
  * straightforward implementation (sort the lanes' sector ids / bank words,
  * count the distinct ones) run in the same process on the same data.
- * Prints rates (per CPU second of this single-threaded process) and the
- * ratio; it is a benchmark, not a test.
+ * Prints rates (per CPU second of this single-threaded process), the ratio
+ * to the sorting count, and the share of the rate at which the same lane
+ * addresses merely stream from memory; it is a benchmark, not a test.
  *
  * Usage: bench_model [seconds-per-case [case-number]]   (default 0.5, all)
  */
@@ -113,8 +114,10 @@ static void fill(wm_access *acc, kind k)
     }
 }
 
-/* Run fn over all accesses repeatedly for at least `secs`; warps/s. */
-static double rate(const wm_access *acc, int naive, double secs,
+/* Run over all accesses repeatedly for at least `secs`; warps/s.
+ * mode 0: wm_count; 1: the sort-based count; 2: only read the 32 lane
+ * addresses (the memory-streaming floor). */
+static double rate(const wm_access *acc, int mode, double secs,
                    uint64_t *sink)
 {
     const wm_arch *arch = wm_arch_default();
@@ -122,7 +125,12 @@ static double rate(const wm_access *acc, int naive, double secs,
     uint64_t done = 0;
     do {
         for (unsigned n = 0; n < NACC; n++) {
-            if (naive) {
+            if (mode == 2) {
+                uint64_t x = acc[n].mask;
+                for (unsigned i = 0; i < 32; i++)
+                    x ^= acc[n].addr[i];
+                *sink += x;
+            } else if (mode == 1) {
                 *sink += naive_count(arch, &acc[n]);
             } else {
                 wm_counts c;
@@ -143,8 +151,9 @@ int main(int argc, char **argv)
     uint64_t sink = 0;
     if (!acc)
         return 1;
-    printf("%-22s %16s %16s %8s\n", "case (32 lanes, sm_90)", "wm_count M/s",
-           "sort-based M/s", "ratio");
+    printf("%-22s %12s %12s %7s %12s %8s\n", "case (32 lanes, sm_90)",
+           "wm_count M/s", "sorting M/s", "ratio", "stream M/s",
+           "of stream");
     int only = argc > 2 ? atoi(argv[2]) : -1;
     for (unsigned k = STRIDED; k <= SHARED128; k++) {
         if (only >= 0 && (unsigned)only != k)
@@ -165,8 +174,10 @@ int main(int argc, char **argv)
         }
         double fast = rate(acc, 0, secs, &sink);
         double slow = rate(acc, 1, secs / 2, &sink);
-        printf("%-22s %16.1f %16.1f %7.1fx\n", kind_name[k], fast / 1e6,
-               slow / 1e6, fast / slow);
+        double stream = rate(acc, 2, secs / 2, &sink);
+        printf("%-22s %12.1f %12.1f %6.1fx %12.1f %7.0f%%\n", kind_name[k],
+               fast / 1e6, slow / 1e6, fast / slow, stream / 1e6,
+               100.0 * fast / stream);
     }
     free(acc);
     return sink == 42 ? 2 : 0;

@@ -42,6 +42,10 @@ int cli_parse_i64(const char *flag, const char *text, int64_t lo, int64_t hi,
                   int64_t *out);
 int cli_parse_u64(const char *flag, const char *text, uint64_t *out);
 
+/* --arch: the default profile when text is NULL, else the parsed one.
+ * 1 ok, 0 after printing "--arch: <reason>". */
+int cli_parse_arch(const char *text, wm_arch *out);
+
 /* Parse --format text|json|csv.  1 ok, 0 after printing an error. */
 int cli_parse_format(const char *text, wm_format *out);
 
@@ -53,6 +57,12 @@ int cli_color_default(void);
 
 /* Terminal width for drawings: $COLUMNS, else 100. */
 unsigned cli_term_width(void);
+
+/*
+ * The command line as typed, for reports: "warpmem" and argv[0..argc-1],
+ * shell-quoted where needed, truncated to fit buf[cap] (cap >= 8).
+ */
+void cli_command_line(int argc, char **argv, char *buf, size_t cap);
 
 /* Is argument a help flag (-h / --help)? */
 int cli_is_help(const char *arg);
@@ -69,5 +79,9 @@ int cli_opt(int argc, char **argv, int *i, const char *name,
 
 /* Same for a flag without value ("--explain"). */
 int cli_flag(char **argv, int i, const char *name, const char *short_name);
+
+/* "warpmem ARGV..." as typed (shell-quoted where needed) into buf[cap],
+ * for reports; truncated when longer. */
+void cli_command_line(int argc, char **argv, char *buf, size_t cap);
 
 #endif /* WM_CLI_H */

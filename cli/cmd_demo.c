@@ -101,9 +101,11 @@ int wm_cmd_demo(int argc, char **argv)
     picture("SHARED, padded tile[32][33]: lane k reads tile[k][0] (stride "
             "33 words)",
             WM_SPACE_SHARED, 33);
-    printf("\nMore: 'warpmem global|shared --stride S --size 16 ...' for any "
-           "access; 'warpmem arch' for\nthe profiles; --format json|csv gives "
-           "the same numbers under Nsight Compute's metric\nnames. See "
-           "README.md for the tour.\n");
+    printf("\nMore:  warpmem shared --stride 32 --explain   why, and the fixes "
+           "with the model's numbers\n"
+           "       warpmem expr -f examples/expr/transpose_tiled.expr   "
+           "indexing over a whole grid\n"
+           "       warpmem run KERNEL.ptx|.cu ...   a real kernel interpreted, "
+           "per source line\n");
     return WM_EXIT_OK;
 }

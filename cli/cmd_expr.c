@@ -5,6 +5,8 @@
  * a file with -f) -> wm_expr_parse -> wm_expr_run into a wm_agg -> text,
  * JSON or CSV per statement.  Parse and run-time errors are printed as
  * file:line:col with the source line and a caret, exit 1; bad flags exit 2.
+ * --explain adds the advisor's verdict on each statement's worst warp
+ * (text or JSON); --html FILE writes the whole run as an HTML report.
  */
 #include "cli.h"
 
@@ -17,6 +19,8 @@ typedef struct expr_opts {
     wm_arch arch;
     wm_format format;
     int color;
+    int explain;      /* --explain: advice under each statement */
+    const char *html; /* --html FILE, or NULL */
     unsigned grid[3], block[3];
     int have_grid, have_block;
     uint64_t max_accesses;
@@ -47,7 +51,12 @@ static void usage(FILE *f)
             "  --max-accesses N   stop after N warp accesses (default "
             "%" PRIu64 ")\n"
             "  --format F         text (default), json or csv\n"
-            "  --color C          auto (default), always or never\n\n"
+            "  --color C          auto (default), always or never\n"
+            "  --explain          say why each statement's worst warp "
+            "costs what it does\n                     and how to fix it, "
+            "with the model's numbers (text, json)\n"
+            "  --html FILE        also write a self-contained HTML report "
+            "of the run\n\n"
             "The language is described in docs/expr.md.\n",
             WM_EXPR_DEFAULT_LIMIT);
 }
@@ -154,6 +163,16 @@ static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
         } else if ((r = cli_opt(argc, argv, &i, "--color", NULL, &v))) {
             if (r < 0 || !cli_parse_color(v, &o->color))
                 return 0;
+        } else if ((r = cli_opt(argc, argv, &i, "--html", NULL, &v))) {
+            if (r < 0)
+                return 0;
+            if (*v == '\0') {
+                cli_usage_error("--html: empty file name");
+                return 0;
+            }
+            o->html = v;
+        } else if (cli_flag(argv, i, "--explain", NULL)) {
+            o->explain = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             cli_usage_error("expr: unknown option '%s' (see 'warpmem expr "
                             "--help')",
@@ -165,14 +184,13 @@ static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
             break;
         }
     }
-    o->arch = *wm_arch_default();
-    if (arch) {
-        char err[200];
-        if (wm_arch_parse(arch, &o->arch, err, sizeof err) != WM_OK) {
-            cli_usage_error("--arch: %s", err);
-            return 0;
-        }
+    if (o->explain && o->format == WM_FMT_CSV) {
+        cli_usage_error("--explain works with --format text or json, not "
+                        "csv");
+        return 0;
     }
+    if (!cli_parse_arch(arch, &o->arch))
+        return 0;
     if (o->file && o->first_stmt) {
         cli_usage_error("expr: give statements either with -f or as "
                         "arguments, not both");
@@ -186,33 +204,6 @@ static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
     return 1;
 }
 
-/* Read all of f into a malloc'd buffer. */
-static char *slurp(FILE *f, size_t *n)
-{
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-        if (len == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                return NULL;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    if (buf && ferror(f)) {
-        free(buf);
-        return NULL;
-    }
-    *n = len;
-    return buf;
-}
 
 /* The program text: the file, or the arguments joined by newlines. */
 static char *program_text(int argc, char **argv, const expr_opts *o,
@@ -226,7 +217,7 @@ static char *program_text(int argc, char **argv, const expr_opts *o,
             cli_error("cannot open '%s': %s", o->file, strerror(errno));
             return NULL;
         }
-        char *text = slurp(f, n);
+        char *text = wm_read_stream(f, n);
         if (!is_stdin)
             fclose(f);
         if (!text)
@@ -251,6 +242,87 @@ static char *program_text(int argc, char **argv, const expr_opts *o,
     *n = len;
     *name = "<command line>";
     return text;
+}
+
+/* ---- advice ------------------------------------------------------------- */
+
+/*
+ * The advisor's verdict on every statement: wm_advise_site on the worst
+ * warp the expr module recorded (the one drawn in the text output), sized
+ * against the run's totals, so severity is ncu's excessive share of all
+ * sectors (wavefronts) of that space in the run.  Indexed like the
+ * aggregator's sites; ok[i] is 0 where there is no verdict.
+ */
+typedef struct expr_advice {
+    wm_advice *adv;
+    unsigned char *ok;
+    size_t *order; /* site indices, worst first (wm_advise_rank) */
+} expr_advice;
+
+static void advice_free(expr_advice *x)
+{
+    free(x->adv);
+    free(x->ok);
+    free(x->order);
+}
+
+/* Fill x for every site of g.  0 on OOM. */
+static int advise_all(const wm_expr *e, const wm_agg *g, const wm_arch *arch,
+                      expr_advice *x)
+{
+    size_t n = wm_agg_nsites(g);
+    wm_totals all;
+    x->adv = calloc(n ? n : 1, sizeof *x->adv);
+    x->ok = calloc(n ? n : 1, 1);
+    x->order = calloc(n ? n : 1, sizeof *x->order);
+    if (!x->adv || !x->ok || !x->order)
+        return 0;
+    wm_agg_totals(g, &all);
+    wm_advise_rank(g, x->order);
+    for (size_t i = 0; i < n; i++) {
+        wm_site s;
+        wm_agg_site(g, i, &s);
+        const wm_access *worst = wm_expr_worst(e, s.site, NULL, NULL);
+        if (worst)
+            s.worst = worst;
+        x->ok[i] = wm_advise_site(arch, &s, &all, &x->adv[i]) == WM_OK;
+    }
+    return 1;
+}
+
+/* "high" etc. in the colours wm_advise_print uses. */
+static void print_badge(wm_severity sev, int color)
+{
+    const char *c = sev == WM_SEV_HIGH   ? "\033[31m"
+                    : sev == WM_SEV_NONE ? "\033[32m"
+                                         : "\033[33m";
+    printf("[%s%s%s]%*s", color ? c : "", wm_severity_name(sev),
+           color ? "\033[0m" : "", 6 - (int)strlen(wm_severity_name(sev)),
+           "");
+}
+
+/* The statements worst first, one line each, after the per-statement text. */
+static void print_ranking(const wm_expr *e, const wm_agg *g,
+                          const expr_advice *x, int color)
+{
+    printf("\nadvice, worst first (excessive share of the run's sectors or "
+           "wavefronts):\n");
+    for (size_t k = 0; k < wm_agg_nsites(g); k++) {
+        size_t i = x->order[k];
+        wm_site s;
+        wm_expr_stmt si;
+        wm_agg_site(g, i, &s);
+        wm_expr_stmt_info(e, s.site, &si);
+        if (!x->ok[i])
+            continue;
+        const wm_advice *v = &x->adv[i];
+        printf("  [%u] line %-4u ", s.site + 1, si.line);
+        print_badge(v->severity, color);
+        printf(" %3.0f%%  %s", 100.0 * v->share, v->headline);
+        if (v->nfixes)
+            printf("; fix: %s", wm_fix_name(v->fixes[0].kind));
+        putchar('\n');
+    }
 }
 
 /* ---- writers ------------------------------------------------------------ */
@@ -306,7 +378,7 @@ static const char *per_request_name(wm_space sp)
 }
 
 static void print_text(const wm_expr *e, const wm_agg *g, const expr_opts *o,
-                       const char *file)
+                       const char *file, const expr_advice *x)
 {
     unsigned grid[3], block[3];
     wm_expr_launch(e, grid, block);
@@ -345,17 +417,23 @@ static void print_text(const wm_expr *e, const wm_agg *g, const expr_opts *o,
                    per_request_name(s.space));
             wm_draw_access(stdout, &o->arch, a, o->color, cli_term_width());
         }
+        if (x && x->ok[i]) {
+            putchar('\n');
+            wm_advise_print(stdout, &x->adv[i], o->color, cli_term_width());
+        }
     }
     wm_totals all;
     wm_agg_totals(g, &all);
     if (wm_agg_nsites(g) > 1) {
         printf("\nall statements:\n");
         print_metric_lines(&all, "    ");
+        if (x)
+            print_ranking(e, g, x, o->color);
     }
 }
 
 static void print_json(const wm_expr *e, const wm_agg *g, const expr_opts *o,
-                       const char *file)
+                       const char *file, const expr_advice *x)
 {
     unsigned grid[3], block[3], tid[3];
     wm_expr_launch(e, grid, block);
@@ -415,9 +493,27 @@ static void print_json(const wm_expr *e, const wm_agg *g, const expr_opts *o,
             wm_json_counts(stdout, a, &c);
             printf("}");
         }
+        if (x) {
+            printf(", \"advice\": ");
+            if (x->ok[i])
+                wm_advise_json(stdout, &x->adv[i]);
+            else
+                printf("null");
+        }
         printf("}");
     }
-    printf("\n]}\n");
+    printf("\n]");
+    if (x) {
+        /* Statement numbers, worst first (ncu-style severity order). */
+        printf(", \"advice_order\": [");
+        for (size_t k = 0; k < wm_agg_nsites(g); k++) {
+            wm_site s;
+            wm_agg_site(g, x->order[k], &s);
+            printf("%s%u", k ? ", " : "", s.site + 1);
+        }
+        printf("]");
+    }
+    printf("}\n");
 }
 
 static void csv_text(const char *s)
@@ -467,10 +563,50 @@ static void print_csv(const wm_expr *e, const wm_agg *g)
     }
 }
 
+/* ---- HTML report ------------------------------------------------------ */
+
+/* Source lines for the report: the text of the statement on that line
+ * (NULL when the line holds several, each site then shows its label). */
+static const char *stmt_source(void *ctx, const char *file, uint32_t line)
+{
+    const wm_expr *e = ctx;
+    const char *text = NULL;
+    (void)file; /* one program, one file */
+    for (size_t i = 0; i < wm_expr_nstmts(e); i++) {
+        wm_expr_stmt si;
+        if (!wm_expr_stmt_info(e, i, &si) || si.line != line)
+            continue;
+        if (text)
+            return NULL;
+        text = si.text;
+    }
+    return text;
+}
+
+/* --html FILE: the whole run, sites worst first. */
+static int write_html(const wm_expr *e, const wm_agg *g, const expr_opts *o,
+                      const char *name, int argc, char **argv)
+{
+    char title[300], cmd[2048];
+    snprintf(title, sizeof title, "warpmem expr %s", name);
+    cli_command_line(argc, argv, cmd, sizeof cmd);
+    wm_html_opts opts = {0};
+    opts.title = title;
+    opts.command = cmd;
+    opts.source = stmt_source;
+    opts.source_ctx = (void *)(uintptr_t)e;
+    wm_status st = wm_html_report_file(o->html, g, &opts);
+    if (st == WM_ERR_IO)
+        return cli_error("--html: cannot write '%s'", o->html);
+    if (st != WM_OK)
+        return cli_error("--html: %s", wm_status_str(st));
+    return WM_EXIT_OK;
+}
+
 /* ---- entry ----------------------------------------------------------- */
 
 static int run(wm_expr *e, const expr_opts *o, const char *src, size_t n,
-               const char *name)
+               const char *name, int argc, char **argv)
 {
     wm_diag d;
     wm_status st = wm_expr_parse(e, src, n, name, &d);
@@ -504,11 +640,23 @@ static int run(wm_expr *e, const expr_opts *o, const char *src, size_t n,
     } else if (st != WM_OK) {
         rc = cli_error("expr: %s", wm_status_str(st));
     } else {
-        switch (o->format) {
-        case WM_FMT_TEXT: print_text(e, g, o, name); break;
-        case WM_FMT_JSON: print_json(e, g, o, name); break;
-        case WM_FMT_CSV: print_csv(e, g); break;
+        expr_advice x = {0};
+        const expr_advice *xp = NULL;
+        if (o->explain) {
+            if (!advise_all(e, g, &o->arch, &x))
+                rc = cli_error("out of memory");
+            xp = &x;
         }
+        if (rc == WM_EXIT_OK) {
+            switch (o->format) {
+            case WM_FMT_TEXT: print_text(e, g, o, name, xp); break;
+            case WM_FMT_JSON: print_json(e, g, o, name, xp); break;
+            case WM_FMT_CSV: print_csv(e, g); break;
+            }
+            if (o->html)
+                rc = write_html(e, g, o, name, argc, argv);
+        }
+        advice_free(&x);
     }
     wm_agg_free(g);
     return rc;
@@ -533,7 +681,7 @@ int wm_cmd_expr(int argc, char **argv)
         size_t n = 0;
         const char *name = NULL;
         char *src = program_text(argc, argv, &o, &n, &name);
-        rc = src ? run(e, &o, src, n, name) : WM_EXIT_ERR;
+        rc = src ? run(e, &o, src, n, name, argc, argv) : WM_EXIT_ERR;
         free(src);
     }
     wm_expr_free(e);

@@ -3,7 +3,8 @@
  * per-source-line memory metrics.  Builds the argument buffers from --arg
  * specs (TYPE[N][:zeros|:iota|:rand=SEED|:file=PATH][:out=PATH], or
  * TYPE=VALUE scalars), compiles a .cu with nvcc when given one, then hands
- * everything to wm_ptx_run / wm_ptx_report.
+ * everything to wm_ptx_run / wm_ptx_report (--explain: with the
+ * advisor) and wm_ptx_report_html (--html FILE).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
@@ -36,7 +37,7 @@ static void usage(FILE *f)
             "[--max-steps N] [-j N]\n"
             "                   [--arch NAME] [--format text|json|csv] "
             "[--color auto|always|never]\n"
-            "                   [--draw N] [--list]\n\n"
+            "                   [--draw N] [--explain] [--html FILE] [--list]\n\n"
             "Runs the kernel's PTX warp by warp on the CPU and reports, per "
             "source line,\nrequests, sectors, ideal sectors, shared "
             "wavefronts and bank conflicts (PTX level).\n\n"
@@ -59,6 +60,14 @@ static void usage(FILE *f)
             "compiled for it\n"
             "  --draw N       draw the worst warp of the N worst lines "
             "(default 2)\n"
+            "  --explain      under each flagged line: why it wastes sectors "
+            "or wavefronts\n"
+            "                 and the fixes with the model's numbers after "
+            "each (text, json)\n"
+            "  --html FILE    also write a self-contained HTML report (lane "
+            "maps, advice)\n"
+            "  --color C      auto (default: colours when stdout is a "
+            "terminal), always, never\n"
             "  --list         list the kernels of the module and exit\n");
 }
 
@@ -90,39 +99,6 @@ static int parse_dims(const char *flag, const char *s, unsigned d[3])
     return 1;
 }
 
-static char *read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 65536 + 1 > cap) {
-            cap = cap ? cap * 2 : 131072;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t r = fread(buf + len, 1, 65536, f);
-        len += r;
-        if (r < 65536)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    buf[len] = 0;
-    *n = len;
-    return buf;
-}
 
 /* Parse one --arg spec into a; returns 1 or 0 after printing an error. */
 static int parse_arg(const char *spec, argspec *a)
@@ -253,7 +229,7 @@ static int parse_arg(const char *spec, argspec *a)
     a->arg.bytes = bytes;
     if (file) {
         size_t n = 0;
-        char *data = read_file(file, &n);
+        char *data = wm_read_file(file, &n);
         if (!data) {
             cli_error("--arg '%s': cannot read '%s': %s", spec, file,
                       strerror(errno));
@@ -343,6 +319,23 @@ static void on_progress(void *ud, uint64_t done, uint64_t total)
     p->shown = 1;
 }
 
+/* --html FILE: the self-contained report of the run. */
+static wm_status write_html(const char *path, const wm_ptx_module *m,
+                            const wm_agg *agg, const wm_ptx_report_opts *ro)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error("--html: cannot write '%s': %s", path, strerror(errno));
+        return WM_ERR_IO;
+    }
+    wm_status st = wm_ptx_report_html(f, m, agg, ro);
+    if (fclose(f) != 0 && st == WM_OK)
+        st = WM_ERR_IO;
+    if (st != WM_OK)
+        cli_error("--html: cannot write '%s': %s", path, wm_status_str(st));
+    return st;
+}
+
 static void print_fault(const wm_ptx_module *m, const char *path,
                         const wm_ptx_fault *ft)
 {
@@ -371,7 +364,8 @@ int wm_cmd_run(int argc, char **argv)
     const char *input = NULL, *kname = NULL, *v;
     const char *arch_name = NULL, *fmt = NULL, *color = NULL;
     unsigned grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
-    int have_grid = 0, have_block = 0, list = 0;
+    int have_grid = 0, have_block = 0, list = 0, explain = 0;
+    const char *html = NULL;
     int64_t smem = 0, draw = 2, jobs = 0, max_steps = 100000000;
     argspec args[MAX_ARGS];
     size_t nargs = 0;
@@ -473,6 +467,16 @@ int wm_cmd_run(int argc, char **argv)
                 goto out;
         } else if (cli_flag(argv, i, "--list", NULL)) {
             list = 1;
+        } else if (cli_flag(argv, i, "--explain", NULL)) {
+            explain = 1;
+        } else if ((r = cli_opt(argc, argv, &i, "--html", NULL, &v))) {
+            if (r < 0)
+                goto out;
+            if (*v == '\0') {
+                cli_usage_error("--html: empty file name");
+                goto out;
+            }
+            html = v;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             cli_usage_error("run: unknown option '%s'", argv[i]);
             goto out;
@@ -487,17 +491,17 @@ int wm_cmd_run(int argc, char **argv)
         cli_usage_error("run: no kernel file (try 'warpmem run --help')");
         goto out;
     }
-    wm_arch arch = *wm_arch_default();
-    if (arch_name) {
-        char err[200];
-        if (wm_arch_parse(arch_name, &arch, err, sizeof err) != WM_OK) {
-            cli_usage_error("--arch: %s", err);
-            goto out;
-        }
-    }
+    wm_arch arch;
+    if (!cli_parse_arch(arch_name, &arch))
+        goto out;
     wm_format format = WM_FMT_TEXT;
     if (fmt && !cli_parse_format(fmt, &format))
         goto out;
+    if (explain && format == WM_FMT_CSV) {
+        cli_usage_error("--explain works with --format text or json, not "
+                        "csv");
+        goto out;
+    }
     int use_color = cli_color_default();
     if (color && !cli_parse_color(color, &use_color))
         goto out;
@@ -517,7 +521,7 @@ int wm_cmd_run(int argc, char **argv)
         ptx_path = tmp;
     }
     size_t n = 0;
-    char *src = read_file(ptx_path, &n);
+    char *src = wm_read_file(ptx_path, &n);
     if (!src) {
         cli_error("cannot read '%s': %s", input, strerror(errno));
         if (*tmp)
@@ -609,8 +613,14 @@ int wm_cmd_run(int argc, char **argv)
         ro.ptx_path = input;
         ro.kernel = wm_ptx_kernel_pretty(m, (size_t)k);
         ro.res = &res;
+        ro.explain = explain;
+        char cmd[2048];
+        cli_command_line(argc, argv, cmd, sizeof cmd);
+        ro.command = cmd;
         wm_ptx_report(stdout, m, agg, &ro);
         rc = WM_EXIT_OK;
+        if (html && write_html(html, m, agg, &ro) != WM_OK)
+            rc = WM_EXIT_ERR;
         for (size_t i = 0; i < nargs; i++) {
             if (!args[i].out)
                 continue;

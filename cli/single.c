@@ -234,14 +234,8 @@ static int parse_args(int argc, char **argv, wm_space space, single_opts *o)
         return 0;
     }
     o->acc.size = (unsigned)size;
-    o->arch = *wm_arch_default();
-    if (arch) {
-        char err[200];
-        if (wm_arch_parse(arch, &o->arch, err, sizeof err) != WM_OK) {
-            cli_usage_error("--arch: %s", err);
-            return 0;
-        }
-    }
+    if (!cli_parse_arch(arch, &o->arch))
+        return 0;
     o->acc.mask = lanes_mask(o->arch.warp_size);
     if (lanes_text) {
         if (!cli_parse_i64("--lanes", lanes_text, 1, o->arch.warp_size,
@@ -398,28 +392,6 @@ static void print_json(const single_opts *o, const wm_counts *c,
     printf("}\n");
 }
 
-/* The command line as typed, for the report (shell-quoted). */
-static void command_line(int argc, char **argv, char *buf, size_t cap)
-{
-    size_t len = (size_t)snprintf(buf, cap, "warpmem");
-    for (int i = 0; i < argc && len < cap; i++) {
-        const char *s = argv[i];
-        int plain = *s != '\0';
-        for (const char *q = s; *q; q++)
-            plain &= strchr(" \t\n'\"\\$`*?[]{}();&|<>#~", *q) == NULL;
-        if (plain) {
-            len += (size_t)snprintf(buf + len, cap - len, " %s", s);
-            continue;
-        }
-        len += (size_t)snprintf(buf + len, cap - len, " '");
-        for (const char *q = s; *q && len < cap; q++)
-            len += (size_t)snprintf(buf + len, cap - len,
-                                    *q == '\'' ? "'\\''" : "%c", *q);
-        if (len < cap)
-            len += (size_t)snprintf(buf + len, cap - len, "'");
-    }
-}
-
 /* --html FILE: a one-site report of this access. */
 static int write_html(const single_opts *o, int argc, char **argv)
 {
@@ -441,7 +413,7 @@ static int write_html(const single_opts *o, int argc, char **argv)
                      (long long)o->stride);
         st = wm_agg_label(g, o->acc.site, label, "", 0);
     }
-    command_line(argc, argv, cmd, sizeof cmd);
+    cli_command_line(argc, argv, cmd, sizeof cmd);
     wm_html_opts opts = {0};
     opts.title = "warpmem report";
     opts.command = cmd;

@@ -123,6 +123,17 @@ int cli_parse_u64(const char *flag, const char *text, uint64_t *out)
     return 1;
 }
 
+int cli_parse_arch(const char *text, wm_arch *out)
+{
+    char err[200];
+    *out = *wm_arch_default();
+    if (text && wm_arch_parse(text, out, err, sizeof err) != WM_OK) {
+        cli_usage_error("--arch: %s", err);
+        return 0;
+    }
+    return 1;
+}
+
 int cli_parse_format(const char *text, wm_format *out)
 {
     if (strcmp(text, "text") == 0)
@@ -201,4 +212,25 @@ int cli_flag(char **argv, int i, const char *name, const char *short_name)
 {
     return strcmp(argv[i], name) == 0 ||
            (short_name && strcmp(argv[i], short_name) == 0);
+}
+
+void cli_command_line(int argc, char **argv, char *buf, size_t cap)
+{
+    size_t len = (size_t)snprintf(buf, cap, "warpmem");
+    for (int i = 0; i < argc && len < cap; i++) {
+        const char *s = argv[i];
+        int plain = *s != '\0';
+        for (const char *q = s; *q; q++)
+            plain &= strchr(" \t\n'\"\\$`*?[]{}();&|<>#~", *q) == NULL;
+        if (plain) {
+            len += (size_t)snprintf(buf + len, cap - len, " %s", s);
+            continue;
+        }
+        len += (size_t)snprintf(buf + len, cap - len, " '");
+        for (const char *q = s; *q && len < cap; q++)
+            len += (size_t)snprintf(buf + len, cap - len,
+                                    *q == '\'' ? "'\\''" : "%c", *q);
+        if (len < cap)
+            len += (size_t)snprintf(buf + len, cap - len, "'");
+    }
 }

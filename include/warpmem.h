@@ -109,6 +109,16 @@ WM_API void wm_diag_locate(wm_diag *d, const char *src, size_t n);
 WM_API void wm_diag_print(FILE *f, const wm_diag *d, const char *file,
                           const char *src, size_t n);
 
+/* ---- files -------------------------------------------------------------- */
+
+/*
+ * Read a whole file (or the rest of a stream) into a NUL-terminated buffer;
+ * *len (if non-NULL) receives its length.  Caller frees.  NULL with errno
+ * set on failure.
+ */
+WM_API char *wm_read_file(const char *path, size_t *len);
+WM_API char *wm_read_stream(FILE *f, size_t *len);
+
 /* ---- architecture profiles --------------------------------------------- */
 
 /*
@@ -631,6 +641,10 @@ typedef struct wm_ptx_report_opts {
     const char *ptx_path;    /* used to find source files (may be NULL) */
     const char *kernel;      /* kernel name for the header */
     const wm_ptx_result *res;/* may be NULL */
+    int explain;             /* text: the advisor under each flagged line,
+                                lines ranked by excessive share; JSON: an
+                                "advice" object per instruction */
+    const char *command;     /* HTML: command line shown (may be NULL) */
 } wm_ptx_report_opts;
 
 /*
@@ -641,6 +655,18 @@ typedef struct wm_ptx_report_opts {
  */
 WM_API void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                           const wm_ptx_report_opts *o);
+
+/*
+ * Write the self-contained HTML report of a run (wm_html_report): kernel
+ * totals, then every memory instruction worst first with the source line
+ * (when the file is readable; the PTX text always), its numbers, the lane
+ * map of its worst warp and the advisor's fixes.  Uses o->kernel,
+ * o->ptx_path and o->command.  Returns WM_ERR_IO if writing failed,
+ * WM_ERR_NOMEM, else WM_OK.
+ */
+WM_API wm_status wm_ptx_report_html(FILE *f, const wm_ptx_module *m,
+                                    const wm_agg *g,
+                                    const wm_ptx_report_opts *o);
 
 /* ---- advisor (wm_advise_*) -------------------------------------------- */
 

@@ -170,7 +170,7 @@ static void stats_add_counts(wm_stats *s, const wm_counts *c)
     s->conflicts += c->conflicts;
 }
 
-static void stats_add(wm_stats *d, const wm_stats *s)
+void wmi_stats_add(wm_stats *d, const wm_stats *s)
 {
     d->inst += s->inst;
     d->inst_all += s->inst_all;
@@ -310,7 +310,7 @@ wm_status wm_agg_merge(wm_agg *dst, const wm_agg *src)
             return WM_ERR_NOMEM;
         if (s->size)
             d->size = s->size;
-        stats_add(&d->stats, &s->stats);
+        wmi_stats_add(&d->stats, &s->stats);
         for (unsigned b = 0; b <= WM_HIST_MAX; b++)
             d->hist[b] += s->hist[b];
         if (s->has_worst && (!d->has_worst || s->worst_value > d->worst_value)) {
@@ -425,11 +425,11 @@ void wm_agg_totals(const wm_agg *g, wm_totals *out)
     out->wavefront_bytes = g->arch.banks * g->arch.bank_bytes;
     for (size_t i = 0; i < g->nsites; i++) {
         const site_rec *r = &g->sites[i];
-        stats_add(&out->s[r->space][r->op], &r->stats);
+        wmi_stats_add(&out->s[r->space][r->op], &r->stats);
     }
 }
 
 void wm_totals_add_site(wm_totals *t, const wm_site *s)
 {
-    stats_add(&t->s[s->space][s->op], &s->stats);
+    wmi_stats_add(&t->s[s->space][s->op], &s->stats);
 }

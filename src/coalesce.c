@@ -13,7 +13,9 @@
  *   2. clustered: all touched sectors lie in a window of 512 sectors
  *      around the first one, starting on a line boundary: a 512-bit map
  *      counts sectors, and the same bits folded per line count lines.
- *   3. scattered: an open-addressing set of lines on the stack, each slot
+ *   3. scattered: first a 2048-bit hash signature of the lines, which for
+ *      most scattered warps proves all lines (hence all sectors) distinct;
+ *      otherwise an open-addressing set of lines on the stack, each slot
  *      carrying its sector mask; occupancy lives in a bitmask, so the table
  *      needs no clearing.
  * Local memory is interleaved per 32-bit word across the warp's lanes
@@ -70,6 +72,24 @@ count_pieces(const uint64_t *sec, unsigned n, unsigned shift, wm_counts *c)
         c->sectors = nsec;
         c->tags = nlines;
         return;
+    }
+    /* Scattered lanes usually touch pairwise different lines.  A 2048-bit
+     * signature proves it for most warps (78 % of 32 random lines hash
+     * apart) without branches: then every piece is its own sector and
+     * line. */
+    if (n <= 64) {
+        uint64_t sig[32], col = 0;
+        memset(sig, 0, sizeof sig);
+        for (unsigned i = 0; i < n; i++) {
+            unsigned h = hash_slot(sec[i] >> shift, 11);
+            uint64_t b = (uint64_t)1 << (h & 63);
+            col |= sig[h >> 6] & b;
+            sig[h >> 6] |= b;
+        }
+        if (!col) {
+            c->sectors = c->tags = n;
+            return;
+        }
     }
     /* Path 3: hash set of lines, load factor <= 1/2. */
     unsigned bits = n <= 32 ? 6 : n <= 64 ? 7 : n <= 128 ? 8 : 9;

@@ -11,21 +11,23 @@
  */
 #include "wm_int.h"
 
-/* OR of all addresses and OR of (step_i XOR step_1) over a lane run. */
+/* Over a lane run: OR of all addresses, and OR of (address XOR the affine
+ * prediction ad[0] + i*d), zero iff the run steps by d.  One pass; the
+ * induction variable vectorises. */
 static void scan_run(const uint64_t *ad, unsigned n, uint64_t *bits,
                      uint64_t *bad, uint64_t d)
 {
-    uint64_t o = 0, x = 0;
+    uint64_t o = 0, x = 0, e = ad[0];
     if (n == 32) { /* constant trip count: fully unrolled and vectorised */
-        for (unsigned i = 0; i < 32; i++)
+        for (unsigned i = 0; i < 32; i++, e += d) {
             o |= ad[i];
-        for (unsigned i = 1; i < 32; i++)
-            x |= (ad[i] - ad[i - 1]) ^ d;
+            x |= ad[i] ^ e;
+        }
     } else {
-        for (unsigned i = 0; i < n; i++)
+        for (unsigned i = 0; i < n; i++, e += d) {
             o |= ad[i];
-        for (unsigned i = 1; i < n; i++)
-            x |= (ad[i] - ad[i - 1]) ^ d;
+            x |= ad[i] ^ e;
+        }
     }
     *bits = o;
     *bad = x;

@@ -8,7 +8,7 @@
  * aggregator.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "ptx_int.h"
+#include "ptx_report_int.h"
 
 #include <stdio.h>
 
@@ -19,131 +19,11 @@ typedef struct line_group {
     size_t first, count; /* range in the sorted site array */
     wm_stats sum;
     uint64_t waste; /* excessive sectors + conflicts: the ranking key */
+    double share;   /* with explain: the largest excessive share of the
+                       line's sites, ranked first (ncu's rule size) */
+    wm_severity sev;
     int rank;       /* 1 = worst; 0 = not wasteful */
 } line_group;
-
-/* One loaded source file: its lines. */
-typedef struct srcfile {
-    const char *path; /* as in .file */
-    char *text;       /* NULL if unreadable */
-    const char **lines;
-    size_t nlines;
-} srcfile;
-
-static void stats_add(wm_stats *d, const wm_stats *s)
-{
-    d->inst += s->inst;
-    d->inst_all += s->inst_all;
-    d->active_lanes += s->active_lanes;
-    d->requests += s->requests;
-    d->bytes += s->bytes;
-    d->sectors += s->sectors;
-    d->tags += s->tags;
-    d->ideal_sectors += s->ideal_sectors;
-    d->excessive_sectors += s->excessive_sectors;
-    d->t_wavefronts += s->t_wavefronts;
-    d->wavefronts += s->wavefronts;
-    d->ideal_wavefronts += s->ideal_wavefronts;
-    d->conflicts += s->conflicts;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t r = fread(buf + n, 1, 4096, f);
-        n += r;
-        if (r < 4096)
-            break;
-    }
-    fclose(f);
-    buf[n] = 0;
-    return buf;
-}
-
-/* Try the .file path, then the PTX's directory with the path's base name,
-   then its parent directory (examples/kernels/sm_80/x.ptx -> ../x.cu). */
-static char *find_source(const char *path, const char *ptx_path)
-{
-    char *t = slurp(path);
-    if (t || !ptx_path)
-        return t;
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *slash = strrchr(ptx_path, '/');
-    size_t dl = slash ? (size_t)(slash - ptx_path) + 1 : 0;
-    const char *rel[3] = {path[0] == '/' ? NULL : path, base, NULL};
-    char buf[4096];
-    for (int i = 0; i < 2 && !t; i++) {
-        if (!rel[i])
-            continue;
-        snprintf(buf, sizeof buf, "%.*s%s", (int)dl, ptx_path, rel[i]);
-        t = slurp(buf);
-    }
-    if (!t) {
-        snprintf(buf, sizeof buf, "%.*s../%s", (int)dl, ptx_path, base);
-        t = slurp(buf);
-    }
-    return t;
-}
-
-static void load(srcfile *s, const char *path, const char *ptx_path)
-{
-    s->path = path;
-    s->text = *path ? find_source(path, ptx_path) : NULL;
-    s->lines = NULL;
-    s->nlines = 0;
-    if (!s->text)
-        return;
-    size_t n = 1;
-    for (char *p = s->text; *p; p++)
-        n += *p == '\n';
-    s->lines = malloc(n * sizeof *s->lines);
-    if (!s->lines) {
-        free(s->text);
-        s->text = NULL;
-        return;
-    }
-    char *p = s->text;
-    s->lines[s->nlines++] = p;
-    for (; *p; p++)
-        if (*p == '\n') {
-            *p = 0;
-            if (p > s->text && p[-1] == '\r')
-                p[-1] = 0;
-            s->lines[s->nlines++] = p + 1;
-        }
-}
-
-/* Source text of file:line trimmed of leading blanks, or NULL. */
-static const char *source_line(srcfile *files, size_t nfiles, const char *file,
-                               uint32_t line)
-{
-    for (size_t i = 0; i < nfiles; i++)
-        if (strcmp(files[i].path, file) == 0) {
-            if (!files[i].text || line == 0 || line > files[i].nlines)
-                return NULL;
-            const char *s = files[i].lines[line - 1];
-            while (*s == ' ' || *s == '\t')
-                s++;
-            return s;
-        }
-    return NULL;
-}
 
 static int site_cmp(const void *x, const void *y)
 {
@@ -218,9 +98,38 @@ static int cmp_rank(const void *x, const void *y)
 {
     const line_group *a = *(const line_group *const *)x;
     const line_group *b = *(const line_group *const *)y;
+    if (a->share != b->share)
+        return a->share > b->share ? -1 : 1;
     if (a->waste != b->waste)
         return a->waste > b->waste ? -1 : 1;
     return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/*
+ * The advisor's verdict under one source line: per space and op used on
+ * the line, the merged sites' worst warp explained and sized against the
+ * kernel totals.  flagged: print only what wastes sectors or wavefronts;
+ * else only what has a fix.
+ */
+static void explain_line(FILE *f, const wm_ptx_module *m, const wm_agg *g,
+                         const wm_site *sites, size_t n, const wm_totals *tot,
+                         const wm_ptx_report_opts *o, int flagged)
+{
+    wmi_line_advice la[WM_NSPACES * WM_NOPS];
+    size_t k = wmi_line_advise(wm_agg_arch(g), sites, n, tot, la,
+                               WM_NSPACES * WM_NOPS);
+    for (size_t j = 0; j < k; j++) {
+        const wm_advice *adv = &la[j].adv;
+        if (flagged ? adv->excess == 0 : adv->nfixes == 0)
+            continue;
+        wm_ptx_where w;
+        wm_ptx_where_insn(m, la[j].merged.site, &w);
+        fprintf(f, "  %s %s.%u, %zu instruction%s, worst warp at ptx:%u %s\n",
+                wm_space_name(la[j].merged.space), wm_op_name(la[j].merged.op),
+                adv->size * 8, la[j].members, la[j].members == 1 ? "" : "s",
+                w.ptx_line, w.text);
+        wm_advise_print(f, adv, o->color, o->width < 60 ? 60 : o->width);
+    }
 }
 
 void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
@@ -230,11 +139,11 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
     wm_site *sites = calloc(n ? n : 1, sizeof *sites);
     line_group *groups = calloc(n ? n : 1, sizeof *groups);
     line_group **ranked = calloc(n ? n : 1, sizeof *ranked);
-    srcfile *files = calloc(m->nfiles + 1, sizeof *files);
-    size_t ngroups = 0, nfiles = 0, nranked = 0;
+    wmi_sources files = {NULL, 0};
+    size_t ngroups = 0, nranked = 0;
     wm_totals tot;
     const wm_ptx_result *res = o->res;
-    if (!sites || !groups || !ranked || !files) {
+    if (!sites || !groups || !ranked) {
         fprintf(f, "out of memory\n");
         goto done;
     }
@@ -251,20 +160,32 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
             lg->first = i;
         }
         lg->count++;
-        stats_add(&lg->sum, &sites[i].stats);
+        wmi_stats_add(&lg->sum, &sites[i].stats);
     }
+    wm_agg_totals(g, &tot);
     for (size_t i = 0; i < ngroups; i++) {
-        groups[i].waste = groups[i].sum.excessive_sectors + groups[i].sum.conflicts;
-        if (groups[i].waste)
-            ranked[nranked++] = &groups[i];
+        line_group *lg = &groups[i];
+        lg->waste = lg->sum.excessive_sectors + lg->sum.conflicts;
+        if (!lg->waste)
+            continue;
+        ranked[nranked++] = lg;
+        if (!o->explain)
+            continue;
+        wmi_line_advice la[WM_NSPACES * WM_NOPS];
+        size_t k = wmi_line_advise(wm_agg_arch(g), &sites[lg->first],
+                                   lg->count, &tot, la, WM_NSPACES * WM_NOPS);
+        for (size_t j = 0; j < k; j++) {
+            if (la[j].adv.share > lg->share)
+                lg->share = la[j].adv.share;
+            if (la[j].adv.severity > lg->sev)
+                lg->sev = la[j].adv.severity;
+        }
     }
     qsort(ranked, nranked, sizeof *ranked, cmp_rank);
     for (size_t i = 0; i < nranked; i++)
         ranked[i]->rank = (int)i + 1;
     if (o->format == WM_FMT_TEXT || o->format == WM_FMT_JSON)
-        for (size_t i = 0; i < m->nfiles; i++)
-            load(&files[nfiles++], m->files[i].path, o->ptx_path);
-    wm_agg_totals(g, &tot);
+        wmi_sources_load(&files, m, o->ptx_path);
 
     if (o->format == WM_FMT_CSV) {
         fprintf(f, "file,line,ptx_line,ptx,space,op,size,executions,"
@@ -310,7 +231,7 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
         fputs(", \"lines\": [", f);
         for (size_t i = 0; i < ngroups; i++) {
             const line_group *lg = &groups[i];
-            const char *src = source_line(files, nfiles, lg->file, lg->line);
+            const char *src = wmi_sources_line(&files, lg->file, lg->line);
             fputs(i ? ",\n  {" : "\n  {", f);
             fputs("\"file\": ", f);
             wm_json_string(f, lg->file);
@@ -339,9 +260,16 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                 fputs(", \"stats\": ", f);
                 json_stats(f, &s->stats);
                 fprintf(f, ", \"per_request\": {\"min\": %u, \"median\": %u, "
-                           "\"max\": %u, \"mean\": %.4f}}",
+                           "\"max\": %u, \"mean\": %.4f}",
                         s->per_request.min, s->per_request.median,
                         s->per_request.max, s->per_request.mean);
+                wm_advice adv;
+                if (o->explain &&
+                    wm_advise_site(wm_agg_arch(g), s, &tot, &adv) == WM_OK) {
+                    fputs(", \"advice\": ", f);
+                    wm_advise_json(f, &adv);
+                }
+                fputc('}', f);
             }
             fputs("]}", f);
         }
@@ -382,7 +310,7 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
         memset(&sh, 0, sizeof sh);
         for (size_t k = 0; k < lg->count; k++) {
             const wm_site *s = &sites[lg->first + k];
-            stats_add(s->space == WM_SPACE_SHARED ? &sh : &gl, &s->stats);
+            wmi_stats_add(s->space == WM_SPACE_SHARED ? &sh : &gl, &s->stats);
         }
         fprintf(f, "%-4s %-24s ", mark, where);
         if (gl.inst_all == 0) {
@@ -393,7 +321,7 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
             gl.conflicts = sh.conflicts;
             text_numbers(f, &gl, 0);
         }
-        const char *src = source_line(files, nfiles, lg->file, lg->line);
+        const char *src = wmi_sources_line(&files, lg->file, lg->line);
         if (src)
             fprintf(f, "   %s", src);
         fputc('\n', f);
@@ -417,18 +345,28 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
           "excess: sectors beyond ideal.\n",
           f);
     if (nranked) {
-        fputs("\nlines that waste bandwidth, worst first:\n", f);
+        fputs(o->explain ? "\nlines that waste bandwidth, worst excessive "
+                           "share first:\n"
+                         : "\nlines that waste bandwidth, worst first:\n",
+              f);
         for (size_t i = 0; i < nranked; i++) {
             const line_group *lg = ranked[i];
             fprintf(f, "  #%d %s:%u  %llu excessive sectors, %llu bank "
-                       "conflicts\n",
+                       "conflicts",
                     lg->rank, base_name(lg->file), lg->line,
                     (unsigned long long)lg->sum.excessive_sectors,
                     (unsigned long long)lg->sum.conflicts);
+            if (o->explain)
+                fprintf(f, "  [%s, %.0f%% of the kernel's %s]",
+                        wm_severity_name(lg->sev), lg->share * 100.0,
+                        lg->sum.excessive_sectors ? "sectors" : "wavefronts");
+            fputc('\n', f);
         }
         unsigned drawn = 0;
-        for (size_t i = 0; i < nranked && drawn < o->draw_top; i++) {
+        for (size_t i = 0; i < nranked; i++) {
             const line_group *lg = ranked[i];
+            if (drawn >= o->draw_top && !o->explain)
+                break;
             const wm_site *worst = NULL;
             uint64_t wv = 0;
             for (size_t k = 0; k < lg->count; k++) {
@@ -443,14 +381,48 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                 continue;
             wm_ptx_where w;
             wm_ptx_where_insn(m, worst->site, &w);
-            fprintf(f, "\nworst warp of #%d (%s:%u, ptx:%u %s):\n", lg->rank,
-                    base_name(lg->file), lg->line, w.ptx_line, w.text);
-            wm_draw_access(f, wm_agg_arch(g), worst->worst, o->color,
-                           o->width < 60 ? 60 : o->width);
-            drawn++;
+            if (drawn < o->draw_top) {
+                fprintf(f, "\nworst warp of #%d (%s:%u, ptx:%u %s):\n",
+                        lg->rank, base_name(lg->file), lg->line, w.ptx_line,
+                        w.text);
+                wm_draw_access(f, wm_agg_arch(g), worst->worst, o->color,
+                               o->width < 60 ? 60 : o->width);
+                drawn++;
+            } else {
+                fprintf(f, "\n#%d %s:%u:\n", lg->rank, base_name(lg->file),
+                        lg->line);
+            }
+            if (o->explain)
+                explain_line(f, m, g, &sites[lg->first], lg->count, &tot, o, 1);
         }
     } else if (n) {
         fputs("\nno line wastes sectors or conflicts on banks.\n", f);
+    }
+    if (o->explain) {
+        /* Lines that waste nothing may still take more instructions than
+           needed (narrow accesses); list what the advisor proposes. */
+        int header = 0;
+        for (size_t i = 0; i < ngroups; i++) {
+            const line_group *lg = &groups[i];
+            if (lg->rank)
+                continue;
+            wmi_line_advice la[WM_NSPACES * WM_NOPS];
+            size_t k = wmi_line_advise(wm_agg_arch(g), &sites[lg->first],
+                                       lg->count, &tot, la,
+                                       WM_NSPACES * WM_NOPS);
+            size_t nfix = 0;
+            for (size_t j = 0; j < k; j++)
+                nfix += la[j].adv.nfixes;
+            if (!nfix)
+                continue;
+            if (!header)
+                fputs("\nlines without excess that the advisor would still "
+                      "change:\n",
+                      f);
+            header = 1;
+            fprintf(f, "\n%s:%u:\n", base_name(lg->file), lg->line);
+            explain_line(f, m, g, &sites[lg->first], lg->count, &tot, o, 0);
+        }
     }
     fputs("\nkernel totals (Nsight Compute names, PTX level):\n", f);
     for (size_t i = 0; i < wm_metric_count(); i++) {
@@ -463,11 +435,7 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
             fprintf(f, "  %-72s %14.2f\n", wm_metric_name(i), v);
     }
 done:
-    for (size_t i = 0; i < nfiles; i++) {
-        free(files[i].text);
-        free((void *)(uintptr_t)files[i].lines);
-    }
-    free(files);
+    wmi_sources_free(&files);
     free(sites);
     free(groups);
     free(ranked);

@@ -63,6 +63,11 @@ void wmi_coalesce_count(const wm_arch *arch, const wm_access *a,
 void wmi_banks_count(const wm_arch *arch, const wm_access *a,
                      const wmi_scan *sc, wm_counts *c);
 
+/* ---- aggregator (agg.c) -------------------------------------------------- */
+
+/* d += s, field by field. */
+void wmi_stats_add(wm_stats *d, const wm_stats *s);
+
 /* ---- reference model (reference.c): slow, obviously right ---------------- */
 
 /* Same contract as wm_count, by brute force: used by tests and benches. */

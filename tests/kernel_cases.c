@@ -16,6 +16,7 @@
  * is assumed to start 256-byte aligned (cudaMalloc's guarantee).
  */
 #include "kernel_cases.h"
+#include "warpmem.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -32,132 +33,18 @@
 
 size_t kc_type_size(const char *type)
 {
-    static const struct {
-        const char *name;
-        size_t size;
-    } types[] = {{"i8", 1},   {"u8", 1},  {"i16", 2}, {"u16", 2},
-                 {"i32", 4},  {"u32", 4}, {"i64", 8}, {"u64", 8},
-                 {"f16", 2},  {"bf16", 2}, {"f32", 4}, {"f64", 8}};
-    for (size_t i = 0; i < NELEM(types); i++)
-        if (strcmp(type, types[i].name) == 0)
-            return types[i].size;
-    return 0;
+    wm_ptx_type t;
+    return wm_ptx_type_parse(type, &t) == WM_OK ? wm_ptx_type_size(t) : 0;
 }
 
-/* splitmix64 (Steele, Lea, Flood 2014): the state advances by the golden
- * gamma and each output is a mix of the new state. */
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-/* Round a finite v >= 0 to a binary float with prec significant bits and
- * minimum normal exponent emin (ties to even); returns the rounded value. */
-static double round_to_format(double v, int prec, int emin)
-{
-    int e;
-    if (v == 0.0)
-        return 0.0;
-    (void)frexp(v, &e); /* v = m * 2^e, m in [0.5, 1) */
-    e -= 1;             /* now 2^e <= v < 2^(e+1) */
-    if (e < emin)
-        e = emin;
-    double ulp = ldexp(1.0, e - (prec - 1));
-    return nearbyint(v / ulp) * ulp; /* exact scaling: one rounding */
-}
-
-/* double -> IEEE binary16 / bfloat16 bits, round to nearest even. */
-static uint16_t to_small_float(double v, int prec, int ebits)
-{
-    int bias = (1 << (ebits - 1)) - 1, mbits = prec - 1;
-    uint16_t sign = signbit(v) ? (uint16_t)0x8000u : 0;
-    uint16_t inf = (uint16_t)(((1u << ebits) - 1) << mbits);
-    if (isnan(v))
-        return (uint16_t)(inf | (1u << (mbits - 1)));
-    double a = fabs(v);
-    double max = ldexp(2.0 - ldexp(1.0, -mbits), bias);
-    if (isinf(a))
-        return sign | inf;
-    double r = round_to_format(a, prec, 1 - bias);
-    if (r > max)
-        return sign | inf;
-    if (r < ldexp(1.0, 1 - bias)) /* subnormal: units of the least ulp */
-        return (uint16_t)(sign | (uint16_t)ldexp(r, bias - 1 + mbits));
-    int e;
-    double m = frexp(r, &e); /* r = m * 2^e, m in [0.5, 1) */
-    uint32_t frac = (uint32_t)ldexp(m * 2.0 - 1.0, mbits);
-    return (uint16_t)(sign | (uint32_t)(e - 1 + bias) << mbits | frac);
-}
-
-/* Store element i of a buffer of type from a double (floats, rounded to
- * nearest even) or from an unsigned integer (integers, wrapping). */
-static void store_elem(void *buf, const char *type, size_t i, double f,
-                       uint64_t u)
-{
-    unsigned char *p = (unsigned char *)buf + i * kc_type_size(type);
-    if (strcmp(type, "f32") == 0) {
-        float x = (float)f;
-        memcpy(p, &x, 4);
-    } else if (strcmp(type, "f64") == 0) {
-        memcpy(p, &f, 8);
-    } else if (strcmp(type, "f16") == 0) {
-        uint16_t h = to_small_float(f, 11, 5);
-        memcpy(p, &h, 2);
-    } else if (strcmp(type, "bf16") == 0) {
-        uint16_t h = to_small_float(f, 8, 8);
-        memcpy(p, &h, 2);
-    } else {
-        /* integers: the low bytes of u, little-endian (wrap-around) */
-        for (size_t k = 0; k < kc_type_size(type); k++)
-            p[k] = (unsigned char)(u >> (8 * k));
-    }
-}
-
-/*
- * The generator of `warpmem run --arg`, as documented at wm_ptx_fill in
- * include/warpmem.h: "zeros"; "iota" (element i = i converted to the type,
- * integers wrap); "rand=SEED" (splitmix64 seeded with SEED, element i takes
- * the i-th output x; floats (x >> 11) * 2^-53 rounded to the type, integers
- * x >> 56).  Kept separate so kc_fill can switch to the library function
- * once it is linked.
- */
-static int kc_fill_local(void *buf, const char *type, size_t count,
-                         const char *init)
-{
-    size_t esz = kc_type_size(type);
-    int is_float = type[0] == 'f' || type[0] == 'b';
-    if (esz == 0)
-        return -1;
-    if (strcmp(init, "zeros") == 0) {
-        memset(buf, 0, count * esz);
-    } else if (strcmp(init, "iota") == 0) {
-        for (size_t i = 0; i < count; i++)
-            store_elem(buf, type, i, (double)i, (uint64_t)i);
-    } else if (strncmp(init, "rand=", 5) == 0) {
-        char *end;
-        const char *s = init + 5;
-        if (*s < '0' || *s > '9')
-            return -1;
-        uint64_t state = strtoull(s, &end, 10);
-        if (*end != '\0')
-            return -1;
-        for (size_t i = 0; i < count; i++) {
-            uint64_t x = splitmix64(&state);
-            double f = is_float ? ldexp((double)(x >> 11), -53) : 0.0;
-            store_elem(buf, type, i, f, x >> 56);
-        }
-    } else {
-        return -1;
-    }
-    return 0;
-}
-
+/* The generator of `warpmem run --arg` itself (wm_ptx_fill), so the tests
+ * and the CLI see the same inputs; test_kernel_refs.c pins its outputs. */
 int kc_fill(void *buf, const char *type, size_t count, const char *init)
 {
-    return kc_fill_local(buf, type, count, init);
+    wm_ptx_type t;
+    if (wm_ptx_type_parse(type, &t) != WM_OK)
+        return -1;
+    return wm_ptx_fill(buf, t, count, init) == WM_OK ? 0 : -1;
 }
 
 /* ---- helpers for the checks --------------------------------------------- */

@@ -68,9 +68,9 @@ extern const kernel_case kernel_cases[];
 extern const size_t nkernel_cases;
 
 /*
- * Fill count elements of type at buf by init rule, exactly as
- * `warpmem run --arg` does (same generator).  Returns 0 on success, -1 for
- * an unknown type or rule.
+ * Fill count elements of type at buf by init rule with the library's
+ * wm_ptx_fill, the generator `warpmem run --arg` uses.  Returns 0 on
+ * success, -1 for an unknown type or rule.
  */
 int kc_fill(void *buf, const char *type, size_t count, const char *init);
 

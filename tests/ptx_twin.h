@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int twin_same_agg(const wm_agg *a, const wm_agg *b)
+static inline int twin_same_agg(const wm_agg *a, const wm_agg *b)
 {
     if (!a || !b)
         return a == b;
@@ -43,7 +43,7 @@ static int twin_same_agg(const wm_agg *a, const wm_agg *b)
     return 1;
 }
 
-static int twin_same_fault(const wm_ptx_fault *a, const wm_ptx_fault *b)
+static inline int twin_same_fault(const wm_ptx_fault *a, const wm_ptx_fault *b)
 {
     return a->status == b->status && strcmp(a->msg, b->msg) == 0 &&
            memcmp(a->cta, b->cta, sizeof a->cta) == 0 &&
@@ -54,7 +54,7 @@ static int twin_same_fault(const wm_ptx_fault *a, const wm_ptx_fault *b)
 }
 
 /* wm_ptx_run, checked against the slow path (see the file header). */
-static wm_status twin_run(const wm_ptx_module *m, size_t k,
+static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
                           const wm_ptx_launch *l, wm_agg *agg,
                           wm_ptx_result *res, wm_ptx_fault *ft)
 {

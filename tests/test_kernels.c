@@ -3,85 +3,18 @@
  * the PTX interpreter: the functional result against the case's C
  * reference, and the per-source-line numbers against its hand-computed
  * kc_expect table.  One case is also run with several threads, and the
- * statistics must be identical to the one-thread run.  Every run is also
- * checked against the interpreter's slow path (ptx_twin.h).
+ * statistics must be identical to the one-thread run.  Every case also
+ * runs with the interpreter's fast paths off (WMI_RUN_SLOW), and both runs
+ * must agree on statistics, worst accesses, counts and output bytes.
  */
 #include "check.h"
+#include "kernel_run.h"
 #include "ptx_twin.h"
-#include "kernel_cases.h"
 #include "warpmem.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *read_all(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)sz + 1);
-    if (buf && fread(buf, 1, (size_t)sz, f) != (size_t)sz) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[sz] = 0;
-        *n = (size_t)sz;
-    }
-    return buf;
-}
-
-static wm_ptx_module *load(const char *rel)
-{
-    char path[1024];
-    size_t n = 0;
-    snprintf(path, sizeof path, "%s/%s", WM_SOURCE_DIR, rel);
-    char *src = read_all(path, &n);
-    if (!src) {
-        fprintf(stderr, "cannot read %s\n", path);
-        return NULL;
-    }
-    wm_ptx_module *m = NULL;
-    wm_diag d;
-    if (wm_ptx_parse(src, n, path, &m, &d) != WM_OK)
-        wm_diag_print(stderr, &d, path, src, n);
-    free(src);
-    return m;
-}
-
-/* Scalar spec "i32=64" / "f32=1.5" as argument bits. */
-static int scalar(const char *spec, wm_ptx_arg *a)
-{
-    const char *eq = strchr(spec, '=');
-    char type[8];
-    if (!eq || (size_t)(eq - spec) >= sizeof type)
-        return 0;
-    memcpy(type, spec, (size_t)(eq - spec));
-    type[eq - spec] = 0;
-    wm_ptx_type t;
-    if (wm_ptx_type_parse(type, &t) != WM_OK)
-        return 0;
-    a->size = (unsigned)wm_ptx_type_size(t);
-    if (t == WM_PTX_F32) {
-        float f = strtof(eq + 1, NULL);
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        a->scalar = u;
-    } else if (t == WM_PTX_F64) {
-        double f = strtod(eq + 1, NULL);
-        memcpy(&a->scalar, &f, 8);
-    } else {
-        a->scalar = (uint64_t)strtoll(eq + 1, NULL, 0);
-        if (a->size < 8)
-            a->scalar &= ((uint64_t)1 << (a->size * 8)) - 1;
-    }
-    return 1;
-}
 
 typedef struct line_sum {
     uint64_t requests, sectors, ideal_sectors, wavefronts, ideal_wavefronts;
@@ -113,53 +46,12 @@ static int near(double got, double want)
 /* Run case kc; returns the aggregator (caller frees) or NULL. */
 static wm_agg *run_case(const kernel_case *kc, unsigned threads, int check)
 {
-    wm_ptx_module *m = load(kc->ptx);
-    CHECK(m != NULL);
-    if (!m)
-        return NULL;
-    long k = wm_ptx_find_kernel(m, kc->kernel);
-    CHECK(k >= 0);
-    if (k < 0) {
-        fprintf(stderr, "%s: kernel %s not found\n", kc->name, kc->kernel);
-        wm_ptx_free(m);
-        return NULL;
-    }
-    wm_ptx_arg args[16];
-    void *bufs[16];
-    memset(args, 0, sizeof args);
-    memset(bufs, 0, sizeof bufs);
-    for (size_t i = 0; i < kc->nargs && i < 16; i++) {
-        const kc_arg *a = &kc->args[i];
-        if (a->is_buf) {
-            size_t bytes = a->buf.count * kc_type_size(a->buf.type);
-            bufs[i] = calloc(bytes + 16, 1);
-            CHECK(kc_fill(bufs[i], a->buf.type, a->buf.count, a->buf.init) == 0);
-            args[i].buf = bufs[i];
-            args[i].bytes = bytes;
-        } else {
-            CHECK(scalar(a->scalar, &args[i]));
-        }
-    }
-    wm_ptx_launch l;
-    memset(&l, 0, sizeof l);
-    memcpy(l.grid, kc->grid, sizeof l.grid);
-    memcpy(l.block, kc->block, sizeof l.block);
-    l.dyn_smem = kc->dyn_smem;
-    l.args = args;
-    l.nargs = kc->nargs;
-    l.max_steps = 10000000;
-    l.threads = threads;
-    wm_arch arch;
-    CHECK(wm_arch_parse("sm_80", &arch, NULL, 0) == WM_OK);
-    wm_agg *g = wm_agg_new(&arch);
-    wm_ptx_result res;
-    wm_ptx_fault ft;
-    wm_status st = twin_run(m, (size_t)k, &l, g, &res, &ft);
-    CHECK_EQ(st, WM_OK);
-    if (st != WM_OK)
-        fprintf(stderr, "%s: run failed: %s (PTX line %u)\n", kc->name, ft.msg,
-                ft.ptx_line);
-    if (check && st == WM_OK) {
+    kr_run r;
+    int ran = kr_run_case(kc, "sm_80", threads, &r);
+    CHECK(ran);
+    wm_agg *g = r.agg;
+    void *const *bufs = r.bufs;
+    if (check && ran) {
         char why[256] = "";
         int ok = kc->check(bufs, why, sizeof why);
         CHECK(ok);
@@ -198,9 +90,8 @@ static wm_agg *run_case(const kernel_case *kc, unsigned threads, int check)
                         x->ideal_per_req);
         }
     }
-    for (size_t i = 0; i < 16; i++)
-        free(bufs[i]);
-    wm_ptx_free(m);
+    r.agg = NULL; /* handed to the caller */
+    kr_free(&r);
     return g;
 }
 
@@ -244,6 +135,27 @@ int main(void)
         CHECK(a && b && same_agg(a, b));
         wm_agg_free(a);
         wm_agg_free(b);
+    }
+    /* fast paths against the slow path, case by case */
+    for (size_t i = 0; i < nkernel_cases; i++) {
+        const kernel_case *kc = &kernel_cases[i];
+        kr_run fast, slow;
+        int okf = kr_run_case_flags(kc, "sm_80", 1, 0, &fast);
+        int oks = kr_run_case_flags(kc, "sm_80", 1, WMI_RUN_SLOW, &slow);
+        CHECK(okf && oks);
+        if (okf && oks) {
+            CHECK(twin_same_agg(slow.agg, fast.agg));
+            CHECK(twin_same_fault(&slow.fault, &fast.fault));
+            CHECK_EQ(slow.res.warp_insts, fast.res.warp_insts);
+            CHECK_EQ(slow.res.thread_insts, fast.res.thread_insts);
+            for (size_t a = 0; a < kc->nargs; a++)
+                if (kc->args[a].is_buf)
+                    CHECK(memcmp(slow.bufs[a], fast.bufs[a],
+                                 kc->args[a].buf.count *
+                                     kc_type_size(kc->args[a].buf.type)) == 0);
+        }
+        kr_free(&fast);
+        kr_free(&slow);
     }
     return check_done("test_kernels");
 }

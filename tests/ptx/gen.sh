@@ -5,3 +5,5 @@ set -e
 cd "$(dirname "$0")"
 nvcc -ptx -lineinfo -arch=sm_80 -o basic.ptx basic.cu
 sed -i 's|^\(\s*\.file\s*1\s*"\)[^"]*/basic\.cu"|\1basic.cu"|' basic.ptx
+nvcc -ptx -lineinfo -arch=sm_80 -o tensor.ptx tensor.cu
+sed -i 's|^\(\s*\.file\s*1\s*"\)[^"]*/tensor\.cu"|\1tensor.cu"|' tensor.ptx

@@ -1,0 +1,66 @@
+/*
+ * ptx_report_int.h -- internal interface between the report writers of an
+ * interpreted kernel: ptx_report.c (per-line text, JSON, CSV),
+ * ptx_explain.c (the advisor under flagged lines, the HTML report) and
+ * ptx_source.c (finding and reading the kernel's source files).
+ */
+#ifndef WM_PTX_REPORT_INT_H
+#define WM_PTX_REPORT_INT_H
+
+#include "ptx_int.h"
+
+#include <stdio.h>
+
+/* One source file named by a .file directive, and its lines. */
+typedef struct wmi_srcfile {
+    const char *path;   /* as in .file (borrowed from the module) */
+    char *text;         /* NULL if unreadable */
+    const char **lines; /* into text */
+    size_t nlines;
+} wmi_srcfile;
+
+typedef struct wmi_sources {
+    wmi_srcfile *files;
+    size_t n;
+} wmi_sources;
+
+/*
+ * Read every .file of m that can be found: the path as written, then
+ * relative to the PTX's directory, then the base name in the PTX's
+ * parent directory (examples/kernels/sm_80/x.ptx -> ../x.cu).  Files that
+ * cannot be read are kept with text NULL.  Returns 0 on OOM (s empty).
+ */
+int wmi_sources_load(wmi_sources *s, const wm_ptx_module *m,
+                     const char *ptx_path);
+
+/* Text of file:line with leading blanks trimmed, or NULL. */
+const char *wmi_sources_line(const wmi_sources *s, const char *file,
+                             uint32_t line);
+
+void wmi_sources_free(wmi_sources *s);
+
+
+/*
+ * The sites sites[0..n) (all of one source line, any order) of one space
+ * and op merged into one: summed stats, the worst access of the member
+ * with the most per request (the first on ties), its size.  Returns the
+ * number of members (0: none of that space and op; *out untouched).
+ */
+size_t wmi_merge_sites(const wm_site *sites, size_t n, wm_space space,
+                       wm_op op, wm_site *out);
+
+/*
+ * The advice for one source line's sites: one entry per (space, op) that
+ * the line uses, advised on the merged site against kernel totals t.
+ * Returns the number written (at most cap).
+ */
+typedef struct wmi_line_advice {
+    wm_site merged;   /* borrowed pointers point into the aggregator */
+    size_t members;   /* instructions merged */
+    wm_advice adv;
+} wmi_line_advice;
+
+size_t wmi_line_advise(const wm_arch *arch, const wm_site *sites, size_t n,
+                       const wm_totals *t, wmi_line_advice *out, size_t cap);
+
+#endif /* WM_PTX_REPORT_INT_H */
