@@ -344,9 +344,10 @@ typedef struct wmi_cta {
     wm_ptx_fault *fault;
     wm_status status;
     unsigned flags; /* WMI_RUN_* */
-    /* uni[slot]: the slot holds the same value in every lane for the whole
-       launch (zero, immediates, launch-wide special registers); all 0
-       under WMI_RUN_SLOW.  nslots entries. */
+    /* uni[slot]: the slot always holds the same value in every lane of a
+       warp (zero, immediates, CTA-wide special registers such as %ctaid);
+       no instruction writes these slots.  All 0 under WMI_RUN_SLOW.
+       nslots entries. */
     uint8_t *uni;
     /* the fast memory path's access record; lanes 32.. stay zero */
     wm_access acc;
