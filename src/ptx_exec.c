@@ -446,12 +446,14 @@ static int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
     unsigned size = type_bytes(t);
     uint32_t vals = store ? in->b : in->d;
     wmi_space sp = (wmi_space)in->space;
-    if ((vals & WMI_VEC) || !m || (size != 1 && size != 2 && size != 4 && size != 8))
+    if ((vals & WMI_VEC) || !m ||
+        (size != 1 && size != 2 && size != 4 && size != 8))
         return 0;
     int sgn = wmi_type_signed(t);
     unsigned bits = size * 8;
     const uint64_t *A = R[in->a];
     uint64_t *V = R[vals];
+    assert(vals != WMI_NOREG && in->a != WMI_NOREG);
     if (sp == SP_PARAM) {
         if (store || !c->uni[in->a])
             return 0;
@@ -504,23 +506,31 @@ static int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
         /* modular: base + addr is b->p + offset for every lane */
         base = (uintptr_t)b->p - (uintptr_t)(i << WMI_WIN_SHIFT);
     }
+    /* host address of lane l */
+#define HOST(l) ((void *)(base + (uintptr_t)ad[l]))
+#define ST_AS(T) LOOP(T v = (T)V[l]; memcpy(HOST(l), &v, sizeof v))
+#define LD_AS(T) LOOP(T v; memcpy(&v, HOST(l), sizeof v); V[l] = v)
+    assert(size == 1 || size == 2 || size == 4 || size == 8);
     if (store) {
         switch (size) {
-        case 1: LOOP(uint8_t v = (uint8_t)V[l]; memcpy((void *)(base + (uintptr_t)ad[l]), &v, 1)); break;
-        case 2: LOOP(uint16_t v = (uint16_t)V[l]; memcpy((void *)(base + (uintptr_t)ad[l]), &v, 2)); break;
-        case 4: LOOP(uint32_t v = (uint32_t)V[l]; memcpy((void *)(base + (uintptr_t)ad[l]), &v, 4)); break;
-        default: LOOP(uint64_t v = V[l]; memcpy((void *)(base + (uintptr_t)ad[l]), &v, 8)); break;
+        case 1: ST_AS(uint8_t); break;
+        case 2: ST_AS(uint16_t); break;
+        case 4: ST_AS(uint32_t); break;
+        default: ST_AS(uint64_t); break;
         }
     } else {
         switch (size) {
-        case 1: LOOP(uint8_t v; memcpy(&v, (const void *)(base + (uintptr_t)ad[l]), 1); V[l] = v); break;
-        case 2: LOOP(uint16_t v; memcpy(&v, (const void *)(base + (uintptr_t)ad[l]), 2); V[l] = v); break;
-        case 4: LOOP(uint32_t v; memcpy(&v, (const void *)(base + (uintptr_t)ad[l]), 4); V[l] = v); break;
-        default: LOOP(uint64_t v; memcpy(&v, (const void *)(base + (uintptr_t)ad[l]), 8); V[l] = v); break;
+        case 1: LD_AS(uint8_t); break;
+        case 2: LD_AS(uint16_t); break;
+        case 4: LD_AS(uint32_t); break;
+        default: LD_AS(uint64_t); break;
         }
         if (sgn && bits < 64)
             LOOP(V[l] = sext(V[l], bits));
     }
+#undef HOST
+#undef ST_AS
+#undef LD_AS
     *st = WM_OK;
     if (!c->agg)
         return 1;
@@ -543,6 +553,7 @@ static int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
                        : (arch->line_bytes > arch->sector_bytes
                               ? arch->line_bytes : arch->sector_bytes);
     wmi_memo *mo = mi ? &c->memo[mi - 1] : NULL;
+    assert(pc - c->f->first < c->f->count);
     if (mo && mo->mask == m && ((a0 - mo->a0) & (per - 1)) == 0 &&
         (per & (per - 1)) == 0) {
         uint64_t diff = 0;
