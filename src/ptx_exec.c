@@ -1288,6 +1288,23 @@ static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, unsigned bits,
     return r;
 }
 
+/* Bit l = bit 0 of lane l's predicate.  Masking with a table of lane bits
+   instead of shifting by l keeps the loop vectorisable without variable
+   per-lane shifts (SSE2 has none). */
+static inline uint32_t pred_mask(const uint64_t *G)
+{
+    static const uint64_t bit[32] = {
+#define B4(k) (1ull << (k)), (1ull << ((k) + 1)), (1ull << ((k) + 2)), \
+              (1ull << ((k) + 3))
+        B4(0), B4(4), B4(8), B4(12), B4(16), B4(20), B4(24), B4(28)
+#undef B4
+    };
+    uint64_t g = 0;
+    for (unsigned l = 0; l < 32; l++)
+        g |= (0 - (G[l] & 1)) & bit[l];
+    return (uint32_t)g;
+}
+
 /* ---- the interpreter loop --------------------------------------------------- */
 
 wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
@@ -1314,11 +1331,8 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         const wmi_insn *in = &code[pc];
         uint32_t m = act;
         if (in->guard != WMI_NOREG) {
-            const uint64_t *G = R[in->guard];
-            uint32_t g = 0;
-            for (unsigned l = 0; l < 32; l++)
-                g |= (uint32_t)(G[l] & 1) << l;
-            m &= in->guard_neg ? ~g : g;
+            m &= in->guard_neg ? ~pred_mask(R[in->guard])
+                               : pred_mask(R[in->guard]);
         }
         if (++c->steps > c->step_limit)
             return wmi_ptx_fault(c, w, first_lane(act), pc, WM_ERR_LIMIT,
