@@ -35,22 +35,16 @@ static wm_ptx_module *load(const char *name)
     int dl = slash ? (int)(slash - here) : 0;
     snprintf(path, sizeof path, "%.*s%s../examples/kernels/sm_80/%s", dl, here,
              dl ? "/" : "", name);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "bench_ptx: cannot open %s\n", path);
+    size_t n;
+    char *src = wm_read_file(path, &n);
+    if (!src) {
+        fprintf(stderr, "bench_ptx: cannot read %s\n", path);
         exit(1);
     }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *src = malloc((size_t)n + 1);
-    if (!src || fread(src, 1, (size_t)n, f) != (size_t)n)
-        exit(1);
-    fclose(f);
     wm_ptx_module *m;
     wm_diag d;
-    if (wm_ptx_parse(src, (size_t)n, path, &m, &d) != WM_OK) {
-        wm_diag_print(stderr, &d, path, src, (size_t)n);
+    if (wm_ptx_parse(src, n, path, &m, &d) != WM_OK) {
+        wm_diag_print(stderr, &d, path, src, n);
         exit(1);
     }
     free(src);

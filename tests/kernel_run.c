@@ -14,24 +14,7 @@ char *kr_read_source(const char *rel, size_t *n)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", WM_SOURCE_DIR, rel);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    long sz = -1;
-    if (fseek(f, 0, SEEK_END) == 0 && (sz = ftell(f)) >= 0 &&
-        fseek(f, 0, SEEK_SET) == 0)
-        buf = malloc((size_t)sz + 1);
-    if (buf && fread(buf, 1, (size_t)sz, f) != (size_t)sz) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[sz] = 0;
-        *n = (size_t)sz;
-    }
-    return buf;
+    return wm_read_file(path, n);
 }
 
 const kernel_case *kr_find(const char *name)

@@ -101,21 +101,7 @@ static char *slurp(const char *rel)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", WM_SOURCE_DIR, rel);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[n] = '\0';
-    fclose(f);
-    return buf;
+    return wm_read_file(path, NULL);
 }
 
 /* Does entry name e (up to '(' or blank) match wanted, exactly or as the

@@ -16,23 +16,7 @@
 
 static char *read_all(const char *path, size_t *n)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)sz + 1);
-    if (buf && fread(buf, 1, (size_t)sz, f) != (size_t)sz) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[sz] = 0;
-        *n = (size_t)sz;
-    }
-    return buf;
+    return wm_read_file(path, n);
 }
 
 static wm_ptx_module *load(const char *name)
