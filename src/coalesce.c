@@ -54,6 +54,7 @@ count_pieces(const uint64_t *sec, unsigned n, unsigned shift, wm_counts *c)
          * memory when neighbouring lanes hit the same word. */
         uint64_t bm4[4][8];
         memset(bm4, 0, sizeof bm4);
+#pragma GCC unroll 4
         for (unsigned i = 0; i < n; i++) {
             uint64_t r = sec[i] - base;
             bm4[i & 3][r >> 6] |= (uint64_t)1 << (r & 63);
