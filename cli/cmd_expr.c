@@ -26,6 +26,7 @@ typedef struct expr_opts {
     uint64_t max_accesses;
     const char *file; /* -f */
     int first_stmt;   /* argv index of the first statement, 0 if none */
+    int nstmt_args;   /* statements on the command line */
 } expr_opts;
 
 static void usage(FILE *f)
@@ -114,6 +115,44 @@ static int parse_define(wm_expr *e, const char *text)
     return 1;
 }
 
+/* Is argv[i] an option's separate value ("--block 32")?  Mirrors the
+ * options of parse_args that take one. */
+static int is_option_value(char **argv, int i)
+{
+    static const char *const with_value[] = {
+        "--grid",   "--block",  "-D",    "--define", "--arch", "--max-accesses",
+        "--format", "--color", "--html", "-f",       "--file"};
+    if (i < 2)
+        return 0;
+    for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+        if (strcmp(argv[i - 1], with_value[k]) == 0)
+            return !is_option_value(argv, i - 1);
+    return 0;
+}
+
+/* Move the statements to the end of argv, in order (as getopt permutes),
+ * and point first_stmt at the first. */
+static int gather_statements(int argc, char **argv, expr_opts *o)
+{
+    char **tmp = malloc((size_t)argc * sizeof *tmp);
+    if (!tmp) {
+        cli_error("out of memory");
+        return 0;
+    }
+    int k = 1;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 1; i < argc; i++) {
+            int opt = argv[i][0] == '-' && argv[i][1] != '\0';
+            int stmt = !opt && !is_option_value(argv, i);
+            if (stmt == pass)
+                tmp[k++] = argv[i];
+        }
+    memcpy(argv + 1, tmp + 1, (size_t)(argc - 1) * sizeof *argv);
+    free(tmp);
+    o->first_stmt = argc - o->nstmt_args;
+    return 1;
+}
+
 static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
 {
     static const int64_t grid_max[3] = {INT32_MAX, 65535, 65535};
@@ -179,11 +218,13 @@ static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
                             argv[i]);
             return 0;
         } else {
-            /* The first statement: everything from here on is program. */
-            o->first_stmt = i;
-            break;
+            /* A statement (statements never start with '-'): options may
+             * come before, between or after them. */
+            o->nstmt_args++;
         }
     }
+    if (o->nstmt_args && !gather_statements(argc, argv, o))
+        return 0;
     if (o->explain && o->format == WM_FMT_CSV) {
         cli_usage_error("--explain works with --format text or json, not "
                         "csv");
@@ -670,8 +711,6 @@ int wm_cmd_expr(int argc, char **argv)
             usage(stdout);
             return WM_EXIT_OK;
         }
-        if (argv[i][0] != '-')
-            break; /* statements may contain anything */
     }
     wm_expr *e = wm_expr_new();
     if (!e)

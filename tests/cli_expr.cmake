@@ -76,3 +76,14 @@ wm_cli_test(NAME expr_unknown_opt ARGS expr --frob EXIT 2
   STDERR "^warpmem: error: expr: unknown option '--frob' \\(see 'warpmem expr --help'\\)\n$")
 wm_cli_test(NAME expr_missing_file ARGS expr -f tests/expr/nonexistent.expr
   EXIT 1 STDERR "^warpmem: error: cannot open 'tests/expr/nonexistent.expr': No such file or directory\n$")
+
+# Options may follow the statements (argv is permuted as getopt does), and
+# a value that looks like a statement stays with its option.
+wm_cli_test(NAME expr_options_after ARGS expr
+  "load global f32 a[64][32] at [tid.x][0]" --block 32 --format csv
+  STDOUT "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,32")
+wm_cli_test(NAME expr_options_between ARGS expr
+  "load global f32 a[64] at [tid.x]" --block 32,2 "store global f32 b[64] at [tid.x]"
+  --format csv STDOUT "^statement," "\n2,2,\"store global f32 b")
+wm_cli_test(NAME expr_help_after ARGS expr "load global f32 a[4] at [tid.x]" --help
+  STDOUT "usage: warpmem expr")
