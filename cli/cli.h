@@ -55,6 +55,31 @@ int cli_parse_color(const char *text, int *out);
 /* Default colour decision: stdout is a terminal and NO_COLOR is unset. */
 int cli_color_default(void);
 
+/*
+ * The output options every analysing command shares: --format, --color,
+ * --explain and --html FILE.
+ */
+typedef struct cli_output {
+    wm_format format;
+    int color;        /* emit ANSI colours */
+    int explain;      /* --explain: the advisor's verdicts */
+    const char *html; /* --html FILE, or NULL */
+} cli_output;
+
+/* Defaults: text, colour when stdout is a terminal, no advice, no HTML. */
+void cli_output_init(cli_output *o);
+
+/*
+ * If argv[*i] is one of the output options, store it in *o (advancing *i
+ * past a separate value) and return 1; return 0 if it is not; -1 after
+ * printing a usage error.
+ */
+int cli_output_opt(int argc, char **argv, int *i, cli_output *o);
+
+/* Checks across the output options (--explain is text or JSON only).
+ * 1 ok, 0 after printing a usage error. */
+int cli_output_check(const cli_output *o);
+
 /* Terminal width for drawings: $COLUMNS, else 100. */
 unsigned cli_term_width(void);
 

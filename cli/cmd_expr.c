@@ -17,10 +17,7 @@
 
 typedef struct expr_opts {
     wm_arch arch;
-    wm_format format;
-    int color;
-    int explain;      /* --explain: advice under each statement */
-    const char *html; /* --html FILE, or NULL */
+    cli_output out; /* --format, --color, --explain, --html */
     unsigned grid[3], block[3];
     int have_grid, have_block;
     uint64_t max_accesses;
@@ -160,7 +157,7 @@ static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
     const char *arch = NULL, *v;
     int r;
     memset(o, 0, sizeof *o);
-    o->color = cli_color_default();
+    cli_output_init(&o->out);
     for (int i = 1; i < argc; i++) {
         if ((r = cli_opt(argc, argv, &i, "--grid", NULL, &v))) {
             if (r < 0 || !parse_dim3("--grid", v, grid_max, o->grid))
@@ -196,22 +193,9 @@ static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
                                         &n))
                 return 0;
             o->max_accesses = (uint64_t)n;
-        } else if ((r = cli_opt(argc, argv, &i, "--format", NULL, &v))) {
-            if (r < 0 || !cli_parse_format(v, &o->format))
-                return 0;
-        } else if ((r = cli_opt(argc, argv, &i, "--color", NULL, &v))) {
-            if (r < 0 || !cli_parse_color(v, &o->color))
-                return 0;
-        } else if ((r = cli_opt(argc, argv, &i, "--html", NULL, &v))) {
+        } else if ((r = cli_output_opt(argc, argv, &i, &o->out))) {
             if (r < 0)
                 return 0;
-            if (*v == '\0') {
-                cli_usage_error("--html: empty file name");
-                return 0;
-            }
-            o->html = v;
-        } else if (cli_flag(argv, i, "--explain", NULL)) {
-            o->explain = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             cli_usage_error("expr: unknown option '%s' (see 'warpmem expr "
                             "--help')",
@@ -225,11 +209,8 @@ static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
     }
     if (o->nstmt_args && !gather_statements(argc, argv, o))
         return 0;
-    if (o->explain && o->format == WM_FMT_CSV) {
-        cli_usage_error("--explain works with --format text or json, not "
-                        "csv");
+    if (!cli_output_check(&o->out))
         return 0;
-    }
     if (!cli_parse_arch(arch, &o->arch))
         return 0;
     if (o->file && o->first_stmt) {
@@ -456,11 +437,11 @@ static void print_text(const wm_expr *e, const wm_agg *g, const expr_opts *o,
             printf(" -> %u %s\n",
                    s.space == WM_SPACE_SHARED ? c.wavefronts : c.sectors,
                    per_request_name(s.space));
-            wm_draw_access(stdout, &o->arch, a, o->color, cli_term_width());
+            wm_draw_access(stdout, &o->arch, a, o->out.color, cli_term_width());
         }
         if (x && x->ok[i]) {
             putchar('\n');
-            wm_advise_print(stdout, &x->adv[i], o->color, cli_term_width());
+            wm_advise_print(stdout, &x->adv[i], o->out.color, cli_term_width());
         }
     }
     wm_totals all;
@@ -469,7 +450,7 @@ static void print_text(const wm_expr *e, const wm_agg *g, const expr_opts *o,
         printf("\nall statements:\n");
         print_metric_lines(&all, "    ");
         if (x)
-            print_ranking(e, g, x, o->color);
+            print_ranking(e, g, x, o->out.color);
     }
 }
 
@@ -636,9 +617,9 @@ static int write_html(const wm_expr *e, const wm_agg *g, const expr_opts *o,
     opts.command = cmd;
     opts.source = stmt_source;
     opts.source_ctx = (void *)(uintptr_t)e;
-    wm_status st = wm_html_report_file(o->html, g, &opts);
+    wm_status st = wm_html_report_file(o->out.html, g, &opts);
     if (st == WM_ERR_IO)
-        return cli_error("--html: cannot write '%s'", o->html);
+        return cli_error("--html: cannot write '%s'", o->out.html);
     if (st != WM_OK)
         return cli_error("--html: %s", wm_status_str(st));
     return WM_EXIT_OK;
@@ -683,18 +664,18 @@ static int run(wm_expr *e, const expr_opts *o, const char *src, size_t n,
     } else {
         expr_advice x = {0};
         const expr_advice *xp = NULL;
-        if (o->explain) {
+        if (o->out.explain) {
             if (!advise_all(e, g, &o->arch, &x))
                 rc = cli_error("out of memory");
             xp = &x;
         }
         if (rc == WM_EXIT_OK) {
-            switch (o->format) {
+            switch (o->out.format) {
             case WM_FMT_TEXT: print_text(e, g, o, name, xp); break;
             case WM_FMT_JSON: print_json(e, g, o, name, xp); break;
             case WM_FMT_CSV: print_csv(e, g); break;
             }
-            if (o->html)
+            if (o->out.html)
                 rc = write_html(e, g, o, name, argc, argv);
         }
         advice_free(&x);

@@ -362,16 +362,17 @@ static void print_fault(const wm_ptx_module *m, const char *path,
 int wm_cmd_run(int argc, char **argv)
 {
     const char *input = NULL, *kname = NULL, *v;
-    const char *arch_name = NULL, *fmt = NULL, *color = NULL;
+    const char *arch_name = NULL;
     unsigned grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
-    int have_grid = 0, have_block = 0, list = 0, explain = 0;
-    const char *html = NULL;
+    int have_grid = 0, have_block = 0, list = 0;
+    cli_output output;
     int64_t smem = 0, draw = 2, jobs = 0, max_steps = 100000000;
     argspec args[MAX_ARGS];
     size_t nargs = 0;
     wm_ptx_launch l;
     memset(&l, 0, sizeof l);
     l.ctas = WM_PTX_CTAS_ALL;
+    cli_output_init(&output);
     int rc = WM_EXIT_USAGE;
 
     for (int i = 1; i < argc; i++) {
@@ -454,29 +455,14 @@ int wm_cmd_run(int argc, char **argv)
             if (r < 0)
                 goto out;
             arch_name = v;
-        } else if ((r = cli_opt(argc, argv, &i, "--format", NULL, &v))) {
+        } else if ((r = cli_output_opt(argc, argv, &i, &output))) {
             if (r < 0)
                 goto out;
-            fmt = v;
-        } else if ((r = cli_opt(argc, argv, &i, "--color", NULL, &v))) {
-            if (r < 0)
-                goto out;
-            color = v;
         } else if ((r = cli_opt(argc, argv, &i, "--draw", NULL, &v))) {
             if (r < 0 || !cli_parse_i64("--draw", v, 0, 1000, &draw))
                 goto out;
         } else if (cli_flag(argv, i, "--list", NULL)) {
             list = 1;
-        } else if (cli_flag(argv, i, "--explain", NULL)) {
-            explain = 1;
-        } else if ((r = cli_opt(argc, argv, &i, "--html", NULL, &v))) {
-            if (r < 0)
-                goto out;
-            if (*v == '\0') {
-                cli_usage_error("--html: empty file name");
-                goto out;
-            }
-            html = v;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             cli_usage_error("run: unknown option '%s'", argv[i]);
             goto out;
@@ -494,16 +480,7 @@ int wm_cmd_run(int argc, char **argv)
     wm_arch arch;
     if (!cli_parse_arch(arch_name, &arch))
         goto out;
-    wm_format format = WM_FMT_TEXT;
-    if (fmt && !cli_parse_format(fmt, &format))
-        goto out;
-    if (explain && format == WM_FMT_CSV) {
-        cli_usage_error("--explain works with --format text or json, not "
-                        "csv");
-        goto out;
-    }
-    int use_color = cli_color_default();
-    if (color && !cli_parse_color(color, &use_color))
+    if (!cli_output_check(&output))
         goto out;
     if (!list && (!have_grid || !have_block)) {
         cli_usage_error("run: --grid and --block are required");
@@ -606,20 +583,20 @@ int wm_cmd_run(int argc, char **argv)
     } else {
         wm_ptx_report_opts ro;
         memset(&ro, 0, sizeof ro);
-        ro.format = format;
-        ro.color = use_color;
+        ro.format = output.format;
+        ro.color = output.color;
         ro.width = cli_term_width();
         ro.draw_top = (unsigned)draw;
         ro.ptx_path = input;
         ro.kernel = wm_ptx_kernel_pretty(m, (size_t)k);
         ro.res = &res;
-        ro.explain = explain;
+        ro.explain = output.explain;
         char cmd[2048];
         cli_command_line(argc, argv, cmd, sizeof cmd);
         ro.command = cmd;
         wm_ptx_report(stdout, m, agg, &ro);
         rc = WM_EXIT_OK;
-        if (html && write_html(html, m, agg, &ro) != WM_OK)
+        if (output.html && write_html(output.html, m, agg, &ro) != WM_OK)
             rc = WM_EXIT_ERR;
         for (size_t i = 0; i < nargs; i++) {
             if (!args[i].out)

@@ -17,10 +17,7 @@
 typedef struct single_opts {
     wm_arch arch;
     wm_access acc;
-    wm_format format;
-    int color;
-    int explain;      /* --explain: print the advisor's verdict */
-    const char *html; /* --html FILE, or NULL */
+    cli_output out; /* --format, --color, --explain, --html */
     int have_stride, have_addrs;
     int64_t stride;
     uint64_t base;
@@ -155,7 +152,7 @@ static int parse_args(int argc, char **argv, wm_space space, single_opts *o)
     o->acc.space = space;
     o->acc.op = WM_OP_LD;
     o->stride = 1;
-    o->color = cli_color_default();
+    cli_output_init(&o->out);
     for (int i = 1; i < argc; i++) {
         if ((r = cli_opt(argc, argv, &i, "--stride", NULL, &v))) {
             if (r < 0 || !cli_parse_i64("--stride", v, -(INT64_C(1) << 40),
@@ -202,22 +199,9 @@ static int parse_args(int argc, char **argv, wm_space space, single_opts *o)
             if (r < 0)
                 return 0;
             arch = v;
-        } else if ((r = cli_opt(argc, argv, &i, "--format", NULL, &v))) {
-            if (r < 0 || !cli_parse_format(v, &o->format))
-                return 0;
-        } else if ((r = cli_opt(argc, argv, &i, "--color", NULL, &v))) {
-            if (r < 0 || !cli_parse_color(v, &o->color))
-                return 0;
-        } else if ((r = cli_opt(argc, argv, &i, "--html", NULL, &v))) {
+        } else if ((r = cli_output_opt(argc, argv, &i, &o->out))) {
             if (r < 0)
                 return 0;
-            if (*v == '\0') {
-                cli_usage_error("--html: empty file name");
-                return 0;
-            }
-            o->html = v;
-        } else if (cli_flag(argv, i, "--explain", NULL)) {
-            o->explain = 1;
         } else if (space != WM_SPACE_SHARED &&
                    cli_flag(argv, i, "--local", NULL)) {
             o->acc.space = WM_SPACE_LOCAL;
@@ -228,11 +212,8 @@ static int parse_args(int argc, char **argv, wm_space space, single_opts *o)
             return 0;
         }
     }
-    if (o->explain && o->format == WM_FMT_CSV) {
-        cli_usage_error("--explain works with --format text or json, not "
-                        "csv");
+    if (!cli_output_check(&o->out))
         return 0;
-    }
     o->acc.size = (unsigned)size;
     if (!cli_parse_arch(arch, &o->arch))
         return 0;
@@ -313,7 +294,7 @@ static void print_text(const single_opts *o, const wm_counts *c)
 {
     const wm_access *a = &o->acc;
     describe(stdout, o, c);
-    wm_draw_access(stdout, &o->arch, a, o->color, cli_term_width());
+    wm_draw_access(stdout, &o->arch, a, o->out.color, cli_term_width());
     putchar('\n');
     if (a->space == WM_SPACE_SHARED) {
         printf("  wavefronts        %u   (ideal %u, %u-way busiest bank)\n",
@@ -418,10 +399,10 @@ static int write_html(const single_opts *o, int argc, char **argv)
     opts.title = "warpmem report";
     opts.command = cmd;
     if (st == WM_OK)
-        st = wm_html_report_file(o->html, g, &opts);
+        st = wm_html_report_file(o->out.html, g, &opts);
     wm_agg_free(g);
     if (st == WM_ERR_IO)
-        return cli_error("--html: cannot write '%s'", o->html);
+        return cli_error("--html: cannot write '%s'", o->out.html);
     if (st != WM_OK)
         return cli_error("--html: %s", wm_status_str(st));
     return WM_EXIT_OK;
@@ -465,21 +446,21 @@ int cli_single_access(int argc, char **argv, wm_space space)
     if (!one_access_totals(&o, &t))
         return cli_error("out of memory");
     wm_advice adv;
-    if (o.explain && (st = wm_advise(&o.arch, &o.acc, &adv)) != WM_OK)
+    if (o.out.explain && (st = wm_advise(&o.arch, &o.acc, &adv)) != WM_OK)
         return cli_error("--explain: %s", wm_status_str(st));
-    switch (o.format) {
+    switch (o.out.format) {
     case WM_FMT_TEXT:
         print_text(&o, &c);
-        if (o.explain) {
+        if (o.out.explain) {
             putchar('\n');
-            wm_advise_print(stdout, &adv, o.color, cli_term_width());
+            wm_advise_print(stdout, &adv, o.out.color, cli_term_width());
         }
         print_metrics_text(&t);
         break;
-    case WM_FMT_JSON: print_json(&o, &c, &t, o.explain ? &adv : NULL); break;
+    case WM_FMT_JSON: print_json(&o, &c, &t, o.out.explain ? &adv : NULL); break;
     case WM_FMT_CSV: print_csv(&o, &c, &t); break;
     }
-    if (o.html)
+    if (o.out.html)
         return write_html(&o, argc, argv);
     return WM_EXIT_OK;
 }

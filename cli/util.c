@@ -234,3 +234,46 @@ void cli_command_line(int argc, char **argv, char *buf, size_t cap)
             len += (size_t)snprintf(buf + len, cap - len, "'");
     }
 }
+
+void cli_output_init(cli_output *o)
+{
+    o->format = WM_FMT_TEXT;
+    o->color = cli_color_default();
+    o->explain = 0;
+    o->html = NULL;
+}
+
+int cli_output_opt(int argc, char **argv, int *i, cli_output *o)
+{
+    const char *v;
+    int r;
+    if ((r = cli_opt(argc, argv, i, "--format", NULL, &v)))
+        return r < 0 || !cli_parse_format(v, &o->format) ? -1 : 1;
+    if ((r = cli_opt(argc, argv, i, "--color", NULL, &v)))
+        return r < 0 || !cli_parse_color(v, &o->color) ? -1 : 1;
+    if ((r = cli_opt(argc, argv, i, "--html", NULL, &v))) {
+        if (r < 0)
+            return -1;
+        if (*v == '\0') {
+            cli_usage_error("--html: empty file name");
+            return -1;
+        }
+        o->html = v;
+        return 1;
+    }
+    if (cli_flag(argv, *i, "--explain", NULL)) {
+        o->explain = 1;
+        return 1;
+    }
+    return 0;
+}
+
+int cli_output_check(const cli_output *o)
+{
+    if (o->explain && o->format == WM_FMT_CSV) {
+        cli_usage_error("--explain works with --format text or json, not "
+                        "csv");
+        return 0;
+    }
+    return 1;
+}
