@@ -71,9 +71,9 @@ __global__ void lab_transpose_swz(const float *__restrict__,
                                   float *__restrict__, int);
 __global__ void lab_transpose_vec4(const float *__restrict__,
                                    float *__restrict__, int);
-__global__ void lab_smem_probe32(float *, int, int, int, int);
-__global__ void lab_smem_probe64(float *, int, int, int, int);
-__global__ void lab_smem_probe128(float *, int, int, int, int);
+__global__ void lab_smem_probe32(unsigned *, int, int, int, int);
+__global__ void lab_smem_probe64(unsigned *, int, int, int, int);
+__global__ void lab_smem_probe128(unsigned *, int, int, int, int);
 }
 
 #define POISON_BYTE 0xBF
@@ -82,12 +82,14 @@ __global__ void lab_smem_probe128(float *, int, int, int, int);
 #define SMEM_ITERS 4096
 #define SMEM_ITERS_ONCE 64
 #define SMEM_WORDS 2048 /* kernels/smem.cu WORDS */
+#define SMEM_UNROLL 32  /* kernels/smem.cu UNROLL: iters is a multiple */
 #define MIN_SAMPLE_MS 2.0
 
 static struct {
     int open;
     unsigned char *d_in, *d_out;
-    unsigned long long *d_sum;
+    unsigned long long *d_sum; /* E2.read: one partial sum per block */
+    size_t sum_slots;
     unsigned char *h_in, *h_out; /* pinned host copies */
     size_t alloc;                /* bytes of each buffer */
     cublasHandle_t blas;
@@ -187,11 +189,13 @@ extern "C" int lab_gpu_open(const lab_opts *o, lab_env *e, char *why,
     if (4ll * e->matrix_n * e->matrix_n > need)
         need = 4ll * e->matrix_n * e->matrix_n;
     G.alloc = (size_t)need;
+    /* lab_read_stride's grid is at most words / (4 * BLOCK_1D) blocks. */
+    G.sum_slots = G.alloc / 4 / (4 * BLOCK_1D) + 1;
 
     if ((err = cudaMalloc((void **)&G.d_in, G.alloc)) != cudaSuccess ||
         (err = cudaMalloc((void **)&G.d_out, G.alloc)) != cudaSuccess ||
-        (err = cudaMalloc((void **)&G.d_sum, sizeof *G.d_sum)) !=
-            cudaSuccess ||
+        (err = cudaMalloc((void **)&G.d_sum,
+                          G.sum_slots * sizeof *G.d_sum)) != cudaSuccess ||
         (err = cudaMallocHost((void **)&G.h_in, G.alloc)) != cudaSuccess ||
         (err = cudaMallocHost((void **)&G.h_out, G.alloc)) != cudaSuccess ||
         (err = cudaEventCreate(&G.ev0)) != cudaSuccess ||
@@ -291,11 +295,12 @@ static void make_plan(lab_row *r, const lab_env *e, plan *p)
         p->n = words / r->p.stride / (4 * BLOCK_1D) * (4 * BLOCK_1D);
         p->grid.x = (unsigned)(p->n / (4 * BLOCK_1D));
         if (r->kind == LAB_K_READ_STRIDE) {
-            p->bytes = 4.0 * (double)p->n;
+            /* the reads, plus one 8-byte partial sum written per block */
+            p->bytes = 4.0 * (double)p->n + 8.0 * (double)p->grid.x;
             p->check_bytes = 0;
             snprintf(m->args, sizeof m->args,
-                     "u32[%lld] u64[1] i64=%lld i32=%d", words, p->n,
-                     p->iarg);
+                     "u32[%lld] u64[%u] i64=%lld i32=%d", words, p->grid.x,
+                     p->n, p->iarg);
         } else {
             p->bytes = 8.0 * (double)p->n;
             snprintf(m->args, sizeof m->args,
@@ -327,7 +332,7 @@ static void make_plan(lab_row *r, const lab_env *e, plan *p)
         p->grid.x = (unsigned)G.sms * 8;
         p->iters = e->once ? SMEM_ITERS_ONCE : SMEM_ITERS;
         p->check_bytes = (size_t)p->grid.x * BLOCK_1D * 4;
-        snprintf(m->args, sizeof m->args, "f32[%u] i32=%d i32=%d i32=%d i32=%d",
+        snprintf(m->args, sizeof m->args, "u32[%u] i32=%d i32=%d i32=%d i32=%d",
                  p->grid.x * BLOCK_1D, r->p.a, r->p.b, r->p.c, p->iters);
         break;
     case LAB_NKINDS: break;
@@ -423,15 +428,15 @@ static cudaError_t launch(const lab_row *r, const plan *p)
     case LAB_K_T_SWZ: lab_transpose_swz<<<p->grid, p->block>>>(fi, fo, n); break;
     case LAB_K_T_VEC4: lab_transpose_vec4<<<p->grid, p->block>>>(fi, fo, n); break;
     case LAB_K_SMEM32:
-        lab_smem_probe32<<<p->grid, p->block>>>(fo, r->p.a, r->p.b, r->p.c,
+        lab_smem_probe32<<<p->grid, p->block>>>(uo, r->p.a, r->p.b, r->p.c,
                                                 p->iters);
         break;
     case LAB_K_SMEM64:
-        lab_smem_probe64<<<p->grid, p->block>>>(fo, r->p.a, r->p.b, r->p.c,
+        lab_smem_probe64<<<p->grid, p->block>>>(uo, r->p.a, r->p.b, r->p.c,
                                                 p->iters);
         break;
     case LAB_K_SMEM128:
-        lab_smem_probe128<<<p->grid, p->block>>>(fo, r->p.a, r->p.b, r->p.c,
+        lab_smem_probe128<<<p->grid, p->block>>>(uo, r->p.a, r->p.b, r->p.c,
                                                  p->iters);
         break;
     case LAB_NKINDS: return cudaErrorInvalidValue;
@@ -480,16 +485,33 @@ static int check(const lab_row *r, const plan *p, lab_meas *m)
     cudaError_t err;
 
     if (r->kind == LAB_K_READ_STRIDE) {
-        unsigned long long got = 0, want = 0;
-        err = cudaMemcpy(&got, G.d_sum, sizeof got, cudaMemcpyDeviceToHost);
+        /* Block g summed elements g * 4 * BLOCK_1D .. + 4 * BLOCK_1D - 1:
+         * check every partial sum (the slots were poisoned), then the
+         * total. */
+        size_t nblk = p->grid.x, per_blk = 4 * BLOCK_1D;
+        unsigned long long total = 0, want_total = 0;
+        err = cudaMemcpy(G.h_out, G.d_sum, nblk * sizeof *G.d_sum,
+                         cudaMemcpyDeviceToHost);
         if (err != cudaSuccess) {
-            set_note(m, "reading the sum: %s", cudaGetErrorString(err));
+            set_note(m, "reading the partial sums: %s",
+                     cudaGetErrorString(err));
             return 0;
         }
-        for (size_t i = 0; i < n; i++)
-            want += in_word(i * s);
-        if (got != want) {
-            set_note(m, "sum %llu, want %llu", got, want);
+        for (size_t g = 0; g < nblk; g++) {
+            unsigned long long got, want = 0;
+            memcpy(&got, G.h_out + 8 * g, 8);
+            for (size_t i = g * per_blk; i < (g + 1) * per_blk && i < n; i++)
+                want += in_word(i * s);
+            if (got != want) {
+                set_note(m, "block %zu: partial sum %llu, want %llu", g, got,
+                         want);
+                return 0;
+            }
+            total += got;
+            want_total += want;
+        }
+        if (total != want_total) {
+            set_note(m, "sum %llu, want %llu", total, want_total);
             return 0;
         }
         return 1;
@@ -550,28 +572,26 @@ static int check(const lab_row *r, const plan *p, lab_meas *m)
         return poisoned_from(m, n * n, nwords);
     case LAB_K_SMEM32: case LAB_K_SMEM64: case LAB_K_SMEM128: {
         int vec = r->kind == LAB_K_SMEM32 ? 1 : r->kind == LAB_K_SMEM64 ? 2 : 4;
-        float ref[32];
+        unsigned ref[32];
         for (int l = 0; l < 32; l++) {
             long w = (long)(l % r->p.a) * r->p.b + (long)(l / r->p.a) * r->p.c;
-            double sum = 0.0;
+            unsigned sum = 0;
             for (int j = 0; j < p->iters; j++)
                 for (int q = 0; q < vec; q++) {
-                    long k = w + (long)vec * (j & 63) + q;
+                    long k = w + (long)vec * (j % SMEM_UNROLL) + q;
                     if (k < 0 || k >= SMEM_WORDS) {
                         set_note(m, "lane %d reads word %ld, outside the "
                                     "array", l, k);
                         return 0;
                     }
-                    sum += (double)(k & 15);
+                    sum += (unsigned)(k & 15);
                 }
-            ref[l] = (float)sum;
+            ref[l] = sum;
         }
         for (size_t t = 0; t < nwords; t++) {
-            float got;
-            memcpy(&got, G.h_out + 4 * t, 4);
-            if (got != ref[t % 32]) {
-                set_note(m, "thread %zu: sum %.1f, want %.1f", t, (double)got,
-                         (double)ref[t % 32]);
+            if (out_word(t) != ref[t % 32]) {
+                set_note(m, "thread %zu: sum %u, want %u", t, out_word(t),
+                         ref[t % 32]);
                 return 0;
             }
         }
@@ -666,7 +686,7 @@ static void run_row(lab_row *r, const lab_env *e, const lab_opts *o)
     }
     err = cudaMemset(G.d_out, POISON_BYTE, G.alloc);
     if (err == cudaSuccess)
-        err = cudaMemset(G.d_sum, 0, sizeof *G.d_sum);
+        err = cudaMemset(G.d_sum, POISON_BYTE, G.sum_slots * sizeof *G.d_sum);
     if (err == cudaSuccess)
         err = cudaDeviceSynchronize();
     if (err == cudaSuccess)
