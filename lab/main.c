@@ -3,6 +3,7 @@
  *
  *   warpmem-lab [--list] [--only ROWS] [--size BYTES] [--repeat N] [--once]
  *               [--format text|json|csv] [--json FILE] [--html FILE]
+ *               [--commit TEXT]
  *
  * --list needs no GPU: it prints every row with the model's prediction.
  * Otherwise the program opens device 0; without one it says so and exits 3.
@@ -17,7 +18,7 @@
 static const char usage[] =
     "usage: warpmem-lab [--list] [--only ROWS] [--size BYTES] [--repeat N]\n"
     "                   [--once] [--format text|json|csv] [--json FILE]\n"
-    "                   [--html FILE]\n"
+    "                   [--html FILE] [--commit TEXT]\n"
     "  --list          print the experiments and the model's predictions\n"
     "                  (no GPU needed)\n"
     "  --only ROWS     comma-separated row-id prefixes (E2, E5.pad, ...);\n"
@@ -29,7 +30,8 @@ static const char usage[] =
     "                  (for profilers)\n"
     "  --format F      text (default), json or csv\n"
     "  --json FILE     also write the results as JSON to FILE\n"
-    "  --html FILE     also write them as an HTML page with charts\n";
+    "  --html FILE     also write them as an HTML page with charts\n"
+    "  --commit TEXT   the source commit, recorded with the results\n";
 
 static int usage_error(const char *msg, const char *arg)
 {
@@ -133,6 +135,7 @@ int main(int argc, char **argv)
     memset(&env, 0, sizeof env);
     memset(&o, 0, sizeof o);
     o.repeat = 10;
+    o.warmup_ms = LAB_WARMUP_MS;
     for (int i = 1; i < argc; i++) {
         const char *v;
         int missing = 0;
@@ -157,6 +160,8 @@ int main(int argc, char **argv)
             o.repeat = (unsigned)n;
         } else if ((v = opt(argc, argv, &i, "--html", &missing)) != NULL) {
             html_path = v;
+        } else if ((v = opt(argc, argv, &i, "--commit", &missing)) != NULL) {
+            snprintf(env.commit, sizeof env.commit, "%s", v);
         } else if ((v = opt(argc, argv, &i, "--json", &missing)) != NULL) {
             json_path = v;
         } else if ((v = opt(argc, argv, &i, "--format", &missing)) != NULL) {
