@@ -896,6 +896,8 @@ extern "C" int lab_gpu_run(lab_table *t, lab_env *e, const lab_opts *o)
         if (r->meas.note[0])
             fprintf(stderr, "  %s", r->meas.note);
         fprintf(stderr, "\n");
+        if (o->on_row)
+            o->on_row(t, e, o->on_row_ctx);
     }
     return rc;
 }

@@ -210,6 +210,9 @@ typedef struct lab_opts {
     unsigned repeat;  /* timed samples per row */
     int once;         /* check only, no timing, no size floor */
     double warmup_ms; /* warm-up per row before its samples */
+    /* called after each row (NULL: nothing), e.g. to rewrite the JSON */
+    void (*on_row)(const lab_table *t, const lab_env *e, void *ctx);
+    void *on_row_ctx;
 } lab_opts;
 
 /* The warm-up of every timed row, in ms of back-to-back launches. */
