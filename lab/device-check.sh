@@ -268,9 +268,9 @@ if ! command -v nvcc >/dev/null 2>&1; then
     fail_now configure "nvcc not found (PATH, /usr/local/cuda/bin): warpmem-lab cannot be built"
 elif [ -f "$build/CMakeCache.txt" ]; then
     # reuse: no option changes, so nothing up to date is rebuilt
-    step configure "cmake -S '$root' -B '$build' && grep -q '^CMAKE_CUDA_COMPILER:' '$build/CMakeCache.txt' || { echo 'the reused build has no CUDA compiler: warpmem-lab is not built there'; exit 1; }"
+    step configure "cmake -S '$root' -B '$build' || exit 1; grep -q '^CMAKE_CUDA_COMPILER:[A-Z]*=/' '$build/CMakeCache.txt' || { echo 'the reused build has no CUDA compiler: warpmem-lab is not built there'; exit 1; }"
 else
-    step configure "cmake -S '$root' -B '$build' -DCMAKE_BUILD_TYPE=Release -DWM_WERROR=OFF -DWM_LAB_REQUIRED=ON 2>&1 | tee configure.out; ! grep -q 'cuBLAS not found' configure.out || { echo 'cuBLAS not found: E5.sgeam cannot run'; exit 1; }"
+    step configure "cmake -S '$root' -B '$build' -DCMAKE_BUILD_TYPE=Release -DWM_WERROR=OFF -DWM_LAB_REQUIRED=ON 2>&1 | tee configure.out || exit 1; if grep -q 'cuBLAS not found' configure.out; then echo 'cuBLAS not found: E5.sgeam cannot run'; exit 1; fi"
 fi
 step build "cmake --build '$build' -j \$(nproc) --target warpmem warpmem-lab test_lab_predict lab_synth"
 step ctest "ctest --test-dir '$build' -L lab -j \$(nproc) --output-on-failure"

@@ -92,6 +92,8 @@ __global__ void lab_smem_probe128(unsigned *, int, int, int, int);
 #define SMEM_ITERS_ONCE 64
 #define SMEM_WORDS 2048 /* kernels/smem.cu WORDS */
 #define SMEM_UNROLL 32  /* kernels/smem.cu UNROLL: iters is a multiple */
+static_assert(SMEM_ITERS % SMEM_UNROLL == 0 && SMEM_ITERS_ONCE % SMEM_UNROLL == 0,
+              "the probes run whole trips of SMEM_UNROLL loads");
 #define MIN_SAMPLE_MS 2.0
 
 static struct {
