@@ -10,9 +10,27 @@
       warpmem binary has the run command), and Nsight Compute's counters
       (when NCU.csv exists).  Writes compare.txt and compare.json.
 
-  device_report.py targets --lab LAB.json [--torch TORCH.json] --out DIR
+      Launches are matched to rows by kernel name and launch order, for
+      every row whatever its status (each row says how many launches of its
+      kernel the driver accepted), so a failed row cannot shift the
+      counters of the rows after it.  NCU.csv must come from
+      `ncu --print-units base`: a metric in any other unit (Kbyte, Msector)
+      is refused, and `==ERROR==` lines make the ncu column FAILED with the
+      message.
+
+  device_report.py targets --lab LAB.json [--torch TORCH.json]
+                   [--compare COMPARE.json] --out DIR
       Checks the H200 targets of docs/lab.md against a measured run and
-      writes targets.txt and targets.json.
+      writes targets.txt and targets.json; with COMPARE.json the bank
+      probes are also judged by ncu's wavefronts per request.
+
+  device_report.py ncu-check NCU.csv
+      Exit 1 (with the reason) if the export has ==ERROR== lines, non-base
+      units or no lab launch: what makes lab/device-check.sh's ncu step fail.
+
+  device_report.py metrics-check --list QUERY.txt --metrics M1,M2,...
+      Exit 1 naming every metric that `ncu --query-metrics` (QUERY.txt)
+      does not list for the device.
 
 Only the Python standard library is used.
 """
@@ -20,6 +38,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -54,26 +73,57 @@ def num(text):
         return None
 
 
+class NcuError(Exception):
+    """The export cannot be trusted: ncu reported an error, or a unit is not
+    a base unit."""
+
+
+# A unit with an SI prefix (what ncu prints without --print-units base):
+# Kbyte, Mbyte/second, Gsector, Kinst, usecond, ...  "nsecond" is ncu's
+# base unit of time and stays allowed.
+PREFIXED = re.compile(r"^(K|M|G|T|P|E|k|m|u|\u00b5)"
+                      r"(byte|sector|request|inst|wavefront|cycle|warp|"
+                      r"thread|second|hz|Hz)")
+
+
+def unit_ok(unit):
+    return not PREFIXED.match((unit or "").strip())
+
+
+def kernel_base(name):
+    """ncu's kernel name without a parameter list or template arguments."""
+    return name.split("(")[0].strip()
+
+
 def read_ncu(path):
-    """ncu --csv --page raw or the default details page: a list of launches
-    [(kernel name, {metric: value})] in launch order."""
+    """ncu --csv --page raw (one row per launch, a row of units under the
+    header) or the details page (one row per launch and metric): a list of
+    launches [(kernel name, {metric: value})] in launch order.  Raises
+    NcuError for ==ERROR== lines and for non-base units."""
     launches = []
     if not path or not os.path.exists(path):
         return launches
-    with open(path, newline="") as f:
-        lines = [ln for ln in f if ln.startswith('"')]
-    rows = list(csv.reader(lines))
+    with open(path, newline="", errors="replace") as f:
+        text = f.readlines()
+    errors = [ln.strip() for ln in text if ln.startswith("==ERROR==")]
+    if errors:
+        raise NcuError("; ".join(dict.fromkeys(errors)))
+    rows = list(csv.reader([ln for ln in text if ln.startswith('"')]))
     if not rows:
         return launches
     head = rows[0]
     if "Metric Name" in head:  # details page: one row per (launch, metric)
         i_id, i_k = head.index("ID"), head.index("Kernel Name")
         i_m, i_v = head.index("Metric Name"), head.index("Metric Value")
+        i_u = head.index("Metric Unit") if "Metric Unit" in head else None
         by_id = {}
         order = []
         for r in rows[1:]:
             if len(r) <= max(i_id, i_k, i_m, i_v):
                 continue
+            if i_u is not None and not unit_ok(r[i_u]):
+                raise NcuError(f"{r[i_m]} is in {r[i_u]}, not a base unit: "
+                               "run ncu with --print-units base")
             if r[i_id] not in by_id:
                 by_id[r[i_id]] = (r[i_k], {})
                 order.append(r[i_id])
@@ -82,10 +132,52 @@ def read_ncu(path):
     i_k = head.index("Kernel Name") if "Kernel Name" in head else None
     i_id = head.index("ID") if "ID" in head else 0
     for r in rows[1:]:  # raw page: a row of units, then one row per launch
-        if i_k is None or len(r) != len(head) or num(r[i_id]) is None:
+        if i_k is None or len(r) != len(head):
+            continue
+        if num(r[i_id]) is None:  # the units row
+            for h, u in zip(head, r):
+                if "__" in h and not unit_ok(u):
+                    raise NcuError(f"{h} is in {u}, not a base unit: run "
+                                   "ncu with --print-units base")
             continue
         launches.append((r[i_k], {h: num(v) for h, v in zip(head, r)}))
     return launches
+
+
+def launches_of(row):
+    """How many launches of its lab_ kernel a row made (the JSON says; an
+    older JSON without the field: one for a row that reached its check)."""
+    m = row["measured"]
+    n = m.get("kernel_launches")
+    if n is None:
+        n = 1 if m["status"] in ("checked", "ok", "CHECK-FAILED") else 0
+    return n
+
+
+def match_ncu(rows, ncu):
+    """Pair ncu launches with rows: the k-th launch of a kernel name belongs
+    to the row that made it, counting every row's launches in table order
+    whatever its status.  Returns ({row id: metrics of the row's first
+    launch or None}, [notes on counts that do not add up])."""
+    by_name = {}
+    for name, metrics in ncu:
+        by_name.setdefault(kernel_base(name), []).append(metrics)
+    used, hw, notes = {}, {}, []
+    for r in rows:
+        if not r.get("ptx"):
+            continue
+        k, n = r["kernel"], launches_of(r)
+        i = used.get(k, 0)
+        seen = by_name.get(k, [])
+        hw[r["id"]] = seen[i] if n > 0 and i < len(seen) else None
+        if n > 0 and i >= len(seen):
+            notes.append(f"{r['id']}: ncu has no launch #{i + 1} of {k}")
+        used[k] = i + n
+    for k, seen in by_name.items():
+        if len(seen) != used.get(k, 0):
+            notes.append(f"{k}: ncu saw {len(seen)} launches, the rows made "
+                         f"{used.get(k, 0)}")
+    return hw, notes
 
 
 def find_metrics(obj, out):
@@ -139,13 +231,31 @@ def fmt(v):
     return "-" if v is None else f"{v:.4g}"
 
 
+def smem_verdict(entry, row):
+    """A bank probe judged by ncu: wavefronts per shared-load request
+    against the model's n-way (within 10 %)."""
+    c = entry["categories"].get("s.ld")
+    if row.get("type") != "smem" or not c or c.get("ncu") is None or \
+            not c.get("model_first_block"):
+        return None
+    ratio = c["ncu"] / c["model_first_block"]
+    return {"ncu_wavefronts_per_request": c["ncu"],
+            "model": c["model_first_block"], "ratio": ratio,
+            "met": 0.9 <= ratio <= 1.1}
+
+
 def compare(a):
     once = load_json(a.once)
     if once is None:
         return 1
     rows = [r for r in once["rows"] if r.get("ptx") and
-            r["measured"]["status"] in ("checked", "ok")]
-    ncu = [l for l in read_ncu(a.ncu) if l[0].startswith("lab_")]
+            r["measured"]["status"] != "not-run"]
+    ncu_error = None
+    try:
+        ncu = [l for l in read_ncu(a.ncu) if kernel_base(l[0]).startswith(
+            "lab_")]
+    except NcuError as e:
+        ncu, ncu_error = [], str(e)
     have_run = False
     if a.warpmem and os.path.exists(a.warpmem):
         p = subprocess.run([a.warpmem, "run", "--help"], capture_output=True,
@@ -155,22 +265,18 @@ def compare(a):
     log = open(os.path.join(a.out, "warpmem-run.log"), "w")
     if not have_run:
         log.write("warpmem has no `run` command here: no PTX predictions\n")
-    # ncu launches are matched to rows by order and kernel name
-    if ncu and len(ncu) != len(rows):
-        log.write(f"ncu saw {len(ncu)} lab launches for {len(rows)} rows; "
-                  "matching by order and name where possible\n")
+    hw_of, notes = match_ncu(rows, ncu)
+    for n in notes:
+        log.write(f"ncu matching: {n}\n")
     out_rows = []
-    ni = 0
     for r in rows:
-        hw = None
-        while ni < len(ncu):
-            name, metrics = ncu[ni]
-            ni += 1
-            if name.split("(")[0] == r["kernel"]:
-                hw = metrics
-                break
-        wr = warpmem_run(a.warpmem, a.root, r, log) if have_run else None
+        hw = hw_of.get(r["id"])
+        launched = launches_of(r) > 0
+        wr = warpmem_run(a.warpmem, a.root, r, log) \
+            if have_run and launched else None
         entry = {"id": r["id"], "kernel": r["kernel"],
+                 "status": r["measured"]["status"],
+                 "note": r["measured"].get("note", ""),
                  "launch": r["measured"]["launch"], "categories": {}}
         for label, m_req, m_cnt, key, what in CATS:
             model = r["model"][key]
@@ -190,9 +296,13 @@ def compare(a):
             entry["ncu_raw"] = {k: v for k, v in hw.items() if "__" in k}
         if wr:
             entry["warpmem_raw"] = wr
+        v = smem_verdict(entry, r)
+        if v:
+            entry["probe_by_ncu"] = v
         out_rows.append(entry)
     log.close()
     doc = {"env": once.get("env"), "ncu_csv": a.ncu if ncu else None,
+           "ncu_error": ncu_error, "ncu_matching": notes,
            "warpmem_run": have_run,
            "note": "per request: global sectors or shared wavefronts; "
                    "shared requests from smsp__sass_inst_executed_op_shared_*",
@@ -201,18 +311,43 @@ def compare(a):
         json.dump(doc, f, indent=1)
     with open(os.path.join(a.out, "compare.txt"), "w") as f:
         e = once.get("env", {})
+        if ncu_error:
+            ncu_state = f"FAILED: {ncu_error}"
+        elif ncu:
+            ncu_state = f"yes ({len(ncu)} lab launches)"
+        elif a.ncu and os.path.exists(a.ncu):
+            ncu_state = "FAILED: the export holds no lab_ launch"
+        else:
+            ncu_state = "not run"
         f.write(f"model vs warpmem run vs ncu, per request, on {e.get('device')}"
                 f" (driver {e.get('driver')}), {e.get('date')}\n")
         f.write(f"warpmem run: {'yes' if have_run else 'not available'}; "
-                f"ncu: {'yes' if ncu else 'not available'}\n\n")
-        f.write(f"{'row':16s} {'cat':5s} {'model':>8s} {'ideal':>8s} "
-                f"{'w.run':>8s} {'ncu':>8s}\n")
+                f"ncu: {ncu_state}\n")
+        for n in notes:
+            f.write(f"ncu matching: {n}\n")
+        f.write(f"\n{'row':16s} {'cat':5s} {'model':>8s} {'ideal':>8s} "
+                f"{'w.run':>8s} {'ncu':>8s}  status\n")
         for r in out_rows:
+            st = r["status"] if r["status"] == "checked" else \
+                f"{r['status']}: {r['note']}" if r["note"] else r["status"]
+            if not r["categories"]:
+                f.write(f"{r['id']:16s} {'-':5s} {'':>8s} {'':>8s} {'':>8s} "
+                        f"{'':>8s}  {st}\n")
             for label, c in r["categories"].items():
                 f.write(f"{r['id']:16s} {label:5s} "
                         f"{fmt(c['model_first_block']):>8s} "
                         f"{fmt(c['model_ideal']):>8s} "
-                        f"{fmt(c['warpmem_run']):>8s} {fmt(c['ncu']):>8s}\n")
+                        f"{fmt(c['warpmem_run']):>8s} {fmt(c['ncu']):>8s}"
+                        f"  {st}\n")
+        probes = [r for r in out_rows if "probe_by_ncu" in r]
+        if probes:
+            f.write("\nbank probes by ncu (wavefronts per request vs the "
+                    "model's n-way, within 10 %):\n")
+            for r in probes:
+                v = r["probe_by_ncu"]
+                f.write(f"{r['id']:16s} ncu {fmt(v['ncu_wavefronts_per_request'])}"
+                        f" model {fmt(v['model'])}  "
+                        f"{'met' if v['met'] else 'MISSED'}\n")
     return 0
 
 
@@ -242,6 +377,14 @@ def targets(a):
           ">= 0.97", own and mc and own / mc >= 0.97, "lab-anchors.md 9 E0")
     check("own copy GB/s", own, ">= 4100", own and own >= 4100,
           "lab-anchors.md 9 E0")
+    # A read-only stream should move about as many bytes per second as the
+    # copy: well below it, the read kernel is limited by something else
+    # (latency: 16 B in flight per thread; see docs/lab.md), and the
+    # stride ratios built on it are not coalescing measurements.
+    rd = gbs("E2.read.s1")
+    check("E2.read.s1 / E0.copy (bytes moved per second)",
+          rd / own if rd and own else None, "within 0.90 .. 1.10",
+          rd and own and 0.9 <= rd / own <= 1.1, "docs/lab.md E2")
     pad, vec, geam = gbs("E5.pad"), gbs("E5.vec4"), gbs("E5.sgeam")
     check("padded transpose / C_ref", pad / cref if pad and cref else None,
           ">= 0.90", pad and cref and pad / cref >= 0.90,
@@ -268,18 +411,76 @@ def targets(a):
         check(f"{i} time / conflict-free vs model {p:g}x",
               m / p if m else None, "within 0.90 .. 1.10",
               m and 0.9 <= m / p <= 1.1, "lab-anchors.md 9 E7a")
+    cmp_doc = load_json(a.compare) if a.compare and \
+        os.path.exists(a.compare) else None
+    for r in (cmp_doc or {}).get("rows", []):
+        v = r.get("probe_by_ncu")
+        if v:
+            check(f"{r['id']} ncu wavefronts/request vs model {v['model']:g}",
+                  v["ratio"], "within 0.90 .. 1.10", v["met"],
+                  "ncu, compare.json")
+    clk = lab["env"].get("clocks_mhz") or {}
+    moved = [r["id"] for r in lab["rows"]
+             if r.get("measured", {}).get("clocks_moved")]
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "targets.json"), "w") as f:
-        json.dump({"env": lab["env"], "c_ref_gbs": cref, "targets": res}, f,
-                  indent=1)
+        json.dump({"env": lab["env"], "c_ref_gbs": cref, "targets": res,
+                   "clocks_moved": bool(clk.get("moved")),
+                   "rows_at_other_clocks": moved}, f, indent=1)
     with open(os.path.join(a.out, "targets.txt"), "w") as f:
         e = lab["env"]
         f.write(f"targets on {e['device']} (driver {e['driver']}), "
-                f"{e['date']}; C_ref {cref:.1f} GB/s\n\n")
+                f"{e['date']}; C_ref {cref:.1f} GB/s\n")
+        if clk.get("known"):
+            f.write(f"clocks (MHz): SM {clk['sm'][1]} -> {clk['sm'][2]}, "
+                    f"memory {clk['mem'][1]} -> {clk['mem'][2]}"
+                    f"{'  MOVED' if clk.get('moved') else ' (steady)'}\n")
+        else:
+            f.write("clocks: unknown (no NVML)\n")
+        if moved:
+            f.write(f"rows timed at other clocks: {', '.join(moved)}\n")
+        f.write("\n")
         for t in res:
             met = {None: "n/a", True: "met", False: "MISSED"}[t["met"]]
             f.write(f"{t['target']:48s} {fmt(t['value']):>8s} "
                     f"{t['want']:>20s}  {met:6s} ({t['source']})\n")
+    return 0
+
+
+def ncu_check(a):
+    try:
+        launches = [l for l in read_ncu(a.csv)
+                    if kernel_base(l[0]).startswith("lab_")]
+    except NcuError as e:
+        print(f"ncu: {e}")
+        return 1
+    if not launches:
+        print(f"ncu: {a.csv} holds no lab_ launch")
+        return 1
+    print(f"ncu: {len(launches)} lab launches, base units")
+    return 0
+
+
+def metrics_check(a):
+    """Every requested metric (its base name, without .sum/.avg/...) must
+    appear in `ncu --query-metrics` output."""
+    try:
+        with open(a.list, errors="replace") as f:
+            words = set(re.findall(r"[A-Za-z0-9_.]+__[A-Za-z0-9_.]+",
+                                   f.read()))
+    except OSError as e:
+        print(f"metrics-check: {e}")
+        return 1
+    missing = []
+    for m in [x for x in a.metrics.split(",") if x]:
+        base = re.sub(r"\.(sum|avg|min|max|ratio|pct|per_second)$", "", m)
+        if m not in words and base not in words:
+            missing.append(m)
+    if missing:
+        print("metrics-check: not listed for this device: " +
+              ", ".join(missing))
+        return 1
+    print(f"metrics-check: all {len(a.metrics.split(','))} metrics listed")
     return 0
 
 
@@ -295,9 +496,16 @@ def main():
     t = sub.add_parser("targets")
     t.add_argument("--lab", required=True)
     t.add_argument("--torch", default="")
+    t.add_argument("--compare", default="")
     t.add_argument("--out", required=True)
+    n = sub.add_parser("ncu-check")
+    n.add_argument("csv")
+    q = sub.add_parser("metrics-check")
+    q.add_argument("--list", required=True)
+    q.add_argument("--metrics", required=True)
     a = ap.parse_args()
-    return compare(a) if a.cmd == "compare" else targets(a)
+    return {"compare": compare, "targets": targets, "ncu-check": ncu_check,
+            "metrics-check": metrics_check}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -9,18 +9,27 @@
  *     is copied back and compared with the CPU's expectation, untouched
  *     parts included: a failed check is reported and the row is not timed
  *     (the CUDA sample's copySharedMem bug is what this guards against);
- *   - timing: 2 warm-up launches, then `repeat` samples, each a run of
- *     back-to-back launches between two cudaEvents long enough (>= 2 ms) for
- *     the events' ~0.5 us resolution (Best Practices Guide 8.1.2); the
- *     median, min and max per launch are reported;
+ *   - timing: back-to-back launches for a fixed warm-up time (>= 200 ms,
+ *     so the clocks and the memory system settle before anything counts),
+ *     then `repeat` samples, each a run of back-to-back launches between
+ *     two cudaEvents long enough (>= 2 ms) for the events' ~0.5 us
+ *     resolution (Best Practices Guide 8.1.2); the median, min and max per
+ *     launch are reported;
+ *   - the SM and memory clocks are read through NVML (loaded at run time,
+ *     optional) when the device opens, after the first warm-up, after each
+ *     row and at the end, so the writers can say when they moved;
  *   - buffers are at least 4x the L2 size the device reports
  *     (cudaDevAttrL2CacheSize), so HBM, not L2, is measured.
  * Nothing here changes clocks, power limits or any other device setting.
  */
 #include "lab.h"
 
+#ifdef WM_LAB_CUBLAS
 #include <cublas_v2.h>
+#endif
 #include <cuda_runtime.h>
+
+#include <dlfcn.h>
 
 #include <math.h>
 #include <stdarg.h>
@@ -71,9 +80,9 @@ __global__ void lab_transpose_swz(const float *__restrict__,
                                   float *__restrict__, int);
 __global__ void lab_transpose_vec4(const float *__restrict__,
                                    float *__restrict__, int);
-__global__ void lab_smem_probe32(float *, int, int, int, int);
-__global__ void lab_smem_probe64(float *, int, int, int, int);
-__global__ void lab_smem_probe128(float *, int, int, int, int);
+__global__ void lab_smem_probe32(unsigned *, int, int, int, int);
+__global__ void lab_smem_probe64(unsigned *, int, int, int, int);
+__global__ void lab_smem_probe128(unsigned *, int, int, int, int);
 }
 
 #define POISON_BYTE 0xBF
@@ -82,16 +91,28 @@ __global__ void lab_smem_probe128(float *, int, int, int, int);
 #define SMEM_ITERS 4096
 #define SMEM_ITERS_ONCE 64
 #define SMEM_WORDS 2048 /* kernels/smem.cu WORDS */
+#define SMEM_UNROLL 32  /* kernels/smem.cu UNROLL: iters is a multiple */
+static_assert(SMEM_ITERS % SMEM_UNROLL == 0 && SMEM_ITERS_ONCE % SMEM_UNROLL == 0,
+              "the probes run whole trips of SMEM_UNROLL loads");
 #define MIN_SAMPLE_MS 2.0
 
 static struct {
     int open;
     unsigned char *d_in, *d_out;
-    unsigned long long *d_sum;
+    unsigned long long *d_sum; /* E2.read: one partial sum per block */
+    size_t sum_slots;
     unsigned char *h_in, *h_out; /* pinned host copies */
     size_t alloc;                /* bytes of each buffer */
+#ifdef WM_LAB_CUBLAS
     cublasHandle_t blas;
+    cublasStatus_t blas_status; /* of cublasCreate, then of the last call */
+#endif
     int have_blas;
+    unsigned long long nlaunch; /* lab_ kernel launches accepted so far */
+    /* NVML, loaded with dlopen (no link-time dependency) */
+    void *nvml_lib, *nvml_dev;
+    int (*nvml_clock)(void *dev, int type, unsigned *mhz);
+    int warm_clocks_done;
     cudaEvent_t ev0, ev1;
     int have_events;
     int sms;
@@ -128,6 +149,82 @@ static void set_note(lab_meas *m, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(m->note, sizeof m->note, fmt, ap);
     va_end(ap);
+}
+
+#ifdef WM_LAB_CUBLAS
+/* The name of every cuBLAS status (cublas_api.h), so a failure says which. */
+static const char *blas_status_name(cublasStatus_t st)
+{
+    switch (st) {
+    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
+    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
+    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
+    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
+    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
+    case CUBLAS_STATUS_MAPPING_ERROR: return "CUBLAS_STATUS_MAPPING_ERROR";
+    case CUBLAS_STATUS_EXECUTION_FAILED:
+        return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case CUBLAS_STATUS_INTERNAL_ERROR: return "CUBLAS_STATUS_INTERNAL_ERROR";
+    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
+    case CUBLAS_STATUS_LICENSE_ERROR: return "CUBLAS_STATUS_LICENSE_ERROR";
+    }
+    return "unknown cuBLAS status";
+}
+#endif
+
+/* NVML's ABI, declared here because the toolkit need not ship nvml.h:
+ * nvmlReturn_t is an int (0 = success), nvmlDevice_t a pointer,
+ * NVML_CLOCK_SM = 1 and NVML_CLOCK_MEM = 2 (nvmlClockType_t). */
+#define NVML_CLOCK_SM 1
+#define NVML_CLOCK_MEM 2
+
+/* Load NVML and find device 0 by its PCI bus id (NVML's own numbering need
+ * not follow CUDA_VISIBLE_DEVICES).  Without NVML the clocks stay 0. */
+static void clocks_open(void)
+{
+    typedef int (*init_fn)(void);
+    typedef int (*by_pci_fn)(const char *, void **);
+    char pci[32];
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    init_fn init;
+    by_pci_fn by_pci;
+    if (lib == NULL)
+        return;
+    init = (init_fn)dlsym(lib, "nvmlInit_v2");
+    by_pci = (by_pci_fn)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+    G.nvml_clock = (int (*)(void *, int, unsigned *))dlsym(
+        lib, "nvmlDeviceGetClockInfo");
+    if (init == NULL || by_pci == NULL || G.nvml_clock == NULL ||
+        init() != 0 || cudaDeviceGetPCIBusId(pci, sizeof pci, 0) != cudaSuccess ||
+        by_pci(pci, &G.nvml_dev) != 0) {
+        G.nvml_clock = NULL;
+        dlclose(lib);
+        return;
+    }
+    G.nvml_lib = lib;
+}
+
+/* The current SM and memory clocks in MHz (0 when unknown). */
+static void clocks_read(unsigned *sm, unsigned *mem)
+{
+    *sm = *mem = 0;
+    if (G.nvml_clock == NULL)
+        return;
+    if (G.nvml_clock(G.nvml_dev, NVML_CLOCK_SM, sm) != 0)
+        *sm = 0;
+    if (G.nvml_clock(G.nvml_dev, NVML_CLOCK_MEM, mem) != 0)
+        *mem = 0;
+}
+
+static void clocks_close(void)
+{
+    if (G.nvml_lib) {
+        int (*shutdown)(void) =
+            (int (*)(void))dlsym(G.nvml_lib, "nvmlShutdown");
+        if (shutdown)
+            shutdown();
+        dlclose(G.nvml_lib);
+    }
 }
 
 /* Contract in lab.h. */
@@ -187,11 +284,13 @@ extern "C" int lab_gpu_open(const lab_opts *o, lab_env *e, char *why,
     if (4ll * e->matrix_n * e->matrix_n > need)
         need = 4ll * e->matrix_n * e->matrix_n;
     G.alloc = (size_t)need;
+    /* lab_read_stride's grid is at most words / (4 * BLOCK_1D) blocks. */
+    G.sum_slots = G.alloc / 4 / (4 * BLOCK_1D) + 1;
 
     if ((err = cudaMalloc((void **)&G.d_in, G.alloc)) != cudaSuccess ||
         (err = cudaMalloc((void **)&G.d_out, G.alloc)) != cudaSuccess ||
-        (err = cudaMalloc((void **)&G.d_sum, sizeof *G.d_sum)) !=
-            cudaSuccess ||
+        (err = cudaMalloc((void **)&G.d_sum,
+                          G.sum_slots * sizeof *G.d_sum)) != cudaSuccess ||
         (err = cudaMallocHost((void **)&G.h_in, G.alloc)) != cudaSuccess ||
         (err = cudaMallocHost((void **)&G.h_out, G.alloc)) != cudaSuccess ||
         (err = cudaEventCreate(&G.ev0)) != cudaSuccess ||
@@ -211,7 +310,14 @@ extern "C" int lab_gpu_open(const lab_opts *o, lab_env *e, char *why,
                  cudaGetErrorString(err));
         return LAB_EXIT_FAIL;
     }
-    G.have_blas = cublasCreate(&G.blas) == CUBLAS_STATUS_SUCCESS;
+#ifdef WM_LAB_CUBLAS
+    e->cublas = 1;
+    G.blas_status = cublasCreate(&G.blas);
+    G.have_blas = G.blas_status == CUBLAS_STATUS_SUCCESS;
+#endif
+    clocks_open();
+    clocks_read(&e->sm_mhz[0], &e->mem_mhz[0]);
+    e->have_clocks = G.nvml_clock != NULL;
     return LAB_EXIT_OK;
 }
 
@@ -220,8 +326,11 @@ extern "C" void lab_gpu_close(void)
 {
     if (!G.open)
         return;
+#ifdef WM_LAB_CUBLAS
     if (G.have_blas)
         cublasDestroy(G.blas);
+#endif
+    clocks_close();
     if (G.have_events) {
         cudaEventDestroy(G.ev0);
         cudaEventDestroy(G.ev1);
@@ -291,11 +400,12 @@ static void make_plan(lab_row *r, const lab_env *e, plan *p)
         p->n = words / r->p.stride / (4 * BLOCK_1D) * (4 * BLOCK_1D);
         p->grid.x = (unsigned)(p->n / (4 * BLOCK_1D));
         if (r->kind == LAB_K_READ_STRIDE) {
-            p->bytes = 4.0 * (double)p->n;
+            /* the reads, plus one 8-byte partial sum written per block */
+            p->bytes = 4.0 * (double)p->n + 8.0 * (double)p->grid.x;
             p->check_bytes = 0;
             snprintf(m->args, sizeof m->args,
-                     "u32[%lld] u64[1] i64=%lld i32=%d", words, p->n,
-                     p->iarg);
+                     "u32[%lld] u64[%u] i64=%lld i32=%d", words, p->grid.x,
+                     p->n, p->iarg);
         } else {
             p->bytes = 8.0 * (double)p->n;
             snprintf(m->args, sizeof m->args,
@@ -327,7 +437,7 @@ static void make_plan(lab_row *r, const lab_env *e, plan *p)
         p->grid.x = (unsigned)G.sms * 8;
         p->iters = e->once ? SMEM_ITERS_ONCE : SMEM_ITERS;
         p->check_bytes = (size_t)p->grid.x * BLOCK_1D * 4;
-        snprintf(m->args, sizeof m->args, "f32[%u] i32=%d i32=%d i32=%d i32=%d",
+        snprintf(m->args, sizeof m->args, "u32[%u] i32=%d i32=%d i32=%d i32=%d",
                  p->grid.x * BLOCK_1D, r->p.a, r->p.b, r->p.c, p->iters);
         break;
     case LAB_NKINDS: break;
@@ -362,14 +472,20 @@ static cudaError_t launch(const lab_row *r, const plan *p)
         return cudaMemcpyAsync(G.d_out, G.d_in, (size_t)p->n,
                                cudaMemcpyDeviceToDevice, 0);
     case LAB_K_SGEAM:
+#ifdef WM_LAB_CUBLAS
         if (!G.have_blas)
             return cudaErrorNotSupported;
         /* Column-major C = 1 * A^T + 0 * C: in-place mode C == B with
          * transb = N and ldb == ldc, as the cuBLAS reference allows. */
-        return cublasSgeam(G.blas, CUBLAS_OP_T, CUBLAS_OP_N, n, n, &one, fi,
-                           n, &zero, fo, n, fo, n) == CUBLAS_STATUS_SUCCESS
-                   ? cudaSuccess
-                   : cudaErrorUnknown;
+        G.blas_status = cublasSgeam(G.blas, CUBLAS_OP_T, CUBLAS_OP_N, n, n,
+                                    &one, fi, n, &zero, fo, n, fo, n);
+        return G.blas_status == CUBLAS_STATUS_SUCCESS ? cudaSuccess
+                                                      : cudaErrorUnknown;
+#else
+        (void)one;
+        (void)zero;
+        return cudaErrorNotSupported;
+#endif
     case LAB_K_COPY_W1: lab_copy_w1<<<p->grid, p->block>>>(i8, o8, p->n); break;
     case LAB_K_COPY_W2:
         lab_copy_w2<<<p->grid, p->block>>>((const unsigned short *)i8,
@@ -423,20 +539,23 @@ static cudaError_t launch(const lab_row *r, const plan *p)
     case LAB_K_T_SWZ: lab_transpose_swz<<<p->grid, p->block>>>(fi, fo, n); break;
     case LAB_K_T_VEC4: lab_transpose_vec4<<<p->grid, p->block>>>(fi, fo, n); break;
     case LAB_K_SMEM32:
-        lab_smem_probe32<<<p->grid, p->block>>>(fo, r->p.a, r->p.b, r->p.c,
+        lab_smem_probe32<<<p->grid, p->block>>>(uo, r->p.a, r->p.b, r->p.c,
                                                 p->iters);
         break;
     case LAB_K_SMEM64:
-        lab_smem_probe64<<<p->grid, p->block>>>(fo, r->p.a, r->p.b, r->p.c,
+        lab_smem_probe64<<<p->grid, p->block>>>(uo, r->p.a, r->p.b, r->p.c,
                                                 p->iters);
         break;
     case LAB_K_SMEM128:
-        lab_smem_probe128<<<p->grid, p->block>>>(fo, r->p.a, r->p.b, r->p.c,
+        lab_smem_probe128<<<p->grid, p->block>>>(uo, r->p.a, r->p.b, r->p.c,
                                                  p->iters);
         break;
     case LAB_NKINDS: return cudaErrorInvalidValue;
     }
-    return cudaGetLastError();
+    cudaError_t err = cudaGetLastError();
+    if (err == cudaSuccess)
+        G.nlaunch++;
+    return err;
 }
 
 static unsigned in_word(size_t k)
@@ -480,16 +599,33 @@ static int check(const lab_row *r, const plan *p, lab_meas *m)
     cudaError_t err;
 
     if (r->kind == LAB_K_READ_STRIDE) {
-        unsigned long long got = 0, want = 0;
-        err = cudaMemcpy(&got, G.d_sum, sizeof got, cudaMemcpyDeviceToHost);
+        /* Block g summed elements g * 4 * BLOCK_1D .. + 4 * BLOCK_1D - 1:
+         * check every partial sum (the slots were poisoned), then the
+         * total. */
+        size_t nblk = p->grid.x, per_blk = 4 * BLOCK_1D;
+        unsigned long long total = 0, want_total = 0;
+        err = cudaMemcpy(G.h_out, G.d_sum, nblk * sizeof *G.d_sum,
+                         cudaMemcpyDeviceToHost);
         if (err != cudaSuccess) {
-            set_note(m, "reading the sum: %s", cudaGetErrorString(err));
+            set_note(m, "reading the partial sums: %s",
+                     cudaGetErrorString(err));
             return 0;
         }
-        for (size_t i = 0; i < n; i++)
-            want += in_word(i * s);
-        if (got != want) {
-            set_note(m, "sum %llu, want %llu", got, want);
+        for (size_t g = 0; g < nblk; g++) {
+            unsigned long long got, want = 0;
+            memcpy(&got, G.h_out + 8 * g, 8);
+            for (size_t i = g * per_blk; i < (g + 1) * per_blk && i < n; i++)
+                want += in_word(i * s);
+            if (got != want) {
+                set_note(m, "block %zu: partial sum %llu, want %llu", g, got,
+                         want);
+                return 0;
+            }
+            total += got;
+            want_total += want;
+        }
+        if (total != want_total) {
+            set_note(m, "sum %llu, want %llu", total, want_total);
             return 0;
         }
         return 1;
@@ -550,28 +686,26 @@ static int check(const lab_row *r, const plan *p, lab_meas *m)
         return poisoned_from(m, n * n, nwords);
     case LAB_K_SMEM32: case LAB_K_SMEM64: case LAB_K_SMEM128: {
         int vec = r->kind == LAB_K_SMEM32 ? 1 : r->kind == LAB_K_SMEM64 ? 2 : 4;
-        float ref[32];
+        unsigned ref[32];
         for (int l = 0; l < 32; l++) {
             long w = (long)(l % r->p.a) * r->p.b + (long)(l / r->p.a) * r->p.c;
-            double sum = 0.0;
+            unsigned sum = 0;
             for (int j = 0; j < p->iters; j++)
                 for (int q = 0; q < vec; q++) {
-                    long k = w + (long)vec * (j & 63) + q;
+                    long k = w + (long)vec * (j % SMEM_UNROLL) + q;
                     if (k < 0 || k >= SMEM_WORDS) {
                         set_note(m, "lane %d reads word %ld, outside the "
                                     "array", l, k);
                         return 0;
                     }
-                    sum += (double)(k & 15);
+                    sum += (unsigned)(k & 15);
                 }
-            ref[l] = (float)sum;
+            ref[l] = sum;
         }
         for (size_t t = 0; t < nwords; t++) {
-            float got;
-            memcpy(&got, G.h_out + 4 * t, 4);
-            if (got != ref[t % 32]) {
-                set_note(m, "thread %zu: sum %.1f, want %.1f", t, (double)got,
-                         (double)ref[t % 32]);
+            if (out_word(t) != ref[t % 32]) {
+                set_note(m, "thread %zu: sum %u, want %u", t, out_word(t),
+                         ref[t % 32]);
                 return 0;
             }
         }
@@ -583,33 +717,34 @@ static int check(const lab_row *r, const plan *p, lab_meas *m)
 }
 
 /* Record a CUDA failure in m; a sticky one stops all further launches. */
-static void fail(lab_meas *m, const char *what, cudaError_t err)
+static void fail(const lab_row *r, lab_meas *m, const char *what,
+                 cudaError_t err)
 {
     m->status = LAB_ST_ERROR;
     set_note(m, "%s: %s", what, cudaGetErrorString(err));
+    if (r->kind == LAB_K_SGEAM) {
+#ifdef WM_LAB_CUBLAS
+        if (!G.have_blas)
+            set_note(m, "cublasCreate: %s", blas_status_name(G.blas_status));
+        else if (err == cudaErrorUnknown)
+            set_note(m, "cublasSgeam (%s): %s", what,
+                     blas_status_name(G.blas_status));
+#else
+        set_note(m, "this warpmem-lab was built without cuBLAS");
+#endif
+    }
     if (cudaDeviceSynchronize() != cudaSuccess)
         G.fault = 1;
 }
 
-/* Time row r (already checked). */
-static void time_row(const lab_row *r, const plan *p, lab_meas *m,
-                     unsigned repeat)
+/* Launch row r n times back to back between the two events; *ms is the
+ * elapsed time. */
+static cudaError_t timed_batch(const lab_row *r, const plan *p, unsigned n,
+                               double *ms)
 {
-    double *ms = (double *)calloc(repeat, sizeof *ms);
     float t = 0.0f;
-    unsigned per;
-    cudaError_t err = cudaSuccess;
-
-    if (ms == NULL) {
-        m->status = LAB_ST_ERROR;
-        set_note(m, "out of host memory");
-        return;
-    }
-    for (int k = 0; k < 2 && err == cudaSuccess; k++)
-        err = launch(r, p);
-    if (err == cudaSuccess)
-        err = cudaEventRecord(G.ev0, 0);
-    if (err == cudaSuccess)
+    cudaError_t err = cudaEventRecord(G.ev0, 0);
+    for (unsigned k = 0; k < n && err == cudaSuccess; k++)
         err = launch(r, p);
     if (err == cudaSuccess)
         err = cudaEventRecord(G.ev1, 0);
@@ -617,25 +752,65 @@ static void time_row(const lab_row *r, const plan *p, lab_meas *m,
         err = cudaEventSynchronize(G.ev1);
     if (err == cudaSuccess)
         err = cudaEventElapsedTime(&t, G.ev0, G.ev1);
-    per = t > 0.0f ? (unsigned)ceil(MIN_SAMPLE_MS / (double)t) : 1000u;
+    *ms = (double)t;
+    return err;
+}
+
+/* Warm row r up: batches of back-to-back launches (doubling, up to 4096)
+ * until at least warm_ms of them ran.  *spent is the time they took,
+ * *per_ms the time per launch of the last batch. */
+static cudaError_t warm_up(const lab_row *r, const plan *p, double warm_ms,
+                           double *spent, double *per_ms)
+{
+    unsigned batch = 1;
+    double t = 0.0;
+    cudaError_t err = cudaSuccess;
+    *spent = *per_ms = 0.0;
+    while (err == cudaSuccess && *spent < warm_ms) {
+        err = timed_batch(r, p, batch, &t);
+        *spent += t;
+        *per_ms = t / batch;
+        if (batch < 4096 && t < warm_ms / 4)
+            batch *= 2;
+    }
+    return err;
+}
+
+/* Time row r (already checked). */
+static void time_row(const lab_row *r, const plan *p, lab_meas *m,
+                     lab_env *e, const lab_opts *o)
+{
+    unsigned repeat = o->repeat;
+    double *ms = (double *)calloc(repeat, sizeof *ms);
+    double t = 0.0;
+    unsigned per;
+    cudaError_t err;
+
+    if (ms == NULL) {
+        m->status = LAB_ST_ERROR;
+        set_note(m, "out of host memory");
+        return;
+    }
+    err = warm_up(r, p, o->warmup_ms, &m->warmup_ms, &t);
+    if (err == cudaSuccess && !G.warm_clocks_done) {
+        clocks_read(&e->sm_mhz[1], &e->mem_mhz[1]);
+        G.warm_clocks_done = 1;
+    }
+    per = t > 0.0 ? (unsigned)ceil(MIN_SAMPLE_MS / t) : 1000u;
     if (per < 1)
         per = 1;
     if (per > 1000)
         per = 1000;
     for (unsigned s = 0; s < repeat && err == cudaSuccess; s++) {
-        err = cudaEventRecord(G.ev0, 0);
-        for (unsigned k = 0; k < per && err == cudaSuccess; k++)
-            err = launch(r, p);
-        if (err == cudaSuccess)
-            err = cudaEventRecord(G.ev1, 0);
-        if (err == cudaSuccess)
-            err = cudaEventSynchronize(G.ev1);
-        if (err == cudaSuccess)
-            err = cudaEventElapsedTime(&t, G.ev0, G.ev1);
-        ms[s] = (double)t / per;
+        err = timed_batch(r, p, per, &t);
+        ms[s] = t / per;
     }
+    /* right after the samples the device is still at its working clocks */
+    clocks_read(&m->sm_mhz, &m->mem_mhz);
+    e->sm_mhz[2] = m->sm_mhz;
+    e->mem_mhz[2] = m->mem_mhz;
     if (err != cudaSuccess) {
-        fail(m, "timing", err);
+        fail(r, m, "timing", err);
         free(ms);
         return;
     }
@@ -651,33 +826,25 @@ static void time_row(const lab_row *r, const plan *p, lab_meas *m,
     free(ms);
 }
 
-/* Check, then time, one row. */
-static void run_row(lab_row *r, const lab_env *e, const lab_opts *o)
+/* Poison the output, launch once, check; then time unless --once. */
+static void check_and_time(lab_row *r, lab_env *e, const lab_opts *o,
+                           const plan *p)
 {
     lab_meas *m = &r->meas;
-    plan p;
-    cudaError_t err;
-
-    make_plan(r, e, &p);
-    if (G.fault) {
-        m->status = LAB_ST_ERROR;
-        set_note(m, "skipped after an earlier device fault");
-        return;
-    }
-    err = cudaMemset(G.d_out, POISON_BYTE, G.alloc);
+    cudaError_t err = cudaMemset(G.d_out, POISON_BYTE, G.alloc);
     if (err == cudaSuccess)
-        err = cudaMemset(G.d_sum, 0, sizeof *G.d_sum);
+        err = cudaMemset(G.d_sum, POISON_BYTE, G.sum_slots * sizeof *G.d_sum);
     if (err == cudaSuccess)
         err = cudaDeviceSynchronize();
     if (err == cudaSuccess)
-        err = launch(r, &p);
+        err = launch(r, p);
     if (err == cudaSuccess)
         err = cudaDeviceSynchronize();
     if (err != cudaSuccess) {
-        fail(m, r->kind == LAB_K_SGEAM ? "cublasSgeam" : "launch", err);
+        fail(r, m, "launch", err);
         return;
     }
-    if (!check(r, &p, m)) {
+    if (!check(r, p, m)) {
         m->status = LAB_ST_FAILED;
         return;
     }
@@ -685,9 +852,27 @@ static void run_row(lab_row *r, const lab_env *e, const lab_opts *o)
         m->status = LAB_ST_CHECKED;
         return;
     }
-    time_row(r, &p, m, o->repeat);
+    time_row(r, p, m, e, o);
 }
 
+/* Check, then time, one row. */
+static void run_row(lab_row *r, lab_env *e, const lab_opts *o)
+{
+    lab_meas *m = &r->meas;
+    unsigned long long launched = G.nlaunch;
+    plan p;
+
+    make_plan(r, e, &p);
+    if (G.fault) {
+        m->status = LAB_ST_ERROR;
+        set_note(m, "skipped after an earlier device fault");
+        return;
+    }
+    check_and_time(r, e, o, &p);
+    /* memcpy and cuBLAS rows launch no lab_ kernel */
+    if (*lab_kind_symbol(r->kind))
+        m->kernel_launches = (unsigned)(G.nlaunch - launched);
+}
 /* Contract in lab.h. */
 extern "C" int lab_gpu_run(lab_table *t, lab_env *e, const lab_opts *o)
 {
@@ -713,6 +898,8 @@ extern "C" int lab_gpu_run(lab_table *t, lab_env *e, const lab_opts *o)
         if (r->meas.note[0])
             fprintf(stderr, "  %s", r->meas.note);
         fprintf(stderr, "\n");
+        if (o->on_row)
+            o->on_row(t, e, o->on_row_ctx);
     }
     return rc;
 }

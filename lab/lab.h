@@ -85,6 +85,11 @@ typedef struct lab_meas {
     double bytes;      /* bytes read + written per launch */
     unsigned samples;  /* timed samples */
     unsigned launches; /* launches per sample */
+    unsigned kernel_launches; /* launches of the row's lab_ kernel that the
+                                 driver accepted (check, warm-up, samples):
+                                 what a profiler sees of this row */
+    double warmup_ms;  /* time spent warming up before the samples */
+    unsigned sm_mhz, mem_mhz; /* clocks right after the samples, 0 unknown */
     double ms_med, ms_min, ms_max; /* per launch */
     double gbs_med, gbs_min, gbs_max;
     /* the launch, for `warpmem run` and ncu: grid, block and the kernel's
@@ -156,7 +161,24 @@ typedef struct lab_env {
     unsigned repeat;
     int once;              /* 1: checked but not timed */
     double c_ref_gbs;      /* best contiguous copy of this run, 0 if none */
+    /* SM and memory clocks in MHz (NVML; 0: unknown): [0] when the device
+     * was opened (often idle clocks), [1] after the first row's warm-up,
+     * [2] after the last timed row's samples */
+    unsigned sm_mhz[3], mem_mhz[3];
+    int have_clocks;       /* NVML answered */
+    int cublas;            /* built with cuBLAS (E5.sgeam can run) */
+    char commit[48];       /* --commit, "" when not given */
 } lab_env;
+
+/* Percent by which a clock may move before the writers flag it. */
+#define LAB_CLOCK_TOL_PCT 2.0
+
+/* 1 if clock b differs from the reference a by more than
+ * LAB_CLOCK_TOL_PCT (0 when either is unknown). */
+int lab_clock_moved(unsigned a, unsigned b);
+/* 1 if the run's clocks moved: after the first warm-up vs the end, or any
+ * timed row's clocks vs the first warm-up's. */
+int lab_env_clocks_moved(const lab_table *t, const lab_env *e);
 
 /* Bandwidth of the row relative to C_ref (0 if unknown). */
 double lab_row_x_cref(const lab_table *t, const lab_env *e, size_t i);
@@ -187,7 +209,14 @@ typedef struct lab_opts {
     long long size;   /* requested per-buffer bytes, 0: default (1 GiB) */
     unsigned repeat;  /* timed samples per row */
     int once;         /* check only, no timing, no size floor */
+    double warmup_ms; /* warm-up per row before its samples */
+    /* called after each row (NULL: nothing), e.g. to rewrite the JSON */
+    void (*on_row)(const lab_table *t, const lab_env *e, void *ctx);
+    void *on_row_ctx;
 } lab_opts;
+
+/* The warm-up of every timed row, in ms of back-to-back launches. */
+#define LAB_WARMUP_MS 200.0
 
 /*
  * Open device 0 and fill the device part of e.  Returns LAB_EXIT_OK, or

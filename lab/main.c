@@ -3,6 +3,7 @@
  *
  *   warpmem-lab [--list] [--only ROWS] [--size BYTES] [--repeat N] [--once]
  *               [--format text|json|csv] [--json FILE] [--html FILE]
+ *               [--commit TEXT]
  *
  * --list needs no GPU: it prints every row with the model's prediction.
  * Otherwise the program opens device 0; without one it says so and exits 3.
@@ -17,7 +18,7 @@
 static const char usage[] =
     "usage: warpmem-lab [--list] [--only ROWS] [--size BYTES] [--repeat N]\n"
     "                   [--once] [--format text|json|csv] [--json FILE]\n"
-    "                   [--html FILE]\n"
+    "                   [--html FILE] [--commit TEXT]\n"
     "  --list          print the experiments and the model's predictions\n"
     "                  (no GPU needed)\n"
     "  --only ROWS     comma-separated row-id prefixes (E2, E5.pad, ...);\n"
@@ -29,7 +30,8 @@ static const char usage[] =
     "                  (for profilers)\n"
     "  --format F      text (default), json or csv\n"
     "  --json FILE     also write the results as JSON to FILE\n"
-    "  --html FILE     also write them as an HTML page with charts\n";
+    "  --html FILE     also write them as an HTML page with charts\n"
+    "  --commit TEXT   the source commit, recorded with the results\n";
 
 static int usage_error(const char *msg, const char *arg)
 {
@@ -88,6 +90,37 @@ static int close_json(FILE *f, const char *path, int rc)
     return rc;
 }
 
+/* Write the measured table as JSON to path, through path.part and a rename,
+ * so a reader (or a run killed half-way) never sees half a file.  Called
+ * after every row and at the end.  Returns 0 or -1 (message printed). */
+static int write_json_now(const char *path, const lab_table *t,
+                          const lab_env *e)
+{
+    char part[4096];
+    FILE *f;
+    int bad;
+    snprintf(part, sizeof part, "%s.part", path);
+    f = fopen(part, "w");
+    if (f == NULL) {
+        fprintf(stderr, "warpmem-lab: error: %s: %s\n", part, strerror(errno));
+        return -1;
+    }
+    lab_write(f, t, e, WM_FMT_JSON, 0);
+    bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(part, path) != 0) {
+        fprintf(stderr, "warpmem-lab: error: %s: %s\n", path, strerror(errno));
+        remove(part);
+        return -1;
+    }
+    return 0;
+}
+
+/* lab_opts.on_row: the --json file, rewritten after each row. */
+static void json_on_row(const lab_table *t, const lab_env *e, void *ctx)
+{
+    (void)write_json_now((const char *)ctx, t, e);
+}
+
 /* --html FILE (path NULL: nothing to do); a failure turns rc into one. */
 static int write_html(const char *path, const lab_table *t, const lab_env *e,
                       int list, int rc)
@@ -133,6 +166,7 @@ int main(int argc, char **argv)
     memset(&env, 0, sizeof env);
     memset(&o, 0, sizeof o);
     o.repeat = 10;
+    o.warmup_ms = LAB_WARMUP_MS;
     for (int i = 1; i < argc; i++) {
         const char *v;
         int missing = 0;
@@ -157,6 +191,8 @@ int main(int argc, char **argv)
             o.repeat = (unsigned)n;
         } else if ((v = opt(argc, argv, &i, "--html", &missing)) != NULL) {
             html_path = v;
+        } else if ((v = opt(argc, argv, &i, "--commit", &missing)) != NULL) {
+            snprintf(env.commit, sizeof env.commit, "%s", v);
         } else if ((v = opt(argc, argv, &i, "--json", &missing)) != NULL) {
             json_path = v;
         } else if ((v = opt(argc, argv, &i, "--format", &missing)) != NULL) {
@@ -209,11 +245,21 @@ int main(int argc, char **argv)
         lab_gpu_close();
         return close_json(json, json_path, rc);
     }
+    if (json) {
+        /* written row by row from now on (write_json_now) */
+        rc = close_json(json, json_path, LAB_EXIT_OK);
+        if (rc != LAB_EXIT_OK) {
+            lab_gpu_close();
+            return rc;
+        }
+        o.on_row = json_on_row;
+        o.on_row_ctx = (void *)(uintptr_t)json_path;
+    }
     rc = lab_gpu_run(&table, &env, &o);
     lab_write(stdout, &table, &env, fmt, 0);
-    if (json)
-        lab_write(json, &table, &env, WM_FMT_JSON, 0);
+    if (json_path && write_json_now(json_path, &table, &env) != 0)
+        rc = LAB_EXIT_FAIL;
     rc = write_html(html_path, &table, &env, 0, rc);
     lab_gpu_close();
-    return close_json(json, json_path, rc);
+    return rc;
 }

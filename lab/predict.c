@@ -121,7 +121,9 @@ static void gen_copy(gen *g, unsigned width, unsigned ilp)
 
 /* stride.cu: i = k*blockDim + t (block 0), element i * stride (stride
  * kinds) or i + offset (offset kind); 4 B lanes.  stores: 0 for the
- * read-only kernel, whose warp-sum atomic is left out (one per warp). */
+ * read-only kernel, whose per-block reduction is left out (shared memory,
+ * then one 8-byte store per block of 1024 loads: under 0.2 % of the
+ * traffic). */
 static void gen_index(gen *g, unsigned stride, unsigned offset, int stores)
 {
     for (unsigned w = 0; w < BLOCK_1D / 32; w++) {

@@ -23,6 +23,14 @@ static const char *status_name(lab_status s)
     return "?";
 }
 
+/* A timed row whose clocks differ from the first warm-up's. */
+static int row_clock_moved(const lab_env *e, const lab_meas *m)
+{
+    return m->status == LAB_ST_OK &&
+           (lab_clock_moved(e->sm_mhz[1], m->sm_mhz) ||
+            lab_clock_moved(e->mem_mhz[1], m->mem_mhz));
+}
+
 static double per(uint64_t num, uint64_t den)
 {
     return den ? (double)num / (double)den : 0.0;
@@ -103,16 +111,39 @@ static void write_env_text(FILE *f, const lab_env *e)
             e->once ? "checked only, not timed (--once)"
                     : "GB/s = (read + written) / median time");
     if (!e->once)
-        fprintf(f, "median of %u samples [min .. max]; C_ref = %.1f GB/s "
-                   "(best E0 row)\n",
-                e->repeat, e->c_ref_gbs);
-    fprintf(f, "\n");
+        fprintf(f, "median of %u samples [min .. max] after a %.0f ms "
+                   "warm-up per row; C_ref = %.1f GB/s (best E0 row)\n",
+                e->repeat, LAB_WARMUP_MS, e->c_ref_gbs);
+    if (e->commit[0])
+        fprintf(f, "commit %s\n", e->commit);
+    if (!e->cublas)
+        fprintf(f, "built without cuBLAS: E5.sgeam cannot run\n");
+}
+
+/* The clock line under the header; t NULL for --once (nothing timed). */
+static void write_clocks_text(FILE *f, const lab_table *t, const lab_env *e)
+{
+    if (!e->have_clocks) {
+        fprintf(f, "clocks: unknown (NVML not available)\n\n");
+        return;
+    }
+    fprintf(f, "clocks (MHz, NVML): SM %u at open, %u after the first "
+               "warm-up, %u at the end; memory %u, %u, %u",
+            e->sm_mhz[0], e->sm_mhz[1], e->sm_mhz[2], e->mem_mhz[0],
+            e->mem_mhz[1], e->mem_mhz[2]);
+    if (t && lab_env_clocks_moved(t, e))
+        fprintf(f, "\nCLOCKS MOVED by more than %.0f %% during the run: rows "
+                   "marked [clk] ran at other clocks than the first row\n\n",
+                LAB_CLOCK_TOL_PCT);
+    else
+        fprintf(f, " (%s)\n\n", t ? "steady" : "nothing timed");
 }
 
 static void write_run_text(FILE *f, const lab_table *t, const lab_env *e)
 {
     char model[96], pred[32], meas[64], rel[16], cref[16], ratio[16];
     write_env_text(f, e);
+    write_clocks_text(f, e->once ? NULL : t, e);
     fprintf(f, "%-16s %-28s %-30s %7s %8s %-10s %8s  %s\n", "row", "what",
             "measured", "xC_ref", "vs base", "predicted", "meas/pred",
             "status");
@@ -141,8 +172,12 @@ static void write_run_text(FILE *f, const lab_table *t, const lab_env *e)
             snprintf(rel, sizeof rel, mr > 0 ? "%.3f" : "-", mr);
         snprintf(ratio, sizeof ratio, mr > 0 && pr > 0 ? "%.3f" : "-",
                  pr > 0 ? mr / pr : 0.0);
-        fprintf(f, "%-16s %-28.28s %-30s %7s %8s %-10s %8s  %s%s%s\n", r->id,
-                r->title, meas, cref, rel, pred, ratio, status_name(m->status),
+        fprintf(f, "%-16s %-28.28s %-30s %7s %8s %-10s %8s  %s%s%s%s\n",
+                r->id, r->title, meas, cref, rel, pred, ratio,
+                status_name(m->status),
+                row_clock_moved(e, m)
+                    ? " [clk]"
+                    : "",
                 m->note[0] ? ": " : "", m->note);
     }
     fprintf(f, "\nvs base: bandwidth over the baseline row's (C_ref when "
@@ -234,9 +269,16 @@ static void json_row(FILE *f, const lab_table *t, const lab_env *e, size_t i,
         wm_json_string(f, m->note);
         fprintf(f, ", \"bytes\": ");
         json_num(f, m->bytes);
-        fprintf(f, ", \"samples\": %u, \"launches_per_sample\": %u,\n"
-                   "       \"ms\": {\"median\": ",
-                m->samples, m->launches);
+        fprintf(f, ", \"samples\": %u, \"launches_per_sample\": %u, "
+                   "\"kernel_launches\": %u, \"warmup_ms\": ",
+                m->samples, m->launches, m->kernel_launches);
+        json_num(f, m->warmup_ms);
+        fprintf(f, ",\n       \"clocks_mhz\": {\"sm\": %u, \"mem\": %u}, "
+                   "\"clocks_moved\": %s,\n       \"ms\": {\"median\": ",
+                m->sm_mhz, m->mem_mhz,
+                row_clock_moved(e, m)
+                    ? "true"
+                    : "false");
         json_num(f, m->ms_med);
         fprintf(f, ", \"min\": ");
         json_num(f, m->ms_min);
@@ -288,6 +330,21 @@ static void write_json(FILE *f, const lab_table *t, const lab_env *e,
                 e->buf_bytes, e->lesson_n, e->matrix_n, e->repeat,
                 e->once ? "true" : "false");
         json_num(f, e->c_ref_gbs);
+        fprintf(f, ", \"warmup_ms\": ");
+        json_num(f, LAB_WARMUP_MS);
+        fprintf(f, ", \"cublas\": %s, \"commit\": ",
+                e->cublas ? "true" : "false");
+        if (e->commit[0])
+            wm_json_string(f, e->commit);
+        else
+            fprintf(f, "null");
+        fprintf(f, ",\n          \"clocks_mhz\": {\"known\": %s, "
+                   "\"sm\": [%u, %u, %u], \"mem\": [%u, %u, %u], "
+                   "\"at\": [\"open\", \"first warm-up\", \"end\"], "
+                   "\"moved\": %s}",
+                e->have_clocks ? "true" : "false", e->sm_mhz[0], e->sm_mhz[1],
+                e->sm_mhz[2], e->mem_mhz[0], e->mem_mhz[1], e->mem_mhz[2],
+                !e->once && lab_env_clocks_moved(t, e) ? "true" : "false");
         fprintf(f, ",\n          \"units\": \"GB/s = 1e9 B/s, bytes = read + "
                    "written, median of samples\"},\n");
     }

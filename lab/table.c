@@ -316,3 +316,29 @@ double lab_row_predicted_rel(const lab_table *t, size_t i)
         return r->pred.efficiency / b->pred.efficiency;
     return r->pred.efficiency;
 }
+
+/* Contract in lab.h. */
+int lab_clock_moved(unsigned a, unsigned b)
+{
+    double d;
+    if (a == 0 || b == 0)
+        return 0;
+    d = a > b ? (double)(a - b) : (double)(b - a);
+    return d * 100.0 > LAB_CLOCK_TOL_PCT * (double)a;
+}
+
+/* Contract in lab.h. */
+int lab_env_clocks_moved(const lab_table *t, const lab_env *e)
+{
+    if (lab_clock_moved(e->sm_mhz[1], e->sm_mhz[2]) ||
+        lab_clock_moved(e->mem_mhz[1], e->mem_mhz[2]))
+        return 1;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const lab_meas *m = &t->rows[i].meas;
+        if (t->rows[i].selected && m->status == LAB_ST_OK &&
+            (lab_clock_moved(e->sm_mhz[1], m->sm_mhz) ||
+             lab_clock_moved(e->mem_mhz[1], m->mem_mhz)))
+            return 1;
+    }
+    return 0;
+}

@@ -287,6 +287,34 @@ static void test_kinds(void)
     }
 }
 
+static void test_clocks(void)
+{
+    static lab_env e;
+    size_t i = (size_t)lab_table_find(&t, "E5.pad");
+    CHECK(!lab_clock_moved(1980, 1980));
+    CHECK(!lab_clock_moved(1980, 1950)); /* 1.5 %: within the tolerance */
+    CHECK(lab_clock_moved(1980, 1900));  /* 4 % */
+    CHECK(lab_clock_moved(1980, 2100));
+    CHECK(!lab_clock_moved(0, 1980));    /* unknown never moves */
+    CHECK(!lab_clock_moved(1980, 0));
+    memset(&e, 0, sizeof e);
+    e.sm_mhz[1] = e.sm_mhz[2] = 1980;
+    e.mem_mhz[1] = e.mem_mhz[2] = 3201;
+    for (size_t k = 0; k < t.nrows; k++)
+        memset(&t.rows[k].meas, 0, sizeof t.rows[k].meas);
+    t.rows[i].selected = 1;
+    t.rows[i].meas.status = LAB_ST_OK;
+    t.rows[i].meas.sm_mhz = 1980;
+    t.rows[i].meas.mem_mhz = 3201;
+    CHECK(!lab_env_clocks_moved(&t, &e));
+    t.rows[i].meas.mem_mhz = 2619;
+    CHECK(lab_env_clocks_moved(&t, &e));
+    t.rows[i].meas.mem_mhz = 3201;
+    e.sm_mhz[2] = 1755;
+    CHECK(lab_env_clocks_moved(&t, &e));
+    t.rows[i].meas.status = LAB_ST_NOT_RUN;
+}
+
 int main(void)
 {
     CHECK_EQ(lab_table_build(&t), WM_OK);
@@ -300,5 +328,6 @@ int main(void)
     test_ratios();
     test_stats();
     test_kinds();
+    test_clocks();
     return check_done("test_lab_predict");
 }
