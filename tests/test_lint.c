@@ -1,0 +1,221 @@
+/*
+ * test_lint.c -- `warpmem lint` against the dynamic truth.
+ *
+ * For every example-kernel case (kernel_cases.h) the kernel is run by the
+ * interpreter and linted with the same launch (block, grid and the scalar
+ * arguments; pointers stay symbolic).  Wherever lint gives a number for an
+ * instruction, the run must measure that same figure per request:
+ *   - exact: every request of the run has that figure (min = max = lint);
+ *   - varies: the run's mean per request lies within lint's min..worst.
+ * No instruction the run finds at its ideal may be flagged, and lint must
+ * not give a number for an instruction the run never issued.  Then unit
+ * checks of the affine domain (affine.h).  With WM_LINT_TABLE set in the
+ * environment the agreement table of docs/lint.md is printed.
+ */
+#include "wm_int.h"
+
+#include "affine.h"
+#include "check.h"
+#include "kernel_run.h"
+#include "ptx_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The run's site for (insn, space, op), or 0. */
+static int find_site(const wm_agg *g, size_t insn, wm_space sp, wm_op op,
+                     wm_site *out)
+{
+    for (size_t i = 0; i < wm_agg_nsites(g); i++)
+        if (wm_agg_site(g, i, out) && out->site == insn &&
+            out->space == sp && out->op == op)
+            return 1;
+    return 0;
+}
+
+typedef struct tally {
+    unsigned insns, exact, varies, data, other, agree;
+} tally;
+
+static void lint_case(const kernel_case *kc, tally *all, int table)
+{
+    kr_run r;
+    if (!kr_run_case(kc, "sm_80", 1, &r)) {
+        CHECK(!"case runs");
+        kr_free(&r);
+        return;
+    }
+    wm_lint_param params[KR_MAX_ARGS];
+    char names[KR_MAX_ARGS][24];
+    wm_lint_opts o;
+    memset(&o, 0, sizeof o);
+    memcpy(o.block, kc->block, sizeof o.block);
+    memcpy(o.grid, kc->grid, sizeof o.grid);
+    o.params = params;
+    for (size_t i = 0; i < kc->nargs; i++) {
+        const char *s = kc->args[i].scalar;
+        if (kc->args[i].is_buf || s[0] == 'f')
+            continue;
+        snprintf(names[i], sizeof names[i], "%zu", i);
+        params[o.nparams].name = names[i];
+        params[o.nparams].value = strtoll(strchr(s, '=') + 1, NULL, 0);
+        o.nparams++;
+    }
+    wm_arch arch;
+    CHECK(wm_arch_parse("sm_80", &arch, NULL, 0) == WM_OK);
+    wm_lint *l = NULL;
+    wm_status st = wm_lint_kernel(r.m, (size_t)r.kernel, &arch, &o, &l);
+    CHECK_EQ(st, WM_OK);
+    tally t = {0, 0, 0, 0, 0, 0};
+    for (size_t i = 0; l && i < wm_lint_count(l); i++) {
+        const wm_lint_insn *v = wm_lint_at(l, i);
+        wm_site s;
+        int have = find_site(r.agg, v->insn, v->space, v->op, &s) &&
+                   s.stats.requests > 0;
+        t.insns++;
+        if (v->kind == WM_LINT_EXACT) {
+            t.exact++;
+            CHECK(have);
+            int ok = have && s.per_request.min == v->min &&
+                     s.per_request.max == v->min;
+            if (!ok)
+                fprintf(stderr,
+                        "%s: insn %zu (PTX line %u): lint %u, run %u..%u\n",
+                        kc->name, v->insn, r.m->code[v->insn].line, v->min,
+                        have ? s.per_request.min : 0,
+                        have ? s.per_request.max : 0);
+            CHECK(ok);
+            t.agree += (unsigned)ok;
+        } else if (v->kind == WM_LINT_VARIES) {
+            t.varies++;
+            CHECK(have);
+            int ok = have && s.per_request.mean >= v->min - 1e-9 &&
+                     s.per_request.mean <= v->worst + 1e-9;
+            if (!ok)
+                fprintf(stderr,
+                        "%s: insn %zu: lint %u..%u, run mean %.3f\n",
+                        kc->name, v->insn, v->min, v->worst,
+                        have ? s.per_request.mean : 0.0);
+            CHECK(ok);
+            t.agree += (unsigned)ok;
+        } else if (v->kind == WM_LINT_DATA) {
+            t.data++;
+        } else {
+            t.other++;
+        }
+        /* nothing the run finds at its ideal is flagged */
+        if (have && v->severity != WM_SEV_NONE) {
+            double ideal = v->space == WM_SPACE_SHARED
+                               ? (double)s.stats.ideal_wavefronts
+                               : (double)s.stats.ideal_sectors;
+            double got = v->space == WM_SPACE_SHARED
+                             ? (double)s.stats.wavefronts
+                             : (double)s.stats.sectors;
+            CHECK(got > ideal);
+        }
+    }
+    if (table)
+        printf("| %s | %s | %u | %u | %u | %u | %u | %u/%u |\n", kc->name,
+               kc->kernel, t.insns, t.exact, t.varies, t.data, t.other,
+               t.agree, t.exact + t.varies);
+    all->insns += t.insns;
+    all->exact += t.exact;
+    all->varies += t.varies;
+    all->data += t.data;
+    all->other += t.other;
+    all->agree += t.agree;
+    wm_lint_free(l);
+    kr_free(&r);
+}
+
+/* ---- the affine domain ----------------------------------------------------- */
+
+static int64_t leaf_tid(void *ud, const wmi_avar *v)
+{
+    (void)v;
+    return *(const int64_t *)ud;
+}
+
+static void test_affine(void)
+{
+    wmi_actx x;
+    wmi_actx_init(&x);
+    wmi_aff tid = wmi_aff_sym(&x, WMI_AV_SREG, SR_TID_X, 0, 0, 0);
+    wmi_aff cta = wmi_aff_sym(&x, WMI_AV_SREG, SR_CTAID_X, 0, 1, 0);
+    wmi_aff k4 = wmi_aff_const(4), k31 = wmi_aff_const(31);
+    /* 4 * (cta * 32 + tid): linear, one product-free form */
+    wmi_aff k32 = wmi_aff_const(32);
+    wmi_aff a = wmi_aff_mul(&x, &cta, &k32);
+    a = wmi_aff_add(&a, &tid);
+    a = wmi_aff_mul(&x, &a, &k4);
+    CHECK(!a.top && a.nterms == 2 && a.c0 == 0);
+    CHECK_EQ(wmi_aff_coef(&a, wmi_aff_single(&tid)), 4);
+    CHECK_EQ(wmi_aff_coef(&a, wmi_aff_single(&cta)), 128);
+    /* shl by 2 is the same form as * 4 */
+    wmi_aff k2 = wmi_aff_const(2);
+    wmi_aff b = wmi_aff_op(&x, WMI_AOP_SHL, 32, 0, &tid, &k2, 0);
+    CHECK(wmi_aff_eq(&b, &(wmi_aff){0}) == 0);
+    wmi_aff c = wmi_aff_scale(&tid, 4);
+    CHECK(wmi_aff_eq(&b, &c));
+    /* (128*cta + 4*tid) >> 2 = 32*cta + tid exactly */
+    wmi_aff d = wmi_aff_op(&x, WMI_AOP_SHR, 32, 0, &a, &k2, 0);
+    CHECK_EQ(wmi_aff_coef(&d, wmi_aff_single(&tid)), 1);
+    /* (32*cta + 5) & 31 = 5; tid & 31 stays an atom, hash-consed */
+    wmi_aff e = wmi_aff_mul(&x, &cta, &k32);
+    wmi_aff k5 = wmi_aff_const(5);
+    e = wmi_aff_add(&e, &k5);
+    e = wmi_aff_op(&x, WMI_AOP_AND, 32, 0, &e, &k31, 0);
+    CHECK(!e.top && e.nterms == 0 && e.c0 == 5);
+    wmi_aff f1 = wmi_aff_op(&x, WMI_AOP_AND, 32, 0, &tid, &k31, 0);
+    wmi_aff f2 = wmi_aff_op(&x, WMI_AOP_AND, 32, 0, &tid, &k31, 0);
+    CHECK(wmi_aff_eq(&f1, &f2) && wmi_aff_single(&f1) != WMI_NOREG);
+    CHECK(!wmi_aff_uniform(&x, &f1) && wmi_aff_uniform(&x, &cta));
+    /* evaluation: (tid & 31) ^ 3 for tid = 45 is 13 ^ 3 = 14 */
+    wmi_aff k3 = wmi_aff_const(3);
+    wmi_aff g = wmi_aff_op(&x, WMI_AOP_XOR, 32, 0, &f1, &k3, 0);
+    int64_t val[64], tv = 45;
+    uint32_t stamp[64] = {0};
+    CHECK(x.nvars < 64);
+    wmi_aenv env = {leaf_tid, &tv, val, stamp, 1};
+    CHECK_EQ(wmi_aff_eval(&x, &g, &env), 14);
+    /* top propagates; too many terms give top */
+    wmi_aff top = wmi_aff_top(WMI_TOP_LOAD, 7);
+    wmi_aff h = wmi_aff_add(&a, &top);
+    CHECK(h.top && h.why == WMI_TOP_LOAD && h.at == 7);
+    wmi_aff big = wmi_aff_const(0);
+    for (uint32_t p = 0; p < WMI_AFF_TERMS + 1; p++) {
+        wmi_aff s = wmi_aff_sym(&x, WMI_AV_PARAM, p, 0, 1, 0);
+        big = wmi_aff_add(&big, &s);
+    }
+    CHECK(big.top && big.why == WMI_TOP_TERMS);
+    /* select folds on constant conditions; a == b gives a */
+    wmi_aff s1 = wmi_aff_select(&x, CMP_LT, 32, 1, &k2, &k3, &tid, &cta, 0);
+    CHECK(wmi_aff_eq(&s1, &tid));
+    wmi_aff s2 = wmi_aff_select(&x, CMP_LT, 32, 1, &tid, &k3, &cta, &cta, 0);
+    CHECK(wmi_aff_eq(&s2, &cta));
+    char buf[128];
+    wmi_aff_print(&x, &k31, NULL, NULL, buf, sizeof buf);
+    CHECK(strcmp(buf, "31") == 0);
+    wmi_actx_free(&x);
+}
+
+int main(void)
+{
+    int table = getenv("WM_LINT_TABLE") != NULL;
+    tally all = {0, 0, 0, 0, 0, 0};
+    if (table)
+        printf("| case | kernel | memory insns | exact | varies | "
+               "data-dependent | other | agree with run |\n|---|---|---|---|"
+               "---|---|---|---|\n");
+    for (size_t i = 0; i < nkernel_cases; i++)
+        lint_case(&kernel_cases[i], &all, table);
+    if (table)
+        printf("| **all** | | %u | %u | %u | %u | %u | %u/%u |\n", all.insns,
+               all.exact, all.varies, all.data, all.other, all.agree,
+               all.exact + all.varies);
+    CHECK(all.exact > 0);
+    CHECK_EQ(all.agree, all.exact + all.varies);
+    test_affine();
+    return check_done("test_lint");
+}
