@@ -746,17 +746,29 @@ static void enter_loop(lint *L, size_t bi, bstate *s, int sweep)
         } else {
             const wmi_aff *bv = &back->r[r];
             wmi_aff st = wmi_aff_sub(bv, &hp[r]);
-            if (wmi_aff_eq(bv, &hp[r]) || wmi_aff_eq(bv, &e)) {
+            uint32_t av = wmi_aff_single(bv);
+            const wmi_avar *at = av != WMI_NOREG ? &L->ax.vars[av] : NULL;
+            if (undefined(bv)) {
+                nv = e; /* not written on the way back */
+            } else if (bv->top) {
+                nv = *bv;
+            } else if (wmi_aff_eq(bv, &hp[r]) || wmi_aff_eq(bv, &e)) {
                 nv = e;
-            } else if (!bv->top && !(wmi_aff_loops(&L->ax, bv) & bit) &&
-                       undefined(&e)) {
+            } else if (!(wmi_aff_loops(&L->ax, bv) & bit) && undefined(&e)) {
                 nv = *bv; /* defined in the loop, not carried around it */
             } else if (!st.top && !e.top &&
                        !(wmi_aff_loops(&L->ax, &st) & bit)) {
                 wmi_aff k = wmi_aff_mul(&L->ax, &st, &iter);
-                nv = wmi_aff_add(&e, &k);
-            } else if (bv->top && !undefined(bv)) {
-                nv = *bv;
+                nv = wmi_aff_add(&e, &k); /* e + s * iter */
+            } else if (at && at->kind == WMI_AV_ATOM && !e.top &&
+                       (at->op == WMI_AOP_SHR || at->op == WMI_AOP_SHL) &&
+                       wmi_aff_eq(&L->ax.forms[at->x], &hp[r]) &&
+                       L->ax.forms[at->y].nterms == 0 &&
+                       !L->ax.forms[at->y].top) {
+                /* s >>= c (or <<= c) each time: e >> (c * iter) */
+                wmi_aff c = wmi_aff_scale(&iter, L->ax.forms[at->y].c0);
+                nv = wmi_aff_op(&L->ax, (wmi_aop)at->op, at->bits, at->sgn,
+                                &e, &c, h->start);
             } else {
                 nv = wmi_aff_top(WMI_TOP_LOOP, h->start);
             }
@@ -1218,9 +1230,11 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
         }
         if (st != WM_OK)
             return st;
-        fig[w] = wmi_lint_figure(v->space, &c);
+        fig[w] = wmi_lint_figure(base[w].space, &c);
         if (first < 0) {
             first = (int)w;
+            v->space = base[w].space; /* generic: the resolved window */
+            fig[w] = wmi_lint_figure(v->space, &c);
             v->min = v->max = fig[w];
             v->access = base[w];
             v->counts = c;
@@ -1228,7 +1242,7 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
         v->min = fig[w] < v->min ? fig[w] : v->min;
         v->max = fig[w] > v->max ? fig[w] : v->max;
         sum += fig[w];
-        isum += wmi_lint_ideal(v->space, &c);
+        isum += wmi_lint_ideal(base[w].space, &c);
         v->warps++;
         st = wm_agg_add(agg, &base[w], NULL);
         if (st != WM_OK)
