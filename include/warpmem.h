@@ -901,6 +901,20 @@ WM_API void wm_lint_free(wm_lint *l);
 /* The block shape the verdicts are for. */
 WM_API void wm_lint_block(const wm_lint *l, unsigned block[3]);
 
+/*
+ * When no block was given (and the kernel has no .reqntid) the verdicts
+ * are also computed for the block shapes of a table: x = 32 ... 1024 for
+ * a kernel that reads only tid.x, x = 32 ... 256 times y = 1 ... 32 (at
+ * most 1024 threads) when it reads tid.y or tid.z.  nshapes is 0 when the
+ * block was given.  wm_lint_by_shape gives verdict i's figure under shape
+ * s (mean per request, min and max over the block's warps); 0 when that
+ * verdict has no number there.
+ */
+WM_API size_t wm_lint_nshapes(const wm_lint *l);
+WM_API void wm_lint_shape(const wm_lint *l, size_t s, unsigned block[3]);
+WM_API int wm_lint_by_shape(const wm_lint *l, size_t i, size_t s,
+                            double *per_req, uint32_t *min, uint32_t *max);
+
 /* Verdicts in instruction order (cp.async gives two: global, shared). */
 WM_API size_t wm_lint_count(const wm_lint *l);
 WM_API const wm_lint_insn *wm_lint_at(const wm_lint *l, size_t i);

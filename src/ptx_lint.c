@@ -1168,10 +1168,12 @@ static size_t samples(const wmi_avar *v, const unsigned grid[3], int64_t *out)
     return k;
 }
 
+/* The verdict on record r for the block in eb; each active warp's access
+   is added to agg (may be NULL). */
 static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
-                       const uint8_t *given, wm_lint_insn *v, wm_agg *agg)
+                       const uint8_t *given, const wm_arch *arch,
+                       wm_lint_insn *v, wm_agg *agg)
 {
-    const wm_arch *arch = wm_agg_arch(agg);
     memset(v, 0, sizeof *v);
     v->insn = r->pc;
     v->op = r->op;
@@ -1244,7 +1246,7 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
         sum += fig[w];
         isum += wmi_lint_ideal(base[w].space, &c);
         v->warps++;
-        st = wm_agg_add(agg, &base[w], NULL);
+        st = agg ? wm_agg_add(agg, &base[w], NULL) : WM_OK;
         if (st != WM_OK)
             return st;
     }
@@ -1341,6 +1343,80 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
                   : share >= 0.1 ? WM_SEV_MEDIUM
                                  : WM_SEV_LOW;
     return WM_OK;
+}
+
+/* ---- the table over block shapes ------------------------------------------------------------ */
+
+/*
+ * With no block given: every verdict again for block shapes whose x is a
+ * multiple of 32 (x = 32 ... 1024 for a kernel that reads only tid.x;
+ * x = 32 ... 256 by y = 1 ... 32 up to 1024 threads when it reads tid.y).
+ */
+static wm_status by_shape(wm_lint *R, lint *L, evalbuf *eb,
+                          const uint8_t *given, const wm_arch *arch,
+                          const wmi_func *f)
+{
+    int two = (f->sregs_used & ((uint64_t)1 << SR_TID_Y |
+                                (uint64_t)1 << SR_TID_Z)) != 0;
+    unsigned saved[3];
+    memcpy(saved, eb->ec.block, sizeof saved);
+    R->nshapes = 0;
+    for (unsigned x = 32; x <= (two ? 256u : 1024u); x *= 2)
+        for (unsigned y = 1; y <= (two ? 32u : 1u) && x * y <= 1024; y *= 2) {
+            assert(R->nshapes < WM_ARRAY_LEN(R->shapes));
+            R->shapes[R->nshapes][0] = x;
+            R->shapes[R->nshapes][1] = y;
+            R->shapes[R->nshapes][2] = 1;
+            R->nshapes++;
+        }
+    R->by = calloc(R->nshapes * (R->nv + 1), sizeof *R->by);
+    if (!R->by)
+        return WM_ERR_NOMEM;
+    for (size_t k = 0; k < R->nshapes; k++) {
+        memcpy(eb->ec.block, R->shapes[k], sizeof R->shapes[k]);
+        for (size_t i = 0; i < L->nrecs; i++) {
+            wm_lint_insn v;
+            wm_status st = judge(L, &L->recs[i], eb, given, arch, &v, NULL);
+            if (st != WM_OK)
+                return st;
+            wmi_lint_cell *c = &R->by[i * R->nshapes + k];
+            c->kind = (uint8_t)v.kind;
+            c->min = v.min;
+            c->max = v.max;
+            c->per_request = v.per_request;
+        }
+    }
+    memcpy(eb->ec.block, saved, sizeof saved);
+    return WM_OK;
+}
+
+size_t wm_lint_nshapes(const wm_lint *l)
+{
+    return l ? l->nshapes : 0;
+}
+
+void wm_lint_shape(const wm_lint *l, size_t s, unsigned block[3])
+{
+    memset(block, 0, 3 * sizeof *block);
+    if (l && s < l->nshapes)
+        memcpy(block, l->shapes[s], sizeof l->shapes[s]);
+}
+
+int wm_lint_by_shape(const wm_lint *l, size_t i, size_t s, double *per_req,
+                     uint32_t *min, uint32_t *max)
+{
+    if (!l || i >= l->nv || s >= l->nshapes)
+        return 0;
+    const wmi_lint_cell *c = &l->by[i * l->nshapes + s];
+    if (c->kind != WM_LINT_EXACT && c->kind != WM_LINT_VARIES)
+        return 0;
+    if (per_req)
+        *per_req = c->per_request;
+    if (min)
+        *min = c->min;
+    if (max)
+        *max = c->max;
+    return 1;
 }
 
 /* ---- set-up and the API -------------------------------------------------------------------- */
@@ -1536,18 +1612,21 @@ wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k,
     if (!f)
         return WM_ERR_ARG;
     unsigned block[3] = {0, 0, 0}, grid[3] = {1024, 1024, 64};
-    if (o && (o->block[0] || o->block[1] || o->block[2]))
-        for (int d = 0; d < 3; d++)
-            block[d] = o->block[d] ? o->block[d] : 1;
-    else if (f->reqntid[0])
-        for (int d = 0; d < 3; d++)
-            block[d] = f->reqntid[d] ? f->reqntid[d] : 1;
-    else if (f->sregs_used & ((uint64_t)1 << SR_TID_Z))
-        block[0] = 32, block[1] = 4, block[2] = 2;
-    else if (f->sregs_used & ((uint64_t)1 << SR_TID_Y))
-        block[0] = 32, block[1] = 8, block[2] = 1;
-    else
-        block[0] = 256, block[1] = 1, block[2] = 1;
+    /* the user's block, else .reqntid, else one by rank (and the table) */
+    const unsigned *want = o && (o->block[0] || o->block[1] || o->block[2])
+                               ? o->block
+                           : f->reqntid[0] ? f->reqntid
+                                           : NULL;
+    int chosen = want != NULL;
+    for (int d = 0; want && d < 3; d++)
+        block[d] = want[d] ? want[d] : 1;
+    if (!chosen) {
+        int z = (f->sregs_used & ((uint64_t)1 << SR_TID_Z)) != 0;
+        int y = (f->sregs_used & ((uint64_t)1 << SR_TID_Y)) != 0;
+        block[0] = y || z ? 32 : 256;
+        block[1] = z ? 4 : y ? 8 : 1;
+        block[2] = z ? 2 : 1;
+    }
     if (block[0] * block[1] * block[2] > 1024 || block[2] > 64)
         return WM_ERR_ARG;
     for (int d = 0; o && d < 3; d++)
@@ -1601,7 +1680,7 @@ wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k,
         goto done;
     for (size_t i = 0; i < L.nrecs; i++) {
         wm_lint_insn v;
-        st = judge(&L, &L.recs[i], &eb, given, &v, R->agg);
+        st = judge(&L, &L.recs[i], &eb, given, arch, &v, R->agg);
         if (st == WM_OK)
             st = push(R, &v);
         if (st != WM_OK)
@@ -1609,6 +1688,11 @@ wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k,
         wm_ptx_where w;
         if (wm_ptx_where_insn(m, v.insn, &w))
             wm_agg_label(R->agg, (uint32_t)v.insn, w.text, w.file, w.line);
+    }
+    if (!chosen) {
+        st = by_shape(R, &L, &eb, given, arch, f);
+        if (st != WM_OK)
+            goto done;
     }
     st = WM_OK;
 done:
@@ -1631,6 +1715,7 @@ void wm_lint_free(wm_lint *l)
         return;
     wm_agg_free(l->agg);
     free(l->v);
+    free(l->by);
     free(l);
 }
 

@@ -9,6 +9,13 @@
 
 #include "ptx_int.h"
 
+/* One verdict's figure under one block shape of the table. */
+typedef struct wmi_lint_cell {
+    uint8_t kind; /* wm_lint_kind */
+    uint32_t min, max;
+    double per_request;
+} wmi_lint_cell;
+
 struct wm_lint {
     const wm_ptx_module *m;
     size_t kernel;
@@ -17,6 +24,11 @@ struct wm_lint {
     wm_lint_insn *v; /* verdicts in instruction order */
     size_t nv, capv;
     wm_agg *agg;     /* every active warp's base access, per verdict */
+    /* no block given: the verdicts for other block shapes, by[i * nshapes
+       + s] for verdict i under shapes[s] */
+    unsigned shapes[32][3];
+    size_t nshapes;
+    wmi_lint_cell *by;
 };
 
 /* Sectors (global/local) or wavefronts (shared) of counts c. */

@@ -171,6 +171,72 @@ static void text_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
     }
 }
 
+/* A cell of the block-shape table: "4", "3.50", "-". */
+static void cell(char *buf, size_t cap, const wm_lint *l, size_t i, size_t s)
+{
+    double pr;
+    uint32_t lo, hi;
+    if (!wm_lint_by_shape(l, i, s, &pr, &lo, &hi))
+        snprintf(buf, cap, "-");
+    else if (lo == hi)
+        snprintf(buf, cap, "%u", lo);
+    else
+        snprintf(buf, cap, "%.2f", pr);
+}
+
+/* Without --block: the instructions whose figure changes with the block
+   shape, one column per shape of the table. */
+static void shape_table(FILE *f, const wm_lint *l, const lrow *rows)
+{
+    size_t ns = wm_lint_nshapes(l), ndiff = 0;
+    if (!ns)
+        return;
+    for (size_t r = 0; r < l->nv; r++) {
+        size_t i = rows[r].i;
+        char first[32], c[32];
+        cell(first, sizeof first, l, i, 0);
+        int same = 1;
+        for (size_t s = 1; s < ns && same; s++) {
+            cell(c, sizeof c, l, i, s);
+            same = strcmp(c, first) == 0;
+        }
+        if (same)
+            continue;
+        if (!ndiff++) {
+            fprintf(f, "\nby block shape (no --block; x a multiple of 32), "
+                       "per request:\n  %-30s", "");
+            for (size_t s = 0; s < ns; s++) {
+                unsigned b[3];
+                char nm[24];
+                wm_lint_shape(l, s, b);
+                snprintf(nm, sizeof nm, b[1] > 1 ? "%ux%u" : "%u", b[0], b[1]);
+                fprintf(f, " %7s", nm);
+            }
+            fputc('\n', f);
+        }
+        wm_ptx_where w;
+        const wm_lint_insn *v = &l->v[i];
+        wm_ptx_where_insn(l->m, v->insn, &w);
+        char what[48];
+        snprintf(what, sizeof what, "ptx:%u %s %s.%u", w.ptx_line,
+                 wm_space_name(v->space), wm_op_name(v->op), v->size * 8);
+        fprintf(f, "  %-30s", what);
+        for (size_t s = 0; s < ns; s++) {
+            cell(c, sizeof c, l, i, s);
+            fprintf(f, " %7s", c);
+        }
+        fputc('\n', f);
+    }
+    if (!ndiff) {
+        unsigned a[3], b[3];
+        wm_lint_shape(l, 0, a);
+        wm_lint_shape(l, ns - 1, b);
+        fprintf(f, "\nevery figure is the same for the %zu block shapes "
+                   "tried (%ux%u to %ux%u).\n",
+                ns, a[0], a[1], b[0], b[1]);
+    }
+}
+
 static void text_report(FILE *f, const wm_lint *l,
                         const wm_lint_report_opts *o, const lrow *rows,
                         const lgroup *g, size_t ng, const wmi_sources *src)
@@ -203,6 +269,7 @@ static void text_report(FILE *f, const wm_lint *l,
         for (size_t i = g[k].lo; i < g[k].hi; i++)
             text_insn(f, l, &l->v[rows[i].i], o);
     }
+    shape_table(f, l, rows);
     fprintf(f, "\n  per-req: sectors (global/local) or wavefronts (shared) "
                "per request for the\n  block's warps; worst: over the "
                "misalignments ctaid, scalars and loops allow.\n");
@@ -252,6 +319,22 @@ static void json_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
                    "\"max\": %u, \"worst\": %u, \"ideal\": %.4g",
                 v->warps, v->per_request, v->min, v->max, v->worst,
                 v->ideal);
+    size_t vi = (size_t)(v - l->v);
+    if (wm_lint_nshapes(l)) {
+        fprintf(f, ", \"by_block\": [");
+        for (size_t s = 0; s < wm_lint_nshapes(l); s++) {
+            unsigned b[3];
+            double pr;
+            wm_lint_shape(l, s, b);
+            fprintf(f, "%s{\"block\": [%u, %u, %u], \"per_request\": ",
+                    s ? ", " : "", b[0], b[1], b[2]);
+            if (wm_lint_by_shape(l, vi, s, &pr, NULL, NULL))
+                fprintf(f, "%.4g}", pr);
+            else
+                fprintf(f, "null}");
+        }
+        fprintf(f, "]");
+    }
     if (explain && numbered(v) && v->severity != WM_SEV_NONE) {
         wm_advice adv;
         if (wm_advise(&l->arch, &v->access, &adv) == WM_OK) {
