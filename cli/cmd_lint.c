@@ -300,7 +300,7 @@ int wm_cmd_lint(int argc, char **argv)
             printf("\n");
         if (printed && output.format == WM_FMT_JSON)
             printf(",");
-        wm_lint_report(stdout, m, res[k], &ro, !printed);
+        wm_lint_report(stdout, res[k], &ro, !printed);
         printed = 1;
         if (wm_lint_worst(res[k]) > worst)
             worst = wm_lint_worst(res[k]);

@@ -936,12 +936,13 @@ typedef struct wm_lint_report_opts {
 } wm_lint_report_opts;
 
 /*
- * Write the verdicts of one kernel: text (per source line, flagged lines
- * first, each instruction with its form, stride, figure and reason), JSON
- * (one object) or CSV (one row per verdict, header included when
- * `header`).
+ * Write the verdicts of one kernel: text (per source line in source
+ * order, flagged lines numbered worst first, each instruction with its
+ * figure, verdict, stride, address form and notes), JSON (one object) or
+ * CSV (one row per verdict, the header line first when `header`).  o may
+ * be NULL (text, no colour).
  */
-WM_API void wm_lint_report(FILE *f, const wm_ptx_module *m, const wm_lint *l,
+WM_API void wm_lint_report(FILE *f, const wm_lint *l,
                            const wm_lint_report_opts *o, int header);
 
 /* The worst severity of the verdicts (WM_SEV_NONE if nothing flagged). */

@@ -408,6 +408,18 @@ static void pred_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
     wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_OP, pc), p, pc);
 }
 
+/* and/or/xor/shl/shr/div/rem/min/max: an atom unless it simplifies. */
+static void bit_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    wmi_aff a = rdw(L, s, in->a, bits), b = rdw(L, s, in->b, bits);
+    wmi_aff v = int_type(t) ? wmi_aff_op(&L->ax, aop_of((wmi_op)in->op), bits,
+                                         wmi_type_signed(t), &a, &b, pc)
+                            : wmi_aff_top(WMI_TOP_FLOAT, pc);
+    wr(L, s, in, in->d, v, NOCOND, pc);
+}
+
 /* Abstract effect of the instruction at pc on s. */
 static void step(lint *L, bstate *s, uint32_t pc)
 {
@@ -471,23 +483,18 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_AND:
     case OP_OR:
     case OP_XOR:
-        if (t == PT_PRED) {
+        if (t == PT_PRED)
             pred_op(L, s, in, pc);
-            return;
-        }
-        /* fall through */
+        else
+            bit_op(L, s, in, pc);
+        return;
     case OP_SHL:
     case OP_SHR:
     case OP_DIV:
     case OP_REM:
     case OP_MIN:
     case OP_MAX:
-        a = rdw(L, s, in->a, bits);
-        b = rdw(L, s, in->b, bits);
-        v = it ? wmi_aff_op(&L->ax, aop_of((wmi_op)in->op), bits, sg, &a, &b,
-                            pc)
-               : wmi_aff_top(WMI_TOP_FLOAT, pc);
-        wr(L, s, in, in->d, v, NOCOND, pc);
+        bit_op(L, s, in, pc);
         return;
     case OP_CVT:
         /* integer <-> integer: the same mathematical value (no wrap) */
@@ -1207,7 +1214,17 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
                      wmi_aff_why_text((wmi_top_why)r->addr.why));
         return WM_OK;
     }
-    wmi_aff_print(&L->ax, &r->addr, name_var, L, v->form, sizeof v->form);
+    /* a generic address into the shared window prints as its offset */
+    wmi_aff shown = r->addr;
+    int shwin = ((uint64_t)shown.c0 >> WMI_WIN_SHIFT) ==
+                (WMI_SHARED_WIN >> WMI_WIN_SHIFT);
+    if (shwin)
+        shown.c0 = (int64_t)((uint64_t)shown.c0 - WMI_SHARED_WIN);
+    static const char win[] = "shared window + ";
+    size_t off = shwin ? sizeof win - 1 : 0;
+    memcpy(v->form, win, off);
+    wmi_aff_print(&L->ax, &shown, name_var, L, v->form + off,
+                  sizeof v->form - off);
     stride_text(L, &r->addr, v->stride, sizeof v->stride);
     unsigned nth = eb->ec.block[0] * eb->ec.block[1] * eb->ec.block[2];
     unsigned nw = (nth + 31) / 32;

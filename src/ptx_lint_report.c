@@ -356,15 +356,14 @@ static void csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
-void wm_lint_report(FILE *f, const wm_ptx_module *m, const wm_lint *l,
-                    const wm_lint_report_opts *o, int header)
+void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
+                    int header)
 {
     wm_lint_report_opts dflt;
     if (!o) {
         memset(&dflt, 0, sizeof dflt);
         o = &dflt;
     }
-    (void)m;
     lrow *rows;
     lgroup *g;
     size_t ng;

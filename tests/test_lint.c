@@ -43,7 +43,7 @@ static void lint_case(const kernel_case *kc, const char *label, tally *all,
 {
     kr_run r;
     if (!kr_run_case(kc, "sm_80", 1, &r)) {
-        CHECK(!"case runs");
+        CHECK(r.st == WM_OK); /* the case runs */
         kr_free(&r);
         return;
     }
