@@ -79,6 +79,7 @@ typedef struct memrec {
     unsigned npath;
     int assumed;
     int reached;
+    uint64_t loops; /* loops around the instruction */
 } memrec;
 
 typedef struct lint {
@@ -97,10 +98,16 @@ typedef struct lint {
     wmi_aff **hprev;    /* per header: its state on the previous sweep */
     uint8_t **written;  /* per header: slots the loop writes */
     int nloops;
+    /* per loop: the condition of its back edge (NOCOND: none or unknown)
+       and its iteration variable */
+    int32_t loopcond[64];
+    uint32_t loopiter[64];
+    uint8_t loopback[64]; /* back edges seen this sweep */
     memrec *recs;
     size_t nrecs;
     uint32_t *rec_at;   /* instruction offset -> record index + 1 */
     bstate work;
+    uint64_t cur_loops; /* inloops of the block being swept */
     int changed;
     int oom;
 } lint;
@@ -376,6 +383,7 @@ static void record(lint *L, bstate *s, const wmi_insn *in, uint32_t pc,
     memcpy(r->path, s->path, sizeof r->path);
     r->npath = s->npath;
     r->assumed = s->assumed || r->guard_unknown;
+    r->loops = L->cur_loops;
 }
 
 static wmi_aff addr_of(lint *L, const bstate *s, uint32_t slot, int64_t imm)
@@ -742,6 +750,7 @@ static void enter_loop(lint *L, size_t bi, bstate *s, int sweep)
     uint64_t bit = (uint64_t)1 << h->loop;
     wmi_aff iter = wmi_aff_sym(&L->ax, WMI_AV_ITER, (uint32_t)h->loop, 0, 1,
                                bit);
+    L->loopiter[h->loop] = wmi_aff_single(&iter);
     for (uint32_t r = 0; r < n; r++) {
         if (!w[r])
             continue;
@@ -833,6 +842,11 @@ static void leave_block(lint *L, size_t bi, bstate *s)
         bstate *dst = back ? &L->back_cur[ti] : &L->in[ti];
         if (back && !dst->r)
             continue; /* a header beyond the 64 tracked loops */
+        if (back) {
+            int lp = t->loop;
+            int32_t c = guarded[k] ? cnd[k] : NOCOND;
+            L->loopcond[lp] = L->loopback[lp]++ ? NOCOND : c;
+        }
         /* the edge's own condition, then conditions of loops left behind */
         int32_t save[MAXPATH];
         unsigned nsave = s->npath;
@@ -855,6 +869,7 @@ static void leave_block(lint *L, size_t bi, bstate *s)
 static void sweep(lint *L, int k)
 {
     uint32_t n = L->f->nslots;
+    memset(L->loopback, 0, sizeof L->loopback);
     for (size_t bi = 0; bi < L->nblocks; bi++) {
         L->in[bi].reached = 0;
         if (L->back_cur[bi].r)
@@ -875,6 +890,7 @@ static void sweep(lint *L, int k)
         state_copy(s, &L->in[bi], n);
         if (L->blocks[bi].loop >= 0 && L->hprev[bi])
             enter_loop(L, bi, s, k);
+        L->cur_loops = L->blocks[bi].inloops;
         for (uint32_t pc = L->blocks[bi].start; pc < L->blocks[bi].end; pc++)
             step(L, s, pc);
         leave_block(L, bi, s);
@@ -895,15 +911,17 @@ typedef struct evalctx {
     unsigned tid[3], lane;
     int64_t ctaid[3];
     int64_t *param; /* per parameter */
-    uint32_t over;  /* a variable whose value is overridden, or NOREG */
-    int64_t over_val;
+    uint32_t over[3]; /* variables whose values are overridden, or NOREG;
+                         [2] is the loop check's own */
+    int64_t over_val[3];
 } evalctx;
 
 static int64_t leaf(void *ud, const wmi_avar *v)
 {
     const evalctx *e = ud;
-    if (e->over != WMI_NOREG && v == &e->L->ax.vars[e->over])
-        return e->over_val;
+    for (int k = 2; k >= 0; k--)
+        if (e->over[k] != WMI_NOREG && v == &e->L->ax.vars[e->over[k]])
+            return e->over_val[k];
     switch ((wmi_avar_kind)v->kind) {
     case WMI_AV_SREG:
         switch (v->id) {
@@ -939,6 +957,42 @@ typedef struct evalbuf {
     wmi_aenv env;
     evalctx ec;
 } evalbuf;
+
+/*
+ * In iteration k >= 1 of a loop whose back edge is conditional, the lane
+ * took that edge in iteration k - 1: its condition held there (a
+ * do-while's `i + stride < n` decides whether the last round runs).
+ * Checks every loop around r with an overridden iteration.
+ */
+static int loops_ran(evalbuf *eb, const memrec *r)
+{
+    lint *L = eb->ec.L;
+    evalctx *e = &eb->ec;
+    int on = 1;
+    for (int lp = 0; lp < L->nloops && on; lp++) {
+        if (!(r->loops >> lp & 1) || L->loopcond[lp] == NOCOND ||
+            L->loopiter[lp] == WMI_NOREG)
+            continue;
+        int64_t k = 0;
+        for (int j = 0; j < 2; j++)
+            if (e->over[j] == L->loopiter[lp])
+                k = e->over_val[j];
+        if (k < 1)
+            continue;
+        int32_t ref = L->loopcond[lp];
+        const cond *c = &L->conds[ref >> 1];
+        e->over[2] = L->loopiter[lp];
+        e->over_val[2] = k - 1;
+        eb->env.epoch++;
+        int h = wmi_aff_cmp_holds(c->cmp, c->bits, c->sgn,
+                                  wmi_aff_eval(&L->ax, &c->l, &eb->env),
+                                  wmi_aff_eval(&L->ax, &c->r, &eb->env));
+        on = h ^ (ref & 1);
+        e->over[2] = WMI_NOREG;
+        eb->env.epoch++;
+    }
+    return on;
+}
 
 /* Lane addresses and mask of record r for warp w under the context. */
 static int warp_access(evalbuf *eb, const memrec *r, unsigned w,
@@ -979,6 +1033,8 @@ static int warp_access(evalbuf *eb, const memrec *r, unsigned w,
                                       wmi_aff_eval(&L->ax, &c->r, &eb->env));
             on = h ^ (r->guard & 1);
         }
+        if (on && r->loops)
+            on = loops_ran(eb, r);
         if (!on)
             continue;
         uint64_t ad = (uint64_t)wmi_aff_eval(&L->ax, &r->addr, &eb->env);
@@ -1175,11 +1231,71 @@ static size_t samples(const wmi_avar *v, const unsigned grid[3], int64_t *out)
     return k;
 }
 
+/* What moving the uniform symbols showed. */
+typedef struct shot {
+    int moved;                /* the lane pattern changed */
+    int pad;
+    uint32_t worst;           /* worst figure of a mere shift */
+    uint32_t edge_lo, edge_hi;/* figures of warps with fewer lanes */
+} shot;
+
+/*
+ * One assignment of the overridden symbols: every active warp (or the
+ * first and last when !all) is formed again and compared with its base
+ * access.  A shift of the same lanes counts toward the worst case; fewer
+ * lanes at the same shift are an edge warp; anything else moved.
+ */
+static void try_shot(evalbuf *eb, const memrec *r, const wm_arch *arch,
+                     const wm_access *base, const int *act, unsigned nw,
+                     int all, shot *sh)
+{
+    unsigned first = 0, last = 0;
+    while (first < nw && !act[first])
+        first++;
+    for (unsigned w = first; w < nw; w++)
+        if (act[w])
+            last = w;
+    for (unsigned w = first; w <= last; w++) {
+        if (!act[w] || (!all && w != first && w != last))
+            continue;
+        wm_access a;
+        wm_counts c;
+        if (!warp_access(eb, r, w, &a))
+            continue; /* past a boundary (i < n): no request */
+        int shift;
+        if (a.mask != base[w].mask) {
+            wm_access x = a;
+            x.mask &= base[w].mask;
+            if (!x.mask || !same_shift(&x, &base[w]) ||
+                (a.mask & ~base[w].mask)) {
+                sh->moved = 1;
+                continue;
+            }
+            shift = 0; /* fewer lanes, same places: an edge warp */
+        } else if (!same_pattern(&a, &base[w])) {
+            sh->moved = 1;
+            continue;
+        } else {
+            shift = 1;
+        }
+        if (wm_count(arch, &a, &c) != WM_OK)
+            continue;
+        uint32_t fg = wmi_lint_figure(a.space, &c);
+        if (shift) {
+            sh->worst = fg > sh->worst ? fg : sh->worst;
+        } else {
+            sh->edge_lo = fg < sh->edge_lo ? fg : sh->edge_lo;
+            sh->edge_hi = fg > sh->edge_hi ? fg : sh->edge_hi;
+        }
+    }
+}
+
 /* The verdict on record r for the block in eb; each active warp's access
-   is added to agg (may be NULL). */
+   is added to agg (may be NULL).  all_warps: move the uniform symbols for
+   every warp of the block, not only its first and last. */
 static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
                        const uint8_t *given, const wm_arch *arch,
-                       wm_lint_insn *v, wm_agg *agg)
+                       wm_lint_insn *v, wm_agg *agg, int all_warps)
 {
     memset(v, 0, sizeof *v);
     v->insn = r->pc;
@@ -1228,7 +1344,7 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
     stride_text(L, &r->addr, v->stride, sizeof v->stride);
     unsigned nth = eb->ec.block[0] * eb->ec.block[1] * eb->ec.block[2];
     unsigned nw = (nth + 31) / 32;
-    wm_access base[32], a;
+    wm_access base[32];
     uint32_t fig[32];
     int act[32];
     double sum = 0, isum = 0;
@@ -1294,55 +1410,36 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
         mark_form(&L->ax, &L->conds[r->guard >> 1].l, seen);
         mark_form(&L->ax, &L->conds[r->guard >> 1].r, seen);
     }
-    unsigned wl = (unsigned)first;
-    for (unsigned w = 0; w < nw && w < 32; w++)
-        if (act[w])
-            wl = w;
-    for (uint32_t id = 0; id < L->ax.nvars; id++) {
+    /* the symbols to move, and their sample values */
+    uint32_t sym[16];
+    int64_t val[16][16];
+    size_t nval[16], nsym = 0;
+    for (uint32_t id = 0; id < L->ax.nvars && nsym < 16; id++) {
         const wmi_avar *u = &L->ax.vars[id];
-        if (!seen[id])
-            continue;
         int vary = u->kind == WMI_AV_ITER || u->kind == WMI_AV_LOAD ||
                    u->kind == WMI_AV_JOIN ||
                    (u->kind == WMI_AV_SREG && u->id >= SR_CTAID_X &&
                     u->id <= SR_CTAID_Z) ||
                    (u->kind == WMI_AV_PARAM && !given[u->id] &&
                     L->f->params[u->id].size < 8);
-        if (!vary)
+        if (!seen[id] || !vary)
             continue;
-        int64_t val[16];
-        size_t nval = samples(u, eb->ec.grid, val);
-        int moved = 0;
-        for (size_t i = 0; i < nval; i++) {
-            eb->ec.over = id;
-            eb->ec.over_val = val[i];
-            unsigned ws[2] = {(unsigned)first, wl};
-            for (unsigned j = 0; j < 2; j++) {
-                unsigned w = ws[j];
-                int on = warp_access(eb, r, w, &a);
-                wm_counts c;
-                if (!on || !act[w])
-                    continue; /* past a boundary (i < n): no request */
-                if (a.mask != base[w].mask) {
-                    /* fewer or other lanes: compare the common ones */
-                    wm_access x = a;
-                    x.mask &= base[w].mask;
-                    moved |= x.mask && !same_shift(&x, &base[w]);
-                    continue;
-                }
-                if (!same_pattern(&a, &base[w])) {
-                    moved = 1;
-                    continue;
-                }
-                if (wm_count(arch, &a, &c) != WM_OK)
-                    continue;
-                uint32_t fg = wmi_lint_figure(v->space, &c);
-                v->worst = fg > v->worst ? fg : v->worst;
-            }
+        sym[nsym] = id;
+        nval[nsym] = samples(u, eb->ec.grid, val[nsym]);
+        nsym++;
+    }
+    free(seen);
+    shot sh = {0, 0, v->worst, UINT32_MAX, 0};
+    for (size_t k = 0; k < nsym; k++) {
+        sh.moved = 0;
+        for (size_t i = 0; i < nval[k]; i++) {
+            eb->ec.over[0] = sym[k];
+            eb->ec.over_val[0] = val[k][i];
+            try_shot(eb, r, arch, base, act, nw, all_warps, &sh);
         }
-        eb->ec.over = WMI_NOREG;
-        if (moved) {
+        if (sh.moved) {
             char nm[64];
+            const wmi_avar *u = &L->ax.vars[sym[k]];
             name_var(L, u, nm, sizeof nm);
             append(v->depends, sizeof v->depends, nm);
             if (u->kind != WMI_AV_PARAM && v->kind == WM_LINT_EXACT) {
@@ -1352,7 +1449,39 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
             }
         }
     }
-    free(seen);
+    /* a block and a loop iteration together reach the edge of a
+       grid-stride loop (i < n in the last round) */
+    for (size_t k = 0; all_warps && k < nsym; k++)
+        for (size_t j = 0; j < nsym; j++) {
+            const wmi_avar *uk = &L->ax.vars[sym[k]];
+            if (uk->kind != WMI_AV_SREG || L->ax.vars[sym[j]].kind !=
+                                               WMI_AV_ITER)
+                continue;
+            for (size_t i = 0; i < nval[k]; i++)
+                for (size_t i2 = 0; i2 < nval[j]; i2++) {
+                    eb->ec.over[0] = sym[k];
+                    eb->ec.over_val[0] = val[k][i];
+                    eb->ec.over[1] = sym[j];
+                    eb->ec.over_val[1] = val[j][i2];
+                    try_shot(eb, r, arch, base, act, nw, all_warps, &sh);
+                }
+        }
+    eb->ec.over[0] = eb->ec.over[1] = WMI_NOREG;
+    v->worst = sh.worst;
+    if (sh.edge_lo != UINT32_MAX) {
+        uint32_t lo = sh.edge_lo < v->min ? sh.edge_lo : v->min;
+        uint32_t hi = sh.edge_hi > v->max ? sh.edge_hi : v->max;
+        if ((lo != v->min || hi != v->max) && v->kind == WM_LINT_EXACT) {
+            v->kind = WM_LINT_VARIES;
+            snprintf(v->reason, sizeof v->reason,
+                     "warps a guard cuts at the edge of the data (i < n) "
+                     "have fewer lanes: %u to %u",
+                     lo, hi);
+        }
+        v->min = lo;
+        v->max = hi;
+        v->worst = hi > v->worst ? hi : v->worst;
+    }
     double ex = v->per_request - v->ideal;
     double share = v->per_request > 0 ? ex / v->per_request : 0;
     v->severity = ex <= 1e-9     ? WM_SEV_NONE
@@ -1393,7 +1522,8 @@ static wm_status by_shape(wm_lint *R, lint *L, evalbuf *eb,
         memcpy(eb->ec.block, R->shapes[k], sizeof R->shapes[k]);
         for (size_t i = 0; i < L->nrecs; i++) {
             wm_lint_insn v;
-            wm_status st = judge(L, &L->recs[i], eb, given, arch, &v, NULL);
+            wm_status st =
+                judge(L, &L->recs[i], eb, given, arch, &v, NULL, 0);
             if (st != WM_OK)
                 return st;
             wmi_lint_cell *c = &R->by[i * R->nshapes + k];
@@ -1530,6 +1660,10 @@ static int lint_init(lint *L, const wm_ptx_module *m, const wmi_func *f)
     L->m = m;
     L->f = f;
     wmi_actx_init(&L->ax);
+    for (int i = 0; i < 64; i++) {
+        L->loopcond[i] = NOCOND;
+        L->loopiter[i] = WMI_NOREG;
+    }
     uint32_t n = f->nslots;
     L->iscst = calloc(n + 1, 1);
     L->cval = calloc(n + 1, sizeof *L->cval);
@@ -1688,7 +1822,7 @@ wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k,
     memcpy(eb.ec.block, block, sizeof block);
     memcpy(eb.ec.grid, grid, sizeof grid);
     eb.ec.param = param;
-    eb.ec.over = WMI_NOREG;
+    eb.ec.over[0] = eb.ec.over[1] = eb.ec.over[2] = WMI_NOREG;
     eb.env.leaf = leaf;
     eb.env.ud = &eb.ec;
     eb.env.val = calloc(L.ax.nvars + 1, sizeof *eb.env.val);
@@ -1697,7 +1831,7 @@ wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k,
         goto done;
     for (size_t i = 0; i < L.nrecs; i++) {
         wm_lint_insn v;
-        st = judge(&L, &L.recs[i], &eb, given, arch, &v, R->agg);
+        st = judge(&L, &L.recs[i], &eb, given, arch, &v, R->agg, 1);
         if (st == WM_OK)
             st = push(R, &v);
         if (st != WM_OK)

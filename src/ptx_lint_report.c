@@ -23,7 +23,7 @@ static void figure(char *buf, size_t cap, const wm_lint_insn *v)
     else if (v->min == v->max)
         snprintf(buf, cap, "%u", v->min);
     else
-        snprintf(buf, cap, "%.2f", v->per_request);
+        snprintf(buf, cap, "%.3g", v->per_request);
 }
 
 static int numbered(const wm_lint_insn *v)

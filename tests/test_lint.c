@@ -130,6 +130,67 @@ static void lint_case(const kernel_case *kc, const char *label, tally *all,
     kr_free(&r);
 }
 
+/* ---- tests/ptx/basic.ptx: its kernels with launches like test_ptx.c's -- */
+
+#define B(type, count, init) {1, {type, count, init}, NULL}
+#define S(spec) {0, {NULL, 0, NULL}, spec}
+#define NA(a) (sizeof(a) / sizeof((a)[0]))
+#define BASIC "tests/ptx/basic.ptx"
+
+static const kc_arg a_copy[] = {B("f32", 4096, "zeros"),
+                                B("f32", 4096, "rand=1"), S("i32=4096")};
+static const kc_arg a_tr[] = {B("f32", 4096, "zeros"),
+                              B("f32", 4096, "rand=2"), S("i32=64")};
+static const kc_arg a_strided[] = {B("f32", 4096, "zeros"),
+                                   B("f32", 4096, "rand=3"), S("i32=256"),
+                                   S("i32=3")};
+static const kc_arg a_copy4[] = {B("f32", 4096, "zeros"),
+                                 B("f32", 4096, "rand=4"), S("i32=1024")};
+static const kc_arg a_reduce[] = {B("f32", 1, "zeros"),
+                                  B("f32", 5000, "rand=5"), S("i32=5000")};
+static const kc_arg a_sgemm[] = {S("i32=48"),
+                                 S("f32=1.5"),
+                                 B("f32", 2304, "rand=6"),
+                                 B("f32", 2304, "rand=7"),
+                                 S("f32=0.5"),
+                                 B("f32", 2304, "rand=8")};
+static const kc_arg a_stencil[] = {B("f32", 1536, "zeros"),
+                                   B("f32", 1536, "rand=9"), S("i32=48"),
+                                   S("i32=32")};
+static const kc_arg a_generic[] = {B("f32", 128, "zeros"),
+                                   B("f32", 128, "rand=10")};
+static const kc_arg a_dyn[] = {B("f32", 200, "zeros"),
+                               B("f32", 200, "rand=11"), S("i32=200")};
+static const kc_arg a_cp[] = {B("f32", 2048, "zeros"),
+                              B("f32", 2048, "rand=12")};
+
+static const kernel_case basic_cases[] = {
+    {"copy", BASIC, "copy", {16, 1, 1}, {256, 1, 1}, 0, a_copy, NA(a_copy),
+     NULL, NULL, 0},
+    {"transpose_naive", BASIC, "transpose_naive", {2, 2, 1}, {32, 8, 1}, 0,
+     a_tr, NA(a_tr), NULL, NULL, 0},
+    {"transpose_pad", BASIC, "transpose_pad", {2, 2, 1}, {32, 8, 1}, 0, a_tr,
+     NA(a_tr), NULL, NULL, 0},
+    {"transpose_nopad", BASIC, "transpose_nopad", {2, 2, 1}, {32, 8, 1}, 0,
+     a_tr, NA(a_tr), NULL, NULL, 0},
+    {"strided", BASIC, "strided", {1, 1, 1}, {256, 1, 1}, 0, a_strided,
+     NA(a_strided), NULL, NULL, 0},
+    {"copy4", BASIC, "copy4", {2, 1, 1}, {64, 1, 1}, 0, a_copy4, NA(a_copy4),
+     NULL, NULL, 0},
+    {"reduce", BASIC, "reduce", {7, 1, 1}, {256, 1, 1}, 0, a_reduce,
+     NA(a_reduce), NULL, NULL, 0},
+    {"sgemm", BASIC, "sgemm", {3, 3, 1}, {16, 16, 1}, 0, a_sgemm,
+     NA(a_sgemm), NULL, NULL, 0},
+    {"stencil", BASIC, "stencil", {3, 2, 1}, {16, 16, 1}, 0, a_stencil,
+     NA(a_stencil), NULL, NULL, 0},
+    {"generic", BASIC, "generic", {1, 1, 1}, {128, 1, 1}, 0, a_generic,
+     NA(a_generic), NULL, NULL, 0},
+    {"dynsmem", BASIC, "dynsmem", {2, 1, 1}, {128, 1, 1}, 512, a_dyn,
+     NA(a_dyn), NULL, NULL, 0},
+    {"cpasync_copy", BASIC, "cpasync_copy", {2, 1, 1}, {256, 1, 1}, 0, a_cp,
+     NA(a_cp), NULL, NULL, 0},
+};
+
 /* ---- the affine domain ----------------------------------------------------- */
 
 static int64_t leaf_tid(void *ud, const wmi_avar *v)
@@ -211,6 +272,11 @@ int main(void)
                "---|---|---|---|\n");
     for (size_t i = 0; i < nkernel_cases; i++)
         lint_case(&kernel_cases[i], kernel_cases[i].name, &all, table);
+    for (size_t i = 0; i < NA(basic_cases); i++) {
+        char label[64];
+        snprintf(label, sizeof label, "basic.ptx %s", basic_cases[i].name);
+        lint_case(&basic_cases[i], label, &all, table);
+    }
     /* nvcc's other outputs of the same sources (no line info, -G, -O0,
        other targets): the cases' launches on those PTX files.  The -G and
        -O0 reduce call a .func the interpreter does not run, so there is no
