@@ -1243,11 +1243,13 @@ typedef struct shot {
  * One assignment of the overridden symbols: every active warp (or the
  * first and last when !all) is formed again and compared with its base
  * access.  A shift of the same lanes counts toward the worst case; fewer
- * lanes at the same shift are an edge warp; anything else moved.
+ * lanes at the same shift are an edge warp (when `edges`: a parameter
+ * nobody fixed moves the boundary anywhere, so it is not counted);
+ * anything else moved.
  */
 static void try_shot(evalbuf *eb, const memrec *r, const wm_arch *arch,
                      const wm_access *base, const int *act, unsigned nw,
-                     int all, shot *sh)
+                     int all, int edges, shot *sh)
 {
     unsigned first = 0, last = 0;
     while (first < nw && !act[first])
@@ -1271,6 +1273,8 @@ static void try_shot(evalbuf *eb, const memrec *r, const wm_arch *arch,
                 sh->moved = 1;
                 continue;
             }
+            if (!edges)
+                continue; /* an unknown n moved the guard's boundary */
             shift = 0; /* fewer lanes, same places: an edge warp */
         } else if (!same_pattern(&a, &base[w])) {
             sh->moved = 1;
@@ -1435,7 +1439,8 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
         for (size_t i = 0; i < nval[k]; i++) {
             eb->ec.over[0] = sym[k];
             eb->ec.over_val[0] = val[k][i];
-            try_shot(eb, r, arch, base, act, nw, all_warps, &sh);
+            try_shot(eb, r, arch, base, act, nw, all_warps,
+                     L->ax.vars[sym[k]].kind != WMI_AV_PARAM, &sh);
         }
         if (sh.moved) {
             char nm[64];
@@ -1463,7 +1468,7 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
                     eb->ec.over_val[0] = val[k][i];
                     eb->ec.over[1] = sym[j];
                     eb->ec.over_val[1] = val[j][i2];
-                    try_shot(eb, r, arch, base, act, nw, all_warps, &sh);
+                    try_shot(eb, r, arch, base, act, nw, all_warps, 1, &sh);
                 }
         }
     eb->ec.over[0] = eb->ec.over[1] = WMI_NOREG;
