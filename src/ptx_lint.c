@@ -1210,8 +1210,7 @@ static size_t samples(const wmi_avar *v, const unsigned grid[3], int64_t *out)
 {
     static const int64_t iter[] = {1, 2, 3, 5};
     static const int64_t cta[] = {1, 2, 3, 5, 7, 8, 31, 33};
-    static const int64_t any[] = {1,  2,  3,   4,    7,    8,   16,
-                                  31, 32, 33, 100, 1000, 1023, 1025};
+    static const int64_t any[] = {1, 2, 3, 4, 7, 8, 31, 33, 1000, 1025};
     const int64_t *src = any;
     size_t n = WM_ARRAY_LEN(any);
     if (v->kind == WMI_AV_ITER) {
@@ -1240,16 +1239,15 @@ typedef struct shot {
 } shot;
 
 /*
- * One assignment of the overridden symbols: every active warp (or the
- * first and last when !all) is formed again and compared with its base
- * access.  A shift of the same lanes counts toward the worst case; fewer
+ * One assignment of the overridden symbols: every active warp is formed
+ * again and compared with its base access.  A shift of the same lanes counts toward the worst case; fewer
  * lanes at the same shift are an edge warp (when `edges`: a parameter
  * nobody fixed moves the boundary anywhere, so it is not counted);
  * anything else moved.
  */
 static void try_shot(evalbuf *eb, const memrec *r, const wm_arch *arch,
                      const wm_access *base, const int *act, unsigned nw,
-                     int all, int edges, shot *sh)
+                     int edges, shot *sh)
 {
     unsigned first = 0, last = 0;
     while (first < nw && !act[first])
@@ -1258,7 +1256,7 @@ static void try_shot(evalbuf *eb, const memrec *r, const wm_arch *arch,
         if (act[w])
             last = w;
     for (unsigned w = first; w <= last; w++) {
-        if (!act[w] || (!all && w != first && w != last))
+        if (!act[w])
             continue;
         wm_access a;
         wm_counts c;
@@ -1295,11 +1293,12 @@ static void try_shot(evalbuf *eb, const memrec *r, const wm_arch *arch,
 }
 
 /* The verdict on record r for the block in eb; each active warp's access
-   is added to agg (may be NULL).  all_warps: move the uniform symbols for
-   every warp of the block, not only its first and last. */
+   is added to agg (may be NULL).  moves: also move the uniform symbols
+   (misalignments, edges, dependences); without, only the block's warps
+   as they stand are counted (the block-shape table). */
 static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
                        const uint8_t *given, const wm_arch *arch,
-                       wm_lint_insn *v, wm_agg *agg, int all_warps)
+                       wm_lint_insn *v, wm_agg *agg, int moves)
 {
     memset(v, 0, sizeof *v);
     v->insn = r->pc;
@@ -1400,6 +1399,8 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
     if (v->kind == WM_LINT_VARIES)
         snprintf(v->reason, sizeof v->reason,
                  "the warps of the block differ: %u to %u", v->min, v->max);
+    if (!moves)
+        return WM_OK;
     /* move each uniform symbol: a shift joins the worst case, a new
        pattern names the symbol */
     uint8_t *seen = calloc(L->ax.nvars ? L->ax.nvars : 1, 1);
@@ -1439,7 +1440,7 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
         for (size_t i = 0; i < nval[k]; i++) {
             eb->ec.over[0] = sym[k];
             eb->ec.over_val[0] = val[k][i];
-            try_shot(eb, r, arch, base, act, nw, all_warps,
+            try_shot(eb, r, arch, base, act, nw,
                      L->ax.vars[sym[k]].kind != WMI_AV_PARAM, &sh);
         }
         if (sh.moved) {
@@ -1456,7 +1457,7 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
     }
     /* a block and a loop iteration together reach the edge of a
        grid-stride loop (i < n in the last round) */
-    for (size_t k = 0; all_warps && k < nsym; k++)
+    for (size_t k = 0; k < nsym; k++)
         for (size_t j = 0; j < nsym; j++) {
             const wmi_avar *uk = &L->ax.vars[sym[k]];
             if (uk->kind != WMI_AV_SREG || L->ax.vars[sym[j]].kind !=
@@ -1468,7 +1469,7 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
                     eb->ec.over_val[0] = val[k][i];
                     eb->ec.over[1] = sym[j];
                     eb->ec.over_val[1] = val[j][i2];
-                    try_shot(eb, r, arch, base, act, nw, all_warps, 1, &sh);
+                    try_shot(eb, r, arch, base, act, nw, 1, &sh);
                 }
         }
     eb->ec.over[0] = eb->ec.over[1] = WMI_NOREG;
