@@ -71,6 +71,7 @@ typedef struct memrec {
     wm_op op;
     unsigned size;
     int cpasync_shared; /* cp.async: the shared (destination) side */
+    unsigned lanes;     /* lanes that take part: 32; ldmatrix: 8 per matrix */
     const char *unsupported; /* reason, or NULL */
     wmi_aff addr;
     int32_t guard; /* condition reference, NOCOND */
@@ -585,7 +586,8 @@ static void step(lint *L, bstate *s, uint32_t pc)
         record(L, s, in, pc, addr_of(L, s, in->a, in->imm), 1);
         return;
     case OP_LDMATRIX:
-        record(L, s, in, pc, wmi_aff_top(WMI_TOP_OP, pc), 0);
+        /* lanes 0 .. 8n-1 give the row addresses (ptx_mma.c) */
+        record(L, s, in, pc, addr_of(L, s, in->a, in->imm), 0);
         wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_LOAD, pc), NOCOND, pc);
         return;
     case OP_NOP:
@@ -1009,7 +1011,7 @@ static int warp_access(evalbuf *eb, const memrec *r, unsigned w,
                   : r->isp == SP_LOCAL ? WM_SPACE_LOCAL
                                        : WM_SPACE_GLOBAL;
     int resolved = 0;
-    for (unsigned l = 0; l < 32; l++) {
+    for (unsigned l = 0; l < r->lanes && l < 32; l++) {
         unsigned lin = w * 32 + l;
         if (lin >= nthreads)
             break;
@@ -1632,6 +1634,7 @@ static int find_records(lint *L)
         L->rec_at[pc - f->first] = (uint32_t)L->nrecs + 1;
         memrec *r = &L->recs[L->nrecs++];
         r->pc = pc;
+        r->lanes = 32;
         r->isp = (wmi_space)in->space;
         r->guard = NOCOND;
         wmi_type t = (wmi_type)in->type;
@@ -1646,7 +1649,7 @@ static int find_records(lint *L)
             r->op = WM_OP_LDSM;
             r->size = 16;
             r->isp = SP_SHARED;
-            r->unsupported = "ldmatrix lane addresses are not analysed";
+            r->lanes = 8u * in->vec;
         } else {
             r->op = WM_OP_LDGSTS;
             r->size = in->mod;

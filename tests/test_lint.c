@@ -197,6 +197,117 @@ static const kernel_case basic_cases[] = {
      NA(a_cp), NULL, NULL, 0},
 };
 
+/* ---- tests/ptx/tensor.ptx: one warp, as test_ptx_tensor.c runs them ---- */
+
+#define TENSOR "tests/ptx/tensor.ptx"
+static const kc_arg a_ldsm[] = {B("u16", 512, "iota"), B("u32", 128, "zeros")};
+static const kc_arg a_mma[] = {B("u32", 128, "iota"), B("u32", 64, "iota"),
+                               B("f32", 128, "rand=13"),
+                               B("f32", 128, "zeros")};
+#define T1(k, a) {k, TENSOR, k, {1, 1, 1}, {32, 1, 1}, 0, a, NA(a), NULL, NULL, 0}
+static const kernel_case tensor_cases[] = {
+    T1("mma_f16_k16", a_mma),   T1("mma_bf16_k16", a_mma),
+    T1("mma_f16_k8", a_mma),    T1("mma_tf32_k8", a_mma),
+    T1("ldsm_x1", a_ldsm),      T1("ldsm_x1_trans", a_ldsm),
+    T1("ldsm_x2", a_ldsm),      T1("ldsm_x2_trans", a_ldsm),
+    T1("ldsm_x4", a_ldsm),      T1("ldsm_x4_trans", a_ldsm),
+    T1("ldsm_x4_pitch32", a_ldsm),
+};
+
+/* ---- the analysis on small hand-written kernels --------------------------- */
+
+static const char synth_ptx[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    /* narrow: lanes with tid.x < 16 store 4 bytes: 2 sectors */
+    ".visible .entry narrow(.param .u64 p_out)\n{\n"
+    "\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<6>;\n"
+    "\tld.param.u64 %rd1, [p_out];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+    "\tmov.u32 %r1, %tid.x;\n\tsetp.ge.u32 %p1, %r1, 16;\n"
+    "\t@%p1 bra DONE;\n\tmul.wide.u32 %rd3, %r1, 4;\n"
+    "\tadd.s64 %rd4, %rd2, %rd3;\n\tst.global.u32 [%rd4], %r1;\n"
+    "DONE:\n\tret;\n}\n"
+    /* gather: out[in[tid]] */
+    ".visible .entry gather(.param .u64 p_out, .param .u64 p_in)\n{\n"
+    "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<10>;\n"
+    "\tld.param.u64 %rd1, [p_out];\n\tld.param.u64 %rd2, [p_in];\n"
+    "\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 4;\n"
+    "\tadd.s64 %rd4, %rd2, %rd3;\n\tld.global.u32 %r2, [%rd4];\n"
+    "\tmul.wide.u32 %rd5, %r2, 4;\n\tadd.s64 %rd6, %rd1, %rd5;\n"
+    "\tst.global.u32 [%rd6], %r1;\n\tret;\n}\n"
+    /* geometric: r *= 3 around a loop is not an induction variable; the
+       counter i += 1 is, and out[i * 32 + tid] stays exact */
+    ".visible .entry geometric(.param .u64 p_out)\n{\n"
+    "\t.reg .pred %p<2>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<10>;\n"
+    "\tld.param.u64 %rd1, [p_out];\n\tmov.u32 %r1, %tid.x;\n"
+    "\tmov.u32 %r2, 1;\n\tmov.u32 %r3, 0;\n"
+    "LOOP:\n\tmul.lo.s32 %r2, %r2, 3;\n"
+    "\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+    "\tst.global.u32 [%rd3], %r1;\n"
+    "\tshl.b32 %r4, %r3, 5;\n\tadd.s32 %r5, %r4, %r1;\n"
+    "\tmul.wide.u32 %rd4, %r5, 4;\n\tadd.s64 %rd5, %rd1, %rd4;\n"
+    "\tst.global.u32 [%rd5], %r1;\n"
+    "\tadd.s32 %r3, %r3, 1;\n\tsetp.lt.u32 %p1, %r3, 4;\n"
+    "\t@%p1 bra LOOP;\n\tret;\n}\n"
+    /* nobody: the guard tid.x >= 4096 holds for no lane */
+    ".visible .entry nobody(.param .u64 p_out)\n{\n"
+    "\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<6>;\n"
+    "\tld.param.u64 %rd1, [p_out];\n\tmov.u32 %r1, %tid.x;\n"
+    "\tsetp.lt.u32 %p1, %r1, 4096;\n\tmul.wide.u32 %rd3, %r1, 4;\n"
+    "\tadd.s64 %rd4, %rd1, %rd3;\n\t@!%p1 st.global.u32 [%rd4], %r1;\n"
+    "\tret;\n}\n";
+
+static const wm_lint_insn *synth(wm_ptx_module *m, const char *kernel,
+                                 size_t i, wm_lint **keep)
+{
+    long k = wm_ptx_find_kernel(m, kernel);
+    CHECK(k >= 0);
+    wm_lint_opts o;
+    memset(&o, 0, sizeof o);
+    o.block[0] = 256;
+    *keep = NULL;
+    if (k < 0 || wm_lint_kernel(m, (size_t)k, NULL, &o, keep) != WM_OK)
+        return NULL;
+    return wm_lint_at(*keep, i);
+}
+
+static void test_synthetic(void)
+{
+    wm_ptx_module *m = NULL;
+    wm_diag d;
+    wm_status st = wm_ptx_parse(synth_ptx, sizeof synth_ptx - 1, "synth.ptx",
+                                &m, &d);
+    CHECK_EQ(st, WM_OK);
+    if (st != WM_OK) {
+        wm_diag_print(stderr, &d, "synth.ptx", synth_ptx, sizeof synth_ptx);
+        return;
+    }
+    wm_lint *l;
+    const wm_lint_insn *v = synth(m, "narrow", 0, &l);
+    CHECK(v && v->kind == WM_LINT_EXACT && v->access.mask == 0xffff &&
+          v->min == 2 && v->warps == 1 && v->severity == WM_SEV_NONE);
+    CHECK(v && strcmp(v->stride, "4") == 0);
+    wm_lint_free(l);
+    v = synth(m, "gather", 0, &l); /* the load of the index: exact */
+    CHECK(v && v->kind == WM_LINT_EXACT && v->min == 4);
+    v = wm_lint_at(l, 1);
+    CHECK(v && v->kind == WM_LINT_DATA &&
+          strstr(v->reason, "a value loaded from memory") &&
+          strstr(v->reason, "ld.global.u32 %r2, [%rd4]"));
+    wm_lint_free(l);
+    v = synth(m, "geometric", 0, &l);
+    CHECK(v && v->kind == WM_LINT_DATA &&
+          strstr(v->reason, "not an induction variable"));
+    v = wm_lint_at(l, 1);
+    CHECK(v && v->kind == WM_LINT_EXACT && v->min == 4 &&
+          strstr(v->form, "128*iter@") != NULL);
+    wm_lint_free(l);
+    v = synth(m, "nobody", 0, &l);
+    CHECK(v && v->kind == WM_LINT_INACTIVE);
+    wm_lint_free(l);
+    CHECK(wm_lint_kernel(m, 99, NULL, NULL, &l) == WM_ERR_ARG);
+    wm_ptx_free(m);
+}
+
 /* ---- the affine domain ----------------------------------------------------- */
 
 static int64_t leaf_tid(void *ud, const wmi_avar *v)
@@ -283,6 +394,11 @@ int main(void)
         snprintf(label, sizeof label, "basic.ptx %s", basic_cases[i].name);
         lint_case(&basic_cases[i], label, &all, table);
     }
+    for (size_t i = 0; i < NA(tensor_cases); i++) {
+        char label[64];
+        snprintf(label, sizeof label, "tensor.ptx %s", tensor_cases[i].name);
+        lint_case(&tensor_cases[i], label, &all, table);
+    }
     /* nvcc's other outputs of the same sources (no line info, -G, -O0,
        other targets): the cases' launches on those PTX files.  The -G and
        -O0 reduce call a .func the interpreter does not run, so there is no
@@ -312,5 +428,6 @@ int main(void)
     CHECK(all.exact > 0);
     CHECK_EQ(all.agree, all.exact + all.varies);
     test_affine();
+    test_synthetic();
     return check_done("test_lint");
 }
