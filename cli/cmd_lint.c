@@ -15,8 +15,7 @@
 
 #define MAX_PARAMS 64
 
-static void usage(FILE *f)
-{
+static void usage(FILE *f) {
     fprintf(f,
             "usage: warpmem lint KERNEL.ptx|KERNEL.cu [--kernel NAME] "
             "[--block X[,Y[,Z]]]\n"
@@ -48,8 +47,7 @@ static void usage(FILE *f)
 }
 
 /* "64", "64,8", "64x8x2" -> dims (missing ones are 1). */
-static int parse_dims(const char *flag, const char *s, unsigned d[3])
-{
+static int parse_dims(const char *flag, const char *s, unsigned d[3]) {
     d[0] = d[1] = d[2] = 1;
     for (int k = 0; k < 3; k++) {
         char *end;
@@ -70,14 +68,12 @@ static int parse_dims(const char *flag, const char *s, unsigned d[3])
 }
 
 /* Compile a .cu to PTX with nvcc into a temporary file; path in out. */
-static int compile_cu(const char *cu, unsigned sm, char *out, size_t outlen)
-{
+static int compile_cu(const char *cu, unsigned sm, char *out, size_t outlen) {
     const char *tmp = getenv("TMPDIR");
     snprintf(out, outlen, "%s/warpmem-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     int fd = mkstemp(out);
     if (fd < 0)
-        return cli_error("cannot create a temporary file: %s",
-                         strerror(errno)),
+        return cli_error("cannot create a temporary file: %s", strerror(errno)),
                0;
     close(fd);
     char arch[32];
@@ -88,14 +84,11 @@ static int compile_cu(const char *cu, unsigned sm, char *out, size_t outlen)
         return cli_error("cannot run nvcc: %s", strerror(errno)), 0;
     }
     if (pid == 0) {
-        char *argv[] = {(char *)(uintptr_t) "nvcc",
-                        (char *)(uintptr_t) "-ptx",
-                        (char *)(uintptr_t) "-lineinfo",
-                        arch,
-                        (char *)(uintptr_t) "-o",
-                        out,
-                        (char *)(uintptr_t)cu,
-                        NULL};
+        char *argv[] = {
+            (char *)(uintptr_t) "nvcc",      (char *)(uintptr_t) "-ptx",
+            (char *)(uintptr_t) "-lineinfo", arch,
+            (char *)(uintptr_t) "-o",        out,
+            (char *)(uintptr_t)cu,           NULL};
         execvp("nvcc", argv);
         _exit(127);
     }
@@ -113,20 +106,17 @@ static int compile_cu(const char *cu, unsigned sm, char *out, size_t outlen)
     return 1;
 }
 
-static int parse_sev(const char *v, wm_severity *out)
-{
+static int parse_sev(const char *v, wm_severity *out) {
     static const wm_severity s[] = {WM_SEV_LOW, WM_SEV_MEDIUM, WM_SEV_HIGH};
     for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
         if (strcmp(v, wm_severity_name(s[i])) == 0) {
             *out = s[i];
             return 1;
         }
-    return cli_usage_error("--fail-on: '%s' is not high, medium or low", v),
-           0;
+    return cli_usage_error("--fail-on: '%s' is not high, medium or low", v), 0;
 }
 
-static int parse_param(const char *v, wm_lint_param *p)
-{
+static int parse_param(const char *v, wm_lint_param *p) {
     const char *eq = strchr(v, '=');
     int64_t x;
     if (!eq || eq == v)
@@ -144,10 +134,9 @@ static int parse_param(const char *v, wm_lint_param *p)
 }
 
 /* The HTML report of one kernel's lint (the accesses of its warps). */
-static wm_status write_html(const char *path, const wm_ptx_module *m,
-                            size_t k, const wm_lint *res,
-                            const char *ptx_path, const char *cmd)
-{
+static wm_status write_html(const char *path, const wm_ptx_module *m, size_t k,
+                            const wm_lint *res, const char *ptx_path,
+                            const char *cmd) {
     FILE *f = fopen(path, "w");
     if (!f)
         return WM_ERR_IO;
@@ -162,8 +151,7 @@ static wm_status write_html(const char *path, const wm_ptx_module *m,
     return st;
 }
 
-int wm_cmd_lint(int argc, char **argv)
-{
+int wm_cmd_lint(int argc, char **argv) {
     const char *input = NULL, *kname = NULL, *arch_name = NULL, *v;
     wm_lint_opts lo;
     wm_lint_param params[MAX_PARAMS];

@@ -42,15 +42,15 @@
 #define WMI_AFF_TERMS 8
 
 /* Why a value is top (wmi_aff.why). */
-#define WMI_AFF_WHY_LIST(X)                                                   \
-    X(WMI_TOP_NONE, "known")                                                  \
-    X(WMI_TOP_LOAD, "a value loaded from memory")                             \
-    X(WMI_TOP_FLOAT, "floating-point arithmetic")                             \
-    X(WMI_TOP_OP, "an operation the analysis does not model")                 \
-    X(WMI_TOP_MERGE, "different values merging after a branch")               \
-    X(WMI_TOP_LOOP, "a loop-carried value that is not an induction variable") \
-    X(WMI_TOP_TERMS, "an expression too large to track")                      \
-    X(WMI_TOP_SREG, "a special register without a fixed value")               \
+#define WMI_AFF_WHY_LIST(X)                                                    \
+    X(WMI_TOP_NONE, "known")                                                   \
+    X(WMI_TOP_LOAD, "a value loaded from memory")                              \
+    X(WMI_TOP_FLOAT, "floating-point arithmetic")                              \
+    X(WMI_TOP_OP, "an operation the analysis does not model")                  \
+    X(WMI_TOP_MERGE, "different values merging after a branch")                \
+    X(WMI_TOP_LOOP, "a loop-carried value that is not an induction variable")  \
+    X(WMI_TOP_TERMS, "an expression too large to track")                       \
+    X(WMI_TOP_SREG, "a special register without a fixed value")                \
     X(WMI_TOP_WARP, "a value exchanged between lanes (shfl, vote, atom)")
 
 typedef enum {
@@ -92,8 +92,16 @@ typedef enum {
 
 /* Operations of atoms. */
 typedef enum {
-    WMI_AOP_AND, WMI_AOP_OR, WMI_AOP_XOR, WMI_AOP_SHL, WMI_AOP_SHR,
-    WMI_AOP_DIV, WMI_AOP_REM, WMI_AOP_MIN, WMI_AOP_MAX, WMI_AOP_SEL,
+    WMI_AOP_AND,
+    WMI_AOP_OR,
+    WMI_AOP_XOR,
+    WMI_AOP_SHL,
+    WMI_AOP_SHR,
+    WMI_AOP_DIV,
+    WMI_AOP_REM,
+    WMI_AOP_MIN,
+    WMI_AOP_MAX,
+    WMI_AOP_SEL,
     WMI_AOP_COUNT
 } wmi_aop;
 
@@ -116,7 +124,7 @@ typedef struct wmi_actx {
     size_t nvars, capvars;
     wmi_aff *forms; /* operands of atoms */
     size_t nforms, capforms;
-    int oom;        /* an allocation failed: every new value is top */
+    int oom; /* an allocation failed: every new value is top */
 } wmi_actx;
 
 void wmi_actx_init(wmi_actx *x);
@@ -124,8 +132,7 @@ void wmi_actx_free(wmi_actx *x);
 
 /* ---- building values ---------------------------------------------------- */
 
-static inline wmi_aff wmi_aff_const(int64_t c)
-{
+static inline wmi_aff wmi_aff_const(int64_t c) {
     wmi_aff a;
     memset(&a, 0, sizeof a);
     a.c0 = c;
@@ -133,8 +140,7 @@ static inline wmi_aff wmi_aff_const(int64_t c)
     return a;
 }
 
-static inline wmi_aff wmi_aff_top(wmi_top_why why, uint32_t at)
-{
+static inline wmi_aff wmi_aff_top(wmi_top_why why, uint32_t at) {
     wmi_aff a = wmi_aff_const(0);
     a.top = 1;
     a.why = (uint16_t)why;
@@ -172,7 +178,7 @@ wmi_aff wmi_aff_select(wmi_actx *x, unsigned cmp, unsigned bits, int sgn,
                        const wmi_aff *l, const wmi_aff *r, const wmi_aff *a,
                        const wmi_aff *b, uint32_t at);
 
-/* ---- facts ---------------------------------------------------------------- */
+/* ---- facts --------------------------------------------------------------- */
 
 /* Same value (both top counts as equal only for the same reason). */
 int wmi_aff_eq(const wmi_aff *a, const wmi_aff *b);
@@ -195,7 +201,7 @@ typedef void (*wmi_aff_namer)(void *ud, const wmi_avar *v, char *out,
 char *wmi_aff_print(const wmi_actx *x, const wmi_aff *a, wmi_aff_namer name,
                     void *ud, char *buf, size_t cap);
 
-/* ---- evaluation ------------------------------------------------------------ */
+/* ---- evaluation ---------------------------------------------------------- */
 
 /*
  * Concrete values for one lane: leaf(ud, var) gives base symbols; products

@@ -37,9 +37,9 @@
 
 #include <stdio.h>
 
-#define MAXPATH 8
+#define MAXPATH   8
 #define MAXSWEEPS 10
-#define NOCOND (-1)
+#define NOCOND    (-1)
 
 /* A comparison l CMP r (hash-consed; a reference is 2 * index + negated). */
 typedef struct cond {
@@ -49,8 +49,8 @@ typedef struct cond {
 
 /* The abstract state at a program point. */
 typedef struct bstate {
-    wmi_aff *r;  /* nslots values */
-    int32_t *p;  /* nslots condition references (predicates), NOCOND */
+    wmi_aff *r; /* nslots values */
+    int32_t *p; /* nslots condition references (predicates), NOCOND */
     int32_t path[MAXPATH];
     unsigned npath;
     int assumed; /* a branch on an unknown condition led here */
@@ -96,8 +96,8 @@ typedef struct lint {
     int64_t *cval;      /* its value */
     bstate *in;         /* per block */
     bstate *back_prev, *back_cur; /* per block (headers only allocated) */
-    wmi_aff **hprev;    /* per header: its state on the previous sweep */
-    uint8_t **written;  /* per header: slots the loop writes */
+    wmi_aff **hprev;   /* per header: its state on the previous sweep */
+    uint8_t **written; /* per header: slots the loop writes */
     int nloops;
     /* per loop: the condition of its back edge (NOCOND: none or unknown)
        and its iteration variable */
@@ -106,7 +106,7 @@ typedef struct lint {
     uint8_t loopback[64]; /* back edges seen this sweep */
     memrec *recs;
     size_t nrecs;
-    uint32_t *rec_at;   /* instruction offset -> record index + 1 */
+    uint32_t *rec_at; /* instruction offset -> record index + 1 */
     bstate work;
     uint64_t cur_loops; /* inloops of the block being swept */
     int changed;
@@ -115,24 +115,21 @@ typedef struct lint {
 
 /* ---- states ------------------------------------------------------------- */
 
-static int state_alloc(bstate *s, uint32_t nslots)
-{
+static int state_alloc(bstate *s, uint32_t nslots) {
     memset(s, 0, sizeof *s);
     s->r = malloc(sizeof *s->r * (nslots ? nslots : 1));
     s->p = malloc(sizeof *s->p * (nslots ? nslots : 1));
     return s->r && s->p;
 }
 
-static void state_free(bstate *s)
-{
+static void state_free(bstate *s) {
     if (s) {
         free(s->r);
         free(s->p);
     }
 }
 
-static void state_copy(bstate *d, const bstate *s, uint32_t nslots)
-{
+static void state_copy(bstate *d, const bstate *s, uint32_t nslots) {
     memcpy(d->r, s->r, sizeof *d->r * nslots);
     memcpy(d->p, s->p, sizeof *d->p * nslots);
     memcpy(d->path, s->path, sizeof d->path);
@@ -142,8 +139,7 @@ static void state_copy(bstate *d, const bstate *s, uint32_t nslots)
 }
 
 /* An undefined register (never written on the way): joins as identity. */
-static int undefined(const wmi_aff *a)
-{
+static int undefined(const wmi_aff *a) {
     return a->top && a->why == WMI_TOP_NONE;
 }
 
@@ -154,8 +150,7 @@ static int undefined(const wmi_aff *a)
  * merge point and slot: the warp still sees one value.
  */
 static wmi_aff join_val(wmi_actx *x, const wmi_aff *a, const wmi_aff *b,
-                        uint32_t at, uint32_t slot)
-{
+                        uint32_t at, uint32_t slot) {
     if (undefined(a))
         return *b;
     if (undefined(b) || wmi_aff_eq(a, b))
@@ -171,9 +166,8 @@ static wmi_aff join_val(wmi_actx *x, const wmi_aff *a, const wmi_aff *b,
 }
 
 /* d = d JOIN s (d reached), path intersection. */
-static void state_join(wmi_actx *x, bstate *d, const bstate *s,
-                       uint32_t nslots, uint32_t at)
-{
+static void state_join(wmi_actx *x, bstate *d, const bstate *s, uint32_t nslots,
+                       uint32_t at) {
     if (!d->reached) {
         state_copy(d, s, nslots);
         d->reached = 1;
@@ -196,11 +190,10 @@ static void state_join(wmi_actx *x, bstate *d, const bstate *s,
     d->assumed |= s->assumed;
 }
 
-/* ---- conditions ------------------------------------------------------------ */
+/* ---- conditions ---------------------------------------------------------- */
 
 static int32_t cond_ref(lint *L, unsigned cmp, unsigned bits, int sgn,
-                        const wmi_aff *l, const wmi_aff *r)
-{
+                        const wmi_aff *l, const wmi_aff *r) {
     if (l->top || r->top)
         return NOCOND;
     for (size_t i = 0; i < L->nconds; i++) {
@@ -232,14 +225,12 @@ static int32_t cond_ref(lint *L, unsigned cmp, unsigned bits, int sgn,
     return (int32_t)(2 * L->nconds++);
 }
 
-static uint64_t cond_loops(const lint *L, int32_t ref)
-{
+static uint64_t cond_loops(const lint *L, int32_t ref) {
     const cond *c = &L->conds[ref >> 1];
     return wmi_aff_loops(&L->ax, &c->l) | wmi_aff_loops(&L->ax, &c->r);
 }
 
-static void path_add(bstate *s, int32_t ref)
-{
+static void path_add(bstate *s, int32_t ref) {
     if (ref == NOCOND) {
         s->assumed = 1;
         return;
@@ -251,32 +242,35 @@ static void path_add(bstate *s, int32_t ref)
         s->path[s->npath++] = ref;
 }
 
-/* ---- reading and writing slots ---------------------------------------------- */
+/* ---- reading and writing slots ------------------------------------------- */
 
-static int plain_slot(const lint *L, uint32_t s)
-{
+static int plain_slot(const lint *L, uint32_t s) {
     return s != WMI_NOREG && !(s & WMI_VEC) && s >= SLOT_SREG0 + SR_COUNT &&
            s < L->f->nslots && !L->iscst[s];
 }
 
-static wmi_aff sreg(lint *L, unsigned k)
-{
+static wmi_aff sreg(lint *L, unsigned k) {
     switch (k) {
-    case SR_TID_X: case SR_TID_Y: case SR_TID_Z: case SR_LANEID:
-        return wmi_aff_sym(&L->ax, WMI_AV_SREG, k, 0, 0, 0);
-    case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z:
-    case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z:
-    case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z:
-        return wmi_aff_sym(&L->ax, WMI_AV_SREG, k, 0, 1, 0);
-    default:
-        return wmi_aff_top(WMI_TOP_SREG, WMI_NOREG);
+    case SR_TID_X:
+    case SR_TID_Y:
+    case SR_TID_Z:
+    case SR_LANEID: return wmi_aff_sym(&L->ax, WMI_AV_SREG, k, 0, 0, 0);
+    case SR_NTID_X:
+    case SR_NTID_Y:
+    case SR_NTID_Z:
+    case SR_CTAID_X:
+    case SR_CTAID_Y:
+    case SR_CTAID_Z:
+    case SR_NCTAID_X:
+    case SR_NCTAID_Y:
+    case SR_NCTAID_Z: return wmi_aff_sym(&L->ax, WMI_AV_SREG, k, 0, 1, 0);
+    default: return wmi_aff_top(WMI_TOP_SREG, WMI_NOREG);
     }
 }
 
 /* The value of a source slot; constants are sign-extended from `bits`
    (an immediate -1 of an add.s32 is 0xffffffff in its slot). */
-static wmi_aff rdw(lint *L, const bstate *s, uint32_t slot, unsigned bits)
-{
+static wmi_aff rdw(lint *L, const bstate *s, uint32_t slot, unsigned bits) {
     if (slot == WMI_NOREG || (slot & WMI_VEC) || slot >= L->f->nslots)
         return wmi_aff_top(WMI_TOP_OP, WMI_NOREG);
     if (slot == SLOT_ZERO)
@@ -287,17 +281,14 @@ static wmi_aff rdw(lint *L, const bstate *s, uint32_t slot, unsigned bits)
         return sreg(L, slot - SLOT_SREG0);
     if (L->iscst[slot]) {
         uint64_t v = (uint64_t)L->cval[slot];
-        if (bits > 0 && bits < 64 && (v >> (bits - 1) & 1) &&
-            (v >> bits) == 0)
+        if (bits > 0 && bits < 64 && (v >> (bits - 1) & 1) && (v >> bits) == 0)
             v |= ~(uint64_t)0 << bits;
         return wmi_aff_const((int64_t)v);
     }
     return s->r[slot];
 }
 
-
-static int32_t rdp(const lint *L, const bstate *s, uint32_t slot)
-{
+static int32_t rdp(const lint *L, const bstate *s, uint32_t slot) {
     if (!plain_slot(L, slot))
         return NOCOND;
     return s->p[slot];
@@ -305,8 +296,7 @@ static int32_t rdp(const lint *L, const bstate *s, uint32_t slot)
 
 /* Write v (and predicate reference p) to slot d under insn in's guard. */
 static void wr(lint *L, bstate *s, const wmi_insn *in, uint32_t d, wmi_aff v,
-               int32_t p, uint32_t pc)
-{
+               int32_t p, uint32_t pc) {
     if (d == WMI_NOREG)
         return;
     if (d & WMI_VEC) {
@@ -340,28 +330,24 @@ static void wr(lint *L, bstate *s, const wmi_insn *in, uint32_t d, wmi_aff v,
     s->p[d] = p;
 }
 
-/* ---- the transfer function ------------------------------------------------------ */
+/* ---- the transfer function ----------------------------------------------- */
 
-static unsigned type_bytes(wmi_type t)
-{
+static unsigned type_bytes(wmi_type t) {
     unsigned b = wmi_type_bits(t);
     return b < 8 ? 1 : b / 8;
 }
 
-static unsigned vcount(const wm_ptx_module *m, uint32_t v)
-{
+static unsigned vcount(const wm_ptx_module *m, uint32_t v) {
     return (v & WMI_VEC) ? m->pool[v & ~WMI_VEC] : 1;
 }
 
-static int int_type(wmi_type t)
-{
+static int int_type(wmi_type t) {
     return t != PT_PRED && t != PT_NONE && !wmi_type_float(t) &&
            t != PT_F16X2 && t != PT_BF16X2 && t < PT_E4M3X2;
 }
 
 /* The parameter whose bytes start at offset off (WMI_NOREG if none). */
-static uint32_t param_at(const wmi_func *f, int64_t off)
-{
+static uint32_t param_at(const wmi_func *f, int64_t off) {
     for (uint32_t i = 0; i < f->nparams; i++)
         if ((int64_t)f->params[i].offset == off)
             return i;
@@ -369,8 +355,7 @@ static uint32_t param_at(const wmi_func *f, int64_t off)
 }
 
 static void record(lint *L, bstate *s, const wmi_insn *in, uint32_t pc,
-                   wmi_aff addr, int which)
-{
+                   wmi_aff addr, int which) {
     uint32_t ri = L->rec_at[pc - L->f->first];
     if (!ri)
         return;
@@ -387,14 +372,12 @@ static void record(lint *L, bstate *s, const wmi_insn *in, uint32_t pc,
     r->loops = L->cur_loops;
 }
 
-static wmi_aff addr_of(lint *L, const bstate *s, uint32_t slot, int64_t imm)
-{
+static wmi_aff addr_of(lint *L, const bstate *s, uint32_t slot, int64_t imm) {
     wmi_aff a = rdw(L, s, slot, 64), k = wmi_aff_const(imm);
     return wmi_aff_add(&a, &k);
 }
 
-static wmi_aop aop_of(wmi_op op)
-{
+static wmi_aop aop_of(wmi_op op) {
     return op == OP_AND   ? WMI_AOP_AND
            : op == OP_OR  ? WMI_AOP_OR
            : op == OP_XOR ? WMI_AOP_XOR
@@ -407,8 +390,7 @@ static wmi_aop aop_of(wmi_op op)
 }
 
 /* Predicate ops (and/or/xor/not/mov on .pred): references where known. */
-static void pred_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
-{
+static void pred_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc) {
     int32_t a = rdp(L, s, in->a), p = NOCOND;
     if (in->op == OP_NOT && a != NOCOND)
         p = a ^ 1;
@@ -418,8 +400,7 @@ static void pred_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
 }
 
 /* and/or/xor/shl/shr/div/rem/min/max: an atom unless it simplifies. */
-static void bit_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
-{
+static void bit_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc) {
     wmi_type t = (wmi_type)in->type;
     unsigned bits = wmi_type_bits(t);
     wmi_aff a = rdw(L, s, in->a, bits), b = rdw(L, s, in->b, bits);
@@ -430,8 +411,7 @@ static void bit_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
 }
 
 /* Abstract effect of the instruction at pc on s. */
-static void step(lint *L, bstate *s, uint32_t pc)
-{
+static void step(lint *L, bstate *s, uint32_t pc) {
     const wmi_insn *in = &L->m->code[pc];
     wmi_type t = (wmi_type)in->type;
     unsigned bits = wmi_type_bits(t);
@@ -455,7 +435,8 @@ static void step(lint *L, bstate *s, uint32_t pc)
         b = rdw(L, s, in->b, bits);
         v = !it || (in->flags & (F_SAT | F_CC))
                 ? wmi_aff_top(it ? WMI_TOP_OP : WMI_TOP_FLOAT, pc)
-                : in->op == OP_ADD ? wmi_aff_add(&a, &b) : wmi_aff_sub(&a, &b);
+            : in->op == OP_ADD ? wmi_aff_add(&a, &b)
+                               : wmi_aff_sub(&a, &b);
         wr(L, s, in, in->d, v, NOCOND, pc);
         return;
     case OP_MUL:
@@ -502,9 +483,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_DIV:
     case OP_REM:
     case OP_MIN:
-    case OP_MAX:
-        bit_op(L, s, in, pc);
-        return;
+    case OP_MAX: bit_op(L, s, in, pc); return;
     case OP_CVT:
         /* integer <-> integer: the same mathematical value (no wrap) */
         v = it && int_type((wmi_type)in->type2) && !(in->flags & F_SAT)
@@ -513,7 +492,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
         wr(L, s, in, in->d, v, NOCOND, pc);
         return;
     case OP_CVTA: {
-        int64_t base = in->space == SP_SHARED ? (int64_t)WMI_SHARED_WIN
+        int64_t base = in->space == SP_SHARED  ? (int64_t)WMI_SHARED_WIN
                        : in->space == SP_LOCAL ? (int64_t)WMI_LOCAL_WIN
                                                : 0;
         a = rdw(L, s, in->a, bits);
@@ -597,8 +576,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_RET:
     case OP_EXIT:
     case OP_TRAP:
-    case OP_BAR:
-        return;
+    case OP_BAR: return;
     case OP_SHFL:
     case OP_VOTE:
     case OP_MATCH:
@@ -636,8 +614,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_TESTP:
     case OP_MMA:
     case OP_CALL:
-    case OP_COUNT:
-        break;
+    case OP_COUNT: break;
     }
     wr(L, s, in, in->d, wmi_aff_top(it ? WMI_TOP_OP : WMI_TOP_FLOAT, pc),
        NOCOND, pc);
@@ -645,16 +622,14 @@ static void step(lint *L, bstate *s, uint32_t pc)
         wr(L, s, in, in->d2, wmi_aff_top(WMI_TOP_OP, pc), NOCOND, pc);
 }
 
-/* ---- control flow ------------------------------------------------------------------ */
+/* ---- control flow -------------------------------------------------------- */
 
-static int ends_block(const wmi_insn *in)
-{
+static int ends_block(const wmi_insn *in) {
     return in->op == OP_BRA || in->op == OP_RET || in->op == OP_EXIT ||
            in->op == OP_TRAP;
 }
 
-static int build_blocks(lint *L)
-{
+static int build_blocks(lint *L) {
     const wmi_func *f = L->f;
     uint32_t first = f->first, n = f->count;
     uint8_t *lead = calloc(n + 1, 1);
@@ -717,8 +692,7 @@ static int build_blocks(lint *L)
 }
 
 /* Slots the loop headed by block h writes (anywhere in its range). */
-static int loop_writes(lint *L, const bblock *h, uint8_t *w)
-{
+static int loop_writes(lint *L, const bblock *h, uint8_t *w) {
     for (uint32_t pc = h->start; pc < h->loop_end; pc++) {
         const wmi_insn *in = &L->m->code[pc];
         uint32_t ds[2] = {in->d, in->d2};
@@ -742,16 +716,15 @@ static int loop_writes(lint *L, const bblock *h, uint8_t *w)
 }
 
 /* The header's state for this sweep from its forward entry state. */
-static void enter_loop(lint *L, size_t bi, bstate *s, int sweep)
-{
+static void enter_loop(lint *L, size_t bi, bstate *s, int sweep) {
     const bblock *h = &L->blocks[bi];
     uint32_t n = L->f->nslots;
     const uint8_t *w = L->written[bi];
     wmi_aff *hp = L->hprev[bi];
     const bstate *back = &L->back_prev[bi];
     uint64_t bit = (uint64_t)1 << h->loop;
-    wmi_aff iter = wmi_aff_sym(&L->ax, WMI_AV_ITER, (uint32_t)h->loop, 0, 1,
-                               bit);
+    wmi_aff iter =
+        wmi_aff_sym(&L->ax, WMI_AV_ITER, (uint32_t)h->loop, 0, 1, bit);
     L->loopiter[h->loop] = wmi_aff_single(&iter);
     for (uint32_t r = 0; r < n; r++) {
         if (!w[r])
@@ -785,8 +758,8 @@ static void enter_loop(lint *L, size_t bi, bstate *s, int sweep)
                        !L->ax.forms[at->y].top) {
                 /* s >>= c (or <<= c) each time: e >> (c * iter) */
                 wmi_aff c = wmi_aff_scale(&iter, L->ax.forms[at->y].c0);
-                nv = wmi_aff_op(&L->ax, (wmi_aop)at->op, at->bits, at->sgn,
-                                &e, &c, h->start);
+                nv = wmi_aff_op(&L->ax, (wmi_aop)at->op, at->bits, at->sgn, &e,
+                                &c, h->start);
             } else {
                 nv = wmi_aff_top(WMI_TOP_LOOP, h->start);
             }
@@ -799,8 +772,7 @@ static void enter_loop(lint *L, size_t bi, bstate *s, int sweep)
 }
 
 /* Propagate the state at the end of block bi along its edges. */
-static void leave_block(lint *L, size_t bi, bstate *s)
-{
+static void leave_block(lint *L, size_t bi, bstate *s) {
     const bblock *b = &L->blocks[bi];
     const wmi_func *f = L->f;
     uint32_t n = f->nslots;
@@ -868,8 +840,7 @@ static void leave_block(lint *L, size_t bi, bstate *s)
     }
 }
 
-static void sweep(lint *L, int k)
-{
+static void sweep(lint *L, int k) {
     uint32_t n = L->f->nslots;
     memset(L->loopback, 0, sizeof L->loopback);
     for (size_t bi = 0; bi < L->nblocks; bi++) {
@@ -905,21 +876,20 @@ static void sweep(lint *L, int k)
         }
 }
 
-/* ---- pass 2: evaluation ---------------------------------------------------------------- */
+/* ---- pass 2: evaluation -------------------------------------------------- */
 
 typedef struct evalctx {
     lint *L;
     unsigned block[3], grid[3];
     unsigned tid[3], lane;
     int64_t ctaid[3];
-    int64_t *param; /* per parameter */
+    int64_t *param;   /* per parameter */
     uint32_t over[3]; /* variables whose values are overridden, or NOREG;
                          [2] is the loop check's own */
     int64_t over_val[3];
 } evalctx;
 
-static int64_t leaf(void *ud, const wmi_avar *v)
-{
+static int64_t leaf(void *ud, const wmi_avar *v) {
     const evalctx *e = ud;
     for (int k = 2; k >= 0; k--)
         if (e->over[k] != WMI_NOREG && v == &e->L->ax.vars[e->over[k]])
@@ -942,15 +912,13 @@ static int64_t leaf(void *ud, const wmi_avar *v)
         case SR_LANEID: return e->lane;
         default: return 0;
         }
-    case WMI_AV_PARAM:
-        return e->param[v->id];
+    case WMI_AV_PARAM: return e->param[v->id];
     case WMI_AV_ITER:
     case WMI_AV_LOAD:
     case WMI_AV_JOIN:
     case WMI_AV_PHI:
     case WMI_AV_PROD:
-    case WMI_AV_ATOM:
-        break;
+    case WMI_AV_ATOM: break;
     }
     return 0;
 }
@@ -966,8 +934,7 @@ typedef struct evalbuf {
  * do-while's `i + stride < n` decides whether the last round runs).
  * Checks every loop around r with an overridden iteration.
  */
-static int loops_ran(evalbuf *eb, const memrec *r)
-{
+static int loops_ran(evalbuf *eb, const memrec *r) {
     lint *L = eb->ec.L;
     evalctx *e = &eb->ec;
     int on = 1;
@@ -997,9 +964,7 @@ static int loops_ran(evalbuf *eb, const memrec *r)
 }
 
 /* Lane addresses and mask of record r for warp w under the context. */
-static int warp_access(evalbuf *eb, const memrec *r, unsigned w,
-                       wm_access *a)
-{
+static int warp_access(evalbuf *eb, const memrec *r, unsigned w, wm_access *a) {
     lint *L = eb->ec.L;
     const unsigned *B = eb->ec.block;
     unsigned nthreads = B[0] * B[1] * B[2];
@@ -1007,7 +972,7 @@ static int warp_access(evalbuf *eb, const memrec *r, unsigned w,
     a->site = r->pc;
     a->op = r->op;
     a->size = r->size;
-    wm_space sp = r->isp == SP_SHARED ? WM_SPACE_SHARED
+    wm_space sp = r->isp == SP_SHARED  ? WM_SPACE_SHARED
                   : r->isp == SP_LOCAL ? WM_SPACE_LOCAL
                                        : WM_SPACE_GLOBAL;
     int resolved = 0;
@@ -1065,8 +1030,7 @@ static int warp_access(evalbuf *eb, const memrec *r, unsigned w,
 }
 
 /* Same lane mask and the same addresses up to one shift. */
-static int same_pattern(const wm_access *a, const wm_access *b)
-{
+static int same_pattern(const wm_access *a, const wm_access *b) {
     if (a->mask != b->mask || a->space != b->space || !a->mask)
         return 0;
     unsigned l0 = (unsigned)__builtin_ctzll(a->mask);
@@ -1078,8 +1042,7 @@ static int same_pattern(const wm_access *a, const wm_access *b)
 }
 
 /* The lanes of a (a subset of b's) sit at b's addresses up to one shift. */
-static int same_shift(const wm_access *a, const wm_access *b)
-{
+static int same_shift(const wm_access *a, const wm_access *b) {
     unsigned l0 = (unsigned)__builtin_ctzll(a->mask);
     for (unsigned l = l0; l < 32; l++)
         if ((a->mask >> l & 1) &&
@@ -1091,14 +1054,12 @@ static int same_shift(const wm_access *a, const wm_access *b)
 /* Mark the base symbols variable v depends on. */
 static void mark_leaves(const wmi_actx *x, uint32_t v, uint8_t *seen);
 
-static void mark_form(const wmi_actx *x, const wmi_aff *a, uint8_t *seen)
-{
+static void mark_form(const wmi_actx *x, const wmi_aff *a, uint8_t *seen) {
     for (unsigned i = 0; i < a->nterms && !a->top; i++)
         mark_leaves(x, a->t[i].v, seen);
 }
 
-static void mark_leaves(const wmi_actx *x, uint32_t v, uint8_t *seen)
-{
+static void mark_leaves(const wmi_actx *x, uint32_t v, uint8_t *seen) {
     if (seen[v])
         return;
     seen[v] = 1;
@@ -1115,8 +1076,7 @@ static void mark_leaves(const wmi_actx *x, uint32_t v, uint8_t *seen)
 
 static void name_var(void *ud, const wmi_avar *v, char *out, size_t cap);
 
-static void append(char *buf, size_t cap, const char *s)
-{
+static void append(char *buf, size_t cap, const char *s) {
     size_t n = strlen(buf);
     if (n + strlen(s) + 3 < cap)
         snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", s);
@@ -1124,8 +1084,7 @@ static void append(char *buf, size_t cap, const char *s)
 
 /* The symbolic bytes from lane to lane along tid.x: the coefficient of
    tid.x, "non-affine" when tid.x also sits inside an atom. */
-static void stride_text(lint *L, const wmi_aff *a, char *buf, size_t cap)
-{
+static void stride_text(lint *L, const wmi_aff *a, char *buf, size_t cap) {
     wmi_aff s = wmi_aff_const(0);
     uint8_t *seen = calloc(L->ax.nvars + 1, 1);
     if (!seen) {
@@ -1170,8 +1129,7 @@ static void stride_text(lint *L, const wmi_aff *a, char *buf, size_t cap)
     wmi_aff_print(&L->ax, &s, name_var, L, buf, cap);
 }
 
-static void name_var(void *ud, const wmi_avar *v, char *out, size_t cap)
-{
+static void name_var(void *ud, const wmi_avar *v, char *out, size_t cap) {
     const lint *L = ud;
     static const char *const sr[] = {
 #define X(e, name) name,
@@ -1182,9 +1140,7 @@ static void name_var(void *ud, const wmi_avar *v, char *out, size_t cap)
     case WMI_AV_SREG:
         snprintf(out, cap, "%s", v->id < SR_COUNT ? sr[v->id] + 1 : "?");
         return;
-    case WMI_AV_PARAM:
-        snprintf(out, cap, "param%u", v->id);
-        return;
+    case WMI_AV_PARAM: snprintf(out, cap, "param%u", v->id); return;
     case WMI_AV_ITER: {
         uint32_t line = 0;
         for (size_t b = 0; b < L->nblocks; b++)
@@ -1201,15 +1157,13 @@ static void name_var(void *ud, const wmi_avar *v, char *out, size_t cap)
         return;
     case WMI_AV_PHI:
     case WMI_AV_PROD:
-    case WMI_AV_ATOM:
-        break;
+    case WMI_AV_ATOM: break;
     }
     snprintf(out, cap, "phi");
 }
 
 /* Values a uniform symbol is moved over. */
-static size_t samples(const wmi_avar *v, const unsigned grid[3], int64_t *out)
-{
+static size_t samples(const wmi_avar *v, const unsigned grid[3], int64_t *out) {
     static const int64_t iter[] = {1, 2, 3, 5};
     static const int64_t cta[] = {1, 2, 3, 5, 7, 8, 31, 33};
     static const int64_t any[] = {1, 2, 3, 4, 7, 8, 31, 33, 1000, 1025};
@@ -1234,23 +1188,22 @@ static size_t samples(const wmi_avar *v, const unsigned grid[3], int64_t *out)
 
 /* What moving the uniform symbols showed. */
 typedef struct shot {
-    int moved;                /* the lane pattern changed */
+    int moved; /* the lane pattern changed */
     int pad;
-    uint32_t worst;           /* worst figure of a mere shift */
-    uint32_t edge_lo, edge_hi;/* figures of warps with fewer lanes */
+    uint32_t worst;            /* worst figure of a mere shift */
+    uint32_t edge_lo, edge_hi; /* figures of warps with fewer lanes */
 } shot;
 
 /*
  * One assignment of the overridden symbols: every active warp is formed
- * again and compared with its base access.  A shift of the same lanes counts toward the worst case; fewer
- * lanes at the same shift are an edge warp (when `edges`: a parameter
- * nobody fixed moves the boundary anywhere, so it is not counted);
- * anything else moved.
+ * again and compared with its base access.  A shift of the same lanes counts
+ * toward the worst case; fewer lanes at the same shift are an edge warp (when
+ * `edges`: a parameter nobody fixed moves the boundary anywhere, so it is not
+ * counted); anything else moved.
  */
 static void try_shot(evalbuf *eb, const memrec *r, const wm_arch *arch,
                      const wm_access *base, const int *act, unsigned nw,
-                     int edges, shot *sh)
-{
+                     int edges, shot *sh) {
     unsigned first = 0, last = 0;
     while (first < nw && !act[first])
         first++;
@@ -1275,7 +1228,7 @@ static void try_shot(evalbuf *eb, const memrec *r, const wm_arch *arch,
             }
             if (!edges)
                 continue; /* an unknown n moved the guard's boundary */
-            shift = 0; /* fewer lanes, same places: an edge warp */
+            shift = 0;    /* fewer lanes, same places: an edge warp */
         } else if (!same_pattern(&a, &base[w])) {
             sh->moved = 1;
             continue;
@@ -1300,13 +1253,12 @@ static void try_shot(evalbuf *eb, const memrec *r, const wm_arch *arch,
    as they stand are counted (the block-shape table). */
 static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
                        const uint8_t *given, const wm_arch *arch,
-                       wm_lint_insn *v, wm_agg *agg, int moves)
-{
+                       wm_lint_insn *v, wm_agg *agg, int moves) {
     memset(v, 0, sizeof *v);
     v->insn = r->pc;
     v->op = r->op;
     v->size = r->size;
-    v->space = r->isp == SP_SHARED ? WM_SPACE_SHARED
+    v->space = r->isp == SP_SHARED  ? WM_SPACE_SHARED
                : r->isp == SP_LOCAL ? WM_SPACE_LOCAL
                                     : WM_SPACE_GLOBAL;
     v->assumed = r->assumed;
@@ -1322,16 +1274,15 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
     }
     if (r->addr.top) {
         v->kind = WM_LINT_DATA;
-        const wmi_insn *at = r->addr.at < L->m->ncode ? &L->m->code[r->addr.at]
-                                                      : NULL;
+        const wmi_insn *at =
+            r->addr.at < L->m->ncode ? &L->m->code[r->addr.at] : NULL;
         if (at)
             snprintf(v->reason, sizeof v->reason,
                      "the address depends on %s (PTX line %u: %s)",
                      wmi_aff_why_text((wmi_top_why)r->addr.why), at->line,
                      L->m->texts + at->text);
         else
-            snprintf(v->reason, sizeof v->reason,
-                     "the address depends on %s",
+            snprintf(v->reason, sizeof v->reason, "the address depends on %s",
                      wmi_aff_why_text((wmi_top_why)r->addr.why));
         return WM_OK;
     }
@@ -1462,8 +1413,8 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
     for (size_t k = 0; k < nsym; k++)
         for (size_t j = 0; j < nsym; j++) {
             const wmi_avar *uk = &L->ax.vars[sym[k]];
-            if (uk->kind != WMI_AV_SREG || L->ax.vars[sym[j]].kind !=
-                                               WMI_AV_ITER)
+            if (uk->kind != WMI_AV_SREG ||
+                L->ax.vars[sym[j]].kind != WMI_AV_ITER)
                 continue;
             for (size_t i = 0; i < nval[k]; i++)
                 for (size_t i2 = 0; i2 < nval[j]; i2++) {
@@ -1499,7 +1450,7 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
     return WM_OK;
 }
 
-/* ---- the table over block shapes ------------------------------------------------------------ */
+/* ---- the table over block shapes ----------------------------------------- */
 
 /*
  * With no block given: every verdict again for block shapes whose x is a
@@ -1508,10 +1459,9 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
  */
 static wm_status by_shape(wm_lint *R, lint *L, evalbuf *eb,
                           const uint8_t *given, const wm_arch *arch,
-                          const wmi_func *f)
-{
-    int two = (f->sregs_used & ((uint64_t)1 << SR_TID_Y |
-                                (uint64_t)1 << SR_TID_Z)) != 0;
+                          const wmi_func *f) {
+    int two = (f->sregs_used &
+               ((uint64_t)1 << SR_TID_Y | (uint64_t)1 << SR_TID_Z)) != 0;
     unsigned saved[3];
     memcpy(saved, eb->ec.block, sizeof saved);
     R->nshapes = 0;
@@ -1530,8 +1480,7 @@ static wm_status by_shape(wm_lint *R, lint *L, evalbuf *eb,
         memcpy(eb->ec.block, R->shapes[k], sizeof R->shapes[k]);
         for (size_t i = 0; i < L->nrecs; i++) {
             wm_lint_insn v;
-            wm_status st =
-                judge(L, &L->recs[i], eb, given, arch, &v, NULL, 0);
+            wm_status st = judge(L, &L->recs[i], eb, given, arch, &v, NULL, 0);
             if (st != WM_OK)
                 return st;
             wmi_lint_cell *c = &R->by[i * R->nshapes + k];
@@ -1545,21 +1494,18 @@ static wm_status by_shape(wm_lint *R, lint *L, evalbuf *eb,
     return WM_OK;
 }
 
-size_t wm_lint_nshapes(const wm_lint *l)
-{
+size_t wm_lint_nshapes(const wm_lint *l) {
     return l ? l->nshapes : 0;
 }
 
-void wm_lint_shape(const wm_lint *l, size_t s, unsigned block[3])
-{
+void wm_lint_shape(const wm_lint *l, size_t s, unsigned block[3]) {
     memset(block, 0, 3 * sizeof *block);
     if (l && s < l->nshapes)
         memcpy(block, l->shapes[s], sizeof l->shapes[s]);
 }
 
 int wm_lint_by_shape(const wm_lint *l, size_t i, size_t s, double *per_req,
-                     uint32_t *min, uint32_t *max)
-{
+                     uint32_t *min, uint32_t *max) {
     if (!l || i >= l->nv || s >= l->nshapes)
         return 0;
     const wmi_lint_cell *c = &l->by[i * l->nshapes + s];
@@ -1574,10 +1520,9 @@ int wm_lint_by_shape(const wm_lint *l, size_t i, size_t s, double *per_req,
     return 1;
 }
 
-/* ---- set-up and the API -------------------------------------------------------------------- */
+/* ---- set-up and the API -------------------------------------------------- */
 
-static void lint_free(lint *L)
-{
+static void lint_free(lint *L) {
     for (size_t b = 0; b < L->nblocks; b++) {
         if (L->in)
             state_free(&L->in[b]);
@@ -1607,15 +1552,14 @@ static void lint_free(lint *L)
 }
 
 /* Memory instructions of the function, each with its counted accesses. */
-static int find_records(lint *L)
-{
+static int find_records(lint *L) {
     const wmi_func *f = L->f;
     size_t n = 0;
     for (uint32_t pc = f->first; pc < f->first + f->count; pc++) {
         const wmi_insn *in = &L->m->code[pc];
-        int counted = (in->op == OP_LD || in->op == OP_ST ||
-                       in->op == OP_RED) &&
-                      in->space != SP_PARAM && in->space != SP_CONST;
+        int counted =
+            (in->op == OP_LD || in->op == OP_ST || in->op == OP_RED) &&
+            in->space != SP_PARAM && in->space != SP_CONST;
         counted |= in->op == OP_ATOM || in->op == OP_LDMATRIX;
         n += counted ? 1 : in->op == OP_CP_ASYNC ? 2 : 0;
     }
@@ -1625,9 +1569,9 @@ static int find_records(lint *L)
         return 0;
     for (uint32_t pc = f->first; pc < f->first + f->count; pc++) {
         const wmi_insn *in = &L->m->code[pc];
-        int counted = (in->op == OP_LD || in->op == OP_ST ||
-                       in->op == OP_RED) &&
-                      in->space != SP_PARAM && in->space != SP_CONST;
+        int counted =
+            (in->op == OP_LD || in->op == OP_ST || in->op == OP_RED) &&
+            in->space != SP_PARAM && in->space != SP_CONST;
         counted |= in->op == OP_ATOM || in->op == OP_LDMATRIX;
         if (!counted && in->op != OP_CP_ASYNC)
             continue;
@@ -1640,8 +1584,8 @@ static int find_records(lint *L)
         wmi_type t = (wmi_type)in->type;
         if (in->op == OP_LD || in->op == OP_ST) {
             r->op = in->op == OP_LD ? WM_OP_LD : WM_OP_ST;
-            r->size = type_bytes(t) *
-                      vcount(L->m, in->op == OP_ST ? in->b : in->d);
+            r->size =
+                type_bytes(t) * vcount(L->m, in->op == OP_ST ? in->b : in->d);
         } else if (in->op == OP_ATOM || in->op == OP_RED) {
             r->op = WM_OP_ATOM;
             r->size = type_bytes(t);
@@ -1663,8 +1607,7 @@ static int find_records(lint *L)
     return 1;
 }
 
-static int lint_init(lint *L, const wm_ptx_module *m, const wmi_func *f)
-{
+static int lint_init(lint *L, const wm_ptx_module *m, const wmi_func *f) {
     memset(L, 0, sizeof *L);
     L->m = m;
     L->f = f;
@@ -1712,8 +1655,7 @@ static int lint_init(lint *L, const wm_ptx_module *m, const wmi_func *f)
 /* Parameter i named by o (its PTX name, the text after "_param_", or its
    index). */
 static int param_given(const wmi_func *f, uint32_t i, const wm_lint_opts *o,
-                       int64_t *val)
-{
+                       int64_t *val) {
     for (size_t k = 0; o && k < o->nparams; k++) {
         const char *nm = o->params[k].name;
         const char *pn = f->params[i].name;
@@ -1729,8 +1671,7 @@ static int param_given(const wmi_func *f, uint32_t i, const wm_lint_opts *o,
     return 0;
 }
 
-const char *wm_lint_kind_name(wm_lint_kind k)
-{
+const char *wm_lint_kind_name(wm_lint_kind k) {
     static const char *const names[] = {
 #define X(e, name) name,
         WM_LINT_KIND_LIST(X)
@@ -1739,8 +1680,7 @@ const char *wm_lint_kind_name(wm_lint_kind k)
     return (unsigned)k < WM_LINT_NKINDS ? names[k] : "?";
 }
 
-static wm_status push(wm_lint *R, const wm_lint_insn *v)
-{
+static wm_status push(wm_lint *R, const wm_lint_insn *v) {
     if (R->nv == R->capv) {
         size_t n = R->capv ? R->capv * 2 : 16;
         wm_lint_insn *p = realloc(R->v, n * sizeof *p);
@@ -1753,10 +1693,8 @@ static wm_status push(wm_lint *R, const wm_lint_insn *v)
     return WM_OK;
 }
 
-wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k,
-                         const wm_arch *arch, const wm_lint_opts *o,
-                         wm_lint **out)
-{
+wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k, const wm_arch *arch,
+                         const wm_lint_opts *o, wm_lint **out) {
     if (!m || !out || k >= wm_ptx_nkernels(m))
         return WM_ERR_ARG;
     *out = NULL;
@@ -1869,8 +1807,7 @@ done:
     return WM_OK;
 }
 
-void wm_lint_free(wm_lint *l)
-{
+void wm_lint_free(wm_lint *l) {
     if (!l)
         return;
     wm_agg_free(l->agg);
@@ -1879,28 +1816,23 @@ void wm_lint_free(wm_lint *l)
     free(l);
 }
 
-void wm_lint_block(const wm_lint *l, unsigned block[3])
-{
+void wm_lint_block(const wm_lint *l, unsigned block[3]) {
     memcpy(block, l->block, sizeof l->block);
 }
 
-size_t wm_lint_count(const wm_lint *l)
-{
+size_t wm_lint_count(const wm_lint *l) {
     return l ? l->nv : 0;
 }
 
-const wm_lint_insn *wm_lint_at(const wm_lint *l, size_t i)
-{
+const wm_lint_insn *wm_lint_at(const wm_lint *l, size_t i) {
     return l && i < l->nv ? &l->v[i] : NULL;
 }
 
-const wm_agg *wm_lint_agg(const wm_lint *l)
-{
+const wm_agg *wm_lint_agg(const wm_lint *l) {
     return l ? l->agg : NULL;
 }
 
-wm_severity wm_lint_worst(const wm_lint *l)
-{
+wm_severity wm_lint_worst(const wm_lint *l) {
     wm_severity s = WM_SEV_NONE;
     for (size_t i = 0; l && i < l->nv; i++)
         if (l->v[i].severity > s)

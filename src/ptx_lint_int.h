@@ -23,7 +23,7 @@ struct wm_lint {
     unsigned block[3];
     wm_lint_insn *v; /* verdicts in instruction order */
     size_t nv, capv;
-    wm_agg *agg;     /* every active warp's base access, per verdict */
+    wm_agg *agg; /* every active warp's base access, per verdict */
     /* no block given: the verdicts for other block shapes, by[i * nshapes
        + s] for verdict i under shapes[s] */
     unsigned shapes[32][3];
@@ -32,14 +32,12 @@ struct wm_lint {
 };
 
 /* Sectors (global/local) or wavefronts (shared) of counts c. */
-static inline uint32_t wmi_lint_figure(wm_space sp, const wm_counts *c)
-{
+static inline uint32_t wmi_lint_figure(wm_space sp, const wm_counts *c) {
     return sp == WM_SPACE_SHARED ? c->wavefronts : c->sectors;
 }
 
 /* Ideal of the same. */
-static inline uint32_t wmi_lint_ideal(wm_space sp, const wm_counts *c)
-{
+static inline uint32_t wmi_lint_ideal(wm_space sp, const wm_counts *c) {
     return sp == WM_SPACE_SHARED ? c->ideal_wavefronts : c->ideal_sectors;
 }
 

@@ -16,8 +16,7 @@
 #include <stdio.h>
 
 /* The per-request figure as text: "4", "3.50" (a mean), "-" (none). */
-static void figure(char *buf, size_t cap, const wm_lint_insn *v)
-{
+static void figure(char *buf, size_t cap, const wm_lint_insn *v) {
     if (v->kind != WM_LINT_EXACT && v->kind != WM_LINT_VARIES)
         snprintf(buf, cap, "-");
     else if (v->min == v->max)
@@ -26,8 +25,7 @@ static void figure(char *buf, size_t cap, const wm_lint_insn *v)
         snprintf(buf, cap, "%.3g", v->per_request);
 }
 
-static int numbered(const wm_lint_insn *v)
-{
+static int numbered(const wm_lint_insn *v) {
     return v->kind == WM_LINT_EXACT || v->kind == WM_LINT_VARIES;
 }
 
@@ -38,8 +36,7 @@ typedef struct lrow {
     uint32_t line;
 } lrow;
 
-static int by_line(const void *pa, const void *pb)
-{
+static int by_line(const void *pa, const void *pb) {
     const lrow *a = pa, *b = pb;
     int c = strcmp(a->file, b->file);
     if (c)
@@ -58,8 +55,7 @@ typedef struct lgroup {
     unsigned rank;
 } lgroup;
 
-static int by_badness(const void *pa, const void *pb)
-{
+static int by_badness(const void *pa, const void *pb) {
     const lgroup *const *a = pa, *const *b = pb;
     if ((*a)->sev != (*b)->sev)
         return (*a)->sev > (*b)->sev ? -1 : 1;
@@ -68,15 +64,13 @@ static int by_badness(const void *pa, const void *pb)
     return (*a)->lo < (*b)->lo ? -1 : 1;
 }
 
-static const char *kernel_name(const wm_lint *l)
-{
+static const char *kernel_name(const wm_lint *l) {
     return wm_ptx_kernel_pretty(l->m, l->kernel);
 }
 
 /* Rows sorted by line and their groups; caller frees both. */
 static int group(const wm_lint *l, lrow **rows_out, lgroup **groups_out,
-                 size_t *ngroups)
-{
+                 size_t *ngroups) {
     lrow *rows = calloc(l->nv + 1, sizeof *rows);
     lgroup *g = calloc(l->nv + 1, sizeof *g);
     if (!rows || !g) {
@@ -128,8 +122,7 @@ static int group(const wm_lint *l, lrow **rows_out, lgroup **groups_out,
 }
 
 static void text_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
-                      const wm_lint_report_opts *o)
-{
+                      const wm_lint_report_opts *o) {
     wm_ptx_where w;
     char fig[32], ideal[32], worst[32];
     figure(fig, sizeof fig, v);
@@ -153,8 +146,7 @@ static void text_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
                 v->form, flag ? "\033[0m" : "");
     if (*v->reason)
         fprintf(f, "         %s: %s\n",
-                v->kind == WM_LINT_DATA ? "data-dependent" : "note",
-                v->reason);
+                v->kind == WM_LINT_DATA ? "data-dependent" : "note", v->reason);
     if (*v->depends)
         fprintf(f, "         the lane pattern depends on: %s\n", v->depends);
     if (v->assumed)
@@ -166,14 +158,12 @@ static void text_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
     if (o->explain && v->severity != WM_SEV_NONE && numbered(v)) {
         wm_advice adv;
         if (wm_advise(&l->arch, &v->access, &adv) == WM_OK)
-            wm_advise_print(f, &adv, o->color,
-                            o->width >= 40 ? o->width : 100);
+            wm_advise_print(f, &adv, o->color, o->width >= 40 ? o->width : 100);
     }
 }
 
 /* A cell of the block-shape table: "4", "3.50", "-". */
-static void cell(char *buf, size_t cap, const wm_lint *l, size_t i, size_t s)
-{
+static void cell(char *buf, size_t cap, const wm_lint *l, size_t i, size_t s) {
     double pr;
     uint32_t lo, hi;
     if (!wm_lint_by_shape(l, i, s, &pr, &lo, &hi))
@@ -186,8 +176,7 @@ static void cell(char *buf, size_t cap, const wm_lint *l, size_t i, size_t s)
 
 /* Without --block: the instructions whose figure changes with the block
    shape, one column per shape of the table. */
-static void shape_table(FILE *f, const wm_lint *l, const lrow *rows)
-{
+static void shape_table(FILE *f, const wm_lint *l, const lrow *rows) {
     size_t ns = wm_lint_nshapes(l), ndiff = 0;
     if (!ns)
         return;
@@ -203,8 +192,10 @@ static void shape_table(FILE *f, const wm_lint *l, const lrow *rows)
         if (same)
             continue;
         if (!ndiff++) {
-            fprintf(f, "\nby block shape (no --block; x a multiple of 32), "
-                       "per request:\n  %-30s", "");
+            fprintf(f,
+                    "\nby block shape (no --block; x a multiple of 32), "
+                    "per request:\n  %-30s",
+                    "");
             for (size_t s = 0; s < ns; s++) {
                 unsigned b[3];
                 char nm[24];
@@ -231,23 +222,24 @@ static void shape_table(FILE *f, const wm_lint *l, const lrow *rows)
         unsigned a[3], b[3];
         wm_lint_shape(l, 0, a);
         wm_lint_shape(l, ns - 1, b);
-        fprintf(f, "\nevery figure is the same for the %zu block shapes "
-                   "tried (%ux%u to %ux%u).\n",
+        fprintf(f,
+                "\nevery figure is the same for the %zu block shapes "
+                "tried (%ux%u to %ux%u).\n",
                 ns, a[0], a[1], b[0], b[1]);
     }
 }
 
-static void text_report(FILE *f, const wm_lint *l,
-                        const wm_lint_report_opts *o, const lrow *rows,
-                        const lgroup *g, size_t ng, const wmi_sources *src)
-{
+static void text_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
+                        const lrow *rows, const lgroup *g, size_t ng,
+                        const wmi_sources *src) {
     fprintf(f,
             "kernel %s: lint for block %ux%ux%u, %zu memory instruction%s "
             "(nothing run)\n",
             kernel_name(l), l->block[0], l->block[1], l->block[2], l->nv,
             l->nv == 1 ? "" : "s");
-    fprintf(f, "pointers 256-byte aligned; scalar parameters %d unless "
-               "--param; ctaid 0, first iteration\n\n",
+    fprintf(f,
+            "pointers 256-byte aligned; scalar parameters %d unless "
+            "--param; ctaid 0, first iteration\n\n",
             WM_LINT_DEFAULT_SCALAR);
     fprintf(f, "     %-22s %8s %6s %6s  %-14s %-12s\n", "line", "per-req",
             "ideal", "worst", "verdict", "stride(B)");
@@ -262,9 +254,8 @@ static void text_report(FILE *f, const wm_lint *l,
             snprintf(loc, sizeof loc, "(no line)");
         if (g[k].rank)
             snprintf(rank, sizeof rank, "#%u", g[k].rank);
-        const char *text = r->line && src
-                               ? wmi_sources_line(src, r->file, r->line)
-                               : NULL;
+        const char *text =
+            r->line && src ? wmi_sources_line(src, r->file, r->line) : NULL;
         fprintf(f, "%-4s %-22s %s\n", rank, loc, text ? text : "");
         for (size_t i = g[k].lo; i < g[k].hi; i++)
             text_insn(f, l, &l->v[rows[i].i], o);
@@ -292,8 +283,7 @@ static void text_report(FILE *f, const wm_lint *l,
 }
 
 static void json_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
-                      const char *file, uint32_t line, int explain)
-{
+                      const char *file, uint32_t line, int explain) {
     wm_ptx_where w;
     wm_ptx_where_insn(l->m, v->insn, &w);
     fprintf(f, "{\"insn\": %zu, \"ptx_line\": %u, \"file\": ", v->insn,
@@ -301,8 +291,9 @@ static void json_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
     wm_json_string(f, file);
     fprintf(f, ", \"line\": %u, \"text\": ", line);
     wm_json_string(f, w.text);
-    fprintf(f, ", \"space\": \"%s\", \"op\": \"%s\", \"size\": %u, "
-               "\"verdict\": \"%s\", \"severity\": \"%s\"",
+    fprintf(f,
+            ", \"space\": \"%s\", \"op\": \"%s\", \"size\": %u, "
+            "\"verdict\": \"%s\", \"severity\": \"%s\"",
             wm_space_name(v->space), wm_op_name(v->op), v->size,
             wm_lint_kind_name(v->kind), wm_severity_name(v->severity));
     fprintf(f, ", \"address\": ");
@@ -315,10 +306,10 @@ static void json_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
     wm_json_string(f, v->depends);
     fprintf(f, ", \"assumed\": %s", v->assumed ? "true" : "false");
     if (numbered(v))
-        fprintf(f, ", \"warps\": %u, \"per_request\": %.4g, \"min\": %u, "
-                   "\"max\": %u, \"worst\": %u, \"ideal\": %.4g",
-                v->warps, v->per_request, v->min, v->max, v->worst,
-                v->ideal);
+        fprintf(f,
+                ", \"warps\": %u, \"per_request\": %.4g, \"min\": %u, "
+                "\"max\": %u, \"worst\": %u, \"ideal\": %.4g",
+                v->warps, v->per_request, v->min, v->max, v->worst, v->ideal);
     size_t vi = (size_t)(v - l->v);
     if (wm_lint_nshapes(l)) {
         fprintf(f, ", \"by_block\": [");
@@ -345,8 +336,7 @@ static void json_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
     fprintf(f, "}");
 }
 
-static void csv_field(FILE *f, const char *s)
-{
+static void csv_field(FILE *f, const char *s) {
     fputc('"', f);
     for (; *s; s++) {
         if (*s == '"')
@@ -357,8 +347,7 @@ static void csv_field(FILE *f, const char *s)
 }
 
 void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
-                    int header)
-{
+                    int header) {
     wm_lint_report_opts dflt;
     if (!o) {
         memset(&dflt, 0, sizeof dflt);
@@ -370,8 +359,8 @@ void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
     if (!group(l, &rows, &g, &ng))
         return;
     wmi_sources src;
-    int have_src = o->format == WM_FMT_TEXT &&
-                   wmi_sources_load(&src, l->m, o->ptx_path);
+    int have_src =
+        o->format == WM_FMT_TEXT && wmi_sources_load(&src, l->m, o->ptx_path);
     if (o->format == WM_FMT_TEXT) {
         text_report(f, l, o, rows, g, ng, have_src ? &src : NULL);
     } else if (o->format == WM_FMT_JSON) {
@@ -379,8 +368,9 @@ void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
         wm_json_string(f, wm_ptx_kernel_name(l->m, l->kernel));
         fprintf(f, ", \"arch\": ");
         wm_json_string(f, l->arch.name);
-        fprintf(f, ", \"block\": [%u, %u, %u], \"worst\": \"%s\", "
-                   "\"instructions\": [",
+        fprintf(f,
+                ", \"block\": [%u, %u, %u], \"worst\": \"%s\", "
+                "\"instructions\": [",
                 l->block[0], l->block[1], l->block[2],
                 wm_severity_name(wm_lint_worst(l)));
         for (size_t i = 0; i < l->nv; i++) {
@@ -403,8 +393,7 @@ void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
             csv_field(f, rows[i].file);
             fprintf(f, ",%u,%u,%s,%s,%u,%s,%s,", rows[i].line, w.ptx_line,
                     wm_space_name(v->space), wm_op_name(v->op), v->size,
-                    wm_lint_kind_name(v->kind),
-                    wm_severity_name(v->severity));
+                    wm_lint_kind_name(v->kind), wm_severity_name(v->severity));
             if (numbered(v))
                 fprintf(f, "%.4g,%u,%u,%u,%.4g,", v->per_request, v->min,
                         v->max, v->worst, v->ideal);

@@ -26,11 +26,10 @@
 
 /* The run's site for (insn, space, op), or 0. */
 static int find_site(const wm_agg *g, size_t insn, wm_space sp, wm_op op,
-                     wm_site *out)
-{
+                     wm_site *out) {
     for (size_t i = 0; i < wm_agg_nsites(g); i++)
-        if (wm_agg_site(g, i, out) && out->site == insn &&
-            out->space == sp && out->op == op)
+        if (wm_agg_site(g, i, out) && out->site == insn && out->space == sp &&
+            out->op == op)
             return 1;
     return 0;
 }
@@ -40,8 +39,7 @@ typedef struct tally {
 } tally;
 
 static void lint_case(const kernel_case *kc, const char *label, tally *all,
-                      int table)
-{
+                      int table) {
     kr_run r;
     if (!kr_run_case(kc, "sm_80", 1, &r)) {
         CHECK(r.st == WM_OK); /* the case runs */
@@ -82,11 +80,10 @@ static void lint_case(const kernel_case *kc, const char *label, tally *all,
             int ok = have && s.per_request.min == v->min &&
                      s.per_request.max == v->min;
             if (!ok)
-                fprintf(stderr,
-                        "%s: insn %zu (PTX line %u): lint %u, run %u..%u\n",
-                        kc->name, v->insn, r.m->code[v->insn].line, v->min,
-                        have ? s.per_request.min : 0,
-                        have ? s.per_request.max : 0);
+                fprintf(
+                    stderr, "%s: insn %zu (PTX line %u): lint %u, run %u..%u\n",
+                    kc->name, v->insn, r.m->code[v->insn].line, v->min,
+                    have ? s.per_request.min : 0, have ? s.per_request.max : 0);
             CHECK(ok);
             t.agree += (unsigned)ok;
         } else if (v->kind == WM_LINT_VARIES) {
@@ -95,8 +92,7 @@ static void lint_case(const kernel_case *kc, const char *label, tally *all,
             int ok = have && s.per_request.mean >= v->min - 1e-9 &&
                      s.per_request.mean <= v->worst + 1e-9;
             if (!ok)
-                fprintf(stderr,
-                        "%s: insn %zu: lint %u..%u, run mean %.3f\n",
+                fprintf(stderr, "%s: insn %zu: lint %u..%u, run mean %.3f\n",
                         kc->name, v->insn, v->min, v->worst,
                         have ? s.per_request.mean : 0.0);
             CHECK(ok);
@@ -123,8 +119,8 @@ static void lint_case(const kernel_case *kc, const char *label, tally *all,
     }
     if (table)
         printf("| %s | %s | %u | %u | %u | %u | %u | %u/%u | %u |\n", label,
-               kc->kernel, t.insns, t.exact, t.varies, t.data, t.other,
-               t.agree, t.exact + t.varies, t.flagged);
+               kc->kernel, t.insns, t.exact, t.varies, t.data, t.other, t.agree,
+               t.exact + t.varies, t.flagged);
     all->insns += t.insns;
     all->exact += t.exact;
     all->varies += t.varies;
@@ -138,15 +134,17 @@ static void lint_case(const kernel_case *kc, const char *label, tally *all,
 
 /* ---- tests/ptx/basic.ptx: its kernels with launches like test_ptx.c's -- */
 
-#define B(type, count, init) {1, {type, count, init}, NULL}
-#define S(spec) {0, {NULL, 0, NULL}, spec}
+#define B(type, count, init)                                                   \
+    { 1, {type, count, init}, NULL }
+#define S(spec)                                                                \
+    { 0, {NULL, 0, NULL}, spec }
 #define NA(a) (sizeof(a) / sizeof((a)[0]))
 #define BASIC "tests/ptx/basic.ptx"
 
 static const kc_arg a_copy[] = {B("f32", 4096, "zeros"),
                                 B("f32", 4096, "rand=1"), S("i32=4096")};
-static const kc_arg a_tr[] = {B("f32", 4096, "zeros"),
-                              B("f32", 4096, "rand=2"), S("i32=64")};
+static const kc_arg a_tr[] = {B("f32", 4096, "zeros"), B("f32", 4096, "rand=2"),
+                              S("i32=64")};
 static const kc_arg a_strided[] = {B("f32", 4096, "zeros"),
                                    B("f32", 4096, "rand=3"), S("i32=256"),
                                    S("i32=3")};
@@ -165,36 +163,144 @@ static const kc_arg a_stencil[] = {B("f32", 1536, "zeros"),
                                    S("i32=32")};
 static const kc_arg a_generic[] = {B("f32", 128, "zeros"),
                                    B("f32", 128, "rand=10")};
-static const kc_arg a_dyn[] = {B("f32", 200, "zeros"),
-                               B("f32", 200, "rand=11"), S("i32=200")};
+static const kc_arg a_dyn[] = {B("f32", 200, "zeros"), B("f32", 200, "rand=11"),
+                               S("i32=200")};
 static const kc_arg a_cp[] = {B("f32", 2048, "zeros"),
                               B("f32", 2048, "rand=12")};
 
 static const kernel_case basic_cases[] = {
-    {"copy", BASIC, "copy", {16, 1, 1}, {256, 1, 1}, 0, a_copy, NA(a_copy),
-     NULL, NULL, 0},
-    {"transpose_naive", BASIC, "transpose_naive", {2, 2, 1}, {32, 8, 1}, 0,
-     a_tr, NA(a_tr), NULL, NULL, 0},
-    {"transpose_pad", BASIC, "transpose_pad", {2, 2, 1}, {32, 8, 1}, 0, a_tr,
-     NA(a_tr), NULL, NULL, 0},
-    {"transpose_nopad", BASIC, "transpose_nopad", {2, 2, 1}, {32, 8, 1}, 0,
-     a_tr, NA(a_tr), NULL, NULL, 0},
-    {"strided", BASIC, "strided", {1, 1, 1}, {256, 1, 1}, 0, a_strided,
-     NA(a_strided), NULL, NULL, 0},
-    {"copy4", BASIC, "copy4", {2, 1, 1}, {64, 1, 1}, 0, a_copy4, NA(a_copy4),
-     NULL, NULL, 0},
-    {"reduce", BASIC, "reduce", {7, 1, 1}, {256, 1, 1}, 0, a_reduce,
-     NA(a_reduce), NULL, NULL, 0},
-    {"sgemm", BASIC, "sgemm", {3, 3, 1}, {16, 16, 1}, 0, a_sgemm,
-     NA(a_sgemm), NULL, NULL, 0},
-    {"stencil", BASIC, "stencil", {3, 2, 1}, {16, 16, 1}, 0, a_stencil,
-     NA(a_stencil), NULL, NULL, 0},
-    {"generic", BASIC, "generic", {1, 1, 1}, {128, 1, 1}, 0, a_generic,
-     NA(a_generic), NULL, NULL, 0},
-    {"dynsmem", BASIC, "dynsmem", {2, 1, 1}, {128, 1, 1}, 512, a_dyn,
-     NA(a_dyn), NULL, NULL, 0},
-    {"cpasync_copy", BASIC, "cpasync_copy", {2, 1, 1}, {256, 1, 1}, 0, a_cp,
-     NA(a_cp), NULL, NULL, 0},
+    {"copy",
+     BASIC,
+     "copy",
+     {16, 1, 1},
+     {256, 1, 1},
+     0,
+     a_copy,
+     NA(a_copy),
+     NULL,
+     NULL,
+     0},
+    {"transpose_naive",
+     BASIC,
+     "transpose_naive",
+     {2, 2, 1},
+     {32, 8, 1},
+     0,
+     a_tr,
+     NA(a_tr),
+     NULL,
+     NULL,
+     0},
+    {"transpose_pad",
+     BASIC,
+     "transpose_pad",
+     {2, 2, 1},
+     {32, 8, 1},
+     0,
+     a_tr,
+     NA(a_tr),
+     NULL,
+     NULL,
+     0},
+    {"transpose_nopad",
+     BASIC,
+     "transpose_nopad",
+     {2, 2, 1},
+     {32, 8, 1},
+     0,
+     a_tr,
+     NA(a_tr),
+     NULL,
+     NULL,
+     0},
+    {"strided",
+     BASIC,
+     "strided",
+     {1, 1, 1},
+     {256, 1, 1},
+     0,
+     a_strided,
+     NA(a_strided),
+     NULL,
+     NULL,
+     0},
+    {"copy4",
+     BASIC,
+     "copy4",
+     {2, 1, 1},
+     {64, 1, 1},
+     0,
+     a_copy4,
+     NA(a_copy4),
+     NULL,
+     NULL,
+     0},
+    {"reduce",
+     BASIC,
+     "reduce",
+     {7, 1, 1},
+     {256, 1, 1},
+     0,
+     a_reduce,
+     NA(a_reduce),
+     NULL,
+     NULL,
+     0},
+    {"sgemm",
+     BASIC,
+     "sgemm",
+     {3, 3, 1},
+     {16, 16, 1},
+     0,
+     a_sgemm,
+     NA(a_sgemm),
+     NULL,
+     NULL,
+     0},
+    {"stencil",
+     BASIC,
+     "stencil",
+     {3, 2, 1},
+     {16, 16, 1},
+     0,
+     a_stencil,
+     NA(a_stencil),
+     NULL,
+     NULL,
+     0},
+    {"generic",
+     BASIC,
+     "generic",
+     {1, 1, 1},
+     {128, 1, 1},
+     0,
+     a_generic,
+     NA(a_generic),
+     NULL,
+     NULL,
+     0},
+    {"dynsmem",
+     BASIC,
+     "dynsmem",
+     {2, 1, 1},
+     {128, 1, 1},
+     512,
+     a_dyn,
+     NA(a_dyn),
+     NULL,
+     NULL,
+     0},
+    {"cpasync_copy",
+     BASIC,
+     "cpasync_copy",
+     {2, 1, 1},
+     {256, 1, 1},
+     0,
+     a_cp,
+     NA(a_cp),
+     NULL,
+     NULL,
+     0},
 };
 
 /* ---- tests/ptx/tensor.ptx: one warp, as test_ptx_tensor.c runs them ---- */
@@ -204,17 +310,18 @@ static const kc_arg a_ldsm[] = {B("u16", 512, "iota"), B("u32", 128, "zeros")};
 static const kc_arg a_mma[] = {B("u32", 128, "iota"), B("u32", 64, "iota"),
                                B("f32", 128, "rand=13"),
                                B("f32", 128, "zeros")};
-#define T1(k, a) {k, TENSOR, k, {1, 1, 1}, {32, 1, 1}, 0, a, NA(a), NULL, NULL, 0}
+#define T1(k, a)                                                               \
+    { k, TENSOR, k, {1, 1, 1}, {32, 1, 1}, 0, a, NA(a), NULL, NULL, 0 }
 static const kernel_case tensor_cases[] = {
-    T1("mma_f16_k16", a_mma),   T1("mma_bf16_k16", a_mma),
-    T1("mma_f16_k8", a_mma),    T1("mma_tf32_k8", a_mma),
-    T1("ldsm_x1", a_ldsm),      T1("ldsm_x1_trans", a_ldsm),
-    T1("ldsm_x2", a_ldsm),      T1("ldsm_x2_trans", a_ldsm),
-    T1("ldsm_x4", a_ldsm),      T1("ldsm_x4_trans", a_ldsm),
+    T1("mma_f16_k16", a_mma),      T1("mma_bf16_k16", a_mma),
+    T1("mma_f16_k8", a_mma),       T1("mma_tf32_k8", a_mma),
+    T1("ldsm_x1", a_ldsm),         T1("ldsm_x1_trans", a_ldsm),
+    T1("ldsm_x2", a_ldsm),         T1("ldsm_x2_trans", a_ldsm),
+    T1("ldsm_x4", a_ldsm),         T1("ldsm_x4_trans", a_ldsm),
     T1("ldsm_x4_pitch32", a_ldsm),
 };
 
-/* ---- the analysis on small hand-written kernels --------------------------- */
+/* ---- the analysis on small hand-written kernels -------------------------- */
 
 static const char synth_ptx[] =
     ".version 7.0\n.target sm_80\n.address_size 64\n"
@@ -256,9 +363,8 @@ static const char synth_ptx[] =
     "\tadd.s64 %rd4, %rd1, %rd3;\n\t@!%p1 st.global.u32 [%rd4], %r1;\n"
     "\tret;\n}\n";
 
-static const wm_lint_insn *synth(wm_ptx_module *m, const char *kernel,
-                                 size_t i, wm_lint **keep)
-{
+static const wm_lint_insn *synth(wm_ptx_module *m, const char *kernel, size_t i,
+                                 wm_lint **keep) {
     long k = wm_ptx_find_kernel(m, kernel);
     CHECK(k >= 0);
     wm_lint_opts o;
@@ -270,12 +376,11 @@ static const wm_lint_insn *synth(wm_ptx_module *m, const char *kernel,
     return wm_lint_at(*keep, i);
 }
 
-static void test_synthetic(void)
-{
+static void test_synthetic(void) {
     wm_ptx_module *m = NULL;
     wm_diag d;
-    wm_status st = wm_ptx_parse(synth_ptx, sizeof synth_ptx - 1, "synth.ptx",
-                                &m, &d);
+    wm_status st =
+        wm_ptx_parse(synth_ptx, sizeof synth_ptx - 1, "synth.ptx", &m, &d);
     CHECK_EQ(st, WM_OK);
     if (st != WM_OK) {
         wm_diag_print(stderr, &d, "synth.ptx", synth_ptx, sizeof synth_ptx);
@@ -308,16 +413,14 @@ static void test_synthetic(void)
     wm_ptx_free(m);
 }
 
-/* ---- the affine domain ----------------------------------------------------- */
+/* ---- the affine domain --------------------------------------------------- */
 
-static int64_t leaf_tid(void *ud, const wmi_avar *v)
-{
+static int64_t leaf_tid(void *ud, const wmi_avar *v) {
     (void)v;
     return *(const int64_t *)ud;
 }
 
-static void test_affine(void)
-{
+static void test_affine(void) {
     wmi_actx x;
     wmi_actx_init(&x);
     wmi_aff tid = wmi_aff_sym(&x, WMI_AV_SREG, SR_TID_X, 0, 0, 0);
@@ -379,8 +482,7 @@ static void test_affine(void)
     wmi_actx_free(&x);
 }
 
-int main(void)
-{
+int main(void) {
     int table = getenv("WM_LINT_TABLE") != NULL;
     tally all = {0, 0, 0, 0, 0, 0, 0};
     if (table)
@@ -423,8 +525,8 @@ int main(void)
         }
     if (table)
         printf("| **all** | | %u | %u | %u | %u | %u | %u/%u | %u |\n",
-               all.insns, all.exact, all.varies, all.data, all.other,
-               all.agree, all.exact + all.varies, all.flagged);
+               all.insns, all.exact, all.varies, all.data, all.other, all.agree,
+               all.exact + all.varies, all.flagged);
     CHECK(all.exact > 0);
     CHECK_EQ(all.agree, all.exact + all.varies);
     test_affine();
