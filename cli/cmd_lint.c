@@ -15,7 +15,8 @@
 
 #define MAX_PARAMS 64
 
-static void usage(FILE *f) {
+static void usage(FILE *f)
+{
     fprintf(f,
             "usage: warpmem lint KERNEL.ptx|KERNEL.cu [--kernel NAME] "
             "[--block X[,Y[,Z]]]\n"
@@ -47,7 +48,8 @@ static void usage(FILE *f) {
 }
 
 /* "64", "64,8", "64x8x2" -> dims (missing ones are 1). */
-static int parse_dims(const char *flag, const char *s, unsigned d[3]) {
+static int parse_dims(const char *flag, const char *s, unsigned d[3])
+{
     d[0] = d[1] = d[2] = 1;
     for (int k = 0; k < 3; k++) {
         char *end;
@@ -68,7 +70,8 @@ static int parse_dims(const char *flag, const char *s, unsigned d[3]) {
 }
 
 /* Compile a .cu to PTX with nvcc into a temporary file; path in out. */
-static int compile_cu(const char *cu, unsigned sm, char *out, size_t outlen) {
+static int compile_cu(const char *cu, unsigned sm, char *out, size_t outlen)
+{
     const char *tmp = getenv("TMPDIR");
     snprintf(out, outlen, "%s/warpmem-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     int fd = mkstemp(out);
@@ -106,7 +109,8 @@ static int compile_cu(const char *cu, unsigned sm, char *out, size_t outlen) {
     return 1;
 }
 
-static int parse_sev(const char *v, wm_severity *out) {
+static int parse_sev(const char *v, wm_severity *out)
+{
     static const wm_severity s[] = {WM_SEV_LOW, WM_SEV_MEDIUM, WM_SEV_HIGH};
     for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
         if (strcmp(v, wm_severity_name(s[i])) == 0) {
@@ -116,7 +120,8 @@ static int parse_sev(const char *v, wm_severity *out) {
     return cli_usage_error("--fail-on: '%s' is not high, medium or low", v), 0;
 }
 
-static int parse_param(const char *v, wm_lint_param *p) {
+static int parse_param(const char *v, wm_lint_param *p)
+{
     const char *eq = strchr(v, '=');
     int64_t x;
     if (!eq || eq == v)
@@ -136,7 +141,8 @@ static int parse_param(const char *v, wm_lint_param *p) {
 /* The HTML report of one kernel's lint (the accesses of its warps). */
 static wm_status write_html(const char *path, const wm_ptx_module *m, size_t k,
                             const wm_lint *res, const char *ptx_path,
-                            const char *cmd) {
+                            const char *cmd)
+{
     FILE *f = fopen(path, "w");
     if (!f)
         return WM_ERR_IO;
@@ -151,7 +157,8 @@ static wm_status write_html(const char *path, const wm_ptx_module *m, size_t k,
     return st;
 }
 
-int wm_cmd_lint(int argc, char **argv) {
+int wm_cmd_lint(int argc, char **argv)
+{
     const char *input = NULL, *kname = NULL, *arch_name = NULL, *v;
     wm_lint_opts lo;
     wm_lint_param params[MAX_PARAMS];

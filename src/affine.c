@@ -18,7 +18,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-const char *wmi_aff_why_text(wmi_top_why w) {
+const char *wmi_aff_why_text(wmi_top_why w)
+{
     static const char *const text[] = {
 #define X(e, t) t,
         WMI_AFF_WHY_LIST(X)
@@ -27,11 +28,13 @@ const char *wmi_aff_why_text(wmi_top_why w) {
     return (unsigned)w < WMI_TOP_COUNT ? text[w] : "?";
 }
 
-void wmi_actx_init(wmi_actx *x) {
+void wmi_actx_init(wmi_actx *x)
+{
     memset(x, 0, sizeof *x);
 }
 
-void wmi_actx_free(wmi_actx *x) {
+void wmi_actx_free(wmi_actx *x)
+{
     if (!x)
         return;
     free(x->vars);
@@ -40,14 +43,17 @@ void wmi_actx_free(wmi_actx *x) {
 }
 
 /* Wrapping arithmetic without signed overflow. */
-static int64_t wadd(int64_t a, int64_t b) {
+static int64_t wadd(int64_t a, int64_t b)
+{
     return (int64_t)((uint64_t)a + (uint64_t)b);
 }
-static int64_t wmul(int64_t a, int64_t b) {
+static int64_t wmul(int64_t a, int64_t b)
+{
     return (int64_t)((uint64_t)a * (uint64_t)b);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem) {
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
     if (need <= *cap)
         return 1;
     size_t n = *cap ? *cap * 2 : 64;
@@ -63,7 +69,8 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem) {
 
 /* Find variable *v (kind, op, bits, sgn, id, x, y and for atoms the forms
    behind x, y) or append it.  WMI_NOREG on OOM. */
-static uint32_t intern(wmi_actx *x, const wmi_avar *v, unsigned nforms) {
+static uint32_t intern(wmi_actx *x, const wmi_avar *v, unsigned nforms)
+{
     for (size_t i = 0; i < x->nvars; i++) {
         const wmi_avar *u = &x->vars[i];
         if (u->kind != v->kind || u->op != v->op || u->bits != v->bits ||
@@ -93,7 +100,8 @@ static uint32_t intern(wmi_actx *x, const wmi_avar *v, unsigned nforms) {
     return (uint32_t)x->nvars++;
 }
 
-static wmi_aff one_var(uint32_t v) {
+static wmi_aff one_var(uint32_t v)
+{
     wmi_aff a = wmi_aff_const(0);
     if (v == WMI_NOREG)
         return wmi_aff_top(WMI_TOP_TERMS, WMI_NOREG);
@@ -104,7 +112,8 @@ static wmi_aff one_var(uint32_t v) {
 }
 
 wmi_aff wmi_aff_sym(wmi_actx *x, wmi_avar_kind kind, uint32_t id, uint32_t sx,
-                    int uniform, uint64_t loops) {
+                    int uniform, uint64_t loops)
+{
     wmi_avar v;
     memset(&v, 0, sizeof v);
     v.kind = (uint8_t)kind;
@@ -115,14 +124,16 @@ wmi_aff wmi_aff_sym(wmi_actx *x, wmi_avar_kind kind, uint32_t id, uint32_t sx,
     return one_var(intern(x, &v, 0));
 }
 
-uint32_t wmi_aff_single(const wmi_aff *a) {
+uint32_t wmi_aff_single(const wmi_aff *a)
+{
     if (a->top || a->nterms != 1 || a->c0 != 0 || a->t[0].c != 1)
         return WMI_NOREG;
     return a->t[0].v;
 }
 
 /* a + k*b, merging the sorted term lists. */
-static wmi_aff addk(const wmi_aff *a, const wmi_aff *b, int64_t k) {
+static wmi_aff addk(const wmi_aff *a, const wmi_aff *b, int64_t k)
+{
     if (a->top)
         return *a;
     if (b->top)
@@ -153,15 +164,18 @@ static wmi_aff addk(const wmi_aff *a, const wmi_aff *b, int64_t k) {
     return r;
 }
 
-wmi_aff wmi_aff_add(const wmi_aff *a, const wmi_aff *b) {
+wmi_aff wmi_aff_add(const wmi_aff *a, const wmi_aff *b)
+{
     return addk(a, b, 1);
 }
 
-wmi_aff wmi_aff_sub(const wmi_aff *a, const wmi_aff *b) {
+wmi_aff wmi_aff_sub(const wmi_aff *a, const wmi_aff *b)
+{
     return addk(a, b, -1);
 }
 
-wmi_aff wmi_aff_scale(const wmi_aff *a, int64_t k) {
+wmi_aff wmi_aff_scale(const wmi_aff *a, int64_t k)
+{
     if (a->top)
         return *a;
     if (k == 0)
@@ -173,7 +187,8 @@ wmi_aff wmi_aff_scale(const wmi_aff *a, int64_t k) {
     return r;
 }
 
-static uint32_t prod_var(wmi_actx *x, uint32_t u, uint32_t v) {
+static uint32_t prod_var(wmi_actx *x, uint32_t u, uint32_t v)
+{
     if (u == WMI_NOREG || v == WMI_NOREG)
         return WMI_NOREG;
     wmi_avar p;
@@ -186,7 +201,8 @@ static uint32_t prod_var(wmi_actx *x, uint32_t u, uint32_t v) {
     return intern(x, &p, 0);
 }
 
-wmi_aff wmi_aff_mul(wmi_actx *x, const wmi_aff *a, const wmi_aff *b) {
+wmi_aff wmi_aff_mul(wmi_actx *x, const wmi_aff *a, const wmi_aff *b)
+{
     if (a->top)
         return *a;
     if (b->top)
@@ -212,7 +228,8 @@ wmi_aff wmi_aff_mul(wmi_actx *x, const wmi_aff *a, const wmi_aff *b) {
 
 /* ---- concrete semantics ------------------------------------------------ */
 
-static int64_t at_width(int64_t v, unsigned bits, int sgn) {
+static int64_t at_width(int64_t v, unsigned bits, int sgn)
+{
     if (bits >= 64)
         return v;
     uint64_t m = ((uint64_t)1 << bits) - 1, u = (uint64_t)v & m;
@@ -222,7 +239,8 @@ static int64_t at_width(int64_t v, unsigned bits, int sgn) {
 }
 
 int wmi_aff_cmp_holds(unsigned cmp, unsigned bits, int sgn, int64_t l,
-                      int64_t r) {
+                      int64_t r)
+{
     int64_t sl = at_width(l, bits, 1), sr = at_width(r, bits, 1);
     uint64_t ul = (uint64_t)at_width(l, bits, 0),
              ur = (uint64_t)at_width(r, bits, 0);
@@ -251,7 +269,8 @@ int wmi_aff_cmp_holds(unsigned cmp, unsigned bits, int sgn, int64_t l,
 }
 
 /* op(a, b) at width bits as the interpreter computes it (ptx_ops.def). */
-static int64_t apply(wmi_aop op, unsigned bits, int sgn, int64_t a, int64_t b) {
+static int64_t apply(wmi_aop op, unsigned bits, int sgn, int64_t a, int64_t b)
+{
     int64_t sa = at_width(a, bits, 1), sb = at_width(b, bits, 1);
     uint64_t ua = (uint64_t)at_width(a, bits, 0),
              ub = (uint64_t)at_width(b, bits, 0);
@@ -290,7 +309,8 @@ static int64_t apply(wmi_aop op, unsigned bits, int sgn, int64_t a, int64_t b) {
 /* ---- non-linear operations ----------------------------------------------- */
 
 /* Largest power of two dividing every coefficient of a (2^62 if none). */
-static uint64_t coef_pow2(const wmi_aff *a) {
+static uint64_t coef_pow2(const wmi_aff *a)
+{
     uint64_t g = (uint64_t)1 << 62;
     for (unsigned i = 0; i < a->nterms; i++) {
         uint64_t c = (uint64_t)a->t[i].c, low = c & (0 - c);
@@ -301,7 +321,8 @@ static uint64_t coef_pow2(const wmi_aff *a) {
 }
 
 /* Every coefficient of a is a multiple of d (d > 0). */
-static int coefs_multiple(const wmi_aff *a, int64_t d) {
+static int coefs_multiple(const wmi_aff *a, int64_t d)
+{
     for (unsigned i = 0; i < a->nterms; i++)
         if (a->t[i].c % d != 0)
             return 0;
@@ -309,7 +330,8 @@ static int coefs_multiple(const wmi_aff *a, int64_t d) {
 }
 
 static wmi_aff atom(wmi_actx *x, wmi_aop op, unsigned bits, int sgn,
-                    const wmi_aff *f, unsigned nf, uint32_t id) {
+                    const wmi_aff *f, unsigned nf, uint32_t id)
+{
     if (x->oom || !grow((void **)&x->forms, &x->capforms, x->nforms + nf,
                         sizeof *x->forms)) {
         x->oom = 1;
@@ -335,7 +357,8 @@ static wmi_aff atom(wmi_actx *x, wmi_aop op, unsigned bits, int sgn,
 }
 
 wmi_aff wmi_aff_op(wmi_actx *x, wmi_aop op, unsigned bits, int sgn,
-                   const wmi_aff *a, const wmi_aff *b, uint32_t at) {
+                   const wmi_aff *a, const wmi_aff *b, uint32_t at)
+{
     assert(op != WMI_AOP_SEL && op < WMI_AOP_COUNT);
     (void)at;
     if (a->top)
@@ -429,7 +452,8 @@ wmi_aff wmi_aff_op(wmi_actx *x, wmi_aop op, unsigned bits, int sgn,
 
 wmi_aff wmi_aff_select(wmi_actx *x, unsigned cmp, unsigned bits, int sgn,
                        const wmi_aff *l, const wmi_aff *r, const wmi_aff *a,
-                       const wmi_aff *b, uint32_t at) {
+                       const wmi_aff *b, uint32_t at)
+{
     (void)at;
     if (wmi_aff_eq(a, b))
         return *a;
@@ -449,7 +473,8 @@ wmi_aff wmi_aff_select(wmi_actx *x, unsigned cmp, unsigned bits, int sgn,
 
 /* ---- facts --------------------------------------------------------------- */
 
-int wmi_aff_eq(const wmi_aff *a, const wmi_aff *b) {
+int wmi_aff_eq(const wmi_aff *a, const wmi_aff *b)
+{
     if (a->top || b->top)
         return a->top && b->top && a->why == b->why;
     if (a->c0 != b->c0 || a->nterms != b->nterms)
@@ -460,7 +485,8 @@ int wmi_aff_eq(const wmi_aff *a, const wmi_aff *b) {
     return 1;
 }
 
-int wmi_aff_uniform(const wmi_actx *x, const wmi_aff *a) {
+int wmi_aff_uniform(const wmi_actx *x, const wmi_aff *a)
+{
     if (a->top)
         return 0;
     for (unsigned i = 0; i < a->nterms; i++)
@@ -469,14 +495,16 @@ int wmi_aff_uniform(const wmi_actx *x, const wmi_aff *a) {
     return 1;
 }
 
-uint64_t wmi_aff_loops(const wmi_actx *x, const wmi_aff *a) {
+uint64_t wmi_aff_loops(const wmi_actx *x, const wmi_aff *a)
+{
     uint64_t m = 0;
     for (unsigned i = 0; i < a->nterms && !a->top; i++)
         m |= x->vars[a->t[i].v].loops;
     return m;
 }
 
-int64_t wmi_aff_coef(const wmi_aff *a, uint32_t v) {
+int64_t wmi_aff_coef(const wmi_aff *a, uint32_t v)
+{
     for (unsigned i = 0; i < a->nterms && !a->top; i++)
         if (a->t[i].v == v)
             return a->t[i].c;
@@ -494,7 +522,8 @@ typedef struct sbuf {
 __attribute__((format(printf, 2, 3)))
 #endif
 static void
-put(sbuf *s, const char *fmt, ...) {
+put(sbuf *s, const char *fmt, ...)
+{
     if (s->n + 1 >= s->cap)
         return;
     va_list ap;
@@ -509,7 +538,8 @@ static void print_form(const wmi_actx *x, const wmi_aff *a, wmi_aff_namer nm,
                        void *ud, sbuf *s, int depth);
 
 static void print_var(const wmi_actx *x, uint32_t id, wmi_aff_namer nm,
-                      void *ud, sbuf *s, int depth) {
+                      void *ud, sbuf *s, int depth)
+{
     static const char *const ops[] = {"&", "|", "^",   "<<",  ">>",
                                       "/", "%", "min", "max", "?"};
     const wmi_avar *v = &x->vars[id];
@@ -567,7 +597,8 @@ static void print_var(const wmi_actx *x, uint32_t id, wmi_aff_namer nm,
 }
 
 static void print_form(const wmi_actx *x, const wmi_aff *a, wmi_aff_namer nm,
-                       void *ud, sbuf *s, int depth) {
+                       void *ud, sbuf *s, int depth)
+{
     if (a->top) {
         put(s, "?");
         return;
@@ -596,7 +627,8 @@ static void print_form(const wmi_actx *x, const wmi_aff *a, wmi_aff_namer nm,
 }
 
 char *wmi_aff_print(const wmi_actx *x, const wmi_aff *a, wmi_aff_namer name,
-                    void *ud, char *buf, size_t cap) {
+                    void *ud, char *buf, size_t cap)
+{
     sbuf s = {buf, 0, cap};
     if (cap)
         buf[0] = 0;
@@ -606,7 +638,8 @@ char *wmi_aff_print(const wmi_actx *x, const wmi_aff *a, wmi_aff_namer name,
 
 /* ---- evaluation ---------------------------------------------------------- */
 
-int64_t wmi_avar_eval(const wmi_actx *x, uint32_t id, wmi_aenv *env) {
+int64_t wmi_avar_eval(const wmi_actx *x, uint32_t id, wmi_aenv *env)
+{
     assert(id < x->nvars);
     if (env->stamp[id] == env->epoch)
         return env->val[id];
@@ -642,7 +675,8 @@ int64_t wmi_avar_eval(const wmi_actx *x, uint32_t id, wmi_aenv *env) {
     return r;
 }
 
-int64_t wmi_aff_eval(const wmi_actx *x, const wmi_aff *a, wmi_aenv *env) {
+int64_t wmi_aff_eval(const wmi_actx *x, const wmi_aff *a, wmi_aenv *env)
+{
     assert(!a->top);
     int64_t r = a->c0;
     for (unsigned i = 0; i < a->nterms; i++)

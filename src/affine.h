@@ -132,7 +132,8 @@ void wmi_actx_free(wmi_actx *x);
 
 /* ---- building values ---------------------------------------------------- */
 
-static inline wmi_aff wmi_aff_const(int64_t c) {
+static inline wmi_aff wmi_aff_const(int64_t c)
+{
     wmi_aff a;
     memset(&a, 0, sizeof a);
     a.c0 = c;
@@ -140,7 +141,8 @@ static inline wmi_aff wmi_aff_const(int64_t c) {
     return a;
 }
 
-static inline wmi_aff wmi_aff_top(wmi_top_why why, uint32_t at) {
+static inline wmi_aff wmi_aff_top(wmi_top_why why, uint32_t at)
+{
     wmi_aff a = wmi_aff_const(0);
     a.top = 1;
     a.why = (uint16_t)why;

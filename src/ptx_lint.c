@@ -115,21 +115,24 @@ typedef struct lint {
 
 /* ---- states ------------------------------------------------------------- */
 
-static int state_alloc(bstate *s, uint32_t nslots) {
+static int state_alloc(bstate *s, uint32_t nslots)
+{
     memset(s, 0, sizeof *s);
     s->r = malloc(sizeof *s->r * (nslots ? nslots : 1));
     s->p = malloc(sizeof *s->p * (nslots ? nslots : 1));
     return s->r && s->p;
 }
 
-static void state_free(bstate *s) {
+static void state_free(bstate *s)
+{
     if (s) {
         free(s->r);
         free(s->p);
     }
 }
 
-static void state_copy(bstate *d, const bstate *s, uint32_t nslots) {
+static void state_copy(bstate *d, const bstate *s, uint32_t nslots)
+{
     memcpy(d->r, s->r, sizeof *d->r * nslots);
     memcpy(d->p, s->p, sizeof *d->p * nslots);
     memcpy(d->path, s->path, sizeof d->path);
@@ -139,7 +142,8 @@ static void state_copy(bstate *d, const bstate *s, uint32_t nslots) {
 }
 
 /* An undefined register (never written on the way): joins as identity. */
-static int undefined(const wmi_aff *a) {
+static int undefined(const wmi_aff *a)
+{
     return a->top && a->why == WMI_TOP_NONE;
 }
 
@@ -150,7 +154,8 @@ static int undefined(const wmi_aff *a) {
  * merge point and slot: the warp still sees one value.
  */
 static wmi_aff join_val(wmi_actx *x, const wmi_aff *a, const wmi_aff *b,
-                        uint32_t at, uint32_t slot) {
+                        uint32_t at, uint32_t slot)
+{
     if (undefined(a))
         return *b;
     if (undefined(b) || wmi_aff_eq(a, b))
@@ -167,7 +172,8 @@ static wmi_aff join_val(wmi_actx *x, const wmi_aff *a, const wmi_aff *b,
 
 /* d = d JOIN s (d reached), path intersection. */
 static void state_join(wmi_actx *x, bstate *d, const bstate *s, uint32_t nslots,
-                       uint32_t at) {
+                       uint32_t at)
+{
     if (!d->reached) {
         state_copy(d, s, nslots);
         d->reached = 1;
@@ -193,7 +199,8 @@ static void state_join(wmi_actx *x, bstate *d, const bstate *s, uint32_t nslots,
 /* ---- conditions ---------------------------------------------------------- */
 
 static int32_t cond_ref(lint *L, unsigned cmp, unsigned bits, int sgn,
-                        const wmi_aff *l, const wmi_aff *r) {
+                        const wmi_aff *l, const wmi_aff *r)
+{
     if (l->top || r->top)
         return NOCOND;
     for (size_t i = 0; i < L->nconds; i++) {
@@ -225,12 +232,14 @@ static int32_t cond_ref(lint *L, unsigned cmp, unsigned bits, int sgn,
     return (int32_t)(2 * L->nconds++);
 }
 
-static uint64_t cond_loops(const lint *L, int32_t ref) {
+static uint64_t cond_loops(const lint *L, int32_t ref)
+{
     const cond *c = &L->conds[ref >> 1];
     return wmi_aff_loops(&L->ax, &c->l) | wmi_aff_loops(&L->ax, &c->r);
 }
 
-static void path_add(bstate *s, int32_t ref) {
+static void path_add(bstate *s, int32_t ref)
+{
     if (ref == NOCOND) {
         s->assumed = 1;
         return;
@@ -244,12 +253,14 @@ static void path_add(bstate *s, int32_t ref) {
 
 /* ---- reading and writing slots ------------------------------------------- */
 
-static int plain_slot(const lint *L, uint32_t s) {
+static int plain_slot(const lint *L, uint32_t s)
+{
     return s != WMI_NOREG && !(s & WMI_VEC) && s >= SLOT_SREG0 + SR_COUNT &&
            s < L->f->nslots && !L->iscst[s];
 }
 
-static wmi_aff sreg(lint *L, unsigned k) {
+static wmi_aff sreg(lint *L, unsigned k)
+{
     switch (k) {
     case SR_TID_X:
     case SR_TID_Y:
@@ -270,7 +281,8 @@ static wmi_aff sreg(lint *L, unsigned k) {
 
 /* The value of a source slot; constants are sign-extended from `bits`
    (an immediate -1 of an add.s32 is 0xffffffff in its slot). */
-static wmi_aff rdw(lint *L, const bstate *s, uint32_t slot, unsigned bits) {
+static wmi_aff rdw(lint *L, const bstate *s, uint32_t slot, unsigned bits)
+{
     if (slot == WMI_NOREG || (slot & WMI_VEC) || slot >= L->f->nslots)
         return wmi_aff_top(WMI_TOP_OP, WMI_NOREG);
     if (slot == SLOT_ZERO)
@@ -288,7 +300,8 @@ static wmi_aff rdw(lint *L, const bstate *s, uint32_t slot, unsigned bits) {
     return s->r[slot];
 }
 
-static int32_t rdp(const lint *L, const bstate *s, uint32_t slot) {
+static int32_t rdp(const lint *L, const bstate *s, uint32_t slot)
+{
     if (!plain_slot(L, slot))
         return NOCOND;
     return s->p[slot];
@@ -296,7 +309,8 @@ static int32_t rdp(const lint *L, const bstate *s, uint32_t slot) {
 
 /* Write v (and predicate reference p) to slot d under insn in's guard. */
 static void wr(lint *L, bstate *s, const wmi_insn *in, uint32_t d, wmi_aff v,
-               int32_t p, uint32_t pc) {
+               int32_t p, uint32_t pc)
+{
     if (d == WMI_NOREG)
         return;
     if (d & WMI_VEC) {
@@ -332,22 +346,26 @@ static void wr(lint *L, bstate *s, const wmi_insn *in, uint32_t d, wmi_aff v,
 
 /* ---- the transfer function ----------------------------------------------- */
 
-static unsigned type_bytes(wmi_type t) {
+static unsigned type_bytes(wmi_type t)
+{
     unsigned b = wmi_type_bits(t);
     return b < 8 ? 1 : b / 8;
 }
 
-static unsigned vcount(const wm_ptx_module *m, uint32_t v) {
+static unsigned vcount(const wm_ptx_module *m, uint32_t v)
+{
     return (v & WMI_VEC) ? m->pool[v & ~WMI_VEC] : 1;
 }
 
-static int int_type(wmi_type t) {
+static int int_type(wmi_type t)
+{
     return t != PT_PRED && t != PT_NONE && !wmi_type_float(t) &&
            t != PT_F16X2 && t != PT_BF16X2 && t < PT_E4M3X2;
 }
 
 /* The parameter whose bytes start at offset off (WMI_NOREG if none). */
-static uint32_t param_at(const wmi_func *f, int64_t off) {
+static uint32_t param_at(const wmi_func *f, int64_t off)
+{
     for (uint32_t i = 0; i < f->nparams; i++)
         if ((int64_t)f->params[i].offset == off)
             return i;
@@ -355,7 +373,8 @@ static uint32_t param_at(const wmi_func *f, int64_t off) {
 }
 
 static void record(lint *L, bstate *s, const wmi_insn *in, uint32_t pc,
-                   wmi_aff addr, int which) {
+                   wmi_aff addr, int which)
+{
     uint32_t ri = L->rec_at[pc - L->f->first];
     if (!ri)
         return;
@@ -372,12 +391,14 @@ static void record(lint *L, bstate *s, const wmi_insn *in, uint32_t pc,
     r->loops = L->cur_loops;
 }
 
-static wmi_aff addr_of(lint *L, const bstate *s, uint32_t slot, int64_t imm) {
+static wmi_aff addr_of(lint *L, const bstate *s, uint32_t slot, int64_t imm)
+{
     wmi_aff a = rdw(L, s, slot, 64), k = wmi_aff_const(imm);
     return wmi_aff_add(&a, &k);
 }
 
-static wmi_aop aop_of(wmi_op op) {
+static wmi_aop aop_of(wmi_op op)
+{
     return op == OP_AND   ? WMI_AOP_AND
            : op == OP_OR  ? WMI_AOP_OR
            : op == OP_XOR ? WMI_AOP_XOR
@@ -390,7 +411,8 @@ static wmi_aop aop_of(wmi_op op) {
 }
 
 /* Predicate ops (and/or/xor/not/mov on .pred): references where known. */
-static void pred_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc) {
+static void pred_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
     int32_t a = rdp(L, s, in->a), p = NOCOND;
     if (in->op == OP_NOT && a != NOCOND)
         p = a ^ 1;
@@ -400,7 +422,8 @@ static void pred_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc) {
 }
 
 /* and/or/xor/shl/shr/div/rem/min/max: an atom unless it simplifies. */
-static void bit_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc) {
+static void bit_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
     wmi_type t = (wmi_type)in->type;
     unsigned bits = wmi_type_bits(t);
     wmi_aff a = rdw(L, s, in->a, bits), b = rdw(L, s, in->b, bits);
@@ -411,7 +434,8 @@ static void bit_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc) {
 }
 
 /* Abstract effect of the instruction at pc on s. */
-static void step(lint *L, bstate *s, uint32_t pc) {
+static void step(lint *L, bstate *s, uint32_t pc)
+{
     const wmi_insn *in = &L->m->code[pc];
     wmi_type t = (wmi_type)in->type;
     unsigned bits = wmi_type_bits(t);
@@ -624,12 +648,14 @@ static void step(lint *L, bstate *s, uint32_t pc) {
 
 /* ---- control flow -------------------------------------------------------- */
 
-static int ends_block(const wmi_insn *in) {
+static int ends_block(const wmi_insn *in)
+{
     return in->op == OP_BRA || in->op == OP_RET || in->op == OP_EXIT ||
            in->op == OP_TRAP;
 }
 
-static int build_blocks(lint *L) {
+static int build_blocks(lint *L)
+{
     const wmi_func *f = L->f;
     uint32_t first = f->first, n = f->count;
     uint8_t *lead = calloc(n + 1, 1);
@@ -692,7 +718,8 @@ static int build_blocks(lint *L) {
 }
 
 /* Slots the loop headed by block h writes (anywhere in its range). */
-static int loop_writes(lint *L, const bblock *h, uint8_t *w) {
+static int loop_writes(lint *L, const bblock *h, uint8_t *w)
+{
     for (uint32_t pc = h->start; pc < h->loop_end; pc++) {
         const wmi_insn *in = &L->m->code[pc];
         uint32_t ds[2] = {in->d, in->d2};
@@ -716,7 +743,8 @@ static int loop_writes(lint *L, const bblock *h, uint8_t *w) {
 }
 
 /* The header's state for this sweep from its forward entry state. */
-static void enter_loop(lint *L, size_t bi, bstate *s, int sweep) {
+static void enter_loop(lint *L, size_t bi, bstate *s, int sweep)
+{
     const bblock *h = &L->blocks[bi];
     uint32_t n = L->f->nslots;
     const uint8_t *w = L->written[bi];
@@ -772,7 +800,8 @@ static void enter_loop(lint *L, size_t bi, bstate *s, int sweep) {
 }
 
 /* Propagate the state at the end of block bi along its edges. */
-static void leave_block(lint *L, size_t bi, bstate *s) {
+static void leave_block(lint *L, size_t bi, bstate *s)
+{
     const bblock *b = &L->blocks[bi];
     const wmi_func *f = L->f;
     uint32_t n = f->nslots;
@@ -840,7 +869,8 @@ static void leave_block(lint *L, size_t bi, bstate *s) {
     }
 }
 
-static void sweep(lint *L, int k) {
+static void sweep(lint *L, int k)
+{
     uint32_t n = L->f->nslots;
     memset(L->loopback, 0, sizeof L->loopback);
     for (size_t bi = 0; bi < L->nblocks; bi++) {
@@ -889,7 +919,8 @@ typedef struct evalctx {
     int64_t over_val[3];
 } evalctx;
 
-static int64_t leaf(void *ud, const wmi_avar *v) {
+static int64_t leaf(void *ud, const wmi_avar *v)
+{
     const evalctx *e = ud;
     for (int k = 2; k >= 0; k--)
         if (e->over[k] != WMI_NOREG && v == &e->L->ax.vars[e->over[k]])
@@ -934,7 +965,8 @@ typedef struct evalbuf {
  * do-while's `i + stride < n` decides whether the last round runs).
  * Checks every loop around r with an overridden iteration.
  */
-static int loops_ran(evalbuf *eb, const memrec *r) {
+static int loops_ran(evalbuf *eb, const memrec *r)
+{
     lint *L = eb->ec.L;
     evalctx *e = &eb->ec;
     int on = 1;
@@ -964,7 +996,8 @@ static int loops_ran(evalbuf *eb, const memrec *r) {
 }
 
 /* Lane addresses and mask of record r for warp w under the context. */
-static int warp_access(evalbuf *eb, const memrec *r, unsigned w, wm_access *a) {
+static int warp_access(evalbuf *eb, const memrec *r, unsigned w, wm_access *a)
+{
     lint *L = eb->ec.L;
     const unsigned *B = eb->ec.block;
     unsigned nthreads = B[0] * B[1] * B[2];
@@ -1030,7 +1063,8 @@ static int warp_access(evalbuf *eb, const memrec *r, unsigned w, wm_access *a) {
 }
 
 /* Same lane mask and the same addresses up to one shift. */
-static int same_pattern(const wm_access *a, const wm_access *b) {
+static int same_pattern(const wm_access *a, const wm_access *b)
+{
     if (a->mask != b->mask || a->space != b->space || !a->mask)
         return 0;
     unsigned l0 = (unsigned)__builtin_ctzll(a->mask);
@@ -1042,7 +1076,8 @@ static int same_pattern(const wm_access *a, const wm_access *b) {
 }
 
 /* The lanes of a (a subset of b's) sit at b's addresses up to one shift. */
-static int same_shift(const wm_access *a, const wm_access *b) {
+static int same_shift(const wm_access *a, const wm_access *b)
+{
     unsigned l0 = (unsigned)__builtin_ctzll(a->mask);
     for (unsigned l = l0; l < 32; l++)
         if ((a->mask >> l & 1) &&
@@ -1054,12 +1089,14 @@ static int same_shift(const wm_access *a, const wm_access *b) {
 /* Mark the base symbols variable v depends on. */
 static void mark_leaves(const wmi_actx *x, uint32_t v, uint8_t *seen);
 
-static void mark_form(const wmi_actx *x, const wmi_aff *a, uint8_t *seen) {
+static void mark_form(const wmi_actx *x, const wmi_aff *a, uint8_t *seen)
+{
     for (unsigned i = 0; i < a->nterms && !a->top; i++)
         mark_leaves(x, a->t[i].v, seen);
 }
 
-static void mark_leaves(const wmi_actx *x, uint32_t v, uint8_t *seen) {
+static void mark_leaves(const wmi_actx *x, uint32_t v, uint8_t *seen)
+{
     if (seen[v])
         return;
     seen[v] = 1;
@@ -1076,7 +1113,8 @@ static void mark_leaves(const wmi_actx *x, uint32_t v, uint8_t *seen) {
 
 static void name_var(void *ud, const wmi_avar *v, char *out, size_t cap);
 
-static void append(char *buf, size_t cap, const char *s) {
+static void append(char *buf, size_t cap, const char *s)
+{
     size_t n = strlen(buf);
     if (n + strlen(s) + 3 < cap)
         snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", s);
@@ -1084,7 +1122,8 @@ static void append(char *buf, size_t cap, const char *s) {
 
 /* The symbolic bytes from lane to lane along tid.x: the coefficient of
    tid.x, "non-affine" when tid.x also sits inside an atom. */
-static void stride_text(lint *L, const wmi_aff *a, char *buf, size_t cap) {
+static void stride_text(lint *L, const wmi_aff *a, char *buf, size_t cap)
+{
     wmi_aff s = wmi_aff_const(0);
     uint8_t *seen = calloc(L->ax.nvars + 1, 1);
     if (!seen) {
@@ -1129,7 +1168,8 @@ static void stride_text(lint *L, const wmi_aff *a, char *buf, size_t cap) {
     wmi_aff_print(&L->ax, &s, name_var, L, buf, cap);
 }
 
-static void name_var(void *ud, const wmi_avar *v, char *out, size_t cap) {
+static void name_var(void *ud, const wmi_avar *v, char *out, size_t cap)
+{
     const lint *L = ud;
     static const char *const sr[] = {
 #define X(e, name) name,
@@ -1163,7 +1203,8 @@ static void name_var(void *ud, const wmi_avar *v, char *out, size_t cap) {
 }
 
 /* Values a uniform symbol is moved over. */
-static size_t samples(const wmi_avar *v, const unsigned grid[3], int64_t *out) {
+static size_t samples(const wmi_avar *v, const unsigned grid[3], int64_t *out)
+{
     static const int64_t iter[] = {1, 2, 3, 5};
     static const int64_t cta[] = {1, 2, 3, 5, 7, 8, 31, 33};
     static const int64_t any[] = {1, 2, 3, 4, 7, 8, 31, 33, 1000, 1025};
@@ -1203,7 +1244,8 @@ typedef struct shot {
  */
 static void try_shot(evalbuf *eb, const memrec *r, const wm_arch *arch,
                      const wm_access *base, const int *act, unsigned nw,
-                     int edges, shot *sh) {
+                     int edges, shot *sh)
+{
     unsigned first = 0, last = 0;
     while (first < nw && !act[first])
         first++;
@@ -1253,7 +1295,8 @@ static void try_shot(evalbuf *eb, const memrec *r, const wm_arch *arch,
    as they stand are counted (the block-shape table). */
 static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
                        const uint8_t *given, const wm_arch *arch,
-                       wm_lint_insn *v, wm_agg *agg, int moves) {
+                       wm_lint_insn *v, wm_agg *agg, int moves)
+{
     memset(v, 0, sizeof *v);
     v->insn = r->pc;
     v->op = r->op;
@@ -1459,7 +1502,8 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
  */
 static wm_status by_shape(wm_lint *R, lint *L, evalbuf *eb,
                           const uint8_t *given, const wm_arch *arch,
-                          const wmi_func *f) {
+                          const wmi_func *f)
+{
     int two = (f->sregs_used &
                ((uint64_t)1 << SR_TID_Y | (uint64_t)1 << SR_TID_Z)) != 0;
     unsigned saved[3];
@@ -1494,18 +1538,21 @@ static wm_status by_shape(wm_lint *R, lint *L, evalbuf *eb,
     return WM_OK;
 }
 
-size_t wm_lint_nshapes(const wm_lint *l) {
+size_t wm_lint_nshapes(const wm_lint *l)
+{
     return l ? l->nshapes : 0;
 }
 
-void wm_lint_shape(const wm_lint *l, size_t s, unsigned block[3]) {
+void wm_lint_shape(const wm_lint *l, size_t s, unsigned block[3])
+{
     memset(block, 0, 3 * sizeof *block);
     if (l && s < l->nshapes)
         memcpy(block, l->shapes[s], sizeof l->shapes[s]);
 }
 
 int wm_lint_by_shape(const wm_lint *l, size_t i, size_t s, double *per_req,
-                     uint32_t *min, uint32_t *max) {
+                     uint32_t *min, uint32_t *max)
+{
     if (!l || i >= l->nv || s >= l->nshapes)
         return 0;
     const wmi_lint_cell *c = &l->by[i * l->nshapes + s];
@@ -1522,7 +1569,8 @@ int wm_lint_by_shape(const wm_lint *l, size_t i, size_t s, double *per_req,
 
 /* ---- set-up and the API -------------------------------------------------- */
 
-static void lint_free(lint *L) {
+static void lint_free(lint *L)
+{
     for (size_t b = 0; b < L->nblocks; b++) {
         if (L->in)
             state_free(&L->in[b]);
@@ -1552,7 +1600,8 @@ static void lint_free(lint *L) {
 }
 
 /* Memory instructions of the function, each with its counted accesses. */
-static int find_records(lint *L) {
+static int find_records(lint *L)
+{
     const wmi_func *f = L->f;
     size_t n = 0;
     for (uint32_t pc = f->first; pc < f->first + f->count; pc++) {
@@ -1607,7 +1656,8 @@ static int find_records(lint *L) {
     return 1;
 }
 
-static int lint_init(lint *L, const wm_ptx_module *m, const wmi_func *f) {
+static int lint_init(lint *L, const wm_ptx_module *m, const wmi_func *f)
+{
     memset(L, 0, sizeof *L);
     L->m = m;
     L->f = f;
@@ -1655,7 +1705,8 @@ static int lint_init(lint *L, const wm_ptx_module *m, const wmi_func *f) {
 /* Parameter i named by o (its PTX name, the text after "_param_", or its
    index). */
 static int param_given(const wmi_func *f, uint32_t i, const wm_lint_opts *o,
-                       int64_t *val) {
+                       int64_t *val)
+{
     for (size_t k = 0; o && k < o->nparams; k++) {
         const char *nm = o->params[k].name;
         const char *pn = f->params[i].name;
@@ -1671,7 +1722,8 @@ static int param_given(const wmi_func *f, uint32_t i, const wm_lint_opts *o,
     return 0;
 }
 
-const char *wm_lint_kind_name(wm_lint_kind k) {
+const char *wm_lint_kind_name(wm_lint_kind k)
+{
     static const char *const names[] = {
 #define X(e, name) name,
         WM_LINT_KIND_LIST(X)
@@ -1680,7 +1732,8 @@ const char *wm_lint_kind_name(wm_lint_kind k) {
     return (unsigned)k < WM_LINT_NKINDS ? names[k] : "?";
 }
 
-static wm_status push(wm_lint *R, const wm_lint_insn *v) {
+static wm_status push(wm_lint *R, const wm_lint_insn *v)
+{
     if (R->nv == R->capv) {
         size_t n = R->capv ? R->capv * 2 : 16;
         wm_lint_insn *p = realloc(R->v, n * sizeof *p);
@@ -1694,7 +1747,8 @@ static wm_status push(wm_lint *R, const wm_lint_insn *v) {
 }
 
 wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k, const wm_arch *arch,
-                         const wm_lint_opts *o, wm_lint **out) {
+                         const wm_lint_opts *o, wm_lint **out)
+{
     if (!m || !out || k >= wm_ptx_nkernels(m))
         return WM_ERR_ARG;
     *out = NULL;
@@ -1807,7 +1861,8 @@ done:
     return WM_OK;
 }
 
-void wm_lint_free(wm_lint *l) {
+void wm_lint_free(wm_lint *l)
+{
     if (!l)
         return;
     wm_agg_free(l->agg);
@@ -1816,23 +1871,28 @@ void wm_lint_free(wm_lint *l) {
     free(l);
 }
 
-void wm_lint_block(const wm_lint *l, unsigned block[3]) {
+void wm_lint_block(const wm_lint *l, unsigned block[3])
+{
     memcpy(block, l->block, sizeof l->block);
 }
 
-size_t wm_lint_count(const wm_lint *l) {
+size_t wm_lint_count(const wm_lint *l)
+{
     return l ? l->nv : 0;
 }
 
-const wm_lint_insn *wm_lint_at(const wm_lint *l, size_t i) {
+const wm_lint_insn *wm_lint_at(const wm_lint *l, size_t i)
+{
     return l && i < l->nv ? &l->v[i] : NULL;
 }
 
-const wm_agg *wm_lint_agg(const wm_lint *l) {
+const wm_agg *wm_lint_agg(const wm_lint *l)
+{
     return l ? l->agg : NULL;
 }
 
-wm_severity wm_lint_worst(const wm_lint *l) {
+wm_severity wm_lint_worst(const wm_lint *l)
+{
     wm_severity s = WM_SEV_NONE;
     for (size_t i = 0; l && i < l->nv; i++)
         if (l->v[i].severity > s)

@@ -32,12 +32,14 @@ struct wm_lint {
 };
 
 /* Sectors (global/local) or wavefronts (shared) of counts c. */
-static inline uint32_t wmi_lint_figure(wm_space sp, const wm_counts *c) {
+static inline uint32_t wmi_lint_figure(wm_space sp, const wm_counts *c)
+{
     return sp == WM_SPACE_SHARED ? c->wavefronts : c->sectors;
 }
 
 /* Ideal of the same. */
-static inline uint32_t wmi_lint_ideal(wm_space sp, const wm_counts *c) {
+static inline uint32_t wmi_lint_ideal(wm_space sp, const wm_counts *c)
+{
     return sp == WM_SPACE_SHARED ? c->ideal_wavefronts : c->ideal_sectors;
 }
 

@@ -16,7 +16,8 @@
 #include <stdio.h>
 
 /* The per-request figure as text: "4", "3.50" (a mean), "-" (none). */
-static void figure(char *buf, size_t cap, const wm_lint_insn *v) {
+static void figure(char *buf, size_t cap, const wm_lint_insn *v)
+{
     if (v->kind != WM_LINT_EXACT && v->kind != WM_LINT_VARIES)
         snprintf(buf, cap, "-");
     else if (v->min == v->max)
@@ -25,7 +26,8 @@ static void figure(char *buf, size_t cap, const wm_lint_insn *v) {
         snprintf(buf, cap, "%.3g", v->per_request);
 }
 
-static int numbered(const wm_lint_insn *v) {
+static int numbered(const wm_lint_insn *v)
+{
     return v->kind == WM_LINT_EXACT || v->kind == WM_LINT_VARIES;
 }
 
@@ -36,7 +38,8 @@ typedef struct lrow {
     uint32_t line;
 } lrow;
 
-static int by_line(const void *pa, const void *pb) {
+static int by_line(const void *pa, const void *pb)
+{
     const lrow *a = pa, *b = pb;
     int c = strcmp(a->file, b->file);
     if (c)
@@ -55,7 +58,8 @@ typedef struct lgroup {
     unsigned rank;
 } lgroup;
 
-static int by_badness(const void *pa, const void *pb) {
+static int by_badness(const void *pa, const void *pb)
+{
     const lgroup *const *a = pa, *const *b = pb;
     if ((*a)->sev != (*b)->sev)
         return (*a)->sev > (*b)->sev ? -1 : 1;
@@ -64,13 +68,15 @@ static int by_badness(const void *pa, const void *pb) {
     return (*a)->lo < (*b)->lo ? -1 : 1;
 }
 
-static const char *kernel_name(const wm_lint *l) {
+static const char *kernel_name(const wm_lint *l)
+{
     return wm_ptx_kernel_pretty(l->m, l->kernel);
 }
 
 /* Rows sorted by line and their groups; caller frees both. */
 static int group(const wm_lint *l, lrow **rows_out, lgroup **groups_out,
-                 size_t *ngroups) {
+                 size_t *ngroups)
+{
     lrow *rows = calloc(l->nv + 1, sizeof *rows);
     lgroup *g = calloc(l->nv + 1, sizeof *g);
     if (!rows || !g) {
@@ -122,7 +128,8 @@ static int group(const wm_lint *l, lrow **rows_out, lgroup **groups_out,
 }
 
 static void text_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
-                      const wm_lint_report_opts *o) {
+                      const wm_lint_report_opts *o)
+{
     wm_ptx_where w;
     char fig[32], ideal[32], worst[32];
     figure(fig, sizeof fig, v);
@@ -163,7 +170,8 @@ static void text_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
 }
 
 /* A cell of the block-shape table: "4", "3.50", "-". */
-static void cell(char *buf, size_t cap, const wm_lint *l, size_t i, size_t s) {
+static void cell(char *buf, size_t cap, const wm_lint *l, size_t i, size_t s)
+{
     double pr;
     uint32_t lo, hi;
     if (!wm_lint_by_shape(l, i, s, &pr, &lo, &hi))
@@ -176,7 +184,8 @@ static void cell(char *buf, size_t cap, const wm_lint *l, size_t i, size_t s) {
 
 /* Without --block: the instructions whose figure changes with the block
    shape, one column per shape of the table. */
-static void shape_table(FILE *f, const wm_lint *l, const lrow *rows) {
+static void shape_table(FILE *f, const wm_lint *l, const lrow *rows)
+{
     size_t ns = wm_lint_nshapes(l), ndiff = 0;
     if (!ns)
         return;
@@ -231,7 +240,8 @@ static void shape_table(FILE *f, const wm_lint *l, const lrow *rows) {
 
 static void text_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
                         const lrow *rows, const lgroup *g, size_t ng,
-                        const wmi_sources *src) {
+                        const wmi_sources *src)
+{
     fprintf(f,
             "kernel %s: lint for block %ux%ux%u, %zu memory instruction%s "
             "(nothing run)\n",
@@ -283,7 +293,8 @@ static void text_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
 }
 
 static void json_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
-                      const char *file, uint32_t line, int explain) {
+                      const char *file, uint32_t line, int explain)
+{
     wm_ptx_where w;
     wm_ptx_where_insn(l->m, v->insn, &w);
     fprintf(f, "{\"insn\": %zu, \"ptx_line\": %u, \"file\": ", v->insn,
@@ -336,7 +347,8 @@ static void json_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
     fprintf(f, "}");
 }
 
-static void csv_field(FILE *f, const char *s) {
+static void csv_field(FILE *f, const char *s)
+{
     fputc('"', f);
     for (; *s; s++) {
         if (*s == '"')
@@ -347,7 +359,8 @@ static void csv_field(FILE *f, const char *s) {
 }
 
 void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
-                    int header) {
+                    int header)
+{
     wm_lint_report_opts dflt;
     if (!o) {
         memset(&dflt, 0, sizeof dflt);

@@ -26,7 +26,8 @@
 
 /* The run's site for (insn, space, op), or 0. */
 static int find_site(const wm_agg *g, size_t insn, wm_space sp, wm_op op,
-                     wm_site *out) {
+                     wm_site *out)
+{
     for (size_t i = 0; i < wm_agg_nsites(g); i++)
         if (wm_agg_site(g, i, out) && out->site == insn && out->space == sp &&
             out->op == op)
@@ -39,7 +40,8 @@ typedef struct tally {
 } tally;
 
 static void lint_case(const kernel_case *kc, const char *label, tally *all,
-                      int table) {
+                      int table)
+{
     kr_run r;
     if (!kr_run_case(kc, "sm_80", 1, &r)) {
         CHECK(r.st == WM_OK); /* the case runs */
@@ -364,7 +366,8 @@ static const char synth_ptx[] =
     "\tret;\n}\n";
 
 static const wm_lint_insn *synth(wm_ptx_module *m, const char *kernel, size_t i,
-                                 wm_lint **keep) {
+                                 wm_lint **keep)
+{
     long k = wm_ptx_find_kernel(m, kernel);
     CHECK(k >= 0);
     wm_lint_opts o;
@@ -376,7 +379,8 @@ static const wm_lint_insn *synth(wm_ptx_module *m, const char *kernel, size_t i,
     return wm_lint_at(*keep, i);
 }
 
-static void test_synthetic(void) {
+static void test_synthetic(void)
+{
     wm_ptx_module *m = NULL;
     wm_diag d;
     wm_status st =
@@ -415,12 +419,14 @@ static void test_synthetic(void) {
 
 /* ---- the affine domain --------------------------------------------------- */
 
-static int64_t leaf_tid(void *ud, const wmi_avar *v) {
+static int64_t leaf_tid(void *ud, const wmi_avar *v)
+{
     (void)v;
     return *(const int64_t *)ud;
 }
 
-static void test_affine(void) {
+static void test_affine(void)
+{
     wmi_actx x;
     wmi_actx_init(&x);
     wmi_aff tid = wmi_aff_sym(&x, WMI_AV_SREG, SR_TID_X, 0, 0, 0);
@@ -482,7 +488,8 @@ static void test_affine(void) {
     wmi_actx_free(&x);
 }
 
-int main(void) {
+int main(void)
+{
     int table = getenv("WM_LINT_TABLE") != NULL;
     tally all = {0, 0, 0, 0, 0, 0, 0};
     if (table)
