@@ -96,6 +96,9 @@ static uint32_t intern(wmi_actx *x, const wmi_avar *v, unsigned nforms)
         x->oom = 1;
         return WMI_NOREG;
     }
+    /* operands exist before the variable: evaluation recursion ends */
+    assert(v->kind != WMI_AV_PROD || (v->x < x->nvars && v->y < x->nvars));
+    assert(v->kind != WMI_AV_ATOM || v->x + nforms <= x->nforms);
     x->vars[x->nvars] = *v;
     return (uint32_t)x->nvars++;
 }
@@ -161,6 +164,8 @@ static wmi_aff addk(const wmi_aff *a, const wmi_aff *b, int64_t k)
         r.t[n++] = t;
     }
     r.nterms = (uint8_t)n;
+    for (unsigned q = 1; q < n; q++)
+        assert(r.t[q - 1].v < r.t[q].v);
     return r;
 }
 

@@ -174,6 +174,7 @@ static wmi_aff join_val(wmi_actx *x, const wmi_aff *a, const wmi_aff *b,
 static void state_join(wmi_actx *x, bstate *d, const bstate *s, uint32_t nslots,
                        uint32_t at)
 {
+    assert(d != s && d->r && s->r);
     if (!d->reached) {
         state_copy(d, s, nslots);
         d->reached = 1;
@@ -234,12 +235,14 @@ static int32_t cond_ref(lint *L, unsigned cmp, unsigned bits, int sgn,
 
 static uint64_t cond_loops(const lint *L, int32_t ref)
 {
+    assert(ref >= 0 && (size_t)(ref >> 1) < L->nconds);
     const cond *c = &L->conds[ref >> 1];
     return wmi_aff_loops(&L->ax, &c->l) | wmi_aff_loops(&L->ax, &c->r);
 }
 
 static void path_add(bstate *s, int32_t ref)
 {
+    assert(s->npath <= MAXPATH);
     if (ref == NOCOND) {
         s->assumed = 1;
         return;
@@ -311,6 +314,7 @@ static int32_t rdp(const lint *L, const bstate *s, uint32_t slot)
 static void wr(lint *L, bstate *s, const wmi_insn *in, uint32_t d, wmi_aff v,
                int32_t p, uint32_t pc)
 {
+    assert(p == NOCOND || (size_t)(p >> 1) < L->nconds);
     if (d == WMI_NOREG)
         return;
     if (d & WMI_VEC) {
@@ -375,10 +379,13 @@ static uint32_t param_at(const wmi_func *f, int64_t off)
 static void record(lint *L, bstate *s, const wmi_insn *in, uint32_t pc,
                    wmi_aff addr, int which)
 {
+    assert(pc >= L->f->first && pc < L->f->first + L->f->count);
     uint32_t ri = L->rec_at[pc - L->f->first];
     if (!ri)
         return;
+    assert(ri - 1 + (unsigned)which < L->nrecs);
     memrec *r = &L->recs[ri - 1 + (unsigned)which];
+    assert(r->pc == pc);
     r->reached = 1;
     r->addr = addr;
     r->guard = in->guard == WMI_NOREG ? NOCOND : rdp(L, s, in->guard);
@@ -436,6 +443,7 @@ static void bit_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
 /* Abstract effect of the instruction at pc on s. */
 static void step(lint *L, bstate *s, uint32_t pc)
 {
+    assert(pc < L->m->ncode);
     const wmi_insn *in = &L->m->code[pc];
     wmi_type t = (wmi_type)in->type;
     unsigned bits = wmi_type_bits(t);
@@ -687,6 +695,7 @@ static int build_blocks(lint *L)
                 L->blocks[L->nblocks - 1].end = first + i;
             L->block_at[i] = (uint32_t)++L->nblocks;
         }
+    assert(L->nblocks == nb);
     if (L->nblocks)
         L->blocks[L->nblocks - 1].end = first + n;
     free(lead);
@@ -748,6 +757,7 @@ static void enter_loop(lint *L, size_t bi, bstate *s, int sweep)
     const bblock *h = &L->blocks[bi];
     uint32_t n = L->f->nslots;
     const uint8_t *w = L->written[bi];
+    assert(h->loop >= 0 && h->loop < 64 && w && L->hprev[bi]);
     wmi_aff *hp = L->hprev[bi];
     const bstate *back = &L->back_prev[bi];
     uint64_t bit = (uint64_t)1 << h->loop;
@@ -833,6 +843,7 @@ static void leave_block(lint *L, size_t bi, bstate *s)
         guarded[ns] = last->guard != WMI_NOREG;
         cnd[ns++] = g == NOCOND ? NOCOND : g ^ 1;
     }
+    assert(ns <= 2);
     for (unsigned k = 0; k < ns; k++) {
         if (succ[k] < f->first || succ[k] >= f->first + f->count)
             continue;
@@ -1001,6 +1012,7 @@ static int warp_access(evalbuf *eb, const memrec *r, unsigned w, wm_access *a)
     lint *L = eb->ec.L;
     const unsigned *B = eb->ec.block;
     unsigned nthreads = B[0] * B[1] * B[2];
+    assert(w < 32 && r->lanes <= 32 && !r->addr.top);
     memset(a, 0, sizeof *a);
     a->site = r->pc;
     a->op = r->op;
@@ -1289,6 +1301,107 @@ static void try_shot(evalbuf *eb, const memrec *r, const wm_arch *arch,
     }
 }
 
+/*
+ * Move each uniform symbol record r's address or conditions use over its
+ * sample values (block and iteration also in pairs), against the base
+ * accesses of the block's warps: shifts give v->worst, edge warps widen
+ * v->min .. v->max, new patterns name the symbol in v->depends.
+ */
+static wm_status move_symbols(lint *L, const memrec *r, evalbuf *eb,
+                              const uint8_t *given, const wm_arch *arch,
+                              const wm_access *base, const int *act,
+                              unsigned nw, wm_lint_insn *v)
+{
+    /* move each uniform symbol: a shift joins the worst case, a new
+       pattern names the symbol */
+    uint8_t *seen = calloc(L->ax.nvars ? L->ax.nvars : 1, 1);
+    if (!seen)
+        return WM_ERR_NOMEM;
+    mark_form(&L->ax, &r->addr, seen);
+    for (unsigned k = 0; k < r->npath; k++) {
+        mark_form(&L->ax, &L->conds[r->path[k] >> 1].l, seen);
+        mark_form(&L->ax, &L->conds[r->path[k] >> 1].r, seen);
+    }
+    if (r->guard != NOCOND) {
+        mark_form(&L->ax, &L->conds[r->guard >> 1].l, seen);
+        mark_form(&L->ax, &L->conds[r->guard >> 1].r, seen);
+    }
+    /* the symbols to move, and their sample values */
+    uint32_t sym[16];
+    int64_t val[16][16];
+    size_t nval[16], nsym = 0;
+    for (uint32_t id = 0; id < L->ax.nvars && nsym < 16; id++) {
+        const wmi_avar *u = &L->ax.vars[id];
+        int vary = u->kind == WMI_AV_ITER || u->kind == WMI_AV_LOAD ||
+                   u->kind == WMI_AV_JOIN ||
+                   (u->kind == WMI_AV_SREG && u->id >= SR_CTAID_X &&
+                    u->id <= SR_CTAID_Z) ||
+                   (u->kind == WMI_AV_PARAM && !given[u->id] &&
+                    L->f->params[u->id].size < 8);
+        if (!seen[id] || !vary)
+            continue;
+        sym[nsym] = id;
+        nval[nsym] = samples(u, eb->ec.grid, val[nsym]);
+        nsym++;
+    }
+    free(seen);
+    shot sh = {0, 0, v->worst, UINT32_MAX, 0};
+    for (size_t k = 0; k < nsym; k++) {
+        sh.moved = 0;
+        for (size_t i = 0; i < nval[k]; i++) {
+            eb->ec.over[0] = sym[k];
+            eb->ec.over_val[0] = val[k][i];
+            try_shot(eb, r, arch, base, act, nw,
+                     L->ax.vars[sym[k]].kind != WMI_AV_PARAM, &sh);
+        }
+        if (sh.moved) {
+            char nm[64];
+            const wmi_avar *u = &L->ax.vars[sym[k]];
+            name_var(L, u, nm, sizeof nm);
+            append(v->depends, sizeof v->depends, nm);
+            if (u->kind != WMI_AV_PARAM && v->kind == WM_LINT_EXACT) {
+                v->kind = WM_LINT_VARIES;
+                snprintf(v->reason, sizeof v->reason,
+                         "the lane pattern changes with %s", nm);
+            }
+        }
+    }
+    /* a block and a loop iteration together reach the edge of a
+       grid-stride loop (i < n in the last round) */
+    for (size_t k = 0; k < nsym; k++)
+        for (size_t j = 0; j < nsym; j++) {
+            const wmi_avar *uk = &L->ax.vars[sym[k]];
+            if (uk->kind != WMI_AV_SREG ||
+                L->ax.vars[sym[j]].kind != WMI_AV_ITER)
+                continue;
+            for (size_t i = 0; i < nval[k]; i++)
+                for (size_t i2 = 0; i2 < nval[j]; i2++) {
+                    eb->ec.over[0] = sym[k];
+                    eb->ec.over_val[0] = val[k][i];
+                    eb->ec.over[1] = sym[j];
+                    eb->ec.over_val[1] = val[j][i2];
+                    try_shot(eb, r, arch, base, act, nw, 1, &sh);
+                }
+        }
+    eb->ec.over[0] = eb->ec.over[1] = WMI_NOREG;
+    v->worst = sh.worst;
+    if (sh.edge_lo != UINT32_MAX) {
+        uint32_t lo = sh.edge_lo < v->min ? sh.edge_lo : v->min;
+        uint32_t hi = sh.edge_hi > v->max ? sh.edge_hi : v->max;
+        if ((lo != v->min || hi != v->max) && v->kind == WM_LINT_EXACT) {
+            v->kind = WM_LINT_VARIES;
+            snprintf(v->reason, sizeof v->reason,
+                     "warps a guard cuts at the edge of the data (i < n) "
+                     "have fewer lanes: %u to %u",
+                     lo, hi);
+        }
+        v->min = lo;
+        v->max = hi;
+        v->worst = hi > v->worst ? hi : v->worst;
+    }
+    return WM_OK;
+}
+
 /* The verdict on record r for the block in eb; each active warp's access
    is added to agg (may be NULL).  moves: also move the uniform symbols
    (misalignments, edges, dependences); without, only the block's warps
@@ -1388,6 +1501,7 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
                  "no lane of the block passes the guard");
         return WM_OK;
     }
+    assert(v->warps > 0 && v->min <= v->max);
     v->per_request = sum / v->warps;
     v->ideal = isum / v->warps;
     v->worst = v->max;
@@ -1395,94 +1509,10 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
     if (v->kind == WM_LINT_VARIES)
         snprintf(v->reason, sizeof v->reason,
                  "the warps of the block differ: %u to %u", v->min, v->max);
-    if (!moves)
-        return WM_OK;
-    /* move each uniform symbol: a shift joins the worst case, a new
-       pattern names the symbol */
-    uint8_t *seen = calloc(L->ax.nvars ? L->ax.nvars : 1, 1);
-    if (!seen)
-        return WM_ERR_NOMEM;
-    mark_form(&L->ax, &r->addr, seen);
-    for (unsigned k = 0; k < r->npath; k++) {
-        mark_form(&L->ax, &L->conds[r->path[k] >> 1].l, seen);
-        mark_form(&L->ax, &L->conds[r->path[k] >> 1].r, seen);
-    }
-    if (r->guard != NOCOND) {
-        mark_form(&L->ax, &L->conds[r->guard >> 1].l, seen);
-        mark_form(&L->ax, &L->conds[r->guard >> 1].r, seen);
-    }
-    /* the symbols to move, and their sample values */
-    uint32_t sym[16];
-    int64_t val[16][16];
-    size_t nval[16], nsym = 0;
-    for (uint32_t id = 0; id < L->ax.nvars && nsym < 16; id++) {
-        const wmi_avar *u = &L->ax.vars[id];
-        int vary = u->kind == WMI_AV_ITER || u->kind == WMI_AV_LOAD ||
-                   u->kind == WMI_AV_JOIN ||
-                   (u->kind == WMI_AV_SREG && u->id >= SR_CTAID_X &&
-                    u->id <= SR_CTAID_Z) ||
-                   (u->kind == WMI_AV_PARAM && !given[u->id] &&
-                    L->f->params[u->id].size < 8);
-        if (!seen[id] || !vary)
-            continue;
-        sym[nsym] = id;
-        nval[nsym] = samples(u, eb->ec.grid, val[nsym]);
-        nsym++;
-    }
-    free(seen);
-    shot sh = {0, 0, v->worst, UINT32_MAX, 0};
-    for (size_t k = 0; k < nsym; k++) {
-        sh.moved = 0;
-        for (size_t i = 0; i < nval[k]; i++) {
-            eb->ec.over[0] = sym[k];
-            eb->ec.over_val[0] = val[k][i];
-            try_shot(eb, r, arch, base, act, nw,
-                     L->ax.vars[sym[k]].kind != WMI_AV_PARAM, &sh);
-        }
-        if (sh.moved) {
-            char nm[64];
-            const wmi_avar *u = &L->ax.vars[sym[k]];
-            name_var(L, u, nm, sizeof nm);
-            append(v->depends, sizeof v->depends, nm);
-            if (u->kind != WMI_AV_PARAM && v->kind == WM_LINT_EXACT) {
-                v->kind = WM_LINT_VARIES;
-                snprintf(v->reason, sizeof v->reason,
-                         "the lane pattern changes with %s", nm);
-            }
-        }
-    }
-    /* a block and a loop iteration together reach the edge of a
-       grid-stride loop (i < n in the last round) */
-    for (size_t k = 0; k < nsym; k++)
-        for (size_t j = 0; j < nsym; j++) {
-            const wmi_avar *uk = &L->ax.vars[sym[k]];
-            if (uk->kind != WMI_AV_SREG ||
-                L->ax.vars[sym[j]].kind != WMI_AV_ITER)
-                continue;
-            for (size_t i = 0; i < nval[k]; i++)
-                for (size_t i2 = 0; i2 < nval[j]; i2++) {
-                    eb->ec.over[0] = sym[k];
-                    eb->ec.over_val[0] = val[k][i];
-                    eb->ec.over[1] = sym[j];
-                    eb->ec.over_val[1] = val[j][i2];
-                    try_shot(eb, r, arch, base, act, nw, 1, &sh);
-                }
-        }
-    eb->ec.over[0] = eb->ec.over[1] = WMI_NOREG;
-    v->worst = sh.worst;
-    if (sh.edge_lo != UINT32_MAX) {
-        uint32_t lo = sh.edge_lo < v->min ? sh.edge_lo : v->min;
-        uint32_t hi = sh.edge_hi > v->max ? sh.edge_hi : v->max;
-        if ((lo != v->min || hi != v->max) && v->kind == WM_LINT_EXACT) {
-            v->kind = WM_LINT_VARIES;
-            snprintf(v->reason, sizeof v->reason,
-                     "warps a guard cuts at the edge of the data (i < n) "
-                     "have fewer lanes: %u to %u",
-                     lo, hi);
-        }
-        v->min = lo;
-        v->max = hi;
-        v->worst = hi > v->worst ? hi : v->worst;
+    if (moves) {
+        wm_status st = move_symbols(L, r, eb, given, arch, base, act, nw, v);
+        if (st != WM_OK)
+            return st;
     }
     double ex = v->per_request - v->ideal;
     double share = v->per_request > 0 ? ex / v->per_request : 0;
@@ -1527,6 +1557,7 @@ static wm_status by_shape(wm_lint *R, lint *L, evalbuf *eb,
             wm_status st = judge(L, &L->recs[i], eb, given, arch, &v, NULL, 0);
             if (st != WM_OK)
                 return st;
+            assert(i < R->nv && R->v[i].insn == v.insn);
             wmi_lint_cell *c = &R->by[i * R->nshapes + k];
             c->kind = (uint8_t)v.kind;
             c->min = v.min;
