@@ -816,6 +816,138 @@ WM_API void wm_advise_print(FILE *f, const wm_advice *adv, int color,
 /* Write advice as one JSON object ({"pattern": ..., "fixes": [...]}). */
 WM_API void wm_advise_json(FILE *f, const wm_advice *adv);
 
+/* ---- static lint of a kernel (wm_lint_*) --------------------------------
+ *
+ * Judge every memory instruction of a kernel without running it: an
+ * abstract interpretation of the PTX gives each lane's address as a
+ * symbolic form over the thread and block indices, the parameters and the
+ * loops' iteration counts (docs/lint.md); the form is evaluated for the
+ * lanes of every warp of one block and counted with wm_count.  Pointer
+ * parameters are assumed 256-byte aligned (cudaMalloc's guarantee), as
+ * wm_ptx_run lays them out; scalar parameters take the values given, else
+ * WM_LINT_DEFAULT_SCALAR.
+ */
+
+/* Value of a scalar parameter nobody named. */
+#define WM_LINT_DEFAULT_SCALAR 1024
+
+/* A known parameter value: by name (exact or the _param_N suffix's N). */
+typedef struct wm_lint_param {
+    const char *name; /* parameter name, or its index as decimal text */
+    int64_t value;
+} wm_lint_param;
+
+typedef struct wm_lint_opts {
+    unsigned block[3]; /* block shape; all 0: .reqntid, else one by rank */
+    unsigned grid[3];  /* grid for %nctaid; 0: 1024 x 1024 x 64 */
+    const wm_lint_param *params;
+    size_t nparams;
+} wm_lint_opts;
+
+/* Verdict kinds: X(enum, name). */
+#define WM_LINT_KIND_LIST(X)                                                  \
+    X(WM_LINT_EXACT, "exact")           /* one figure for every warp */       \
+    X(WM_LINT_VARIES, "varies")         /* warps or iterations differ */      \
+    X(WM_LINT_DATA, "data-dependent")   /* the address is unknown */          \
+    X(WM_LINT_INACTIVE, "inactive")     /* no lane of the block takes part */ \
+    X(WM_LINT_UNSUPPORTED, "unsupported")
+
+typedef enum {
+#define WM_X_ENUM(e, name) e,
+    WM_LINT_KIND_LIST(WM_X_ENUM)
+#undef WM_X_ENUM
+        WM_LINT_NKINDS
+} wm_lint_kind;
+
+WM_API const char *wm_lint_kind_name(wm_lint_kind k);
+
+/* The verdict on one memory access of one instruction. */
+typedef struct wm_lint_insn {
+    size_t insn; /* instruction index: the site wm_ptx_run reports */
+    wm_space space;
+    wm_op op;
+    unsigned size;
+    wm_lint_kind kind;
+    char form[240];   /* the address, e.g. "in + 4*tid.x + 1024*ctaid.x" */
+    char stride[80];  /* bytes from lane to lane along tid.x, as a form */
+    char reason[200]; /* data-dependent / varies / unsupported: why */
+    char depends[120];/* symbols that change the lane pattern, "" if none */
+    int assumed;      /* 1: a guard or branch on unknown data was taken as
+                         true for every lane */
+    unsigned warps;   /* warps of the block with an active lane */
+    double per_request; /* sectors (global/local) or wavefronts (shared),
+                           mean over those warps (aligned base) */
+    uint32_t min, max;  /* over those warps */
+    uint32_t worst;     /* worst over the misalignments the uniform symbols
+                           allow (the lane pattern unchanged) */
+    double ideal;       /* ideal per request, mean over the warps */
+    wm_severity severity; /* from (per_request - ideal) / per_request */
+    wm_access access;   /* the first active warp's access (base) */
+    wm_counts counts;   /* and its counts */
+} wm_lint_insn;
+
+typedef struct wm_lint wm_lint;
+
+/*
+ * Lint kernel k of m for profile arch.  o may be NULL (defaults).  On
+ * WM_OK *out is a new result (wm_lint_free); WM_ERR_ARG for a bad kernel
+ * index or block, WM_ERR_NOMEM.
+ */
+WM_API wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k,
+                                const wm_arch *arch, const wm_lint_opts *o,
+                                wm_lint **out);
+WM_API void wm_lint_free(wm_lint *l);
+
+/* The block shape the verdicts are for. */
+WM_API void wm_lint_block(const wm_lint *l, unsigned block[3]);
+
+/*
+ * When no block was given (and the kernel has no .reqntid) the verdicts
+ * are also computed for the block shapes of a table: x = 32 ... 1024 for
+ * a kernel that reads only tid.x, x = 32 ... 256 times y = 1 ... 32 (at
+ * most 1024 threads) when it reads tid.y or tid.z.  nshapes is 0 when the
+ * block was given.  wm_lint_by_shape gives verdict i's figure under shape
+ * s (mean per request, min and max over the block's warps); 0 when that
+ * verdict has no number there.
+ */
+WM_API size_t wm_lint_nshapes(const wm_lint *l);
+WM_API void wm_lint_shape(const wm_lint *l, size_t s, unsigned block[3]);
+WM_API int wm_lint_by_shape(const wm_lint *l, size_t i, size_t s,
+                            double *per_req, uint32_t *min, uint32_t *max);
+
+/* Verdicts in instruction order (cp.async gives two: global, shared). */
+WM_API size_t wm_lint_count(const wm_lint *l);
+WM_API const wm_lint_insn *wm_lint_at(const wm_lint *l, size_t i);
+
+/*
+ * An aggregator holding, for every numbered verdict, the access of each
+ * active warp of the block once, labelled like wm_ptx_run's sites (for
+ * wm_ptx_report_html and the advisor).  Owned by l.
+ */
+WM_API const wm_agg *wm_lint_agg(const wm_lint *l);
+
+/* Options of wm_lint_report. */
+typedef struct wm_lint_report_opts {
+    wm_format format;
+    int color;
+    int explain;          /* the advisor's fix under each flagged line */
+    unsigned width;       /* text wrap width */
+    const char *ptx_path; /* to find source files (may be NULL) */
+} wm_lint_report_opts;
+
+/*
+ * Write the verdicts of one kernel: text (per source line in source
+ * order, flagged lines numbered worst first, each instruction with its
+ * figure, verdict, stride, address form and notes), JSON (one object) or
+ * CSV (one row per verdict, the header line first when `header`).  o may
+ * be NULL (text, no colour).
+ */
+WM_API void wm_lint_report(FILE *f, const wm_lint *l,
+                           const wm_lint_report_opts *o, int header);
+
+/* The worst severity of the verdicts (WM_SEV_NONE if nothing flagged). */
+WM_API wm_severity wm_lint_worst(const wm_lint *l);
+
 /* ---- HTML report (wm_html_*) --------------------------------------------
  *
  * One self-contained XHTML-compatible file: inline CSS and SVG, no

@@ -1,0 +1,327 @@
+/*
+ * cmd_lint.c -- `warpmem lint`: judge every memory instruction of every
+ * kernel of a module (PTX, or a .cu compiled with nvcc) without running
+ * anything: wm_lint_kernel per kernel, wm_lint_report to print, and the
+ * exit status 1 when --fail-on's severity is reached (for CI).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_PARAMS 64
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: warpmem lint KERNEL.ptx|KERNEL.cu [--kernel NAME] "
+            "[--block X[,Y[,Z]]]\n"
+            "                    [--grid X[,Y[,Z]]] [--param NAME=VALUE ...] "
+            "[--arch NAME]\n"
+            "                    [--format text|json|csv] [--explain] "
+            "[--html FILE]\n"
+            "                    [--fail-on high|medium|low] [--color "
+            "auto|always|never]\n\n"
+            "Judges every memory instruction of every kernel from the PTX "
+            "alone: the lane\naddress as a formula of the thread and block "
+            "indices, and the sectors or\nwavefronts per request the model "
+            "gives for it (no inputs, no run).\n\n"
+            "  --kernel NAME  only this kernel (entry or demangled name)\n"
+            "  --block B      block shape (default: .reqntid, else 256, or "
+            "32x8 when\n"
+            "                 the kernel reads tid.y)\n"
+            "  --grid G       grid for %%nctaid (default 1024,1024,64)\n"
+            "  --param P=V    a scalar parameter's value (P: its index, its "
+            "PTX name,\n"
+            "                 or the N of _param_N); others are 1024, "
+            "pointers aligned\n"
+            "  --fail-on S    exit 1 when an instruction is flagged at "
+            "severity S or above\n"
+            "  --explain      the advisor's fixes under flagged instructions "
+            "(text, json)\n"
+            "  --html FILE    also write the HTML report of the lint's "
+            "accesses\n");
+}
+
+/* "64", "64,8", "64x8x2" -> dims (missing ones are 1). */
+static int parse_dims(const char *flag, const char *s, unsigned d[3])
+{
+    d[0] = d[1] = d[2] = 1;
+    for (int k = 0; k < 3; k++) {
+        char *end;
+        errno = 0;
+        if (*s < '0' || *s > '9')
+            return cli_usage_error("%s: '%s' is not X[,Y[,Z]]", flag, s), 0;
+        unsigned long v = strtoul(s, &end, 10);
+        if (errno || v == 0 || v > 0x7fffffffUL)
+            return cli_usage_error("%s: dimension out of range", flag), 0;
+        d[k] = (unsigned)v;
+        if (*end == 0)
+            return 1;
+        if ((*end != ',' && *end != 'x') || k == 2)
+            return cli_usage_error("%s: '%s' is not X[,Y[,Z]]", flag, s), 0;
+        s = end + 1;
+    }
+    return 1;
+}
+
+/* Compile a .cu to PTX with nvcc into a temporary file; path in out. */
+static int compile_cu(const char *cu, unsigned sm, char *out, size_t outlen)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(out, outlen, "%s/warpmem-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(out);
+    if (fd < 0)
+        return cli_error("cannot create a temporary file: %s", strerror(errno)),
+               0;
+    close(fd);
+    char arch[32];
+    snprintf(arch, sizeof arch, "-arch=sm_%u", sm ? sm : 80);
+    pid_t pid = fork();
+    if (pid < 0) {
+        unlink(out);
+        return cli_error("cannot run nvcc: %s", strerror(errno)), 0;
+    }
+    if (pid == 0) {
+        char *argv[] = {
+            (char *)(uintptr_t) "nvcc",      (char *)(uintptr_t) "-ptx",
+            (char *)(uintptr_t) "-lineinfo", arch,
+            (char *)(uintptr_t) "-o",        out,
+            (char *)(uintptr_t)cu,           NULL};
+        execvp("nvcc", argv);
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        unlink(out);
+        return cli_error("%s: %s", cu,
+                         WIFEXITED(status) && WEXITSTATUS(status) == 127
+                             ? "compiling CUDA needs nvcc on PATH"
+                             : "nvcc failed"),
+               0;
+    }
+    return 1;
+}
+
+static int parse_sev(const char *v, wm_severity *out)
+{
+    static const wm_severity s[] = {WM_SEV_LOW, WM_SEV_MEDIUM, WM_SEV_HIGH};
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
+        if (strcmp(v, wm_severity_name(s[i])) == 0) {
+            *out = s[i];
+            return 1;
+        }
+    return cli_usage_error("--fail-on: '%s' is not high, medium or low", v), 0;
+}
+
+static int parse_param(const char *v, wm_lint_param *p)
+{
+    const char *eq = strchr(v, '=');
+    int64_t x;
+    if (!eq || eq == v)
+        return cli_usage_error("--param: '%s' is not NAME=VALUE", v), 0;
+    if (!cli_parse_i64("--param", eq + 1, INT64_MIN, INT64_MAX, &x))
+        return 0;
+    char *name = malloc((size_t)(eq - v) + 1);
+    if (!name)
+        return cli_error("out of memory"), 0;
+    memcpy(name, v, (size_t)(eq - v));
+    name[eq - v] = 0;
+    p->name = name;
+    p->value = x;
+    return 1;
+}
+
+/* The HTML report of one kernel's lint (the accesses of its warps). */
+static wm_status write_html(const char *path, const wm_ptx_module *m, size_t k,
+                            const wm_lint *res, const char *ptx_path,
+                            const char *cmd)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return WM_ERR_IO;
+    wm_ptx_report_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.ptx_path = ptx_path;
+    ro.kernel = wm_ptx_kernel_pretty(m, k);
+    ro.command = cmd;
+    wm_status st = wm_ptx_report_html(f, m, wm_lint_agg(res), &ro);
+    if (fclose(f) != 0 && st == WM_OK)
+        st = WM_ERR_IO;
+    return st;
+}
+
+int wm_cmd_lint(int argc, char **argv)
+{
+    const char *input = NULL, *kname = NULL, *arch_name = NULL, *v;
+    wm_lint_opts lo;
+    wm_lint_param params[MAX_PARAMS];
+    wm_severity fail_on = WM_SEV_NONE;
+    cli_output output;
+    memset(&lo, 0, sizeof lo);
+    cli_output_init(&output);
+    int rc = WM_EXIT_USAGE;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            rc = WM_EXIT_OK;
+            goto out;
+        } else if ((r = cli_opt(argc, argv, &i, "--kernel", "-k", &v))) {
+            if (r < 0)
+                goto out;
+            kname = v;
+        } else if ((r = cli_opt(argc, argv, &i, "--block", NULL, &v))) {
+            if (r < 0 || !parse_dims("--block", v, lo.block))
+                goto out;
+        } else if ((r = cli_opt(argc, argv, &i, "--grid", NULL, &v))) {
+            if (r < 0 || !parse_dims("--grid", v, lo.grid))
+                goto out;
+        } else if ((r = cli_opt(argc, argv, &i, "--param", "-p", &v))) {
+            if (r < 0)
+                goto out;
+            if (lo.nparams >= MAX_PARAMS) {
+                cli_usage_error("--param: at most %d", MAX_PARAMS);
+                goto out;
+            }
+            if (!parse_param(v, &params[lo.nparams]))
+                goto out;
+            lo.nparams++;
+        } else if ((r = cli_opt(argc, argv, &i, "--fail-on", NULL, &v))) {
+            if (r < 0 || !parse_sev(v, &fail_on))
+                goto out;
+        } else if ((r = cli_opt(argc, argv, &i, "--arch", NULL, &v))) {
+            if (r < 0)
+                goto out;
+            arch_name = v;
+        } else if ((r = cli_output_opt(argc, argv, &i, &output))) {
+            if (r < 0)
+                goto out;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            cli_usage_error("lint: unknown option '%s'", argv[i]);
+            goto out;
+        } else if (!input) {
+            input = argv[i];
+        } else {
+            cli_usage_error("lint: unexpected argument '%s'", argv[i]);
+            goto out;
+        }
+    }
+    lo.params = params;
+    if (!input) {
+        cli_usage_error("lint: no kernel file (try 'warpmem lint --help')");
+        goto out;
+    }
+    wm_arch arch;
+    if (!cli_parse_arch(arch_name, &arch) || !cli_output_check(&output))
+        goto out;
+
+    rc = WM_EXIT_ERR;
+    char tmp[512] = "";
+    const char *ptx_path = input;
+    size_t len = strlen(input);
+    if (len > 3 && strcmp(input + len - 3, ".cu") == 0) {
+        if (!compile_cu(input, arch.sm, tmp, sizeof tmp))
+            goto out;
+        ptx_path = tmp;
+    }
+    size_t n = 0;
+    char *src = wm_read_file(ptx_path, &n);
+    int err = errno;
+    if (*tmp)
+        unlink(tmp);
+    if (!src) {
+        cli_error("cannot read '%s': %s", input, strerror(err));
+        goto out;
+    }
+    wm_ptx_module *m = NULL;
+    wm_diag d;
+    if (wm_ptx_parse(src, n, input, &m, &d) != WM_OK) {
+        wm_diag_print(stderr, &d, *tmp ? "(nvcc output)" : input, src, n);
+        free(src);
+        goto out;
+    }
+    size_t nk = wm_ptx_nkernels(m);
+    long only = -1;
+    if (output.html && !kname && nk > 1) {
+        cli_usage_error("--html: %s has %zu kernels: name one with --kernel",
+                        input, nk);
+        rc = WM_EXIT_USAGE;
+        goto done;
+    }
+    if (kname) {
+        only = wm_ptx_find_kernel(m, kname);
+        if (only < 0) {
+            cli_usage_error("%s: no kernel %s'%s'", input,
+                            only == -2 ? "unique match for " : "", kname);
+            rc = WM_EXIT_USAGE;
+            goto done;
+        }
+    }
+    wm_lint **res = calloc(nk + 1, sizeof *res);
+    if (!res) {
+        cli_error("out of memory");
+        goto done;
+    }
+    wm_severity worst = WM_SEV_NONE;
+    rc = WM_EXIT_OK;
+    wm_lint_report_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.format = output.format;
+    ro.color = output.color;
+    ro.explain = output.explain;
+    ro.width = cli_term_width();
+    ro.ptx_path = input;
+    if (output.format == WM_FMT_JSON && only < 0)
+        printf("[");
+    int printed = 0;
+    for (size_t k = 0; k < nk; k++) {
+        if (only >= 0 && (size_t)only != k)
+            continue;
+        wm_status st = wm_lint_kernel(m, k, &arch, &lo, &res[k]);
+        if (st != WM_OK) {
+            cli_error("kernel %s: %s", wm_ptx_kernel_pretty(m, k),
+                      wm_status_str(st));
+            rc = st == WM_ERR_ARG ? WM_EXIT_USAGE : WM_EXIT_ERR;
+            continue;
+        }
+        if (printed && output.format == WM_FMT_TEXT)
+            printf("\n");
+        if (printed && output.format == WM_FMT_JSON)
+            printf(",");
+        wm_lint_report(stdout, res[k], &ro, !printed);
+        printed = 1;
+        if (wm_lint_worst(res[k]) > worst)
+            worst = wm_lint_worst(res[k]);
+    }
+    if (output.format == WM_FMT_JSON && only < 0)
+        printf("]\n");
+    if (output.html) {
+        char cmd[2048];
+        size_t hk = only >= 0 ? (size_t)only : 0;
+        cli_command_line(argc, argv, cmd, sizeof cmd);
+        if (res[hk] &&
+            write_html(output.html, m, hk, res[hk], input, cmd) != WM_OK) {
+            cli_error("--html: cannot write '%s'", output.html);
+            rc = WM_EXIT_ERR;
+        }
+    }
+    if (rc == WM_EXIT_OK && fail_on != WM_SEV_NONE && worst >= fail_on)
+        rc = WM_EXIT_ERR;
+    for (size_t k = 0; k < nk; k++)
+        wm_lint_free(res[k]);
+    free(res);
+done:
+    wm_ptx_free(m);
+    free(src);
+out:
+    for (size_t i = 0; i < lo.nparams; i++)
+        free((void *)(uintptr_t)params[i].name);
+    return rc;
+}
