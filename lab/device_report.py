@@ -374,9 +374,9 @@ def targets(a):
 
     mc, own = gbs("E0.memcpy"), gbs("E0.copy")
     check("own copy / cudaMemcpy", own / mc if own and mc else None,
-          ">= 0.97", own and mc and own / mc >= 0.97, "lab-anchors.md 9 E0")
+          ">= 0.97", own and mc and own / mc >= 0.97, "docs/lab.md, targets")
     check("own copy GB/s", own, ">= 4100", own and own >= 4100,
-          "lab-anchors.md 9 E0")
+          "docs/lab.md, targets")
     # A read-only stream should move about as many bytes per second as the
     # copy: well below it, the read kernel is limited by something else
     # (latency: 16 B in flight per thread; see docs/lab.md), and the
@@ -388,12 +388,12 @@ def targets(a):
     pad, vec, geam = gbs("E5.pad"), gbs("E5.vec4"), gbs("E5.sgeam")
     check("padded transpose / C_ref", pad / cref if pad and cref else None,
           ">= 0.90", pad and cref and pad / cref >= 0.90,
-          "lab-anchors.md 9 E6c")
+          "docs/lab.md, targets")
     check("best transpose / C_ref", vec / cref if vec and cref else None,
           ">= 0.95", vec and cref and vec / cref >= 0.95,
-          "lab-anchors.md 9 E6e")
+          "docs/lab.md, targets")
     check("best transpose / cublasSgeam", vec / geam if vec and geam else None,
-          ">= 1.0", vec and geam and vec / geam >= 1.0, "lab-anchors.md 9 E6f")
+          ">= 1.0", vec and geam and vec / geam >= 1.0, "docs/lab.md, targets")
     t_gbs = None
     if tor:
         for r in tor.get("rows", []):
@@ -410,7 +410,7 @@ def targets(a):
         p = r["predicted_rel"]
         check(f"{i} time / conflict-free vs model {p:g}x",
               m / p if m else None, "within 0.90 .. 1.10",
-              m and 0.9 <= m / p <= 1.1, "lab-anchors.md 9 E7a")
+              m and 0.9 <= m / p <= 1.1, "docs/lab.md, targets")
     cmp_doc = load_json(a.compare) if a.compare and \
         os.path.exists(a.compare) else None
     for r in (cmp_doc or {}).get("rows", []):

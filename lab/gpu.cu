@@ -2,7 +2,7 @@
  * gpu.cu -- the CUDA side of warpmem-lab: device query, buffers, the
  * check of every row against a CPU reference, and the timing.
  *
- * Method (lab-anchors.md section 7; BabelStream and nvbandwidth shape):
+ * Method (docs/design/lab-method.md, "Timing"):
  *   - the input is written once from the host; the host keeps a copy;
  *   - before the checked launch the output is poisoned (bytes 0xBF, a
  *     finite negative float no input word equals), then the whole output

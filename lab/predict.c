@@ -14,7 +14,7 @@
  * over-fetched sectors by other warps through L1/L2 is outside the model,
  * so measured/predicted above 1 is what such reuse looks like.  The
  * prediction of a shared-memory probe is the wavefronts of its load per
- * request, the "n-way" of Nsight Compute (memory-model.md 2.3.5).
+ * request, the "n-way" of Nsight Compute (docs/design/memory-model.md §2).
  */
 #include "lab.h"
 

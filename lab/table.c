@@ -6,7 +6,7 @@
  * and offset sweeps their own stride-1 / offset-0 row, the lesson's
  * transposed copy its contiguous copy, the shared-memory probes the
  * conflict-free 32-bit probe; everything else C_ref, the best contiguous
- * copy of the run (lab-anchors.md section 0).
+ * copy of the run (docs/design/lab-method.md).
  */
 #include "lab.h"
 

@@ -4,7 +4,7 @@
  *
  * Severity follows ncu's "Uncoalesced Global Accesses" / "Uncoalesced
  * Shared Accesses" rules: the excessive sectors (wavefronts) of a site as
- * a share of the kernel's total in that space (memory-model.md 1.3, 2.3.6).
+ * a share of the kernel's total in that space (docs/design/memory-model.md §1, §2).
  */
 #include "advise_int.h"
 

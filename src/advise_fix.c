@@ -349,7 +349,7 @@ void wmi_advise_fixes(const wm_arch *arch, const wm_access *a,
     }
     case WM_SPACE_LOCAL:
         /* Local memory interleaves threads, so lanes coalesce exactly
-         * when they use the same local offset (memory-model.md 1.2). */
+         * when they use the same local offset (docs/design/memory-model.md §1). */
         if (p->distinct > 1) {
             fix_init(&f, WM_FIX_REMAP, a, before);
             for (unsigned i = 0; i < l.n; i++)

@@ -106,7 +106,7 @@ void wm_advise_print(FILE *f, const wm_advice *v, int color, unsigned width)
     if (v->excess) {
         const char *unit = wmi_advise_unit(v->space);
         /* ncu's wording: "N excessive sectors (P% of the total T
-         * sectors)" (memory-model.md 1.3). */
+         * sectors)" (docs/design/memory-model.md §1). */
         snprintf(buf, sizeof buf,
                  "%llu excessive %.*s (%.0f%% of the total %llu %s)",
                  (unsigned long long)v->excess,

@@ -1,6 +1,6 @@
 /*
  * banks.c -- shared memory: wavefronts and bank conflicts of one warp access
- * (memory-model.md section 2.2).
+ * (docs/design/memory-model.md §2).
  *
  * The warp is cut into phases of consecutive lanes, each phase moving at
  * most banks * bank_bytes (128 B) per wavefront: 32 lanes for accesses up to
@@ -24,7 +24,7 @@ unsigned wm_shared_phase_lanes(const wm_arch *arch, unsigned size)
     return p < arch->warp_size ? p : arch->warp_size;
 }
 
-/* CC 7.x uniform-pair packing test (memory-model.md 2.3.1). */
+/* CC 7.x uniform-pair packing test (docs/design/memory-model.md §2). */
 static int uniform_pairs(const wm_arch *arch, const wm_access *a)
 {
     if (!arch->uniform_pair || a->size < 8 ||

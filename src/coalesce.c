@@ -1,6 +1,6 @@
 /*
  * coalesce.c -- global and local memory: how many 32 B sectors and 128 B
- * lines (tags) one warp access touches (memory-model.md section 1.2).
+ * lines (tags) one warp access touches (docs/design/memory-model.md §1).
  *
  * sectors = |{ byte >> log2(sector) }| over every byte of every active lane,
  * tags    = |{ byte >> log2(line) }|, ideal = ceil(active * size / sector).

@@ -7,9 +7,9 @@
  * to its sector.  Waste shows as empty sector space, scatter as crossing
  * curves.  Shared: a lane -> bank heatmap, one row per lane and one
  * column per bank, a cell coloured by how many distinct words its bank
- * serves in that lane's phase (memory-model.md 2.2): a conflict is a red
- * column.  The numbers in the titles come from wm_count(); the drawing
- * only illustrates them.
+ * serves in that lane's phase (docs/design/memory-model.md §2): a
+ * conflict is a red column.  The numbers in the titles come from
+ * wm_count(); the drawing only illustrates them.
  */
 #include "html_int.h"
 
@@ -105,8 +105,8 @@ static unsigned find(const uint64_t *s, unsigned n, uint64_t v)
 
 /*
  * The byte ranges the cache sees for lane i: its access, or for local
- * memory its 4-byte words at their interleaved places (memory-model.md
- * 1.2): word w of lane i sits at (w * warp + i) * 4.  Returns the count.
+ * memory its 4-byte words at their interleaved places
+ * (docs/design/memory-model.md §1): word w of lane i sits at (w * warp + i) * 4.  Returns the count.
  */
 static unsigned pieces(const wm_arch *arch, const wm_access *a, unsigned i,
                        uint64_t start[4], unsigned len[4])

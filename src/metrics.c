@@ -3,8 +3,8 @@
  *
  * One X-macro table names each metric once: which spaces and ops it sums
  * (bit masks) and how the value is formed from the summed wm_stats.  Names
- * and meanings: memory-model.md sections 1.3, 2.3 and 6; ecosystem.md 3.2
- * and 3.4.  "Source counter" metrics (memory_*, derived__*) cover all ops
+ * and meanings: docs/design/memory-model.md §1, §2 and §4.
+ * "Source counter" metrics (memory_*, derived__*) cover all ops
  * of a space, like ncu's Source page.
  */
 #include "wm_int.h"

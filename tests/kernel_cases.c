@@ -3,7 +3,7 @@
  * cases: launch shape and arguments, a C reference check of the functional
  * result, and the per-source-line numbers of the memory model worked out by
  * hand.  Those hand numbers are the oracle for the PTX interpreter, so each
- * carries its arithmetic.  Rules used (memory-model.md §1.2, §2.2):
+ * carries its arithmetic.  Rules used (docs/design/memory-model.md §1, §2):
  *   global/local: sectors = distinct 32 B sectors of the active lanes'
  *     bytes; ideal = ceil(active * size / 32).
  *   shared: 32 banks of 4 B, bank = (addr / 4) % 32; lanes are taken in

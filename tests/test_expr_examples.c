@@ -16,7 +16,7 @@
  *   key cache (flat)    16 sectors, 4 lines; 2 requests per token
  * At N = 8192 the tiled transpose's column read gives 67,108,864
  * wavefronts, the SASS count ncu reports for transposeCoalesced and
- * 2,097,152 for the padded kernel (memory-model.md section 0, S10).
+ * 2,097,152 for the padded kernel (docs/design/memory-model.md §0).
  */
 #include "wm_int.h"
 #include "check.h"

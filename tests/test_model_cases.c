@@ -1,8 +1,9 @@
 /*
  * test_model_cases.c -- hand-computed cases: the lesson's table, broadcast,
- * misalignment, wide accesses, the measured oracle rows of memory-model.md
- * section 6, 64/128-bit shared phases, the CC 7.x uniform-pair rule, local
- * interleaving, other profiles and the error statuses.
+ * misalignment, wide accesses, the measured ncu oracle rows
+ * (docs/design/memory-model.md), 64/128-bit shared phases, the CC 7.x
+ * uniform-pair rule, local interleaving, other profiles and the error
+ * statuses.
  */
 #include "wm_int.h"
 #include "check.h"
@@ -127,7 +128,7 @@ static void wide_global(void)
     CHECK_EQ(c.t_wavefronts, 8);
 }
 
-/* memory-model.md section 6, measured with ncu (S9, S10). */
+/* Measured with ncu on the sample reports NVIDIA ships with Nsight Compute. */
 static void oracle_rows(void)
 {
     const wm_arch *a86 = arch_named("sm_86");

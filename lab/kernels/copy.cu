@@ -7,7 +7,7 @@
  * threads (the lab uses 256).  The _ilp4 kernels need n to be a multiple of
  * 4 * blockDim.x: each thread issues its four loads before its four stores,
  * so four independent loads are in flight per thread (the Little's-law
- * remedy of lab-anchors.md section 8).
+ * remedy of docs/design/lab-method.md).
  */
 
 /* One access per thread, 1 B per lane. */
