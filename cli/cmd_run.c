@@ -395,7 +395,7 @@ int wm_cmd_run(int argc, char **argv)
     const char *input = NULL, *kname = NULL, *v;
     const char *arch_name = NULL;
     unsigned grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
-    int have_grid = 0, have_block = 0, list = 0;
+    int have_grid = 0, have_block = 0, list = 0, lazy = 1;
     cli_output output;
     int64_t smem = 0, draw = 2, jobs = 0, max_steps = 100000000;
     static run_arg args[MAX_ARGS];
@@ -516,6 +516,14 @@ int wm_cmd_run(int argc, char **argv)
         } else if ((r = cli_opt(argc, argv, &i, "--draw", NULL, &v))) {
             if (r < 0 || !cli_parse_i64("--draw", v, 0, 1000, &draw))
                 goto out;
+        } else if ((r = cli_opt(argc, argv, &i, "--fill", NULL, &v))) {
+            if (r < 0)
+                goto out;
+            if (strcmp(v, "lazy") != 0 && strcmp(v, "eager") != 0) {
+                cli_usage_error("--fill: '%s' is not lazy or eager", v);
+                goto out;
+            }
+            lazy = strcmp(v, "lazy") == 0;
         } else if (cli_flag(argv, i, "--list", NULL)) {
             list = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -638,7 +646,7 @@ int wm_cmd_run(int argc, char **argv)
         goto out;
     rc = WM_EXIT_ERR;
     for (size_t i = 0; i < nargs; i++)
-        if (!run_arg_alloc(&args[i], 1))
+        if (!run_arg_alloc(&args[i], lazy))
             goto out;
     if (!map_args(&ki, pinfo, np, args, nargs, pargs)) {
         rc = WM_EXIT_USAGE;

@@ -382,13 +382,17 @@ static int npy_check(const run_arg *a, const char *path, const char *data,
             same = dims[k] == a->dims[k];
     }
     if (!same) {
-        char got[128] = "", *g = got;
-        for (unsigned k = 0; k < nd; k++)
-            g += snprintf(g, (size_t)(got + sizeof got - g), "%s%llu",
-                          k ? "x" : "", (unsigned long long)dims[k]);
-        cli_error("--arg '%s': '%s' has shape %s, the spec %llu elements",
-                  a->text, path, nd ? got : "()",
-                  (unsigned long long)a->count);
+        char got[128] = "", spec[128] = "";
+        size_t o = 0;
+        for (unsigned k = 0; k < nd && o < sizeof got; k++)
+            o += (size_t)snprintf(got + o, sizeof got - o, "%s%llu",
+                                  k ? "x" : "", (unsigned long long)dims[k]);
+        o = 0;
+        for (unsigned k = 0; k < a->ndims && o < sizeof spec; k++)
+            o += (size_t)snprintf(spec + o, sizeof spec - o, "%s%llu",
+                                  k ? "x" : "", (unsigned long long)a->dims[k]);
+        cli_error("--arg '%s': '%s' has shape %s, the spec %s", a->text, path,
+                  nd ? got : "()", spec);
         return 0;
     }
     *off = hs + hl;
