@@ -1,10 +1,13 @@
 /*
  * cmd_run.c -- `warpmem run`: interpret a kernel's PTX on the CPU and print
- * per-source-line memory metrics.  Builds the argument buffers from --arg
- * specs (TYPE[N][:zeros|:iota|:rand=SEED|:file=PATH][:out=PATH], or
- * TYPE=VALUE scalars), compiles a .cu with nvcc when given one, then hands
- * everything to wm_ptx_run / wm_ptx_report (--explain: with the
- * advisor) and wm_ptx_report_html (--html FILE).
+ * per-source-line memory metrics.  Parses the command line (the --arg specs
+ * through run_args.c, which allocates nothing), refuses every bad
+ * combination, compiles a .cu with nvcc when given one (with --nvcc-flag /
+ * -- arguments), selects the kernel and checks each spec against its
+ * parameter (wm_ptx_kernel_describe), and only then allocates and fills
+ * the buffers and hands everything to wm_ptx_run / wm_ptx_report
+ * (--explain: with the advisor) and wm_ptx_report_html (--html FILE).
+ * The profile is --arch, else the one of the module's .target.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "run_args.h"
@@ -23,47 +26,67 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: warpmem run KERNEL.ptx|KERNEL.cu [--kernel NAME] --grid "
-            "X[,Y[,Z]]\n"
-            "                   --block X[,Y[,Z]] [--smem BYTES] --arg SPEC "
-            "...\n"
-            "                   [--ctas all|first:N|sample:K[,SEED]] "
-            "[--max-steps N] [-j N]\n"
-            "                   [--arch NAME] [--format text|json|csv] "
-            "[--color auto|always|never]\n"
-            "                   [--draw N] [--explain] [--html FILE] [--list]\n\n"
-            "Runs the kernel's PTX warp by warp on the CPU and reports, per "
-            "source line,\nrequests, sectors, ideal sectors, shared "
-            "wavefronts and bank conflicts (PTX level).\n\n"
-            "  --arg SPEC     one per kernel parameter, in order:\n"
-            "                   TYPE[N][:zeros|:iota|:rand=SEED|:file=PATH]"
-            "[:out=PATH]  a buffer\n"
-            "                   TYPE=VALUE                                  "
-            "     a scalar\n"
-            "                 TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 "
-            "f32 f64\n"
-            "  --kernel NAME  entry name or demangled name (needed when the "
-            "module has several)\n"
-            "  --smem BYTES   dynamic shared memory (extern __shared__)\n"
-            "  --ctas MODE    all CTAs (default), the first N, or K sampled "
-            "with SEED\n"
-            "  --max-steps N  warp instructions allowed per CTA (default "
-            "100000000)\n"
-            "  -j N           worker threads (default: all cores)\n"
-            "  --arch NAME    architecture profile (default sm_90); a .cu is "
-            "compiled for it\n"
-            "  --draw N       draw the worst warp of the N worst lines "
-            "(default 2)\n"
-            "  --explain      under each flagged line: why it wastes sectors "
-            "or wavefronts\n"
-            "                 and the fixes with the model's numbers after "
-            "each (text, json)\n"
-            "  --html FILE    also write a self-contained HTML report (lane "
-            "maps, advice)\n"
-            "  --color C      auto (default: colours when stdout is a "
-            "terminal), always, never\n"
-            "  --list         list the kernels of the module and exit\n");
+    fputs("usage: warpmem run KERNEL.ptx|KERNEL.cu [--kernel NAME] --grid "
+          "X[,Y[,Z]]\n"
+          "                   --block X[,Y[,Z]] [--smem BYTES] --arg SPEC ...\n"
+          "                   [--ctas all|first:N|sample:K[,SEED]] "
+          "[--max-steps N] [-j N]\n"
+          "                   [--arch NAME] [--format text|json|csv] "
+          "[--color auto|always|never]\n"
+          "                   [--draw N] [--explain] [--html FILE] "
+          "[--fill lazy|eager]\n"
+          "                   [--nvcc-flag FLAG]... [-- NVCC ARGS...]\n"
+          "       warpmem run KERNEL.ptx|KERNEL.cu --list\n\n"
+          "Runs the kernel's PTX warp by warp on the CPU and reports, per "
+          "source line,\nrequests, sectors, ideal sectors, shared wavefronts "
+          "and bank conflicts (PTX level).\n\n"
+          "  --list         every kernel: its signature and each parameter "
+          "(type, size,\n"
+          "                 pointer or value, what Triton or numba added); "
+          "then exit\n"
+          "  --arg SPEC     one per parameter in order (or one per source "
+          "argument, see --list):\n"
+          "                   TYPE=VALUE                  a scalar\n"
+          "                   TYPE[N] or TYPE[N0xN1...]   a buffer, then "
+          "options:\n"
+          "                     :zeros (default) :iota :rand=SEED "
+          "(floats [0,1), integers\n"
+          "                     their full range) :rand=SEED,LO,HI "
+          ":file=PATH (raw or .npy)\n"
+          "                     :out=PATH (raw or .npy) :in-out (keep the "
+          "input too)\n"
+          "                 TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 f32 "
+          "f64\n"
+          "  --kernel NAME  PTX name, demangled name (copy<float>), "
+          "identifier, or a prefix\n"
+          "  --smem BYTES   dynamic shared memory (extern __shared__)\n"
+          "  --ctas MODE    all CTAs (default), the first N, or K sampled "
+          "with SEED;\n"
+          "                 totals are then also estimated for the whole "
+          "grid\n"
+          "  --max-steps N  warp instructions allowed per CTA (default "
+          "100000000)\n"
+          "  -j N           worker threads (default: all cores)\n"
+          "  --arch NAME    architecture profile (default: the module's "
+          ".target, else sm_90);\n"
+          "                 a .cu is compiled for it (default sm_80)\n"
+          "  --fill MODE    lazy (default: large buffers filled page by page "
+          "when touched)\n"
+          "                 or eager\n"
+          "  --nvcc-flag F  pass F to nvcc for a .cu (-I, -D, -std, "
+          "--extended-lambda); all\n"
+          "                 arguments after -- are passed too\n"
+          "  --draw N       draw the worst warp of the N worst lines "
+          "(default 2)\n"
+          "  --explain      under each flagged line: why it wastes sectors or "
+          "wavefronts\n"
+          "                 and the fixes with the model's numbers after each "
+          "(text, json)\n"
+          "  --html FILE    also write a self-contained HTML report (lane "
+          "maps, advice)\n"
+          "  --color C      auto (default: colours when stdout is a "
+          "terminal), always, never\n",
+          f);
 }
 
 /* "64", "64,8", "64x8x2" -> dims (missing ones are 1). */
