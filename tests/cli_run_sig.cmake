@@ -179,8 +179,18 @@ wm_cli_test(NAME run_file_npy_shape EXIT 1
   STDERR "' has shape 2x3, the spec 3x2\n$")
 wm_cli_test(NAME run_file_raw_size EXIT 1
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[4]
-       --arg f32[5]:file=${P}/iota4_f32.npy.raw --arg i32=4
-  STDERR "cannot read '[^']*iota4_f32.npy.raw'")
+       --arg f32[5]:file=${P}/iota4_f32.raw --arg i32=4
+  STDERR "^warpmem: error: --arg 'f32\\[5\\]:file=[^']*iota4_f32.raw': '[^']*iota4_f32.raw' has 16 bytes, the buffer 20\n$")
+wm_cli_test(NAME run_file_raw
+  ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[4]:out=${B}/copy_out.bin
+       --arg f32[4]:file=${P}/iota4_f32.raw --arg i32=3 --draw 0
+  STDOUT "^kernel copy_f32")
+wm_file_hex(run_file_raw_data run_file_raw ${B}/copy_out.bin
+  000000000000803f0000004000000000)
+wm_cli_test(NAME run_file_missing EXIT 1
+  ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[4]
+       --arg f32[4]:file=${P}/none.npy --arg i32=4
+  STDERR "^warpmem: error: --arg 'f32\\[4\\]:file=[^']*none.npy': cannot read '[^']*none.npy': No such file or directory\n$")
 wm_cli_test(NAME run_in_out
   ARGS run ${P}/sig.ptx --kernel inplace_double --grid 1 --block 64
        --arg f64[64]:iota:in-out:out=${B}/inout.npy --arg i32=64 --draw 0
