@@ -748,8 +748,7 @@ int wm_cmd_run(int argc, char **argv)
             fprintf(stderr, "warpmem: note: wrote %s as the kernel left it "
                             "at the fault\n",
                     written[i]);
-        if (output.format != WM_FMT_TEXT)
-            wm_ptx_report(stdout, m, agg, &ro);
+        wm_ptx_report(stdout, m, agg, &ro);
         rc = WM_EXIT_ERR;
         goto out;
     }

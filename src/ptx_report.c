@@ -375,7 +375,36 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                 fputs("null", f);
             fprintf(f, ", \"rank\": %d, \"stats\": ", lg->rank);
             json_stats(f, &lg->sum);
-            fputs(", \"instructions\": [", f);
+            /* one entry per (space, op) of the line, as the text rows */
+            fputs(", \"accesses\": [", f);
+            int na = 0;
+            for (int sp = 0; sp < WM_NSPACES; sp++)
+                for (int op = 0; op < WM_NOPS; op++) {
+                    wm_stats sum;
+                    int any = 0;
+                    memset(&sum, 0, sizeof sum);
+                    for (size_t k = 0; k < lg->count; k++) {
+                        const wm_site *s = &sites[lg->first + k];
+                        if ((int)s->space == sp && (int)s->op == op) {
+                            wmi_stats_add(&sum, &s->stats);
+                            any = 1;
+                        }
+                    }
+                    if (!any)
+                        continue;
+                    fprintf(f, "%s{\"space\": \"%s\", \"op\": \"%s\", "
+                               "\"per_request_metric\": \"%s\", \"per_request\": "
+                               "%.4f, \"stats\": ",
+                            na++ ? ", " : "", wm_space_name((wm_space)sp),
+                            wm_op_name((wm_op)op),
+                            per_request_unit((wm_space)sp),
+                            sp == WM_SPACE_SHARED
+                                ? per(sum.wavefronts, sum.requests)
+                                : per(sum.sectors, sum.requests));
+                    json_stats(f, &sum);
+                    fputc('}', f);
+                }
+            fputs("], \"instructions\": [", f);
             for (size_t k = 0; k < lg->count; k++) {
                 const wm_site *s = &sites[lg->first + k];
                 wm_ptx_where w;
@@ -453,6 +482,9 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                 (unsigned long long)res->thread_insts);
     if (o->arch)
         fprintf(f, "\nprofile %s", o->arch);
+    if (o->fault)
+        fputs("\nstopped by a fault (on stderr): the numbers cover the work "
+              "before it", f);
     fputs("\nPTX-level numbers: ptxas may merge, split or predicate memory "
           "instructions,\nso requests can differ from Nsight Compute's "
           "SASS-level counts.\n\n",

@@ -232,3 +232,16 @@ set_tests_properties(run_fill_lazy_same PROPERTIES
 wm_cli_test(NAME run_fill_bad_mode EXIT 2
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --fill later
   STDERR "^warpmem: error: --fill: 'later' is not lazy or eager\n$")
+
+# 5 in JSON: each line lists its (space, op) accesses with their metric
+wm_cli_test(NAME run_line_per_space_json
+  ARGS run ${K}/transpose.ptx --kernel transpose_tiled --grid 4,4 --block 32,8
+       --arg f32[16384] --arg f32[16384] --arg i32=128 --arg i32=128
+       --format json
+  STDOUT "\"line\": 42, [^\n]*\"accesses\": \\[\\{\"space\": \"global\", \"op\": \"ld\", \"per_request_metric\": \"sectors/request\", \"per_request\": 4.0000, \"stats\": \\{[^}]*\\}\\}, \\{\"space\": \"shared\", \"op\": \"st\", \"per_request_metric\": \"wavefronts/request\", \"per_request\": 1.0000, ")
+# 6 in text: the report of the work before the fault on stdout
+wm_cli_test(NAME run_fault_text_report EXIT 1
+  ARGS run ${P}/faults.ptx --kernel oob --grid 2 --block 32 --arg f32[40]
+       --arg u32=9 --color never
+  STDOUT "^kernel oob: [^\n]*\nprofile sm_80 \\(from .target sm_80\\)\nstopped by a fault \\(on stderr\\): the numbers cover the work before it\n"
+  STDERR "faults.ptx:22: fault: out-of-bounds global load")
