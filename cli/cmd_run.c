@@ -274,6 +274,52 @@ static const char *short_param(const char *kernel, const char *name)
     return name;
 }
 
+/* --list --format json: the same as one JSON document. */
+static int list_kernels_json(const wm_ptx_module *m)
+{
+    size_t nk = wm_ptx_nkernels(m);
+    fputs("{\"target\": ", stdout);
+    wm_json_string(stdout, wm_ptx_target(m));
+    fputs(", \"kernels\": [", stdout);
+    for (size_t k = 0; k < nk; k++) {
+        wm_ptx_kernel_info ki;
+        wm_ptx_param_info pi[MAX_ARGS * 4];
+        size_t np = wm_ptx_kernel_describe(m, k, &ki, pi, NELEMS(pi));
+        if (np > NELEMS(pi))
+            np = NELEMS(pi);
+        fputs(k ? ",\n  {\"name\": " : "\n  {\"name\": ", stdout);
+        wm_json_string(stdout, ki.name);
+        fputs(", \"display\": ", stdout);
+        wm_json_string(stdout, ki.display);
+        fputs(", \"signature\": ", stdout);
+        wm_json_string(stdout, ki.signature);
+        printf(", \"origin\": \"%s\", \"static_smem\": %zu, \"dynamic_smem\": "
+               "%s, \"arguments\": %zu, \"params\": [",
+               ki.origin == WM_PTX_FROM_TRITON  ? "triton"
+               : ki.origin == WM_PTX_FROM_NUMBA ? "numba"
+                                                : "cuda",
+               ki.static_smem, ki.dyn_smem ? "true" : "false", ki.ngroups);
+        for (size_t i = 0; i < np; i++) {
+            const wm_ptx_param_info *p = &pi[i];
+            fputs(i ? ", {\"name\": " : "{\"name\": ", stdout);
+            wm_json_string(stdout, p->name);
+            fputs(", \"type\": ", stdout);
+            wm_json_string(stdout, p->type);
+            printf(", \"size\": %zu, \"offset\": %zu, \"ptr\": %s, \"use\": "
+                   "\"%s\", \"added\": %s, \"argument\": %ld, \"role\": ",
+                   p->size, p->offset, p->declared_ptr ? "true" : "false",
+                   use_name(p->use), p->added ? "true" : "false", p->group);
+            wm_json_string(stdout, p->role);
+            fputs(", \"source_type\": ", stdout);
+            wm_json_string(stdout, p->ctype);
+            fputc('}', stdout);
+        }
+        fputs("]}", stdout);
+    }
+    fputs("]}\n", stdout);
+    return WM_EXIT_OK;
+}
+
 /* --list: every kernel, its signature and each parameter. */
 static int list_kernels(const wm_ptx_module *m)
 {
@@ -608,7 +654,8 @@ int wm_cmd_run(int argc, char **argv)
         goto out;
     }
     if (list) {
-        rc = list_kernels(m);
+        rc = output.format == WM_FMT_JSON ? list_kernels_json(m)
+                                          : list_kernels(m);
         goto out;
     }
     rc = WM_EXIT_USAGE;

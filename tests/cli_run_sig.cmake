@@ -245,3 +245,7 @@ wm_cli_test(NAME run_fault_text_report EXIT 1
        --arg u32=9 --color never
   STDOUT "^kernel oob: [^\n]*\nprofile sm_80 \\(from .target sm_80\\)\nstopped by a fault \\(on stderr\\): the numbers cover the work before it\n"
   STDERR "faults.ptx:22: fault: out-of-bounds global load")
+
+# 1 for programs: --list --format json
+wm_cli_test(NAME run_list_json ARGS run ${P}/triton_add.ptx --list --format json
+  GOLDEN run_list_triton.json)
