@@ -467,7 +467,7 @@ int wm_cmd_run(int argc, char **argv)
     int have_grid = 0, have_block = 0, list = 0, lazy = 1;
     cli_output output;
     int64_t smem = 0, draw = 2, jobs = 0, max_steps = 100000000;
-    static run_arg args[MAX_ARGS];
+    run_arg args[MAX_ARGS];
     size_t nargs = 0;
     const char *nvcc_flags[MAX_NVCC_FLAGS];
     size_t nflags = 0;
@@ -714,6 +714,14 @@ int wm_cmd_run(int argc, char **argv)
        buffers are not made yet, so this maps only types and sizes */
     if (!map_args(&ki, pinfo, np, args, nargs, pargs))
         goto out;
+    memcpy(l.grid, grid, sizeof grid);
+    memcpy(l.block, block, sizeof block);
+    l.dyn_smem = (size_t)smem;
+    wm_ptx_fault lf;
+    if (wm_ptx_launch_check(m, k, &l, &lf) != WM_OK) {
+        cli_usage_error("%s", lf.msg);
+        goto out;
+    }
     rc = WM_EXIT_ERR;
     for (size_t i = 0; i < nargs; i++)
         if (!run_arg_alloc(&args[i], lazy))

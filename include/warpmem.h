@@ -757,6 +757,17 @@ WM_API wm_status wm_ptx_run(const wm_ptx_module *m, size_t k,
                             const wm_ptx_launch *l, wm_agg *agg,
                             wm_ptx_result *res, wm_ptx_fault *fault);
 
+/*
+ * The checks of wm_ptx_run that need no arguments (block of 1..1024
+ * threads, a non-empty grid, shared memory within 228 KiB), so a caller
+ * can refuse a launch before it makes the buffers.  l->args is not read.
+ * Returns WM_OK or WM_ERR_ARG with the message in fault->msg (fault may
+ * be NULL).
+ */
+WM_API wm_status wm_ptx_launch_check(const wm_ptx_module *m, size_t k,
+                                     const wm_ptx_launch *l,
+                                     wm_ptx_fault *fault);
+
 /* Options of the per-source-line report. */
 typedef struct wm_ptx_report_opts {
     wm_format format;

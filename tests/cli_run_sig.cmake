@@ -98,6 +98,14 @@ wm_cli_test(NAME run_refuse_before_alloc_type EXIT 2
 wm_cli_test(NAME run_refuse_before_alloc_count EXIT 2
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[100000000000]
   STDERR "^warpmem: error: kernel copy_f32 takes 3 parameters, 1 --arg given\n$")
+wm_cli_test(NAME run_refuse_before_alloc_block EXIT 2
+  ARGS run ${K}/copy.ptx --grid 1 --block 64,32 --arg f32[100000000000]
+       --arg f32[4] --arg i32=4
+  STDERR "^warpmem: error: block has 2048 threads \\(1..1024 allowed\\)\n$")
+wm_cli_test(NAME run_refuse_before_alloc_smem EXIT 2
+  ARGS run ${P}/sig.ptx --kernel smem_sum --grid 1 --block 32
+       --arg f32[100000000000] --arg f32[4] --smem 300000
+  STDERR "^warpmem: error: shared memory of 300000 bytes exceeds 233472\n$")
 wm_cli_test(NAME run_refuse_nvcc_flag_ptx EXIT 2
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --nvcc-flag -DX=1
   STDERR "^warpmem: error: run: nvcc flags \\(--nvcc-flag, --\\) need a .cu input, not '[^']*copy.ptx'\n$")
