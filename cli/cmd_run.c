@@ -724,6 +724,9 @@ int wm_cmd_run(int argc, char **argv)
     }
     rc = WM_EXIT_ERR;
     for (size_t i = 0; i < nargs; i++)
+        if (!run_arg_check_file(&args[i]))
+            goto out;
+    for (size_t i = 0; i < nargs; i++)
         if (!run_arg_alloc(&args[i], lazy))
             goto out;
     if (!map_args(&ki, pinfo, np, args, nargs, pargs)) {

@@ -317,7 +317,7 @@ static const char *npy_key(const char *h, const char *key)
 /* Check the .npy in data[0..n) against a; *off = start of the array.
    1, or 0 after printing an error. */
 static int npy_check(const run_arg *a, const char *path, const char *data,
-                     size_t n, size_t *off)
+                     size_t n, size_t total, size_t *off)
 {
     const unsigned char *u = (const unsigned char *)data;
     if (n < 10 || memcmp(data, "\x93NUMPY", 6) != 0) {
@@ -396,9 +396,9 @@ static int npy_check(const run_arg *a, const char *path, const char *data,
         return 0;
     }
     *off = hs + hl;
-    if (n - *off != a->bytes) {
+    if (total - *off != a->bytes) {
         cli_error("--arg '%s': '%s' has %zu data bytes, the buffer %zu",
-                  a->text, path, n - *off, a->bytes);
+                  a->text, path, total - *off, a->bytes);
         return 0;
     }
     return 1;
@@ -408,6 +408,41 @@ static int has_ext(const char *path, const char *ext)
 {
     size_t n = strlen(path), k = strlen(ext);
     return n > k && strcmp(path + n - k, ext) == 0;
+}
+
+int run_arg_check_file(const run_arg *a)
+{
+    if (a->form != RUN_ARG_BUFFER || !a->file)
+        return 1;
+    size_t bytes = (size_t)a->count * wm_ptx_type_size(a->type);
+    FILE *f = fopen(a->file, "rb");
+    if (!f) {
+        cli_error("--arg '%s': cannot read '%s': %s", a->text, a->file,
+                  strerror(errno));
+        return 0;
+    }
+    /* the size, then (.npy) the header: enough to refuse a mismatch */
+    static char head[65536 + 16];
+    int ok = fseek(f, 0, SEEK_END) == 0;
+    long total = ok ? ftell(f) : -1;
+    ok = ok && total >= 0 && fseek(f, 0, SEEK_SET) == 0;
+    size_t n = ok ? fread(head, 1, sizeof head, f) : 0;
+    fclose(f);
+    if (!ok) {
+        cli_error("--arg '%s': cannot read '%s'", a->text, a->file);
+        return 0;
+    }
+    run_arg probe = *a;
+    probe.bytes = bytes;
+    size_t off = 0;
+    if (has_ext(a->file, ".npy"))
+        return npy_check(&probe, a->file, head, n, (size_t)total, &off);
+    if ((size_t)total != bytes) {
+        cli_error("--arg '%s': '%s' has %zu bytes, the buffer %zu", a->text,
+                  a->file, (size_t)total, bytes);
+        return 0;
+    }
+    return 1;
 }
 
 /* ---- allocation ------------------------------------------------------------------ */
@@ -440,7 +475,7 @@ int run_arg_alloc(run_arg *a, int lazy)
             }
             int ok = 1;
             if (has_ext(a->file, ".npy"))
-                ok = npy_check(a, a->file, data, n, &off);
+                ok = npy_check(a, a->file, data, n, n, &off);
             else if (n != a->bytes) {
                 cli_error("--arg '%s': '%s' has %zu bytes, the buffer %zu",
                           a->text, a->file, n, a->bytes);

@@ -48,6 +48,10 @@ int run_arg_parse(const char *spec, run_arg *a);
    counts) against parameter p; 1 or 0 after printing a usage error. */
 int run_arg_check(const run_arg *a, size_t i, const wm_ptx_param_info *p);
 
+/* Check a :file= against the spec (size; .npy dtype and shape) without
+   reading the data.  1, or 0 after printing an error. */
+int run_arg_check_file(const run_arg *a);
+
 /* Allocate and fill a buffer argument (no-op for scalars).  Buffers of a
    megabyte or more are filled lazily when lazy is set.  1, or 0 after
    printing an error. */

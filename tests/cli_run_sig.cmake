@@ -106,6 +106,10 @@ wm_cli_test(NAME run_refuse_before_alloc_smem EXIT 2
   ARGS run ${P}/sig.ptx --kernel smem_sum --grid 1 --block 32
        --arg f32[100000000000] --arg f32[4] --smem 300000
   STDERR "^warpmem: error: shared memory of 300000 bytes exceeds 233472\n$")
+wm_cli_test(NAME run_refuse_before_alloc_file EXIT 1
+  ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[100000000000]
+       --arg i32[4]:file=${P}/iota4_f32.npy --arg i32=4
+  STDERR "^warpmem: error: --arg 'i32\\[4\\]:file=[^']*': '[^']*iota4_f32.npy' holds '<f4', the spec says i32 \\(<i4\\)\n$")
 wm_cli_test(NAME run_refuse_nvcc_flag_ptx EXIT 2
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --nvcc-flag -DX=1
   STDERR "^warpmem: error: run: nvcc flags \\(--nvcc-flag, --\\) need a .cu input, not '[^']*copy.ptx'\n$")
