@@ -16,6 +16,7 @@
  */
 #include "ptx_int.h"
 
+#include <assert.h>
 #include <stdio.h>
 
 /* ---- demangler (Itanium C++ ABI 5.1, the subset kernels use) ------------ */
@@ -30,7 +31,7 @@ typedef struct dm {
     unsigned nsubs;
     char targs[16][DM_LEN]; /* template arguments of the function name */
     unsigned ntargs;
-    int in_name_targs; /* collecting the function's own template args */
+    unsigned depth; /* nesting of dm_type, bounded: names come from input */
 } dm;
 
 /* Copy src into dst[0..n), truncating. */
@@ -66,8 +67,11 @@ static long dm_num(dm *d)
     long v = 0;
     if (*d->s < '0' || *d->s > '9')
         return -1;
-    while (*d->s >= '0' && *d->s <= '9')
+    while (*d->s >= '0' && *d->s <= '9') {
+        if (v > 100000)
+            return d->bad = 1, -1;
         v = v * 10 + (*d->s++ - '0');
+    }
     return v;
 }
 
@@ -106,9 +110,12 @@ static int dm_subst(dm *d, char *out)
     unsigned idx = 0;
     if (*d->s != '_') {
         unsigned v = 0;
-        while ((*d->s >= '0' && *d->s <= '9') || (*d->s >= 'A' && *d->s <= 'Z'))
-            v = v * 36 + (unsigned)(*d->s <= '9' ? *d->s - '0' : *d->s - 'A' + 10),
+        while ((*d->s >= '0' && *d->s <= '9') || (*d->s >= 'A' && *d->s <= 'Z')) {
+            if (v > DM_SUBS)
+                return d->bad = 1, 0;
+            v = v * 36 + (unsigned)(*d->s <= '9' ? *d->s - '0' : *d->s - 'A' + 10);
             d->s++;
+        }
         idx = v + 1;
     }
     if (*d->s++ != '_' || idx >= d->nsubs)
@@ -234,10 +241,23 @@ static const struct {
 
 /* <type>: builtin, P/R/K/V <type>, T_ template parameter, class name,
    substitution, each optionally with template arguments. */
+static int dm_type_in(dm *d, char *out);
+
 static int dm_type(dm *d, char *out)
 {
-    char c = *d->s;
     out[0] = 0;
+    if (d->depth >= 32)
+        return d->bad = 1, 0;
+    d->depth++;
+    int ok = dm_type_in(d, out);
+    assert(d->depth > 0);
+    d->depth--;
+    return ok;
+}
+
+static int dm_type_in(dm *d, char *out)
+{
+    char c = *d->s;
     for (size_t i = 0; i < WM_ARRAY_LEN(builtins); i++)
         if (builtins[i].code == c) {
             d->s++;
@@ -362,6 +382,7 @@ static const wmi_func *entry(const wm_ptx_module *m, size_t k)
 /* The parameter whose bytes hold param-space offset off, or -1. */
 static long param_at(const wmi_func *f, uint64_t off)
 {
+    assert(f->nparams == 0 || f->params);
     for (uint32_t i = 0; i < f->nparams; i++)
         if (off >= f->params[i].offset &&
             off < (uint64_t)f->params[i].offset + f->params[i].size)
@@ -377,6 +398,7 @@ static int is64(uint8_t t)
 /* Set use[p] to at least u (POINTER > ESCAPES > VALUE > NONE). */
 static void raise_use(wm_ptx_use *use, uint32_t p, wm_ptx_use u)
 {
+    assert((unsigned)u <= WM_PTX_USE_ESCAPES);
     static const int rank[] = {0, 1, 3, 2};
     if (rank[u] > rank[use[p]])
         use[p] = u;
@@ -420,6 +442,7 @@ static int scan_uses(const wm_ptx_module *m, const wmi_func *f,
         for (uint32_t pc = f->first; pc < f->first + f->count; pc++) {
             const wmi_insn *in = &m->code[pc];
             uint32_t src = WMI_NOREG;
+            assert(pc < m->ncode);
             switch (in->op) {
             case OP_LD:
                 if (in->space == SP_PARAM && in->a < f->nslots && isc[in->a]) {

@@ -148,8 +148,37 @@ static void test_target(void)
     CHECK(wm_arch_for_target("compute_80") == NULL);
 }
 
+/* Names outside the demangler's subset, too deep or with huge numbers
+   fall back to the identifier; none may crash. */
+static void test_odd_names(void)
+{
+    static const char *const names[] = {
+        "_Z1f", "_ZN", "_ZN999999999999999999x", "_Z3fooIS999_E",
+        "_Z3fooT5_", "_Z3fooILi", "_ZNK", "_Z1fPPPPPPPPPPPPPPPPPPPPPPPPPPPPPP"
+        "PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPf", "plain_name", "_Z0f"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char src[512];
+        int n = snprintf(src, sizeof src,
+                         ".version 8.0\n.target sm_80\n.address_size 64\n"
+                         ".visible .entry %s(.param .u64 p)\n{\n\tret;\n}\n",
+                         names[i]);
+        wm_ptx_module *m = NULL;
+        wm_diag d;
+        CHECK_EQ(wm_ptx_parse(src, (size_t)n, "odd.ptx", &m, &d), WM_OK);
+        if (!m)
+            continue;
+        wm_ptx_kernel_info ki;
+        wm_ptx_param_info p[1];
+        CHECK_EQ(wm_ptx_kernel_describe(m, 0, &ki, p, 1), 1);
+        CHECK(ki.display[0] != 0);
+        CHECK_EQ(p[0].use, WM_PTX_USE_NONE);
+        wm_ptx_free(m);
+    }
+}
+
 int main(void)
 {
+    test_odd_names();
     test_cuda();
     test_triton_numba();
     test_target();
