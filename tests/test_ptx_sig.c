@@ -154,8 +154,10 @@ static void test_odd_names(void)
 {
     static const char *const names[] = {
         "_Z1f", "_ZN", "_ZN999999999999999999x", "_Z3fooIS999_E",
-        "_Z3fooT5_", "_Z3fooILi", "_ZNK", "_Z1fPPPPPPPPPPPPPPPPPPPPPPPPPPPPPP"
-        "PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPf", "plain_name", "_Z0f"};
+        "_Z3fooT5_", "_Z3fooILi", "_ZNK",
+        ("_Z1fPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPP"
+         "PPPPPPf"),
+        "plain_name", "_Z0f"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char src[512];
         int n = snprintf(src, sizeof src,
