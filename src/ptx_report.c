@@ -133,9 +133,28 @@ static void json_fault(FILE *f, const wm_ptx_module *m,
     int have = wm_ptx_where_insn(m, ft->insn, &w);
     char msg[400];
     snprintf(msg, sizeof msg, "%s%s", ft->msg, o->fault_hint ? o->fault_hint : "");
-    size_t kl = strcspn(ft->msg, " :");
+    /* the kind of fault by the message's start (one table, so a program
+       can switch on it); else the message's first word */
+    static const struct {
+        const char *prefix, *kind;
+    } kinds[] = {
+        {"out-of-bounds", "out-of-bounds"},
+        {"misaligned", "misaligned"},
+        {"invalid global", "invalid-address"},
+        {"barrier divergence", "barrier-divergence"},
+        {"barrier deadlock", "barrier-deadlock"},
+        {"step budget", "step-budget"},
+        {"trap", "trap"},
+        {"unsupported", "unsupported"},
+    };
     char kind[40];
+    size_t kl = strcspn(ft->msg, " :");
     snprintf(kind, sizeof kind, "%.*s", (int)(kl < 39 ? kl : 39), ft->msg);
+    for (size_t i = 0; i < WM_ARRAY_LEN(kinds); i++)
+        if (strncmp(ft->msg, kinds[i].prefix, strlen(kinds[i].prefix)) == 0)
+            snprintf(kind, sizeof kind, "%s", kinds[i].kind);
+    if (strstr(ft->msg, "membermask"))
+        snprintf(kind, sizeof kind, "membermask");
     fprintf(f, "{\"status\": \"%s\", \"kind\": ",
             ft->status == WM_ERR_LIMIT         ? "error"
             : ft->status == WM_ERR_UNSUPPORTED ? "unsupported"

@@ -120,6 +120,14 @@ wm_cli_test(NAME run_fault_json EXIT 1
        --arg u32=9 --format json
   STDOUT "^\\{\"kernel\": \"oob\", \"level\": \"ptx\""
          "\n \"fault\": \\{\"status\": \"fault\", \"kind\": \"out-of-bounds\", \"message\": \"out-of-bounds global load of 4 bytes at 0x100000000a0: offset 160 in the buffer of argument 0 \\(160 bytes\\)\", \"block\": \\[0, 0, 0\\], \"thread\": \\[31, 0, 0\\], \"warp\": 0, \"lane\": 31, \"ptx_line\": 22, \"ptx\": \"ld.global.f32 %f1, \\[%rd3\\]\", \"source\": \"/nonexistent/faults.cu:12\", \"space\": \"global\", \"address\": 1099511627936, \"buffer\": \\{\"argument\": 0, \"offset\": 160, \"bytes\": 160\\}\\}\\}\n$")
+wm_cli_test(NAME run_fault_json_steps EXIT 1
+  ARGS run ${P}/faults.ptx --kernel spin --grid 1 --block 32 --max-steps 1000
+       --format json
+  STDOUT "\n \"fault\": \\{\"status\": \"error\", \"kind\": \"step-budget\", \"message\": \"step budget of 1000 warp instructions exhausted")
+wm_cli_test(NAME run_fault_json_membermask EXIT 1
+  ARGS run ${P}/faults.ptx --kernel shfl_diverge --grid 1 --block 32
+       --arg u32[32] --format json
+  STDOUT "\n \"fault\": \\{\"status\": \"fault\", \"kind\": \"membermask\", ")
 wm_cli_test(NAME run_fault_out_written EXIT 1
   ARGS run ${P}/faults.ptx --kernel oob --grid 2 --block 32
        --arg f32[40]:iota:out=${B}/fault_out.bin --arg u32=9 --format json
