@@ -704,12 +704,12 @@ int wm_cmd_run(int argc, char **argv)
     size_t np = wm_ptx_kernel_describe(m, k, &ki, NULL, 0);
     pinfo = calloc(np ? np : 1, sizeof *pinfo);
     pargs = calloc(np ? np : 1, sizeof *pargs);
-    if (!pinfo || !pargs) {
+    if (!pinfo || !pargs || !ki.name ||
+        wm_ptx_kernel_describe(m, k, &ki, pinfo, np) != np) {
         cli_error("out of memory");
         rc = WM_EXIT_ERR;
         goto out;
     }
-    wm_ptx_kernel_describe(m, k, &ki, pinfo, np);
     /* check every spec against its parameter before allocating: the
        buffers are not made yet, so this maps only types and sizes */
     if (!map_args(&ki, pinfo, np, args, nargs, pargs))

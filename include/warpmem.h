@@ -633,7 +633,8 @@ typedef struct wm_ptx_kernel_info {
 /*
  * Describe kernel k; params (may be NULL) receives up to cap parameter
  * descriptions.  Returns the number of parameters, or 0 with *info
- * zeroed for a bad k.  Allocates nothing.
+ * zeroed for a bad k or when scratch memory cannot be had.  Nothing to
+ * free.
  */
 WM_API size_t wm_ptx_kernel_describe(const wm_ptx_module *m, size_t k,
                                      wm_ptx_kernel_info *info,

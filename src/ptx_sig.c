@@ -6,8 +6,9 @@
  * launch arguments against parameters.
  *
  * Invariants:
- *   - Nothing here allocates: demangled text goes into fixed buffers of the
- *     caller's wm_ptx_kernel_info; a name too long or outside the subset
+ *   - Nothing here returns memory to free: demangled text goes into fixed
+ *     buffers of the caller's wm_ptx_kernel_info (scratch for the use scan
+ *     is freed before returning); a name too long or outside the subset
  *     falls back to the parser's identifier (wmi_func.pretty).
  *   - The use scan is flow-insensitive: a register slot is "derived from
  *     parameter p" if any instruction makes it from p by ld.param, mov,
@@ -632,8 +633,8 @@ size_t wm_ptx_kernel_describe(const wm_ptx_module *m, size_t k,
     if (!pi || !use) {
         free(pi);
         free(use);
-        info->ngroups = f->nparams;
-        return f->nparams;
+        memset(info, 0, sizeof *info);
+        return 0;
     }
     scan_uses(m, f, use);
     for (uint32_t i = 0; i < f->nparams; i++) {
