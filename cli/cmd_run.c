@@ -1,13 +1,16 @@
 /*
  * cmd_run.c -- `warpmem run`: interpret a kernel's PTX on the CPU and print
- * per-source-line memory metrics.  Builds the argument buffers from --arg
- * specs (TYPE[N][:zeros|:iota|:rand=SEED|:file=PATH][:out=PATH], or
- * TYPE=VALUE scalars), compiles a .cu with nvcc when given one, then hands
- * everything to wm_ptx_run / wm_ptx_report (--explain: with the
- * advisor) and wm_ptx_report_html (--html FILE).
+ * per-source-line memory metrics.  Parses the command line (the --arg specs
+ * through run_args.c, which allocates nothing), refuses every bad
+ * combination, compiles a .cu with nvcc when given one (with --nvcc-flag /
+ * -- arguments), selects the kernel and checks each spec against its
+ * parameter (wm_ptx_kernel_describe), and only then allocates and fills
+ * the buffers and hands everything to wm_ptx_run / wm_ptx_report
+ * (--explain: with the advisor) and wm_ptx_report_html (--html FILE).
+ * The profile is --arch, else the one of the module's .target.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "cli.h"
+#include "run_args.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,56 +22,71 @@
 #include <unistd.h>
 
 #define MAX_ARGS 64
-
-typedef struct argspec {
-    wm_ptx_arg arg;
-    const char *out; /* write-back path or NULL */
-    const char *text;
-} argspec;
+#define MAX_NVCC_FLAGS 32
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: warpmem run KERNEL.ptx|KERNEL.cu [--kernel NAME] --grid "
-            "X[,Y[,Z]]\n"
-            "                   --block X[,Y[,Z]] [--smem BYTES] --arg SPEC "
-            "...\n"
-            "                   [--ctas all|first:N|sample:K[,SEED]] "
-            "[--max-steps N] [-j N]\n"
-            "                   [--arch NAME] [--format text|json|csv] "
-            "[--color auto|always|never]\n"
-            "                   [--draw N] [--explain] [--html FILE] [--list]\n\n"
-            "Runs the kernel's PTX warp by warp on the CPU and reports, per "
-            "source line,\nrequests, sectors, ideal sectors, shared "
-            "wavefronts and bank conflicts (PTX level).\n\n"
-            "  --arg SPEC     one per kernel parameter, in order:\n"
-            "                   TYPE[N][:zeros|:iota|:rand=SEED|:file=PATH]"
-            "[:out=PATH]  a buffer\n"
-            "                   TYPE=VALUE                                  "
-            "     a scalar\n"
-            "                 TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 "
-            "f32 f64\n"
-            "  --kernel NAME  entry name or demangled name (needed when the "
-            "module has several)\n"
-            "  --smem BYTES   dynamic shared memory (extern __shared__)\n"
-            "  --ctas MODE    all CTAs (default), the first N, or K sampled "
-            "with SEED\n"
-            "  --max-steps N  warp instructions allowed per CTA (default "
-            "100000000)\n"
-            "  -j N           worker threads (default: all cores)\n"
-            "  --arch NAME    architecture profile (default sm_90); a .cu is "
-            "compiled for it\n"
-            "  --draw N       draw the worst warp of the N worst lines "
-            "(default 2)\n"
-            "  --explain      under each flagged line: why it wastes sectors "
-            "or wavefronts\n"
-            "                 and the fixes with the model's numbers after "
-            "each (text, json)\n"
-            "  --html FILE    also write a self-contained HTML report (lane "
-            "maps, advice)\n"
-            "  --color C      auto (default: colours when stdout is a "
-            "terminal), always, never\n"
-            "  --list         list the kernels of the module and exit\n");
+    fputs("usage: warpmem run KERNEL.ptx|KERNEL.cu [--kernel NAME] --grid "
+          "X[,Y[,Z]]\n"
+          "                   --block X[,Y[,Z]] [--smem BYTES] --arg SPEC ...\n"
+          "                   [--ctas all|first:N|sample:K[,SEED]] "
+          "[--max-steps N] [-j N]\n"
+          "                   [--arch NAME] [--format text|json|csv] "
+          "[--color auto|always|never]\n"
+          "                   [--draw N] [--explain] [--html FILE] "
+          "[--fill lazy|eager]\n"
+          "                   [--nvcc-flag FLAG]... [-- NVCC ARGS...]\n"
+          "       warpmem run KERNEL.ptx|KERNEL.cu --list\n\n"
+          "Runs the kernel's PTX warp by warp on the CPU and reports, per "
+          "source line,\nrequests, sectors, ideal sectors, shared wavefronts "
+          "and bank conflicts (PTX level).\n\n"
+          "  --list         every kernel: its signature and each parameter "
+          "(type, size,\n"
+          "                 pointer or value, what Triton or numba added); "
+          "then exit\n"
+          "  --arg SPEC     one per parameter in order (or one per source "
+          "argument, see --list):\n"
+          "                   TYPE=VALUE                  a scalar\n"
+          "                   TYPE[N] or TYPE[N0xN1...]   a buffer, then "
+          "options:\n"
+          "                     :zeros (default) :iota :rand=SEED "
+          "(floats [0,1), integers\n"
+          "                     their full range) :rand=SEED,LO,HI "
+          ":file=PATH (raw or .npy)\n"
+          "                     :out=PATH (raw or .npy) :in-out (keep the "
+          "input too)\n"
+          "                 TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 f32 "
+          "f64\n"
+          "  --kernel NAME  PTX name, demangled name (copy<float>), "
+          "identifier, or a prefix\n"
+          "  --smem BYTES   dynamic shared memory (extern __shared__)\n"
+          "  --ctas MODE    all CTAs (default), the first N, or K sampled "
+          "with SEED;\n"
+          "                 totals are then also estimated for the whole "
+          "grid\n"
+          "  --max-steps N  warp instructions allowed per CTA (default "
+          "100000000)\n"
+          "  -j N           worker threads (default: all cores)\n"
+          "  --arch NAME    architecture profile (default: the module's "
+          ".target, else sm_90);\n"
+          "                 a .cu is compiled for it (default sm_80)\n"
+          "  --fill MODE    lazy (default: large buffers filled page by page "
+          "when touched)\n"
+          "                 or eager\n"
+          "  --nvcc-flag F  pass F to nvcc for a .cu (-I, -D, -std, "
+          "--extended-lambda); all\n"
+          "                 arguments after -- are passed too\n"
+          "  --draw N       draw the worst warp of the N worst lines "
+          "(default 2)\n"
+          "  --explain      under each flagged line: why it wastes sectors or "
+          "wavefronts\n"
+          "                 and the fixes with the model's numbers after each "
+          "(text, json)\n"
+          "  --html FILE    also write a self-contained HTML report (lane "
+          "maps, advice)\n"
+          "  --color C      auto (default: colours when stdout is a "
+          "terminal), always, never\n",
+          f);
 }
 
 /* "64", "64,8", "64x8x2" -> dims (missing ones are 1). */
@@ -100,163 +118,10 @@ static int parse_dims(const char *flag, const char *s, unsigned d[3])
 }
 
 
-/* Parse one --arg spec into a; returns 1 or 0 after printing an error. */
-static int parse_arg(const char *spec, argspec *a)
-{
-    char type[8];
-    size_t tl = strcspn(spec, "[=");
-    wm_ptx_type t;
-    memset(a, 0, sizeof *a);
-    a->text = spec;
-    if (tl == 0 || tl >= sizeof type || !spec[tl]) {
-        cli_usage_error("--arg '%s': expected TYPE[N]... or TYPE=VALUE", spec);
-        return 0;
-    }
-    memcpy(type, spec, tl);
-    type[tl] = 0;
-    if (wm_ptx_type_parse(type, &t) != WM_OK) {
-        cli_usage_error("--arg '%s': unknown type '%s' (i8 u8 i16 u16 i32 u32 "
-                        "i64 u64 f16 bf16 f32 f64)",
-                        spec, type);
-        return 0;
-    }
-    size_t esz = wm_ptx_type_size(t);
-    const char *s = spec + tl + 1;
-    if (spec[tl] == '=') { /* scalar */
-        char *end;
-        errno = 0;
-        uint64_t bits = 0;
-        if (t == WM_PTX_F16 || t == WM_PTX_BF16) {
-            cli_usage_error("--arg '%s': %s scalars are not supported; pass "
-                            "the bits as u16=0x...", spec, type);
-            return 0;
-        }
-        if (t == WM_PTX_F32 || t == WM_PTX_F64) {
-            double v = strtod(s, &end);
-            if (end == s || *end) {
-                cli_usage_error("--arg '%s': '%s' is not a number", spec, s);
-                return 0;
-            }
-            if (t == WM_PTX_F64) {
-                memcpy(&bits, &v, 8);
-            } else {
-                float fv = (float)v;
-                uint32_t u;
-                memcpy(&u, &fv, 4);
-                bits = u;
-            }
-        } else {
-            int sg = t == WM_PTX_I8 || t == WM_PTX_I16 || t == WM_PTX_I32 ||
-                     t == WM_PTX_I64;
-            if (sg) {
-                int64_t lo = esz == 8 ? INT64_MIN : -((int64_t)1 << (esz * 8 - 1));
-                int64_t hi = esz == 8 ? INT64_MAX : ((int64_t)1 << (esz * 8 - 1)) - 1;
-                int64_t v;
-                if (!cli_parse_i64("--arg", s, lo, hi, &v))
-                    return 0;
-                bits = (uint64_t)v;
-            } else {
-                uint64_t v;
-                if (!cli_parse_u64("--arg", s, &v))
-                    return 0;
-                if (esz < 8 && v >> (esz * 8)) {
-                    cli_usage_error("--arg '%s': value out of range for %s",
-                                    spec, type);
-                    return 0;
-                }
-                bits = v;
-            }
-            if (esz < 8)
-                bits &= ((uint64_t)1 << (esz * 8)) - 1;
-        }
-        a->arg.scalar = bits;
-        a->arg.size = (unsigned)esz;
-        return 1;
-    }
-    /* buffer: TYPE[N] then :init / :out=PATH */
-    char *end;
-    errno = 0;
-    unsigned long long count = strtoull(s, &end, 10);
-    if (end == s || *end != ']' || errno || count == 0 ||
-        count > ((uint64_t)1 << 40) / esz) {
-        cli_usage_error("--arg '%s': expected TYPE[N] with 1 <= N", spec);
-        return 0;
-    }
-    s = end + 1;
-    const char *init = "zeros";
-    char initbuf[64];
-    const char *file = NULL;
-    while (*s == ':') {
-        s++;
-        size_t l = strcspn(s, ":");
-        if (strncmp(s, "out=", 4) == 0) {
-            char *p = malloc(l - 3);
-            if (!p)
-                return 0;
-            memcpy(p, s + 4, l - 4);
-            p[l - 4] = 0;
-            a->out = p;
-        } else if (strncmp(s, "file=", 5) == 0) {
-            char *p = malloc(l - 4);
-            if (!p)
-                return 0;
-            memcpy(p, s + 5, l - 5);
-            p[l - 5] = 0;
-            file = p;
-        } else if (l < sizeof initbuf) {
-            memcpy(initbuf, s, l);
-            initbuf[l] = 0;
-            init = initbuf;
-        } else {
-            cli_usage_error("--arg '%s': unknown init '%.*s'", spec, (int)l, s);
-            return 0;
-        }
-        s += l;
-    }
-    if (*s) {
-        cli_usage_error("--arg '%s': unexpected '%s'", spec, s);
-        return 0;
-    }
-    size_t bytes = (size_t)count * esz;
-    /* +16: vector loads of a last partial element are still caught by the
-       bounds check, which uses bytes, not the allocation */
-    void *buf = calloc(bytes + 16, 1);
-    if (!buf) {
-        cli_error("--arg '%s': cannot allocate %zu bytes", spec, bytes);
-        return 0;
-    }
-    a->arg.buf = buf;
-    a->arg.bytes = bytes;
-    if (file) {
-        size_t n = 0;
-        char *data = wm_read_file(file, &n);
-        if (!data) {
-            cli_error("--arg '%s': cannot read '%s': %s", spec, file,
-                      strerror(errno));
-            free((void *)(uintptr_t)file);
-            return 0;
-        }
-        if (n != bytes) {
-            cli_error("--arg '%s': '%s' has %zu bytes, the buffer %zu", spec,
-                      file, n, bytes);
-            free(data);
-            free((void *)(uintptr_t)file);
-            return 0;
-        }
-        memcpy(buf, data, n);
-        free(data);
-        free((void *)(uintptr_t)file);
-    } else if (wm_ptx_fill(buf, t, (size_t)count, init) != WM_OK) {
-        cli_usage_error("--arg '%s': unknown init '%s' (zeros, iota, "
-                        "rand=SEED, file=PATH)",
-                        spec, init);
-        return 0;
-    }
-    return 1;
-}
-
-/* Compile a .cu to PTX with nvcc into a temporary file; path in out. */
-static int compile_cu(const char *cu, unsigned sm, char *out, size_t outlen)
+/* Compile a .cu to PTX with nvcc into a temporary file; path in out.
+   flags: extra nvcc arguments (-I, -D, -std, --extended-lambda ...). */
+static int compile_cu(const char *cu, unsigned sm, const char *const *flags,
+                      size_t nflags, char *out, size_t outlen)
 {
     const char *tmp = getenv("TMPDIR");
     snprintf(out, outlen, "%s/warpmem-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -272,9 +137,18 @@ static int compile_cu(const char *cu, unsigned sm, char *out, size_t outlen)
         return cli_error("cannot run nvcc: %s", strerror(errno)), 0;
     }
     if (pid == 0) {
-        char *argv[] = {(char *)(uintptr_t)"nvcc", (char *)(uintptr_t)"-ptx",
-                        (char *)(uintptr_t)"-lineinfo", arch,
-                        (char *)(uintptr_t)"-o", out, (char *)(uintptr_t)cu, NULL};
+        char *argv[8 + MAX_NVCC_FLAGS];
+        size_t n = 0;
+        argv[n++] = (char *)(uintptr_t)"nvcc";
+        argv[n++] = (char *)(uintptr_t)"-ptx";
+        argv[n++] = (char *)(uintptr_t)"-lineinfo";
+        argv[n++] = arch;
+        for (size_t i = 0; i < nflags; i++)
+            argv[n++] = (char *)(uintptr_t)flags[i];
+        argv[n++] = (char *)(uintptr_t)"-o";
+        argv[n++] = out;
+        argv[n++] = (char *)(uintptr_t)cu;
+        argv[n] = NULL;
         execvp("nvcc", argv);
         _exit(127);
     }
@@ -336,27 +210,253 @@ static wm_status write_html(const char *path, const wm_ptx_module *m,
     return st;
 }
 
-static void print_fault(const wm_ptx_module *m, const char *path,
-                        const wm_ptx_fault *ft)
+/* The fault as text on stderr.  The prefix names the PTX line of the
+   PTX file; for a .cu input (cu set) it is the .cu source line when the
+   fault has one in that file, and the PTX line is said to be one. */
+static void print_fault(const wm_ptx_module *m, const char *path, int cu,
+                        const wm_ptx_fault *ft, const char *hint)
 {
     wm_ptx_where w;
     int have = wm_ptx_where_insn(m, ft->insn, &w);
-    if (ft->ptx_line)
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    const char *fb = strrchr(ft->file, '/') ? strrchr(ft->file, '/') + 1
+                                            : ft->file;
+    if (cu && ft->line && strcmp(fb, base) == 0)
+        fprintf(stderr, "%s:%u: ", path, ft->line);
+    else if (cu && ft->ptx_line)
+        fprintf(stderr, "%s (PTX line %u): ", path, ft->ptx_line);
+    else if (ft->ptx_line)
         fprintf(stderr, "%s:%u: ", path, ft->ptx_line);
     else
         fprintf(stderr, "%s: ", path);
-    fprintf(stderr, "%s: %s\n",
+    fprintf(stderr, "%s: %s%s\n",
             ft->status == WM_ERR_LIMIT ? "error" : ft->status == WM_ERR_UNSUPPORTED
                                                        ? "unsupported"
                                                        : "fault",
-            ft->msg);
+            ft->msg, hint);
     fprintf(stderr, "  block (%u,%u,%u), thread (%u,%u,%u) (warp %u, lane %u)\n",
             ft->cta[0], ft->cta[1], ft->cta[2], ft->thread[0], ft->thread[1],
             ft->thread[2], ft->warp, ft->lane);
     if (have && ft->ptx_line)
-        fprintf(stderr, "  ptx: %s\n", w.text);
+        fprintf(stderr, "  ptx: %s (PTX line %u)\n", w.text, ft->ptx_line);
     if (ft->line)
         fprintf(stderr, "  source: %s:%u\n", ft->file, ft->line);
+}
+
+static const char *use_name(wm_ptx_use u)
+{
+    switch (u) {
+    case WM_PTX_USE_NONE: return "unused";
+    case WM_PTX_USE_VALUE: return "value";
+    case WM_PTX_USE_POINTER: return "pointer";
+    case WM_PTX_USE_ESCAPES: return "passed on";
+    }
+    return "?";
+}
+
+static const char *origin_name(wm_ptx_origin o)
+{
+    switch (o) {
+    case WM_PTX_FROM_CUDA: return "CUDA C++";
+    case WM_PTX_FROM_TRITON: return "Triton";
+    case WM_PTX_FROM_NUMBA: return "numba";
+    }
+    return "?";
+}
+
+/* A parameter's name as listed: "param_3" when it is the kernel's name
+   followed by _param_N (what nvcc, Triton and numba all write). */
+static const char *short_param(const char *kernel, const char *name)
+{
+    size_t n = strlen(kernel);
+    if (strncmp(name, kernel, n) == 0 && strncmp(name + n, "_param_", 7) == 0)
+        return name + n + 1;
+    return name;
+}
+
+/* --list --format json: the same as one JSON document. */
+static int list_kernels_json(const wm_ptx_module *m)
+{
+    size_t nk = wm_ptx_nkernels(m);
+    fputs("{\"target\": ", stdout);
+    wm_json_string(stdout, wm_ptx_target(m));
+    fputs(", \"kernels\": [", stdout);
+    for (size_t k = 0; k < nk; k++) {
+        wm_ptx_kernel_info ki;
+        wm_ptx_param_info pi[MAX_ARGS * 4];
+        size_t np = wm_ptx_kernel_describe(m, k, &ki, pi, NELEMS(pi));
+        if (np > NELEMS(pi))
+            np = NELEMS(pi);
+        fputs(k ? ",\n  {\"name\": " : "\n  {\"name\": ", stdout);
+        wm_json_string(stdout, ki.name);
+        fputs(", \"display\": ", stdout);
+        wm_json_string(stdout, ki.display);
+        fputs(", \"signature\": ", stdout);
+        wm_json_string(stdout, ki.signature);
+        printf(", \"origin\": \"%s\", \"static_smem\": %zu, \"dynamic_smem\": "
+               "%s, \"arguments\": %zu, \"params\": [",
+               ki.origin == WM_PTX_FROM_TRITON  ? "triton"
+               : ki.origin == WM_PTX_FROM_NUMBA ? "numba"
+                                                : "cuda",
+               ki.static_smem, ki.dyn_smem ? "true" : "false", ki.ngroups);
+        for (size_t i = 0; i < np; i++) {
+            const wm_ptx_param_info *p = &pi[i];
+            fputs(i ? ", {\"name\": " : "{\"name\": ", stdout);
+            wm_json_string(stdout, p->name);
+            fputs(", \"type\": ", stdout);
+            wm_json_string(stdout, p->type);
+            printf(", \"size\": %zu, \"offset\": %zu, \"ptr\": %s, \"use\": "
+                   "\"%s\", \"added\": %s, \"argument\": %ld, \"role\": ",
+                   p->size, p->offset, p->declared_ptr ? "true" : "false",
+                   use_name(p->use), p->added ? "true" : "false", p->group);
+            wm_json_string(stdout, p->role);
+            fputs(", \"source_type\": ", stdout);
+            wm_json_string(stdout, p->ctype);
+            fputc('}', stdout);
+        }
+        fputs("]}", stdout);
+    }
+    fputs("]}\n", stdout);
+    return WM_EXIT_OK;
+}
+
+/* --list: every kernel, its signature and each parameter. */
+static int list_kernels(const wm_ptx_module *m)
+{
+    size_t nk = wm_ptx_nkernels(m);
+    const char *target = wm_ptx_target(m);
+    for (size_t k = 0; k < nk; k++) {
+        wm_ptx_kernel_info ki;
+        wm_ptx_param_info pi[MAX_ARGS * 4];
+        size_t np = wm_ptx_kernel_describe(m, k, &ki, pi, NELEMS(pi));
+        if (np > NELEMS(pi))
+            np = NELEMS(pi);
+        printf("%skernel %s\n", k ? "\n" : "", ki.signature);
+        printf("  ptx name %s; %s; %s%s\n", ki.name, origin_name(ki.origin),
+               *target ? ".target " : "no .target", target);
+        if (ki.static_smem || ki.dyn_smem)
+            printf("  shared memory: %zu bytes static%s\n", ki.static_smem,
+                   ki.dyn_smem ? ", plus dynamic (extern): pass --smem BYTES"
+                               : "");
+        if (np)
+            printf("  %3s  %-10s %-9s %5s  %-9s %s\n", "#", "name", "type",
+                   "bytes", "use", "source");
+        size_t added = 0;
+        for (size_t i = 0; i < np; i++) {
+            const wm_ptx_param_info *p = &pi[i];
+            char type[24];
+            snprintf(type, sizeof type, "%s%s", p->type,
+                     p->declared_ptr ? " .ptr" : "");
+            char src[160];
+            if (*p->role && *p->ctype)
+                snprintf(src, sizeof src, "%s: %s", p->role, p->ctype);
+            else
+                snprintf(src, sizeof src, "%s", *p->role ? p->role : p->ctype);
+            if (p->added) {
+                size_t l = strlen(src);
+                snprintf(src + l, sizeof src - l, " (added by %s)",
+                         origin_name(ki.origin));
+                added++;
+            }
+            printf("  %3zu  %-10s %-9s %5zu  %-9s %s\n", i,
+                   short_param(ki.name, p->name), type, p->size,
+                   use_name(p->use), src);
+        }
+        if (ki.origin == WM_PTX_FROM_TRITON && ki.ngroups < np)
+            printf("  --arg: %zu (the %zu scratch pointers Triton adds are "
+                   "passed as null when left out)\n",
+                   ki.ngroups, np - ki.ngroups);
+        else if (ki.origin == WM_PTX_FROM_NUMBA && ki.ngroups < np)
+            printf("  --arg: %zu, one TYPE[N] or TYPE[N0xN1...] per array "
+                   "(warpmem fills the %zu parameters numba adds), or all "
+                   "%zu\n",
+                   ki.ngroups, added, np);
+        else
+            printf("  --arg: %zu, one per parameter\n", np);
+    }
+    return WM_EXIT_OK;
+}
+
+/*
+ * Map the --arg specs onto the kernel's parameters: one spec per
+ * parameter, or one per source-level argument (numba arrays expand to
+ * meminfo, parent, nitems, itemsize, data, shape, strides; Triton's
+ * scratch pointers become null).  Checks every spec against its
+ * parameter.  out[np] receives the launch arguments.  1 or 0 after a
+ * usage error.
+ */
+static int map_args(const wm_ptx_kernel_info *ki, const wm_ptx_param_info *pi,
+                    size_t np, const run_arg *specs, size_t nspecs,
+                    wm_ptx_arg *out)
+{
+    memset(out, 0, np * sizeof *out);
+    if (nspecs == np) {
+        for (size_t i = 0; i < np; i++) {
+            if (!run_arg_check(&specs[i], i, &pi[i]))
+                return 0;
+            out[i] = run_arg_launch(&specs[i]);
+        }
+        return 1;
+    }
+    if (nspecs != ki->ngroups || ki->ngroups == np) {
+        if (ki->ngroups != np)
+            cli_usage_error("kernel %s takes %zu arguments (%zu PTX "
+                            "parameters), %zu --arg given (see --list)",
+                            ki->display, ki->ngroups, np, nspecs);
+        else
+            cli_usage_error("kernel %s takes %zu parameters, %zu --arg given",
+                            ki->display, np, nspecs);
+        return 0;
+    }
+    size_t i = 0;
+    for (size_t g = 0; g < nspecs; g++) {
+        while (i < np && pi[i].group < 0) {
+            out[i].size = (unsigned)pi[i].size; /* scratch: null */
+            i++;
+        }
+        const run_arg *a = &specs[g];
+        if (i < np && pi[i].elem != WM_PTX_NTYPES && pi[i].group == (long)g) {
+            /* numba array: 5 + 2 * ndim parameters */
+            size_t n = 0;
+            while (i + n < np && pi[i + n].group == (long)g)
+                n++;
+            unsigned nd = (unsigned)(n - 5) / 2;
+            size_t esz = wm_ptx_type_size(pi[i].elem);
+            if (a->form != RUN_ARG_BUFFER || a->type != pi[i].elem ||
+                (a->ndims != nd && !(a->ndims == 1 && nd == 1))) {
+                cli_usage_error("--arg %zu: %s given for numba array %s "
+                                "(%s, %u-D: pass %s[N%s])",
+                                g, a->text, pi[i + 4].role, pi[i + 4].ctype, nd,
+                                wm_ptx_type_name(pi[i].elem),
+                                nd > 1 ? "0xN1..." : "");
+                return 0;
+            }
+            uint64_t vals[5] = {0, 0, a->count, esz, 0};
+            for (size_t j = 0; j < n; j++) {
+                out[i + j].size = 8;
+                if (j == 4)
+                    out[i + j] = run_arg_launch(a);
+                else if (j < 5)
+                    out[i + j].scalar = vals[j];
+                else if (j < 5 + nd)
+                    out[i + j].scalar = a->dims[j - 5];
+                else {
+                    uint64_t st = esz;
+                    for (size_t d = j - 5 - nd + 1; d < nd; d++)
+                        st *= a->dims[d];
+                    out[i + j].scalar = st;
+                }
+            }
+            i += n;
+            continue;
+        }
+        if (i >= np || !run_arg_check(a, g, &pi[i]))
+            return 0;
+        out[i++] = run_arg_launch(a);
+    }
+    for (; i < np; i++)
+        out[i].size = (unsigned)pi[i].size;
+    return 1;
 }
 
 int wm_cmd_run(int argc, char **argv)
@@ -364,16 +464,23 @@ int wm_cmd_run(int argc, char **argv)
     const char *input = NULL, *kname = NULL, *v;
     const char *arch_name = NULL;
     unsigned grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
-    int have_grid = 0, have_block = 0, list = 0;
+    int have_grid = 0, have_block = 0, list = 0, lazy = 1;
     cli_output output;
     int64_t smem = 0, draw = 2, jobs = 0, max_steps = 100000000;
-    argspec args[MAX_ARGS];
+    run_arg args[MAX_ARGS];
     size_t nargs = 0;
+    const char *nvcc_flags[MAX_NVCC_FLAGS];
+    size_t nflags = 0;
     wm_ptx_launch l;
     memset(&l, 0, sizeof l);
     l.ctas = WM_PTX_CTAS_ALL;
     cli_output_init(&output);
     int rc = WM_EXIT_USAGE;
+    char *src = NULL;
+    wm_ptx_module *m = NULL;
+    wm_agg *agg = NULL;
+    wm_ptx_arg *pargs = NULL;
+    wm_ptx_param_info *pinfo = NULL;
 
     for (int i = 1; i < argc; i++) {
         int r;
@@ -381,6 +488,25 @@ int wm_cmd_run(int argc, char **argv)
             usage(stdout);
             rc = WM_EXIT_OK;
             goto out;
+        } else if (strcmp(argv[i], "--") == 0) {
+            /* the rest goes to nvcc */
+            for (i++; i < argc; i++) {
+                if (nflags >= MAX_NVCC_FLAGS) {
+                    cli_usage_error("--: at most %d nvcc arguments",
+                                    MAX_NVCC_FLAGS);
+                    goto out;
+                }
+                nvcc_flags[nflags++] = argv[i];
+            }
+            break;
+        } else if ((r = cli_opt(argc, argv, &i, "--nvcc-flag", NULL, &v))) {
+            if (r < 0)
+                goto out;
+            if (nflags >= MAX_NVCC_FLAGS) {
+                cli_usage_error("--nvcc-flag: at most %d", MAX_NVCC_FLAGS);
+                goto out;
+            }
+            nvcc_flags[nflags++] = v;
         } else if ((r = cli_opt(argc, argv, &i, "--kernel", "-k", &v))) {
             if (r < 0)
                 goto out;
@@ -403,10 +529,8 @@ int wm_cmd_run(int argc, char **argv)
                 cli_usage_error("--arg: at most %d arguments", MAX_ARGS);
                 goto out;
             }
-            if (!parse_arg(v, &args[nargs])) {
-                free(args[nargs].arg.buf);
-                free((void *)(uintptr_t)args[nargs].out);
-                rc = WM_EXIT_USAGE;
+            if (!run_arg_parse(v, &args[nargs])) {
+                run_arg_free(&args[nargs]);
                 goto out;
             }
             nargs++;
@@ -461,6 +585,14 @@ int wm_cmd_run(int argc, char **argv)
         } else if ((r = cli_opt(argc, argv, &i, "--draw", NULL, &v))) {
             if (r < 0 || !cli_parse_i64("--draw", v, 0, 1000, &draw))
                 goto out;
+        } else if ((r = cli_opt(argc, argv, &i, "--fill", NULL, &v))) {
+            if (r < 0)
+                goto out;
+            if (strcmp(v, "lazy") != 0 && strcmp(v, "eager") != 0) {
+                cli_usage_error("--fill: '%s' is not lazy or eager", v);
+                goto out;
+            }
+            lazy = strcmp(v, "lazy") == 0;
         } else if (cli_flag(argv, i, "--list", NULL)) {
             list = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -473,6 +605,7 @@ int wm_cmd_run(int argc, char **argv)
             goto out;
         }
     }
+    /* every refusal of the command line comes before any work */
     if (!input) {
         cli_usage_error("run: no kernel file (try 'warpmem run --help')");
         goto out;
@@ -486,19 +619,27 @@ int wm_cmd_run(int argc, char **argv)
         cli_usage_error("run: --grid and --block are required");
         goto out;
     }
+    size_t len = strlen(input);
+    int is_cu = len > 3 && strcmp(input + len - 3, ".cu") == 0;
+    if (nflags && !is_cu) {
+        cli_usage_error("run: nvcc flags (--nvcc-flag, --) need a .cu input, "
+                        "not '%s'",
+                        input);
+        goto out;
+    }
 
     /* load (and compile) the kernel */
     rc = WM_EXIT_ERR;
     char tmp[512] = "";
     const char *ptx_path = input;
-    size_t len = strlen(input);
-    if (len > 3 && strcmp(input + len - 3, ".cu") == 0) {
-        if (!compile_cu(input, arch.sm, tmp, sizeof tmp))
+    if (is_cu) {
+        if (!compile_cu(input, arch_name ? arch.sm : 80, nvcc_flags, nflags,
+                        tmp, sizeof tmp))
             goto out;
         ptx_path = tmp;
     }
     size_t n = 0;
-    char *src = wm_read_file(ptx_path, &n);
+    src = wm_read_file(ptx_path, &n);
     if (!src) {
         cli_error("cannot read '%s': %s", input, strerror(errno));
         if (*tmp)
@@ -507,53 +648,96 @@ int wm_cmd_run(int argc, char **argv)
     }
     if (*tmp)
         unlink(tmp);
-    wm_ptx_module *m = NULL;
     wm_diag d;
     if (wm_ptx_parse(src, n, input, &m, &d) != WM_OK) {
         wm_diag_print(stderr, &d, *tmp ? "(nvcc output)" : input, src, n);
-        free(src);
         goto out;
     }
     if (list) {
-        for (size_t k = 0; k < wm_ptx_nkernels(m); k++)
-            printf("%s%s%s (%zu parameters)\n", wm_ptx_kernel_pretty(m, k),
-                   strcmp(wm_ptx_kernel_pretty(m, k), wm_ptx_kernel_name(m, k))
-                       ? "  = "
-                       : "",
-                   strcmp(wm_ptx_kernel_pretty(m, k), wm_ptx_kernel_name(m, k))
-                       ? wm_ptx_kernel_name(m, k)
-                       : "",
-                   wm_ptx_kernel_nparams(m, k));
-        rc = WM_EXIT_OK;
-        goto done;
+        rc = output.format == WM_FMT_JSON ? list_kernels_json(m)
+                                          : list_kernels(m);
+        goto out;
     }
-    long k = wm_ptx_find_kernel(m, kname);
-    if (k < 0) {
-        if (k == -2 && !kname)
+    rc = WM_EXIT_USAGE;
+    size_t cand[16];
+    size_t nc = wm_ptx_match_kernels(m, kname, cand, NELEMS(cand));
+    if (nc != 1) {
+        if (nc == 0)
+            cli_usage_error("%s: no kernel '%s' (see --list)", input,
+                            kname ? kname : "");
+        else if (!kname)
             cli_usage_error("%s has %zu kernels: name one with --kernel (see "
                             "--list)",
-                            input, wm_ptx_nkernels(m));
+                            input, nc);
         else
-            cli_usage_error("%s: no kernel %s'%s' (see --list)", input,
-                            k == -2 ? "unique match for " : "", kname ? kname : "");
-        rc = WM_EXIT_USAGE;
-        goto done;
+            cli_usage_error("%s: '%s' matches %zu kernels; name one of them:",
+                            input, kname, nc);
+        for (size_t i = 0; nc > 1 && i < nc && i < NELEMS(cand); i++) {
+            wm_ptx_kernel_info ki;
+            wm_ptx_kernel_describe(m, cand[i], &ki, NULL, 0);
+            fprintf(stderr, "  %s\n", ki.display);
+        }
+        goto out;
     }
-    size_t np = wm_ptx_kernel_nparams(m, (size_t)k);
-    if (np != nargs) {
-        cli_usage_error("kernel %s takes %zu parameters, %zu --arg given",
-                        wm_ptx_kernel_pretty(m, (size_t)k), np, nargs);
-        rc = WM_EXIT_USAGE;
-        goto done;
+    size_t k = cand[0];
+
+    /* the profile: --arch, else the module's .target */
+    const char *target = wm_ptx_target(m);
+    const wm_arch *ta = wm_arch_for_target(target);
+    char arch_note[96];
+    if (!arch_name && ta) {
+        arch = *ta;
+        snprintf(arch_note, sizeof arch_note, "%s (from .target %s)",
+                 arch.name, target);
+    } else if (arch_name) {
+        if (ta && ta->sm != arch.sm)
+            fprintf(stderr, "warpmem: warning: --arch %s overrides the "
+                            "module's .target %s\n",
+                    arch.name, target);
+        snprintf(arch_note, sizeof arch_note, "%s (--arch)", arch.name);
+    } else {
+        snprintf(arch_note, sizeof arch_note, "%s (default: %s)", arch.name,
+                 *target ? "no profile for the .target" : "no .target");
     }
-    wm_ptx_arg pargs[MAX_ARGS];
+
+    wm_ptx_kernel_info ki;
+    size_t np = wm_ptx_kernel_describe(m, k, &ki, NULL, 0);
+    pinfo = calloc(np ? np : 1, sizeof *pinfo);
+    pargs = calloc(np ? np : 1, sizeof *pargs);
+    if (!pinfo || !pargs || !ki.name ||
+        wm_ptx_kernel_describe(m, k, &ki, pinfo, np) != np) {
+        cli_error("out of memory");
+        rc = WM_EXIT_ERR;
+        goto out;
+    }
+    /* check every spec against its parameter before allocating: the
+       buffers are not made yet, so this maps only types and sizes */
+    if (!map_args(&ki, pinfo, np, args, nargs, pargs))
+        goto out;
+    memcpy(l.grid, grid, sizeof grid);
+    memcpy(l.block, block, sizeof block);
+    l.dyn_smem = (size_t)smem;
+    wm_ptx_fault lf;
+    if (wm_ptx_launch_check(m, k, &l, &lf) != WM_OK) {
+        cli_usage_error("%s", lf.msg);
+        goto out;
+    }
+    rc = WM_EXIT_ERR;
     for (size_t i = 0; i < nargs; i++)
-        pargs[i] = args[i].arg;
+        if (!run_arg_check_file(&args[i]))
+            goto out;
+    for (size_t i = 0; i < nargs; i++)
+        if (!run_arg_alloc(&args[i], lazy))
+            goto out;
+    if (!map_args(&ki, pinfo, np, args, nargs, pargs)) {
+        rc = WM_EXIT_USAGE;
+        goto out;
+    }
     memcpy(l.grid, grid, sizeof grid);
     memcpy(l.block, block, sizeof block);
     l.dyn_smem = (size_t)smem;
     l.args = pargs;
-    l.nargs = nargs;
+    l.nargs = np;
     l.max_steps = (uint64_t)max_steps;
     l.threads = (unsigned)jobs;
     progress_state ps = {now_s(), 0};
@@ -561,64 +745,92 @@ int wm_cmd_run(int argc, char **argv)
         l.progress = on_progress;
         l.progress_ud = &ps;
     }
-    wm_agg *agg = wm_agg_new(&arch);
+    agg = wm_agg_new(&arch);
     if (!agg) {
         cli_error("out of memory");
-        goto done;
+        goto out;
     }
     wm_ptx_result res;
     wm_ptx_fault ft;
-    wm_status st = wm_ptx_run(m, (size_t)k, &l, agg, &res, &ft);
+    wm_status st = wm_ptx_run(m, k, &l, agg, &res, &ft);
     if (ps.shown)
         fputs("\r\x1b[K", stderr);
     if (st == WM_ERR_ARG) {
         cli_usage_error("%s", ft.msg);
         rc = WM_EXIT_USAGE;
-    } else if (st == WM_ERR_FAULT || st == WM_ERR_LIMIT ||
-               st == WM_ERR_UNSUPPORTED) {
-        print_fault(m, input, &ft);
-        rc = WM_EXIT_ERR;
-    } else if (st != WM_OK) {
-        cli_error("%s", wm_status_str(st));
-    } else {
-        wm_ptx_report_opts ro;
-        memset(&ro, 0, sizeof ro);
-        ro.format = output.format;
-        ro.color = output.color;
-        ro.width = cli_term_width();
-        ro.draw_top = (unsigned)draw;
-        ro.ptx_path = input;
-        ro.kernel = wm_ptx_kernel_pretty(m, (size_t)k);
-        ro.res = &res;
-        ro.explain = output.explain;
-        char cmd[2048];
-        cli_command_line(argc, argv, cmd, sizeof cmd);
-        ro.command = cmd;
-        wm_ptx_report(stdout, m, agg, &ro);
-        rc = WM_EXIT_OK;
-        if (output.html && write_html(output.html, m, agg, &ro) != WM_OK)
-            rc = WM_EXIT_ERR;
-        for (size_t i = 0; i < nargs; i++) {
-            if (!args[i].out)
-                continue;
-            FILE *f = fopen(args[i].out, "wb");
-            if (!f || fwrite(args[i].arg.buf, 1, args[i].arg.bytes, f) !=
-                          args[i].arg.bytes) {
-                cli_error("cannot write '%s': %s", args[i].out, strerror(errno));
-                rc = WM_EXIT_ERR;
-            }
-            if (f && fclose(f) != 0)
-                rc = WM_EXIT_ERR;
-        }
+        goto out;
     }
+    if (st != WM_OK && st != WM_ERR_FAULT && st != WM_ERR_LIMIT &&
+        st != WM_ERR_UNSUPPORTED) {
+        cli_error("%s", wm_status_str(st));
+        goto out;
+    }
+    int faulted = st != WM_OK;
+    const char *hint = "";
+    if (faulted && !smem && ki.dyn_smem && strstr(ft.msg, "out-of-bounds shared"))
+        hint = "; the kernel uses dynamic shared memory: pass --smem BYTES";
+    /* :out= buffers are written even after a fault (the state the kernel
+       left), so a failing kernel can be looked at */
+    const char *written[MAX_ARGS];
+    size_t nwritten = 0;
+    rc = WM_EXIT_OK;
+    for (size_t i = 0; i < nargs; i++) {
+        if (!args[i].out)
+            continue;
+        if (!run_arg_write(&args[i]))
+            rc = WM_EXIT_ERR;
+        else
+            written[nwritten++] = args[i].out;
+    }
+    wm_ptx_report_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.format = output.format;
+    ro.color = output.color;
+    ro.width = cli_term_width();
+    ro.draw_top = (unsigned)draw;
+    ro.ptx_path = input;
+    ro.kernel = ki.display;
+    ro.res = &res;
+    ro.explain = output.explain;
+    ro.arch = arch_note;
+    ro.fault = faulted ? &ft : NULL;
+    ro.fault_hint = hint;
+    ro.written = written;
+    ro.nwritten = nwritten;
+    char cmd[2048];
+    cli_command_line(argc, argv, cmd, sizeof cmd);
+    ro.command = cmd;
+    if (faulted) {
+        print_fault(m, input, is_cu, &ft, hint);
+        for (size_t i = 0; i < nwritten; i++)
+            fprintf(stderr, "warpmem: note: wrote %s as the kernel left it "
+                            "at the fault\n",
+                    written[i]);
+        wm_ptx_report(stdout, m, agg, &ro);
+        rc = WM_EXIT_ERR;
+        goto out;
+    }
+    wm_ptx_report(stdout, m, agg, &ro);
+    if (output.html && write_html(output.html, m, agg, &ro) != WM_OK)
+        rc = WM_EXIT_ERR;
+    if (rc == WM_EXIT_OK)
+        for (size_t i = 0; i < nargs; i++)
+            if (args[i].inout && args[i].input) {
+                size_t changed = 0, esz = wm_ptx_type_size(args[i].type);
+                for (size_t e = 0; e < args[i].count; e++)
+                    changed += memcmp((char *)args[i].buf + e * esz,
+                                      (char *)args[i].input + e * esz, esz) != 0;
+                fprintf(stderr, "warpmem: --arg %zu (in-out): %zu of %llu "
+                                "elements changed\n",
+                        i, changed, (unsigned long long)args[i].count);
+            }
+out:
     wm_agg_free(agg);
-done:
     wm_ptx_free(m);
     free(src);
-out:
-    for (size_t i = 0; i < nargs; i++) {
-        free(args[i].arg.buf);
-        free((void *)(uintptr_t)args[i].out);
-    }
+    free(pargs);
+    free(pinfo);
+    for (size_t i = 0; i < nargs; i++)
+        run_arg_free(&args[i]);
     return rc;
 }

@@ -513,14 +513,26 @@ WM_API wm_status wm_ptx_type_parse(const char *name, wm_ptx_type *out);
  * Fill count elements of type t at buf by an init rule:
  *   "zeros"      all zero;
  *   "iota"       element i = i converted to the type (wraps for integers);
- *   "rand=SEED"  uniform in [0,1) for float types, [0,256) for integers,
- *                from splitmix64 seeded with SEED: element i takes the i-th
- *                output x, floats use (x >> 11) * 2^-53, integers x >> 56.
- * Returns WM_OK or WM_ERR_ARG for an unknown rule.  Shared by the CLI's
- * --arg specs and the tests, so both see the same inputs.
+ *   "rand=SEED"  from splitmix64 seeded with SEED: element i takes the i-th
+ *                output x; floats are uniform in [0,1): (x >> 11) * 2^-53;
+ *                integers cover the type's full range: the top bits of x
+ *                (x >> (64 - bits)), read as the signed or unsigned type;
+ *   "rand=SEED,LO,HI"  floats LO + (HI - LO) * u with u as above; integers
+ *                LO + x mod (HI - LO + 1), so LO..HI inclusive.
+ * Returns WM_OK or WM_ERR_ARG for an unknown rule (count 0 and buf NULL
+ * check a rule without filling).  Shared by the CLI's --arg specs and the
+ * tests, so both see the same inputs.
  */
 WM_API wm_status wm_ptx_fill(void *buf, wm_ptx_type t, size_t count,
                              const char *init);
+
+/*
+ * The same as elements first .. first + count - 1 of a buffer filled by
+ * wm_ptx_fill: buf points at element first.  Used to fill large buffers
+ * lazily, only where the kernel touches them.
+ */
+WM_API wm_status wm_ptx_fill_at(void *buf, wm_ptx_type t, size_t first,
+                                size_t count, const char *init);
 
 /*
  * Parse PTX text src[0..n) (copied).  path names the file in diagnostics
@@ -549,6 +561,112 @@ WM_API size_t wm_ptx_param_size(const wm_ptx_module *m, size_t k, size_t i);
  * -1 when nothing matches, -2 when several kernels match.
  */
 WM_API long wm_ptx_find_kernel(const wm_ptx_module *m, const char *name);
+
+/*
+ * The module's .target ("sm_80", "sm_90a"); "" when it has none.  Lives as
+ * long as the module.
+ */
+WM_API const char *wm_ptx_target(const wm_ptx_module *m);
+
+/*
+ * The architecture profile matching a .target: "sm_90a" -> sm_90; a target
+ * without its own profile takes the newest profile not newer than it
+ * (sm_87 -> sm_86, sm_100 -> sm_90).  Returns NULL for "" or a non-sm
+ * target.
+ */
+WM_API const wm_arch *wm_arch_for_target(const char *target);
+
+/* Which compiler made a kernel, as far as its PTX tells. */
+typedef enum {
+    WM_PTX_FROM_CUDA,   /* C++ (Itanium-mangled or extern "C") */
+    WM_PTX_FROM_TRITON, /* unmangled name, a .py .file, trailing scratch */
+    WM_PTX_FROM_NUMBA   /* _ZN...Array<...> arguments */
+} wm_ptx_origin;
+
+/* How the kernel body uses a parameter (a flow-insensitive scan). */
+typedef enum {
+    WM_PTX_USE_NONE,    /* never loaded */
+    WM_PTX_USE_VALUE,   /* loaded; reaches no address */
+    WM_PTX_USE_POINTER, /* reaches the address of a ld/st/atom or a cvta */
+    WM_PTX_USE_ESCAPES  /* stored or passed on: may be a pointer */
+} wm_ptx_use;
+
+/*
+ * One kernel parameter as the signature shows it.  Compilers add
+ * parameters the source does not show: Triton two trailing scratch
+ * pointers, numba 5 + 2*ndim per array (meminfo, parent, nitems, itemsize,
+ * data, shape[ndim], strides[ndim]).  Such parameters have added = 1;
+ * group numbers the source-level argument a parameter belongs to (-1 for
+ * Triton's scratch pointers, which the caller may leave null).
+ */
+typedef struct wm_ptx_param_info {
+    const char *name;  /* PTX name (lives as long as the module) */
+    char type[16];     /* PTX type as declared: ".u32", ".b8[16]" */
+    char kind;         /* 'b' 'u' 's' 'f', 'p' for .pred */
+    unsigned bits;     /* element width */
+    unsigned count;    /* array elements (1 for a scalar) */
+    size_t size, offset, align;
+    int declared_ptr;  /* declared with .ptr */
+    wm_ptx_use use;
+    int added;         /* added by the compiler */
+    long group;        /* source-level argument, -1: compiler scratch */
+    char role[48];     /* "global_scratch", "arg0.shape[1]"; "" for CUDA */
+    char ctype[64];    /* source type from the mangled name, "" if unknown */
+    wm_ptx_type elem;  /* numba arrays: the element type of the group */
+} wm_ptx_param_info;
+
+/* What a kernel's name and parameters say. */
+typedef struct wm_ptx_kernel_info {
+    const char *name;   /* PTX (mangled) name */
+    char display[256];  /* demangled name without parameters:
+                           "copy_kernel<float>", "ops::scale" */
+    char signature[512];/* display + "(float*, float const*, int)" when the
+                           name is mangled, else display */
+    wm_ptx_origin origin;
+    size_t nparams;
+    size_t ngroups;     /* source-level arguments (numba arrays count 1,
+                           Triton scratch 0) */
+    size_t static_smem; /* bytes of static .shared */
+    int dyn_smem;       /* declares .extern .shared (needs --smem) */
+} wm_ptx_kernel_info;
+
+/*
+ * Describe kernel k; params (may be NULL) receives up to cap parameter
+ * descriptions.  Returns the number of parameters, or 0 with *info
+ * zeroed for a bad k or when scratch memory cannot be had.  Nothing to
+ * free.
+ */
+WM_API size_t wm_ptx_kernel_describe(const wm_ptx_module *m, size_t k,
+                                     wm_ptx_kernel_info *info,
+                                     wm_ptx_param_info *params, size_t cap);
+
+/*
+ * Select kernels by name: an exact PTX name, an exact demangled name
+ * ("copy_kernel<float>"), the identifier without template arguments
+ * ("copy_kernel": all its instantiations), or a prefix of the demangled
+ * name.  The first rule that matches anything decides.  Writes up to cap
+ * matching indices to out and returns how many match (0: none; more than
+ * 1: ambiguous).  name NULL or "" matches every kernel.
+ */
+WM_API size_t wm_ptx_match_kernels(const wm_ptx_module *m, const char *name,
+                                   size_t *out, size_t cap);
+
+/*
+ * Check a scalar argument of type t against parameter p: integers fit
+ * .b/.u/.s parameters of their size, floats .f and .b parameters of their
+ * size; a pointer-used parameter takes no scalar.  Returns 1 if it fits;
+ * else 0 with the reason in err ("f32 given for .u32 parameter 'n'").
+ */
+WM_API int wm_ptx_param_accepts_scalar(const wm_ptx_param_info *p,
+                                       wm_ptx_type t, char *err,
+                                       size_t errlen);
+
+/*
+ * Check a buffer argument against parameter p: the parameter must be 8
+ * bytes and not used as a plain value.  Returns 1 or 0 with err set.
+ */
+WM_API int wm_ptx_param_accepts_buffer(const wm_ptx_param_info *p, char *err,
+                                       size_t errlen);
 
 /* Number of instructions (= site ids 0..n-1) of the module. */
 WM_API size_t wm_ptx_ninsns(const wm_ptx_module *m);
@@ -615,6 +733,14 @@ typedef struct wm_ptx_fault {
     uint32_t ptx_line;
     const char *file;      /* source file or "" (lives with the module) */
     uint32_t line;         /* source line or 0 */
+    /* memory faults (has_addr set): the address in its space, the space
+       (WM_SPACE_*), the argument buffer (-1: none or not global) and the
+       bytes of the buffer or space it fell outside */
+    int has_addr;
+    uint64_t addr;
+    int space;
+    long buf;
+    uint64_t bound;
 } wm_ptx_fault;
 
 /*
@@ -632,6 +758,17 @@ WM_API wm_status wm_ptx_run(const wm_ptx_module *m, size_t k,
                             const wm_ptx_launch *l, wm_agg *agg,
                             wm_ptx_result *res, wm_ptx_fault *fault);
 
+/*
+ * The checks of wm_ptx_run that need no arguments (block of 1..1024
+ * threads, a non-empty grid, shared memory within 228 KiB), so a caller
+ * can refuse a launch before it makes the buffers.  l->args is not read.
+ * Returns WM_OK or WM_ERR_ARG with the message in fault->msg (fault may
+ * be NULL).
+ */
+WM_API wm_status wm_ptx_launch_check(const wm_ptx_module *m, size_t k,
+                                     const wm_ptx_launch *l,
+                                     wm_ptx_fault *fault);
+
 /* Options of the per-source-line report. */
 typedef struct wm_ptx_report_opts {
     wm_format format;
@@ -645,6 +782,14 @@ typedef struct wm_ptx_report_opts {
                                 lines ranked by excessive share; JSON: an
                                 "advice" object per instruction */
     const char *command;     /* HTML: command line shown (may be NULL) */
+    const char *arch;        /* profile and where it came from, for the
+                                header (may be NULL) */
+    const wm_ptx_fault *fault; /* the run stopped at this fault: the
+                                report covers the work before it (JSON:
+                                a "fault" object; may be NULL) */
+    const char *fault_hint;  /* appended to the fault message (may be NULL) */
+    const char *const *written; /* output files written (JSON lists them) */
+    size_t nwritten;
 } wm_ptx_report_opts;
 
 /*

@@ -200,6 +200,19 @@ static const char *space_word(wmi_space s)
     return "?";
 }
 
+/* Record where a memory fault fell (after wmi_ptx_fault filled the rest). */
+static void fault_addr(wmi_cta *c, uint64_t addr, wm_space sp, long buf,
+                       uint64_t bound)
+{
+    if (!c->fault)
+        return;
+    c->fault->has_addr = 1;
+    c->fault->addr = addr;
+    c->fault->space = (int)sp;
+    c->fault->buf = buf;
+    c->fault->bound = bound;
+}
+
 /*
  * Resolve lane l's address in space sp to host memory, checking bounds and
  * alignment.  *rs receives the resolved space (generic -> its window),
@@ -266,6 +279,8 @@ static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
                               (unsigned long long)off,
                               (unsigned long long)(i - 1),
                               (unsigned long long)b->bytes);
+            fault_addr(c, addr, WM_SPACE_GLOBAL,
+                       i == WMI_MAX_GLOBAL_BUFS ? -1 : (long)(i - 1), b->bytes);
             return NULL;
         }
         return b->p + off;
@@ -277,6 +292,7 @@ static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
                           "offset %llu (the block has %llu bytes)",
                           what, size, (unsigned long long)addr,
                           (unsigned long long)c->smem_bytes);
+            fault_addr(c, addr, WM_SPACE_SHARED, -1, c->smem_bytes);
             return NULL;
         }
         return c->smem + addr;
@@ -287,6 +303,7 @@ static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
                           "%llu (the thread has %u bytes)",
                           what, size, (unsigned long long)addr,
                           c->f->local_bytes);
+            fault_addr(c, addr, WM_SPACE_LOCAL, -1, c->f->local_bytes);
             return NULL;
         }
         return c->lmem + (uint64_t)(w->index * 32 + l) * c->f->local_bytes +

@@ -183,6 +183,10 @@ typedef struct wmi_loc {
 typedef struct wmi_param {
     char *name;
     uint32_t offset, size, align;
+    char kind;      /* declared type: 'b' 'u' 's' 'f', 'p' for .pred */
+    uint8_t bits;   /* element width in bits */
+    uint8_t ptr;    /* declared with .ptr */
+    uint32_t count; /* array elements (1 for a scalar) */
 } wmi_param;
 
 /* A module-scope or function-scope variable with an address. */
@@ -210,6 +214,7 @@ typedef struct wmi_func {
     uint32_t param_bytes;
     uint32_t smem_static; /* bytes of static shared memory */
     uint32_t dyn_align;   /* alignment of the dynamic shared area */
+    int dyn_used;         /* the body names an .extern .shared variable */
     uint32_t local_bytes; /* per-thread local memory */
     uint32_t reqntid[3];  /* .reqntid or 0 */
     uint64_t sregs_used;  /* bit SR_x: the function reads that register */
@@ -242,6 +247,7 @@ struct wm_ptx_module {
     uint8_t *gdata; /* module .global/.const data */
     uint64_t gbytes;
     int ptx_major, ptx_minor;
+    char target[16]; /* first word of .target ("sm_80"), "" if none */
 };
 
 /* Path of .file number num, or "" (lives as long as the module). */

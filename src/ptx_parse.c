@@ -1289,6 +1289,7 @@ static int parse_params(parser *p)
         next(p);
         uint32_t align = 0, elem = 0, count = 1;
         int after_ptr = 0;
+        char kind = 0;
         while (p->t.k == T_WORD && p->s[p->t.off] == '.') {
             const char *w = p->s + p->t.off + 1;
             size_t wl = p->t.len - 1;
@@ -1306,8 +1307,10 @@ static int parse_params(parser *p)
             } else if (wl >= 2 && (w[0] == 'b' || w[0] == 'u' || w[0] == 's' ||
                                    w[0] == 'f') && w[1] >= '0' && w[1] <= '9') {
                 elem = (uint32_t)atoi(w + 1) / 8;
+                kind = w[0];
             } else if (wl == 4 && memcmp(w, "pred", 4) == 0) {
                 elem = 1;
+                kind = 'p';
             }
             next(p);
         }
@@ -1342,6 +1345,10 @@ static int parse_params(parser *p)
         pa->offset = off;
         pa->size = elem * count;
         pa->align = align;
+        pa->kind = kind;
+        pa->bits = (uint8_t)(kind == 'p' ? 1 : elem * 8);
+        pa->ptr = (uint8_t)after_ptr;
+        pa->count = count;
         off += pa->size;
         if (is_p(p, ','))
             next(p);
@@ -1453,8 +1460,10 @@ static int parse_function(parser *p, int is_entry)
     for (size_t i = 0; i < p->nfixes; i++) {
         const wmi_var *v = &m->vars[p->fixes[i].var];
         uint64_t a = v->offset;
-        if (v->space == SP_SHARED && v->is_extern)
+        if (v->space == SP_SHARED && v->is_extern) {
             a = align_up(stat, f->dyn_align);
+            f->dyn_used = 1;
+        }
         else if (v->space == SP_SHARED && v->func != WMI_NOREG)
             a = p->module_smem + v->offset;
         else if (v->space == SP_GLOBAL || v->space == SP_CONST)
@@ -1558,7 +1567,15 @@ static int parse_module(parser *p)
                 p->m->ptx_minor = dot ? atoi(dot + 1) : 0;
             }
             skip_line(p);
-        } else if (is_w(p, ".target") || is_w(p, ".address_size")) {
+        } else if (is_w(p, ".target")) {
+            /* .target sm_80[, texmode][, debug]: keep the first word */
+            lex(p);
+            if (p->t.k == T_WORD && p->t.len < sizeof p->m->target) {
+                memcpy(p->m->target, p->s + p->t.off, p->t.len);
+                p->m->target[p->t.len] = 0;
+            }
+            skip_line(p);
+        } else if (is_w(p, ".address_size")) {
             skip_line(p);
         } else if (is_w(p, ".file")) {
             if (!parse_file(p))

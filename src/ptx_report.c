@@ -76,6 +76,124 @@ static void csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* The totals of the whole grid estimated from a sample: every count
+   times k (ratios of counts stay as they were, up to rounding). */
+static void scale_totals(const wm_totals *t, double k, wm_totals *out)
+{
+    *out = *t;
+    for (int i = 0; i < WM_NSPACES; i++)
+        for (int j = 0; j < WM_NOPS; j++) {
+            wm_stats *s = &out->s[i][j];
+            uint64_t *f[] = {&s->inst, &s->inst_all, &s->active_lanes,
+                             &s->requests, &s->bytes, &s->sectors, &s->tags,
+                             &s->ideal_sectors, &s->excessive_sectors,
+                             &s->t_wavefronts, &s->wavefronts,
+                             &s->ideal_wavefronts, &s->conflicts};
+            for (size_t n = 0; n < WM_ARRAY_LEN(f); n++)
+                *f[n] = (uint64_t)((double)*f[n] * k + 0.5);
+        }
+}
+
+/* The factor from the CTAs run to the grid; 0 when every CTA ran. */
+static double estimate_scale(const wm_ptx_result *res)
+{
+    if (!res || !res->sampled || !res->ctas_run)
+        return 0.0;
+    return (double)res->ctas_total / (double)res->ctas_run;
+}
+
+/* The per-request figure of a space and op: its unit and the Nsight
+   Compute metric (or quotient of metrics) it stands for. */
+static const char *per_request_unit(wm_space sp)
+{
+    return sp == WM_SPACE_SHARED ? "wavefronts/request" : "sectors/request";
+}
+
+static void per_request_ncu(char *buf, size_t n, wm_space sp, wm_op op)
+{
+    const char *s = wm_space_name(sp), *o = wm_op_name(op);
+    if (sp == WM_SPACE_SHARED)
+        snprintf(buf, n, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum"
+                         " / smsp__sass_inst_executed_op_shared_%s.sum", o, o);
+    else if (op == WM_OP_LD || op == WM_OP_ST)
+        snprintf(buf, n, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_"
+                         "%s_op_%s.ratio", s, o);
+    else
+        snprintf(buf, n, "l1tex__t_sectors_pipe_lsu_mem_%s_op_%s.sum / "
+                         "l1tex__t_requests_pipe_lsu_mem_%s_op_%s.sum",
+                 s, o, s, o);
+}
+
+/* The fault as a JSON object. */
+static void json_fault(FILE *f, const wm_ptx_module *m,
+                       const wm_ptx_report_opts *o)
+{
+    const wm_ptx_fault *ft = o->fault;
+    wm_ptx_where w;
+    int have = wm_ptx_where_insn(m, ft->insn, &w);
+    char msg[400];
+    snprintf(msg, sizeof msg, "%s%s", ft->msg, o->fault_hint ? o->fault_hint : "");
+    /* the kind of fault by the message's start (one table, so a program
+       can switch on it); else the message's first word */
+    static const struct {
+        const char *prefix, *kind;
+    } kinds[] = {
+        {"out-of-bounds", "out-of-bounds"},
+        {"misaligned", "misaligned"},
+        {"invalid global", "invalid-address"},
+        {"barrier divergence", "barrier-divergence"},
+        {"barrier deadlock", "barrier-deadlock"},
+        {"step budget", "step-budget"},
+        {"trap", "trap"},
+        {"unsupported", "unsupported"},
+    };
+    char kind[40];
+    size_t kl = strcspn(ft->msg, " :");
+    snprintf(kind, sizeof kind, "%.*s", (int)(kl < 39 ? kl : 39), ft->msg);
+    for (size_t i = 0; i < WM_ARRAY_LEN(kinds); i++)
+        if (strncmp(ft->msg, kinds[i].prefix, strlen(kinds[i].prefix)) == 0)
+            snprintf(kind, sizeof kind, "%s", kinds[i].kind);
+    if (strstr(ft->msg, "membermask"))
+        snprintf(kind, sizeof kind, "membermask");
+    fprintf(f, "{\"status\": \"%s\", \"kind\": ",
+            ft->status == WM_ERR_LIMIT         ? "error"
+            : ft->status == WM_ERR_UNSUPPORTED ? "unsupported"
+                                               : "fault");
+    wm_json_string(f, kind);
+    fputs(", \"message\": ", f);
+    wm_json_string(f, msg);
+    fprintf(f, ", \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u], "
+               "\"warp\": %u, \"lane\": %u, \"ptx_line\": %u, \"ptx\": ",
+            ft->cta[0], ft->cta[1], ft->cta[2], ft->thread[0], ft->thread[1],
+            ft->thread[2], ft->warp, ft->lane, ft->ptx_line);
+    if (have)
+        wm_json_string(f, w.text);
+    else
+        fputs("null", f);
+    fputs(", \"source\": ", f);
+    if (ft->line) {
+        char where[512];
+        snprintf(where, sizeof where, "%s:%u", ft->file, ft->line);
+        wm_json_string(f, where);
+    } else {
+        fputs("null", f);
+    }
+    if (ft->has_addr) {
+        fprintf(f, ", \"space\": \"%s\", \"address\": %llu",
+                wm_space_name((wm_space)ft->space),
+                (unsigned long long)ft->addr);
+        if (ft->buf >= 0)
+            fprintf(f, ", \"buffer\": {\"argument\": %ld, \"offset\": %llu, "
+                       "\"bytes\": %llu}",
+                    ft->buf,
+                    (unsigned long long)(ft->addr & ((1ull << 40) - 1)),
+                    (unsigned long long)ft->bound);
+        else
+            fprintf(f, ", \"bound\": %llu", (unsigned long long)ft->bound);
+    }
+    fputc('}', f);
+}
+
 /* The text columns of one site or line. */
 static void text_numbers(FILE *f, const wm_stats *s, int shared)
 {
@@ -212,6 +330,36 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                     (unsigned long long)s->stats.ideal_wavefronts,
                     (unsigned long long)s->stats.conflicts);
         }
+        double k = estimate_scale(res);
+        for (int e = 0; e < 2; e++) {
+            /* a sample: the totals as counted and estimated for the grid */
+            wm_totals est;
+            if (k == 0.0)
+                break;
+            if (e)
+                scale_totals(&tot, k, &est);
+            else
+                est = tot;
+            for (int sp = 0; sp < WM_NSPACES; sp++)
+                for (int op = 0; op < WM_NOPS; op++) {
+                    const wm_stats *t = &est.s[sp][op];
+                    if (!t->inst_all)
+                        continue;
+                    fprintf(f, "\"%s\",0,0,\"\",%s,%s,0,%llu,%llu,%llu,%llu,"
+                               "%llu,%llu,%llu,%llu,%llu\n",
+                            e ? "(total, estimated)" : "(total, counted)",
+                            wm_space_name((wm_space)sp), wm_op_name((wm_op)op),
+                            (unsigned long long)t->inst,
+                            (unsigned long long)t->active_lanes,
+                            (unsigned long long)t->requests,
+                            (unsigned long long)t->sectors,
+                            (unsigned long long)t->ideal_sectors,
+                            (unsigned long long)t->excessive_sectors,
+                            (unsigned long long)t->wavefronts,
+                            (unsigned long long)t->ideal_wavefronts,
+                            (unsigned long long)t->conflicts);
+                }
+        }
         goto done;
     }
 
@@ -219,6 +367,10 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
         fputs("{\"kernel\": ", f);
         wm_json_string(f, o->kernel ? o->kernel : "");
         fputs(", \"level\": \"ptx\"", f);
+        if (o->arch) {
+            fputs(", \"arch\": ", f);
+            wm_json_string(f, o->arch);
+        }
         if (res)
             fprintf(f, ", \"ctas_run\": %llu, \"ctas_total\": %llu, "
                        "\"sampled\": %s, \"warp_instructions\": %llu, "
@@ -242,7 +394,36 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                 fputs("null", f);
             fprintf(f, ", \"rank\": %d, \"stats\": ", lg->rank);
             json_stats(f, &lg->sum);
-            fputs(", \"instructions\": [", f);
+            /* one entry per (space, op) of the line, as the text rows */
+            fputs(", \"accesses\": [", f);
+            int na = 0;
+            for (int sp = 0; sp < WM_NSPACES; sp++)
+                for (int op = 0; op < WM_NOPS; op++) {
+                    wm_stats sum;
+                    int any = 0;
+                    memset(&sum, 0, sizeof sum);
+                    for (size_t k = 0; k < lg->count; k++) {
+                        const wm_site *s = &sites[lg->first + k];
+                        if ((int)s->space == sp && (int)s->op == op) {
+                            wmi_stats_add(&sum, &s->stats);
+                            any = 1;
+                        }
+                    }
+                    if (!any)
+                        continue;
+                    fprintf(f, "%s{\"space\": \"%s\", \"op\": \"%s\", "
+                               "\"per_request_metric\": \"%s\", \"per_request\": "
+                               "%.4f, \"stats\": ",
+                            na++ ? ", " : "", wm_space_name((wm_space)sp),
+                            wm_op_name((wm_op)op),
+                            per_request_unit((wm_space)sp),
+                            sp == WM_SPACE_SHARED
+                                ? per(sum.wavefronts, sum.requests)
+                                : per(sum.sectors, sum.requests));
+                    json_stats(f, &sum);
+                    fputc('}', f);
+                }
+            fputs("], \"instructions\": [", f);
             for (size_t k = 0; k < lg->count; k++) {
                 const wm_site *s = &sites[lg->first + k];
                 wm_ptx_where w;
@@ -252,6 +433,11 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                 wm_json_string(f, w.text);
                 fprintf(f, ", \"space\": \"%s\", \"op\": \"%s\", \"size\": %u",
                         wm_space_name(s->space), wm_op_name(s->op), s->size);
+                char ncu[200];
+                per_request_ncu(ncu, sizeof ncu, s->space, s->op);
+                fprintf(f, ", \"per_request_metric\": \"%s\", "
+                           "\"per_request_ncu\": \"%s\"",
+                        per_request_unit(s->space), ncu);
                 if (*w.inl_file) {
                     fputs(", \"inlined_from\": ", f);
                     wm_json_string(f, w.inl_file);
@@ -275,6 +461,28 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
         }
         fputs("],\n \"metrics\": ", f);
         wm_json_metrics(f, &tot);
+        double k = estimate_scale(res);
+        if (k != 0.0) {
+            /* sampled: the counts above cover the CTAs run; these are
+               extrapolated to the grid */
+            wm_totals est;
+            scale_totals(&tot, k, &est);
+            fprintf(f, ",\n \"estimate_scale\": %.6g, \"metrics_estimated\": ",
+                    k);
+            wm_json_metrics(f, &est);
+        }
+        if (o->fault) {
+            fputs(",\n \"fault\": ", f);
+            json_fault(f, m, o);
+        }
+        if (o->nwritten) {
+            fputs(",\n \"outputs_written\": [", f);
+            for (size_t i = 0; i < o->nwritten; i++) {
+                fputs(i ? ", " : "", f);
+                wm_json_string(f, o->written[i]);
+            }
+            fputc(']', f);
+        }
         fputs("}\n", f);
         goto done;
     }
@@ -286,15 +494,23 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                    "thread instructions",
                 (unsigned long long)res->ctas_run,
                 (unsigned long long)res->ctas_total,
-                res->sampled ? " (sampled: totals cover only these CTAs)" : "",
+                res->sampled ? " (sampled: per-request figures are exact for "
+                               "these CTAs; totals are counted and estimated)"
+                             : "",
                 (unsigned long long)res->warp_insts,
                 (unsigned long long)res->thread_insts);
+    if (o->arch)
+        fprintf(f, "\nprofile %s", o->arch);
+    if (o->fault)
+        fputs("\nstopped by a fault (on stderr): the numbers cover the work "
+              "before it", f);
     fputs("\nPTX-level numbers: ptxas may merge, split or predicate memory "
           "instructions,\nso requests can differ from Nsight Compute's "
           "SASS-level counts.\n\n",
           f);
-    fprintf(f, "%-4s %-24s %9s %8s %8s %9s %9s\n", "", "line", "requests",
-            "per-req", "ideal", "excess", "conflicts");
+    fprintf(f, "%-4s %-24s %-10s %9s %8s %8s %9s %9s  %s\n", "", "line",
+            "access", "requests", "per-req", "ideal", "excess", "conflicts",
+            "per-req metric");
     for (size_t i = 0; i < ngroups; i++) {
         const line_group *lg = &groups[i];
         char mark[8] = "";
@@ -305,26 +521,38 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
             snprintf(where, sizeof where, "%s:%u", base_name(lg->file), lg->line);
         else
             snprintf(where, sizeof where, "%s", *lg->file ? "(no line)" : "(no line info)");
-        wm_stats gl, sh;
-        memset(&gl, 0, sizeof gl);
-        memset(&sh, 0, sizeof sh);
-        for (size_t k = 0; k < lg->count; k++) {
-            const wm_site *s = &sites[lg->first + k];
-            wmi_stats_add(s->space == WM_SPACE_SHARED ? &sh : &gl, &s->stats);
-        }
-        fprintf(f, "%-4s %-24s ", mark, where);
-        if (gl.inst_all == 0) {
-            text_numbers(f, &sh, 1);
-        } else {
-            /* global/local numbers; a shared access on the same line
-               still shows its conflicts */
-            gl.conflicts = sh.conflicts;
-            text_numbers(f, &gl, 0);
-        }
+        /* one row per (space, op) of the line, each with its own
+           per-request metric */
         const char *src = wmi_sources_line(&files, lg->file, lg->line);
-        if (src)
-            fprintf(f, "   %s", src);
-        fputc('\n', f);
+        int row = 0;
+        for (int sp = 0; sp < WM_NSPACES; sp++)
+            for (int op = 0; op < WM_NOPS; op++) {
+                wm_stats sum;
+                memset(&sum, 0, sizeof sum);
+                int any = 0;
+                for (size_t k = 0; k < lg->count; k++) {
+                    const wm_site *s = &sites[lg->first + k];
+                    if ((int)s->space == sp && (int)s->op == op) {
+                        wmi_stats_add(&sum, &s->stats);
+                        any = 1;
+                    }
+                }
+                if (!any)
+                    continue;
+                char acc[24];
+                snprintf(acc, sizeof acc, "%s %s", wm_space_name((wm_space)sp),
+                         wm_op_name((wm_op)op));
+                fprintf(f, "%-4s %-24s %-10s ", row ? "" : mark,
+                        row ? "" : where, acc);
+                text_numbers(f, &sum, sp == WM_SPACE_SHARED);
+                if (src && !row)
+                    fprintf(f, "  %-18s %s", per_request_unit((wm_space)sp),
+                            src);
+                else
+                    fprintf(f, "  %s", per_request_unit((wm_space)sp));
+                fputc('\n', f);
+                row++;
+            }
         for (size_t k = 0; k < lg->count; k++) {
             const wm_site *s = &sites[lg->first + k];
             wm_ptx_where w;
@@ -332,7 +560,7 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
             char kind[24];
             snprintf(kind, sizeof kind, "%s %s.%u", wm_space_name(s->space),
                      wm_op_name(s->op), s->size * 8);
-            fprintf(f, "       %-22s ", kind);
+            fprintf(f, "       %-33s ", kind);
             text_numbers(f, &s->stats, s->space == WM_SPACE_SHARED);
             fprintf(f, "   ptx:%u %s", w.ptx_line, w.text);
             if (*w.inl_file)
@@ -424,15 +652,28 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
             explain_line(f, m, g, &sites[lg->first], lg->count, &tot, o, 0);
         }
     }
-    fputs("\nkernel totals (Nsight Compute names, PTX level):\n", f);
+    double k = estimate_scale(res);
+    wm_totals est;
+    if (k != 0.0) {
+        scale_totals(&tot, k, &est);
+        fprintf(f, "\nkernel totals (Nsight Compute names, PTX level): counted "
+                   "over %llu CTAs, and estimated for all %llu (x %.2f):\n",
+                (unsigned long long)res->ctas_run,
+                (unsigned long long)res->ctas_total, k);
+        fprintf(f, "  %-72s %14s %14s\n", "", "counted", "estimated");
+    } else {
+        fputs("\nkernel totals (Nsight Compute names, PTX level):\n", f);
+    }
     for (size_t i = 0; i < wm_metric_count(); i++) {
         if (!wm_metric_relevant(&tot, i))
             continue;
         double v = wm_metric_value(&tot, i);
-        if (wm_metric_is_count(i))
-            fprintf(f, "  %-72s %14.0f\n", wm_metric_name(i), v);
-        else
-            fprintf(f, "  %-72s %14.2f\n", wm_metric_name(i), v);
+        int cnt = wm_metric_is_count(i);
+        fprintf(f, cnt ? "  %-72s %14.0f" : "  %-72s %14.2f", wm_metric_name(i),
+                v);
+        if (k != 0.0)
+            fprintf(f, cnt ? " %14.0f" : " %14.2f", wm_metric_value(&est, i));
+        fputc('\n', f);
     }
 done:
     wmi_sources_free(&files);

@@ -466,6 +466,43 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The checks of a launch that need no arguments: block size, grid,
+   shared memory.  *smem_out: the CTA's shared bytes. */
+static wm_status check_geometry(const wmi_func *f, const wm_ptx_launch *l,
+                                wm_ptx_fault *fault, uint64_t *smem_out)
+{
+    uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    if (nthreads == 0 || nthreads > 1024)
+        return launch_error(fault, "block has %llu threads (1..1024 allowed)",
+                            (unsigned long long)nthreads);
+    if (nctas == 0)
+        return launch_error(fault, "empty grid");
+    uint64_t smem = f->smem_static;
+    if (l->dyn_smem)
+        smem = ((smem + f->dyn_align - 1) / f->dyn_align) * f->dyn_align + l->dyn_smem;
+    if (smem > MAX_SMEM)
+        return launch_error(fault, "shared memory of %llu bytes exceeds %u",
+                            (unsigned long long)smem, MAX_SMEM);
+    *smem_out = smem;
+    return WM_OK;
+}
+
+wm_status wm_ptx_launch_check(const wm_ptx_module *m, size_t k,
+                              const wm_ptx_launch *l, wm_ptx_fault *fault)
+{
+    const wmi_func *f = m ? kernel_func(m, k) : NULL;
+    wm_ptx_fault dummy;
+    uint64_t smem;
+    if (!fault)
+        fault = &dummy;
+    memset(fault, 0, sizeof *fault);
+    fault->file = "";
+    if (!f || !l)
+        return launch_error(fault, "no such kernel");
+    return check_geometry(f, l, fault, &smem);
+}
+
 wm_status wm_ptx_run(const wm_ptx_module *m, size_t k, const wm_ptx_launch *l,
                      wm_agg *agg, wm_ptx_result *res, wm_ptx_fault *fault)
 {
@@ -487,24 +524,16 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         memset(res, 0, sizeof *res);
     if (!f || !l)
         return launch_error(fault, "no such kernel");
-    uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    if (nthreads == 0 || nthreads > 1024)
-        return launch_error(fault, "block has %llu threads (1..1024 allowed)",
-                            (unsigned long long)nthreads);
-    if (nctas == 0)
-        return launch_error(fault, "empty grid");
+    uint64_t smem;
+    wm_status gst = check_geometry(f, l, fault, &smem);
+    if (gst != WM_OK)
+        return gst;
     if (l->nargs != f->nparams)
         return launch_error(fault, "kernel %s takes %u parameters, %zu "
                             "arguments given", f->pretty, f->nparams, l->nargs);
     if (l->nargs >= WMI_MAX_GLOBAL_BUFS)
         return launch_error(fault, "too many arguments");
-    uint64_t smem = f->smem_static;
-    if (l->dyn_smem)
-        smem = ((smem + f->dyn_align - 1) / f->dyn_align) * f->dyn_align + l->dyn_smem;
-    if (smem > MAX_SMEM)
-        return launch_error(fault, "shared memory of %llu bytes exceeds %u",
-                            (unsigned long long)smem, MAX_SMEM);
     /* parameter buffer and global windows */
     uint8_t *params = calloc(f->param_bytes + 8, 1);
     wmi_gbuf *gbufs = calloc(l->nargs + 1, sizeof *gbufs);

@@ -20,7 +20,7 @@ wm_cli_test(NAME run_transpose_padded_json
        --arg f32[16384] --arg f32[16384]:rand=3 --arg i32=128 --arg i32=128
        --format json
   STDOUT "^\\{\"kernel\": \"transpose_padded\", \"level\": \"ptx\""
-         "\"space\": \"shared\", \"op\": \"ld\", \"size\": 4, \"stats\": \\{\"executions\": 128, \"active_lanes\": 4096, \"requests\": 128, \"bytes\": 16384, \"sectors\": 0, \"ideal_sectors\": 0, \"excessive_sectors\": 0, \"wavefronts\": 128, \"ideal_wavefronts\": 128, \"conflicts\": 0"
+         "\"space\": \"shared\", \"op\": \"ld\", \"size\": 4, \"per_request_metric\": \"wavefronts/request\", \"per_request_ncu\": \"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum / smsp__sass_inst_executed_op_shared_ld.sum\", \"stats\": \\{\"executions\": 128, \"active_lanes\": 4096, \"requests\": 128, \"bytes\": 16384, \"sectors\": 0, \"ideal_sectors\": 0, \"excessive_sectors\": 0, \"wavefronts\": 128, \"ideal_wavefronts\": 128, \"conflicts\": 0"
          "\"metrics\": \\{")
 wm_cli_test(NAME run_csv
   ARGS run ${K}/copy.ptx --grid 2 --block 256 --arg f32[512] --arg f32[512]
@@ -36,7 +36,7 @@ wm_cli_test(NAME run_first
        --arg f32[16384] --arg i32=16384 --ctas first:3 --draw 0
   STDOUT "3 of 64 CTAs \\(sampled")
 wm_cli_test(NAME run_list ARGS run ${K}/transpose.ptx --list
-  STDOUT "transpose_naive  = _Z15transpose_naivePfPKfii \\(4 parameters\\)")
+  STDOUT "kernel transpose_naive\\(float\\*, float const\\*, int, int\\)\n  ptx name _Z15transpose_naivePfPKfii; CUDA C\\+\\+; .target sm_80\n")
 
 # faults: exit 1 with block, thread, PTX line and source line
 wm_cli_test(NAME run_fault_oob EXIT 1
@@ -86,7 +86,7 @@ wm_cli_test(NAME run_arg_count EXIT 2
 wm_cli_test(NAME run_scalar_for_pointer EXIT 2
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg i32=1 --arg f32[4]
        --arg i32=4
-  STDERR "argument 0 is a 4-byte scalar but parameter 0 has 8 bytes")
+  STDERR "^warpmem: error: --arg 0: i32=1 given for pointer parameter 'param_0': pass a buffer, TYPE\\[N\\]\n$")
 wm_cli_test(NAME run_bad_grid EXIT 2
   ARGS run ${K}/copy.ptx --grid 0 --block 32
   STDERR "--grid: dimension out of range")

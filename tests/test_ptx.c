@@ -749,12 +749,12 @@ static void test_fill(void)
     CHECK_EQ(wm_ptx_fill(f, WM_PTX_F32, 4, "iota"), WM_OK);
     CHECK(f[3] == 3.0f);
     CHECK_EQ(wm_ptx_fill(i, WM_PTX_I32, 3, "rand=7"), WM_OK);
-    /* splitmix64(7): first output 0x...; integers take the top byte */
+    /* splitmix64(7): first output 0x...; integers take the top bits */
     uint64_t s = 7, z = (s += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
-    CHECK_EQ(i[0], (int32_t)(z >> 56));
+    CHECK_EQ(i[0], (int32_t)(uint32_t)(z >> 32));
     CHECK_EQ(wm_ptx_fill(f, WM_PTX_F32, 4, "rand=7"), WM_OK);
     CHECK(f[0] == (float)((double)(z >> 11) * 0x1.0p-53));
     for (int k = 0; k < 4; k++)
@@ -763,6 +763,30 @@ static void test_fill(void)
     CHECK_EQ(u[1], 0);
     CHECK_EQ(wm_ptx_fill(u, WM_PTX_U8, 2, "nonsense"), WM_ERR_ARG);
     CHECK_EQ(wm_ptx_fill(u, WM_PTX_U8, 2, "rand="), WM_ERR_ARG);
+    /* ranges: integers LO..HI inclusive, floats [LO, HI) */
+    int32_t r[64];
+    CHECK_EQ(wm_ptx_fill(r, WM_PTX_I32, 64, "rand=3,-2,2"), WM_OK);
+    int seen[5] = {0};
+    for (int k = 0; k < 64; k++) {
+        CHECK(r[k] >= -2 && r[k] <= 2);
+        if (r[k] >= -2 && r[k] <= 2)
+            seen[r[k] + 2] = 1;
+    }
+    CHECK(seen[0] && seen[4]);
+    CHECK_EQ(wm_ptx_fill(f, WM_PTX_F32, 4, "rand=3,-1.5,-1"), WM_OK);
+    for (int k = 0; k < 4; k++)
+        CHECK(f[k] >= -1.5f && f[k] < -1.0f);
+    CHECK_EQ(wm_ptx_fill(u, WM_PTX_U8, 2, "rand=1,0,256"), WM_ERR_ARG);
+    CHECK_EQ(wm_ptx_fill(u, WM_PTX_U8, 2, "rand=1,5,4"), WM_ERR_ARG);
+    CHECK_EQ(wm_ptx_fill(u, WM_PTX_U8, 2, "rand=1,-1,4"), WM_ERR_ARG);
+    CHECK_EQ(wm_ptx_fill(NULL, WM_PTX_U8, 0, "rand=1,1,4"), WM_OK);
+    /* a piece filled alone equals the same piece of the whole */
+    uint16_t whole[100], part[30];
+    CHECK_EQ(wm_ptx_fill(whole, WM_PTX_U16, 100, "rand=9"), WM_OK);
+    CHECK_EQ(wm_ptx_fill_at(part, WM_PTX_U16, 50, 30, "rand=9"), WM_OK);
+    CHECK(memcmp(whole + 50, part, sizeof part) == 0);
+    CHECK_EQ(wm_ptx_fill_at(part, WM_PTX_U16, 50, 30, "iota"), WM_OK);
+    CHECK_EQ(part[29], 79);
     wm_ptx_type t;
     CHECK_EQ(wm_ptx_type_parse("bf16", &t), WM_OK);
     CHECK_EQ(t, WM_PTX_BF16);

@@ -7,3 +7,6 @@ nvcc -ptx -lineinfo -arch=sm_80 -o basic.ptx basic.cu
 sed -i 's|^\(\s*\.file\s*1\s*"\)[^"]*/basic\.cu"|\1basic.cu"|' basic.ptx
 nvcc -ptx -lineinfo -arch=sm_80 -o tensor.ptx tensor.cu
 sed -i 's|^\(\s*\.file\s*1\s*"\)[^"]*/tensor\.cu"|\1tensor.cu"|' tensor.ptx
+nvcc -ptx -lineinfo -arch=sm_80 -o sig.ptx sig.cu
+sed -i 's|^\(\s*\.file\s*1\s*"\)[^"]*/sig\.cu"|\1sig.cu"|' sig.ptx
+# triton_add.ptx and numba_axpy.ptx: scripts/gen-py-ptx.py (Triton, numba)

@@ -1,0 +1,607 @@
+/*
+ * run_args.c -- `warpmem run --arg SPEC` (see run_args.h).  A spec is
+ * matched against the form table (scalar, buffer), a buffer's options
+ * against the option table; a new form or option is one row and one
+ * parser.  Parsing allocates nothing but path copies, so every usage error
+ * of the command line is found before any buffer memory is taken.
+ *
+ * .npy files (NumPy format 1.0-3.0): the magic "\x93NUMPY", a version, a
+ * header length, then a Python dict literal with 'descr', 'fortran_order'
+ * and 'shape'; the data follows.  Only little-endian C-order arrays of the
+ * --arg types are read; written files are version 1.0.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "run_args.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LAZY_MIN ((size_t)1 << 20)
+
+static char *dup_range(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = 0;
+    }
+    return p;
+}
+
+/* ---- scalar: TYPE=VALUE ------------------------------------------------- */
+
+static int parse_scalar(const char *spec, const char *s, run_arg *a)
+{
+    char *end;
+    const char *type = wm_ptx_type_name(a->type);
+    size_t esz = wm_ptx_type_size(a->type);
+    wm_ptx_type t = a->type;
+    uint64_t bits = 0;
+    a->form = RUN_ARG_SCALAR;
+    if (t == WM_PTX_F16 || t == WM_PTX_BF16) {
+        cli_usage_error("--arg '%s': %s scalars are not supported; pass "
+                        "the bits as u16=0x...",
+                        spec, type);
+        return 0;
+    }
+    if (t == WM_PTX_F32 || t == WM_PTX_F64) {
+        errno = 0;
+        double v = strtod(s, &end);
+        if (end == s || *end) {
+            cli_usage_error("--arg '%s': '%s' is not a number", spec, s);
+            return 0;
+        }
+        if (t == WM_PTX_F64) {
+            memcpy(&bits, &v, 8);
+        } else {
+            float fv = (float)v;
+            uint32_t u;
+            memcpy(&u, &fv, 4);
+            bits = u;
+        }
+    } else if (t == WM_PTX_I8 || t == WM_PTX_I16 || t == WM_PTX_I32 ||
+               t == WM_PTX_I64) {
+        int64_t lo = esz == 8 ? INT64_MIN : -((int64_t)1 << (esz * 8 - 1));
+        int64_t hi = esz == 8 ? INT64_MAX : ((int64_t)1 << (esz * 8 - 1)) - 1;
+        int64_t v;
+        if (!cli_parse_i64("--arg", s, lo, hi, &v))
+            return 0;
+        bits = (uint64_t)v;
+    } else {
+        uint64_t v;
+        if (!cli_parse_u64("--arg", s, &v))
+            return 0;
+        if (esz < 8 && v >> (esz * 8)) {
+            cli_usage_error("--arg '%s': value out of range for %s", spec,
+                            type);
+            return 0;
+        }
+        bits = v;
+    }
+    if (esz < 8)
+        bits &= ((uint64_t)1 << (esz * 8)) - 1;
+    a->scalar = bits;
+    return 1;
+}
+
+/* ---- buffer options ------------------------------------------------------- */
+
+typedef int (*opt_fn)(const char *spec, const char *val, size_t n,
+                      run_arg *a);
+
+static int opt_init(const char *spec, const char *val, size_t n, run_arg *a)
+{
+    if (n >= sizeof a->init) {
+        cli_usage_error("--arg '%s': init too long", spec);
+        return 0;
+    }
+    memcpy(a->init, val, n);
+    a->init[n] = 0;
+    if (wm_ptx_fill(NULL, a->type, 0, a->init) != WM_OK) {
+        cli_usage_error("--arg '%s': bad init '%s' (zeros, iota, rand=SEED, "
+                        "rand=SEED,LO,HI with LO <= HI in the type's range, "
+                        "file=PATH)",
+                        spec, a->init);
+        return 0;
+    }
+    return 1;
+}
+
+static int opt_path(char **dst, const char *spec, const char *val, size_t n)
+{
+    if (n == 0) {
+        cli_usage_error("--arg '%s': empty path", spec);
+        return 0;
+    }
+    free(*dst);
+    *dst = dup_range(val, n);
+    if (!*dst) {
+        cli_error("out of memory");
+        return 0;
+    }
+    return 1;
+}
+
+static int opt_file(const char *spec, const char *val, size_t n, run_arg *a)
+{
+    return opt_path(&a->file, spec, val, n);
+}
+
+static int opt_out(const char *spec, const char *val, size_t n, run_arg *a)
+{
+    return opt_path(&a->out, spec, val, n);
+}
+
+static int opt_inout(const char *spec, const char *val, size_t n, run_arg *a)
+{
+    (void)spec;
+    (void)val;
+    (void)n;
+    a->inout = 1;
+    return 1;
+}
+
+/* Buffer options: name, whether it takes "=VALUE", and its parser.  The
+   init rules keep their "name=" in the value (wm_ptx_fill parses it). */
+static const struct {
+    const char *name;
+    int has_value;
+    int keep_name;
+    opt_fn fn;
+} options[] = {
+    {"zeros", 0, 1, opt_init}, {"iota", 0, 1, opt_init},
+    {"rand", 1, 1, opt_init},  {"file", 1, 0, opt_file},
+    {"out", 1, 0, opt_out},    {"in-out", 0, 0, opt_inout},
+};
+
+/* TYPE[N0xN1...] then {:option} */
+static int parse_buffer(const char *spec, const char *s, run_arg *a)
+{
+    size_t esz = wm_ptx_type_size(a->type);
+    a->form = RUN_ARG_BUFFER;
+    a->count = 1;
+    strcpy(a->init, "zeros");
+    for (;;) {
+        char *end;
+        errno = 0;
+        unsigned long long d = strtoull(s, &end, 10);
+        if (end == s || errno || d == 0 || a->ndims == RUN_MAX_DIMS ||
+            d > ((uint64_t)1 << 40) / esz / a->count) {
+            cli_usage_error("--arg '%s': expected TYPE[N] or TYPE[N0xN1...] "
+                            "with 1 <= N and at most 2^40 bytes",
+                            spec);
+            return 0;
+        }
+        a->dims[a->ndims++] = d;
+        a->count *= d;
+        s = end;
+        if (*s == ']')
+            break;
+        if (*s != 'x') {
+            cli_usage_error("--arg '%s': expected ']' after the size", spec);
+            return 0;
+        }
+        s++;
+    }
+    s++;
+    while (*s == ':') {
+        s++;
+        size_t l = strcspn(s, ":");
+        size_t k = 0;
+        for (; k < NELEMS(options); k++) {
+            size_t nl = strlen(options[k].name);
+            if (strncmp(s, options[k].name, nl) != 0)
+                continue;
+            if (options[k].has_value ? s[nl] != '=' : nl != l)
+                continue;
+            const char *val = options[k].keep_name ? s : s + nl + 1;
+            size_t vl = options[k].keep_name ? l : l - nl - 1;
+            if (!options[k].has_value)
+                val = s, vl = l;
+            if (!options[k].fn(spec, val, vl, a))
+                return 0;
+            break;
+        }
+        if (k == NELEMS(options)) {
+            cli_usage_error("--arg '%s': unknown init '%.*s' (zeros, iota, "
+                            "rand=SEED[,LO,HI], file=PATH, out=PATH, in-out)",
+                            spec, (int)l, s);
+            return 0;
+        }
+        s += l;
+    }
+    if (*s) {
+        cli_usage_error("--arg '%s': unexpected '%s'", spec, s);
+        return 0;
+    }
+    if (a->file && strcmp(a->init, "zeros") != 0) {
+        cli_usage_error("--arg '%s': file= and %s both give the contents",
+                        spec, a->init);
+        return 0;
+    }
+    return 1;
+}
+
+/* Spec forms by the character after TYPE. */
+static const struct {
+    char sep;
+    int (*fn)(const char *spec, const char *rest, run_arg *a);
+} forms[] = {
+    {'=', parse_scalar},
+    {'[', parse_buffer},
+};
+
+int run_arg_parse(const char *spec, run_arg *a)
+{
+    char type[8];
+    size_t tl = strcspn(spec, "[=");
+    memset(a, 0, sizeof *a);
+    a->text = spec;
+    if (tl == 0 || tl >= sizeof type || !spec[tl]) {
+        cli_usage_error("--arg '%s': expected TYPE[N]... or TYPE=VALUE", spec);
+        return 0;
+    }
+    memcpy(type, spec, tl);
+    type[tl] = 0;
+    if (wm_ptx_type_parse(type, &a->type) != WM_OK) {
+        cli_usage_error("--arg '%s': unknown type '%s' (i8 u8 i16 u16 i32 u32 "
+                        "i64 u64 f16 bf16 f32 f64)",
+                        spec, type);
+        return 0;
+    }
+    for (size_t k = 0; k < NELEMS(forms); k++)
+        if (forms[k].sep == spec[tl])
+            return forms[k].fn(spec, spec + tl + 1, a);
+    return 0;
+}
+
+/* "param_3" of "<kernel>_param_3" (what nvcc, Triton and numba write). */
+static const char *short_name(const char *name)
+{
+    const char *s = strstr(name, "_param_");
+    return s ? s + 1 : name;
+}
+
+int run_arg_check(const run_arg *a, size_t i, const wm_ptx_param_info *p)
+{
+    char src[80] = "";
+    if (*p->ctype)
+        snprintf(src, sizeof src, " (%s)", p->ctype);
+    int ok = a->form == RUN_ARG_SCALAR
+                 ? wm_ptx_param_accepts_scalar(p, a->type, NULL, 0)
+                 : wm_ptx_param_accepts_buffer(p, NULL, 0);
+    if (ok)
+        return 1;
+    if (a->form == RUN_ARG_SCALAR)
+        cli_usage_error("--arg %zu: %s given for %s parameter '%s'%s%s", i,
+                        a->text,
+                        p->use == WM_PTX_USE_POINTER ? "pointer" : p->type,
+                        short_name(p->name), src,
+                        p->use == WM_PTX_USE_POINTER ? ": pass a buffer, TYPE[N]"
+                                                     : "");
+    else
+        cli_usage_error("--arg %zu: %s given for %s parameter '%s'%s, which "
+                        "the kernel %s",
+                        i, a->text, p->type, short_name(p->name), src,
+                        p->size != 8 || p->count != 1
+                            ? "cannot take as a pointer"
+                            : "uses as a value, not as an address");
+    return 0;
+}
+
+/* ---- .npy ---------------------------------------------------------------------- */
+
+static const char *npy_descr(wm_ptx_type t)
+{
+    static const char *const d[WM_PTX_NTYPES] = {
+        "|i1", "|u1", "<i2", "<u2", "<i4", "<u4",
+        "<i8", "<u8", "<f2", NULL,  "<f4", "<f8"};
+    return (unsigned)t < WM_PTX_NTYPES ? d[t] : NULL;
+}
+
+/* Find 'key': in the header dict; pointer after the colon or NULL. */
+static const char *npy_key(const char *h, const char *key)
+{
+    char q[32];
+    snprintf(q, sizeof q, "'%s':", key);
+    const char *p = strstr(h, q);
+    if (!p)
+        return NULL;
+    p += strlen(q);
+    while (*p == ' ')
+        p++;
+    return p;
+}
+
+/* Check the .npy in data[0..n) against a; *off = start of the array.
+   1, or 0 after printing an error. */
+static int npy_check(const run_arg *a, const char *path, const char *data,
+                     size_t n, size_t total, size_t *off)
+{
+    const unsigned char *u = (const unsigned char *)data;
+    if (n < 10 || memcmp(data, "\x93NUMPY", 6) != 0) {
+        cli_error("--arg '%s': '%s' is not a .npy file", a->text, path);
+        return 0;
+    }
+    size_t hl, hs;
+    if (u[6] == 1) {
+        hl = (size_t)u[8] | (size_t)u[9] << 8;
+        hs = 10;
+    } else {
+        if (n < 12)
+            return cli_error("--arg '%s': '%s' is truncated", a->text, path), 0;
+        hl = (size_t)u[8] | (size_t)u[9] << 8 | (size_t)u[10] << 16 |
+             (size_t)u[11] << 24;
+        hs = 12;
+    }
+    if (hs + hl > n || hl > 65536)
+        return cli_error("--arg '%s': '%s' is truncated", a->text, path), 0;
+    char h[65537];
+    memcpy(h, data + hs, hl);
+    h[hl] = 0;
+    const char *descr = npy_key(h, "descr");
+    const char *fo = npy_key(h, "fortran_order");
+    const char *shape = npy_key(h, "shape");
+    const char *want = npy_descr(a->type);
+    if (!descr || !fo || !shape) {
+        cli_error("--arg '%s': '%s': unreadable .npy header", a->text, path);
+        return 0;
+    }
+    if (!want || strncmp(descr + 1, want, 3) != 0 ||
+        (descr[4] != '\'' && descr[4] != '"')) {
+        cli_error("--arg '%s': '%s' holds %.5s, the spec says %s (%s)",
+                  a->text, path, descr, wm_ptx_type_name(a->type),
+                  want ? want : "no .npy type");
+        return 0;
+    }
+    if (strncmp(fo, "False", 5) != 0) {
+        cli_error("--arg '%s': '%s' is in Fortran order; save it C-ordered",
+                  a->text, path);
+        return 0;
+    }
+    uint64_t dims[8], count = 1;
+    unsigned nd = 0;
+    const char *p = shape + 1;
+    while (*p && *p != ')' && nd < 8) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        if (*p == ')')
+            break;
+        char *end;
+        dims[nd] = strtoull(p, &end, 10);
+        if (end == p)
+            break;
+        count *= dims[nd++];
+        p = end;
+    }
+    int same = count == a->count;
+    if (same && a->ndims > 1) {
+        same = nd == a->ndims;
+        for (unsigned k = 0; same && k < nd; k++)
+            same = dims[k] == a->dims[k];
+    }
+    if (!same) {
+        char got[128] = "", spec[128] = "";
+        size_t o = 0;
+        for (unsigned k = 0; k < nd && o < sizeof got; k++)
+            o += (size_t)snprintf(got + o, sizeof got - o, "%s%llu",
+                                  k ? "x" : "", (unsigned long long)dims[k]);
+        o = 0;
+        for (unsigned k = 0; k < a->ndims && o < sizeof spec; k++)
+            o += (size_t)snprintf(spec + o, sizeof spec - o, "%s%llu",
+                                  k ? "x" : "", (unsigned long long)a->dims[k]);
+        cli_error("--arg '%s': '%s' has shape %s, the spec %s", a->text, path,
+                  nd ? got : "()", spec);
+        return 0;
+    }
+    *off = hs + hl;
+    if (total - *off != a->bytes) {
+        cli_error("--arg '%s': '%s' has %zu data bytes, the buffer %zu",
+                  a->text, path, total - *off, a->bytes);
+        return 0;
+    }
+    return 1;
+}
+
+static int has_ext(const char *path, const char *ext)
+{
+    size_t n = strlen(path), k = strlen(ext);
+    return n > k && strcmp(path + n - k, ext) == 0;
+}
+
+int run_arg_check_file(const run_arg *a)
+{
+    if (a->form != RUN_ARG_BUFFER || !a->file)
+        return 1;
+    size_t bytes = (size_t)a->count * wm_ptx_type_size(a->type);
+    FILE *f = fopen(a->file, "rb");
+    if (!f) {
+        cli_error("--arg '%s': cannot read '%s': %s", a->text, a->file,
+                  strerror(errno));
+        return 0;
+    }
+    /* the size, then (.npy) the header: enough to refuse a mismatch */
+    static char head[65536 + 16];
+    int ok = fseek(f, 0, SEEK_END) == 0;
+    long total = ok ? ftell(f) : -1;
+    ok = ok && total >= 0 && fseek(f, 0, SEEK_SET) == 0;
+    size_t n = ok ? fread(head, 1, sizeof head, f) : 0;
+    fclose(f);
+    if (!ok) {
+        cli_error("--arg '%s': cannot read '%s'", a->text, a->file);
+        return 0;
+    }
+    run_arg probe = *a;
+    probe.bytes = bytes;
+    size_t off = 0;
+    if (has_ext(a->file, ".npy"))
+        return npy_check(&probe, a->file, head, n, (size_t)total, &off);
+    if ((size_t)total != bytes) {
+        cli_error("--arg '%s': '%s' has %zu bytes, the buffer %zu", a->text,
+                  a->file, (size_t)total, bytes);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- allocation ------------------------------------------------------------------ */
+
+int run_arg_alloc(run_arg *a, int lazy)
+{
+    if (a->form != RUN_ARG_BUFFER)
+        return 1;
+    a->bytes = (size_t)a->count * wm_ptx_type_size(a->type);
+    int nonzero = strcmp(a->init, "zeros") != 0;
+    if (lazy && !a->file && nonzero && a->bytes >= LAZY_MIN)
+        a->buf = run_lazy_map(a->bytes, &a->mapped, a->type, a->init);
+    if (!a->buf) {
+        a->mapped = 0;
+        /* +16: vector loads of a last partial element are still caught by
+           the bounds check, which uses bytes, not the allocation */
+        a->buf = calloc(a->bytes + 16, 1);
+        if (!a->buf) {
+            cli_error("--arg '%s': cannot allocate %zu bytes", a->text,
+                      a->bytes);
+            return 0;
+        }
+        if (a->file) {
+            size_t n = 0, off = 0;
+            char *data = wm_read_file(a->file, &n);
+            if (!data) {
+                cli_error("--arg '%s': cannot read '%s': %s", a->text,
+                          a->file, strerror(errno));
+                return 0;
+            }
+            int ok = 1;
+            if (has_ext(a->file, ".npy"))
+                ok = npy_check(a, a->file, data, n, n, &off);
+            else if (n != a->bytes) {
+                cli_error("--arg '%s': '%s' has %zu bytes, the buffer %zu",
+                          a->text, a->file, n, a->bytes);
+                ok = 0;
+            }
+            if (ok)
+                memcpy(a->buf, data + off, a->bytes);
+            free(data);
+            if (!ok)
+                return 0;
+        } else if (nonzero) {
+            wm_ptx_fill(a->buf, a->type, (size_t)a->count, a->init);
+        }
+    }
+    if (a->inout) {
+        if (a->mapped)
+            run_lazy_touch_all(a->buf);
+        a->input = malloc(a->bytes ? a->bytes : 1);
+        if (!a->input) {
+            cli_error("--arg '%s': cannot allocate %zu bytes", a->text,
+                      a->bytes);
+            return 0;
+        }
+        memcpy(a->input, a->buf, a->bytes);
+    }
+    return 1;
+}
+
+wm_ptx_arg run_arg_launch(const run_arg *a)
+{
+    wm_ptx_arg r;
+    memset(&r, 0, sizeof r);
+    if (a->form == RUN_ARG_BUFFER) {
+        r.buf = a->buf;
+        r.bytes = a->bytes;
+    } else {
+        r.scalar = a->scalar;
+        r.size = (unsigned)wm_ptx_type_size(a->type);
+    }
+    return r;
+}
+
+/* Write data as path (raw or .npy); 1 or 0 after printing an error. */
+static int write_one(const run_arg *a, const char *path, const void *data)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        return 0;
+    }
+    int ok = 1;
+    if (has_ext(path, ".npy")) {
+        char h[256], shape[128] = "";
+        size_t o = 0;
+        for (unsigned k = 0; k < a->ndims; k++)
+            o += (size_t)snprintf(shape + o, sizeof shape - o, "%llu,%s",
+                                  (unsigned long long)a->dims[k],
+                                  k + 1 < a->ndims ? " " : "");
+        if (a->ndims > 1 && o)
+            shape[o - 1] = 0; /* (R, C) has no trailing comma */
+        int n = snprintf(h, sizeof h,
+                         "{'descr': '%s', 'fortran_order': False, "
+                         "'shape': (%s), }",
+                         npy_descr(a->type) ? npy_descr(a->type) : "<u2",
+                         shape);
+        size_t total = 10 + (size_t)n + 1;
+        size_t pad = (64 - total % 64) % 64;
+        unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0};
+        size_t hl = (size_t)n + pad + 1;
+        pre[8] = (unsigned char)(hl & 0xff);
+        pre[9] = (unsigned char)(hl >> 8);
+        ok = fwrite(pre, 1, 10, f) == 10 && fwrite(h, 1, (size_t)n, f) == (size_t)n;
+        for (size_t k = 0; ok && k < pad; k++)
+            ok = fputc(' ', f) != EOF;
+        ok = ok && fputc('\n', f) != EOF;
+    }
+    /* through a bounce buffer: lazily mapped pages fault in user space,
+       where they are filled, not inside write(2) */
+    const unsigned char *p = data;
+    unsigned char chunk[65536];
+    for (size_t done = 0; ok && done < a->bytes;) {
+        size_t k = a->bytes - done < sizeof chunk ? a->bytes - done : sizeof chunk;
+        memcpy(chunk, p + done, k);
+        ok = fwrite(chunk, 1, k, f) == k;
+        done += k;
+    }
+    if (fclose(f) != 0)
+        ok = 0;
+    if (!ok)
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+    return ok;
+}
+
+int run_arg_write(const run_arg *a)
+{
+    if (a->form != RUN_ARG_BUFFER || !a->out)
+        return 1;
+    int ok = write_one(a, a->out, a->buf);
+    if (a->inout && a->input) {
+        /* NAME.EXT -> NAME.in.EXT */
+        size_t n = strlen(a->out);
+        const char *dot = strrchr(a->out, '.');
+        const char *slash = strrchr(a->out, '/');
+        if (!dot || (slash && dot < slash))
+            dot = a->out + n;
+        char *in = malloc(n + 4);
+        if (!in)
+            return cli_error("out of memory"), 0;
+        memcpy(in, a->out, (size_t)(dot - a->out));
+        strcpy(in + (dot - a->out), ".in");
+        strcat(in, dot);
+        ok = write_one(a, in, a->input) && ok;
+        free(in);
+    }
+    return ok;
+}
+
+void run_arg_free(run_arg *a)
+{
+    if (a->mapped)
+        run_lazy_unmap(a->buf, a->mapped);
+    else
+        free(a->buf);
+    free(a->file);
+    free(a->out);
+    free(a->input);
+    a->buf = a->file = a->out = NULL;
+    a->input = NULL;
+}

@@ -1,0 +1,80 @@
+/*
+ * run_args.h -- `warpmem run --arg SPEC`: parsing specs (no allocation),
+ * checking them against the kernel's parameters, then allocating, filling
+ * (lazily for large buffers), and writing :out= files (raw or .npy).
+ *
+ * Spec forms (one table row each in run_args.c):
+ *   TYPE=VALUE                                a scalar
+ *   TYPE[N] or TYPE[N0xN1...]  then options   a buffer
+ * Buffer options: :zeros :iota :rand=SEED[,LO,HI] :file=PATH :out=PATH
+ * :in-out.
+ */
+#ifndef WM_CLI_RUN_ARGS_H
+#define WM_CLI_RUN_ARGS_H
+
+#include "cli.h"
+
+#define RUN_MAX_DIMS 4
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef enum { RUN_ARG_SCALAR, RUN_ARG_BUFFER } run_arg_form;
+
+typedef struct run_arg {
+    const char *text; /* the spec as given (borrowed from argv) */
+    run_arg_form form;
+    wm_ptx_type type;
+    /* scalar */
+    uint64_t scalar;
+    /* buffer */
+    uint64_t count;              /* elements */
+    uint64_t dims[RUN_MAX_DIMS]; /* shape as given (N0xN1...) */
+    unsigned ndims;
+    char init[80];  /* zeros | iota | rand=... */
+    char *file;     /* :file=PATH (owned) */
+    char *out;      /* :out=PATH (owned) */
+    int inout;      /* :in-out */
+    /* after run_arg_alloc */
+    void *buf;
+    size_t bytes;   /* count * element size */
+    size_t mapped;  /* bytes of the mapping (0: malloc'd) */
+    void *input;    /* :in-out: the input as filled (owned) */
+} run_arg;
+
+/* Parse spec into a (file/out paths are copied).  1, or 0 after printing
+   a usage error.  Allocates no buffer. */
+int run_arg_parse(const char *spec, run_arg *a);
+
+/* Check a (given as --arg number i, 1-based in messages as the user
+   counts) against parameter p; 1 or 0 after printing a usage error. */
+int run_arg_check(const run_arg *a, size_t i, const wm_ptx_param_info *p);
+
+/* Check a :file= against the spec (size; .npy dtype and shape) without
+   reading the data.  1, or 0 after printing an error. */
+int run_arg_check_file(const run_arg *a);
+
+/* Allocate and fill a buffer argument (no-op for scalars).  Buffers of a
+   megabyte or more are filled lazily when lazy is set.  1, or 0 after
+   printing an error. */
+int run_arg_alloc(run_arg *a, int lazy);
+
+/* The launch argument of a. */
+wm_ptx_arg run_arg_launch(const run_arg *a);
+
+/* Write :out= (raw, or .npy by extension; with :in-out also the input
+   next to it as NAME.in.EXT).  1, or 0 after printing an error. */
+int run_arg_write(const run_arg *a);
+
+void run_arg_free(run_arg *a);
+
+/* Lazy filling (run_lazy.c): map bytes + slack of inaccessible memory
+   whose pages are filled by init when first touched.  NULL if it cannot
+   (the caller then fills eagerly). */
+void *run_lazy_map(size_t bytes, size_t *mapped, wm_ptx_type t,
+                   const char *init);
+/* Fill every page not yet touched (before writing the buffer out). */
+void run_lazy_touch_all(void *p);
+void run_lazy_unmap(void *p, size_t mapped);
+/* Pages filled so far, of all lazy buffers. */
+uint64_t run_lazy_pages_filled(void);
+
+#endif /* WM_CLI_RUN_ARGS_H */
