@@ -48,6 +48,47 @@ extern "C" {
 /* Per-request distributions are kept exactly up to this value. */
 #define WM_HIST_MAX 512
 
+/* ---- limits -------------------------------------------------------------- */
+
+/*
+ * Every limit that protects against hostile or mistaken input, with its
+ * value here and its description in WM_LIMIT_LIST:
+ *   X(NAME, "what it bounds", "how to raise it")
+ * docs/limits.md and `warpmem --help` list them.  A limit hit is an error
+ * whose message names the limit and, where a flag raises it, the flag.
+ */
+#define WM_LIMIT_INPUT_BYTES (256ull << 20)
+#define WM_LIMIT_MODULE_DATA (1ull << 30)
+#define WM_LIMIT_REGS 65536ull
+#define WM_LIMIT_SMEM (228ull << 10)
+#define WM_LIMIT_LOCAL (512ull << 10)
+#define WM_LIMIT_EXPR_DEPTH 200ull
+#define WM_LIMIT_CTA_STEPS 100000000ull
+#define WM_LIMIT_TOTAL_STEPS 100000000000ull
+
+#define WM_LIMIT_LIST(X)                                                      \
+    X(WM_LIMIT_INPUT_BYTES,                                                   \
+      "bytes of one input file (PTX, expression file, source line reads)",    \
+      "fixed")                                                                \
+    X(WM_LIMIT_MODULE_DATA,                                                   \
+      "bytes of a PTX module's .global/.const variables", "fixed")            \
+    X(WM_LIMIT_REGS,                                                          \
+      "register slots of one PTX function (registers + distinct constants)",  \
+      "fixed")                                                                \
+    X(WM_LIMIT_SMEM,                                                          \
+      "bytes of shared memory of one CTA (static + --dyn-smem)", "fixed")     \
+    X(WM_LIMIT_LOCAL, "bytes of .local memory per thread", "fixed")           \
+    X(WM_LIMIT_EXPR_DEPTH,                                                    \
+      "nesting depth of an expression (parentheses, unary and binary "        \
+      "operators)",                                                           \
+      "fixed")                                                                \
+    X(WM_LIMIT_CTA_STEPS, "warp instructions of one CTA (default)",           \
+      "run --max-steps N")                                                    \
+    X(WM_LIMIT_TOTAL_STEPS,                                                   \
+      "warp instructions of a whole launch (default; estimated after the "    \
+      "first CTA)",                                                           \
+      "run --max-total-steps N, or fewer CTAs: --ctas sample:N")
+
 /* ---- status codes ------------------------------------------------------ */
 
 #define WM_STATUS_LIST(X)                                                     \

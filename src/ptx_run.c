@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #define MAX_CHUNKS 64
-#define MAX_SMEM (228u * 1024u)
+#define MAX_SMEM ((unsigned)WM_LIMIT_SMEM)
 
 static const wmi_func *kernel_func(const wm_ptx_module *m, size_t k)
 {
@@ -499,6 +499,9 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
                             "arguments given", f->pretty, f->nparams, l->nargs);
     if (l->nargs >= WMI_MAX_GLOBAL_BUFS)
         return launch_error(fault, "too many arguments");
+    if (l->dyn_smem > MAX_SMEM)
+        return launch_error(fault, "dynamic shared memory of %zu bytes "
+                            "exceeds %u", l->dyn_smem, MAX_SMEM);
     uint64_t smem = f->smem_static;
     if (l->dyn_smem)
         smem = ((smem + f->dyn_align - 1) / f->dyn_align) * f->dyn_align + l->dyn_smem;
@@ -508,14 +511,15 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     /* parameter buffer and global windows */
     uint8_t *params = calloc(f->param_bytes + 8, 1);
     wmi_gbuf *gbufs = calloc(l->nargs + 1, sizeof *gbufs);
-    uint8_t *gdata = malloc(m->gbytes + 16);
+    /* calloc: the zero pages of a large .global stay untouched */
+    uint8_t *gdata = calloc(m->gbytes + 16, 1);
     if (!params || !gbufs || !gdata) {
         free(params);
         free(gbufs);
         free(gdata);
         return WM_ERR_NOMEM;
     }
-    memcpy(gdata, m->gdata, m->gbytes);
+    memcpy(gdata, m->gdata, m->ginit);
     gbufs[l->nargs].p = gdata;
     gbufs[l->nargs].bytes = m->gbytes;
     for (size_t i = 0; i < l->nargs; i++) {
