@@ -233,17 +233,12 @@ static char *program_text(int argc, char **argv, const expr_opts *o,
 {
     if (o->file) {
         int is_stdin = strcmp(o->file, "-") == 0;
-        FILE *f = is_stdin ? stdin : fopen(o->file, "rb");
         *name = is_stdin ? "<stdin>" : o->file;
-        if (!f) {
-            cli_error("cannot open '%s': %s", o->file, strerror(errno));
-            return NULL;
-        }
-        char *text = wm_read_stream(f, n);
-        if (!is_stdin)
-            fclose(f);
+        errno = 0;
+        char *text = is_stdin ? wm_read_stream(stdin, n)
+                              : wm_read_file(o->file, n);
         if (!text)
-            cli_error("cannot read '%s'", o->file);
+            cli_error("cannot read '%s': %s", o->file, wm_read_error(errno));
         return text;
     }
     size_t len = 0;

@@ -232,7 +232,7 @@ static int parse_arg(const char *spec, argspec *a)
         char *data = wm_read_file(file, &n);
         if (!data) {
             cli_error("--arg '%s': cannot read '%s': %s", spec, file,
-                      strerror(errno));
+                      wm_read_error(errno));
             free((void *)(uintptr_t)file);
             return 0;
         }
@@ -500,7 +500,7 @@ int wm_cmd_run(int argc, char **argv)
     size_t n = 0;
     char *src = wm_read_file(ptx_path, &n);
     if (!src) {
-        cli_error("cannot read '%s': %s", input, strerror(errno));
+        cli_error("cannot read '%s': %s", input, wm_read_error(errno));
         if (*tmp)
             unlink(tmp);
         goto out;

@@ -155,10 +155,16 @@ WM_API void wm_diag_print(FILE *f, const wm_diag *d, const char *file,
 /*
  * Read a whole file (or the rest of a stream) into a NUL-terminated buffer;
  * *len (if non-NULL) receives its length.  Caller frees.  NULL with errno
- * set on failure.
+ * set on failure: EFBIG past WM_LIMIT_INPUT_BYTES, EISDIR for a directory,
+ * EINVAL (wm_read_file) for what is not a regular file (a FIFO, a device:
+ * never opened, so a FIFO cannot block), else the system's errno.
  */
 WM_API char *wm_read_file(const char *path, size_t *len);
 WM_API char *wm_read_stream(FILE *f, size_t *len);
+
+/* The reason for a failed read, by the errno it left: a static string
+   ("is a directory", "larger than the input limit ..."); never NULL. */
+WM_API const char *wm_read_error(int err);
 
 /* ---- architecture profiles --------------------------------------------- */
 

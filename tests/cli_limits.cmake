@@ -21,3 +21,41 @@ endforeach()
 wm_cli_test(NAME limits_global_1g
   ARGS run ${L}/global_1g.ptx --grid 1 --block 32
   STDOUT "kernel k: 1 of 1 CTAs")
+
+# input files: directories, devices and FIFOs are refused with the reason;
+# a stream is read up to WM_LIMIT_INPUT_BYTES
+wm_cli_test(NAME limits_run_dir EXIT 1
+  ARGS run tests --grid 1 --block 32 STDERR_GOLDEN limits_run_dir.txt)
+wm_cli_test(NAME limits_run_dev_zero EXIT 1
+  ARGS run /dev/zero --grid 1 --block 32
+  STDERR_GOLDEN limits_run_dev_zero.txt)
+wm_cli_test(NAME limits_expr_dir EXIT 1
+  ARGS expr -f tests STDERR_GOLDEN limits_expr_dir.txt)
+wm_cli_test(NAME limits_expr_dev_zero EXIT 1
+  ARGS expr -f /dev/zero STDERR_GOLDEN limits_expr_dev_zero.txt)
+wm_cli_test(NAME limits_expr_missing EXIT 1
+  ARGS expr -f tests/limits/none.expr STDERR_GOLDEN limits_expr_missing.txt)
+wm_cli_test(NAME limits_arg_dir EXIT 2
+  ARGS run ${L}/arity_mad.ptx --grid 1 --block 32 --arg u8[4]:file=tests
+  STDERR_GOLDEN limits_arg_dir.txt)
+wm_cli_test(NAME limits_file_dev_zero
+  ARGS run ${L}/file_dev_zero.ptx --grid 1 --block 32
+  STDOUT "kernel k: 1 of 1 CTAs")
+add_test(NAME cli_limits_fifo
+  COMMAND sh -c "rm -f fifo && mkfifo fifo && \"$1\" run fifo --grid 1 --block 32; echo \"rc=$?\"; rm -f fifo"
+          sh $<TARGET_FILE:warpmem>
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(cli_limits_fifo PROPERTIES TIMEOUT 20
+  PASS_REGULAR_EXPRESSION "warpmem: error: cannot read 'fifo': not a regular file \\(FIFOs and devices are not read\\)\nrc=1")
+add_test(NAME cli_limits_stdin_big
+  COMMAND sh -c "head -c 300000000 /dev/zero | \"$1\" expr -f -; echo \"rc=$?\""
+          sh $<TARGET_FILE:warpmem>)
+set_tests_properties(cli_limits_stdin_big PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "warpmem: error: cannot read '-': larger than the input limit of 256 MiB \\(a fixed limit\\)\nrc=1")
+
+# parse errors echo binary bytes escaped, long lines as a window
+foreach(t binary long_line)
+  wm_cli_test(NAME limits_${t} EXIT 1
+    ARGS run ${L}/${t}.ptx --grid 1 --block 32
+    STDERR_GOLDEN limits_${t}.txt)
+endforeach()
