@@ -59,3 +59,19 @@ foreach(t binary long_line)
     ARGS run ${L}/${t}.ptx --grid 1 --block 32
     STDERR_GOLDEN limits_${t}.txt)
 endforeach()
+
+# expression depth: 20 000 nested parentheses, 20 000 prefix minuses and a
+# 50 000-term sum stop at WM_LIMIT_EXPR_DEPTH instead of the stack's end
+string(REPEAT "(" 20000 opens)
+string(REPEAT ")" 20000 closes)
+string(REPEAT "-" 20000 minuses)
+string(REPEAT "+1" 50000 terms)
+wm_cli_test(NAME limits_expr_parens EXIT 1
+  ARGS expr "block 32" "load global f32 a[] at [${opens}tid.x${closes}]"
+  STDERR_GOLDEN limits_expr_parens.txt)
+wm_cli_test(NAME limits_expr_minus EXIT 1
+  ARGS expr "block 32" "load global f32 a[] at [${minuses}tid.x]"
+  STDERR_GOLDEN limits_expr_minus.txt)
+wm_cli_test(NAME limits_expr_sum EXIT 1
+  ARGS expr "block 32" "load global f32 a[] at [tid.x${terms}]"
+  STDERR_GOLDEN limits_expr_sum.txt)
