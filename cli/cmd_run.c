@@ -35,6 +35,7 @@ static void usage(FILE *f)
             "...\n"
             "                   [--ctas all|first:N|sample:K[,SEED]] "
             "[--max-steps N] [-j N]\n"
+            "                   [--max-total-steps N]\n"
             "                   [--arch NAME] [--format text|json|csv] "
             "[--color auto|always|never]\n"
             "                   [--draw N] [--explain] [--html FILE] [--list]\n\n"
@@ -55,6 +56,10 @@ static void usage(FILE *f)
             "with SEED\n"
             "  --max-steps N  warp instructions allowed per CTA (default "
             "100000000)\n"
+            "  --max-total-steps N  warp instructions allowed for the whole "
+            "launch, checked\n"
+            "                 against an estimate after the first CTA "
+            "(default 10^11; 0: none)\n"
             "  -j N           worker threads (default: all cores)\n"
             "  --arch NAME    architecture profile (default sm_90); a .cu is "
             "compiled for it\n"
@@ -350,6 +355,8 @@ static void print_fault(const wm_ptx_module *m, const char *path,
                                                        ? "unsupported"
                                                        : "fault",
             ft->msg);
+    if (ft->status == WM_ERR_LIMIT && !ft->ptx_line)
+        return; /* the whole launch's budget: no block to name */
     fprintf(stderr, "  block (%u,%u,%u), thread (%u,%u,%u) (warp %u, lane %u)\n",
             ft->cta[0], ft->cta[1], ft->cta[2], ft->thread[0], ft->thread[1],
             ft->thread[2], ft->warp, ft->lane);
@@ -366,7 +373,8 @@ int wm_cmd_run(int argc, char **argv)
     unsigned grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
     int have_grid = 0, have_block = 0, list = 0;
     cli_output output;
-    int64_t smem = 0, draw = 2, jobs = 0, max_steps = 100000000;
+    int64_t smem = 0, draw = 2, jobs = 0, max_steps = WM_LIMIT_CTA_STEPS;
+    int64_t max_total = (int64_t)WM_LIMIT_TOTAL_STEPS;
     argspec args[MAX_ARGS];
     size_t nargs = 0;
     wm_ptx_launch l;
@@ -445,6 +453,11 @@ int wm_cmd_run(int argc, char **argv)
                                 v);
                 goto out;
             }
+        } else if ((r = cli_opt(argc, argv, &i, "--max-total-steps", NULL,
+                                &v))) {
+            if (r < 0 || !cli_parse_i64("--max-total-steps", v, 0, INT64_MAX,
+                                        &max_total))
+                goto out;
         } else if ((r = cli_opt(argc, argv, &i, "--max-steps", NULL, &v))) {
             if (r < 0 || !cli_parse_i64("--max-steps", v, 1, INT64_MAX, &max_steps))
                 goto out;
@@ -555,6 +568,7 @@ int wm_cmd_run(int argc, char **argv)
     l.args = pargs;
     l.nargs = nargs;
     l.max_steps = (uint64_t)max_steps;
+    l.max_total_steps = (uint64_t)max_total;
     l.threads = (unsigned)jobs;
     progress_state ps = {now_s(), 0};
     if (isatty(2)) {

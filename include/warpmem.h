@@ -635,11 +635,18 @@ typedef struct wm_ptx_launch {
     wm_ptx_ctas ctas;
     uint64_t ctas_n;          /* for FIRST / SAMPLE */
     uint64_t seed;            /* for SAMPLE */
-    uint64_t max_steps;       /* warp-instruction budget, 0 = unlimited */
+    uint64_t max_steps;       /* warp-instruction budget of one CTA,
+                                 0 = unlimited */
     unsigned threads;         /* worker threads, 0 = all cores */
     /* Called now and then from the calling thread (may be NULL). */
     void (*progress)(void *ud, uint64_t ctas_done, uint64_t ctas_total);
     void *progress_ud;
+    /* Warp-instruction budget of the whole launch, 0 = unlimited (the CLI
+       uses WM_LIMIT_TOTAL_STEPS).  Checked before the run against a lower
+       bound (one instruction per warp), after the first CTA against the
+       estimate CTAs x its count, and as CTAs finish: WM_ERR_LIMIT with the
+       estimate in fault->msg. */
+    uint64_t max_total_steps;
 } wm_ptx_launch;
 
 /* What a run did. */

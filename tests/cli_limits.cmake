@@ -75,3 +75,25 @@ wm_cli_test(NAME limits_expr_minus EXIT 1
 wm_cli_test(NAME limits_expr_sum EXIT 1
   ARGS expr "block 32" "load global f32 a[] at [tid.x${terms}]"
   STDERR_GOLDEN limits_expr_sum.txt)
+
+# the whole-launch budget: a lower bound before the run, an estimate after
+# the first CTA, each naming --ctas sample:N and --max-total-steps
+set(K ${PROJECT_SOURCE_DIR}/examples/kernels/sm_80)
+wm_cli_test(NAME limits_grid_huge EXIT 1
+  ARGS run examples/kernels/sm_80/copy.ptx --grid 1000000,1000000 --block 256
+       --arg f32[16] --arg f32[16] --arg i32=16
+  STDERR_GOLDEN limits_grid_huge.txt)
+wm_cli_test(NAME limits_total_estimate EXIT 1
+  ARGS run examples/kernels/sm_80/copy.ptx --grid 1000 --block 256
+       --arg f32[256000] --arg f32[256000] --arg i32=256000 -j 1
+       --max-total-steps 20000
+  STDERR_GOLDEN limits_total_estimate.txt)
+wm_cli_test(NAME limits_total_sampled
+  ARGS run ${K}/copy.ptx --grid 1000 --block 256 --arg f32[256000]
+       --arg f32[256000] --arg i32=256000 --max-total-steps 20000
+       --ctas sample:10 --draw 0
+  STDOUT "10 of 1000 CTAs \\(sampled")
+wm_cli_test(NAME limits_total_raised
+  ARGS run ${K}/copy.ptx --grid 1000 --block 256 --arg f32[256000]
+       --arg f32[256000] --arg i32=256000 --max-total-steps 0 --draw 0
+  STDOUT "1000 of 1000 CTAs, 136000 warp instructions")
