@@ -328,16 +328,25 @@ static void on_progress(void *ud, uint64_t done, uint64_t total)
 static wm_status write_html(const char *path, const wm_ptx_module *m,
                             const wm_agg *agg, const wm_ptx_report_opts *ro)
 {
+    char what[1100];
+    snprintf(what, sizeof what, "'%s' (--html)", path);
     FILE *f = fopen(path, "w");
     if (!f) {
-        cli_error("--html: cannot write '%s': %s", path, strerror(errno));
+        cli_write_error(what, errno);
         return WM_ERR_IO;
     }
+    errno = 0;
     wm_status st = wm_ptx_report_html(f, m, agg, ro);
-    if (fclose(f) != 0 && st == WM_OK)
-        st = WM_ERR_IO;
-    if (st != WM_OK)
-        cli_error("--html: cannot write '%s': %s", path, wm_status_str(st));
+    int e = errno;
+    if (fclose(f) != 0) {
+        e = errno;
+        if (st == WM_OK)
+            st = WM_ERR_IO;
+    }
+    if (st == WM_ERR_IO)
+        cli_write_error(what, e);
+    else if (st != WM_OK)
+        cli_error("--html: %s", wm_status_str(st));
     return st;
 }
 
@@ -615,14 +624,18 @@ int wm_cmd_run(int argc, char **argv)
         for (size_t i = 0; i < nargs; i++) {
             if (!args[i].out)
                 continue;
+            char what[1100];
+            snprintf(what, sizeof what, "'%s' (:out=)", args[i].out);
             FILE *f = fopen(args[i].out, "wb");
-            if (!f || fwrite(args[i].arg.buf, 1, args[i].arg.bytes, f) !=
-                          args[i].arg.bytes) {
-                cli_error("cannot write '%s': %s", args[i].out, strerror(errno));
-                rc = WM_EXIT_ERR;
+            int bad = !f || fwrite(args[i].arg.buf, 1, args[i].arg.bytes,
+                                   f) != args[i].arg.bytes;
+            int e = errno;
+            if (f && fclose(f) != 0 && !bad) {
+                bad = 1;
+                e = errno;
             }
-            if (f && fclose(f) != 0)
-                rc = WM_EXIT_ERR;
+            if (bad)
+                rc = cli_write_error(what, e);
         }
     }
     wm_agg_free(agg);

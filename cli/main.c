@@ -3,6 +3,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <string.h>
 
 struct command {
@@ -28,6 +29,28 @@ static void usage(FILE *f)
     fprintf(f, "\n  --version  print the version\n");
 }
 
+/*
+ * Write errors are errors: a full disk or a closed pipe under stdout must
+ * not end in exit 0 with truncated output.  Flush and close stdout; if that
+ * or any earlier write failed, say so and exit 1.
+ */
+static int finish(int rc)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0;
+    int e = errno;
+    bad |= ferror(stdout) != 0;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        cli_write_error("standard output", e);
+        return rc == WM_EXIT_OK ? WM_EXIT_ERR : rc;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -36,15 +59,15 @@ int main(int argc, char **argv)
     }
     if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return WM_EXIT_OK;
+        return finish(WM_EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("warpmem %s\n", WM_VERSION);
-        return WM_EXIT_OK;
+        return finish(WM_EXIT_OK);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].fn(argc - 1, argv + 1);
+            return finish(commands[i].fn(argc - 1, argv + 1));
     return cli_usage_error("unknown command '%s' (try 'warpmem --help')",
                            argv[1]);
 }

@@ -974,7 +974,7 @@ WM_API wm_status wm_html_report(FILE *f, const wm_agg *g,
                                 const wm_html_opts *opts);
 
 /* Same, into the file at path (created or truncated). WM_ERR_IO if it
- * cannot be opened or written. */
+ * cannot be opened or written, with errno saying why. */
 WM_API wm_status wm_html_report_file(const char *path, const wm_agg *g,
                                      const wm_html_opts *opts);
 

@@ -97,3 +97,27 @@ wm_cli_test(NAME limits_total_raised
   ARGS run ${K}/copy.ptx --grid 1000 --block 256 --arg f32[256000]
        --arg f32[256000] --arg i32=256000 --max-total-steps 0 --draw 0
   STDOUT "1000 of 1000 CTAs, 136000 warp instructions")
+
+# write errors are errors: exit 1 with "cannot write <what>: <reason>"
+# (/dev/full fails every write with ENOSPC)
+if(EXISTS /dev/full)
+  set(wm_copy "run examples/kernels/sm_80/copy.ptx --grid 2 --block 256 --arg f32[512]")
+  foreach(pair
+      "stdout_demo|demo >/dev/full|cannot write standard output: No space left on device"
+      "stdout_run|${wm_copy} --arg f32[512] --arg i32=512 >/dev/full|cannot write standard output: No space left on device"
+      "out_arg|${wm_copy} --arg f32[512]:out=/dev/full --arg i32=512 >/dev/null|cannot write '/dev/full' \\(:out=\\): No space left on device"
+      "html_run|${wm_copy} --arg f32[512] --arg i32=512 --html /dev/full >/dev/null|cannot write '/dev/full' \\(--html\\): No space left on device"
+      "html_expr|expr -f examples/expr/contiguous_copy.expr --html /dev/full >/dev/null|cannot write '/dev/full' \\(--html\\): No space left on device"
+      "html_dir|expr -f examples/expr/contiguous_copy.expr --html tests/limits/none/x.html >/dev/null|cannot write 'tests/limits/none/x.html' \\(--html\\): No such file or directory")
+    string(REPLACE "|" ";" parts "${pair}")
+    list(GET parts 0 name)
+    list(GET parts 1 cmdline)
+    list(GET parts 2 want)
+    string(REPLACE ";" " " cmdline "${cmdline}")
+    add_test(NAME cli_limits_write_${name}
+      COMMAND sh -c "\"$0\" ${cmdline}; echo \"rc=$?\"" $<TARGET_FILE:warpmem>
+      WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    set_tests_properties(cli_limits_write_${name} PROPERTIES
+      PASS_REGULAR_EXPRESSION "^warpmem: error: ${want}\nrc=1\n$")
+  endforeach()
+endif()
