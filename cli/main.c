@@ -27,6 +27,19 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n  --version  print the version\n");
+    /* the limits against hostile or mistaken input (docs/limits.md) */
+    static const struct {
+        unsigned long long value;
+        const char *what, *raise;
+    } limits[] = {
+#define X(name, what, raise) {name, what, raise},
+        WM_LIMIT_LIST(X)
+#undef X
+    };
+    fprintf(f, "\nlimits (docs/limits.md):\n");
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+        fprintf(f, "  %-12llu %s\n               raise: %s\n",
+                limits[i].value, limits[i].what, limits[i].raise);
 }
 
 /*

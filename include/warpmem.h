@@ -65,25 +65,28 @@ extern "C" {
 #define WM_LIMIT_EXPR_DEPTH 200ull
 #define WM_LIMIT_CTA_STEPS 100000000ull
 #define WM_LIMIT_TOTAL_STEPS 100000000000ull
+#define WM_EXPR_DEFAULT_LIMIT ((uint64_t)1 << 28)
 
 #define WM_LIMIT_LIST(X)                                                      \
     X(WM_LIMIT_INPUT_BYTES,                                                   \
       "bytes of one input file (PTX, expression file, source line reads)",    \
-      "fixed")                                                                \
+      "fixed (no flag)")                                                                \
     X(WM_LIMIT_MODULE_DATA,                                                   \
-      "bytes of a PTX module's .global/.const variables", "fixed")            \
+      "bytes of a PTX module's .global/.const variables", "fixed (no flag)")            \
     X(WM_LIMIT_REGS,                                                          \
       "register slots of one PTX function (registers + distinct constants)",  \
-      "fixed")                                                                \
+      "fixed (no flag)")                                                                \
     X(WM_LIMIT_SMEM,                                                          \
-      "bytes of shared memory of one CTA (static + --dyn-smem)", "fixed")     \
-    X(WM_LIMIT_LOCAL, "bytes of .local memory per thread", "fixed")           \
+      "bytes of shared memory of one CTA (static + run --smem)", "fixed (no flag)")     \
+    X(WM_LIMIT_LOCAL, "bytes of .local memory per thread", "fixed (no flag)")           \
     X(WM_LIMIT_EXPR_DEPTH,                                                    \
       "nesting depth of an expression (parentheses, unary and binary "        \
       "operators)",                                                           \
-      "fixed")                                                                \
+      "fixed (no flag)")                                                                \
     X(WM_LIMIT_CTA_STEPS, "warp instructions of one CTA (default)",           \
       "run --max-steps N")                                                    \
+    X(WM_EXPR_DEFAULT_LIMIT, "warp accesses of one expr run (default)",      \
+      "expr --max-accesses N, or a smaller grid")                             \
     X(WM_LIMIT_TOTAL_STEPS,                                                   \
       "warp instructions of a whole launch (default; estimated after the "    \
       "first CTA)",                                                           \
@@ -419,8 +422,8 @@ WM_API void wm_json_counts(FILE *f, const wm_access *a, const wm_counts *c);
 typedef struct wm_expr wm_expr;
 
 #define WM_EXPR_MAX_LOOPS 4
-/* Default cap on warp accesses one run may form (guards against hangs). */
-#define WM_EXPR_DEFAULT_LIMIT ((uint64_t)1 << 28)
+/* WM_EXPR_DEFAULT_LIMIT (with the limits above): the default cap on warp
+   accesses one run may form (guards against hangs). */
 
 /* New empty program; NULL on OOM.  Free with wm_expr_free. */
 WM_API wm_expr *wm_expr_new(void);

@@ -121,3 +121,10 @@ if(EXISTS /dev/full)
       PASS_REGULAR_EXPRESSION "^warpmem: error: ${want}\nrc=1\n$")
   endforeach()
 endif()
+
+# --help lists every limit and what raises it
+wm_cli_test(NAME limits_help ARGS --help
+  STDOUT "limits \\(docs/limits.md\\):"
+         "268435456 +bytes of one input file"
+         "100000000000 warp instructions of a whole launch"
+         "raise: run --max-total-steps N, or fewer CTAs: --ctas sample:N")
