@@ -200,6 +200,7 @@ static int parse_arg(const char *spec, argspec *a)
                 return 0;
             memcpy(p, s + 4, l - 4);
             p[l - 4] = 0;
+            free((void *)(uintptr_t)a->out); /* the last :out= wins */
             a->out = p;
         } else if (strncmp(s, "file=", 5) == 0) {
             char *p = malloc(l - 4);
@@ -207,6 +208,7 @@ static int parse_arg(const char *spec, argspec *a)
                 return 0;
             memcpy(p, s + 5, l - 5);
             p[l - 5] = 0;
+            free((void *)(uintptr_t)file); /* the last :file= wins */
             file = p;
         } else if (l < sizeof initbuf) {
             memcpy(initbuf, s, l);
@@ -214,12 +216,14 @@ static int parse_arg(const char *spec, argspec *a)
             init = initbuf;
         } else {
             cli_usage_error("--arg '%s': unknown init '%.*s'", spec, (int)l, s);
+            free((void *)(uintptr_t)file);
             return 0;
         }
         s += l;
     }
     if (*s) {
         cli_usage_error("--arg '%s': unexpected '%s'", spec, s);
+        free((void *)(uintptr_t)file);
         return 0;
     }
     size_t bytes = (size_t)count * esz;
@@ -228,6 +232,7 @@ static int parse_arg(const char *spec, argspec *a)
     void *buf = calloc(bytes + 16, 1);
     if (!buf) {
         cli_error("--arg '%s': cannot allocate %zu bytes", spec, bytes);
+        free((void *)(uintptr_t)file);
         return 0;
     }
     a->arg.buf = buf;
