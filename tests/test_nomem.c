@@ -269,7 +269,9 @@ int main(void)
             inject_all(kernel_cases[i].name, run_ptx, &w, &arch, &total);
             nwork++;
         } else {
-            CHECK(!"case could not be prepared");
+            fprintf(stderr, "%s: case could not be prepared\n",
+                    kernel_cases[i].name);
+            CHECK(0);
         }
         ptx_release(&w);
     }
