@@ -2,9 +2,11 @@
 # `make test` builds and runs every test (the command CI runs).
 BUILD ?= build
 BUILD_ASAN ?= build-asan
+BUILD_FUZZ ?= build-fuzz
+FUZZ_SECONDS ?= 5
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all demo test test-asan bench clean fmt
+.PHONY: all demo test test-asan fuzz bench clean fmt
 
 all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -21,11 +23,20 @@ test-asan:
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS)
 
+# libFuzzer harnesses (clang): build, then run each FUZZ_SECONDS on its
+# corpus (fuzz/run.sh; findings in $(BUILD_FUZZ)/fuzz-crashes).
+fuzz:
+	CC=clang cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DWM_FUZZ=ON -DWM_BUILD_TESTS=OFF -DWM_BUILD_LAB=OFF >/dev/null
+	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_ptx fuzz_expr \
+	    fuzz_arch fuzz_cli fuzz_argspec
+	./fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
+
 bench: all
 	./bench/run.sh $(BUILD)
 
 fmt:
-	clang-format -i include/*.h src/*.c src/*.h cli/*.c cli/*.h tests/*.c tests/*.h bench/*.c
+	clang-format -i include/*.h src/*.c src/*.h cli/*.c cli/*.h tests/*.c tests/*.h bench/*.c fuzz/*.c fuzz/*.h
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

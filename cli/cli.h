@@ -25,6 +25,12 @@ int cli_usage_error(const char *fmt, ...)
 #endif
     ;
 
+/*
+ * A failed write: print "warpmem: error: cannot write <what>: <reason>"
+ * (reason from err, or "write error" when err is 0); returns WM_EXIT_ERR.
+ */
+int cli_write_error(const char *what, int err);
+
 /* Print "warpmem: error: <msg>" on stderr; returns WM_EXIT_ERR. */
 int cli_error(const char *fmt, ...)
 #ifdef __GNUC__

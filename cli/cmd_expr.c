@@ -233,17 +233,12 @@ static char *program_text(int argc, char **argv, const expr_opts *o,
 {
     if (o->file) {
         int is_stdin = strcmp(o->file, "-") == 0;
-        FILE *f = is_stdin ? stdin : fopen(o->file, "rb");
         *name = is_stdin ? "<stdin>" : o->file;
-        if (!f) {
-            cli_error("cannot open '%s': %s", o->file, strerror(errno));
-            return NULL;
-        }
-        char *text = wm_read_stream(f, n);
-        if (!is_stdin)
-            fclose(f);
+        errno = 0;
+        char *text = is_stdin ? wm_read_stream(stdin, n)
+                              : wm_read_file(o->file, n);
         if (!text)
-            cli_error("cannot read '%s'", o->file);
+            cli_error("cannot read '%s': %s", o->file, wm_read_error(errno));
         return text;
     }
     size_t len = 0;
@@ -617,9 +612,13 @@ static int write_html(const wm_expr *e, const wm_agg *g, const expr_opts *o,
     opts.command = cmd;
     opts.source = stmt_source;
     opts.source_ctx = (void *)(uintptr_t)e;
+    errno = 0;
     wm_status st = wm_html_report_file(o->out.html, g, &opts);
-    if (st == WM_ERR_IO)
-        return cli_error("--html: cannot write '%s'", o->out.html);
+    if (st == WM_ERR_IO) {
+        char what[1100];
+        snprintf(what, sizeof what, "'%s' (--html)", o->out.html);
+        return cli_write_error(what, errno);
+    }
     if (st != WM_OK)
         return cli_error("--html: %s", wm_status_str(st));
     return WM_EXIT_OK;

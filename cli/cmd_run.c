@@ -31,6 +31,7 @@ static void usage(FILE *f)
           "                   --block X[,Y[,Z]] [--smem BYTES] --arg SPEC ...\n"
           "                   [--ctas all|first:N|sample:K[,SEED]] "
           "[--max-steps N] [-j N]\n"
+          "                   [--max-total-steps N]\n"
           "                   [--arch NAME] [--format text|json|csv] "
           "[--color auto|always|never]\n"
           "                   [--draw N] [--explain] [--html FILE] "
@@ -66,6 +67,10 @@ static void usage(FILE *f)
           "grid\n"
           "  --max-steps N  warp instructions allowed per CTA (default "
           "100000000)\n"
+          "  --max-total-steps N  warp instructions allowed for the whole "
+          "launch, checked\n"
+          "                 against an estimate after the first CTA "
+          "(default 10^11; 0: none)\n"
           "  -j N           worker threads (default: all cores)\n"
           "  --arch NAME    architecture profile (default: the module's "
           ".target, else sm_90);\n"
@@ -197,16 +202,25 @@ static void on_progress(void *ud, uint64_t done, uint64_t total)
 static wm_status write_html(const char *path, const wm_ptx_module *m,
                             const wm_agg *agg, const wm_ptx_report_opts *ro)
 {
+    char what[1100];
+    snprintf(what, sizeof what, "'%s' (--html)", path);
     FILE *f = fopen(path, "w");
     if (!f) {
-        cli_error("--html: cannot write '%s': %s", path, strerror(errno));
+        cli_write_error(what, errno);
         return WM_ERR_IO;
     }
+    errno = 0;
     wm_status st = wm_ptx_report_html(f, m, agg, ro);
-    if (fclose(f) != 0 && st == WM_OK)
-        st = WM_ERR_IO;
-    if (st != WM_OK)
-        cli_error("--html: cannot write '%s': %s", path, wm_status_str(st));
+    int e = errno;
+    if (fclose(f) != 0) {
+        e = errno;
+        if (st == WM_OK)
+            st = WM_ERR_IO;
+    }
+    if (st == WM_ERR_IO)
+        cli_write_error(what, e);
+    else if (st != WM_OK)
+        cli_error("--html: %s", wm_status_str(st));
     return st;
 }
 
@@ -234,6 +248,8 @@ static void print_fault(const wm_ptx_module *m, const char *path, int cu,
                                                        ? "unsupported"
                                                        : "fault",
             ft->msg, hint);
+    if (ft->status == WM_ERR_LIMIT && !ft->ptx_line)
+        return; /* the whole launch's budget: no block to name */
     fprintf(stderr, "  block (%u,%u,%u), thread (%u,%u,%u) (warp %u, lane %u)\n",
             ft->cta[0], ft->cta[1], ft->cta[2], ft->thread[0], ft->thread[1],
             ft->thread[2], ft->warp, ft->lane);
@@ -466,7 +482,8 @@ int wm_cmd_run(int argc, char **argv)
     unsigned grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
     int have_grid = 0, have_block = 0, list = 0, lazy = 1;
     cli_output output;
-    int64_t smem = 0, draw = 2, jobs = 0, max_steps = 100000000;
+    int64_t smem = 0, draw = 2, jobs = 0, max_steps = WM_LIMIT_CTA_STEPS;
+    int64_t max_total = (int64_t)WM_LIMIT_TOTAL_STEPS;
     run_arg args[MAX_ARGS];
     size_t nargs = 0;
     const char *nvcc_flags[MAX_NVCC_FLAGS];
@@ -569,6 +586,11 @@ int wm_cmd_run(int argc, char **argv)
                                 v);
                 goto out;
             }
+        } else if ((r = cli_opt(argc, argv, &i, "--max-total-steps", NULL,
+                                &v))) {
+            if (r < 0 || !cli_parse_i64("--max-total-steps", v, 0, INT64_MAX,
+                                        &max_total))
+                goto out;
         } else if ((r = cli_opt(argc, argv, &i, "--max-steps", NULL, &v))) {
             if (r < 0 || !cli_parse_i64("--max-steps", v, 1, INT64_MAX, &max_steps))
                 goto out;
@@ -641,7 +663,7 @@ int wm_cmd_run(int argc, char **argv)
     size_t n = 0;
     src = wm_read_file(ptx_path, &n);
     if (!src) {
-        cli_error("cannot read '%s': %s", input, strerror(errno));
+        cli_error("cannot read '%s': %s", input, wm_read_error(errno));
         if (*tmp)
             unlink(tmp);
         goto out;
@@ -739,6 +761,7 @@ int wm_cmd_run(int argc, char **argv)
     l.args = pargs;
     l.nargs = np;
     l.max_steps = (uint64_t)max_steps;
+    l.max_total_steps = (uint64_t)max_total;
     l.threads = (unsigned)jobs;
     progress_state ps = {now_s(), 0};
     if (isatty(2)) {

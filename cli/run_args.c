@@ -14,6 +14,7 @@
 #include "run_args.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -415,10 +416,15 @@ int run_arg_check_file(const run_arg *a)
     if (a->form != RUN_ARG_BUFFER || !a->file)
         return 1;
     size_t bytes = (size_t)a->count * wm_ptx_type_size(a->type);
-    FILE *f = fopen(a->file, "rb");
+    struct stat sb;
+    int e = stat(a->file, &sb) != 0 ? errno
+            : S_ISDIR(sb.st_mode)   ? EISDIR
+            : !S_ISREG(sb.st_mode)  ? EINVAL /* a FIFO would block */
+                                    : 0;
+    FILE *f = e ? NULL : fopen(a->file, "rb");
     if (!f) {
         cli_error("--arg '%s': cannot read '%s': %s", a->text, a->file,
-                  strerror(errno));
+                  wm_read_error(e ? e : errno));
         return 0;
     }
     /* the size, then (.npy) the header: enough to refuse a mismatch */
@@ -470,7 +476,7 @@ int run_arg_alloc(run_arg *a, int lazy)
             char *data = wm_read_file(a->file, &n);
             if (!data) {
                 cli_error("--arg '%s': cannot read '%s': %s", a->text,
-                          a->file, strerror(errno));
+                          a->file, wm_read_error(errno));
                 return 0;
             }
             int ok = 1;
@@ -521,12 +527,14 @@ wm_ptx_arg run_arg_launch(const run_arg *a)
 /* Write data as path (raw or .npy); 1 or 0 after printing an error. */
 static int write_one(const run_arg *a, const char *path, const void *data)
 {
+    char what[1100];
+    snprintf(what, sizeof what, "'%s' (:out=)", path);
     FILE *f = fopen(path, "wb");
     if (!f) {
-        cli_error("cannot write '%s': %s", path, strerror(errno));
+        cli_write_error(what, errno);
         return 0;
     }
-    int ok = 1;
+    int ok = 1, err = 0;
     if (has_ext(path, ".npy")) {
         char h[256], shape[128] = "";
         size_t o = 0;
@@ -562,10 +570,14 @@ static int write_one(const run_arg *a, const char *path, const void *data)
         ok = fwrite(chunk, 1, k, f) == k;
         done += k;
     }
-    if (fclose(f) != 0)
-        ok = 0;
     if (!ok)
-        cli_error("cannot write '%s': %s", path, strerror(errno));
+        err = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = 0;
+        err = errno;
+    }
+    if (!ok)
+        cli_write_error(what, err);
     return ok;
 }
 

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "single.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -398,11 +399,15 @@ static int write_html(const single_opts *o, int argc, char **argv)
     wm_html_opts opts = {0};
     opts.title = "warpmem report";
     opts.command = cmd;
+    errno = 0;
     if (st == WM_OK)
         st = wm_html_report_file(o->out.html, g, &opts);
     wm_agg_free(g);
-    if (st == WM_ERR_IO)
-        return cli_error("--html: cannot write '%s'", o->out.html);
+    if (st == WM_ERR_IO) {
+        char what[1100];
+        snprintf(what, sizeof what, "'%s' (--html)", o->out.html);
+        return cli_write_error(what, errno);
+    }
     if (st != WM_OK)
         return cli_error("--html: %s", wm_status_str(st));
     return WM_EXIT_OK;

@@ -31,6 +31,12 @@ int cli_usage_error(const char *fmt, ...)
     return WM_EXIT_USAGE;
 }
 
+int cli_write_error(const char *what, int err)
+{
+    return cli_error("cannot write %s: %s", what,
+                     err ? strerror(err) : "write error");
+}
+
 int cli_error(const char *fmt, ...)
 {
     va_list ap;

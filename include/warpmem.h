@@ -48,6 +48,50 @@ extern "C" {
 /* Per-request distributions are kept exactly up to this value. */
 #define WM_HIST_MAX 512
 
+/* ---- limits -------------------------------------------------------------- */
+
+/*
+ * Every limit that protects against hostile or mistaken input, with its
+ * value here and its description in WM_LIMIT_LIST:
+ *   X(NAME, "what it bounds", "how to raise it")
+ * docs/limits.md and `warpmem --help` list them.  A limit hit is an error
+ * whose message names the limit and, where a flag raises it, the flag.
+ */
+#define WM_LIMIT_INPUT_BYTES (256ull << 20)
+#define WM_LIMIT_MODULE_DATA (1ull << 30)
+#define WM_LIMIT_REGS 65536ull
+#define WM_LIMIT_SMEM (228ull << 10)
+#define WM_LIMIT_LOCAL (512ull << 10)
+#define WM_LIMIT_EXPR_DEPTH 200ull
+#define WM_LIMIT_CTA_STEPS 100000000ull
+#define WM_LIMIT_TOTAL_STEPS 100000000000ull
+#define WM_EXPR_DEFAULT_LIMIT ((uint64_t)1 << 28)
+
+#define WM_LIMIT_LIST(X)                                                      \
+    X(WM_LIMIT_INPUT_BYTES,                                                   \
+      "bytes of one input file (PTX, expression file, source line reads)",    \
+      "fixed (no flag)")                                                                \
+    X(WM_LIMIT_MODULE_DATA,                                                   \
+      "bytes of a PTX module's .global/.const variables", "fixed (no flag)")            \
+    X(WM_LIMIT_REGS,                                                          \
+      "register slots of one PTX function (registers + distinct constants)",  \
+      "fixed (no flag)")                                                                \
+    X(WM_LIMIT_SMEM,                                                          \
+      "bytes of shared memory of one CTA (static + run --smem)", "fixed (no flag)")     \
+    X(WM_LIMIT_LOCAL, "bytes of .local memory per thread", "fixed (no flag)")           \
+    X(WM_LIMIT_EXPR_DEPTH,                                                    \
+      "nesting depth of an expression (parentheses, unary and binary "        \
+      "operators)",                                                           \
+      "fixed (no flag)")                                                                \
+    X(WM_LIMIT_CTA_STEPS, "warp instructions of one CTA (default)",           \
+      "run --max-steps N")                                                    \
+    X(WM_EXPR_DEFAULT_LIMIT, "warp accesses of one expr run (default)",      \
+      "expr --max-accesses N, or a smaller grid")                             \
+    X(WM_LIMIT_TOTAL_STEPS,                                                   \
+      "warp instructions of a whole launch (default; estimated after the "    \
+      "first CTA)",                                                           \
+      "run --max-total-steps N, or fewer CTAs: --ctas sample:N")
+
 /* ---- status codes ------------------------------------------------------ */
 
 #define WM_STATUS_LIST(X)                                                     \
@@ -114,10 +158,16 @@ WM_API void wm_diag_print(FILE *f, const wm_diag *d, const char *file,
 /*
  * Read a whole file (or the rest of a stream) into a NUL-terminated buffer;
  * *len (if non-NULL) receives its length.  Caller frees.  NULL with errno
- * set on failure.
+ * set on failure: EFBIG past WM_LIMIT_INPUT_BYTES, EISDIR for a directory,
+ * EINVAL (wm_read_file) for what is not a regular file (a FIFO, a device:
+ * never opened, so a FIFO cannot block), else the system's errno.
  */
 WM_API char *wm_read_file(const char *path, size_t *len);
 WM_API char *wm_read_stream(FILE *f, size_t *len);
+
+/* The reason for a failed read, by the errno it left: a static string
+   ("is a directory", "larger than the input limit ..."); never NULL. */
+WM_API const char *wm_read_error(int err);
 
 /* ---- architecture profiles --------------------------------------------- */
 
@@ -372,8 +422,8 @@ WM_API void wm_json_counts(FILE *f, const wm_access *a, const wm_counts *c);
 typedef struct wm_expr wm_expr;
 
 #define WM_EXPR_MAX_LOOPS 4
-/* Default cap on warp accesses one run may form (guards against hangs). */
-#define WM_EXPR_DEFAULT_LIMIT ((uint64_t)1 << 28)
+/* WM_EXPR_DEFAULT_LIMIT (with the limits above): the default cap on warp
+   accesses one run may form (guards against hangs). */
 
 /* New empty program; NULL on OOM.  Free with wm_expr_free. */
 WM_API wm_expr *wm_expr_new(void);
@@ -706,11 +756,18 @@ typedef struct wm_ptx_launch {
     wm_ptx_ctas ctas;
     uint64_t ctas_n;          /* for FIRST / SAMPLE */
     uint64_t seed;            /* for SAMPLE */
-    uint64_t max_steps;       /* warp-instruction budget, 0 = unlimited */
+    uint64_t max_steps;       /* warp-instruction budget of one CTA,
+                                 0 = unlimited */
     unsigned threads;         /* worker threads, 0 = all cores */
     /* Called now and then from the calling thread (may be NULL). */
     void (*progress)(void *ud, uint64_t ctas_done, uint64_t ctas_total);
     void *progress_ud;
+    /* Warp-instruction budget of the whole launch, 0 = unlimited (the CLI
+       uses WM_LIMIT_TOTAL_STEPS).  Checked before the run against a lower
+       bound (one instruction per warp), after the first CTA against the
+       estimate CTAs x its count, and as CTAs finish: WM_ERR_LIMIT with the
+       estimate in fault->msg. */
+    uint64_t max_total_steps;
 } wm_ptx_launch;
 
 /* What a run did. */
@@ -1197,7 +1254,7 @@ WM_API wm_status wm_html_report(FILE *f, const wm_agg *g,
                                 const wm_html_opts *opts);
 
 /* Same, into the file at path (created or truncated). WM_ERR_IO if it
- * cannot be opened or written. */
+ * cannot be opened or written, with errno saying why. */
 WM_API wm_status wm_html_report_file(const char *path, const wm_agg *g,
                                      const wm_html_opts *opts);
 

@@ -144,8 +144,10 @@ static site_rec *site_get(wm_agg *g, uint32_t site, wm_space sp, wm_op op)
     g->index[h] = (uint32_t)(++g->nsites);
     g->last = g->nsites - 1;
     if (g->nsites * 2 > g->nindex && rehash(g) != WM_OK) {
-        /* The record exists and is indexed; only growth failed. */
-        return r;
+        /* The record exists and is indexed (an empty site), but the index
+           could not grow: report it, or a full index would never end the
+           probe loop above. */
+        return NULL;
     }
     return &g->sites[g->last];
 }

@@ -379,11 +379,13 @@ static void walker_free(walker *w)
     free(w->cache);
     free(w->tid);
     free(w->live);
-    if (w->code)
-        for (size_t i = 0; i < w->e->nstmts; i++) {
+    /* either array may be missing when setup ran out of memory */
+    for (size_t i = 0; i < w->e->nstmts; i++) {
+        if (w->code)
             wmi_expr_code_free(&w->code[i]);
+        if (w->regs)
             wmi_expr_regs_free(&w->regs[i]);
-        }
+    }
     free(w->code);
     free(w->regs);
 }

@@ -174,6 +174,8 @@ typedef struct xnode {
     int32_t a, b, c; /* children, -1 when absent */
     int64_t value;
     size_t off, len; /* source span (the operator for binaries) */
+    unsigned depth;  /* height of the subtree (<= WM_LIMIT_EXPR_DEPTH, so
+                        the recursive passes over it stay shallow) */
 } xnode;
 
 /* One `for NAME in LO..HI [step S]` clause: NAME takes LO, LO+S, ... < HI. */

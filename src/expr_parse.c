@@ -24,6 +24,7 @@ typedef struct parser {
     char loopnames[WMX_MAX_LOOPS][WMX_NAME_MAX];
     unsigned nloopnames;
     int const_only;    /* 1: only numbers and constants allowed */
+    unsigned nest;     /* parse_expr / prefix-operator recursion depth */
 } parser;
 
 static bool failed(const parser *p)
@@ -103,6 +104,44 @@ static int32_t new_node(parser *p, xnode_kind kind, size_t off, size_t len)
     n->off = off;
     n->len = len;
     return (int32_t)e->nnodes++;
+}
+
+/*
+ * Depth limits (WM_LIMIT_EXPR_DEPTH): the parser's own recursion (nested
+ * parentheses, prefix operators, ?:) and the height of the tree it builds
+ * (a long sum is parsed by a loop but makes a deep left spine, which the
+ * compiler and evaluators walk recursively).
+ */
+static void too_deep(parser *p, size_t off, size_t len)
+{
+    wm_diag_set(p->d, WM_ERR_RANGE, off, len ? len : 1,
+                "expression nested deeper than %llu levels (parentheses, "
+                "operators; a fixed limit)",
+                WM_LIMIT_EXPR_DEPTH);
+}
+
+static bool enter(parser *p)
+{
+    if (++p->nest <= WM_LIMIT_EXPR_DEPTH)
+        return true;
+    too_deep(p, p->tok.off, p->tok.len);
+    return false;
+}
+
+/* Set node nd's height from its children; false (error set) if too tall. */
+static bool set_depth(parser *p, int32_t nd)
+{
+    xnode *x = &p->e->nodes[nd];
+    unsigned h = 0;
+    const int32_t kids[3] = {x->a, x->b, x->c};
+    for (int i = 0; i < 3; i++)
+        if (kids[i] >= 0 && p->e->nodes[kids[i]].depth > h)
+            h = p->e->nodes[kids[i]].depth;
+    x->depth = h + 1;
+    if (x->depth <= WM_LIMIT_EXPR_DEPTH)
+        return true;
+    too_deep(p, x->off, x->len);
+    return false;
 }
 
 /* ---- names ------------------------------------------------------------ */
@@ -325,6 +364,8 @@ static int32_t parse_primary(parser *p)
             p->e->nodes[nd].op = op;
             p->e->nodes[nd].a = a;
             p->e->nodes[nd].b = b;
+            if (!set_depth(p, nd))
+                return -1;
         }
         return nd;
     }
@@ -340,8 +381,11 @@ static int32_t parse_unary(parser *p)
     xtok_kind k = p->tok.kind;
     if (k == TK_MINUS || k == TK_PLUS || k == TK_TILDE || k == TK_BANG) {
         size_t off = p->tok.off;
+        if (!enter(p))
+            return -1;
         next(p);
         int32_t a = parse_unary(p);
+        p->nest--;
         if (failed(p) || k == TK_PLUS)
             return a;
         assert(a >= 0);
@@ -351,6 +395,8 @@ static int32_t parse_unary(parser *p)
                                  : k == TK_TILDE ? XO_NOT
                                                  : XO_LNOT;
             p->e->nodes[nd].a = a;
+            if (!set_depth(p, nd))
+                return -1;
         }
         return nd;
     }
@@ -410,12 +456,25 @@ static int32_t parse_binary(parser *p, int min_prec)
         p->e->nodes[nd].op = op;
         p->e->nodes[nd].a = lhs;
         p->e->nodes[nd].b = rhs;
+        if (!set_depth(p, nd))
+            return -1;
         lhs = nd;
     }
 }
 
+static int32_t parse_expr_body(parser *p);
+
 /* expr := binary [ '?' expr ':' expr ] */
 static int32_t parse_expr(parser *p)
+{
+    if (!enter(p))
+        return -1;
+    int32_t c = parse_expr_body(p);
+    p->nest--;
+    return c;
+}
+
+static int32_t parse_expr_body(parser *p)
 {
     int32_t c = parse_binary(p, 1);
     if (failed(p) || p->tok.kind != TK_QUEST)
@@ -445,6 +504,8 @@ static int32_t parse_expr(parser *p)
         p->e->nodes[nd].a = c;
         p->e->nodes[nd].b = a;
         p->e->nodes[nd].c = b;
+        if (!set_depth(p, nd))
+            return -1;
     }
     return nd;
 }

@@ -11,6 +11,8 @@
 #include "html_int.h"
 #include "advise_int.h"
 
+#include <errno.h>
+
 #include <math.h>
 
 static const char style[] =
@@ -419,7 +421,12 @@ wm_status wm_html_report_file(const char *path, const wm_agg *g,
     if (!f)
         return WM_ERR_IO;
     wm_status st = wm_html_report(f, g, opts);
-    if (fclose(f) != 0 && st == WM_OK)
-        st = WM_ERR_IO;
+    int e = errno; /* of the failed write, if one failed */
+    if (fclose(f) != 0) {
+        e = errno;
+        if (st == WM_OK)
+            st = WM_ERR_IO;
+    }
+    errno = e;
     return st;
 }

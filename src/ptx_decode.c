@@ -9,7 +9,13 @@
 #include "ptx_int.h"
 
 const char *const wmi_op_names[OP_COUNT] = {
-#define X(name, base, sem) base,
+#define X(name, base, nd, smin, smax, vec, sem) base,
+#include "ptx_ops.def"
+#undef X
+};
+
+const wmi_shape wmi_op_shapes[OP_COUNT] = {
+#define X(name, base, nd, smin, smax, vec, sem) {nd, smin, smax, vec},
 #include "ptx_ops.def"
 #undef X
 };
@@ -258,6 +264,8 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
             in->op = OP_UNKNOWN;
         if (n >= 11 && memcmp(s, "bar.warp", 8) == 0)
             in->op = OP_NOP; /* bar.warp.sync: lanes already in lockstep */
+        if (n >= 15 && memcmp(s, "barrier.cluster", 15) == 0)
+            in->op = OP_UNKNOWN; /* cluster barriers: no operand, not modelled */
     }
     if (in->op == OP_MOV && in->type == PT_NONE)
         in->type = PT_B32;

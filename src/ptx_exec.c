@@ -1346,6 +1346,7 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
                                  WM_ERR_FAULT,
                                  "execution ran past the end of the kernel");
         const wmi_insn *in = &code[pc];
+        assert(wmi_ptx_shape_ok(in));
         uint32_t m = act;
         if (in->guard != WMI_NOREG) {
             m &= in->guard_neg ? ~pred_mask(R[in->guard])
@@ -1725,6 +1726,9 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             wmi_type st2 = (wmi_type)in->type2;
             wmi_rnd r = (wmi_rnd)in->rnd;
             int sat = (in->flags & F_SAT) != 0;
+            if ((t == PT_F16X2 || t == PT_BF16X2) &&
+                (st2 != PT_F32 || in->b == WMI_NOREG))
+                goto unsupported; /* only the pair form of f32 is modelled */
             if (t == PT_F16X2 || t == PT_BF16X2) {
                 /* cvt.rn.f16x2.f32 d, a, b: a to the upper half */
                 const uint64_t *B = R[in->b];

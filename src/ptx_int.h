@@ -26,13 +26,20 @@
 /* ---- opcodes --------------------------------------------------------- */
 
 typedef enum {
-#define X(name, base, sem) OP_##name,
+#define X(name, base, nd, smin, smax, vec, sem) OP_##name,
 #include "ptx_ops.def"
 #undef X
     OP_COUNT
 } wmi_op;
 
 extern const char *const wmi_op_names[OP_COUNT];
+
+/* Operand shape of an opcode (the ptx_ops.def columns). */
+typedef struct wmi_shape {
+    uint8_t ndst, nsrc_min, nsrc_max, vec;
+} wmi_shape;
+
+extern const wmi_shape wmi_op_shapes[OP_COUNT];
 
 /* ---- types, spaces, modifiers ----------------------------------------- */
 
@@ -172,6 +179,35 @@ typedef struct wmi_insn {
     uint32_t text;       /* offset of the instruction text in m->texts */
 } wmi_insn;
 
+/*
+ * Does a decoded instruction have the operand shape its ptx_ops.def row
+ * states (every required source present, vectors only where allowed)?  The
+ * parser guarantees it; the interpreter asserts it before dispatch.  bra's
+ * operand is its target, not a slot.
+ */
+static inline int wmi_ptx_shape_ok(const wmi_insn *in)
+{
+    if (in->op >= OP_COUNT)
+        return 0;
+    if (in->op == OP_UNKNOWN || in->op == OP_CALL || in->op == OP_BRA)
+        return 1;
+    const wmi_shape *s = &wmi_op_shapes[in->op];
+    const uint32_t src[4] = {in->a, in->b, in->c, in->e};
+    if (s->ndst && in->d == WMI_NOREG)
+        return 0;
+    if (!s->vec && s->ndst && (in->d & WMI_VEC))
+        return 0;
+    for (unsigned k = 0; k < 4; k++) {
+        if (k < s->nsrc_min && src[k] == WMI_NOREG)
+            return 0;
+        if (k >= s->nsrc_max && src[k] != WMI_NOREG)
+            return 0;
+        if (!s->vec && src[k] != WMI_NOREG && (src[k] & WMI_VEC))
+            return 0;
+    }
+    return 1;
+}
+
 /* A .loc row: the location and, for inlined code, the call site. */
 typedef struct wmi_loc {
     uint32_t file, line, col;    /* .file numbers */
@@ -244,8 +280,9 @@ struct wm_ptx_module {
     size_t nvars, capvars;
     char *texts; /* NUL-separated instruction texts */
     size_t ntexts, captexts;
-    uint8_t *gdata; /* module .global/.const data */
-    uint64_t gbytes;
+    uint8_t *gdata; /* initialised module .global/.const data: ginit bytes */
+    uint64_t ginit;
+    uint64_t gbytes; /* all module data (<= WM_LIMIT_MODULE_DATA) */
     int ptx_major, ptx_minor;
     char target[16]; /* first word of .target ("sm_80"), "" if none */
 };

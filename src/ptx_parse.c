@@ -464,6 +464,15 @@ static uint32_t find_reg(parser *p, const char *s, size_t n)
     return WMI_NOREG;
 }
 
+/* The register-slot limit of a function was passed (registers and
+   distinct constants share the slots). */
+static int regs_limit(parser *p)
+{
+    return err(p, "function '%s' needs more than %llu register slots "
+                  "(registers + distinct constants; a fixed limit)",
+               p->f->name, WM_LIMIT_REGS);
+}
+
 /* .reg .type name[<N>] {, name[<N>]} ; */
 static int parse_reg_decl(parser *p)
 {
@@ -497,6 +506,8 @@ static int parse_reg_decl(parser *p)
         r->count = count;
         r->slot = new_slots(p, count ? count : 1);
         r->depth = p->depth;
+        if (p->f->nslots > WM_LIMIT_REGS)
+            return regs_limit(p);
         if (is_p(p, ','))
             next(p);
         else
@@ -517,6 +528,16 @@ static long find_var(const parser *p, const char *s, size_t n)
             return (long)i;
     }
     return -1;
+}
+
+/* A variable takes its space past a limit. */
+static int var_limit(parser *p, tok name, const char *what, uint64_t limit,
+                     const char *raise)
+{
+    wm_diag_set(p->d, WM_ERR_PARSE, name.off, name.len,
+                "'%.*s': %s over the limit of %llu bytes (%s)",
+                (int)name.len, p->s + name.off, what, (unsigned long long)limit, raise);
+    return 0;
 }
 
 static uint64_t align_up(uint64_t x, uint64_t a)
@@ -574,6 +595,8 @@ static int parse_var(parser *p, wmi_space sp, int is_extern)
             lit l;
             if (p->t.k != T_NUM || !parse_number(p, 0, &l) || l.k != LIT_INT)
                 return err(p, "expected an array size");
+            if (l.bits && count > UINT64_MAX / l.bits)
+                return err(p, "array size overflows 64 bits");
             count *= l.bits;
             next(p);
         }
@@ -582,6 +605,8 @@ static int parse_var(parser *p, wmi_space sp, int is_extern)
     }
     if (!align)
         align = elem;
+    if (!unsized && count > UINT64_MAX / elem)
+        return err(p, "array size overflows 64 bits");
     uint64_t size = unsized ? 0 : count * elem;
     int ok;
     PUSH(p->m->vars, p->m->nvars, p->m->capvars, ok);
@@ -598,27 +623,39 @@ static int parse_var(parser *p, wmi_space sp, int is_extern)
     v->size = size;
     v->align = align;
     v->is_extern = is_extern && sp == SP_SHARED && unsized;
+    /* Sizes are checked before they are stored in 32 bits or allocated:
+       shared and local against their hardware limits (a launch checks the
+       exact totals again), module data against WM_LIMIT_MODULE_DATA. */
     if (sp == SP_SHARED && !v->is_extern) {
-        if (p->f) {
-            uint64_t off = align_up(p->f->smem_static, align);
-            v->offset = off;
-            p->f->smem_static = (uint32_t)(off + size);
-        } else {
-            uint64_t off = align_up(p->module_smem, align);
-            v->offset = off;
-            p->module_smem = (uint32_t)(off + size);
-        }
+        uint32_t *acc = p->f ? &p->f->smem_static : &p->module_smem;
+        uint64_t off = align_up(*acc, align);
+        if (size > WM_LIMIT_SMEM || off + size > WM_LIMIT_SMEM)
+            return var_limit(p, name, "shared memory", WM_LIMIT_SMEM,
+                             "a fixed limit");
+        v->offset = off;
+        *acc = (uint32_t)(off + size);
     } else if (sp == SP_LOCAL && p->f) {
         uint64_t off = align_up(p->f->local_bytes, align);
+        if (size > WM_LIMIT_LOCAL || off + size > WM_LIMIT_LOCAL)
+            return var_limit(p, name, ".local memory per thread", WM_LIMIT_LOCAL,
+                             "a fixed limit");
         v->offset = off;
         p->f->local_bytes = (uint32_t)(off + size);
     } else if (sp == SP_GLOBAL || sp == SP_CONST) {
         uint64_t off = align_up(p->m->gbytes, align < 16 ? 16 : align);
-        uint8_t *g = realloc(p->m->gdata, off + size + 1);
-        if (!g)
-            return nomem(p);
-        memset(g + p->m->gbytes, 0, off + size + 1 - p->m->gbytes);
-        p->m->gdata = g;
+        if (size > WM_LIMIT_MODULE_DATA || off > WM_LIMIT_MODULE_DATA - size)
+            return var_limit(p, name, "module .global/.const data", WM_LIMIT_MODULE_DATA,
+                             "a fixed limit");
+        /* Only initialised data is stored: a launch allocates the whole
+           module data zeroed (lazily, by the OS) and copies this part. */
+        if (is_p(p, '=')) {
+            uint8_t *g = realloc(p->m->gdata, off + size + 1);
+            if (!g)
+                return nomem(p);
+            memset(g + p->m->ginit, 0, off + size + 1 - p->m->ginit);
+            p->m->gdata = g;
+            p->m->ginit = off + size;
+        }
         p->m->gbytes = off + size;
         v->offset = off;
     } else if (v->is_extern && p->f) {
@@ -973,29 +1010,38 @@ static int add_text(parser *p, size_t from, size_t to, uint32_t *out)
     return 1;
 }
 
-/* Number of destination operands an opcode writes first. */
-static unsigned ndests(wmi_op op)
+/*
+ * Check the operand count against the opcode's ptx_ops.def row (and that
+ * an instruction with a result has a type); the message names the opcode
+ * as written and what it expected, at the opcode.
+ */
+static int check_arity(parser *p, const wmi_insn *in, tok optok,
+                       unsigned nops)
 {
-    switch (op) {
-    case OP_ST: case OP_RED: case OP_BAR: case OP_BRA: case OP_RET:
-    case OP_EXIT: case OP_TRAP: case OP_NOP: case OP_CP_ASYNC:
-    case OP_CP_COMMIT: case OP_CP_WAIT: case OP_CALL: case OP_UNKNOWN:
+    wmi_op op = (wmi_op)in->op;
+    const wmi_shape *sh = &wmi_op_shapes[op];
+    unsigned lo = sh->ndst + sh->nsrc_min, hi = sh->ndst + sh->nsrc_max;
+    /* what computes a value or stores one needs its type (the VM reads
+       the width from it) */
+    if ((sh->ndst || op == OP_ST || op == OP_RED) && in->type == PT_NONE) {
+        wm_diag_set(p->d, WM_ERR_PARSE, optok.off, optok.len,
+                    "%.*s needs a type (.b32, .s32, .f32 ...)",
+                    (int)optok.len, p->s + optok.off);
         return 0;
-    case OP_MOV: case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD:
-    case OP_FMA: case OP_MUL24: case OP_MAD24: case OP_DIV: case OP_REM:
-    case OP_ABS: case OP_NEG: case OP_MIN: case OP_MAX: case OP_AND:
-    case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_SHL:
-    case OP_SHR: case OP_SHF: case OP_POPC: case OP_CLZ: case OP_BFIND:
-    case OP_BREV: case OP_BFE: case OP_BFI: case OP_PRMT: case OP_LOP3:
-    case OP_DP4A: case OP_SETP: case OP_SET: case OP_SELP: case OP_SLCT:
-    case OP_CVT: case OP_CVTA: case OP_RCP: case OP_SQRT: case OP_RSQRT:
-    case OP_SIN: case OP_COS: case OP_LG2: case OP_EX2: case OP_TANH:
-    case OP_COPYSIGN: case OP_TESTP: case OP_LD: case OP_ATOM:
-    case OP_LDMATRIX: case OP_MMA: case OP_SHFL: case OP_VOTE:
-    case OP_MATCH: case OP_REDUX: case OP_ACTIVEMASK: case OP_COUNT:
-        break;
     }
-    return 1;
+    if (nops >= lo && nops <= hi)
+        return 1;
+    char want[32];
+    if (lo == hi)
+        snprintf(want, sizeof want, "%u operand%s", lo, lo == 1 ? "" : "s");
+    else if (hi == lo + 1)
+        snprintf(want, sizeof want, "%u or %u operands", lo, hi);
+    else
+        snprintf(want, sizeof want, "%u to %u operands", lo, hi);
+    wm_diag_set(p->d, WM_ERR_PARSE, optok.off, optok.len,
+                "%.*s needs %s, got %u", (int)optok.len, p->s + optok.off,
+                want, nops);
+    return 0;
 }
 
 /*
@@ -1069,6 +1115,9 @@ static int parse_insn(parser *p, size_t start)
             }
         in.op = (uint8_t)op;
     }
+    if (op != OP_UNKNOWN && op != OP_CALL &&
+        !check_arity(p, &in, optok, nops))
+        return 0;
     if (op == OP_UNKNOWN || op == OP_CALL) {
         /* keep the instruction: it faults only when executed */
     } else if (op == OP_BRA) {
@@ -1083,9 +1132,16 @@ static int parse_insn(parser *p, size_t start)
         p->lrefs[p->nlrefs].insn = idx;
         p->nlrefs++;
     } else {
-        unsigned nd = ndests(op), k = 0, nsrc = 0;
-        if (nd > nops)
-            return err(p, "expected a destination operand");
+        const wmi_shape *sh = &wmi_op_shapes[op];
+        unsigned nd = sh->ndst, k = 0, nsrc = 0;
+        assert(nd <= nops);
+        for (unsigned v = 0; v < nops; v++)
+            if (ops[v].k == O_VEC && !sh->vec) {
+                wm_diag_set(p->d, WM_ERR_PARSE, ops[v].off, ops[v].len,
+                            "%.*s takes no vector operand", (int)optok.len,
+                            p->s + optok.off);
+                return 0;
+            }
         if (nd) {
             if (ops[0].k == O_REG) {
                 in.d = ops[0].slot;
@@ -1126,6 +1182,11 @@ static int parse_insn(parser *p, size_t start)
                     return 0;
             }
         }
+        if (op == OP_MOV && ((in.d | in.a) & WMI_VEC) &&
+            (((in.d & in.a) & WMI_VEC) || wmi_type_bits((wmi_type)in.type) > 64))
+            return err(p, "%.*s packs or unpacks a vector of at most 64 bits "
+                          "into one register", (int)optok.len,
+                       p->s + optok.off);
         if (op == OP_CP_ASYNC) {
             /* cp.async [dst], [src], cp-size[, src-size] */
             if (nops < 3 || ops[2].k != O_LIT)

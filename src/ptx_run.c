@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #define MAX_CHUNKS 64
-#define MAX_SMEM (228u * 1024u)
+#define MAX_SMEM ((unsigned)WM_LIMIT_SMEM)
 
 static const wmi_func *kernel_func(const wm_ptx_module *m, size_t k)
 {
@@ -350,7 +350,38 @@ typedef struct job {
     uint64_t warp_insts, thread_insts; /* atomic sums */
     wm_status oom;
     unsigned flags; /* WMI_RUN_* */
+    /* whole-launch budget (l->max_total_steps, 0 = none): steps sums the
+       finished CTAs' warp instructions; the first CTA to finish gives the
+       estimate nsel x its steps; over (atomic, first writer wins) is the
+       estimate or count that passed the budget, and stops every worker */
+    uint64_t budget, steps, over;
+    uint32_t first_done;
 } job;
+
+/* Record that the launch passes its budget (est warp instructions). */
+static void budget_over(job *j, uint64_t est)
+{
+    uint64_t zero = 0;
+    __atomic_compare_exchange_n(&j->over, &zero, est ? est : 1, 0,
+                                __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/* Count one finished CTA's steps against the whole-launch budget. */
+static void budget_add(job *j, uint64_t d)
+{
+    uint64_t tot = __atomic_add_fetch(&j->steps, d, __ATOMIC_RELAXED);
+    if (!j->budget)
+        return;
+    if (__atomic_exchange_n(&j->first_done, 1, __ATOMIC_RELAXED) == 0) {
+        uint64_t est;
+        if (__builtin_mul_overflow(d, j->nsel, &est))
+            est = UINT64_MAX;
+        if (est > j->budget)
+            budget_over(j, est);
+    }
+    if (tot > j->budget)
+        budget_over(j, tot);
+}
 
 static void run_chunk(job *j, wmi_cta *c, uint32_t k)
 {
@@ -360,13 +391,17 @@ static void run_chunk(job *j, wmi_cta *c, uint32_t k)
     for (uint64_t i = lo; i < hi; i++) {
         if (__atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED) < k)
             return; /* an earlier chunk faulted: its fault is reported */
+        if (__atomic_load_n(&j->over, __ATOMIC_RELAXED))
+            return; /* past the whole-launch budget */
         uint64_t id = j->list ? j->list[i] : i;
         uint64_t gx = j->l->grid[0], gy = j->l->grid[1];
         c->ctaid[0] = (unsigned)(id % gx);
         c->ctaid[1] = (unsigned)(id / gx % gy);
         c->ctaid[2] = (unsigned)(id / (gx * gy));
+        uint64_t before = c->warp_insts;
         wm_status st = run_cta(c);
         __atomic_add_fetch(&j->done, 1, __ATOMIC_RELAXED);
+        budget_add(j, c->warp_insts - before);
         if (st != WM_OK) {
             j->status[k] = st;
             uint32_t cur = __atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED);
@@ -396,6 +431,8 @@ static void *worker(void *arg)
     c.dyn_smem = j->l->dyn_smem;
     c.max_steps = j->l->max_steps;
     c.step_limit = c.max_steps ? c.max_steps : UINT64_MAX;
+    if (j->budget && c.step_limit > j->budget)
+        c.step_limit = j->budget; /* one CTA cannot pass the launch's */
     c.flags = j->flags;
     if (cta_alloc(&c) != WM_OK) {
         j->oom = WM_ERR_NOMEM;
@@ -440,6 +477,29 @@ static wm_status launch_error(wm_ptx_fault *fault, const char *fmt, ...)
     return WM_ERR_ARG;
 }
 
+/*
+ * The whole-launch budget is passed: est warp instructions (a lower bound
+ * when at_least, else nsel x the first CTA's count or the count so far).
+ */
+static wm_status budget_fault(wm_ptx_fault *fault, uint64_t est,
+                              uint64_t nsel, uint64_t budget, int at_least)
+{
+    memset(fault, 0, sizeof *fault);
+    fault->status = WM_ERR_LIMIT;
+    fault->file = "";
+    fault->insn = SIZE_MAX;
+    int e = 0;
+    for (uint64_t x = est; x >= 10; x /= 10)
+        e++;
+    snprintf(fault->msg, sizeof fault->msg,
+             "this launch is %s~10^%d warp instructions (%llu CTAs), over the "
+             "whole-launch budget of %llu: run fewer CTAs (--ctas sample:N) "
+             "or raise --max-total-steps",
+             at_least ? "at least " : "", e, (unsigned long long)nsel,
+             (unsigned long long)budget);
+    return WM_ERR_LIMIT;
+}
+
 /* Label every site of agg with its PTX text and source location. */
 static wm_status label_sites(const wm_ptx_module *m, wm_agg *agg)
 {
@@ -472,12 +532,18 @@ static wm_status check_geometry(const wmi_func *f, const wm_ptx_launch *l,
                                 wm_ptx_fault *fault, uint64_t *smem_out)
 {
     uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
-    uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    uint64_t nctas;
+    if (__builtin_mul_overflow((uint64_t)l->grid[0] * l->grid[1], l->grid[2],
+                               &nctas))
+        return launch_error(fault, "grid of more than 2^64 CTAs");
     if (nthreads == 0 || nthreads > 1024)
         return launch_error(fault, "block has %llu threads (1..1024 allowed)",
                             (unsigned long long)nthreads);
     if (nctas == 0)
         return launch_error(fault, "empty grid");
+    if (l->dyn_smem > MAX_SMEM)
+        return launch_error(fault, "shared memory of %zu bytes exceeds %u",
+                            l->dyn_smem, MAX_SMEM);
     uint64_t smem = f->smem_static;
     if (l->dyn_smem)
         smem = ((smem + f->dyn_align - 1) / f->dyn_align) * f->dyn_align + l->dyn_smem;
@@ -524,6 +590,7 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         memset(res, 0, sizeof *res);
     if (!f || !l)
         return launch_error(fault, "no such kernel");
+    uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint64_t smem;
     wm_status gst = check_geometry(f, l, fault, &smem);
@@ -537,14 +604,15 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     /* parameter buffer and global windows */
     uint8_t *params = calloc(f->param_bytes + 8, 1);
     wmi_gbuf *gbufs = calloc(l->nargs + 1, sizeof *gbufs);
-    uint8_t *gdata = malloc(m->gbytes + 16);
+    /* calloc: the zero pages of a large .global stay untouched */
+    uint8_t *gdata = calloc(m->gbytes + 16, 1);
     if (!params || !gbufs || !gdata) {
         free(params);
         free(gbufs);
         free(gdata);
         return WM_ERR_NOMEM;
     }
-    memcpy(gdata, m->gdata, m->gbytes);
+    memcpy(gdata, m->gdata, m->ginit);
     gbufs[l->nargs].p = gdata;
     gbufs[l->nargs].bytes = m->gbytes;
     for (size_t i = 0; i < l->nargs; i++) {
@@ -592,8 +660,21 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
             return WM_ERR_NOMEM;
         }
     }
+    /* Before the run: every warp of every selected CTA executes at least
+       one instruction, so nsel x warps bounds the launch from below. */
+    uint64_t nwarps = (nthreads + 31) / 32, least;
+    if (__builtin_mul_overflow(nsel, nwarps, &least))
+        least = UINT64_MAX;
+    if (l->max_total_steps && least > l->max_total_steps) {
+        free(list);
+        free(params);
+        free(gbufs);
+        free(gdata);
+        return budget_fault(fault, least, nsel, l->max_total_steps, 1);
+    }
     job j;
     memset(&j, 0, sizeof j);
+    j.budget = l->max_total_steps;
     j.m = m;
     j.f = f;
     j.l = l;
@@ -650,6 +731,8 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     if (st == WM_OK && j.fault_chunk != UINT32_MAX) {
         *fault = j.faults[j.fault_chunk];
         st = j.status[j.fault_chunk];
+    } else if (st == WM_OK && j.over) {
+        st = budget_fault(fault, j.over, nsel, j.budget, 0);
     }
     if (agg && j.aggs) {
         for (uint32_t i = 0; i < j.nchunks && st != WM_ERR_NOMEM; i++)

@@ -46,7 +46,7 @@ wm_cli_test(NAME html_no_file ARGS shared --html EXIT 2
   STDERR "^warpmem: error: ")
 wm_cli_test(NAME html_unwritable
   ARGS shared --html /nonexistent-dir/report.html EXIT 1
-  STDERR "^warpmem: error: --html: cannot write '/nonexistent-dir/report.html'\n$")
+  STDERR "^warpmem: error: cannot write '/nonexistent-dir/report.html' \\(--html\\): No such file or directory\n$")
 
 # Reports written by the CLI for the checks below.
 wm_cli_test(NAME html_shared ARGS shared --stride 32 --color never

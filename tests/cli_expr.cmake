@@ -75,7 +75,7 @@ wm_cli_test(NAME expr_both_inputs ARGS expr -f x.expr "load global f32 a[8] at [
 wm_cli_test(NAME expr_unknown_opt ARGS expr --frob EXIT 2
   STDERR "^warpmem: error: expr: unknown option '--frob' \\(see 'warpmem expr --help'\\)\n$")
 wm_cli_test(NAME expr_missing_file ARGS expr -f tests/expr/nonexistent.expr
-  EXIT 1 STDERR "^warpmem: error: cannot open 'tests/expr/nonexistent.expr': No such file or directory\n$")
+  EXIT 1 STDERR "^warpmem: error: cannot read 'tests/expr/nonexistent.expr': No such file or directory\n$")
 
 # Options may follow the statements (argv is permuted as getopt does), and
 # a value that looks like a statement stays with its option.

@@ -103,7 +103,7 @@ wm_cli_test(NAME expr_html_unwritable
   ARGS expr --block 32 --html /nonexistent-dir/r.html
        "load global f32 a[32] at [tid.x]"
   EXIT 1
-  STDERR "^warpmem: error: --html: cannot write '/nonexistent-dir/r.html'\n$")
+  STDERR "^warpmem: error: cannot write '/nonexistent-dir/r.html' \\(--html\\): No such file or directory\n$")
 
 # Reports for the checks below: tiled transpose (shared heatmaps) and the
 # misaligned copy (sector maps); stdout is the usual text.

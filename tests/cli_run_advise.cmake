@@ -68,7 +68,7 @@ wm_cli_test(NAME run_html_empty EXIT 2
 wm_cli_test(NAME run_html_unwritable EXIT 1
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[32] --arg f32[32]
        --arg i32=32 --html /nonexistent-dir/r.html
-  STDERR "^warpmem: error: --html: cannot write '/nonexistent-dir/r.html'")
+  STDERR "^warpmem: error: cannot write '/nonexistent-dir/r.html' \\(--html\\): No such file or directory")
 # the source file of faults.ptx does not exist: the report shows PTX text
 wm_cli_test(NAME run_html_ptx_only
   ARGS run ${P}/faults.ptx --kernel oob --grid 2 --block 32 --arg f32[4096]

@@ -1,0 +1,57 @@
+/*
+ * fuzz_cli.h -- shared by the CLI harnesses: run one warpmem subcommand
+ * in-process on an argv built from fuzz input.  Arguments that would write files, compile .cu (nvcc),
+ * read stdin or lift the step budgets are dropped, so a campaign only
+ * reads files and never runs for long.
+ */
+#ifndef WM_FUZZ_CLI_H
+#define WM_FUZZ_CLI_H
+
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define FUZZ_MAX_ARGS 32
+
+static int fuzz_arg_unsafe(const char *a)
+{
+    size_t n = strlen(a);
+    return strstr(a, "html") || strstr(a, "out=") || strcmp(a, "-") == 0 ||
+           strncmp(a, "--max", 5) == 0 || strcmp(a, "-j") == 0 ||
+           strncmp(a, "--jobs", 6) == 0 ||
+           (n >= 3 && strcmp(a + n - 3, ".cu") == 0);
+}
+
+/* The commands' output: run.sh passes -close_fd_mask=3, which closes
+   stdout and stderr for the target while libFuzzer and the sanitizers
+   report on a duplicate of stderr.  Nothing to do here but keep the
+   stdio error flags from sticking between inputs. */
+static void fuzz_quiet(void)
+{
+    clearerr(stdout);
+    clearerr(stderr);
+}
+
+/* Call the subcommand named by argv[0]; returns its exit code or -1. */
+static int fuzz_dispatch(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } cmds[] = {
+#define X(name, fn, summary) {#name, fn},
+#include "commands.def"
+#undef X
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (strcmp(argv[0], cmds[i].name) == 0) {
+            int rc = cmds[i].fn(argc, argv);
+            fflush(stdout);
+            fflush(stderr);
+            return rc;
+        }
+    return -1;
+}
+
+#endif /* WM_FUZZ_CLI_H */

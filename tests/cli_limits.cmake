@@ -1,0 +1,130 @@
+# CLI tests of issue 17's reproducers: bad input gives a clear message and
+# exit code, never a crash, a hang or memory exhaustion.  Exact stderr is
+# pinned by golden files (tests/golden/limits_*.txt); inputs are in
+# tests/limits/.  Paths are relative: the tests run in the source tree.
+set(L tests/limits)
+
+# operand arity from the ptx_ops.def table
+foreach(t arity_mad arity_bar arity_or vec_add)
+  wm_cli_test(NAME limits_${t} EXIT 1
+    ARGS run ${L}/${t}.ptx --grid 1 --block 32
+    STDERR_GOLDEN limits_${t}.txt)
+endforeach()
+
+# sizes: no wrap-around, no 32-bit truncation, no huge allocation
+foreach(t global_wrap global_10g shared_4g local_4g regs)
+  wm_cli_test(NAME limits_${t} EXIT 1
+    ARGS run ${L}/${t}.ptx --grid 1 --block 32
+    STDERR_GOLDEN limits_${t}.txt)
+endforeach()
+# a 1 GiB .global at the limit runs (allocated once, zero pages untouched)
+wm_cli_test(NAME limits_global_1g
+  ARGS run ${L}/global_1g.ptx --grid 1 --block 32
+  STDOUT "kernel k: 1 of 1 CTAs")
+
+# input files: directories, devices and FIFOs are refused with the reason;
+# a stream is read up to WM_LIMIT_INPUT_BYTES
+wm_cli_test(NAME limits_run_dir EXIT 1
+  ARGS run tests --grid 1 --block 32 STDERR_GOLDEN limits_run_dir.txt)
+wm_cli_test(NAME limits_run_dev_zero EXIT 1
+  ARGS run /dev/zero --grid 1 --block 32
+  STDERR_GOLDEN limits_run_dev_zero.txt)
+wm_cli_test(NAME limits_expr_dir EXIT 1
+  ARGS expr -f tests STDERR_GOLDEN limits_expr_dir.txt)
+wm_cli_test(NAME limits_expr_dev_zero EXIT 1
+  ARGS expr -f /dev/zero STDERR_GOLDEN limits_expr_dev_zero.txt)
+wm_cli_test(NAME limits_expr_missing EXIT 1
+  ARGS expr -f tests/limits/none.expr STDERR_GOLDEN limits_expr_missing.txt)
+wm_cli_test(NAME limits_arg_dir EXIT 1
+  ARGS run ${L}/one_buf.ptx --grid 1 --block 32 --arg u8[4]:file=tests
+  STDERR_GOLDEN limits_arg_dir.txt)
+wm_cli_test(NAME limits_file_dev_zero
+  ARGS run ${L}/file_dev_zero.ptx --grid 1 --block 32
+  STDOUT "kernel k: 1 of 1 CTAs")
+add_test(NAME cli_limits_fifo
+  COMMAND sh -c "rm -f fifo && mkfifo fifo && \"$1\" run fifo --grid 1 --block 32; echo \"rc=$?\"; rm -f fifo"
+          sh $<TARGET_FILE:warpmem>
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(cli_limits_fifo PROPERTIES TIMEOUT 20
+  PASS_REGULAR_EXPRESSION "warpmem: error: cannot read 'fifo': not a regular file \\(FIFOs and devices are not read\\)\nrc=1")
+add_test(NAME cli_limits_stdin_big
+  COMMAND sh -c "head -c 300000000 /dev/zero | \"$1\" expr -f -; echo \"rc=$?\""
+          sh $<TARGET_FILE:warpmem>)
+set_tests_properties(cli_limits_stdin_big PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "warpmem: error: cannot read '-': larger than the input limit of 256 MiB \\(a fixed limit\\)\nrc=1")
+
+# parse errors echo binary bytes escaped, long lines as a window
+foreach(t binary long_line)
+  wm_cli_test(NAME limits_${t} EXIT 1
+    ARGS run ${L}/${t}.ptx --grid 1 --block 32
+    STDERR_GOLDEN limits_${t}.txt)
+endforeach()
+
+# expression depth: 20 000 nested parentheses, 20 000 prefix minuses and a
+# 50 000-term sum stop at WM_LIMIT_EXPR_DEPTH instead of the stack's end
+string(REPEAT "(" 20000 opens)
+string(REPEAT ")" 20000 closes)
+string(REPEAT "-" 20000 minuses)
+string(REPEAT "+1" 50000 terms)
+wm_cli_test(NAME limits_expr_parens EXIT 1
+  ARGS expr "block 32" "load global f32 a[] at [${opens}tid.x${closes}]"
+  STDERR_GOLDEN limits_expr_parens.txt)
+wm_cli_test(NAME limits_expr_minus EXIT 1
+  ARGS expr "block 32" "load global f32 a[] at [${minuses}tid.x]"
+  STDERR_GOLDEN limits_expr_minus.txt)
+wm_cli_test(NAME limits_expr_sum EXIT 1
+  ARGS expr "block 32" "load global f32 a[] at [tid.x${terms}]"
+  STDERR_GOLDEN limits_expr_sum.txt)
+
+# the whole-launch budget: a lower bound before the run, an estimate after
+# the first CTA, each naming --ctas sample:N and --max-total-steps
+set(K ${PROJECT_SOURCE_DIR}/examples/kernels/sm_80)
+wm_cli_test(NAME limits_grid_huge EXIT 1
+  ARGS run examples/kernels/sm_80/copy.ptx --grid 1000000,1000000 --block 256
+       --arg f32[16] --arg f32[16] --arg i32=16
+  STDERR_GOLDEN limits_grid_huge.txt)
+wm_cli_test(NAME limits_total_estimate EXIT 1
+  ARGS run examples/kernels/sm_80/copy.ptx --grid 1000 --block 256
+       --arg f32[256000] --arg f32[256000] --arg i32=256000 -j 1
+       --max-total-steps 20000
+  STDERR_GOLDEN limits_total_estimate.txt)
+wm_cli_test(NAME limits_total_sampled
+  ARGS run ${K}/copy.ptx --grid 1000 --block 256 --arg f32[256000]
+       --arg f32[256000] --arg i32=256000 --max-total-steps 20000
+       --ctas sample:10 --draw 0
+  STDOUT "10 of 1000 CTAs \\(sampled")
+wm_cli_test(NAME limits_total_raised
+  ARGS run ${K}/copy.ptx --grid 1000 --block 256 --arg f32[256000]
+       --arg f32[256000] --arg i32=256000 --max-total-steps 0 --draw 0
+  STDOUT "1000 of 1000 CTAs, 136000 warp instructions")
+
+# write errors are errors: exit 1 with "cannot write <what>: <reason>"
+# (/dev/full fails every write with ENOSPC)
+if(EXISTS /dev/full)
+  set(wm_copy "run examples/kernels/sm_80/copy.ptx --grid 2 --block 256 --arg f32[512]")
+  foreach(pair
+      "stdout_demo|demo >/dev/full|cannot write standard output: No space left on device"
+      "stdout_run|${wm_copy} --arg f32[512] --arg i32=512 >/dev/full|cannot write standard output: No space left on device"
+      "out_arg|${wm_copy} --arg f32[512]:out=/dev/full --arg i32=512 >/dev/null|cannot write '/dev/full' \\(:out=\\): No space left on device"
+      "html_run|${wm_copy} --arg f32[512] --arg i32=512 --html /dev/full >/dev/null|cannot write '/dev/full' \\(--html\\): No space left on device"
+      "html_expr|expr -f examples/expr/contiguous_copy.expr --html /dev/full >/dev/null|cannot write '/dev/full' \\(--html\\): No space left on device"
+      "html_dir|expr -f examples/expr/contiguous_copy.expr --html tests/limits/none/x.html >/dev/null|cannot write 'tests/limits/none/x.html' \\(--html\\): No such file or directory")
+    string(REPLACE "|" ";" parts "${pair}")
+    list(GET parts 0 name)
+    list(GET parts 1 cmdline)
+    list(GET parts 2 want)
+    string(REPLACE ";" " " cmdline "${cmdline}")
+    add_test(NAME cli_limits_write_${name}
+      COMMAND sh -c "\"$0\" ${cmdline}; echo \"rc=$?\"" $<TARGET_FILE:warpmem>
+      WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    set_tests_properties(cli_limits_write_${name} PROPERTIES
+      PASS_REGULAR_EXPRESSION "^warpmem: error: ${want}\nrc=1\n$")
+  endforeach()
+endif()
+
+# --help lists every limit and what raises it
+wm_cli_test(NAME limits_help ARGS --help
+  STDOUT "limits \\(docs/limits.md\\):"
+         "268435456 +bytes of one input file"
+         "100000000000 warp instructions of a whole launch"
+         "raise: run --max-total-steps N, or fewer CTAs: --ctas sample:N")

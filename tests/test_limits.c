@@ -1,0 +1,121 @@
+/*
+ * test_limits.c -- robustness of the PTX front end and interpreter
+ * (issue 17): the ptx_ops.def shape table is consistent, and every opcode
+ * with every operand count 0..5 and several operand kinds either parses
+ * into an instruction the interpreter runs without crashing (a fault is
+ * fine) or is a parse error.  Run under ASan+UBSan this is the
+ * deterministic twin of fuzz/fuzz_ptx.c.
+ */
+#include "check.h"
+#include "ptx_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_shapes(void)
+{
+    for (unsigned op = 0; op < OP_COUNT; op++) {
+        const wmi_shape *s = &wmi_op_shapes[op];
+        CHECK(s->ndst <= 1);
+        CHECK(s->nsrc_min <= s->nsrc_max);
+        CHECK(s->nsrc_max <= 8);
+        if (op != OP_UNKNOWN && op != OP_CALL)
+            CHECK(s->nsrc_max <= 4); /* a b c e */
+    }
+}
+
+/* One operand of kind k for position i: register, predicate, vector,
+   address, immediate, sink. */
+static const char *operand(unsigned k, unsigned i)
+{
+    static const char *const kinds[][2] = {
+        {"%r1", "%r2"},   {"%p1", "%p2"},     {"{%r1, %r2}", "{%r3, %r4}"},
+        {"[%rd1]", "[%rd1+4]"}, {"1", "0x7"}, {"_", "%r3"},
+    };
+    return kinds[k][i & 1];
+}
+
+/* Parse and (when it parses) run one instruction; counts parses. */
+static unsigned try_insn(const char *insn, unsigned *nparsed)
+{
+    char src[1024];
+    snprintf(src, sizeof src,
+             ".version 9.0\n.target sm_80\n.address_size 64\n"
+             ".visible .entry k(.param .u64 k_p)\n{\n"
+             "\t.reg .pred %%p<3>;\n\t.reg .b32 %%r<5>;\n"
+             "\t.reg .b64 %%rd<3>;\n\t.reg .f32 %%f<3>;\n"
+             "\tld.param.u64 %%rd1, [k_p];\n"
+             "\tmov.u32 %%r1, %%tid.x;\n"
+             "\t%s;\n\tret;\n}\n",
+             insn);
+    wm_ptx_module *m = NULL;
+    wm_diag d;
+    if (wm_ptx_parse(src, strlen(src), "t.ptx", &m, &d) != WM_OK) {
+        CHECK(m == NULL);
+        CHECK(d.msg[0] != '\0');
+        return 0;
+    }
+    (*nparsed)++;
+    if (getenv("WM_TEST_VERBOSE"))
+        fprintf(stderr, "run: %s\n", insn);
+    static unsigned char buf[4096];
+    memset(buf, 0, sizeof buf);
+    wm_ptx_arg arg = {buf, sizeof buf, 0, 0};
+    wm_ptx_launch l;
+    memset(&l, 0, sizeof l);
+    l.grid[0] = l.grid[1] = l.grid[2] = 1;
+    l.block[0] = 32;
+    l.block[1] = l.block[2] = 1;
+    l.args = &arg;
+    l.nargs = 1;
+    l.max_steps = 100;
+    l.threads = 1;
+    wm_ptx_fault f;
+    wm_status st = wm_ptx_run(m, 0, &l, NULL, NULL, &f);
+    CHECK(st == WM_OK || st == WM_ERR_FAULT || st == WM_ERR_UNSUPPORTED ||
+          st == WM_ERR_LIMIT || st == WM_ERR_ARG);
+    wm_ptx_free(m);
+    return 1;
+}
+
+static void test_all_shapes(void)
+{
+    static const char *const types[] = {"", ".b32", ".u32", ".s32", ".f32",
+                                        ".pred", ".u64", ".f16x2"};
+    unsigned nparsed = 0, ntried = 0;
+    for (unsigned op = 1; op < OP_COUNT; op++) {
+        const char *base = wmi_op_names[op];
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+            for (unsigned n = 0; n <= 5; n++)
+                for (unsigned k = 0; k < 6; k++) {
+                    /* kind k for every operand, and kind k for one
+                       operand only (the rest registers) */
+                    for (unsigned one = 0; one <= n; one++) {
+                        char insn[256];
+                        int len = snprintf(insn, sizeof insn, "%s%s", base,
+                                           types[t]);
+                        for (unsigned i = 0; i < n; i++) {
+                            unsigned kk = one == n || i == one ? k : 0;
+                            len += snprintf(insn + len,
+                                            sizeof insn - (size_t)len, "%s%s",
+                                            i ? ", " : " ", operand(kk, i));
+                        }
+                        ntried++;
+                        try_insn(insn, &nparsed);
+                        if (k == 0)
+                            break; /* all registers: one variant */
+                    }
+                }
+    }
+    CHECK(nparsed > 100);
+    printf("test_limits: %u instruction shapes, %u parsed and ran\n", ntried,
+           nparsed);
+}
+
+int main(void)
+{
+    test_shapes();
+    test_all_shapes();
+    return check_done("test_limits");
+}
