@@ -17,6 +17,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ptx_int.h"
+#include "cache_int.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -241,14 +242,19 @@ static wm_status run_cta_warps(wmi_cta *c)
             wmi_warp *w = &c->warps[i];
             if (!(w->live & ~w->wait))
                 continue;
+            if (c->trace)
+                c->trace->warp = i;
             st = wmi_ptx_warp_run(c, w);
             if (st != WM_OK)
                 return st;
         }
         if (c->exited >= c->nthreads)
             return WM_OK;
-        if (release(c, &st))
+        if (release(c, &st)) {
+            if (c->trace)
+                c->trace->interval++;
             continue;
+        }
         if (st != WM_OK)
             return st;
         /* every live thread waits and no barrier completes */
@@ -342,6 +348,7 @@ typedef struct job {
     uint64_t nsel;
     uint32_t nchunks;
     wm_agg **aggs;           /* one per chunk (NULL entries if no agg) */
+    wmi_ctrace *traces;      /* one per chunk with l->cache, else NULL */
     wm_ptx_fault *faults;    /* one per chunk */
     wm_status *status;       /* one per chunk */
     uint32_t next_chunk;     /* atomic */
@@ -356,6 +363,7 @@ static void run_chunk(job *j, wmi_cta *c, uint32_t k)
 {
     uint64_t lo = j->nsel * k / j->nchunks, hi = j->nsel * (k + 1) / j->nchunks;
     c->agg = j->aggs ? j->aggs[k] : NULL;
+    c->trace = j->traces ? &j->traces[k] : NULL;
     c->fault = &j->faults[k];
     for (uint64_t i = lo; i < hi; i++) {
         if (__atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED) < k)
@@ -365,6 +373,10 @@ static void run_chunk(job *j, wmi_cta *c, uint32_t k)
         c->ctaid[0] = (unsigned)(id % gx);
         c->ctaid[1] = (unsigned)(id / gx % gy);
         c->ctaid[2] = (unsigned)(id / (gx * gy));
+        if (c->trace && wmi_ctrace_cta(c->trace) != WM_OK) {
+            j->oom = WM_ERR_NOMEM;
+            return;
+        }
         wm_status st = run_cta(c);
         __atomic_add_fetch(&j->done, 1, __ATOMIC_RELAXED);
         if (st != WM_OK) {
@@ -587,6 +599,9 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         for (uint32_t i = 0; st == WM_OK && i < j.nchunks; i++)
             if (!(j.aggs[i] = wm_agg_new(wm_agg_arch(agg))))
                 st = WM_ERR_NOMEM;
+        if (st == WM_OK && l->cache &&
+            !(j.traces = wmi_cache_traces_new(m, j.aggs, j.nchunks)))
+            st = WM_ERR_NOMEM;
     }
     if (st == WM_OK) {
         unsigned nt = l->threads ? l->threads : ncores();
@@ -634,6 +649,12 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
             if (ls != WM_OK && st == WM_OK)
                 st = ls;
         }
+    }
+    if (j.traces) {
+        wm_status cs = wmi_cache_traces_end(l->cache, j.traces, j.nchunks,
+                                            st == WM_OK);
+        if (cs != WM_OK && st == WM_OK)
+            st = cs;
     }
     if (res) {
         res->ctas_total = nctas;
