@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "cache_opts.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,7 +38,9 @@ static void usage(FILE *f)
             "[--max-steps N] [-j N]\n"
             "                   [--arch NAME] [--format text|json|csv] "
             "[--color auto|always|never]\n"
-            "                   [--draw N] [--explain] [--html FILE] [--list]\n\n"
+            "                   [--draw N] [--explain] [--html FILE] [--list]\n"
+            "                   [--cache] [--cache-order insn|barrier] "
+            "[--sms N]\n\n"
             "Runs the kernel's PTX warp by warp on the CPU and reports, per "
             "source line,\nrequests, sectors, ideal sectors, shared "
             "wavefronts and bank conflicts (PTX level).\n\n"
@@ -68,7 +71,15 @@ static void usage(FILE *f)
             "maps, advice)\n"
             "  --color C      auto (default: colours when stdout is a "
             "terminal), always, never\n"
-            "  --list         list the kernels of the module and exit\n");
+            "  --list         list the kernels of the module and exit\n"
+            "  --cache        also model L1/L2/DRAM (--arch H200|H100|A100|"
+            "L4|RTX4090;\n"
+            "                 sm_90 means H200): hit rates, DRAM bytes, "
+            "predicted time\n"
+            "  --cache-order  how resident warps interleave: insn (default) "
+            "or barrier\n"
+            "  --sms N        place the CTAs on N SMs instead of the GPU's "
+            "count\n");
 }
 
 /* "64", "64,8", "64x8x2" -> dims (missing ones are 1). */
@@ -373,6 +384,8 @@ int wm_cmd_run(int argc, char **argv)
     memset(&l, 0, sizeof l);
     l.ctas = WM_PTX_CTAS_ALL;
     cli_output_init(&output);
+    cli_cache cache_opt;
+    cli_cache_init(&cache_opt);
     int rc = WM_EXIT_USAGE;
 
     for (int i = 1; i < argc; i++) {
@@ -456,6 +469,9 @@ int wm_cmd_run(int argc, char **argv)
                 goto out;
             arch_name = v;
         } else if ((r = cli_output_opt(argc, argv, &i, &output))) {
+            if (r < 0)
+                goto out;
+        } else if ((r = cli_cache_opt(argc, argv, &i, &cache_opt))) {
             if (r < 0)
                 goto out;
         } else if ((r = cli_opt(argc, argv, &i, "--draw", NULL, &v))) {
@@ -566,6 +582,16 @@ int wm_cmd_run(int argc, char **argv)
         cli_error("out of memory");
         goto done;
     }
+    int cache_failed;
+    l.cache = cli_cache_new(&cache_opt, &arch,
+                            (uint64_t)block[0] * block[1] * block[2],
+                            wm_ptx_kernel_smem(m, (size_t)k, (uint64_t)smem),
+                            &cache_failed);
+    if (cache_failed) {
+        rc = WM_EXIT_USAGE;
+        wm_agg_free(agg);
+        goto done;
+    }
     wm_ptx_result res;
     wm_ptx_fault ft;
     wm_status st = wm_ptx_run(m, (size_t)k, &l, agg, &res, &ft);
@@ -594,8 +620,10 @@ int wm_cmd_run(int argc, char **argv)
         char cmd[2048];
         cli_command_line(argc, argv, cmd, sizeof cmd);
         ro.command = cmd;
-        wm_ptx_report(stdout, m, agg, &ro);
-        rc = WM_EXIT_OK;
+        wm_ptx_report(cli_cache_report_file(&cache_opt, l.cache, ro.format),
+                      m, agg, &ro);
+        rc = cli_cache_report_end(&cache_opt, l.cache, agg) ? WM_EXIT_OK
+                                                            : WM_EXIT_ERR;
         if (output.html && write_html(output.html, m, agg, &ro) != WM_OK)
             rc = WM_EXIT_ERR;
         for (size_t i = 0; i < nargs; i++) {
@@ -612,6 +640,7 @@ int wm_cmd_run(int argc, char **argv)
         }
     }
     wm_agg_free(agg);
+    wm_cache_free(l.cache);
 done:
     wm_ptx_free(m);
     free(src);
