@@ -36,11 +36,23 @@
 #define SECTOR_SHIFT 5
 #define SPL 4 /* sectors per line */
 
-/* One cache level, ways of a set contiguous: tag[set * ways + i]. */
+/*
+ * One way: key = (line index + 1) << 8 | dirty sectors << 4 | valid
+ * sectors (key 0 = empty), and the LRU stamp.  16 bytes, so a 16-way set
+ * is four host cache lines.
+ */
+typedef struct way {
+    uint64_t key;
+    uint64_t stamp;
+} way;
+
+#define KEY_TAG(k) ((k) >> 8)
+#define KEY_VALID(k) ((unsigned)(k) & 0xfu)
+#define KEY_DIRTY(k) ((unsigned)((k) >> 4) & 0xfu)
+
+/* One cache level, the ways of a set contiguous. */
 typedef struct level {
-    uint64_t *tag;   /* line index + 1; 0 = empty */
-    uint64_t *stamp; /* LRU clock at the last use */
-    uint16_t *valid, *dirty;
+    way *w;
     uint32_t nsets, ways;
     uint64_t clock; /* counts up from STAMP0 at each use */
     uint64_t low;   /* counts down from STAMP0: evict-first insertions */
@@ -131,6 +143,11 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
         for (uint64_t s = lo >> SECTOR_SHIFT; s <= hi >> SECTOR_SHIFT; s++) {
             uint64_t li = s >> 2;
             uint16_t bit = (uint16_t)(1u << (s & (SPL - 1)));
+            /* coalesced lanes: the line of the previous lane */
+            if (nl && (line[nl - 1] >> 16) == li) {
+                line[nl - 1] |= bit;
+                continue;
+            }
             unsigned h = (unsigned)((li * 0x9E3779B97F4A7C15ull) >> 57);
             while (slot[h] >= 0 && (line[slot[h]] >> 16) != li)
                 h = (h + 1) & 127;
@@ -206,46 +223,69 @@ static int level_init(level *lv, uint64_t bytes, unsigned ways)
     lv->ways = ways;
     lv->nsets = (uint32_t)(lines / ways);
     lv->clock = lv->low = STAMP0;
-    size_t n = (size_t)lv->nsets * ways;
-    lv->tag = calloc(n, sizeof *lv->tag);
-    lv->stamp = calloc(n, sizeof *lv->stamp);
-    lv->valid = calloc(n, sizeof *lv->valid);
-    lv->dirty = calloc(n, sizeof *lv->dirty);
-    return lv->tag && lv->stamp && lv->valid && lv->dirty;
+    lv->w = calloc((size_t)lv->nsets * ways, sizeof *lv->w);
+    return lv->w != NULL;
 }
 
 static void level_free(level *lv)
 {
-    free(lv->tag);
-    free(lv->stamp);
-    free(lv->valid);
-    free(lv->dirty);
+    free(lv->w);
 }
 
 /*
  * The way holding line li (*hit = 1), or the way to refill (*hit = 0): an
- * empty one, else the least recently used.  Returns its index.
+ * empty one, else the least recently used.
  */
-static size_t lookup(const level *lv, uint64_t li, int *hit)
+/* The set of line li: with a multiple of 8 sets, runs of 8 lines go to
+ * 8 consecutive sets and the run picks the group by a multiplicative hash
+ * reduced by multiply-shift (no division on this hot path); otherwise the
+ * line itself is hashed. */
+static way *set_of(const level *lv, uint64_t li)
 {
-    uint64_t run = li >> 3;
-    uint64_t k = ((run * 0x9E3779B97F4A7C15ull) >> 20 << 3) | (li & 7);
-    size_t base = (size_t)(k % lv->nsets) * lv->ways;
-    const uint64_t *t = lv->tag + base;
+    uint64_t set;
+    if (lv->nsets % 8 == 0) {
+        uint64_t h = ((li >> 3) * 0x9E3779B97F4A7C15ull) >> 32;
+        set = (h * (lv->nsets / 8)) >> 32 << 3 | (li & 7);
+    } else {
+        uint64_t h = (li * 0x9E3779B97F4A7C15ull) >> 32;
+        set = (h * lv->nsets) >> 32;
+    }
+    return lv->w + (size_t)set * lv->ways;
+}
+
+/* Ask the host to fetch the set of line li (the sets of one access are
+ * independent, so their host cache misses overlap). */
+static void prefetch_set(const level *lv, uint64_t li)
+{
+    const char *p = (const char *)set_of(lv, li);
+    size_t n = lv->ways * sizeof(way);
+    for (size_t o = 0; o < n && o < 256; o += 64)
+        __builtin_prefetch(p + o);
+}
+
+static way *lookup(const level *lv, uint64_t li, int *hit)
+{
+    way *s = set_of(lv, li);
     for (unsigned i = 0; i < lv->ways; i++)
-        if (t[i] == li + 1) {
+        if (KEY_TAG(s[i].key) == li + 1) {
             *hit = 1;
-            return base + i;
+            return &s[i];
         }
     *hit = 0;
-    size_t v = base;
+    way *v = s;
     for (unsigned i = 0; i < lv->ways; i++) {
-        if (!t[i])
-            return base + i;
-        if (lv->stamp[base + i] < lv->stamp[v])
-            v = base + i;
+        if (!s[i].key)
+            return &s[i];
+        if (s[i].stamp < v->stamp)
+            v = &s[i];
     }
     return v;
+}
+
+/* Add sector bits to a way's valid (and dirty) sets. */
+static void set_bits(way *w, unsigned valid, unsigned dirty)
+{
+    w->key |= (uint64_t)(valid & 0xfu) | (uint64_t)(dirty & 0xfu) << 4;
 }
 
 static unsigned popc16(unsigned x)
@@ -255,12 +295,11 @@ static unsigned popc16(unsigned x)
 
 /* ---- the hierarchy ------------------------------------------------------- */
 
-/* Take way i of lv for line li, writing back its dirty sectors. */
-static void refill(level *lv, wm_cache_stats *st, size_t i, uint64_t li)
+/* Take way w for line li, writing back its dirty sectors. */
+static void refill(wm_cache_stats *st, way *w, uint64_t li)
 {
-    st->dram_wr_sectors += popc16(lv->dirty[i]);
-    lv->tag[i] = li + 1;
-    lv->valid[i] = lv->dirty[i] = 0;
+    st->dram_wr_sectors += popc16(KEY_DIRTY(w->key));
+    w->key = (li + 1) << 8;
 }
 
 /* L2 read of sectors mask of line li; cv: refetch even if present. */
@@ -269,21 +308,21 @@ static void l2_read(wm_cache *c, wm_cache_stats *st, uint64_t li,
 {
     level *lv = &c->l2;
     int found;
-    size_t i = lookup(lv, li, &found);
+    way *w = lookup(lv, li, &found);
     unsigned hit = 0;
     if (!found)
-        refill(lv, st, i, li);
+        refill(st, w, li);
     else if (!cv)
-        hit = lv->valid[i] & mask;
+        hit = KEY_VALID(w->key) & mask;
     st->l2_rd_sectors += popc16(mask);
     st->l2_rd_hits += popc16(hit);
     st->dram_rd_sectors += popc16(mask & ~hit);
-    lv->valid[i] = (uint16_t)(lv->valid[i] | mask);
+    set_bits(w, mask, 0);
     /* evict-first: a refill goes to the LRU end, a hit stays in place */
     if (!found)
-        lv->stamp[i] = evict_first ? --lv->low : ++lv->clock;
+        w->stamp = evict_first ? --lv->low : ++lv->clock;
     else if (!evict_first)
-        lv->stamp[i] = ++lv->clock;
+        w->stamp = ++lv->clock;
 }
 
 /* L2 write (store) of sectors mask; atom: read-modify-write. */
@@ -292,17 +331,16 @@ static void l2_write(wm_cache *c, wm_cache_stats *st, uint64_t li,
 {
     level *lv = &c->l2;
     int found;
-    size_t i = lookup(lv, li, &found);
+    way *w = lookup(lv, li, &found);
     st->l2_wr_sectors += popc16(mask);
     if (!found)
-        refill(lv, st, i, li);
+        refill(st, w, li);
     else
         st->l2_wr_hits += popc16(mask);
     if (atom)
-        st->dram_rd_sectors += popc16(mask & ~(unsigned)lv->valid[i]);
-    lv->valid[i] = (uint16_t)(lv->valid[i] | mask);
-    lv->dirty[i] = (uint16_t)(lv->dirty[i] | mask);
-    lv->stamp[i] = ++lv->clock;
+        st->dram_rd_sectors += popc16(mask & ~KEY_VALID(w->key));
+    set_bits(w, mask, mask);
+    w->stamp = ++lv->clock;
 }
 
 static wm_cache_stats *site_stats(wm_cache *c, uint32_t site)
@@ -335,6 +373,14 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h)
     level *lv1 = &c->l1[sm];
     for (unsigned i = 0; i < nl; i++) {
         uint64_t li = h[2 + i] >> 16;
+        if (kind == WMI_CK_ST || kind == WMI_CK_ATOM ||
+            kind == WM_CACHE_LD_CG || kind == WM_CACHE_LD_CV)
+            prefetch_set(&c->l2, li);
+        else
+            prefetch_set(lv1, li);
+    }
+    for (unsigned i = 0; i < nl; i++) {
+        uint64_t li = h[2 + i] >> 16;
         unsigned mask = (unsigned)(h[2 + i] & 0xffff);
         if (kind == WMI_CK_ST || kind == WMI_CK_ATOM) {
             st->l1_st_sectors += popc16(mask);
@@ -344,15 +390,15 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h)
         st->l1_ld_sectors += popc16(mask);
         unsigned miss = mask;
         int found = 0, l1 = kind != WM_CACHE_LD_CG && kind != WM_CACHE_LD_CV;
-        size_t w = 0;
+        way *w = NULL;
         if (l1) {
             w = lookup(lv1, li, &found);
             if (found) {
-                unsigned hit = lv1->valid[w] & mask;
+                unsigned hit = KEY_VALID(w->key) & mask;
                 st->l1_ld_hits += popc16(hit);
                 miss = mask & ~hit;
                 if (kind != WM_CACHE_LD_EVICT_FIRST)
-                    lv1->stamp[w] = ++lv1->clock;
+                    w->stamp = ++lv1->clock;
             }
         }
         if (!miss)
@@ -364,12 +410,11 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h)
             continue;
         if (!found) {
             /* L1 is write-through: its lines are never dirty */
-            lv1->tag[w] = li + 1;
-            lv1->valid[w] = 0;
-            lv1->stamp[w] = kind == WM_CACHE_LD_EVICT_FIRST ? --lv1->low
-                                                           : ++lv1->clock;
+            w->key = (li + 1) << 8;
+            w->stamp = kind == WM_CACHE_LD_EVICT_FIRST ? --lv1->low
+                                                       : ++lv1->clock;
         }
-        lv1->valid[w] = (uint16_t)(lv1->valid[w] | miss);
+        set_bits(w, miss, 0);
     }
     return WM_OK;
 }
@@ -383,14 +428,10 @@ static wm_status replay(wm_cache *c)
         return WM_OK;
     /* Index the accesses: count per (cta, warp), then place them. */
     enum { MAXW = 64 };
-    size_t nacc = 0;
-    for (size_t p = 0; p < t->n; p += 2 + ((t->w[p] >> 48) & 0xff))
-        nacc++;
     size_t *start = calloc(ncta * MAXW + 1, sizeof *start);
     size_t *cur = calloc(ncta * MAXW, sizeof *cur);
     unsigned *ival = calloc(ncta, sizeof *ival);
-    if (!start || !cur || !ival ||
-        !grow((void **)&c->acc, &c->capacc, nacc ? nacc : 1, sizeof *c->acc)) {
+    if (!start || !cur || !ival) {
         free(start);
         free(cur);
         free(ival);
@@ -409,6 +450,13 @@ static wm_status replay(wm_cache *c)
     }
     for (size_t i = 1; i <= ncta * MAXW; i++)
         start[i] += start[i - 1];
+    size_t nacc = start[ncta * MAXW];
+    if (!grow((void **)&c->acc, &c->capacc, nacc ? nacc : 1, sizeof *c->acc)) {
+        free(start);
+        free(cur);
+        free(ival);
+        return WM_ERR_NOMEM;
+    }
     memcpy(cur, start, ncta * MAXW * sizeof *cur);
     for (size_t k = 0; k < ncta; k++) {
         size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
@@ -554,8 +602,8 @@ wm_status wm_cache_finish(wm_cache *c)
         return st;
     size_t n = (size_t)c->l2.nsets * c->l2.ways;
     for (size_t i = 0; i < n; i++) {
-        c->flush_wr += popc16(c->l2.dirty[i]);
-        c->l2.dirty[i] = 0;
+        c->flush_wr += popc16(KEY_DIRTY(c->l2.w[i].key));
+        c->l2.w[i].key &= ~(uint64_t)0xf0;
     }
     c->finished = 1;
     return WM_OK;

@@ -50,13 +50,19 @@ wm_status wmi_cache_feed(wm_cache *c, const wmi_ctrace *t);
  * "L1::no_allocate" ...). */
 wm_cache_ld wmi_cache_ld_of_text(const char *text);
 
-/* The PTX runner's recorders: one trace per chunk aggregator aggs[i],
- * tapped into it, with the load policy of every instruction of m.  NULL on
- * OOM.  _end feeds them to c in chunk order when feed is set, finishes c
- * and frees them; returns the first error. */
-wmi_ctrace *wmi_cache_traces_new(const wm_ptx_module *m, wm_agg **aggs,
-                                 uint32_t n);
-wm_status wmi_cache_traces_end(wm_cache *c, wmi_ctrace *t, uint32_t n,
-                               int feed);
+/*
+ * The PTX runner's recorders: one trace per chunk aggregator aggs[i],
+ * tapped into it, with the load policy of every instruction of m.  A
+ * worker calls _chunk_done after chunk k; the chunks done so far in chunk
+ * order are fed to c then, by one thread at a time, so recording memory
+ * stays bounded and replay overlaps the run.  _end feeds the rest (when
+ * feed is set), finishes c and frees the feeder; returns the first error.
+ */
+typedef struct wmi_cache_feeder wmi_cache_feeder;
+wmi_cache_feeder *wmi_cache_feeder_new(wm_cache *c, const wm_ptx_module *m,
+                                       wm_agg **aggs, uint32_t n);
+wmi_ctrace *wmi_cache_trace(wmi_cache_feeder *f, uint32_t k);
+void wmi_cache_chunk_done(wmi_cache_feeder *f, uint32_t k);
+wm_status wmi_cache_feeder_end(wmi_cache_feeder *f, int feed);
 
 #endif /* WM_CACHE_INT_H */

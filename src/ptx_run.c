@@ -348,7 +348,7 @@ typedef struct job {
     uint64_t nsel;
     uint32_t nchunks;
     wm_agg **aggs;           /* one per chunk (NULL entries if no agg) */
-    wmi_ctrace *traces;      /* one per chunk with l->cache, else NULL */
+    wmi_cache_feeder *feeder; /* with l->cache: per-chunk recorders */
     wm_ptx_fault *faults;    /* one per chunk */
     wm_status *status;       /* one per chunk */
     uint32_t next_chunk;     /* atomic */
@@ -363,7 +363,7 @@ static void run_chunk(job *j, wmi_cta *c, uint32_t k)
 {
     uint64_t lo = j->nsel * k / j->nchunks, hi = j->nsel * (k + 1) / j->nchunks;
     c->agg = j->aggs ? j->aggs[k] : NULL;
-    c->trace = j->traces ? &j->traces[k] : NULL;
+    c->trace = j->feeder ? wmi_cache_trace(j->feeder, k) : NULL;
     c->fault = &j->faults[k];
     for (uint64_t i = lo; i < hi; i++) {
         if (__atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED) < k)
@@ -421,6 +421,8 @@ static void *worker(void *arg)
         if (__atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED) < k)
             continue;
         run_chunk(j, &c, k);
+        if (j->feeder)
+            wmi_cache_chunk_done(j->feeder, k);
     }
     __atomic_add_fetch(&j->warp_insts, c.warp_insts, __ATOMIC_RELAXED);
     __atomic_add_fetch(&j->thread_insts, c.thread_insts, __ATOMIC_RELAXED);
@@ -600,7 +602,8 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
             if (!(j.aggs[i] = wm_agg_new(wm_agg_arch(agg))))
                 st = WM_ERR_NOMEM;
         if (st == WM_OK && l->cache &&
-            !(j.traces = wmi_cache_traces_new(m, j.aggs, j.nchunks)))
+            !(j.feeder = wmi_cache_feeder_new(l->cache, m, j.aggs,
+                                              j.nchunks)))
             st = WM_ERR_NOMEM;
     }
     if (st == WM_OK) {
@@ -650,9 +653,8 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
                 st = ls;
         }
     }
-    if (j.traces) {
-        wm_status cs = wmi_cache_traces_end(l->cache, j.traces, j.nchunks,
-                                            st == WM_OK);
+    if (j.feeder) {
+        wm_status cs = wmi_cache_feeder_end(j.feeder, st == WM_OK);
         if (cs != WM_OK && st == WM_OK)
             st = cs;
     }
