@@ -334,6 +334,30 @@ static uint64_t *sample(uint64_t n, uint64_t k, uint64_t seed)
     return out;
 }
 
+/*
+ * With the hierarchy model, whole waves (the model's SMs x CTAs per SM, in
+ * launch order) are drawn until they hold at least *k CTAs, so the model
+ * sees each sampled CTA beside the neighbours it shares lines with; *k
+ * becomes the number of CTAs taken.
+ */
+static uint64_t *sample_waves(const wm_cache *c, uint64_t n, uint64_t *k,
+                              uint64_t seed)
+{
+    const wm_cache_config *cfg = wm_cache_config_of(c);
+    uint64_t w = (uint64_t)cfg->nsms * cfg->ctas_per_sm;
+    uint64_t nw = (n + w - 1) / w, kw = (*k + w - 1) / w;
+    if (kw > nw)
+        kw = nw;
+    uint64_t *pick = sample(nw, kw, seed);
+    uint64_t *out = pick ? malloc(kw * w * sizeof *out) : NULL, cnt = 0;
+    for (uint64_t i = 0; out && i < kw; i++)
+        for (uint64_t id = pick[i] * w; id < n && id < (pick[i] + 1) * w; id++)
+            out[cnt++] = id;
+    free(pick);
+    *k = cnt;
+    return out;
+}
+
 /* ---- the parallel runner ----------------------------------------------------- */
 
 typedef struct job {
@@ -569,7 +593,8 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         nsel = l->ctas_n;
     else if (l->ctas == WM_PTX_CTAS_SAMPLE && l->ctas_n < nctas) {
         nsel = l->ctas_n;
-        list = sample(nctas, nsel, l->seed);
+        list = l->cache && agg ? sample_waves(l->cache, nctas, &nsel, l->seed)
+                               : sample(nctas, nsel, l->seed);
         if (!list) {
             free(params);
             free(gbufs);

@@ -673,6 +673,36 @@ static void test_ptx(void)
         free(out);
     }
     CHECK(memcmp(&got[0], &got[1], sizeof got[0]) == 0);
+
+    /* --ctas sample:20 on 2 SMs x 8 CTAs: two whole waves of 16 CTAs */
+    float *in = calloc(N, sizeof *in), *out = calloc(N, sizeof *out);
+    wm_ptx_arg args[3] = {{out, N * 4, 0, 0}, {in, N * 4, 0, 0},
+                          {NULL, 0, N, 4}};
+    wm_ptx_launch l;
+    memset(&l, 0, sizeof l);
+    l.grid[0] = 64, l.grid[1] = l.grid[2] = 1;
+    l.block[0] = 256, l.block[1] = l.block[2] = 1;
+    l.args = args;
+    l.nargs = 3;
+    l.ctas = WM_PTX_CTAS_SAMPLE;
+    l.ctas_n = 20;
+    l.seed = 3;
+    wm_cache_config cfg;
+    CHECK_EQ(wm_cache_config_init(&cfg, wm_gpu_find("H200"), 256, 0), WM_OK);
+    cfg.nsms = 2;
+    l.cache = wm_cache_new(&cfg);
+    wm_agg *g = wm_agg_new(wm_arch_default());
+    wm_ptx_result res;
+    CHECK_EQ(wm_ptx_run(m, 0, &l, g, &res, NULL), WM_OK);
+    CHECK_EQ(res.ctas_run, 32);
+    CHECK(res.sampled);
+    wm_cache_stats t;
+    wm_cache_totals(l.cache, &t);
+    CHECK_EQ(t.dram_rd_sectors * 32, 32 * 256 * 4);
+    wm_agg_free(g);
+    wm_cache_free(l.cache);
+    free(in);
+    free(out);
     wm_ptx_free(m);
 }
 
