@@ -162,27 +162,63 @@ static void report_text(FILE *f, const wm_cache *c, const wm_agg *g)
     size_t n = wm_cache_nsites(c);
     if (!n)
         return;
-    fprintf(f, "  %-34s %12s %12s %12s %12s\n", "misses by instruction",
-            "L1 ld sect", "L1 miss", "L2 miss", "DRAM rd B");
-    for (size_t i = 0; i < n; i++) {
+    /* Per source line (file:line from the aggregator's labels) the sum of
+     * its instructions, then each instruction under it. */
+    typedef struct row {
         uint32_t id;
-        wm_cache_stats s;
         const char *label, *file;
         uint32_t line;
-        wm_cache_site(c, i, &id, &s);
-        site_label(g, id, &label, &file, &line);
-        char where[64];
-        if (*file)
-            snprintf(where, sizeof where, "%s:%u", file, line);
-        else
-            snprintf(where, sizeof where, "site %u", id);
-        fprintf(f, "  %-34.34s %12llu %12llu %12llu %12llu  %s\n", where,
-                (unsigned long long)s.l1_ld_sectors,
-                (unsigned long long)(s.l1_ld_sectors - s.l1_ld_hits),
-                (unsigned long long)(s.l2_rd_sectors - s.l2_rd_hits),
-                (unsigned long long)s.dram_rd_sectors * k->sector_bytes,
-                label);
+        wm_cache_stats s;
+        int done;
+    } row;
+    row *r = calloc(n, sizeof *r);
+    if (!r)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        wm_cache_site(c, i, &r[i].id, &r[i].s);
+        site_label(g, r[i].id, &r[i].label, &r[i].file, &r[i].line);
     }
+    fprintf(f, "  %-40s %12s %12s %12s %12s\n", "misses by source line",
+            "L1 ld sect", "L1 miss", "L2 miss", "DRAM rd B");
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].done)
+            continue;
+        wm_cache_stats sum;
+        memset(&sum, 0, sizeof sum);
+        for (size_t q = i; q < n; q++)
+            if (!r[q].done && r[q].line == r[i].line &&
+                strcmp(r[q].file, r[i].file) == 0 && (*r[i].file || q == i)) {
+                r[q].done = 2; /* in this group */
+                sum.l1_ld_sectors += r[q].s.l1_ld_sectors;
+                sum.l1_ld_hits += r[q].s.l1_ld_hits;
+                sum.l2_rd_sectors += r[q].s.l2_rd_sectors;
+                sum.l2_rd_hits += r[q].s.l2_rd_hits;
+                sum.dram_rd_sectors += r[q].s.dram_rd_sectors;
+            }
+        char where[64];
+        if (*r[i].file)
+            snprintf(where, sizeof where, "%s:%u", r[i].file, r[i].line);
+        else
+            snprintf(where, sizeof where, "site %u", r[i].id);
+        fprintf(f, "  %-40.40s %12llu %12llu %12llu %12llu\n", where,
+                (unsigned long long)sum.l1_ld_sectors,
+                (unsigned long long)(sum.l1_ld_sectors - sum.l1_ld_hits),
+                (unsigned long long)(sum.l2_rd_sectors - sum.l2_rd_hits),
+                (unsigned long long)sum.dram_rd_sectors * k->sector_bytes);
+        for (size_t q = i; q < n; q++) {
+            if (r[q].done != 2)
+                continue;
+            r[q].done = 1;
+            const wm_cache_stats *s = &r[q].s;
+            fprintf(f, "    %-38s %12llu %12llu %12llu %12llu  %s\n", "",
+                    (unsigned long long)s->l1_ld_sectors,
+                    (unsigned long long)(s->l1_ld_sectors - s->l1_ld_hits),
+                    (unsigned long long)(s->l2_rd_sectors - s->l2_rd_hits),
+                    (unsigned long long)s->dram_rd_sectors * k->sector_bytes,
+                    r[q].label);
+        }
+    }
+    free(r);
 }
 
 void wm_cache_report(FILE *f, const wm_cache *c, const wm_agg *g,
