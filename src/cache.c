@@ -368,7 +368,8 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h)
     wm_cache_stats *st = site_stats(c, site);
     if (!st)
         return WM_ERR_NOMEM;
-    st->bytes += h[1] >> 32;
+    if (kind != WMI_CK_ATOM) /* effective bandwidth: loads and stores */
+        st->bytes += h[1] >> 32;
     st->l1_wavefronts += (nl + 3) / 4;
     level *lv1 = &c->l1[sm];
     for (unsigned i = 0; i < nl; i++) {

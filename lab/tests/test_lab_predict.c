@@ -287,6 +287,37 @@ static void test_kinds(void)
     }
 }
 
+/* The hierarchy model over whole grids (lab/hier.c): the 2-D kinds move
+ * the footprint through DRAM once at n = 256; the strided read at stride 2
+ * reads twice its useful bytes; kinds without a model say so. */
+static void test_hier(void)
+{
+    static const lab_kind two_d[] = {LAB_K_COPY_2D, LAB_K_T_NAIVE_ROW,
+                                     LAB_K_T_NAIVE_COL, LAB_K_T_TILE,
+                                     LAB_K_T_PAD, LAB_K_T_SWZ};
+    lab_params p;
+    lab_hier h;
+    memset(&p, 0, sizeof p);
+    for (size_t i = 0; i < sizeof two_d / sizeof two_d[0]; i++) {
+        CHECK_EQ(lab_predict_hier(two_d[i], &p, 256, &h), WM_OK);
+        CHECK(h.has);
+        CHECK_EQ(h.dram_bytes, 2ull * 256 * 256 * 4);
+        CHECK(h.time_us > 0 && h.gbs > 0);
+    }
+    CHECK_EQ(lab_predict_hier(LAB_K_T_NAIVE_COL, &p, 256, &h), WM_OK);
+    CHECK(h.l1_hit > 0.87 && h.l1_hit < 0.88);
+    CHECK_EQ(lab_predict_hier(LAB_K_COPY_2D, &p, 100, &h), WM_ERR_ARG);
+    p.stride = 2;
+    CHECK_EQ(lab_predict_hier(LAB_K_READ_STRIDE, &p, 0, &h), WM_OK);
+    CHECK(h.has && h.bytes == 256ull << 20);
+    /* every sector of the 256 MiB range is read once; 8 B atomics aside */
+    CHECK_EQ(h.dram_bytes, (256ull << 20) + 64); /* + the counter, in and out */
+    CHECK_EQ(lab_predict_hier(LAB_K_T_VEC4, &p, 256, &h), WM_OK);
+    CHECK(!h.has);
+    CHECK(lab_hier_supported(LAB_K_COPY_STRIDE));
+    CHECK(!lab_hier_supported(LAB_K_SMEM32));
+}
+
 int main(void)
 {
     CHECK_EQ(lab_table_build(&t), WM_OK);
@@ -300,5 +331,6 @@ int main(void)
     test_ratios();
     test_stats();
     test_kinds();
+    test_hier();
     return check_done("test_lab_predict");
 }
