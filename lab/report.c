@@ -104,8 +104,12 @@ static void write_list_text(FILE *f, const lab_table *t)
                    "(docs/cache.md): effective bandwidth, what bounds it, "
                    "sector hit rates\n\n",
                    wm_gpu_for_arch(wm_arch_default())->name);
-    fprintf(f, "%-16s %-24s %-40s %-10s%s\n", "row", "kernel", "model",
-            "predicted", with_hier ? " hierarchy" : "");
+    if (with_hier)
+        fprintf(f, "%-16s %-24s %-40s %-10s %s\n", "row", "kernel", "model",
+                "predicted", "hierarchy");
+    else
+        fprintf(f, "%-16s %-24s %-40s %s\n", "row", "kernel", "model",
+                "predicted");
     for (size_t i = 0; i < t->nrows; i++) {
         const lab_row *r = &t->rows[i];
         model_text(model, sizeof model, &r->pred);
