@@ -594,7 +594,9 @@ typedef struct wm_ptx_launch {
     void (*progress)(void *ud, uint64_t ctas_done, uint64_t ctas_total);
     void *progress_ud;
     /* Hierarchy model fed with the run's global accesses in launch order
-       (may be NULL; needs an aggregator); finished by the run. */
+       (may be NULL; needs an aggregator, else WM_ERR_ARG); finished by a
+       run that succeeds.  With WM_PTX_CTAS_SAMPLE whole waves of the
+       model are sampled (ctas_run may exceed ctas_n). */
     struct wm_cache *cache;
 } wm_ptx_launch;
 

@@ -1,7 +1,8 @@
 /*
  * hier.c -- the hierarchy model's prediction for the lab's 2-D rows (E1,
  * the transposes of E5/E6: every block of an n x n fp32 grid, 32 x 8
- * threads, 4 rows per thread) and its stride sweep (E2, over a 256 MiB
+ * threads, 4 rows per thread) and its stride and offset sweeps (E2, E3:
+ * a 256 MiB
  * buffer: 4x the L2, the floor the lab's --size keeps), fed to wm_cache
  * (docs/cache.md) for the default GPU of the sm_90 profile (H200).
  *
@@ -15,7 +16,9 @@
  * stride.cu (block 256): thread t of block b loads element (i + k*256) *
  * stride, i = b*1024 + t, k = 0..3, for n = words / stride elements; the
  * copy stores the same indices of out, the read-only kernel ends with one
- * atomicAdd per warp on one counter.
+ * atomicAdd per warp on one counter.  lab_copy_offset is the copy at
+ * stride 1 with every index moved by offset elements, over n = words -
+ * 1024 elements.
  */
 #include "lab.h"
 
@@ -57,21 +60,22 @@ static int is_2d(lab_kind k)
 /* The kinds this file predicts. */
 int lab_hier_supported(lab_kind k)
 {
-    return is_2d(k) || k == LAB_K_READ_STRIDE || k == LAB_K_COPY_STRIDE;
+    return is_2d(k) || k == LAB_K_READ_STRIDE || k == LAB_K_COPY_STRIDE ||
+           k == LAB_K_COPY_OFFSET;
 }
 
-/* Every global access of block b of a stride kernel over n elements. */
+/* Every global access of block b of a stride or offset kernel. */
 static wm_status stride_block(wm_cache *c, lab_kind k, uint64_t s,
-                              uint64_t b)
+                              uint64_t off, uint64_t b)
 {
     uint64_t ad[32];
     wm_status st = WM_OK;
     for (unsigned w = 0; w < 8 && st == WM_OK; w++) {
-        for (unsigned op = 0; op < (k == LAB_K_COPY_STRIDE ? 2u : 1u); op++)
+        for (unsigned op = 0; op < (k == LAB_K_READ_STRIDE ? 1u : 2u); op++)
             for (unsigned q = 0; q < 4 && st == WM_OK; q++) {
                 for (unsigned l = 0; l < 32; l++)
                     ad[l] = (op ? BASE_OUT : BASE_IN) +
-                            (b * 1024 + q * 256 + w * 32 + l) * s * 4;
+                            ((b * 1024 + q * 256 + w * 32 + l) * s + off) * 4;
                 st = warp4(c, w, 0, op ? WM_OP_ST : WM_OP_LD, ad);
             }
         if (k == LAB_K_READ_STRIDE && st == WM_OK) {
@@ -132,7 +136,8 @@ wm_status lab_predict_hier(lab_kind kind, const lab_params *p, unsigned n,
     memset(out, 0, sizeof *out);
     if (!lab_hier_supported(kind))
         return WM_OK;
-    if (is_2d(kind) ? n == 0 || n % TILE : p->stride == 0)
+    int offset = kind == LAB_K_COPY_OFFSET;
+    if (is_2d(kind) ? n == 0 || n % TILE : !offset && p->stride == 0)
         return WM_ERR_ARG;
     const wm_gpu *g = wm_gpu_for_arch(wm_arch_default());
     lab_pred first;
@@ -158,11 +163,14 @@ wm_status lab_predict_hier(lab_kind kind, const lab_params *p, unsigned n,
         }
     wm_cache_add_shared_wavefronts(
         c, (first.s_ld_wavefronts + first.s_st_wavefronts) * nb * nb);
-    uint64_t nblk = is_2d(kind) ? 0 : STRIDE_WORDS / p->stride / 1024;
+    uint64_t nblk = is_2d(kind) ? 0
+                    : offset    ? (STRIDE_WORDS - 1024) / 1024
+                                : STRIDE_WORDS / p->stride / 1024;
     for (uint64_t b = 0; b < nblk && st == WM_OK; b++) {
         st = wm_cache_cta(c);
         if (st == WM_OK)
-            st = stride_block(c, kind, p->stride, b);
+            st = stride_block(c, kind, offset ? 1 : p->stride,
+                              offset ? p->offset : 0, b);
     }
     if (st == WM_OK)
         st = wm_cache_finish(c);

@@ -149,10 +149,11 @@ wm_status lab_predict(const wm_arch *arch, lab_kind kind,
                       const lab_params *p, lab_pred *out);
 
 /* 1 if lab_predict_hier models kind (E1, the 32x8 transposes, the stride
- * sweep). */
+ * and offset sweeps). */
 int lab_hier_supported(lab_kind kind);
 /* The hierarchy prediction of kind: 2-D kinds over an n x n fp32 grid (n
- * a multiple of 32), stride kinds over a 256 MiB buffer with p->stride;
+ * a multiple of 32), stride and offset kinds over a 256 MiB buffer with
+ * p->stride or p->offset;
  * out->has = 0 for kinds not modelled.  WM_OK or an error. */
 wm_status lab_predict_hier(lab_kind kind, const lab_params *p, unsigned n,
                            lab_hier *out);

@@ -32,7 +32,7 @@ static const char usage[] =
     "  --json FILE     also write the results as JSON to FILE\n"
     "  --html FILE     also write them as an HTML page with charts\n"
     "  --cache         also predict the 2-D rows (E1, transposes, 8192 x\n"
-    "                  8192) and the stride sweep (256 MiB) through the\n"
+    "                  8192) and the stride/offset sweeps (256 MiB) through\n"
     "                  L1/L2/DRAM model of H200 (docs/cache.md; seconds)\n";
 
 static int usage_error(const char *msg, const char *arg)

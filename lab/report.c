@@ -99,7 +99,7 @@ static void write_list_text(FILE *f, const lab_table *t)
     fprintf(f, "predicted: sector efficiency vs the baseline row, or shared "
                "time vs the conflict-free probe\n\n");
     if (with_hier)
-        fprintf(f, "hierarchy: the whole grid (8192 x 8192; stride rows: "
+        fprintf(f, "hierarchy: the whole grid (8192 x 8192; E2/E3: "
                    "256 MiB) through the L1/L2/DRAM\nmodel of %s "
                    "(docs/cache.md): effective bandwidth, what bounds it, "
                    "sector hit rates\n\n",

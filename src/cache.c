@@ -159,6 +159,7 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
             line[slot[h]] |= bit;
         }
     }
+    assert(nl >= 1 && (unsigned)ld <= WM_CACHE_LD_CV);
     unsigned kind = a->op == WM_OP_ST   ? WMI_CK_ST
                     : a->op == WM_OP_ATOM ? WMI_CK_ATOM
                                           : (unsigned)ld;
@@ -365,6 +366,9 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h)
     uint32_t site = (uint32_t)h[0];
     unsigned nl = (unsigned)(h[0] >> 48) & 0xff;
     unsigned kind = (unsigned)(h[0] >> 56) & 0xf;
+    assert(sm < c->cfg.nsms);
+    assert(kind <= WMI_CK_ATOM);
+    assert(nl >= 1 && nl <= 2 * WM_MAX_LANES);
     wm_cache_stats *st = site_stats(c, site);
     if (!st)
         return WM_ERR_NOMEM;
@@ -425,6 +429,7 @@ static wm_status replay(wm_cache *c)
 {
     wmi_ctrace *t = &c->pending;
     size_t ncta = t->ncta;
+    assert(ncta <= c->wave);
     if (ncta == 0)
         return WM_OK;
     /* Index the accesses: count per (cta, warp), then place them. */

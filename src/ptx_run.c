@@ -525,6 +525,8 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         memset(res, 0, sizeof *res);
     if (!f || !l)
         return launch_error(fault, "no such kernel");
+    if (l->cache && !agg)
+        return launch_error(fault, "the hierarchy model needs an aggregator");
     uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     if (nthreads == 0 || nthreads > 1024)
