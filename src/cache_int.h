@@ -7,6 +7,8 @@
  *   h0 = site | warp << 32 | nlines << 48 | kind << 56
  *   h1 = interval | requested bytes << 32
  *   line word = line index << 16 | mask of the line's sectors touched
+ *   (the line index is kept modulo 2^48: addresses modulo 2^55, far above
+ *   any the interpreter or the expression windows use)
  * cta[i] is the word offset where the i-th CTA's accesses begin.  A trace
  * belongs to one thread; the PTX runner keeps one per chunk of CTAs and
  * feeds them to the model in chunk order, so the model sees launch order
