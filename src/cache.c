@@ -254,16 +254,6 @@ static way *set_of(const level *lv, uint64_t li)
     return lv->w + (size_t)set * lv->ways;
 }
 
-/* Ask the host to fetch the set of line li (the sets of one access are
- * independent, so their host cache misses overlap). */
-static void prefetch_set(const level *lv, uint64_t li)
-{
-    const char *p = (const char *)set_of(lv, li);
-    size_t n = lv->ways * sizeof(way);
-    for (size_t o = 0; o < n && o < 256; o += 64)
-        __builtin_prefetch(p + o);
-}
-
 static way *lookup(const level *lv, uint64_t li, int *hit)
 {
     way *s = set_of(lv, li);
@@ -376,14 +366,6 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h)
         st->bytes += h[1] >> 32;
     st->l1_wavefronts += (nl + 3) / 4;
     level *lv1 = &c->l1[sm];
-    for (unsigned i = 0; i < nl; i++) {
-        uint64_t li = h[2 + i] >> 16;
-        if (kind == WMI_CK_ST || kind == WMI_CK_ATOM ||
-            kind == WM_CACHE_LD_CG || kind == WM_CACHE_LD_CV)
-            prefetch_set(&c->l2, li);
-        else
-            prefetch_set(lv1, li);
-    }
     for (unsigned i = 0; i < nl; i++) {
         uint64_t li = h[2 + i] >> 16;
         unsigned mask = (unsigned)(h[2 + i] & 0xffff);
