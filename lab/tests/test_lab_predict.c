@@ -23,6 +23,7 @@
 #include "lab.h"
 #include "check.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static lab_table t;
@@ -318,6 +319,75 @@ static void test_hier(void)
     CHECK(!lab_hier_supported(LAB_K_SMEM32));
 }
 
+/* The generator (lab/hier.c) against the interpreter on the kernel's PTX:
+ * the same hit rates, DRAM bytes and time at n = 256. */
+static void hier_vs_ptx(lab_kind kind, wm_ptx_module *m)
+{
+    enum { N = 256 };
+    lab_params p;
+    lab_hier h;
+    memset(&p, 0, sizeof p);
+    CHECK_EQ(lab_predict_hier(kind, &p, N, &h), WM_OK);
+    long k = wm_ptx_find_kernel(m, lab_kind_symbol(kind));
+    CHECK(k >= 0);
+    if (k < 0)
+        return;
+    float *in = calloc(N * N, sizeof *in), *out = calloc(N * N, sizeof *out);
+    wm_ptx_arg args[3] = {{in, N * N * 4, 0, 0}, {out, N * N * 4, 0, 0},
+                          {NULL, 0, N, 4}};
+    wm_ptx_launch l;
+    memset(&l, 0, sizeof l);
+    l.grid[0] = l.grid[1] = N / 32, l.grid[2] = 1;
+    l.block[0] = 32, l.block[1] = 8, l.block[2] = 1;
+    l.args = args;
+    l.nargs = 3;
+    wm_cache_config cfg;
+    CHECK_EQ(wm_cache_config_init(&cfg, wm_gpu_find("H200"), 256,
+                                  wm_ptx_kernel_smem(m, (size_t)k, 0)),
+             WM_OK);
+    l.cache = wm_cache_new(&cfg);
+    wm_agg *g = wm_agg_new(wm_arch_default());
+    CHECK_EQ(wm_ptx_run(m, (size_t)k, &l, g, NULL, NULL), WM_OK);
+    wm_cache_stats t0;
+    wm_cache_time tm;
+    wm_cache_totals(l.cache, &t0);
+    wm_cache_predict(l.cache, &tm);
+    CHECK_EQ((t0.dram_rd_sectors + t0.dram_wr_sectors) * 32, h.dram_bytes);
+    CHECK_NEAR(per(t0.l1_ld_hits, t0.l1_ld_sectors) < 0
+                   ? 0.0
+                   : per(t0.l1_ld_hits, t0.l1_ld_sectors),
+               h.l1_hit);
+    CHECK_NEAR(tm.time_s * 1e6, h.time_us);
+    wm_agg_free(g);
+    wm_cache_free(l.cache);
+    free(in);
+    free(out);
+}
+
+static void test_hier_vs_ptx(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/lab/kernels/transpose.ptx",
+             WM_SOURCE_DIR);
+    size_t n;
+    char *src = wm_read_file(path, &n);
+    CHECK(src != NULL);
+    if (!src)
+        return;
+    wm_ptx_module *m = NULL;
+    wm_diag d;
+    CHECK_EQ(wm_ptx_parse(src, n, path, &m, &d), WM_OK);
+    free(src);
+    if (!m)
+        return;
+    hier_vs_ptx(LAB_K_COPY_2D, m);
+    hier_vs_ptx(LAB_K_T_NAIVE_ROW, m);
+    hier_vs_ptx(LAB_K_T_NAIVE_COL, m);
+    hier_vs_ptx(LAB_K_T_TILE, m);
+    hier_vs_ptx(LAB_K_T_SWZ, m);
+    wm_ptx_free(m);
+}
+
 int main(void)
 {
     CHECK_EQ(lab_table_build(&t), WM_OK);
@@ -332,5 +402,6 @@ int main(void)
     test_stats();
     test_kinds();
     test_hier();
+    test_hier_vs_ptx();
     return check_done("test_lab_predict");
 }
