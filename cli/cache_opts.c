@@ -36,6 +36,12 @@ int cli_cache_opt(int argc, char **argv, int *i, cli_cache *o)
         o->on = 1;
         return 1;
     }
+    if ((r = cli_opt(argc, argv, i, "--regs", NULL, &v))) {
+        if (r < 0 || !cli_parse_i64("--regs", v, 1, 255, &o->regs))
+            return -1;
+        o->on = 1;
+        return 1;
+    }
     if ((r = cli_opt(argc, argv, i, "--sms", NULL, &v))) {
         if (r < 0 || !cli_parse_i64("--sms", v, 1, 100000, &o->sms))
             return -1;
@@ -60,11 +66,13 @@ wm_cache *cli_cache_new(const cli_cache *o, const wm_arch *arch,
         return NULL;
     }
     wm_cache_config cfg;
-    if (wm_cache_config_init(&cfg, g, threads, smem) != WM_OK) {
-        cli_usage_error("--cache: a CTA of %llu threads and %llu shared "
-                        "bytes does not fit one %s SM",
+    if (wm_cache_config_init_regs(&cfg, g, threads, smem,
+                                  (unsigned)o->regs) != WM_OK) {
+        cli_usage_error("--cache: a CTA of %llu threads, %llu shared bytes "
+                        "and %lld registers per thread does not fit one %s "
+                        "SM",
                         (unsigned long long)threads, (unsigned long long)smem,
-                        g->name);
+                        (long long)o->regs, g->name);
         return NULL;
     }
     cfg.order = o->order;

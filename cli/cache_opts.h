@@ -1,6 +1,7 @@
 /*
  * cache_opts.h -- the hierarchy-model options shared by `run` and `expr`:
- * --cache, --cache-order insn|barrier, --sms N, and the printing of the
+ * --cache, --cache-order insn|barrier, --sms N, --regs N, and the
+ * printing of the
  * model's section after (text, CSV) or inside (JSON) the command's report.
  */
 #ifndef WM_CLI_CACHE_OPTS_H
@@ -12,6 +13,7 @@ typedef struct cli_cache {
     int on;               /* --cache */
     wm_cache_order order; /* --cache-order */
     int64_t sms;          /* --sms N, 0 = the GPU's count */
+    int64_t regs;         /* --regs N per thread, 0 = not limiting */
     /* printing state */
     wm_format fmt;
     FILE *out;            /* where the report goes: stdout or a buffer */

@@ -62,7 +62,9 @@ static void usage(FILE *f)
             "--arch (sm_90: H200)\n"
             "  --cache-order O    resident warps interleave per insn "
             "(default) or barrier\n"
-            "  --sms N            place the blocks on N SMs\n\n"
+            "  --sms N            place the blocks on N SMs\n"
+            "  --regs N           registers per thread, limiting blocks per "
+            "SM\n\n"
             "The language is described in docs/expr.md.\n",
             WM_EXPR_DEFAULT_LIMIT);
 }
@@ -127,7 +129,7 @@ static int is_option_value(char **argv, int i)
     static const char *const with_value[] = {
         "--grid",   "--block",  "-D",    "--define", "--arch", "--max-accesses",
         "--format", "--color", "--html", "-f",       "--file", "--cache-order",
-        "--sms"};
+        "--sms", "--regs"};
     if (i < 2)
         return 0;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)

@@ -40,7 +40,7 @@ static void usage(FILE *f)
             "[--color auto|always|never]\n"
             "                   [--draw N] [--explain] [--html FILE] [--list]\n"
             "                   [--cache] [--cache-order insn|barrier] "
-            "[--sms N]\n\n"
+            "[--sms N] [--regs N]\n\n"
             "Runs the kernel's PTX warp by warp on the CPU and reports, per "
             "source line,\nrequests, sectors, ideal sectors, shared "
             "wavefronts and bank conflicts (PTX level).\n\n"
@@ -79,7 +79,9 @@ static void usage(FILE *f)
             "  --cache-order  how resident warps interleave: insn (default) "
             "or barrier\n"
             "  --sms N        place the CTAs on N SMs instead of the GPU's "
-            "count\n");
+            "count\n"
+            "  --regs N       registers per thread (ptxas -v), limiting CTAs "
+            "per SM\n");
 }
 
 /* "64", "64,8", "64x8x2" -> dims (missing ones are 1). */

@@ -996,6 +996,12 @@ typedef struct wm_cache_config {
  * WM_ERR_ARG when g is NULL, threads is 0 or the CTA does not fit an SM. */
 WM_API wm_status wm_cache_config_init(wm_cache_config *c, const wm_gpu *g,
                                       uint64_t threads, uint64_t smem);
+/* The same with regs registers per thread limiting occupancy too (0:
+ * unknown, not limiting; PTX does not say what ptxas allocates, so take it
+ * from `ptxas -v` or ncu).  WM_ERR_ARG also for regs above 255. */
+WM_API wm_status wm_cache_config_init_regs(wm_cache_config *c,
+                                           const wm_gpu *g, uint64_t threads,
+                                           uint64_t smem, unsigned regs);
 
 /* How a global load treats L1 (from its PTX cache operator). */
 typedef enum {

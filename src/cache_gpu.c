@@ -110,7 +110,19 @@ const wm_gpu *wm_gpu_for_arch(const wm_arch *a)
 wm_status wm_cache_config_init(wm_cache_config *c, const wm_gpu *g,
                                uint64_t threads, uint64_t smem)
 {
-    if (!c || !g || threads == 0 || threads > 1024)
+    return wm_cache_config_init_regs(c, g, threads, smem, 0);
+}
+
+/* Registers per SM and the per-warp allocation unit [CG]: 64K 32-bit
+ * registers on every built-in GPU, allocated 256 per warp. */
+#define REGS_SM 65536u
+#define REGS_UNIT 256u
+
+wm_status wm_cache_config_init_regs(wm_cache_config *c, const wm_gpu *g,
+                                    uint64_t threads, uint64_t smem,
+                                    unsigned regs)
+{
+    if (!c || !g || threads == 0 || threads > 1024 || regs > 255)
         return WM_ERR_ARG;
     memset(c, 0, sizeof *c);
     c->gpu = g;
@@ -121,13 +133,20 @@ wm_status wm_cache_config_init(wm_cache_config *c, const wm_gpu *g,
     c->l2_ways = 16;
     c->l1_ways = 16;
     c->order = WM_CACHE_ORDER_INSN;
-    /* Occupancy [CG]: the smallest of the CTA, warp and shared-memory
-     * limits.  Registers are not known from PTX (ptxas allocates them), so
-     * they are assumed not to limit; docs/cache.md says so. */
+    /* Occupancy [CG]: the smallest of the CTA, warp, register and
+     * shared-memory limits.  Registers are not known from PTX (ptxas
+     * allocates them): without regs they are assumed not to limit. */
     uint64_t warps = (threads + 31) / 32;
     uint64_t n = g->max_ctas_sm;
     if (g->max_warps_sm / warps < n)
         n = g->max_warps_sm / warps;
+    if (regs) {
+        uint64_t per_warp =
+            ((uint64_t)regs * 32 + REGS_UNIT - 1) / REGS_UNIT * REGS_UNIT;
+        uint64_t byregs = REGS_SM / (per_warp * warps);
+        if (byregs < n)
+            n = byregs;
+    }
     unsigned maxcarve = 0;
     for (size_t i = 1; g->carveouts[i]; i++)
         maxcarve = g->carveouts[i];

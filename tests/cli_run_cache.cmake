@@ -31,5 +31,8 @@ wm_usage_error(cache_arch "--cache: no GPU figures for profile 'sm_86' \\(use --
   run ${WM_COPY_ARGS} --cache --arch sm_86)
 wm_usage_error(cache_order "--cache-order: 'warp' is not insn or barrier"
   expr -f examples/expr/stride8_loop.expr --cache-order warp)
+wm_cli_test(NAME run_cache_regs
+  ARGS run ${WM_COPY_ARGS} --regs 128 --color never
+  STDOUT "memory hierarchy \\(H200 model: 132 SMs x 2 CTAs")
 wm_usage_error(cache_sms "--sms: '0' is out of range \\[1, 100000\\]"
   run ${WM_COPY_ARGS} --sms 0)

@@ -599,6 +599,19 @@ static void test_gpus(void)
     CHECK_EQ(wm_cache_config_init(&c, h200, 128, 228 * 1024), WM_ERR_ARG);
     CHECK_EQ(wm_cache_config_init(&c, h200, 0, 0), WM_ERR_ARG);
     CHECK_EQ(wm_cache_config_init(&c, NULL, 32, 0), WM_ERR_ARG);
+    /* registers: 256 threads at 64 / 128 / 255 per thread = 16K / 32K /
+     * 8 x 8160 registers per CTA of 64K: 4, 2, 1 CTAs */
+    CHECK_EQ(wm_cache_config_init_regs(&c, h200, 256, 0, 64), WM_OK);
+    CHECK_EQ(c.ctas_per_sm, 4);
+    CHECK_EQ(wm_cache_config_init_regs(&c, h200, 256, 0, 128), WM_OK);
+    CHECK_EQ(c.ctas_per_sm, 2);
+    CHECK_EQ(wm_cache_config_init_regs(&c, h200, 256, 0, 255), WM_OK);
+    CHECK_EQ(c.ctas_per_sm, 1);
+    CHECK_EQ(wm_cache_config_init_regs(&c, h200, 1024, 0, 255), WM_ERR_ARG);
+    CHECK_EQ(wm_cache_config_init_regs(&c, h200, 32, 0, 256), WM_ERR_ARG);
+    /* 32 registers do not limit 8 CTAs of 256 threads (64K exactly) */
+    CHECK_EQ(wm_cache_config_init_regs(&c, h200, 256, 0, 32), WM_OK);
+    CHECK_EQ(c.ctas_per_sm, 8);
     /* A100: 192 KiB array, 32 CTAs of 64 threads */
     CHECK_EQ(wm_cache_config_init(&c, wm_gpu_find("A100"), 1024, 0), WM_OK);
     CHECK_EQ(c.ctas_per_sm, 2);
