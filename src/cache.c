@@ -9,7 +9,9 @@
  *     Profiling Guide, "Memory" section).  Only missing sectors are
  *     fetched, never the whole line.
  *   - Set-associative, LRU by a per-level clock stamp; evict-first loads
- *     (.cs, .lu) insert at the LRU end.  Set index, at both levels: runs
+ *     (.cs, .lu, L1::evict_first) refill at the LRU end of L1 and of L2
+ *     (PTX ISA: .cs is evict-first at both; L1::evict_first is taken the
+ *     same way, a simplification).  Set index, at both levels: runs
  *     of 8 consecutive lines go to consecutive sets, and the run number is
  *     scrambled by a multiplicative hash.  The hardware's hash functions
  *     are not public; this is a simplification that, like them, spreads
