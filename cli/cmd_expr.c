@@ -9,6 +9,7 @@
  * (text or JSON); --html FILE writes the whole run as an HTML report.
  */
 #include "cli.h"
+#include "cache_opts.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -24,6 +25,8 @@ typedef struct expr_opts {
     const char *file; /* -f */
     int first_stmt;   /* argv index of the first statement, 0 if none */
     int nstmt_args;   /* statements on the command line */
+    cli_cache cache;  /* --cache, --cache-order, --sms */
+    wm_cache *model;  /* the hierarchy model of the run, or NULL */
 } expr_opts;
 
 static void usage(FILE *f)
@@ -54,7 +57,14 @@ static void usage(FILE *f)
             "costs what it does\n                     and how to fix it, "
             "with the model's numbers (text, json)\n"
             "  --html FILE        also write a self-contained HTML report "
-            "of the run\n\n"
+            "of the run\n"
+            "  --cache            also model L1/L2/DRAM for the GPU of "
+            "--arch (sm_90: H200)\n"
+            "  --cache-order O    resident warps interleave per insn "
+            "(default) or barrier\n"
+            "  --sms N            place the blocks on N SMs\n"
+            "  --regs N           registers per thread, limiting blocks per "
+            "SM\n\n"
             "The language is described in docs/expr.md.\n",
             WM_EXPR_DEFAULT_LIMIT);
 }
@@ -118,7 +128,8 @@ static int is_option_value(char **argv, int i)
 {
     static const char *const with_value[] = {
         "--grid",   "--block",  "-D",    "--define", "--arch", "--max-accesses",
-        "--format", "--color", "--html", "-f",       "--file"};
+        "--format", "--color", "--html", "-f",       "--file", "--cache-order",
+        "--sms", "--regs"};
     if (i < 2)
         return 0;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
@@ -158,6 +169,7 @@ static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
     int r;
     memset(o, 0, sizeof *o);
     cli_output_init(&o->out);
+    cli_cache_init(&o->cache);
     for (int i = 1; i < argc; i++) {
         if ((r = cli_opt(argc, argv, &i, "--grid", NULL, &v))) {
             if (r < 0 || !parse_dim3("--grid", v, grid_max, o->grid))
@@ -194,6 +206,9 @@ static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
                 return 0;
             o->max_accesses = (uint64_t)n;
         } else if ((r = cli_output_opt(argc, argv, &i, &o->out))) {
+            if (r < 0)
+                return 0;
+        } else if ((r = cli_cache_opt(argc, argv, &i, &o->cache))) {
             if (r < 0)
                 return 0;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -530,6 +545,10 @@ static void print_json(const wm_expr *e, const wm_agg *g, const expr_opts *o,
         }
         printf("]");
     }
+    if (o->model) {
+        printf(", \"hierarchy\": ");
+        wm_cache_report(stdout, o->model, g, WM_FMT_JSON);
+    }
     printf("}\n");
 }
 
@@ -647,8 +666,18 @@ static int run(wm_expr *e, const expr_opts *o, const char *src, size_t n,
     wm_agg *g = wm_agg_new(&o->arch);
     if (!g)
         return cli_error("out of memory");
+    /* expr declares no shared-memory size: occupancy from threads only */
+    int cache_failed;
+    wm_cache *model = cli_cache_new(&o->cache, &o->arch,
+                                    (uint64_t)block[0] * block[1] * block[2],
+                                    0, &cache_failed);
+    if (cache_failed) {
+        wm_agg_free(g);
+        return WM_EXIT_USAGE;
+    }
     wm_expr_fault f;
-    st = wm_expr_run(e, g, o->max_accesses, &f);
+    st = model ? wm_expr_run_cache(e, g, model, o->max_accesses, &f)
+               : wm_expr_run(e, g, o->max_accesses, &f);
     int rc = WM_EXIT_OK;
     if (st == WM_ERR_FAULT) {
         wm_diag_print(stderr, &f.diag, name, src, n);
@@ -669,10 +698,17 @@ static int run(wm_expr *e, const expr_opts *o, const char *src, size_t n,
             xp = &x;
         }
         if (rc == WM_EXIT_OK) {
+            expr_opts om = *o;
+            om.model = model;
             switch (o->out.format) {
             case WM_FMT_TEXT: print_text(e, g, o, name, xp); break;
-            case WM_FMT_JSON: print_json(e, g, o, name, xp); break;
+            case WM_FMT_JSON: print_json(e, g, &om, name, xp); break;
             case WM_FMT_CSV: print_csv(e, g); break;
+            }
+            if (model && o->out.format != WM_FMT_JSON) {
+                if (o->out.format == WM_FMT_CSV)
+                    putchar('\n');
+                wm_cache_report(stdout, model, g, o->out.format);
             }
             if (o->out.html)
                 rc = write_html(e, g, o, name, argc, argv);
@@ -680,6 +716,7 @@ static int run(wm_expr *e, const expr_opts *o, const char *src, size_t n,
         advice_free(&x);
     }
     wm_agg_free(g);
+    wm_cache_free(model);
     return rc;
 }
 

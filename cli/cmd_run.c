@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "run_args.h"
+#include "cache_opts.h"
 
 #include <errno.h>
 #include <math.h>
@@ -36,6 +37,8 @@ static void usage(FILE *f)
           "[--color auto|always|never]\n"
           "                   [--draw N] [--explain] [--html FILE] "
           "[--fill lazy|eager]\n"
+          "                   [--cache] [--cache-order insn|barrier] "
+          "[--sms N] [--regs N]\n"
           "                   [--nvcc-flag FLAG]... [-- NVCC ARGS...]\n"
           "       warpmem run KERNEL.ptx|KERNEL.cu --list\n\n"
           "Runs the kernel's PTX warp by warp on the CPU and reports, per "
@@ -90,7 +93,17 @@ static void usage(FILE *f)
           "  --html FILE    also write a self-contained HTML report (lane "
           "maps, advice)\n"
           "  --color C      auto (default: colours when stdout is a "
-          "terminal), always, never\n",
+          "terminal), always, never\n"
+          "  --cache        also model L1/L2/DRAM (--arch H200|H100|A100|"
+          "L4|RTX4090;\n"
+          "                 sm_90 means H200): hit rates, DRAM bytes, "
+          "predicted time\n"
+          "  --cache-order  how resident warps interleave: insn (default) "
+          "or barrier\n"
+          "  --sms N        place the CTAs on N SMs instead of the GPU's "
+          "count\n"
+          "  --regs N       registers per thread (ptxas -v), limiting CTAs "
+          "per SM\n",
           f);
 }
 
@@ -492,6 +505,8 @@ int wm_cmd_run(int argc, char **argv)
     memset(&l, 0, sizeof l);
     l.ctas = WM_PTX_CTAS_ALL;
     cli_output_init(&output);
+    cli_cache cache_opt;
+    cli_cache_init(&cache_opt);
     int rc = WM_EXIT_USAGE;
     char *src = NULL;
     wm_ptx_module *m = NULL;
@@ -602,6 +617,9 @@ int wm_cmd_run(int argc, char **argv)
                 goto out;
             arch_name = v;
         } else if ((r = cli_output_opt(argc, argv, &i, &output))) {
+            if (r < 0)
+                goto out;
+        } else if ((r = cli_cache_opt(argc, argv, &i, &cache_opt))) {
             if (r < 0)
                 goto out;
         } else if ((r = cli_opt(argc, argv, &i, "--draw", NULL, &v))) {
@@ -773,6 +791,15 @@ int wm_cmd_run(int argc, char **argv)
         cli_error("out of memory");
         goto out;
     }
+    int cache_failed;
+    l.cache = cli_cache_new(&cache_opt, &arch,
+                            (uint64_t)block[0] * block[1] * block[2],
+                            wm_ptx_kernel_smem(m, (size_t)k, (uint64_t)smem),
+                            &cache_failed);
+    if (cache_failed) {
+        rc = WM_EXIT_USAGE;
+        goto out;
+    }
     wm_ptx_result res;
     wm_ptx_fault ft;
     wm_status st = wm_ptx_run(m, k, &l, agg, &res, &ft);
@@ -833,7 +860,10 @@ int wm_cmd_run(int argc, char **argv)
         rc = WM_EXIT_ERR;
         goto out;
     }
-    wm_ptx_report(stdout, m, agg, &ro);
+    wm_ptx_report(cli_cache_report_file(&cache_opt, l.cache, ro.format), m,
+                  agg, &ro);
+    if (!cli_cache_report_end(&cache_opt, l.cache, agg))
+        rc = WM_EXIT_ERR;
     if (output.html && write_html(output.html, m, agg, &ro) != WM_OK)
         rc = WM_EXIT_ERR;
     if (rc == WM_EXIT_OK)
@@ -849,6 +879,7 @@ int wm_cmd_run(int argc, char **argv)
             }
 out:
     wm_agg_free(agg);
+    wm_cache_free(l.cache);
     wm_ptx_free(m);
     free(src);
     free(pargs);

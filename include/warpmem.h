@@ -768,6 +768,11 @@ typedef struct wm_ptx_launch {
        estimate CTAs x its count, and as CTAs finish: WM_ERR_LIMIT with the
        estimate in fault->msg. */
     uint64_t max_total_steps;
+    /* Hierarchy model fed with the run's global accesses in launch order
+       (may be NULL; needs an aggregator, else WM_ERR_ARG); finished by a
+       run that succeeds.  With WM_PTX_CTAS_SAMPLE whole waves of the
+       model are sampled (ctas_run may exceed ctas_n). */
+    struct wm_cache *cache;
 } wm_ptx_launch;
 
 /* What a run did. */
@@ -1257,6 +1262,168 @@ WM_API wm_status wm_html_report(FILE *f, const wm_agg *g,
  * cannot be opened or written, with errno saying why. */
 WM_API wm_status wm_html_report_file(const char *path, const wm_agg *g,
                                      const wm_html_opts *opts);
+
+/* ---- below L1: the cache hierarchy model (wm_cache_*) ------------------ */
+
+/*
+ * A GPU's figures for the hierarchy model: SM count and clock, the unified
+ * L1/shared array per SM, the L2, and bandwidths (bytes per second).  Every
+ * figure carries its source in docs/cache.md and in source.  The built-in
+ * GPUs are also architecture profiles (--arch H200 counts with the sm_90
+ * rules); a plain sm_XX profile maps to a default GPU (wm_gpu_for_arch).
+ */
+typedef struct wm_gpu {
+    const char *name;        /* "H200" */
+    unsigned sm;             /* compute capability x10 */
+    unsigned nsms;           /* streaming multiprocessors */
+    double clock_hz;         /* boost clock */
+    unsigned l1_kib;         /* unified L1 + shared memory per SM */
+    const unsigned *carveouts; /* supported shared carve-outs in KiB,
+                                  ascending, ending with 0 after the first */
+    unsigned max_ctas_sm;    /* resident CTAs per SM */
+    unsigned max_warps_sm;   /* resident warps per SM */
+    unsigned smem_cta_reserve; /* bytes the driver reserves per CTA */
+    uint64_t l2_bytes;       /* L2 capacity the model uses */
+    double dram_peak;        /* HBM/GDDR peak, bytes/s */
+    double dram_meas;        /* measured STREAM-class copy, bytes/s */
+    double l2_bw;            /* measured L2 read bandwidth, bytes/s */
+    const char *source;      /* one line naming the sources */
+} wm_gpu;
+
+/* Built-in GPUs: count, i-th (NULL past the end), by name (case-blind,
+ * NULL when unknown). */
+WM_API size_t wm_gpu_count(void);
+WM_API const wm_gpu *wm_gpu_at(size_t i);
+WM_API const wm_gpu *wm_gpu_find(const char *name);
+/* The GPU for a profile: the one of the same name, else the default GPU of
+ * its compute capability (sm_90: H200, sm_80: A100, sm_89: L4 ...); NULL
+ * for profiles without one (generic, amd-wave64, sm_70/75/86). */
+WM_API const wm_gpu *wm_gpu_for_arch(const wm_arch *a);
+
+/* How the warps resident on an SM take turns (docs/cache.md). */
+typedef enum {
+    WM_CACHE_ORDER_INSN,   /* one memory instruction per warp per round */
+    WM_CACHE_ORDER_BARRIER /* each warp runs its whole barrier interval */
+} wm_cache_order;
+
+/*
+ * Configuration of one model run.  wm_cache_config_init fills it from a
+ * GPU and the launch (threads and shared bytes per CTA decide the CTAs per
+ * SM and the shared carve-out, and with it the L1 capacity); any field may
+ * be changed before wm_cache_new.  ways = 0 means fully associative.
+ */
+typedef struct wm_cache_config {
+    const wm_gpu *gpu;      /* bandwidths and clock for the time estimate */
+    unsigned nsms;          /* SMs CTAs are placed on */
+    unsigned ctas_per_sm;   /* resident CTAs per SM (a wave = nsms x this) */
+    uint64_t l1_bytes;      /* L1 data capacity per SM */
+    unsigned l1_ways;
+    uint64_t l2_bytes;
+    unsigned l2_ways;
+    unsigned line_bytes;    /* 128 */
+    unsigned sector_bytes;  /* 32 */
+    uint64_t smem_carveout; /* bytes of the array given to shared memory */
+    wm_cache_order order;
+} wm_cache_config;
+
+/* Fill *c for GPU g, a CTA of threads threads and smem shared bytes.
+ * WM_ERR_ARG when g is NULL, threads is 0 or the CTA does not fit an SM. */
+WM_API wm_status wm_cache_config_init(wm_cache_config *c, const wm_gpu *g,
+                                      uint64_t threads, uint64_t smem);
+/* The same with regs registers per thread limiting occupancy too (0:
+ * unknown, not limiting; PTX does not say what ptxas allocates, so take it
+ * from `ptxas -v` or ncu).  WM_ERR_ARG also for regs above 255. */
+WM_API wm_status wm_cache_config_init_regs(wm_cache_config *c,
+                                           const wm_gpu *g, uint64_t threads,
+                                           uint64_t smem, unsigned regs);
+
+/* How a global load treats L1 (from its PTX cache operator). */
+typedef enum {
+    WM_CACHE_LD_CA,          /* default, .ca, .nc: allocate in L1 */
+    WM_CACHE_LD_EVICT_FIRST, /* .cs, .lu, L1::evict_first */
+    WM_CACHE_LD_NO_ALLOCATE, /* L1::no_allocate: look up, do not fill */
+    WM_CACHE_LD_CG,          /* .cg: L2 only */
+    WM_CACHE_LD_CV           /* .cv, .volatile: fetch again from DRAM */
+} wm_cache_ld;
+
+/* Counters of the hierarchy, whole kernel or one site. */
+typedef struct wm_cache_stats {
+    uint64_t l1_ld_sectors;  /* global load sectors looked up in L1 */
+    uint64_t l1_ld_hits;     /* of which hit */
+    uint64_t l1_st_sectors;  /* global store sectors (write-through) */
+    uint64_t l1_wavefronts;  /* tag-stage wavefronts, ceil(lines / 4) */
+    uint64_t l2_rd_requests; /* lines with a missing sector, L1 -> L2 */
+    uint64_t l2_rd_sectors;  /* sectors L1 asked L2 for */
+    uint64_t l2_rd_hits;
+    uint64_t l2_wr_sectors;  /* store and atomic sectors reaching L2 */
+    uint64_t l2_wr_hits;     /* of which found their line resident */
+    uint64_t dram_rd_sectors;
+    uint64_t dram_wr_sectors; /* evictions of dirty sectors + final flush */
+    uint64_t bytes;           /* requested global bytes (loads + stores) */
+} wm_cache_stats;
+
+typedef struct wm_cache wm_cache;
+
+/* New model (config copied).  NULL on OOM or an invalid configuration. */
+WM_API wm_cache *wm_cache_new(const wm_cache_config *c);
+WM_API void wm_cache_free(wm_cache *c);
+WM_API const wm_cache_config *wm_cache_config_of(const wm_cache *c);
+
+/*
+ * Feeding the model by hand (the PTX runner and wm_expr_run_cache do it):
+ * wm_cache_cta starts the next CTA in launch order; wm_cache_add gives it
+ * one warp access of warp `warp` in barrier interval `interval` (global
+ * space only; other spaces are ignored).  CTAs are buffered until a wave
+ * (nsms x ctas_per_sm CTAs) is complete, then replayed: CTA i of a wave
+ * runs on SM i mod nsms.  wm_cache_finish replays the last wave and writes
+ * back the dirty L2 sectors; call it once, after the last access.
+ */
+WM_API wm_status wm_cache_cta(wm_cache *c);
+WM_API wm_status wm_cache_add(wm_cache *c, unsigned warp, unsigned interval,
+                              const wm_access *a, wm_cache_ld ld);
+WM_API wm_status wm_cache_finish(wm_cache *c);
+
+/* Whole-kernel counters; shared-memory wavefronts seen (for the time). */
+WM_API void wm_cache_totals(const wm_cache *c, wm_cache_stats *out);
+WM_API void wm_cache_add_shared_wavefronts(wm_cache *c, uint64_t n);
+/* Sites with traffic, ascending; the i-th one's id and counters. */
+WM_API size_t wm_cache_nsites(const wm_cache *c);
+WM_API int wm_cache_site(const wm_cache *c, size_t i, uint32_t *site,
+                         wm_cache_stats *out);
+
+/* The predicted memory time and what bounds it. */
+typedef struct wm_cache_time {
+    double dram_s, l2_s, l1_s; /* each level's bytes or wavefronts / rate */
+    double time_s;             /* the largest of them */
+    const char *bound;         /* "DRAM", "L2" or "L1" */
+    double eff_bw;             /* requested bytes / time_s, bytes/s */
+    double dram_bw;            /* DRAM bytes / time_s */
+} wm_cache_time;
+WM_API void wm_cache_predict(const wm_cache *c, wm_cache_time *out);
+
+/* Metrics under Nsight Compute's names (plus warpmem__ predictions). */
+WM_API size_t wm_cache_metric_count(void);
+WM_API const char *wm_cache_metric_name(size_t i);
+WM_API double wm_cache_metric_value(const wm_cache *c, size_t i);
+
+/*
+ * Print the hierarchy section: the configuration, the metrics and the
+ * predicted time, then per site (labelled from g, may be NULL) the L1 and
+ * L2 misses it caused.  JSON: one object without a trailing newline.
+ */
+WM_API void wm_cache_report(FILE *f, const wm_cache *c, const wm_agg *g,
+                            wm_format fmt);
+
+/* Shared bytes one CTA of kernel k uses with dyn_smem dynamic bytes (the
+ * static .shared size, aligned, plus dyn_smem); 0 for a bad k. */
+WM_API uint64_t wm_ptx_kernel_smem(const wm_ptx_module *m, size_t k,
+                                   uint64_t dyn_smem);
+
+/* wm_expr_run that also feeds the hierarchy model (blocks in launch
+ * order, one barrier interval); calls wm_cache_finish. */
+WM_API wm_status wm_expr_run_cache(wm_expr *e, wm_agg *g, wm_cache *c,
+                                   uint64_t max_accesses,
+                                   wm_expr_fault *fault);
 
 #ifdef __cplusplus
 }

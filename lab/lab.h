@@ -70,6 +70,20 @@ typedef struct lab_pred {
     double nway_pred;         /* smem rows: wavefronts per probe request */
 } lab_pred;
 
+/* The hierarchy model's prediction for a row (lab/hier.c, docs/cache.md):
+ * the whole n x n grid through L1/L2/DRAM of the sm_90 default GPU. */
+typedef struct lab_hier {
+    int has;              /* 0: kind not modelled (or not computed) */
+    unsigned n;           /* matrix side of 2-D rows, else 0 */
+    uint64_t bytes;       /* buffer of 1-D rows, else 0 */
+    const char *gpu;      /* "H200" */
+    double l1_hit, l2_hit; /* sector hit rates, 0..1 */
+    uint64_t dram_bytes;  /* read + written */
+    double time_us;       /* predicted memory time */
+    double gbs;           /* effective bandwidth: requested bytes / time */
+    const char *bound;    /* "DRAM", "L2" or "L1" */
+} lab_hier;
+
 /* Measured result of a row (filled by the GPU side). */
 typedef enum {
     LAB_ST_NOT_RUN,  /* --list, or not selected */
@@ -110,6 +124,7 @@ typedef struct lab_row {
                           (then C_ref for bandwidth rows) */
     int selected;
     lab_pred pred;
+    lab_hier hier; /* filled by lab_table_hier */
     lab_meas meas;
 } lab_row;
 
@@ -137,6 +152,19 @@ int lab_table_find(const lab_table *t, const char *id);
 /* Compute the prediction of one row kind/params with wm_count. */
 wm_status lab_predict(const wm_arch *arch, lab_kind kind,
                       const lab_params *p, lab_pred *out);
+
+/* 1 if lab_predict_hier models kind (E1, the 32x8 transposes, the stride
+ * and offset sweeps). */
+int lab_hier_supported(lab_kind kind);
+/* The hierarchy prediction of kind: 2-D kinds over an n x n fp32 grid (n
+ * a multiple of 32), stride and offset kinds over a 256 MiB buffer with
+ * p->stride or p->offset;
+ * out->has = 0 for kinds not modelled.  WM_OK or an error. */
+wm_status lab_predict_hier(lab_kind kind, const lab_params *p, unsigned n,
+                           lab_hier *out);
+/* Fill every selected row's hier (once per kind and parameters), side n
+ * of the 2-D rows. */
+wm_status lab_table_hier(lab_table *t, unsigned n);
 
 /* ---- statistics ---------------------------------------------------------- */
 

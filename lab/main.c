@@ -3,7 +3,7 @@
  *
  *   warpmem-lab [--list] [--only ROWS] [--size BYTES] [--repeat N] [--once]
  *               [--format text|json|csv] [--json FILE] [--html FILE]
- *               [--commit TEXT]
+ *               [--commit TEXT] [--cache]
  *
  * --list needs no GPU: it prints every row with the model's prediction.
  * Otherwise the program opens device 0; without one it says so and exits 3.
@@ -18,7 +18,7 @@
 static const char usage[] =
     "usage: warpmem-lab [--list] [--only ROWS] [--size BYTES] [--repeat N]\n"
     "                   [--once] [--format text|json|csv] [--json FILE]\n"
-    "                   [--html FILE] [--commit TEXT]\n"
+    "                   [--html FILE] [--commit TEXT] [--cache]\n"
     "  --list          print the experiments and the model's predictions\n"
     "                  (no GPU needed)\n"
     "  --only ROWS     comma-separated row-id prefixes (E2, E5.pad, ...);\n"
@@ -31,7 +31,10 @@ static const char usage[] =
     "  --format F      text (default), json or csv\n"
     "  --json FILE     also write the results as JSON to FILE\n"
     "  --html FILE     also write them as an HTML page with charts\n"
-    "  --commit TEXT   the source commit, recorded with the results\n";
+    "  --commit TEXT   the source commit, recorded with the results\n"
+    "  --cache         also predict the 2-D rows (E1, transposes, 8192 x\n"
+    "                  8192) and the stride/offset sweeps (256 MiB) through\n"
+    "                  L1/L2/DRAM model of H200 (docs/cache.md; seconds)\n";
 
 static int usage_error(const char *msg, const char *arg)
 {
@@ -158,7 +161,7 @@ int main(int argc, char **argv)
     lab_opts o;
     const char *only = NULL, *json_path = NULL, *html_path = NULL;
     wm_format fmt = WM_FMT_TEXT;
-    int list = 0, rc;
+    int list = 0, cache = 0, rc;
     char why[256];
     wm_status st;
     FILE *json = NULL;
@@ -177,6 +180,8 @@ int main(int argc, char **argv)
             list = 1;
         } else if (strcmp(argv[i], "--once") == 0) {
             o.once = 1;
+        } else if (strcmp(argv[i], "--cache") == 0) {
+            cache = 1;
         } else if ((v = opt(argc, argv, &i, "--only", &missing)) != NULL) {
             only = v;
         } else if ((v = opt(argc, argv, &i, "--size", &missing)) != NULL) {
@@ -218,6 +223,11 @@ int main(int argc, char **argv)
     }
     if (only && lab_table_select(&table, only, why, sizeof why) == 0)
         return usage_error("--only: no row id starts with", why);
+    if (cache && (st = lab_table_hier(&table, 8192)) != WM_OK) {
+        fprintf(stderr, "warpmem-lab: error: hierarchy model: %s\n",
+                wm_status_str(st));
+        return LAB_EXIT_FAIL;
+    }
     if (json_path) {
         json = fopen(json_path, "w");
         if (json == NULL) {

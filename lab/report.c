@@ -77,9 +77,28 @@ static const char *kernel_name(const lab_row *r)
     return r->kind == LAB_K_SGEAM ? "cublasSgeam" : "cudaMemcpyAsync";
 }
 
+/* The hierarchy column: "2222 GB/s L2-bound, L2 hit 86%" or "-". */
+static void hier_text(char *buf, size_t n, const lab_hier *h)
+{
+    if (!h->has)
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "%.0f GB/s %s-bound, L1 %.0f%% L2 %.0f%%", h->gbs,
+                 h->bound, 100 * h->l1_hit, 100 * h->l2_hit);
+}
+
+static int any_hier(const lab_table *t)
+{
+    for (size_t i = 0; i < t->nrows; i++)
+        if (t->rows[i].hier.has)
+            return 1;
+    return 0;
+}
+
 static void write_list_text(FILE *f, const lab_table *t)
 {
-    char model[96], pred[32];
+    char model[96], pred[32], hier[96];
+    int with_hier = any_hier(t);
     fprintf(f, "warpmem-lab experiments and the model's predictions "
                "(profile %s)\n",
             wm_arch_default()->name);
@@ -87,13 +106,29 @@ static void write_list_text(FILE *f, const lab_table *t)
                "s = shared wavefronts)\n");
     fprintf(f, "predicted: sector efficiency vs the baseline row, or shared "
                "time vs the conflict-free probe\n\n");
-    fprintf(f, "%-16s %-24s %-40s %s\n", "row", "kernel", "model", "predicted");
+    if (with_hier)
+        fprintf(f, "hierarchy: the whole grid (8192 x 8192; E2/E3: "
+                   "256 MiB) through the L1/L2/DRAM\nmodel of %s "
+                   "(docs/cache.md): effective bandwidth, what bounds it, "
+                   "sector hit rates\n\n",
+                   wm_gpu_for_arch(wm_arch_default())->name);
+    if (with_hier)
+        fprintf(f, "%-16s %-24s %-40s %-10s %s\n", "row", "kernel", "model",
+                "predicted", "hierarchy");
+    else
+        fprintf(f, "%-16s %-24s %-40s %s\n", "row", "kernel", "model",
+                "predicted");
     for (size_t i = 0; i < t->nrows; i++) {
         const lab_row *r = &t->rows[i];
         model_text(model, sizeof model, &r->pred);
         pred_text(pred, sizeof pred, t, i);
-        fprintf(f, "%-16s %-24s %-40s %s\n", r->id, kernel_name(r), model,
-                pred);
+        hier_text(hier, sizeof hier, &r->hier);
+        if (with_hier)
+            fprintf(f, "%-16s %-24s %-40s %-10s %s\n", r->id, kernel_name(r),
+                    model, pred, hier);
+        else
+            fprintf(f, "%-16s %-24s %-40s %s\n", r->id, kernel_name(r),
+                    model, pred);
     }
 }
 
@@ -261,6 +296,22 @@ static void json_row(FILE *f, const lab_table *t, const lab_env *e, size_t i,
         json_num(f, lab_row_predicted_rel(t, i));
     else
         fprintf(f, "null");
+    if (r->hier.has) {
+        const lab_hier *h = &r->hier;
+        fprintf(f, ",\n     \"hierarchy\": {\"gpu\": ");
+        wm_json_string(f, h->gpu);
+        fprintf(f, ", \"n\": %u, \"bytes\": %llu, \"l1_hit\": ", h->n,
+                (unsigned long long)h->bytes);
+        json_num(f, h->l1_hit);
+        fprintf(f, ", \"l2_hit\": ");
+        json_num(f, h->l2_hit);
+        fprintf(f, ", \"dram_bytes\": %llu, \"time_us\": ",
+                (unsigned long long)h->dram_bytes);
+        json_num(f, h->time_us);
+        fprintf(f, ", \"gbs\": ");
+        json_num(f, h->gbs);
+        fprintf(f, ", \"bound\": \"%s\"}", h->bound);
+    }
     if (!list) {
         double mr = lab_row_measured_rel(t, e, i);
         double pr = lab_row_predicted_rel(t, i);

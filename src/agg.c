@@ -38,7 +38,15 @@ struct wm_agg {
     label_rec *labels;
     size_t nlabels, caplabels;
     size_t last; /* cache: index of the last site hit */
+    wmi_agg_tap tap;
+    void *tap_ud;
 };
+
+void wmi_agg_set_tap(wm_agg *g, wmi_agg_tap tap, void *ud)
+{
+    g->tap = tap;
+    g->tap_ud = ud;
+}
 
 static uint64_t key_of(uint32_t site, wm_space sp, wm_op op)
 {
@@ -233,7 +241,7 @@ wm_status wmi_agg_add_counted(wm_agg *g, const wm_access *a,
         r->worst_value = v;
         r->worst = *a;
     }
-    return WM_OK;
+    return g->tap ? g->tap(g->tap_ud, a, c) : WM_OK;
 }
 
 static label_rec *label_find(const wm_agg *g, uint32_t site)

@@ -19,6 +19,13 @@ static const wm_arch builtin[] = {
     {"sm_86", 86, 32, 32, 128, 32, 4, 0},
     {"sm_89", 89, 32, 32, 128, 32, 4, 0},
     {"sm_90", 90, 32, 32, 128, 32, 4, 0},
+    /* GPUs of the hierarchy model (cache_gpu.c): the rules of their
+     * compute capability, plus their SM, L2 and bandwidth figures. */
+    {"H200", 90, 32, 32, 128, 32, 4, 0},
+    {"H100", 90, 32, 32, 128, 32, 4, 0},
+    {"A100", 80, 32, 32, 128, 32, 4, 0},
+    {"L4", 89, 32, 32, 128, 32, 4, 0},
+    {"RTX4090", 89, 32, 32, 128, 32, 4, 0},
     /* AMD CDNA3-like: wave64, 128 B vL1D lines, 32 LDS banks of 4 B
      * (memory-model.md section 5).  An example of the generic profile. */
     {"amd-wave64", 0, 64, 32, 128, 32, 4, 0},
@@ -167,6 +174,8 @@ wm_status wm_arch_parse(const char *spec, wm_arch *out, char *err,
         /* sm_90a and friends: a trailing feature letter is accepted */
         if (nd == 3 && digits[2] != 'a')
             want[0] = '\0';
+    } else if (wm_gpu_find(spec)) {
+        snprintf(want, sizeof want, "%s", wm_gpu_find(spec)->name);
     } else {
         snprintf(want, sizeof want, "%s", spec);
     }
@@ -177,7 +186,7 @@ wm_status wm_arch_parse(const char *spec, wm_arch *out, char *err,
         }
     }
     set_err(err, errlen, "unknown architecture '", spec,
-            "' (sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, amd-wave64, "
-            "generic[,key=value...])");
+            "' (sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, H200, H100, A100, "
+            "L4, RTX4090, amd-wave64, generic[,key=value...])");
     return WM_ERR_ARCH;
 }

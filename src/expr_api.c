@@ -18,6 +18,10 @@ typedef struct xworst {
 typedef struct xrun {
     wm_agg *g;
     xworst *worst;
+    wm_cache *cache;      /* wm_expr_run_cache: the hierarchy model */
+    uint64_t *base;       /* per statement: its array's window for it */
+    unsigned block[3];    /* the block the model was last told about */
+    int have_block;
 } xrun;
 
 wm_expr *wm_expr_new(void)
@@ -199,6 +203,26 @@ static wm_status run_sink(void *ctx, const wm_access *a,
     wm_status st = wm_agg_add(run->g, a, &c);
     if (st != WM_OK)
         return st;
+    if (run->cache) {
+        if (!run->have_block ||
+            memcmp(run->block, w->block, sizeof run->block) != 0) {
+            memcpy(run->block, w->block, sizeof run->block);
+            run->have_block = 1;
+            st = wm_cache_cta(run->cache);
+            if (st != WM_OK)
+                return st;
+        }
+        if (a->space == WM_SPACE_SHARED)
+            wm_cache_add_shared_wavefronts(run->cache, c.wavefronts);
+        else if (a->mask) {
+            wm_access b = *a;
+            for (uint64_t m = b.mask; m; m &= m - 1)
+                b.addr[__builtin_ctzll(m)] += run->base[a->site];
+            st = wm_cache_add(run->cache, w->warp, 0, &b, WM_CACHE_LD_CA);
+            if (st != WM_OK)
+                return st;
+        }
+    }
     xworst *wo = &run->worst[a->site];
     uint32_t v = a->space == WM_SPACE_SHARED ? c.wavefronts : c.sectors;
     if (!wo->have || v > wo->value) {
@@ -211,8 +235,8 @@ static wm_status run_sink(void *ctx, const wm_access *a,
     return WM_OK;
 }
 
-wm_status wm_expr_run(wm_expr *e, wm_agg *g, uint64_t max_accesses,
-                      wm_expr_fault *fault)
+static wm_status expr_run(wm_expr *e, wm_agg *g, wm_cache *cache,
+                          uint64_t max_accesses, wm_expr_fault *fault)
 {
     if (!e || !g || !e->labels || !e->have_block)
         return WM_ERR_ARG;
@@ -226,10 +250,47 @@ wm_status wm_expr_run(wm_expr *e, wm_agg *g, uint64_t max_accesses,
         if (st != WM_OK)
             return st;
     }
-    xrun run = {g, worst_table(e)};
-    return wmi_expr_walk(e, wm_agg_arch(g), 0,
-                         max_accesses ? max_accesses : WM_EXPR_DEFAULT_LIMIT,
-                         run_sink, &run, fault);
+    xrun run = {g, worst_table(e), cache, NULL, {0, 0, 0}, 0};
+    if (cache) {
+        /* Arrays of different names are different buffers to the model:
+         * each name gets its own 2^40-byte window (cudaMalloc'd buffers
+         * never overlap), statements on one name share it. */
+        run.base = calloc(e->nstmts ? e->nstmts : 1, sizeof *run.base);
+        if (!run.base)
+            return WM_ERR_NOMEM;
+        for (size_t i = 0; i < e->nstmts; i++) {
+            size_t first = i;
+            for (size_t k = 0; k < i; k++)
+                if (strcmp(e->stmts[k].name, e->stmts[i].name) == 0) {
+                    first = k;
+                    break;
+                }
+            run.base[i] = first == i ? (uint64_t)(i + 1) << 40
+                                     : run.base[first];
+        }
+    }
+    wm_status st = wmi_expr_walk(e, wm_agg_arch(g), 0,
+                                 max_accesses ? max_accesses
+                                              : WM_EXPR_DEFAULT_LIMIT,
+                                 run_sink, &run, fault);
+    free(run.base);
+    if (st == WM_OK && cache)
+        st = wm_cache_finish(cache);
+    return st;
+}
+
+wm_status wm_expr_run(wm_expr *e, wm_agg *g, uint64_t max_accesses,
+                      wm_expr_fault *fault)
+{
+    return expr_run(e, g, NULL, max_accesses, fault);
+}
+
+wm_status wm_expr_run_cache(wm_expr *e, wm_agg *g, wm_cache *c,
+                            uint64_t max_accesses, wm_expr_fault *fault)
+{
+    if (!c)
+        return WM_ERR_ARG;
+    return expr_run(e, g, c, max_accesses, fault);
 }
 
 const wm_access *wm_expr_worst(const wm_expr *e, size_t i,

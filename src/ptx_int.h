@@ -381,6 +381,7 @@ typedef struct wmi_cta {
     wmi_barrier bars[16];
     uint32_t exited; /* threads exited */
     wm_agg *agg;
+    struct wmi_ctrace *trace; /* hierarchy-model recorder or NULL */
     uint64_t steps, max_steps;
     uint64_t step_limit; /* max_steps, or UINT64_MAX for no budget */
     uint64_t warp_insts, thread_insts;

@@ -17,6 +17,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ptx_int.h"
+#include "cache_int.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -241,14 +242,19 @@ static wm_status run_cta_warps(wmi_cta *c)
             wmi_warp *w = &c->warps[i];
             if (!(w->live & ~w->wait))
                 continue;
+            if (c->trace)
+                c->trace->warp = i;
             st = wmi_ptx_warp_run(c, w);
             if (st != WM_OK)
                 return st;
         }
         if (c->exited >= c->nthreads)
             return WM_OK;
-        if (release(c, &st))
+        if (release(c, &st)) {
+            if (c->trace)
+                c->trace->interval++;
             continue;
+        }
         if (st != WM_OK)
             return st;
         /* every live thread waits and no barrier completes */
@@ -328,6 +334,30 @@ static uint64_t *sample(uint64_t n, uint64_t k, uint64_t seed)
     return out;
 }
 
+/*
+ * With the hierarchy model, whole waves (the model's SMs x CTAs per SM, in
+ * launch order) are drawn until they hold at least *k CTAs, so the model
+ * sees each sampled CTA beside the neighbours it shares lines with; *k
+ * becomes the number of CTAs taken.
+ */
+static uint64_t *sample_waves(const wm_cache *c, uint64_t n, uint64_t *k,
+                              uint64_t seed)
+{
+    const wm_cache_config *cfg = wm_cache_config_of(c);
+    uint64_t w = (uint64_t)cfg->nsms * cfg->ctas_per_sm;
+    uint64_t nw = (n + w - 1) / w, kw = (*k + w - 1) / w;
+    if (kw > nw)
+        kw = nw;
+    uint64_t *pick = sample(nw, kw, seed);
+    uint64_t *out = pick ? malloc(kw * w * sizeof *out) : NULL, cnt = 0;
+    for (uint64_t i = 0; out && i < kw; i++)
+        for (uint64_t id = pick[i] * w; id < n && id < (pick[i] + 1) * w; id++)
+            out[cnt++] = id;
+    free(pick);
+    *k = cnt;
+    return out;
+}
+
 /* ---- the parallel runner ----------------------------------------------------- */
 
 typedef struct job {
@@ -342,6 +372,7 @@ typedef struct job {
     uint64_t nsel;
     uint32_t nchunks;
     wm_agg **aggs;           /* one per chunk (NULL entries if no agg) */
+    wmi_cache_feeder *feeder; /* with l->cache: per-chunk recorders */
     wm_ptx_fault *faults;    /* one per chunk */
     wm_status *status;       /* one per chunk */
     uint32_t next_chunk;     /* atomic */
@@ -387,6 +418,7 @@ static void run_chunk(job *j, wmi_cta *c, uint32_t k)
 {
     uint64_t lo = j->nsel * k / j->nchunks, hi = j->nsel * (k + 1) / j->nchunks;
     c->agg = j->aggs ? j->aggs[k] : NULL;
+    c->trace = j->feeder ? wmi_cache_trace(j->feeder, k) : NULL;
     c->fault = &j->faults[k];
     for (uint64_t i = lo; i < hi; i++) {
         if (__atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED) < k)
@@ -398,6 +430,10 @@ static void run_chunk(job *j, wmi_cta *c, uint32_t k)
         c->ctaid[0] = (unsigned)(id % gx);
         c->ctaid[1] = (unsigned)(id / gx % gy);
         c->ctaid[2] = (unsigned)(id / (gx * gy));
+        if (c->trace && wmi_ctrace_cta(c->trace) != WM_OK) {
+            j->oom = WM_ERR_NOMEM;
+            return;
+        }
         uint64_t before = c->warp_insts;
         wm_status st = run_cta(c);
         __atomic_add_fetch(&j->done, 1, __ATOMIC_RELAXED);
@@ -446,6 +482,8 @@ static void *worker(void *arg)
         if (__atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED) < k)
             continue;
         run_chunk(j, &c, k);
+        if (j->feeder)
+            wmi_cache_chunk_done(j->feeder, k);
     }
     __atomic_add_fetch(&j->warp_insts, c.warp_insts, __ATOMIC_RELAXED);
     __atomic_add_fetch(&j->thread_insts, c.thread_insts, __ATOMIC_RELAXED);
@@ -590,6 +628,8 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         memset(res, 0, sizeof *res);
     if (!f || !l)
         return launch_error(fault, "no such kernel");
+    if (l->cache && !agg)
+        return launch_error(fault, "the hierarchy model needs an aggregator");
     uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint64_t smem;
@@ -652,7 +692,8 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         nsel = l->ctas_n;
     else if (l->ctas == WM_PTX_CTAS_SAMPLE && l->ctas_n < nctas) {
         nsel = l->ctas_n;
-        list = sample(nctas, nsel, l->seed);
+        list = l->cache && agg ? sample_waves(l->cache, nctas, &nsel, l->seed)
+                               : sample(nctas, nsel, l->seed);
         if (!list) {
             free(params);
             free(gbufs);
@@ -697,6 +738,10 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         for (uint32_t i = 0; st == WM_OK && i < j.nchunks; i++)
             if (!(j.aggs[i] = wm_agg_new(wm_agg_arch(agg))))
                 st = WM_ERR_NOMEM;
+        if (st == WM_OK && l->cache &&
+            !(j.feeder = wmi_cache_feeder_new(l->cache, m, j.aggs,
+                                              j.nchunks)))
+            st = WM_ERR_NOMEM;
     }
     if (st == WM_OK) {
         unsigned nt = l->threads ? l->threads : ncores();
@@ -746,6 +791,11 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
             if (ls != WM_OK && st == WM_OK)
                 st = ls;
         }
+    }
+    if (j.feeder) {
+        wm_status cs = wmi_cache_feeder_end(j.feeder, st == WM_OK);
+        if (cs != WM_OK && st == WM_OK)
+            st = cs;
     }
     if (res) {
         res->ctas_total = nctas;

@@ -87,4 +87,14 @@ wm_status wmi_reference_count(const wm_arch *arch, const wm_access *a,
 wm_status wmi_agg_add_counted(wm_agg *g, const wm_access *a,
                               const wm_counts *c, uint32_t *hint);
 
+/*
+ * A consumer of every access added to g (the hierarchy model's recorder):
+ * called after the counts, for accesses with at least one active lane; a
+ * status other than WM_OK is returned by the add.  NULL removes it.  Not
+ * copied by wm_agg_merge.
+ */
+typedef wm_status (*wmi_agg_tap)(void *ud, const wm_access *a,
+                                 const wm_counts *c);
+void wmi_agg_set_tap(wm_agg *g, wmi_agg_tap tap, void *ud);
+
 #endif /* WM_INT_H */

@@ -73,7 +73,7 @@ wm_usage_error(mask_empty "--mask: '0' leaves no lane active" global --mask 0)
 wm_usage_error(mask_wide "--mask: '0x1ffffffff' names lanes beyond the 32-lane warp"
   global --mask 0x1ffffffff)
 wm_usage_error(lanes_range "--lanes: '33' is out of range \\[1, 32\\]" shared --lanes 33)
-wm_usage_error(arch_unknown "--arch: unknown architecture 'sm_99' \\(sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, amd-wave64, generic\\[,key=value...\\]\\)"
+wm_usage_error(arch_unknown "--arch: unknown architecture 'sm_99' \\(sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, H200, H100, A100, L4, RTX4090, amd-wave64, generic\\[,key=value...\\]\\)"
   global --arch sm_99)
 wm_usage_error(arch_generic "--arch: 'bogus=1': unknown key \\(warp, sector, line, banks, bankbytes\\)"
   global --arch generic,bogus=1)

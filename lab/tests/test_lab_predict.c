@@ -23,6 +23,7 @@
 #include "lab.h"
 #include "check.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static lab_table t;
@@ -315,6 +316,106 @@ static void test_clocks(void)
     t.rows[i].meas.status = LAB_ST_NOT_RUN;
 }
 
+/* The hierarchy model over whole grids (lab/hier.c): the 2-D kinds move
+ * the footprint through DRAM once at n = 256; the strided read at stride 2
+ * reads twice its useful bytes; kinds without a model say so. */
+static void test_hier(void)
+{
+    static const lab_kind two_d[] = {LAB_K_COPY_2D, LAB_K_T_NAIVE_ROW,
+                                     LAB_K_T_NAIVE_COL, LAB_K_T_TILE,
+                                     LAB_K_T_PAD, LAB_K_T_SWZ};
+    lab_params p;
+    lab_hier h;
+    memset(&p, 0, sizeof p);
+    for (size_t i = 0; i < sizeof two_d / sizeof two_d[0]; i++) {
+        CHECK_EQ(lab_predict_hier(two_d[i], &p, 256, &h), WM_OK);
+        CHECK(h.has);
+        CHECK_EQ(h.dram_bytes, 2ull * 256 * 256 * 4);
+        CHECK(h.time_us > 0 && h.gbs > 0);
+    }
+    CHECK_EQ(lab_predict_hier(LAB_K_T_NAIVE_COL, &p, 256, &h), WM_OK);
+    CHECK(h.l1_hit > 0.87 && h.l1_hit < 0.88);
+    CHECK_EQ(lab_predict_hier(LAB_K_COPY_2D, &p, 100, &h), WM_ERR_ARG);
+    p.stride = 2;
+    CHECK_EQ(lab_predict_hier(LAB_K_READ_STRIDE, &p, 0, &h), WM_OK);
+    CHECK(h.has && h.bytes == 256ull << 20);
+    /* every sector of the 256 MiB range is read once; 8 B atomics aside */
+    CHECK_EQ(h.dram_bytes, (256ull << 20) + 64); /* + the counter, in and out */
+    CHECK_EQ(lab_predict_hier(LAB_K_T_VEC4, &p, 256, &h), WM_OK);
+    CHECK(!h.has);
+    CHECK(lab_hier_supported(LAB_K_COPY_STRIDE));
+    CHECK(!lab_hier_supported(LAB_K_SMEM32));
+}
+
+/* The generator (lab/hier.c) against the interpreter on the kernel's PTX:
+ * the same hit rates, DRAM bytes and time at n = 256. */
+static void hier_vs_ptx(lab_kind kind, wm_ptx_module *m)
+{
+    enum { N = 256 };
+    lab_params p;
+    lab_hier h;
+    memset(&p, 0, sizeof p);
+    CHECK_EQ(lab_predict_hier(kind, &p, N, &h), WM_OK);
+    long k = wm_ptx_find_kernel(m, lab_kind_symbol(kind));
+    CHECK(k >= 0);
+    if (k < 0)
+        return;
+    float *in = calloc(N * N, sizeof *in), *out = calloc(N * N, sizeof *out);
+    wm_ptx_arg args[3] = {{in, N * N * 4, 0, 0}, {out, N * N * 4, 0, 0},
+                          {NULL, 0, N, 4}};
+    wm_ptx_launch l;
+    memset(&l, 0, sizeof l);
+    l.grid[0] = l.grid[1] = N / 32, l.grid[2] = 1;
+    l.block[0] = 32, l.block[1] = 8, l.block[2] = 1;
+    l.args = args;
+    l.nargs = 3;
+    wm_cache_config cfg;
+    CHECK_EQ(wm_cache_config_init(&cfg, wm_gpu_find("H200"), 256,
+                                  wm_ptx_kernel_smem(m, (size_t)k, 0)),
+             WM_OK);
+    l.cache = wm_cache_new(&cfg);
+    wm_agg *g = wm_agg_new(wm_arch_default());
+    CHECK_EQ(wm_ptx_run(m, (size_t)k, &l, g, NULL, NULL), WM_OK);
+    wm_cache_stats t0;
+    wm_cache_time tm;
+    wm_cache_totals(l.cache, &t0);
+    wm_cache_predict(l.cache, &tm);
+    CHECK_EQ((t0.dram_rd_sectors + t0.dram_wr_sectors) * 32, h.dram_bytes);
+    CHECK_NEAR(per(t0.l1_ld_hits, t0.l1_ld_sectors) < 0
+                   ? 0.0
+                   : per(t0.l1_ld_hits, t0.l1_ld_sectors),
+               h.l1_hit);
+    CHECK_NEAR(tm.time_s * 1e6, h.time_us);
+    wm_agg_free(g);
+    wm_cache_free(l.cache);
+    free(in);
+    free(out);
+}
+
+static void test_hier_vs_ptx(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/lab/kernels/transpose.ptx",
+             WM_SOURCE_DIR);
+    size_t n;
+    char *src = wm_read_file(path, &n);
+    CHECK(src != NULL);
+    if (!src)
+        return;
+    wm_ptx_module *m = NULL;
+    wm_diag d;
+    CHECK_EQ(wm_ptx_parse(src, n, path, &m, &d), WM_OK);
+    free(src);
+    if (!m)
+        return;
+    hier_vs_ptx(LAB_K_COPY_2D, m);
+    hier_vs_ptx(LAB_K_T_NAIVE_ROW, m);
+    hier_vs_ptx(LAB_K_T_NAIVE_COL, m);
+    hier_vs_ptx(LAB_K_T_TILE, m);
+    hier_vs_ptx(LAB_K_T_SWZ, m);
+    wm_ptx_free(m);
+}
+
 int main(void)
 {
     CHECK_EQ(lab_table_build(&t), WM_OK);
@@ -329,5 +430,7 @@ int main(void)
     test_stats();
     test_kinds();
     test_clocks();
+    test_hier();
+    test_hier_vs_ptx();
     return check_done("test_lab_predict");
 }

@@ -1,0 +1,756 @@
+/*
+ * cache.c -- the hierarchy below the coalescer: one L1 per SM, a shared L2
+ * and DRAM, fed with the exact global access stream of a run.
+ *
+ * Model (docs/cache.md gives the reasons and sources):
+ *   - Sectored caches: 128 B lines of four 32 B sectors; a sector hits when
+ *     its line's tag is present and the sector is valid, a tag miss and a
+ *     tag hit with the sector missing are both misses (Nsight Compute
+ *     Profiling Guide, "Memory" section).  Only missing sectors are
+ *     fetched, never the whole line.
+ *   - Set-associative, LRU by a per-level clock stamp; evict-first loads
+ *     (.cs, .lu, L1::evict_first) refill at the LRU end of L1 and of L2
+ *     (PTX ISA: .cs is evict-first at both; L1::evict_first is taken the
+ *     same way, a simplification).  Set index, at both levels: runs
+ *     of 8 consecutive lines go to consecutive sets, and the run number is
+ *     scrambled by a multiplicative hash.  The hardware's hash functions
+ *     are not public; this is a simplification that, like them, spreads
+ *     power-of-two strides over the sets (a plain modulo would put a
+ *     column of an 8192-float matrix into one set).
+ *   - Loads allocate in L1 (the default on sm_70+), .cg skips L1, .cv skips
+ *     L1 and refetches from DRAM, L1::no_allocate looks up but does not
+ *     fill.  Stores are write-through to L2 and do not allocate in L1 (a
+ *     resident line stays valid); L2 is write-back and allocates on write
+ *     without fetching (byte masks make partial writes safe).  Atomics go
+ *     to L2 and fetch their sectors if missing.  Dirty sectors reach DRAM
+ *     when evicted, and the rest when the run finishes.
+ *   - CTAs in launch order, in waves of nsms x ctas_per_sm; CTA i of a wave
+ *     on SM i mod nsms (breadth first).  Within a wave the SMs take turns;
+ *     each SM's warps issue one access per round (WM_CACHE_ORDER_INSN) or
+ *     a whole barrier interval (WM_CACHE_ORDER_BARRIER).  A CTA's warps do
+ *     not pass a barrier before all of them reach it.
+ */
+#include "cache_int.h"
+
+#include <stdio.h>
+
+#define LINE_SHIFT 7
+#define SECTOR_SHIFT 5
+#define SPL 4 /* sectors per line */
+
+/*
+ * One way: key = (line index + 1) << 8 | dirty sectors << 4 | valid
+ * sectors (key 0 = empty), and the LRU stamp.  16 bytes, so a 16-way set
+ * is four host cache lines.
+ */
+typedef struct way {
+    uint64_t key;
+    uint64_t stamp;
+} way;
+
+#define KEY_TAG(k) ((k) >> 8)
+#define KEY_VALID(k) ((unsigned)(k) & 0xfu)
+#define KEY_DIRTY(k) ((unsigned)((k) >> 4) & 0xfu)
+
+/* One cache level, the ways of a set contiguous. */
+typedef struct level {
+    way *w;
+    uint32_t nsets, ways;
+    uint64_t clock; /* counts up from STAMP0 at each use */
+    uint64_t low;   /* counts down from STAMP0: evict-first insertions */
+} level;
+
+/* Stamps of used lines lie above STAMP0, evict-first ones below it, the
+ * latest evict-first line lowest: it goes first, as if inserted at the LRU
+ * end of a recency list. */
+#define STAMP0 ((uint64_t)1 << 62)
+
+struct wm_cache {
+    wm_cache_config cfg;
+    level *l1; /* one per SM */
+    level l2;
+    wmi_ctrace pending; /* the wave being collected */
+    size_t wave;        /* CTAs per wave */
+    wm_cache_stats *site;
+    size_t nsite;
+    uint64_t flush_wr;  /* dirty sectors written back at finish */
+    uint64_t shared_wavefronts;
+    int finished;
+    /* replay scratch */
+    size_t *acc;  /* access offsets, grouped by (cta, warp) */
+    size_t capacc;
+};
+
+/* ---- trace ------------------------------------------------------------- */
+
+void wmi_ctrace_free(wmi_ctrace *t)
+{
+    if (!t)
+        return;
+    free(t->w);
+    free(t->cta);
+    t->w = NULL;
+    t->cta = NULL;
+    t->n = t->cap = t->ncta = t->capcta = 0;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 1;
+    size_t nc = *cap ? *cap : 256;
+    while (nc < need)
+        nc *= 2;
+    void *q = realloc(*p, nc * elem);
+    if (!q)
+        return 0;
+    *p = q;
+    *cap = nc;
+    return 1;
+}
+
+wm_status wmi_ctrace_cta(wmi_ctrace *t)
+{
+    if (!grow((void **)&t->cta, &t->capcta, t->ncta + 1, sizeof *t->cta))
+        return WM_ERR_NOMEM;
+    t->cta[t->ncta++] = t->n;
+    t->warp = t->interval = 0;
+    return WM_OK;
+}
+
+wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
+                         const wm_counts *c, wm_cache_ld ld)
+{
+    if (a->space == WM_SPACE_SHARED) {
+        if (c)
+            t->shared_wavefronts += c->wavefronts;
+        return WM_OK;
+    }
+    if (a->space != WM_SPACE_GLOBAL || !a->mask || t->ncta == 0)
+        return WM_OK;
+    if (!grow((void **)&t->w, &t->cap, t->n + 2 + WM_MAX_LANES * 2,
+              sizeof *t->w))
+        return WM_ERR_NOMEM;
+    uint64_t *line = t->w + t->n + 2;
+    unsigned nl = 0;
+    uint64_t bytes = 0;
+    /* Distinct lines in first-touch order; a 128-slot hash of the line
+     * index finds repeats (at most 2 x 64 lines for 64 lanes). */
+    int16_t slot[128];
+    memset(slot, -1, sizeof slot);
+    for (uint64_t m = a->mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctzll(m);
+        uint64_t lo = a->addr[l], hi = lo + (a->size ? a->size - 1 : 0);
+        bytes += a->size;
+        for (uint64_t s = lo >> SECTOR_SHIFT; s <= hi >> SECTOR_SHIFT; s++) {
+            uint64_t li = s >> 2;
+            uint16_t bit = (uint16_t)(1u << (s & (SPL - 1)));
+            /* coalesced lanes: the line of the previous lane */
+            if (nl && (line[nl - 1] >> 16) == li) {
+                line[nl - 1] |= bit;
+                continue;
+            }
+            unsigned h = (unsigned)((li * 0x9E3779B97F4A7C15ull) >> 57);
+            while (slot[h] >= 0 && (line[slot[h]] >> 16) != li)
+                h = (h + 1) & 127;
+            if (slot[h] < 0) {
+                assert(nl < 2 * WM_MAX_LANES);
+                slot[h] = (int16_t)nl;
+                line[nl++] = li << 16;
+            }
+            line[slot[h]] |= bit;
+        }
+    }
+    assert(nl >= 1 && (unsigned)ld <= WM_CACHE_LD_CV);
+    unsigned kind = a->op == WM_OP_ST   ? WMI_CK_ST
+                    : a->op == WM_OP_ATOM ? WMI_CK_ATOM
+                                          : (unsigned)ld;
+    t->w[t->n] = (uint64_t)a->site | (uint64_t)(t->warp & 0xffff) << 32 |
+                 (uint64_t)nl << 48 | (uint64_t)kind << 56;
+    t->w[t->n + 1] = (uint64_t)t->interval | bytes << 32;
+    t->n += 2 + nl;
+    return WM_OK;
+}
+
+wm_status wmi_ctrace_tap(void *ud, const wm_access *a, const wm_counts *c)
+{
+    wmi_ctrace *t = ud;
+    wm_cache_ld ld = WM_CACHE_LD_CA;
+    if (t->ld_kind && a->site < t->nld_kind)
+        ld = (wm_cache_ld)t->ld_kind[a->site];
+    return wmi_ctrace_add(t, a, c, ld);
+}
+
+/* The first '.'-separated word of text has modifier m. */
+static int has_mod(const char *text, const char *m)
+{
+    size_t n = strlen(m);
+    const char *end = text + strcspn(text, " \t");
+    for (const char *p = strchr(text, '.'); p && p < end;
+         p = strchr(p + 1, '.'))
+        if ((size_t)(end - p - 1) >= n && strncmp(p + 1, m, n) == 0 &&
+            (p[1 + n] == '.' || p + 1 + n == end))
+            return 1;
+    return 0;
+}
+
+wm_cache_ld wmi_cache_ld_of_text(const char *text)
+{
+    /* PTX ISA, "Cache Operators" and "ld": .cg caches in L2 only; .cs and
+     * .lu (on global addresses the same as .cs) are evict-first; .cv
+     * fetches again; ld.volatile is not cached either; .nc goes through
+     * the L1/texture path and is cached. */
+    if (!text || strncmp(text, "ld", 2) != 0)
+        return WM_CACHE_LD_CA;
+    if (has_mod(text, "cv") || has_mod(text, "volatile"))
+        return WM_CACHE_LD_CV;
+    if (has_mod(text, "cg"))
+        return WM_CACHE_LD_CG;
+    if (has_mod(text, "L1::no_allocate"))
+        return WM_CACHE_LD_NO_ALLOCATE;
+    if (has_mod(text, "cs") || has_mod(text, "lu") ||
+        has_mod(text, "L1::evict_first"))
+        return WM_CACHE_LD_EVICT_FIRST;
+    return WM_CACHE_LD_CA;
+}
+
+/* ---- one cache level ----------------------------------------------------- */
+
+static int level_init(level *lv, uint64_t bytes, unsigned ways)
+{
+    uint64_t lines = bytes >> LINE_SHIFT;
+    if (lines == 0)
+        return 0;
+    if (ways == 0 || ways > lines)
+        ways = (unsigned)(lines > UINT32_MAX ? UINT32_MAX : lines);
+    lv->ways = ways;
+    lv->nsets = (uint32_t)(lines / ways);
+    lv->clock = lv->low = STAMP0;
+    lv->w = calloc((size_t)lv->nsets * ways, sizeof *lv->w);
+    return lv->w != NULL;
+}
+
+static void level_free(level *lv)
+{
+    free(lv->w);
+}
+
+/*
+ * The way holding line li (*hit = 1), or the way to refill (*hit = 0): an
+ * empty one, else the least recently used.
+ */
+/* The set of line li: with a multiple of 8 sets, runs of 8 lines go to
+ * 8 consecutive sets and the run picks the group by a multiplicative hash
+ * reduced by multiply-shift (no division on this hot path); otherwise the
+ * line itself is hashed. */
+static way *set_of(const level *lv, uint64_t li)
+{
+    uint64_t set;
+    if (lv->nsets % 8 == 0) {
+        uint64_t h = ((li >> 3) * 0x9E3779B97F4A7C15ull) >> 32;
+        set = (h * (lv->nsets / 8)) >> 32 << 3 | (li & 7);
+    } else {
+        uint64_t h = (li * 0x9E3779B97F4A7C15ull) >> 32;
+        set = (h * lv->nsets) >> 32;
+    }
+    return lv->w + (size_t)set * lv->ways;
+}
+
+static way *lookup(const level *lv, uint64_t li, int *hit)
+{
+    way *s = set_of(lv, li);
+    for (unsigned i = 0; i < lv->ways; i++)
+        if (KEY_TAG(s[i].key) == li + 1) {
+            *hit = 1;
+            return &s[i];
+        }
+    *hit = 0;
+    way *v = s;
+    for (unsigned i = 0; i < lv->ways; i++) {
+        if (!s[i].key)
+            return &s[i];
+        if (s[i].stamp < v->stamp)
+            v = &s[i];
+    }
+    return v;
+}
+
+/* Add sector bits to a way's valid (and dirty) sets. */
+static void set_bits(way *w, unsigned valid, unsigned dirty)
+{
+    w->key |= (uint64_t)(valid & 0xfu) | (uint64_t)(dirty & 0xfu) << 4;
+}
+
+static unsigned popc16(unsigned x)
+{
+    return (unsigned)__builtin_popcount(x);
+}
+
+/* ---- the hierarchy ------------------------------------------------------- */
+
+/* Take way w for line li, writing back its dirty sectors. */
+static void refill(wm_cache_stats *st, way *w, uint64_t li)
+{
+    st->dram_wr_sectors += popc16(KEY_DIRTY(w->key));
+    w->key = (li + 1) << 8;
+}
+
+/* L2 read of sectors mask of line li; cv: refetch even if present. */
+static void l2_read(wm_cache *c, wm_cache_stats *st, uint64_t li,
+                    unsigned mask, int cv, int evict_first)
+{
+    level *lv = &c->l2;
+    int found;
+    way *w = lookup(lv, li, &found);
+    unsigned hit = 0;
+    if (!found)
+        refill(st, w, li);
+    else if (!cv)
+        hit = KEY_VALID(w->key) & mask;
+    st->l2_rd_sectors += popc16(mask);
+    st->l2_rd_hits += popc16(hit);
+    st->dram_rd_sectors += popc16(mask & ~hit);
+    set_bits(w, mask, 0);
+    /* evict-first: a refill goes to the LRU end, a hit stays in place */
+    if (!found)
+        w->stamp = evict_first ? --lv->low : ++lv->clock;
+    else if (!evict_first)
+        w->stamp = ++lv->clock;
+}
+
+/* L2 write (store) of sectors mask; atom: read-modify-write. */
+static void l2_write(wm_cache *c, wm_cache_stats *st, uint64_t li,
+                     unsigned mask, int atom)
+{
+    level *lv = &c->l2;
+    int found;
+    way *w = lookup(lv, li, &found);
+    st->l2_wr_sectors += popc16(mask);
+    if (!found)
+        refill(st, w, li);
+    else
+        st->l2_wr_hits += popc16(mask);
+    if (atom)
+        st->dram_rd_sectors += popc16(mask & ~KEY_VALID(w->key));
+    set_bits(w, mask, mask);
+    w->stamp = ++lv->clock;
+}
+
+static wm_cache_stats *site_stats(wm_cache *c, uint32_t site)
+{
+    if (site >= c->nsite) {
+        size_t n = c->nsite ? c->nsite : 64;
+        while (n <= site)
+            n *= 2;
+        wm_cache_stats *p = realloc(c->site, n * sizeof *p);
+        if (!p)
+            return NULL;
+        memset(p + c->nsite, 0, (n - c->nsite) * sizeof *p);
+        c->site = p;
+        c->nsite = n;
+    }
+    return &c->site[site];
+}
+
+/* One warp access (header at h) on SM sm. */
+static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h)
+{
+    uint32_t site = (uint32_t)h[0];
+    unsigned nl = (unsigned)(h[0] >> 48) & 0xff;
+    unsigned kind = (unsigned)(h[0] >> 56) & 0xf;
+    assert(sm < c->cfg.nsms);
+    assert(kind <= WMI_CK_ATOM);
+    assert(nl >= 1 && nl <= 2 * WM_MAX_LANES);
+    wm_cache_stats *st = site_stats(c, site);
+    if (!st)
+        return WM_ERR_NOMEM;
+    if (kind != WMI_CK_ATOM) /* effective bandwidth: loads and stores */
+        st->bytes += h[1] >> 32;
+    st->l1_wavefronts += (nl + 3) / 4;
+    level *lv1 = &c->l1[sm];
+    for (unsigned i = 0; i < nl; i++) {
+        uint64_t li = h[2 + i] >> 16;
+        unsigned mask = (unsigned)(h[2 + i] & 0xffff);
+        if (kind == WMI_CK_ST || kind == WMI_CK_ATOM) {
+            st->l1_st_sectors += popc16(mask);
+            l2_write(c, st, li, mask, kind == WMI_CK_ATOM);
+            continue;
+        }
+        st->l1_ld_sectors += popc16(mask);
+        unsigned miss = mask;
+        int found = 0, l1 = kind != WM_CACHE_LD_CG && kind != WM_CACHE_LD_CV;
+        way *w = NULL;
+        if (l1) {
+            w = lookup(lv1, li, &found);
+            if (found) {
+                unsigned hit = KEY_VALID(w->key) & mask;
+                st->l1_ld_hits += popc16(hit);
+                miss = mask & ~hit;
+                if (kind != WM_CACHE_LD_EVICT_FIRST)
+                    w->stamp = ++lv1->clock;
+            }
+        }
+        if (!miss)
+            continue;
+        st->l2_rd_requests++;
+        l2_read(c, st, li, miss, kind == WM_CACHE_LD_CV,
+                kind == WM_CACHE_LD_EVICT_FIRST);
+        if (!l1 || kind == WM_CACHE_LD_NO_ALLOCATE)
+            continue;
+        if (!found) {
+            /* L1 is write-through: its lines are never dirty */
+            w->key = (li + 1) << 8;
+            w->stamp = kind == WM_CACHE_LD_EVICT_FIRST ? --lv1->low
+                                                       : ++lv1->clock;
+        }
+        set_bits(w, miss, 0);
+    }
+    return WM_OK;
+}
+
+/* Replay the collected wave and empty it. */
+static wm_status replay(wm_cache *c)
+{
+    wmi_ctrace *t = &c->pending;
+    size_t ncta = t->ncta;
+    assert(ncta <= c->wave);
+    if (ncta == 0)
+        return WM_OK;
+    /* Index the accesses: count per (cta, warp), then place them. */
+    enum { MAXW = 64 };
+    size_t *start = calloc(ncta * MAXW + 1, sizeof *start);
+    size_t *cur = calloc(ncta * MAXW, sizeof *cur);
+    unsigned *ival = calloc(ncta, sizeof *ival);
+    if (!start || !cur || !ival) {
+        free(start);
+        free(cur);
+        free(ival);
+        return WM_ERR_NOMEM;
+    }
+    size_t nw = 1; /* warps per CTA, at most */
+    for (size_t k = 0; k < ncta; k++) {
+        size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
+        for (size_t p = t->cta[k]; p < end;
+             p += 2 + ((t->w[p] >> 48) & 0xff)) {
+            size_t wp = (t->w[p] >> 32) & (MAXW - 1);
+            start[k * MAXW + wp + 1]++;
+            if (wp >= nw)
+                nw = wp + 1;
+        }
+    }
+    for (size_t i = 1; i <= ncta * MAXW; i++)
+        start[i] += start[i - 1];
+    size_t nacc = start[ncta * MAXW];
+    if (!grow((void **)&c->acc, &c->capacc, nacc ? nacc : 1, sizeof *c->acc)) {
+        free(start);
+        free(cur);
+        free(ival);
+        return WM_ERR_NOMEM;
+    }
+    memcpy(cur, start, ncta * MAXW * sizeof *cur);
+    for (size_t k = 0; k < ncta; k++) {
+        size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
+        for (size_t p = t->cta[k]; p < end; p += 2 + ((t->w[p] >> 48) & 0xff))
+            c->acc[cur[k * MAXW + ((t->w[p] >> 32) & (MAXW - 1))]++] = p;
+    }
+    memcpy(cur, start, ncta * MAXW * sizeof *cur);
+    /* Rounds: every SM in turn, its CTAs in turn, their warps in turn. */
+    unsigned nsms = c->cfg.nsms;
+    int whole = c->cfg.order == WM_CACHE_ORDER_BARRIER;
+    wm_status st = WM_OK;
+    for (size_t left = nacc; left > 0 && st == WM_OK;) {
+        for (size_t k = 0; k < ncta && st == WM_OK; k++) {
+            unsigned sm = (unsigned)(k % nsms);
+            int issued = 0;
+            unsigned next = UINT32_MAX;
+            for (size_t wp = 0; wp < nw; wp++) {
+                size_t *q = &cur[k * MAXW + wp], e = start[k * MAXW + wp + 1];
+                while (*q < e) {
+                    const uint64_t *h = t->w + c->acc[*q];
+                    unsigned iv = (unsigned)h[1];
+                    if (iv > ival[k]) {
+                        if (iv < next)
+                            next = iv;
+                        break;
+                    }
+                    st = do_access(c, sm, h);
+                    (*q)++;
+                    left--;
+                    issued = 1;
+                    if (!whole || st != WM_OK)
+                        break;
+                }
+            }
+            /* every warp of the CTA reached the barrier: pass it */
+            if (!issued && next != UINT32_MAX)
+                ival[k] = next;
+        }
+    }
+    free(start);
+    free(cur);
+    free(ival);
+    t->n = t->ncta = 0;
+    return st;
+}
+
+/* ---- public API ----------------------------------------------------------- */
+
+wm_cache *wm_cache_new(const wm_cache_config *cfg)
+{
+    if (!cfg || !cfg->gpu || cfg->nsms == 0 || cfg->ctas_per_sm == 0 ||
+        cfg->line_bytes != 128 || cfg->sector_bytes != 32 ||
+        cfg->l1_bytes < 128 || cfg->l2_bytes < 128)
+        return NULL;
+    wm_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->cfg = *cfg;
+    c->wave = (size_t)cfg->nsms * cfg->ctas_per_sm;
+    c->l1 = calloc(cfg->nsms, sizeof *c->l1);
+    int ok = c->l1 && level_init(&c->l2, cfg->l2_bytes, cfg->l2_ways);
+    for (unsigned i = 0; ok && i < cfg->nsms; i++)
+        ok = level_init(&c->l1[i], cfg->l1_bytes, cfg->l1_ways);
+    if (!ok) {
+        wm_cache_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void wm_cache_free(wm_cache *c)
+{
+    if (!c)
+        return;
+    if (c->l1)
+        for (unsigned i = 0; i < c->cfg.nsms; i++)
+            level_free(&c->l1[i]);
+    free(c->l1);
+    level_free(&c->l2);
+    wmi_ctrace_free(&c->pending);
+    free(c->site);
+    free(c->acc);
+    free(c);
+}
+
+const wm_cache_config *wm_cache_config_of(const wm_cache *c)
+{
+    return c ? &c->cfg : NULL;
+}
+
+wm_status wm_cache_cta(wm_cache *c)
+{
+    if (!c || c->finished)
+        return WM_ERR_ARG;
+    if (c->pending.ncta == c->wave) {
+        wm_status st = replay(c);
+        if (st != WM_OK)
+            return st;
+    }
+    return wmi_ctrace_cta(&c->pending);
+}
+
+wm_status wm_cache_add(wm_cache *c, unsigned warp, unsigned interval,
+                       const wm_access *a, wm_cache_ld ld)
+{
+    if (!c || !a || c->finished || c->pending.ncta == 0 || warp >= 64 ||
+        (unsigned)ld > WM_CACHE_LD_CV)
+        return WM_ERR_ARG;
+    static const wm_arch plain = {"cache", 0, 64, 32, 128, 32, 4, 0};
+    if (a->mask) {
+        wm_status st = wmi_access_check(&plain, a, NULL);
+        if (st != WM_OK)
+            return st;
+    }
+    c->pending.warp = warp;
+    c->pending.interval = interval;
+    return wmi_ctrace_add(&c->pending, a, NULL, ld);
+}
+
+wm_status wmi_cache_feed(wm_cache *c, const wmi_ctrace *t)
+{
+    c->shared_wavefronts += t->shared_wavefronts;
+    for (size_t k = 0; k < t->ncta; k++) {
+        wm_status st = wm_cache_cta(c);
+        if (st != WM_OK)
+            return st;
+        size_t lo = t->cta[k], hi = k + 1 < t->ncta ? t->cta[k + 1] : t->n;
+        wmi_ctrace *p = &c->pending;
+        if (!grow((void **)&p->w, &p->cap, p->n + (hi - lo), sizeof *p->w))
+            return WM_ERR_NOMEM;
+        memcpy(p->w + p->n, t->w + lo, (hi - lo) * sizeof *p->w);
+        p->n += hi - lo;
+    }
+    return WM_OK;
+}
+
+wm_status wm_cache_finish(wm_cache *c)
+{
+    if (!c || c->finished)
+        return WM_ERR_ARG;
+    wm_status st = replay(c);
+    if (st != WM_OK)
+        return st;
+    size_t n = (size_t)c->l2.nsets * c->l2.ways;
+    for (size_t i = 0; i < n; i++) {
+        c->flush_wr += popc16(KEY_DIRTY(c->l2.w[i].key));
+        c->l2.w[i].key &= ~(uint64_t)0xf0;
+    }
+    c->finished = 1;
+    return WM_OK;
+}
+
+void wm_cache_add_shared_wavefronts(wm_cache *c, uint64_t n)
+{
+    if (c)
+        c->shared_wavefronts += n;
+}
+
+static void stats_add(wm_cache_stats *d, const wm_cache_stats *s)
+{
+    d->l1_ld_sectors += s->l1_ld_sectors;
+    d->l1_ld_hits += s->l1_ld_hits;
+    d->l1_st_sectors += s->l1_st_sectors;
+    d->l1_wavefronts += s->l1_wavefronts;
+    d->l2_rd_requests += s->l2_rd_requests;
+    d->l2_rd_sectors += s->l2_rd_sectors;
+    d->l2_rd_hits += s->l2_rd_hits;
+    d->l2_wr_sectors += s->l2_wr_sectors;
+    d->l2_wr_hits += s->l2_wr_hits;
+    d->dram_rd_sectors += s->dram_rd_sectors;
+    d->dram_wr_sectors += s->dram_wr_sectors;
+    d->bytes += s->bytes;
+}
+
+void wm_cache_totals(const wm_cache *c, wm_cache_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->nsite; i++)
+        stats_add(out, &c->site[i]);
+    out->dram_wr_sectors += c->flush_wr;
+}
+
+static int site_used(const wm_cache_stats *s)
+{
+    return s->l1_ld_sectors || s->l1_st_sectors;
+}
+
+size_t wm_cache_nsites(const wm_cache *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; c && i < c->nsite; i++)
+        n += (size_t)site_used(&c->site[i]);
+    return n;
+}
+
+int wm_cache_site(const wm_cache *c, size_t i, uint32_t *site,
+                  wm_cache_stats *out)
+{
+    for (size_t k = 0; c && k < c->nsite; k++) {
+        if (!site_used(&c->site[k]) || i-- != 0)
+            continue;
+        if (site)
+            *site = (uint32_t)k;
+        if (out)
+            *out = c->site[k];
+        return 1;
+    }
+    return 0;
+}
+
+void wm_cache_predict(const wm_cache *c, wm_cache_time *o)
+{
+    memset(o, 0, sizeof *o);
+    o->bound = "DRAM";
+    if (!c)
+        return;
+    wm_cache_stats t;
+    wm_cache_totals(c, &t);
+    const wm_gpu *g = c->cfg.gpu;
+    double sb = (double)c->cfg.sector_bytes;
+    double dram = (double)(t.dram_rd_sectors + t.dram_wr_sectors) * sb;
+    double l2 = (double)(t.l2_rd_sectors + t.l2_wr_sectors) * sb;
+    double rate = g->dram_meas > 0 ? g->dram_meas : g->dram_peak;
+    o->dram_s = rate > 0 ? dram / rate : 0;
+    o->l2_s = g->l2_bw > 0 ? l2 / g->l2_bw : 0;
+    /* One tag-stage (or shared) wavefront per SM per cycle, the work
+     * spread evenly over the SMs. */
+    o->l1_s = (double)(t.l1_wavefronts + c->shared_wavefronts) /
+              ((double)c->cfg.nsms * g->clock_hz);
+    o->time_s = o->dram_s;
+    if (o->l2_s > o->time_s)
+        o->time_s = o->l2_s, o->bound = "L2";
+    if (o->l1_s > o->time_s)
+        o->time_s = o->l1_s, o->bound = "L1";
+    if (o->time_s > 0) {
+        o->eff_bw = (double)t.bytes / o->time_s;
+        o->dram_bw = dram / o->time_s;
+    }
+}
+
+/* ---- metrics ---------------------------------------------------------- */
+
+#define CACHE_METRICS(X)                                                      \
+    X("l1tex__t_sector_hit_rate.pct", 0)                                      \
+    X("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", 1)          \
+    X("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", 1)         \
+    X("lts__t_requests_srcunit_tex_op_read.sum", 1)                           \
+    X("lts__t_sectors_srcunit_tex_op_read.sum", 1)                            \
+    X("lts__t_sectors_srcunit_tex_op_write.sum", 1)                           \
+    X("lts__t_sector_op_read_hit_rate.pct", 0)                                \
+    X("lts__t_sector_op_write_hit_rate.pct", 0)                               \
+    X("lts__t_sector_hit_rate.pct", 0)                                        \
+    X("dram__bytes_read.sum", 1)                                              \
+    X("dram__bytes_write.sum", 1)                                             \
+    X("gpu__time_duration.sum", 0)                                            \
+    X("warpmem__effective_bandwidth.gbps", 0)                                 \
+    X("warpmem__dram_bandwidth.gbps", 0)
+
+static const char *const metric_names[] = {
+#define X(n, count) n,
+    CACHE_METRICS(X)
+#undef X
+};
+
+size_t wm_cache_metric_count(void)
+{
+    return WM_ARRAY_LEN(metric_names);
+}
+
+const char *wm_cache_metric_name(size_t i)
+{
+    return i < WM_ARRAY_LEN(metric_names) ? metric_names[i] : NULL;
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+    return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+double wm_cache_metric_value(const wm_cache *c, size_t i)
+{
+    wm_cache_stats t;
+    wm_cache_totals(c, &t);
+    wm_cache_time tm;
+    double sb = c ? (double)c->cfg.sector_bytes : 32.0;
+    switch (i) {
+    case 0: return pct(t.l1_ld_hits, t.l1_ld_sectors);
+    case 1: return (double)t.l1_ld_hits;
+    case 2: return (double)(t.l1_ld_sectors - t.l1_ld_hits);
+    case 3: return (double)t.l2_rd_requests;
+    case 4: return (double)t.l2_rd_sectors;
+    case 5: return (double)t.l2_wr_sectors;
+    case 6: return pct(t.l2_rd_hits, t.l2_rd_sectors);
+    case 7: return pct(t.l2_wr_hits, t.l2_wr_sectors);
+    case 8:
+        return pct(t.l2_rd_hits + t.l2_wr_hits,
+                   t.l2_rd_sectors + t.l2_wr_sectors);
+    case 9: return (double)t.dram_rd_sectors * sb;
+    case 10: return (double)t.dram_wr_sectors * sb;
+    case 11: wm_cache_predict(c, &tm); return tm.time_s * 1e9; /* ns */
+    case 12: wm_cache_predict(c, &tm); return tm.eff_bw / 1e9;
+    case 13: wm_cache_predict(c, &tm); return tm.dram_bw / 1e9;
+    default: return 0.0;
+    }
+}

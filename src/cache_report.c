@@ -1,0 +1,234 @@
+/*
+ * cache_report.c -- the hierarchy section of a report: configuration,
+ * metrics under Nsight Compute's names, the predicted time and what bounds
+ * it, and per site the misses it caused.  Text, JSON or CSV; only
+ * formatting lives here, the numbers come from cache.c.
+ */
+#include "wm_int.h"
+
+#include <math.h>
+
+/* The label, file and line of site id in g ("" / 0 when unknown). */
+static void site_label(const wm_agg *g, uint32_t id, const char **label,
+                       const char **file, uint32_t *line)
+{
+    *label = *file = "";
+    *line = 0;
+    size_t n = g ? wm_agg_nsites(g) : 0;
+    for (size_t i = 0; i < n; i++) {
+        wm_site s;
+        if (wm_agg_site(g, i, &s) && s.site == id) {
+            *label = s.label;
+            *file = s.file;
+            *line = s.line;
+            return;
+        }
+    }
+}
+
+static int metric_is_count(size_t i)
+{
+    const char *n = wm_cache_metric_name(i);
+    size_t l = strlen(n);
+    return l > 4 && strcmp(n + l - 4, ".sum") == 0 &&
+           strcmp(n, "gpu__time_duration.sum") != 0;
+}
+
+static void json_num(FILE *f, double v)
+{
+    if (!isfinite(v))
+        fputs("null", f);
+    else if (v == floor(v) && fabs(v) < 1e15)
+        fprintf(f, "%.0f", v);
+    else
+        fprintf(f, "%.6g", v);
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static const char *order_name(wm_cache_order o)
+{
+    return o == WM_CACHE_ORDER_BARRIER ? "barrier" : "insn";
+}
+
+static void report_json(FILE *f, const wm_cache *c, const wm_agg *g)
+{
+    const wm_cache_config *k = wm_cache_config_of(c);
+    wm_cache_time t;
+    wm_cache_predict(c, &t);
+    fputs("{\"gpu\": ", f);
+    wm_json_string(f, k->gpu->name);
+    fprintf(f, ", \"sms\": %u, \"ctas_per_sm\": %u, \"l1_bytes\": %llu, "
+               "\"l1_ways\": %u, \"smem_carveout\": %llu, \"l2_bytes\": %llu, "
+               "\"l2_ways\": %u, \"order\": \"%s\", \"metrics\": {",
+            k->nsms, k->ctas_per_sm, (unsigned long long)k->l1_bytes,
+            k->l1_ways, (unsigned long long)k->smem_carveout,
+            (unsigned long long)k->l2_bytes, k->l2_ways, order_name(k->order));
+    for (size_t i = 0; i < wm_cache_metric_count(); i++) {
+        fputs(i ? ", " : "", f);
+        wm_json_string(f, wm_cache_metric_name(i));
+        fputs(": ", f);
+        json_num(f, wm_cache_metric_value(c, i));
+    }
+    fputs("}, \"time\": {\"dram_s\": ", f);
+    json_num(f, t.dram_s);
+    fputs(", \"l2_s\": ", f);
+    json_num(f, t.l2_s);
+    fputs(", \"l1_s\": ", f);
+    json_num(f, t.l1_s);
+    fputs(", \"time_s\": ", f);
+    json_num(f, t.time_s);
+    fprintf(f, ", \"bound\": \"%s\"}, \"sites\": [", t.bound);
+    for (size_t i = 0; i < wm_cache_nsites(c); i++) {
+        uint32_t id;
+        wm_cache_stats s;
+        const char *label, *file;
+        uint32_t line;
+        wm_cache_site(c, i, &id, &s);
+        site_label(g, id, &label, &file, &line);
+        fprintf(f, "%s{\"site\": %u, \"file\": ", i ? ", " : "", id);
+        wm_json_string(f, file);
+        fprintf(f, ", \"line\": %u, \"label\": ", line);
+        wm_json_string(f, label);
+        fprintf(f, ", \"l1_ld_sectors\": %llu, \"l1_ld_miss_sectors\": %llu, "
+                   "\"l2_rd_sectors\": %llu, \"l2_rd_miss_sectors\": %llu, "
+                   "\"l2_wr_sectors\": %llu, \"dram_rd_bytes\": %llu}",
+                (unsigned long long)s.l1_ld_sectors,
+                (unsigned long long)(s.l1_ld_sectors - s.l1_ld_hits),
+                (unsigned long long)s.l2_rd_sectors,
+                (unsigned long long)(s.l2_rd_sectors - s.l2_rd_hits),
+                (unsigned long long)s.l2_wr_sectors,
+                (unsigned long long)s.dram_rd_sectors * k->sector_bytes);
+    }
+    fputs("]}", f);
+}
+
+static void report_csv(FILE *f, const wm_cache *c)
+{
+    fputs("hierarchy_metric,value\n", f);
+    for (size_t i = 0; i < wm_cache_metric_count(); i++) {
+        csv_str(f, wm_cache_metric_name(i));
+        fprintf(f, ",%.6g\n", wm_cache_metric_value(c, i));
+    }
+}
+
+static void report_text(FILE *f, const wm_cache *c, const wm_agg *g)
+{
+    const wm_cache_config *k = wm_cache_config_of(c);
+    wm_cache_time t;
+    wm_cache_predict(c, &t);
+    fprintf(f,
+            "\nmemory hierarchy (%s model: %u SMs x %u CTAs, L1 %llu KiB/SM "
+            "(shared carve-out %llu KiB), L2 %llu MiB, warps interleaved per "
+            "%s)\n",
+            k->gpu->name, k->nsms, k->ctas_per_sm,
+            (unsigned long long)(k->l1_bytes / 1024),
+            (unsigned long long)(k->smem_carveout / 1024),
+            (unsigned long long)(k->l2_bytes >> 20),
+            k->order == WM_CACHE_ORDER_BARRIER ? "barrier interval"
+                                               : "instruction");
+    for (size_t i = 0; i < wm_cache_metric_count(); i++) {
+        double v = wm_cache_metric_value(c, i);
+        if (metric_is_count(i))
+            fprintf(f, "  %-60s %15.0f\n", wm_cache_metric_name(i), v);
+        else
+            fprintf(f, "  %-60s %15.2f\n", wm_cache_metric_name(i), v);
+    }
+    const wm_gpu *gp = k->gpu;
+    fprintf(f,
+            "  predicted memory time %.3f us, %s-bound (DRAM %.3f, L2 %.3f, "
+            "L1 %.3f us)\n",
+            t.time_s * 1e6, t.bound, t.dram_s * 1e6, t.l2_s * 1e6,
+            t.l1_s * 1e6);
+    fprintf(f,
+            "  effective bandwidth %.1f GB/s (requested bytes / time); DRAM "
+            "at %.1f GB/s of %s %.0f GB/s\n",
+            t.eff_bw / 1e9, t.dram_bw / 1e9,
+            gp->dram_meas > 0 ? "measured" : "peak (no measured figure)",
+            (gp->dram_meas > 0 ? gp->dram_meas : gp->dram_peak) / 1e9);
+    if (gp->l2_bw <= 0)
+        fprintf(f, "  (no L2 bandwidth figure for %s: the L2 term is left "
+                   "out)\n",
+                gp->name);
+    size_t n = wm_cache_nsites(c);
+    if (!n)
+        return;
+    /* Per source line (file:line from the aggregator's labels) the sum of
+     * its instructions, then each instruction under it. */
+    typedef struct row {
+        uint32_t id;
+        const char *label, *file;
+        uint32_t line;
+        wm_cache_stats s;
+        int done;
+    } row;
+    row *r = calloc(n, sizeof *r);
+    if (!r)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        wm_cache_site(c, i, &r[i].id, &r[i].s);
+        site_label(g, r[i].id, &r[i].label, &r[i].file, &r[i].line);
+    }
+    fprintf(f, "  %-40s %12s %12s %12s %12s\n", "misses by source line",
+            "L1 ld sect", "L1 miss", "L2 miss", "DRAM rd B");
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].done)
+            continue;
+        wm_cache_stats sum;
+        memset(&sum, 0, sizeof sum);
+        for (size_t q = i; q < n; q++)
+            if (!r[q].done && r[q].line == r[i].line &&
+                strcmp(r[q].file, r[i].file) == 0 && (*r[i].file || q == i)) {
+                r[q].done = 2; /* in this group */
+                sum.l1_ld_sectors += r[q].s.l1_ld_sectors;
+                sum.l1_ld_hits += r[q].s.l1_ld_hits;
+                sum.l2_rd_sectors += r[q].s.l2_rd_sectors;
+                sum.l2_rd_hits += r[q].s.l2_rd_hits;
+                sum.dram_rd_sectors += r[q].s.dram_rd_sectors;
+            }
+        char where[64];
+        if (*r[i].file)
+            snprintf(where, sizeof where, "%s:%u", r[i].file, r[i].line);
+        else
+            snprintf(where, sizeof where, "site %u", r[i].id);
+        fprintf(f, "  %-40.40s %12llu %12llu %12llu %12llu\n", where,
+                (unsigned long long)sum.l1_ld_sectors,
+                (unsigned long long)(sum.l1_ld_sectors - sum.l1_ld_hits),
+                (unsigned long long)(sum.l2_rd_sectors - sum.l2_rd_hits),
+                (unsigned long long)sum.dram_rd_sectors * k->sector_bytes);
+        for (size_t q = i; q < n; q++) {
+            if (r[q].done != 2)
+                continue;
+            r[q].done = 1;
+            const wm_cache_stats *s = &r[q].s;
+            fprintf(f, "    %-38s %12llu %12llu %12llu %12llu  %s\n", "",
+                    (unsigned long long)s->l1_ld_sectors,
+                    (unsigned long long)(s->l1_ld_sectors - s->l1_ld_hits),
+                    (unsigned long long)(s->l2_rd_sectors - s->l2_rd_hits),
+                    (unsigned long long)s->dram_rd_sectors * k->sector_bytes,
+                    r[q].label);
+        }
+    }
+    free(r);
+}
+
+void wm_cache_report(FILE *f, const wm_cache *c, const wm_agg *g,
+                     wm_format fmt)
+{
+    if (!f || !c)
+        return;
+    switch (fmt) {
+    case WM_FMT_JSON: report_json(f, c, g); break;
+    case WM_FMT_CSV: report_csv(f, c); break;
+    case WM_FMT_TEXT: report_text(f, c, g); break;
+    }
+}

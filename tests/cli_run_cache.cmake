@@ -1,0 +1,40 @@
+# The hierarchy model through the CLI (docs/cache.md).
+set(WM_COPY_ARGS examples/kernels/sm_80/copy.ptx --grid 8 --block 256
+    --arg f32[2048] --arg f32[2048]:iota --arg i32=2048)
+wm_cli_test(NAME run_cache_copy
+  ARGS run ${WM_COPY_ARGS} --cache --arch H200 --color never
+  STDOUT "memory hierarchy \\(H200 model: 132 SMs x 8 CTAs, L1 256 KiB/SM"
+         "dram__bytes_read.sum +8192\n"
+         "dram__bytes_write.sum +8192\n"
+         "l1tex__t_sector_hit_rate.pct +0.00\n"
+         "predicted memory time [0-9.]+ us, DRAM-bound")
+wm_cli_test(NAME run_cache_json
+  ARGS run ${WM_COPY_ARGS} --cache --arch A100 --format json
+  STDOUT "\"hierarchy\": {\"gpu\": \"A100\", \"sms\": 108"
+         "\"dram__bytes_read.sum\": 8192"
+         "}}\n$")
+wm_cli_test(NAME run_cache_csv
+  ARGS run ${WM_COPY_ARGS} --cache --sms 2 --format csv
+  STDOUT "\nhierarchy_metric,value\n"
+         "\"lts__t_sectors_srcunit_tex_op_read.sum\",256\n")
+wm_cli_test(NAME expr_cache_order
+  ARGS expr -f examples/expr/stride8_loop.expr --cache-order barrier
+  STDOUT "warps interleaved per barrier interval"
+         "l1tex__t_sector_hit_rate.pct +0.00\n"
+         "lts__t_sector_op_read_hit_rate.pct +87.50\n")
+wm_cli_test(NAME expr_cache_json
+  ARGS expr -D N=256 -f examples/expr/torch_transposed_copy.expr --cache
+       --format json
+  STDOUT "\"hierarchy\": {\"gpu\": \"H200\""
+         "\"dram__bytes_read.sum\": 262144,")
+wm_cli_test(NAME err_cache_arch EXIT 2
+  ARGS run ${WM_COPY_ARGS} --cache --arch sm_86
+  STDERR "^warpmem: warning: --arch sm_86 overrides the module's .target sm_80\n"
+         "warpmem: error: --cache: no GPU figures for profile 'sm_86' \\(use --arch H200, H100, A100, L4 or RTX4090\\)\n$")
+wm_usage_error(cache_order "--cache-order: 'warp' is not insn or barrier"
+  expr -f examples/expr/stride8_loop.expr --cache-order warp)
+wm_cli_test(NAME run_cache_regs
+  ARGS run ${WM_COPY_ARGS} --regs 128 --arch H200 --color never
+  STDOUT "memory hierarchy \\(H200 model: 132 SMs x 2 CTAs")
+wm_usage_error(cache_sms "--sms: '0' is out of range \\[1, 100000\\]"
+  run ${WM_COPY_ARGS} --sms 0)
