@@ -8,12 +8,15 @@
  * registers, unknown labels and symbols, malformed operands are errors with
  * file:line:col).  Operands are lowered at once to register slots: an
  * immediate becomes a constant slot typed by the instruction (see
- * ptx_int.h), a symbol becomes its address.
+ * ptx_int.h), a symbol becomes a constant slot patched with its address at
+ * function end and never shared with a literal
+ * (docs/design/ptx-front-end.md 2).
  *
- * Lexing rules that matter (ptx-notes.md 1.4): .loc/.file/.version/.target/
- * .address_size end at the newline, everything else at ';'; words contain
- * dots and "::"; 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX are hex floats; register
- * ranges %r<N>; braces are both vector operands and scopes.
+ * Lexing rules that matter (docs/design/ptx-front-end.md 1): .loc/.file/
+ * .version/.target/.address_size end at the newline, everything else at
+ * ';'; words contain dots and "::"; 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX are hex
+ * floats; register ranges %r<N>; braces are both vector operands and
+ * scopes.
  */
 #include "ptx_int.h"
 
@@ -105,6 +108,11 @@ typedef struct parser {
     size_t nldefs, capldefs;
     sym_fix *fixes;
     size_t nfixes, capfixes;
+    /* csym[i] != 0: constant i of the function is a symbol address that
+       sym_fix patches at function end; de-duplication must never hand it
+       out for a literal (its value is a placeholder until then) */
+    uint8_t *csym;
+    size_t capcsym;
     uint32_t curloc;
     uint32_t module_smem; /* bytes of module-scope .shared */
     size_t lpos;          /* line cursor: offset ... */
@@ -398,14 +406,25 @@ static uint32_t new_slots(parser *p, uint32_t n)
     return s;
 }
 
-/* The constant slot holding bits v (deduplicated). */
+/*
+ * The constant slot holding bits v.  Literals are de-duplicated among
+ * literals only.  With cidx the slot is a fresh one whose value the caller
+ * patches later (a symbol address, known at function end): it is marked in
+ * p->csym so no literal ever shares it, and *cidx receives its index.
+ */
 static uint32_t const_slot(parser *p, uint64_t v, uint32_t *cidx)
 {
     wmi_func *f = p->f;
     if (!cidx)
         for (uint32_t i = 0; i < f->nconsts; i++)
-            if (f->cvals[i] == v)
+            if (f->cvals[i] == v && !p->csym[i])
                 return f->cslots[i];
+    if (!grow((void **)&p->csym, &p->capcsym, f->nconsts + 1,
+              sizeof *p->csym)) {
+        nomem(p);
+        return SLOT_ZERO;
+    }
+    p->csym[f->nconsts] = cidx != NULL;
     size_t cap = f->capconsts;
     if (!grow((void **)&f->cvals, &cap, f->nconsts + 1, sizeof *f->cvals)) {
         nomem(p);
@@ -1183,7 +1202,7 @@ static int parse_loc(parser *p)
        each inlined_at naming an earlier row.  Charge the innermost row
        that lies in the outermost caller's file: a header helper goes to
        the user's call site, a template in the user's file keeps its own
-       line (ptx-notes.md 1.5). */
+       line (docs/design/ptx-front-end.md 3). */
     loc.root = loc.file;
     loc.afile = loc.file;
     loc.aline = loc.line;
@@ -1298,7 +1317,7 @@ static int parse_params(parser *p)
                 if (p->t.k != T_NUM || !parse_number(p, 0, &l))
                     return err(p, "expected an alignment");
                 /* .ptr .align N describes the pointee, not the layout
-                   (ptx-notes.md 1.4) */
+                   (docs/design/ptx-front-end.md 1) */
                 if (!after_ptr)
                     align = (uint32_t)l.bits;
             } else if (is_w(p, ".ptr")) {
@@ -1667,6 +1686,7 @@ wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
     free(p.lrefs);
     free(p.ldefs);
     free(p.fixes);
+    free(p.csym);
     if (d->status != WM_OK) {
         wm_diag_locate(d, src, n);
         wm_ptx_free(m);
