@@ -336,6 +336,31 @@ static wm_status write_html(const char *path, const wm_ptx_module *m,
     return st;
 }
 
+/* --list: the kernels that cannot run, each with its parse error. */
+static void list_broken(const wm_ptx_module *m)
+{
+    for (size_t k = 0; k < wm_ptx_nkernels(m); k++) {
+        wm_diag d;
+        if (wm_ptx_kernel_error(m, k, &d))
+            printf("%s cannot run: line %d:%d: %s\n",
+                   wm_ptx_kernel_pretty(m, k), d.line, d.col, d.msg);
+    }
+}
+
+/* A kernel whose body did not parse: print its error (file:line:col,
+   the line and a caret) and return 1. */
+static int kernel_broken(const wm_ptx_module *m, size_t k, const char *path,
+                         const char *src, size_t n)
+{
+    wm_diag d;
+    if (!wm_ptx_kernel_error(m, k, &d))
+        return 0;
+    wm_diag_print(stderr, &d, path, src, n);
+    fprintf(stderr, "  (kernel %s cannot run; the module's other kernels "
+            "can)\n", wm_ptx_kernel_pretty(m, k));
+    return 1;
+}
+
 static void print_fault(const wm_ptx_module *m, const char *path,
                         const wm_ptx_fault *ft)
 {
@@ -524,6 +549,7 @@ int wm_cmd_run(int argc, char **argv)
                        ? wm_ptx_kernel_name(m, k)
                        : "",
                    wm_ptx_kernel_nparams(m, k));
+        list_broken(m);
         rc = WM_EXIT_OK;
         goto done;
     }
@@ -537,6 +563,10 @@ int wm_cmd_run(int argc, char **argv)
             cli_usage_error("%s: no kernel %s'%s' (see --list)", input,
                             k == -2 ? "unique match for " : "", kname ? kname : "");
         rc = WM_EXIT_USAGE;
+        goto done;
+    }
+    if (kernel_broken(m, (size_t)k, input, src, n)) {
+        rc = WM_EXIT_ERR;
         goto done;
     }
     size_t np = wm_ptx_kernel_nparams(m, (size_t)k);

@@ -539,6 +539,15 @@ WM_API size_t wm_ptx_nkernels(const wm_ptx_module *m);
 WM_API const char *wm_ptx_kernel_name(const wm_ptx_module *m, size_t k);
 /* The kernel's name demangled to its identifier ("_Z4copyPfS_" -> "copy"). */
 WM_API const char *wm_ptx_kernel_pretty(const wm_ptx_module *m, size_t k);
+/*
+ * A parse error inside one function's body does not reject the module: it
+ * is kept against that function, whose body is dropped.  Returns 1 and
+ * fills *d (line and column located) when kernel k is such a kernel; it
+ * cannot run, and wm_ptx_run returns WM_ERR_PARSE with the error in the
+ * fault.  Returns 0 for a kernel that parsed.  wm_ptx_parse itself fails
+ * only on module-level errors, or when no kernel parsed.
+ */
+WM_API int wm_ptx_kernel_error(const wm_ptx_module *m, size_t k, wm_diag *d);
 /* Parameters: count, byte size and offset in the parameter buffer. */
 WM_API size_t wm_ptx_kernel_nparams(const wm_ptx_module *m, size_t k);
 WM_API size_t wm_ptx_param_size(const wm_ptx_module *m, size_t k, size_t i);

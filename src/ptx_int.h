@@ -213,6 +213,8 @@ typedef struct wmi_func {
     uint32_t local_bytes; /* per-thread local memory */
     uint32_t reqntid[3];  /* .reqntid or 0 */
     uint64_t sregs_used;  /* bit SR_x: the function reads that register */
+    wm_diag *err; /* the body's parse error (located), or NULL: the body
+                     was dropped and running the function reports it */
 } wmi_func;
 
 /* One .file entry. */

@@ -20,6 +20,7 @@
  */
 #include "ptx_int.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1374,6 +1375,65 @@ static int parse_params(parser *p)
 
 static int parse_body(parser *p);
 
+/* Resolve the branch targets of the function just parsed. */
+static int resolve_labels(parser *p)
+{
+    wm_ptx_module *m = p->m;
+    for (size_t i = 0; i < p->nlrefs; i++) {
+        label_ref *r = &p->lrefs[i];
+        size_t j;
+        for (j = 0; j < p->nldefs; j++)
+            if (p->ldefs[j].len == r->len &&
+                memcmp(p->s + p->ldefs[j].off, p->s + r->off, r->len) == 0)
+                break;
+        if (j == p->nldefs) {
+            wm_diag_set(p->d, WM_ERR_PARSE, r->off, r->len,
+                        "unknown label '%.*s'", (int)r->len, p->s + r->off);
+            return 0;
+        }
+        m->code[r->insn].target = p->ldefs[j].insn;
+    }
+    return 1;
+}
+
+/*
+ * A parse error inside a function body is the function's, not the
+ * module's: keep the located error in f->err, drop the body's
+ * instructions, and go on after the body's closing brace (found again
+ * from its '{' at offset body, so the error's position does not matter).
+ * The other functions still list and run; running this one reports the
+ * error (docs/design/ptx-front-end.md 4).  Out of memory stays fatal.
+ * Returns 1 when parsing can go on.
+ */
+static int drop_body(parser *p, size_t body)
+{
+    wm_ptx_module *m = p->m;
+    wmi_func *f = &m->funcs[p->fidx];
+    if (p->oom || p->d->status == WM_OK || p->d->status == WM_ERR_NOMEM)
+        return 0;
+    f->err = malloc(sizeof *f->err);
+    if (!f->err)
+        return nomem(p);
+    *f->err = *p->d;
+    wm_diag_locate(f->err, p->s, p->n);
+    memset(p->d, 0, sizeof *p->d);
+    m->ncode = f->first;
+    f->count = 0;
+    p->pos = body;
+    lex(p);
+    assert(is_p(p, '{'));
+    int depth = 0;
+    do {
+        if (is_p(p, '{'))
+            depth++;
+        else if (is_p(p, '}'))
+            depth--;
+        next(p);
+    } while (depth > 0 && p->t.k != T_EOF);
+    p->f = NULL;
+    return 1;
+}
+
 /* function := (.entry | .func [ret-list]) name param-list {perf-directive}
  *             ( '{' body '}' | ';' ) */
 static int parse_function(parser *p, int is_entry)
@@ -1436,6 +1496,7 @@ static int parse_function(parser *p, int is_entry)
         free(f->params);
         free(f->cslots);
         free(f->cvals);
+        free(f->err);
         m->nfuncs--;
         p->f = NULL;
         next(p);
@@ -1443,29 +1504,15 @@ static int parse_function(parser *p, int is_entry)
     }
     if (!is_p(p, '{'))
         return err(p, "expected '{' to open the function body");
+    size_t body = p->t.off;
     p->f->first = (uint32_t)m->ncode;
     p->nregs = p->nlrefs = p->nldefs = p->nfixes = 0;
     p->depth = 0;
     p->curloc = 0;
-    if (!parse_body(p))
-        return 0;
+    if (!parse_body(p) || !resolve_labels(p))
+        return drop_body(p, body);
     wmi_func *f = &m->funcs[p->fidx];
     f->count = (uint32_t)m->ncode - f->first;
-    /* resolve branch targets */
-    for (size_t i = 0; i < p->nlrefs; i++) {
-        label_ref *r = &p->lrefs[i];
-        size_t j;
-        for (j = 0; j < p->nldefs; j++)
-            if (p->ldefs[j].len == r->len &&
-                memcmp(p->s + p->ldefs[j].off, p->s + r->off, r->len) == 0)
-                break;
-        if (j == p->nldefs) {
-            wm_diag_set(p->d, WM_ERR_PARSE, r->off, r->len,
-                        "unknown label '%.*s'", (int)r->len, p->s + r->off);
-            return 0;
-        }
-        m->code[r->insn].target = p->ldefs[j].insn;
-    }
     /* symbol addresses: shared after module-scope shared, dynamic last */
     uint64_t stat = p->module_smem + (uint64_t)f->smem_static;
     f->smem_static = (uint32_t)stat;
@@ -1631,6 +1678,7 @@ void wm_ptx_free(wm_ptx_module *m)
         free(f->params);
         free(f->cslots);
         free(f->cvals);
+        free(f->err);
     }
     for (size_t i = 0; i < m->nfiles; i++)
         free(m->files[i].path);
@@ -1647,6 +1695,22 @@ void wm_ptx_free(wm_ptx_module *m)
     free(m->src);
     free(m->path);
     free(m);
+}
+
+/* A module whose every kernel failed to parse has nothing to run: it is
+   rejected with the first kernel's error. */
+static void all_broken(const wm_ptx_module *m, wm_diag *d)
+{
+    const wmi_func *first = NULL;
+    for (size_t i = 0; i < m->nfuncs; i++) {
+        const wmi_func *f = &m->funcs[i];
+        if (f->is_entry && !f->err)
+            return;
+        if (!first && f->err && (f->is_entry || !wm_ptx_nkernels(m)))
+            first = f;
+    }
+    if (first)
+        *d = *first->err;
 }
 
 wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
@@ -1682,6 +1746,8 @@ wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
     parse_module(&p);
     if (d->status == WM_OK && m->nfuncs == 0)
         wm_diag_set(d, WM_ERR_PARSE, 0, 1, "no .entry or .func in the module");
+    if (d->status == WM_OK)
+        all_broken(m, d);
     free(p.regs);
     free(p.lrefs);
     free(p.ldefs);
@@ -1753,6 +1819,16 @@ const char *wm_ptx_kernel_pretty(const wm_ptx_module *m, size_t k)
 {
     const wmi_func *f = kernel(m, k);
     return f ? f->pretty : NULL;
+}
+
+int wm_ptx_kernel_error(const wm_ptx_module *m, size_t k, wm_diag *d)
+{
+    const wmi_func *f = kernel(m, k);
+    if (!f || !f->err)
+        return 0;
+    if (d)
+        *d = *f->err;
+    return 1;
 }
 
 size_t wm_ptx_kernel_nparams(const wm_ptx_module *m, size_t k)

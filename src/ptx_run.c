@@ -487,6 +487,14 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         memset(res, 0, sizeof *res);
     if (!f || !l)
         return launch_error(fault, "no such kernel");
+    if (f->err) {
+        /* its body failed to parse: report that error where it is */
+        fault->status = WM_ERR_PARSE;
+        fault->ptx_line = (uint32_t)f->err->line;
+        snprintf(fault->msg, sizeof fault->msg, "%d:%d: %.200s",
+                 f->err->line, f->err->col, f->err->msg);
+        return WM_ERR_PARSE;
+    }
     uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     if (nthreads == 0 || nthreads > 1024)
