@@ -136,7 +136,36 @@ enum {
     X(CLOCK, "%clock") X(CLOCK_HI, "%clock_hi") X(CLOCK64, "%clock64")        \
     X(GLOBALTIMER, "%globaltimer") X(DYNSMEM, "%dynamic_smem_size")           \
     X(TOTALSMEM, "%total_smem_size") X(CLUSTERID_X, "%clusterid.x")           \
-    X(CLUSTER_CTARANK, "%cluster_ctarank")
+    X(CLUSTER_CTARANK, "%cluster_ctarank") X(CLUSTERID_Y, "%clusterid.y")     \
+    X(CLUSTERID_Z, "%clusterid.z") X(NCLUSTERID_X, "%nclusterid.x")           \
+    X(NCLUSTERID_Y, "%nclusterid.y") X(NCLUSTERID_Z, "%nclusterid.z")         \
+    X(CLUSTER_CTAID_X, "%cluster_ctaid.x")                                    \
+    X(CLUSTER_CTAID_Y, "%cluster_ctaid.y")                                    \
+    X(CLUSTER_CTAID_Z, "%cluster_ctaid.z")                                    \
+    X(CLUSTER_NCTAID_X, "%cluster_nctaid.x")                                  \
+    X(CLUSTER_NCTAID_Y, "%cluster_nctaid.y")                                  \
+    X(CLUSTER_NCTAID_Z, "%cluster_nctaid.z")                                  \
+    X(CLUSTER_NCTARANK, "%cluster_nctarank")                                  \
+    X(IS_EXPLICIT_CLUSTER, "%is_explicit_cluster")                            \
+    X(AGGR_SMEM, "%aggr_smem_size")                                           \
+    X(RSMEM_BEGIN, "%reserved_smem_offset_begin")                             \
+    X(RSMEM_END, "%reserved_smem_offset_end")                                 \
+    X(RSMEM_CAP, "%reserved_smem_offset_cap")                                 \
+    X(RSMEM_0, "%reserved_smem_offset_0") X(RSMEM_1, "%reserved_smem_offset_1")
+
+/*
+ * Reserved shared memory (%reserved_smem_offset_*, used by cooperative
+ * groups for tile barriers): a kernel that reads one of those registers
+ * gets this many bytes after its own shared memory, 16-byte aligned;
+ * offset_0 and offset_1 are two words inside it.  Every CTA is its own
+ * cluster of one (no explicit clusters): %clusterid = %ctaid,
+ * %cluster_ctaid = 0, %cluster_nctaid = 1.
+ */
+#define WMI_RESERVED_SMEM 1024u
+#define WMI_RSMEM_SREGS                                                       \
+    ((uint64_t)1 << SR_RSMEM_BEGIN | (uint64_t)1 << SR_RSMEM_END |            \
+     (uint64_t)1 << SR_RSMEM_CAP | (uint64_t)1 << SR_RSMEM_0 |                \
+     (uint64_t)1 << SR_RSMEM_1)
 
 enum {
 #define X(e, name) SR_##e,

@@ -444,6 +444,9 @@ static uint32_t const_slot(parser *p, uint64_t v, uint32_t *cidx)
     return f->cslots[f->nconsts++];
 }
 
+/* wmi_func.sregs_used has one bit per special register */
+_Static_assert(SR_COUNT <= 64, "too many special registers");
+
 static const char *const sreg_names[SR_COUNT] = {
 #define X(e, name) name,
     WMI_SREG_LIST(X)
@@ -870,6 +873,11 @@ static int sym_value(parser *p, const operand *o, size_t soff, size_t slen,
         p->fixes[p->nfixes].add = add;
         p->nfixes++;
         return 1;
+    }
+    /* WARP_SZ: PTX's built-in warp-size constant (warpSize in CUDA) */
+    if (slen == 7 && memcmp(p->s + soff, "WARP_SZ", 7) == 0) {
+        *slot = const_slot(p, 32u + (uint64_t)add, NULL);
+        return !p->oom;
     }
     /* kernel parameter names: their offset in the parameter buffer */
     for (uint32_t i = 0; i < p->f->nparams; i++)

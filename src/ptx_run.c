@@ -115,11 +115,18 @@ static void fill_sregs(wmi_cta *c, int all)
 {
     uint32_t bx = c->block[0], bxy = c->block[0] * c->block[1];
     uint64_t used = c->f->sregs_used;
+    /* the reserved area closes the shared window (see run_opts) */
+    uint64_t rbegin = used & WMI_RSMEM_SREGS
+                          ? c->smem_bytes - WMI_RESERVED_SMEM
+                          : c->smem_bytes;
     for (uint32_t i = 0; i < c->nwarps; i++) {
         uint64_t (*R)[32] = c->warps[i].r;
         const uint64_t cta[][2] = {{SR_CTAID_X, c->ctaid[0]},
                                    {SR_CTAID_Y, c->ctaid[1]},
-                                   {SR_CTAID_Z, c->ctaid[2]}};
+                                   {SR_CTAID_Z, c->ctaid[2]},
+                                   {SR_CLUSTERID_X, c->ctaid[0]},
+                                   {SR_CLUSTERID_Y, c->ctaid[1]},
+                                   {SR_CLUSTERID_Z, c->ctaid[2]}};
         for (size_t k = 0; k < WM_ARRAY_LEN(cta); k++)
             if (used >> cta[k][0] & 1)
                 for (unsigned l = 0; l < 32; l++)
@@ -147,8 +154,16 @@ static void fill_sregs(wmi_cta *c, int all)
             {SR_GRIDID, 0},             {SR_CLOCK, 0},
             {SR_CLOCK_HI, 0},           {SR_CLOCK64, 0},
             {SR_GLOBALTIMER, 0},        {SR_DYNSMEM, c->dyn_smem},
-            {SR_TOTALSMEM, c->smem_bytes}, {SR_CLUSTERID_X, 0},
-            {SR_CLUSTER_CTARANK, 0}};
+            {SR_TOTALSMEM, c->smem_bytes}, {SR_CLUSTER_CTARANK, 0},
+            {SR_NCLUSTERID_X, c->grid[0]}, {SR_NCLUSTERID_Y, c->grid[1]},
+            {SR_NCLUSTERID_Z, c->grid[2]}, {SR_CLUSTER_CTAID_X, 0},
+            {SR_CLUSTER_CTAID_Y, 0},    {SR_CLUSTER_CTAID_Z, 0},
+            {SR_CLUSTER_NCTAID_X, 1},   {SR_CLUSTER_NCTAID_Y, 1},
+            {SR_CLUSTER_NCTAID_Z, 1},   {SR_CLUSTER_NCTARANK, 1},
+            {SR_IS_EXPLICIT_CLUSTER, 0}, {SR_AGGR_SMEM, c->smem_bytes},
+            {SR_RSMEM_BEGIN, rbegin},   {SR_RSMEM_END, rbegin + WMI_RESERVED_SMEM},
+            {SR_RSMEM_CAP, WMI_RESERVED_SMEM}, {SR_RSMEM_0, rbegin},
+            {SR_RSMEM_1, rbegin + 16}};
         for (size_t k = 0; k < WM_ARRAY_LEN(same); k++)
             for (unsigned l = 0; l < 32; l++)
                 R[SLOT_SREG0 + same[k][0]][l] = same[k][1];
@@ -510,6 +525,8 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     uint64_t smem = f->smem_static;
     if (l->dyn_smem)
         smem = ((smem + f->dyn_align - 1) / f->dyn_align) * f->dyn_align + l->dyn_smem;
+    if (f->sregs_used & WMI_RSMEM_SREGS)
+        smem = (smem + 15) / 16 * 16 + WMI_RESERVED_SMEM;
     if (smem > MAX_SMEM)
         return launch_error(fault, "shared memory of %llu bytes exceeds %u",
                             (unsigned long long)smem, MAX_SMEM);

@@ -60,9 +60,11 @@ static inline void pi_u32(pi_launch *l, uint32_t v)
     l->nargs++;
 }
 
-/* Run kernel name of m; the fault (if any) goes to *ft (may be NULL). */
-static inline wm_status pi_run(const wm_ptx_module *m, const char *name,
-                               const pi_launch *pl, wm_ptx_fault *ft)
+/* Run kernel name of m counting into agg (may be NULL); the fault (if
+   any) goes to *ft (may be NULL: then it is printed). */
+static inline wm_status pi_run_agg(const wm_ptx_module *m, const char *name,
+                                   const pi_launch *pl, wm_agg *agg,
+                                   wm_ptx_fault *ft)
 {
     long k = wm_ptx_find_kernel(m, name);
     CHECK(k >= 0);
@@ -78,10 +80,42 @@ static inline wm_status pi_run(const wm_ptx_module *m, const char *name,
     l.threads = 1;
     l.max_steps = 1000000;
     wm_ptx_fault f;
-    wm_status st = twin_run(m, (size_t)k, &l, NULL, NULL, ft ? ft : &f);
+    wm_status st = twin_run(m, (size_t)k, &l, agg, NULL, ft ? ft : &f);
     if (st != WM_OK && !ft)
         fprintf(stderr, "%s: %s (PTX line %u)\n", name, f.msg, f.ptx_line);
     return st;
+}
+
+/* pi_run_agg without statistics. */
+static inline wm_status pi_run(const wm_ptx_module *m, const char *name,
+                               const pi_launch *pl, wm_ptx_fault *ft)
+{
+    return pi_run_agg(m, name, pl, NULL, ft);
+}
+
+/* The summed statistics of the sites of source line `line` of a file
+   whose name ends with `file`, in space sp with op op. */
+static inline wm_stats pi_line(const wm_agg *g, const char *file,
+                               unsigned line, wm_space sp, wm_op op)
+{
+    wm_stats t;
+    memset(&t, 0, sizeof t);
+    for (size_t i = 0; g && i < wm_agg_nsites(g); i++) {
+        wm_site s;
+        wm_agg_site(g, i, &s);
+        size_t fl = strlen(s.file), nl = strlen(file);
+        if (s.line != line || s.space != sp || s.op != op || fl < nl ||
+            strcmp(s.file + fl - nl, file) != 0)
+            continue;
+        t.inst += s.stats.inst;
+        t.requests += s.stats.requests;
+        t.sectors += s.stats.sectors;
+        t.ideal_sectors += s.stats.ideal_sectors;
+        t.wavefronts += s.stats.wavefronts;
+        t.ideal_wavefronts += s.stats.ideal_wavefronts;
+        t.bytes += s.stats.bytes;
+    }
+    return t;
 }
 
 #endif /* WM_PTX_INLINE_H */

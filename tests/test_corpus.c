@@ -1,0 +1,134 @@
+/*
+ * test_corpus.c -- the regression corpus (the .cu files of tests/corpus/,
+ * compiled by scripts/gen-ptx.sh at -O3 -lineinfo and at -G, for sm_80
+ * and sm_90):
+ * every kernel runs in every build, its functional result is checked
+ * against a CPU reference, and at least one per-line number against a
+ * hand count.  Each case is a few lines on top of the helpers below.
+ */
+#include "check.h"
+#include "ptx_inline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static wm_arch arch;
+
+/* The builds of every corpus kernel. */
+static const char *const builds[] = {"sm_80", "sm_90", "G_sm_80",
+                                     "G_sm_90"};
+#define NBUILDS (sizeof builds / sizeof builds[0])
+
+/* Parse tests/corpus/ptx/NAME_BUILD.ptx; NULL (and a failed check) when it
+   cannot be read or parsed. */
+static wm_ptx_module *corpus(const char *name, const char *build)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/corpus/ptx/%s_%s.ptx",
+             WM_SOURCE_DIR, name, build);
+    size_t n = 0;
+    char *src = wm_read_file(path, &n);
+    CHECK(src != NULL);
+    if (!src)
+        return NULL;
+    wm_ptx_module *m = pi_parse(src, path);
+    free(src);
+    CHECK(m != NULL);
+    return m;
+}
+
+/* Run kernel `name` of corpus file NAME_BUILD; statistics in *agg
+   (caller frees) when agg is not NULL. */
+static wm_status crun(const char *file, const char *build, const char *name,
+                      const pi_launch *l, wm_agg **agg)
+{
+    wm_ptx_module *m = corpus(file, build);
+    if (!m)
+        return WM_ERR_PARSE;
+    wm_agg *g = wm_agg_new(&arch);
+    wm_status st = pi_run_agg(m, name, l, g, NULL);
+    if (st != WM_OK)
+        fprintf(stderr, "  (%s_%s.ptx)\n", file, build);
+    if (agg)
+        *agg = g;
+    else
+        wm_agg_free(g);
+    wm_ptx_free(m);
+    return st;
+}
+
+/* ---- cases ------------------------------------------------------------ */
+
+static void cg_reduce(const char *b)
+{
+    enum { N = 1000 };
+    static float in[N];
+    float out[2] = {0, 0};
+    double ref = 0;
+    for (int i = 0; i < N; i++)
+        ref += (double)(in[i] = (float)(i % 17) - 8.0f);
+    pi_launch l = pi_dims(4, 256);
+    pi_buf(&l, in, sizeof in);
+    pi_buf(&l, out, sizeof out);
+    pi_u32(&l, N);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("cg_reduce", b, "cg_reduce", &l, &g), WM_OK);
+    CHECK(fabs((double)out[0] - ref) < 1e-3);
+    CHECK(out[1] == 8.0f); /* (256 + warpSize - 1) / warpSize */
+    /* in[i]: 1000 floats = 125 sectors over 32 requests (31 full warps of
+       4 sectors, the last with 8 lanes in 1 sector) */
+    wm_stats s = pi_line(g, "cg_reduce.cu", 13, WM_SPACE_GLOBAL, WM_OP_LD);
+    CHECK_EQ(s.requests, 32);
+    CHECK_EQ(s.sectors, 125);
+    wm_agg_free(g);
+}
+
+static void reserved_smem(const char *b)
+{
+    uint32_t out[6] = {9, 9, 9, 9, 9, 9};
+    pi_launch l = pi_dims(2, 96);
+    pi_buf(&l, out, sizeof out);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("reserved_smem", b, "reserved_smem", &l, &g), WM_OK);
+    CHECK_EQ(out[0], 1);    /* begin is past the kernel's 160 bytes */
+    CHECK_EQ(out[1], 1024); /* end - begin */
+    CHECK_EQ(out[2], 1024); /* cap */
+    CHECK_EQ(out[3], 1);    /* offset_1 inside the area */
+    CHECK_EQ(out[4], 3);    /* three warps counted themselves */
+    CHECK_EQ(out[5], 21);
+    /* user[threadIdx.x] = ..., threads 0..39: per CTA warp 0 (32 lanes)
+       and warp 1 (8 lanes), consecutive words: one wavefront each */
+    wm_stats s = pi_line(g, "reserved_smem.cu", 15, WM_SPACE_SHARED,
+                         WM_OP_ST);
+    CHECK_EQ(s.requests, 4);
+    CHECK_EQ(s.wavefronts, 4);
+    wm_agg_free(g);
+}
+
+typedef struct corpus_case {
+    const char *name;
+    void (*run)(const char *build);
+    int o3_only; /* -G builds not run yet */
+} corpus_case;
+
+static const corpus_case cases[] = {
+    {"cg_reduce", cg_reduce, 1},
+    {"reserved_smem", reserved_smem, 1},
+};
+
+int main(void)
+{
+    CHECK(wm_arch_parse("sm_80", &arch, NULL, 0) == WM_OK);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (size_t b = 0; b < NBUILDS; b++) {
+            if (cases[i].o3_only && b >= 2)
+                continue;
+            int before = check_failures;
+            cases[i].run(builds[b]);
+            if (check_failures != before)
+                fprintf(stderr, "  ^ corpus case %s, build %s\n",
+                        cases[i].name, builds[b]);
+        }
+    return check_done("test_corpus");
+}
