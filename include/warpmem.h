@@ -570,6 +570,9 @@ typedef struct wm_ptx_where {
     uint32_t line;       /* source line, 0 if unknown / compiler generated */
     const char *inl_file;/* for inlined code: the callee's file, else "" */
     uint32_t inl_line;   /* and line */
+    uint32_t near_line;  /* line 0 with a file (.loc F 0 C: code the
+                            compiler hoisted): the nearest preceding
+                            source line of the function, else 0 */
 } wm_ptx_where;
 WM_API int wm_ptx_where_insn(const wm_ptx_module *m, size_t insn,
                              wm_ptx_where *out);

@@ -201,6 +201,56 @@ static const char *space_word(wmi_space s)
 }
 
 /*
+ * Fault for a global address outside every argument buffer, named against
+ * the nearest buffer: "offset N in the buffer of argument k" just past its
+ * end, "N bytes before the buffer of argument k" just below its start
+ * (buffer k lives at (k + 1) << 40, so an address a little below it falls
+ * in the window of the buffer under it, far past that one's end).
+ */
+static void global_fault(wmi_cta *c, const wmi_warp *w, unsigned l,
+                         uint32_t pc, uint64_t addr, unsigned size,
+                         const char *what)
+{
+    uint64_t best = UINT64_MAX, k = 0;
+    int before = 0;
+    for (uint32_t j = 0; j + 1 < c->ngbufs; j++) {
+        const wmi_gbuf *b = &c->gbufs[j];
+        uint64_t base = (uint64_t)(j + 1) << WMI_WIN_SHIFT;
+        if (!b->p)
+            continue;
+        uint64_t d = addr < base ? base - addr : addr - (base + b->bytes);
+        if (addr >= base && addr < base + b->bytes)
+            d = 0; /* starts inside, ends past the end */
+        if (d < best) {
+            best = d;
+            k = j;
+            before = addr < base;
+        }
+    }
+    if (best == UINT64_MAX)
+        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                      "invalid global %s of %u bytes at 0x%llx: not in any "
+                      "buffer",
+                      what, size, (unsigned long long)addr);
+    else if (before)
+        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                      "out-of-bounds global %s of %u bytes at 0x%llx: %llu "
+                      "bytes before the buffer of argument %llu (%llu bytes)",
+                      what, size, (unsigned long long)addr,
+                      (unsigned long long)best, (unsigned long long)k,
+                      (unsigned long long)c->gbufs[k].bytes);
+    else
+        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                      "out-of-bounds global %s of %u bytes at 0x%llx: offset "
+                      "%llu in the buffer of argument %llu (%llu bytes)",
+                      what, size, (unsigned long long)addr,
+                      (unsigned long long)(addr -
+                                           ((uint64_t)(k + 1) << WMI_WIN_SHIFT)),
+                      (unsigned long long)k,
+                      (unsigned long long)c->gbufs[k].bytes);
+}
+
+/*
  * Resolve lane l's address in space sp to host memory, checking bounds and
  * alignment.  *rs receives the resolved space (generic -> its window),
  * *aaddr the address the model sees.  NULL after recording a fault.
@@ -243,29 +293,18 @@ static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
             b = &c->gbufs[i - 1];
         else if (i == WMI_MAX_GLOBAL_BUFS)
             b = &c->gbufs[c->ngbufs - 1];
-        if (!b || !b->p) {
-            wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                          "invalid global %s of %u bytes at 0x%llx: not in "
-                          "any buffer",
-                          what, size, (unsigned long long)addr);
+        if (!b || !b->p || (off + size > b->bytes &&
+                            i != WMI_MAX_GLOBAL_BUFS)) {
+            global_fault(c, w, l, pc, addr, size, what);
             return NULL;
         }
         if (off + size > b->bytes) {
-            if (i == WMI_MAX_GLOBAL_BUFS)
-                wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                              "out-of-bounds global %s of %u bytes at module "
-                              "data offset %llu (%llu bytes)",
-                              what, size, (unsigned long long)off,
-                              (unsigned long long)b->bytes);
-            else
-                wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                              "out-of-bounds global %s of %u bytes at 0x%llx: "
-                              "offset %llu in the buffer of argument %llu "
-                              "(%llu bytes)",
-                              what, size, (unsigned long long)addr,
-                              (unsigned long long)off,
-                              (unsigned long long)(i - 1),
-                              (unsigned long long)b->bytes);
+            assert(i == WMI_MAX_GLOBAL_BUFS);
+            wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                          "out-of-bounds global %s of %u bytes at module "
+                          "data offset %llu (%llu bytes)",
+                          what, size, (unsigned long long)off,
+                          (unsigned long long)b->bytes);
             return NULL;
         }
         return b->p + off;

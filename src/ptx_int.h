@@ -207,6 +207,8 @@ typedef struct wmi_loc {
     uint32_t ifile, iline, icol; /* inlined_at (0 if none) */
     uint32_t root;               /* file of the outermost caller */
     uint32_t afile, aline;       /* attribution: see wmi_ptx_attr */
+    uint32_t near;               /* line 0 (hoisted code): the function's
+                                    nearest preceding attributed line */
 } wmi_loc;
 
 typedef struct wmi_param {

@@ -115,6 +115,7 @@ typedef struct parser {
     uint8_t *csym;
     size_t capcsym;
     uint32_t curloc;
+    uint32_t lastline;    /* attributed line of the last .loc not on 0 */
     uint32_t module_smem; /* bytes of module-scope .shared */
     size_t lpos;          /* line cursor: offset ... */
     uint32_t lline;       /* ... and its 1-based line */
@@ -1231,6 +1232,13 @@ static int parse_loc(parser *p)
             loc.aline = parent ? parent->aline : loc.iline;
         }
     }
+    /* .loc F 0 C: code the compiler hoisted or made up; keep the nearest
+       preceding line of the function beside it
+       (docs/design/ptx-front-end.md 3) */
+    if (loc.aline == 0)
+        loc.near = p->lastline;
+    else
+        p->lastline = loc.aline;
     int ok;
     PUSH(p->m->locs, p->m->nlocs, p->m->caplocs, ok);
     if (!ok)
@@ -1517,6 +1525,7 @@ static int parse_function(parser *p, int is_entry)
     p->nregs = p->nlrefs = p->nldefs = p->nfixes = 0;
     p->depth = 0;
     p->curloc = 0;
+    p->lastline = 0;
     if (!parse_body(p) || !resolve_labels(p))
         return drop_body(p, body);
     wmi_func *f = &m->funcs[p->fidx];
@@ -1880,6 +1889,7 @@ int wm_ptx_where_insn(const wm_ptx_module *m, size_t insn, wm_ptx_where *out)
         return 0;
     out->ptx_line = m->code[insn].line;
     out->text = m->texts + m->code[insn].text;
+    out->near_line = m->locs[m->code[insn].loc].near;
     wmi_ptx_attr(m, insn, &out->file, &out->line, &out->inl_file,
                  &out->inl_line);
     return 1;

@@ -252,6 +252,8 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                 wm_json_string(f, w.text);
                 fprintf(f, ", \"space\": \"%s\", \"op\": \"%s\", \"size\": %u",
                         wm_space_name(s->space), wm_op_name(s->op), s->size);
+                if (w.near_line)
+                    fprintf(f, ", \"hoisted_after_line\": %u", w.near_line);
                 if (*w.inl_file) {
                     fputs(", \"inlined_from\": ", f);
                     wm_json_string(f, w.inl_file);
@@ -304,7 +306,8 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
         if (lg->line)
             snprintf(where, sizeof where, "%s:%u", base_name(lg->file), lg->line);
         else
-            snprintf(where, sizeof where, "%s", *lg->file ? "(no line)" : "(no line info)");
+            snprintf(where, sizeof where, "%s",
+                     *lg->file ? "no line (hoisted)" : "(no line info)");
         wm_stats gl, sh;
         memset(&gl, 0, sizeof gl);
         memset(&sh, 0, sizeof sh);
@@ -337,6 +340,8 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
             fprintf(f, "   ptx:%u %s", w.ptx_line, w.text);
             if (*w.inl_file)
                 fprintf(f, "  [%s:%u]", w.inl_file, w.inl_line);
+            if (w.near_line)
+                fprintf(f, "  [after %s:%u]", base_name(w.file), w.near_line);
             fputc('\n', f);
         }
     }

@@ -1,0 +1,22 @@
+# CLI tests of `warpmem run` faults and lines that tell the truth: faults
+# named against the nearest buffer, sources with lone-CR / CRLF endings,
+# hoisted code (.loc F 0 C) shown with its nearest preceding line.
+set(P ${PROJECT_SOURCE_DIR}/tests/ptx)
+
+wm_cli_test(NAME run_near_before EXIT 1
+  ARGS run ${P}/near.ptx --kernel before --grid 1 --block 1 --arg u32[4]
+       --arg u32[4] --arg u32[4] --arg u32[4] --arg u32[4]
+  STDERR "near.ptx:15: fault: out-of-bounds global load of 4 bytes at 0x4fffffff800: 2048 bytes before the buffer of argument 4 \\(16 bytes\\)")
+wm_cli_test(NAME run_near_after EXIT 1
+  ARGS run ${P}/near.ptx --kernel after --grid 1 --block 1 --arg u32[16]
+       --arg u32[4]
+  STDERR "offset 64 in the buffer of argument 0 \\(64 bytes\\)")
+wm_cli_test(NAME run_lines_text
+  ARGS run ${P}/lines.ptx --grid 1 --block 32 --arg u32[96] --color never
+  STDOUT "cr_lines.cu:3 +1 +4.00 +4.00 +0 +int third_line_of_cr_file;"
+         "crlf_lines.cu:4 +1 +4.00 +4.00 +0 +int fourth_line_of_crlf_file;"
+         "no line \\(hoisted\\) +1 +4.00"
+         "ptx:19 st.global.u32 \\[%rd4\\+128\\], %r1  \\[after cr_lines.cu:3\\]")
+wm_cli_test(NAME run_lines_json
+  ARGS run ${P}/lines.ptx --grid 1 --block 32 --arg u32[96] --format json
+  STDOUT "\"ptx_line\": 19, [^\n]*\"hoisted_after_line\": 3")
