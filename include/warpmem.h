@@ -583,7 +583,11 @@ typedef struct wm_ptx_arg {
                          kernel reads and writes it in place */
     size_t bytes;     /* its size: accesses past it fault */
     uint64_t scalar;  /* scalar bits (little-endian, low bytes used) */
-    unsigned size;    /* scalar size in bytes (1, 2, 4, 8); 0 for buffers */
+    unsigned size;    /* scalar size in bytes (1, 2, 4, 8); 0 for buffers;
+                         with value: the parameter's size */
+    const void *value;/* by-value parameter bytes (a struct such as a
+                         functor or a CUtensorMap: .param .align A .b8
+                         p[N]), size bytes, or NULL; buf must be NULL */
 } wm_ptx_arg;
 
 typedef enum {

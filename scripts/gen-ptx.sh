@@ -99,11 +99,14 @@ compile sgemm     sm_86 "$v/sgemm_sm_86.ptx"        $vrel -lineinfo -O3
 }
 
 # The regression corpus (tests/corpus/*.cu): -O3 with line info and -G,
-# for sm_80 and sm_90, into tests/corpus/ptx/NAME[_G]_sm_XX.ptx.
+# for sm_80 and sm_90, into tests/corpus/ptx/NAME[_G]_sm_XX.ptx; a file
+# with the line "// gen-ptx: sm_90a" (Hopper-only PTX) only for sm_90a.
 srcdir="$here/tests/corpus"
 for cu in "$srcdir"/*.cu; do
     name=$(basename "$cu" .cu)
-    for arch in sm_80 sm_90; do
+    archs="sm_80 sm_90"
+    grep -q '^// gen-ptx: sm_90a$' "$cu" && archs=sm_90a
+    for arch in $archs; do
         compile "$name" "$arch" "$out/tests/corpus/ptx/${name}_$arch.ptx" .. \
             -lineinfo -O3
         compile "$name" "$arch" "$out/tests/corpus/ptx/${name}_G_$arch.ptx" .. \

@@ -345,6 +345,30 @@ static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
     return NULL;
 }
 
+uint8_t *wmi_ptx_block(wmi_cta *c, const wmi_warp *w, unsigned l,
+                       uint32_t pc, wmi_space sp, uint64_t addr,
+                       uint64_t size, const char *what, wmi_space *rs)
+{
+    uint64_t a0, a1;
+    wmi_space r1;
+    if (size == 0 || size > WMI_WIN_MASK)
+        return resolve(c, (wmi_warp *)(uintptr_t)w, l, pc, sp, addr, 1, what,
+                       rs, &a0);
+    /* both ends in bounds, in one buffer (windows are 2^40 apart) */
+    uint8_t *p = resolve(c, (wmi_warp *)(uintptr_t)w, l, pc, sp, addr, 1,
+                         what, rs, &a0);
+    if (!p || !resolve(c, (wmi_warp *)(uintptr_t)w, l, pc, sp,
+                       addr + size - 1, 1, what, &r1, &a1))
+        return NULL;
+    if (r1 != *rs || a1 - a0 != size - 1) {
+        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                      "%s of %llu bytes at 0x%llx crosses a buffer", what,
+                      (unsigned long long)size, (unsigned long long)addr);
+        return NULL;
+    }
+    return p;
+}
+
 static wm_space model_space(wmi_space s)
 {
     return s == SP_SHARED ? WM_SPACE_SHARED
@@ -1924,6 +1948,25 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             act = w->act;
             continue;
         }
+        case OP_MBAR: {
+            int yield = 0;
+            st = wmi_ptx_mbarrier(c, w, in, pc, m, &yield);
+            if (st != WM_OK)
+                return st;
+            if (yield) {
+                /* a wait that did not complete: let the other warps run
+                   (the producer may be one of them); resume after it */
+                store_pcs(w, act, pc + 1);
+                c->yielded = 1;
+                return WM_OK;
+            }
+            break;
+        }
+        case OP_CP_BULK:
+            st = wmi_ptx_cp_bulk(c, w, in, pc, m);
+            if (st != WM_OK)
+                return st;
+            break;
         case OP_TRAP:
             return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_FAULT,
                                  "trap instruction executed");

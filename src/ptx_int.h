@@ -95,6 +95,10 @@ enum {
     AOP_EXCH, AOP_CAS, AOP_NONE
 };
 
+/* mbarrier variants (wmi_insn.mod of OP_MBAR); mod2 bit 0: .expect_tx
+   (arrive) or .parity (waits). */
+enum { MB_INIT, MB_ARRIVE, MB_EXPECT, MB_COMPLETE, MB_WAIT, MB_INVAL };
+
 /* Flag bits of wmi_insn.flags. */
 enum {
     F_WIDE = 1 << 0,   /* mul/mad .wide */
@@ -371,6 +375,7 @@ typedef struct wmi_cta {
     wmi_barrier bars[16];
     uint32_t exited; /* threads exited */
     wm_agg *agg;
+    int yielded; /* a warp stopped at a failed mbarrier wait this pass */
     uint64_t steps, max_steps;
     uint64_t step_limit; /* max_steps, or UINT64_MAX for no budget */
     uint64_t warp_insts, thread_insts;
@@ -420,6 +425,22 @@ wm_status wmi_ptx_fault(wmi_cta *c, const wmi_warp *w, unsigned lane,
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+
+/*
+ * Host memory of [addr, addr + size) in space sp for lane l (generic
+ * resolved through the windows), bounds-checked as a whole; NULL after
+ * recording a fault.  *rs: the resolved space.  For whole-block copies.
+ */
+uint8_t *wmi_ptx_block(wmi_cta *c, const wmi_warp *w, unsigned l,
+                       uint32_t pc, wmi_space sp, uint64_t addr,
+                       uint64_t size, const char *what, wmi_space *rs);
+
+/* mbarrier and cp.async.bulk for the lanes in m (ptx_async.c).  A wait
+   that fails for some lane sets *yield: the warp lets the others run. */
+wm_status wmi_ptx_mbarrier(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                           uint32_t pc, uint32_t m, int *yield);
+wm_status wmi_ptx_cp_bulk(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                          uint32_t pc, uint32_t m);
 
 /* ---- numeric helpers (ptx_num.c) ----------------------------------------- */
 

@@ -705,6 +705,8 @@ typedef struct operand {
     uint32_t vec[16];  /* O_VEC slots (WMI_NOREG = literal in vlit) */
     lit vlit[16];
     unsigned nvec;
+    int long_vec;      /* more than 16 elements: only counted in nvec */
+    int tensor;        /* [map, {coordinates}] (not lowered) */
 } operand;
 
 /* A register, literal or symbol operand ("-5", "%r1", "_", "0f3F800000"). */
@@ -801,6 +803,13 @@ static int parse_operand(parser *p, operand *o)
                 next(p);
             }
         }
+        if (is_p(p, ',')) {
+            /* [tensor_map, {x, y}]: cp.async.bulk.tensor coordinates;
+               such instructions are parsed, not executed */
+            o->tensor = 1;
+            while (!is_p(p, ']') && p->t.k != T_EOF && !is_p(p, ';'))
+                next(p);
+        }
         if (!is_p(p, ']')) {
             wm_diag_set(p->d, WM_ERR_PARSE, p->t.off, p->t.len ? p->t.len : 1,
                         "expected ']' to close the address (opened at "
@@ -819,18 +828,23 @@ static int parse_operand(parser *p, operand *o)
         while (!is_p(p, close)) {
             operand x;
             memset(&x, 0, sizeof x);
-            if (o->nvec >= 16)
-                return err(p, "too many vector elements");
             if (!parse_simple(p, &x))
                 return 0;
-            if (x.k == O_REG)
+            if (o->nvec >= 16) {
+                /* wgmma accumulators: up to 128 registers, kept only by
+                   instructions that are not executed (src_slot refuses) */
+                o->long_vec = 1;
+                if (o->nvec < UINT32_MAX / 2)
+                    o->nvec++;
+            } else if (x.k == O_REG)
                 o->vec[o->nvec] = x.slot;
             else if (x.k == O_LIT) {
                 o->vec[o->nvec] = WMI_NOREG;
                 o->vlit[o->nvec] = x.l;
             } else if (o->k == O_VEC)
                 return err(p, "expected a register in the vector");
-            o->nvec++;
+            if (!o->long_vec)
+                o->nvec++;
             if (is_p(p, ','))
                 next(p);
             else if (!is_p(p, close))
@@ -906,6 +920,11 @@ static int src_slot(parser *p, const operand *o, wmi_type t, uint32_t *out)
         return sym_value(p, o, o->soff, o->slen, 0, out);
     case O_VEC: {
         wm_ptx_module *m = p->m;
+        if (o->long_vec) {
+            wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len ? o->len : 1,
+                        "too many vector elements");
+            return 0;
+        }
         size_t cap = m->cappool;
         if (!grow((void **)&m->pool, &cap, m->npool + o->nvec + 1,
                   sizeof *m->pool))
@@ -946,6 +965,11 @@ static int addr_operand(parser *p, const operand *o, wmi_space sp,
     if (o->k != O_ADDR) {
         wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len ? o->len : 1,
                     "expected an address in brackets");
+        return 0;
+    }
+    if (o->tensor) {
+        wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len ? o->len : 1,
+                    "tensor-coordinate address outside cp.async.bulk.tensor");
         return 0;
     }
     *base = o->slot;
@@ -1002,14 +1026,17 @@ static int add_text(parser *p, size_t from, size_t to, uint32_t *out)
     return 1;
 }
 
-/* Number of destination operands an opcode writes first. */
-static unsigned ndests(wmi_op op)
+/* Number of destination operands an instruction writes first. */
+static unsigned ndests(const wmi_insn *in)
 {
-    switch (op) {
+    switch ((wmi_op)in->op) {
     case OP_ST: case OP_RED: case OP_BAR: case OP_BRA: case OP_RET:
     case OP_EXIT: case OP_TRAP: case OP_NOP: case OP_CP_ASYNC:
     case OP_CP_COMMIT: case OP_CP_WAIT: case OP_CALL: case OP_UNKNOWN:
+    case OP_CP_BULK:
         return 0;
+    case OP_MBAR: /* arrive returns a state, the waits a predicate */
+        return in->mod == MB_ARRIVE || in->mod == MB_WAIT;
     case OP_MOV: case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD:
     case OP_FMA: case OP_MUL24: case OP_MAD24: case OP_DIV: case OP_REM:
     case OP_ABS: case OP_NEG: case OP_MIN: case OP_MAX: case OP_AND:
@@ -1112,7 +1139,7 @@ static int parse_insn(parser *p, size_t start)
         p->lrefs[p->nlrefs].insn = idx;
         p->nlrefs++;
     } else {
-        unsigned nd = ndests(op), k = 0, nsrc = 0;
+        unsigned nd = ndests(&in), k = 0, nsrc = 0;
         if (nd > nops)
             return err(p, "expected a destination operand");
         if (nd) {
@@ -1143,8 +1170,11 @@ static int parse_insn(parser *p, size_t start)
                     return 0;
                 if (nsrc == 0)
                     in.imm = off;
-                else
+                else if (nsrc == 1)
                     in.imm2 = off;
+                else if (off) /* cp.async.bulk's [mbar]: no field */
+                    return err(p, "an offset in this address operand is "
+                                  "not supported");
             } else if (ops[k].k == O_LIST) {
                 return err(p, "unexpected parenthesised list");
             } else if (op == OP_SETP && nsrc == 2 && ops[k].k == O_LIT) {

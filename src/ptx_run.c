@@ -250,6 +250,7 @@ static wm_status run_cta_warps(wmi_cta *c)
 {
     wm_status st = WM_OK;
     c->status = WM_OK;
+    c->yielded = 0;
     wmi_ptx_cta_begin(c);
     for (;;) {
         for (uint32_t i = 0; i < c->nwarps; i++) {
@@ -266,6 +267,10 @@ static wm_status run_cta_warps(wmi_cta *c)
             continue;
         if (st != WM_OK)
             return st;
+        if (c->yielded) { /* a warp waits on an mbarrier: go round again */
+            c->yielded = 0;
+            continue;
+        }
         /* every live thread waits and no barrier completes */
         for (uint32_t i = 0; i < c->nwarps; i++) {
             wmi_warp *w = &c->warps[i];
@@ -561,16 +566,18 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
             gbufs[i].p = a->buf;
             gbufs[i].bytes = a->bytes;
         } else {
-            if (a->size != pa->size) {
+            if (a->size != pa->size || (!a->value && a->size > 8)) {
                 free(params);
                 free(gbufs);
                 free(gdata);
                 return launch_error(fault,
-                                    "argument %zu is a %u-byte scalar but "
+                                    "argument %zu is a %u-byte %s but "
                                     "parameter %zu has %u bytes",
-                                    i, a->size, i, pa->size);
+                                    i, a->size, a->value ? "value" : "scalar",
+                                    i, pa->size);
             }
-            memcpy(params + pa->offset, &a->scalar, a->size);
+            memcpy(params + pa->offset, a->value ? a->value : &a->scalar,
+                   a->size);
         }
     }
     /* CTA selection */
