@@ -361,6 +361,17 @@ static int kernel_broken(const wm_ptx_module *m, size_t k, const char *path,
     return 1;
 }
 
+/* A fault inside a called function: the kernel's call site. */
+static void print_call_site(const char *path, const wm_ptx_fault *ft)
+{
+    if (!ft->call_ptx_line)
+        return;
+    fprintf(stderr, "  called from: %s:%u", path, ft->call_ptx_line);
+    if (ft->call_line)
+        fprintf(stderr, " (source %s:%u)", ft->call_file, ft->call_line);
+    fputc('\n', stderr);
+}
+
 static void print_fault(const wm_ptx_module *m, const char *path,
                         const wm_ptx_fault *ft)
 {
@@ -382,6 +393,7 @@ static void print_fault(const wm_ptx_module *m, const char *path,
         fprintf(stderr, "  ptx: %s\n", w.text);
     if (ft->line)
         fprintf(stderr, "  source: %s:%u\n", ft->file, ft->line);
+    print_call_site(path, ft);
 }
 
 int wm_cmd_run(int argc, char **argv)

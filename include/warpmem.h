@@ -631,6 +631,11 @@ typedef struct wm_ptx_fault {
     uint32_t ptx_line;
     const char *file;      /* source file or "" (lives with the module) */
     uint32_t line;         /* source line or 0 */
+    /* a fault inside a called .func: the kernel's call instruction that
+       led there (outermost call site), else call_ptx_line 0 */
+    uint32_t call_ptx_line;
+    const char *call_file;
+    uint32_t call_line;
 } wm_ptx_fault;
 
 /*

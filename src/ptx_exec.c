@@ -137,6 +137,17 @@ wm_status wmi_ptx_fault(wmi_cta *c, const wmi_warp *w, unsigned lane,
         f->ptx_line = c->m->code[pc].line;
         wmi_ptx_attr(c->m, pc, &f->file, &f->line, &inl, &il);
     }
+    f->call_file = "";
+    if (w && lane < 32 && w->depth[lane] > 0 && w->fr[1]) {
+        /* inside a call: the kernel's call site (frame 1's return) */
+        uint32_t cpc = w->fr[1]->ret_pc[lane] - 1;
+        if (cpc < c->m->ncode) {
+            const char *inl;
+            uint32_t il;
+            f->call_ptx_line = c->m->code[cpc].line;
+            wmi_ptx_attr(c->m, cpc, &f->call_file, &f->call_line, &inl, &il);
+        }
+    }
     return st;
 }
 
@@ -151,7 +162,9 @@ static unsigned first_lane(uint32_t m)
  * Pick the next group: the lowest pc over ready lanes.  Lanes in w->act
  * must already have their pc stored.  Returns 0 when no lane is ready.
  */
-static int reselect(wmi_warp *w, uint32_t *omin)
+static int reselect_depth(wmi_cta *c, wmi_warp *w, uint32_t *omin);
+
+static int reselect(wmi_cta *c, wmi_warp *w, uint32_t *omin)
 {
     uint32_t ready = w->live & ~w->wait;
     uint32_t best = UINT32_MAX, second = UINT32_MAX, act = 0;
@@ -159,6 +172,8 @@ static int reselect(wmi_warp *w, uint32_t *omin)
         w->act = 0;
         return 0;
     }
+    if (c->has_calls)
+        return reselect_depth(c, w, omin);
     for (uint32_t t = ready; t; t &= t - 1) {
         unsigned l = (unsigned)__builtin_ctz(t);
         uint32_t p = w->pc[l];
@@ -175,6 +190,41 @@ static int reselect(wmi_warp *w, uint32_t *omin)
     w->cur = best;
     w->act = act;
     *omin = second;
+    return 1;
+}
+
+/* reselect with calls: the deepest lanes first (a call completes for its
+   lanes before their caller goes on), then the lowest pc among them;
+   *omin only counts lanes of that depth, the only ones that can merge. */
+static int reselect_depth(wmi_cta *c, wmi_warp *w, uint32_t *omin)
+{
+    uint32_t ready = w->live & ~w->wait;
+    uint32_t best = UINT32_MAX, second = UINT32_MAX, act = 0, d = 0;
+    for (uint32_t t = ready; t; t &= t - 1) {
+        unsigned l = (unsigned)__builtin_ctz(t);
+        if (w->depth[l] > d)
+            d = w->depth[l];
+    }
+    for (uint32_t t = ready; t; t &= t - 1) {
+        unsigned l = (unsigned)__builtin_ctz(t);
+        uint32_t p = w->pc[l];
+        if (w->depth[l] != d)
+            continue;
+        if (p < best) {
+            second = best;
+            best = p;
+            act = 1u << l;
+        } else if (p == best) {
+            act |= 1u << l;
+        } else if (p < second) {
+            second = p;
+        }
+    }
+    w->cur = best;
+    w->act = act;
+    w->gdepth = d;
+    *omin = second;
+    wmi_ptx_group(c, w);
     return 1;
 }
 
@@ -196,6 +246,7 @@ static const char *space_word(wmi_space s)
     case SP_LOCAL: return "local";
     case SP_PARAM: return "param";
     case SP_CONST: return "const";
+    case SP_FRAME: return "param";
     }
     return "?";
 }
@@ -320,16 +371,15 @@ static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
         }
         return c->smem + addr;
     case SP_LOCAL:
-        if (addr + size > c->f->local_bytes) {
+        if (addr + size > c->ltop) {
             wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
                           "out-of-bounds local %s of %u bytes at local offset "
-                          "%llu (the thread has %u bytes)",
+                          "%llu (the thread has %llu bytes)",
                           what, size, (unsigned long long)addr,
-                          c->f->local_bytes);
+                          (unsigned long long)c->ltop);
             return NULL;
         }
-        return c->lmem + (uint64_t)(w->index * 32 + l) * c->f->local_bytes +
-               addr;
+        return c->lmem + (uint64_t)(w->index * 32 + l) * c->lstride + addr;
     case SP_PARAM:
         if (addr + size > c->f->param_bytes) {
             wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
@@ -340,6 +390,7 @@ static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
         return (uint8_t *)(uintptr_t)(c->params + addr);
     case SP_GENERIC:
     case SP_CONST:
+    case SP_FRAME: /* wmi_ptx_frame_ldst; never resolved here */
         break;
     }
     return NULL;
@@ -379,7 +430,7 @@ static wm_space model_space(wmi_space s)
 typedef struct accs {
     uint64_t addr[32];
     uint8_t space[32];
-    uint32_t mask[SP_CONST + 1];
+    uint32_t mask[SP_FRAME + 1];
 } accs;
 
 static wm_status emit(wmi_cta *c, const accs *x, uint32_t pc, wm_op op,
@@ -1377,10 +1428,11 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
     uint64_t (*R)[32] = w->r;
     uint32_t omin = UINT32_MAX;
     wm_status st = WM_OK;
-    if (!reselect(w, &omin))
+    if (!reselect(c, w, &omin))
         return WM_OK;
     uint32_t pc = w->cur, act = w->act;
-    const uint32_t end = c->f->first + c->f->count;
+    uint32_t end = c->has_calls ? w->gend : c->f->first + c->f->count;
+    R = w->r;
     /* fast: specialised loops allowed; uni: slots uniform across lanes
        (all 0 under WMI_RUN_SLOW, which turns the uniform paths off) */
     const int fast = !(c->flags & WMI_RUN_SLOW);
@@ -1818,6 +1870,12 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_TESTP: goto unsupported;
         case OP_LD:
         case OP_ST:
+            if (in->space == SP_FRAME) {
+                st = wmi_ptx_frame_ldst(c, w, in, pc, m, in->op == OP_ST);
+                if (st != WM_OK)
+                    return st;
+                break;
+            }
             if (in->space == SP_PARAM || in->space == SP_CONST) {
                 /* parameter and constant reads: not memory traffic the
                    model counts; no access emitted */
@@ -1876,34 +1934,63 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
                 pc = target;
                 if (pc >= omin) {
                     store_pcs(w, act, pc);
-                    if (!reselect(w, &omin))
+                    if (!reselect(c, w, &omin))
                         return WM_OK;
                     pc = w->cur;
                     act = w->act;
+                    R = w->r;
+                    end = c->has_calls ? w->gend : end;
                 }
                 continue;
             }
             /* divergent: taken lanes go to target, the rest fall through */
             store_pcs(w, m, target);
             store_pcs(w, act & ~m, pc + 1);
-            if (!reselect(w, &omin))
+            if (!reselect(c, w, &omin))
                 return WM_OK;
             pc = w->cur;
             act = w->act;
+            R = w->r;
+            end = c->has_calls ? w->gend : end;
             continue;
         }
+        case OP_CALL:
+            st = wmi_ptx_call(c, w, in, pc, m, act);
+            if (st != WM_OK)
+                return st;
+            if (!reselect(c, w, &omin))
+                return WM_OK;
+            pc = w->cur;
+            act = w->act;
+            R = w->r;
+            end = w->gend;
+            continue;
         case OP_RET:
+            if (w->gdepth > 0) { /* back to the callers */
+                wmi_ptx_return(c, w, pc, m, act);
+                if (!reselect(c, w, &omin))
+                    return WM_OK;
+                pc = w->cur;
+                act = w->act;
+                R = w->r;
+                end = w->gend;
+                continue;
+            }
+            goto exit_lanes; /* a kernel's ret ends its threads */
         case OP_EXIT:
+        exit_lanes:
             w->live &= ~m;
             c->exited += wmi_popcount64(m);
             act &= ~m;
             if (act)
                 break;
             store_pcs(w, act, pc + 1);
-            if (!reselect(w, &omin))
+            if (!reselect(c, w, &omin))
                 return WM_OK;
             pc = w->cur;
             act = w->act;
+            R = w->r;
+            end = c->has_calls ? w->gend : end;
             continue;
         case OP_BAR: {
             unsigned l0 = first_lane(m);
@@ -1940,12 +2027,14 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
                 pc++;
                 continue;
             }
-            if (!reselect(w, &omin)) {
+            if (!reselect(c, w, &omin)) {
                 w->cur = pc + 1;
                 return WM_OK; /* blocked */
             }
             pc = w->cur;
             act = w->act;
+            R = w->r;
+            end = c->has_calls ? w->gend : end;
             continue;
         }
         case OP_MBAR: {
@@ -1970,10 +2059,6 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_TRAP:
             return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_FAULT,
                                  "trap instruction executed");
-        case OP_CALL:
-            return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
-                                 "call is not supported (compile without -G "
-                                 "and inline device functions)");
         case OP_UNKNOWN:
             goto unsupported;
         case OP_COUNT:
@@ -1984,10 +2069,12 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         if (pc >= omin) {
             /* reached lanes waiting further on: merge or pick anew */
             store_pcs(w, act, pc);
-            if (!reselect(w, &omin))
+            if (!reselect(c, w, &omin))
                 return WM_OK;
             pc = w->cur;
             act = w->act;
+            R = w->r;
+            end = c->has_calls ? w->gend : end;
         }
         continue;
     unsupported: {

@@ -68,8 +68,11 @@ static inline int wmi_type_float(wmi_type t)
     return (unsigned)t < PT_COUNT && (wmi_type_flags_tab[t] & 2);
 }
 
+/* SP_FRAME: a .func's parameters and return values and the call-sequence
+   .param variables of any function: per-thread bytes of the current call
+   frame (docs/design/ptx-calls.md), not memory the model counts. */
 typedef enum {
-    SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST
+    SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST, SP_FRAME
 } wmi_space;
 
 /* Comparison operators of setp/set (also the compare of SLCT). */
@@ -220,6 +223,21 @@ typedef struct wmi_param {
     uint32_t offset, size, align;
 } wmi_param;
 
+/* Call depth limit: a deeper call faults (unbounded recursion). */
+#define WMI_MAX_CALL_DEPTH 32
+/* A function's address as a value (mov.u64 %rd, func): tag | index. */
+#define WMI_FUNC_TAG ((uint64_t)0xfffb << WMI_WIN_SHIFT)
+
+/* One call instruction: its callee and where its arguments and return
+   values sit in the caller's frame. */
+typedef struct wmi_call {
+    uint32_t callee;      /* function index, WMI_NOREG: indirect/unknown */
+    char *name;           /* callee name ("" for indirect) */
+    uint32_t nret, narg;
+    uint32_t ret_off[4], ret_size[4];
+    uint32_t arg_off[32], arg_size[32];
+} wmi_call;
+
 /* A module-scope or function-scope variable with an address. */
 typedef struct wmi_var {
     char *name;
@@ -250,6 +268,13 @@ typedef struct wmi_func {
     uint64_t sregs_used;  /* bit SR_x: the function reads that register */
     wm_diag *err; /* the body's parse error (located), or NULL: the body
                      was dropped and running the function reports it */
+    wmi_param *rets;      /* .func return parameters ... */
+    uint32_t nrets;
+    uint32_t ret_base;    /* ... at ret_base + offset in the frame */
+    uint32_t frame_bytes; /* params, returns and call-sequence .params */
+    uint32_t *lconst;     /* constants holding local-variable addresses */
+    uint32_t nlconst;     /* (rebased per call frame) */
+    int has_call;         /* the body contains a call */
 } wmi_func;
 
 /* One .file entry. */
@@ -276,6 +301,11 @@ struct wm_ptx_module {
     size_t nvars, capvars;
     char *texts; /* NUL-separated instruction texts */
     size_t ntexts, captexts;
+    wmi_call *calls;
+    size_t ncalls, capcalls;
+    uint32_t max_slots;   /* largest nslots of a function */
+    uint32_t max_frame;   /* largest frame_bytes */
+    uint32_t max_local;   /* largest local_bytes of a .func */
     uint8_t *gdata; /* module .global/.const data */
     uint64_t gbytes;
     int ptx_major, ptx_minor;
@@ -320,8 +350,23 @@ typedef struct wmi_gbuf {
     uint64_t bytes;
 } wmi_gbuf;
 
+/* A call frame of a warp at depth d >= 1 (docs/design/ptx-calls.md);
+   frame 0 is the kernel's (its registers are the warp's r0). */
+typedef struct wmi_frame {
+    uint64_t (*r)[32];   /* registers: m->max_slots x 32 lanes (d >= 1) */
+    uint8_t *par;        /* frame bytes: 32 lanes x m->max_frame */
+    uint32_t ret_pc[32]; /* where each lane returns to */
+    uint32_t call[32];   /* the call record that entered the frame */
+} wmi_frame;
+
 typedef struct wmi_warp {
-    uint64_t (*r)[32]; /* register file: nslots x 32 lanes */
+    uint64_t (*r)[32]; /* register file of the executing group's frame:
+                          nslots x 32 lanes */
+    uint64_t (*r0)[32]; /* the kernel's (frame 0) register file */
+    wmi_frame *fr[WMI_MAX_CALL_DEPTH + 1]; /* allocated on first use */
+    uint8_t depth[32];  /* call depth of each lane */
+    uint32_t gdepth;    /* depth of the executing group */
+    uint32_t gend;      /* end of the executing group's function */
     uint32_t pc[32];   /* per-lane pc (valid for ready lanes not in act) */
     uint32_t cur;      /* pc of the executing group */
     uint32_t act;      /* lanes at cur */
@@ -371,7 +416,11 @@ typedef struct wmi_cta {
     uint8_t *smem;
     uint64_t smem_bytes;
     uint64_t dyn_smem;
-    uint8_t *lmem; /* local: nthreads x local_bytes */
+    uint8_t *lmem; /* local: nthreads x lstride */
+    uint64_t lstride; /* local bytes per thread: the kernel's, plus a
+                         .func frame's for each call depth */
+    uint64_t ltop;    /* local bytes the executing group may address */
+    int has_calls;    /* the kernel calls functions */
     wmi_barrier bars[16];
     uint32_t exited; /* threads exited */
     wm_agg *agg;
@@ -434,6 +483,34 @@ wm_status wmi_ptx_fault(wmi_cta *c, const wmi_warp *w, unsigned lane,
 uint8_t *wmi_ptx_block(wmi_cta *c, const wmi_warp *w, unsigned l,
                        uint32_t pc, wmi_space sp, uint64_t addr,
                        uint64_t size, const char *what, wmi_space *rs);
+
+/* ---- calls (ptx_call.c) ---------------------------------------------- */
+
+/* Local bytes below the frame at depth d (0 for the kernel). */
+uint64_t wmi_ptx_local_base(const wmi_cta *c, uint32_t d);
+
+/* The function whose body holds instruction pc. */
+const wmi_func *wmi_ptx_func_at(const wm_ptx_module *m, uint32_t pc);
+
+/* Make the group at w->cur / depth w->gdepth current: w->r, w->gend and
+   c->ltop follow its frame and function. */
+void wmi_ptx_group(wmi_cta *c, wmi_warp *w);
+
+/* call: the lanes in m enter the callee (one frame deeper); the other
+   lanes of act go on after the call.  ret in a .func: the lanes in m go
+   back to their callers with the return values.  Both leave the pcs in
+   w->pc for reselect. */
+wm_status wmi_ptx_call(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                       uint32_t pc, uint32_t m, uint32_t act);
+wm_status wmi_ptx_return(wmi_cta *c, wmi_warp *w, uint32_t pc, uint32_t m,
+                         uint32_t act);
+
+/* ld/st of frame bytes (SP_FRAME) for the lanes in m. */
+wm_status wmi_ptx_frame_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                             uint32_t pc, uint32_t m, int store);
+
+/* Release the call frames of w. */
+void wmi_ptx_frames_free(wmi_warp *w);
 
 /* mbarrier and cp.async.bulk for the lanes in m (ptx_async.c).  A wait
    that fails for some lane sets *yield: the warp lets the others run. */

@@ -40,8 +40,10 @@ static const wmi_func *kernel_func(const wm_ptx_module *m, size_t k)
 static void cta_free(wmi_cta *c)
 {
     if (c->warps)
-        for (uint32_t i = 0; i < c->nwarps; i++)
-            free(c->warps[i].r);
+        for (uint32_t i = 0; i < c->nwarps; i++) {
+            free(c->warps[i].r0);
+            wmi_ptx_frames_free(&c->warps[i]);
+        }
     free(c->warps);
     free(c->smem);
     free(c->lmem);
@@ -63,7 +65,14 @@ static wm_status cta_alloc(wmi_cta *c)
     c->nwarps = (c->nthreads + 31) / 32;
     c->warps = calloc(c->nwarps, sizeof *c->warps);
     c->smem = calloc(c->smem_bytes ? c->smem_bytes : 1, 1);
-    c->lmem = calloc((size_t)c->nthreads * (f->local_bytes ? f->local_bytes : 1), 1);
+    /* one local stack per thread: the kernel's bytes, then a .func frame
+       per call depth (ptx_call.c) */
+    c->lstride = f->local_bytes;
+    if (c->has_calls)
+        c->lstride = wmi_ptx_local_base(c, WMI_MAX_CALL_DEPTH) +
+                     (c->m->max_local + 15) / 16 * 16;
+    c->ltop = f->local_bytes;
+    c->lmem = calloc((size_t)c->nthreads * (c->lstride ? c->lstride : 1), 1);
     c->uni = calloc(f->nslots ? f->nslots : 1, 1);
     if (!c->warps || !c->smem || !c->lmem || !c->uni)
         return WM_ERR_NOMEM;
@@ -98,7 +107,7 @@ static wm_status cta_alloc(wmi_cta *c)
     }
     for (uint32_t i = 0; i < c->nwarps; i++) {
         wmi_warp *w = &c->warps[i];
-        w->r = calloc(f->nslots, sizeof *w->r);
+        w->r0 = w->r = calloc(f->nslots, sizeof *w->r);
         if (!w->r)
             return WM_ERR_NOMEM;
         for (uint32_t k = 0; k < f->nconsts; k++)
@@ -128,7 +137,7 @@ static void fill_sregs(wmi_cta *c, int all)
                                    {SR_CLUSTERID_Y, c->ctaid[1]},
                                    {SR_CLUSTERID_Z, c->ctaid[2]}};
         for (size_t k = 0; k < WM_ARRAY_LEN(cta); k++)
-            if (used >> cta[k][0] & 1)
+            if ((used >> cta[k][0] & 1) || c->has_calls)
                 for (unsigned l = 0; l < 32; l++)
                     R[SLOT_SREG0 + cta[k][0]][l] = cta[k][1];
         if (!all)
@@ -191,6 +200,10 @@ void wmi_ptx_cta_begin(wmi_cta *c)
         w->cur = f->first;
         for (unsigned l = 0; l < 32; l++)
             w->pc[l] = f->first;
+        memset(w->depth, 0, sizeof w->depth);
+        w->gdepth = 0;
+        w->r = w->r0;
+        w->gend = f->first + f->count;
     }
 }
 
@@ -417,6 +430,9 @@ static void *worker(void *arg)
     c.max_steps = j->l->max_steps;
     c.step_limit = c.max_steps ? c.max_steps : UINT64_MAX;
     c.flags = j->flags;
+    c.has_calls = c.f->has_call;
+    if (c.has_calls) /* the fast paths assume one function's slots */
+        c.flags |= WMI_RUN_SLOW;
     if (cta_alloc(&c) != WM_OK) {
         j->oom = WM_ERR_NOMEM;
         cta_free(&c);

@@ -20,3 +20,17 @@ wm_cli_test(NAME run_lines_text
 wm_cli_test(NAME run_lines_json
   ARGS run ${P}/lines.ptx --grid 1 --block 32 --arg u32[96] --format json
   STDOUT "\"ptx_line\": 19, [^\n]*\"hoisted_after_line\": 3")
+
+# a fault inside a called function names the callee's line and the
+# kernel's call site
+set(C ${PROJECT_SOURCE_DIR}/tests/corpus/ptx)
+wm_cli_test(NAME run_call_depth EXIT 1
+  ARGS run ${C}/noinline_G_sm_80.ptx --grid 2 --block 32 --arg f32[64]
+       --arg f32[64] --arg u32[64] --arg i32[64] --arg u32=40
+  STDERR "fault: call depth limit of 32 exceeded calling tri \\(unbounded recursion\\?\\)"
+         "source: \\.\\./noinline\\.cu:13"
+         "called from: .*noinline_G_sm_80\\.ptx:226 \\(source \\.\\./noinline\\.cu:31\\)")
+wm_cli_test(NAME run_calls_G
+  ARGS run ${C}/noinline_G_sm_80.ptx --grid 2 --block 32 --arg f32[64]
+       --arg f32[64] --arg u32[64] --arg i32[64] --arg u32=3 --color never
+  STDOUT "noinline.cu:23 +2 +4.00 +4.00 +0 +\\*p = v;")

@@ -50,7 +50,9 @@ static inline int twin_same_fault(const wm_ptx_fault *a, const wm_ptx_fault *b)
            memcmp(a->thread, b->thread, sizeof a->thread) == 0 &&
            a->warp == b->warp && a->lane == b->lane && a->insn == b->insn &&
            a->ptx_line == b->ptx_line && a->line == b->line &&
-           strcmp(a->file, b->file) == 0;
+           strcmp(a->file, b->file) == 0 &&
+           a->call_ptx_line == b->call_ptx_line &&
+           a->call_line == b->call_line;
 }
 
 /* wm_ptx_run, checked against the slow path (see the file header). */

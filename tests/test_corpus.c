@@ -159,6 +159,56 @@ static void hopper(const char *b)
     wm_ptx_free(m);
 }
 
+/* Calls: arguments and returns, recursion, a function pointer, a callee
+   storing to global memory (its line), and the depth limit. */
+static unsigned tri_ref(unsigned n)
+{
+    return n * (n + 1) / 2;
+}
+
+static void noinline(const char *b)
+{
+    enum { N = 64 };
+    float x[N], y[N];
+    uint32_t t[N];
+    int32_t z[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)i - 20.5f;
+    pi_launch l = pi_dims(2, 32);
+    pi_buf(&l, x, sizeof x);
+    pi_buf(&l, y, sizeof y);
+    pi_buf(&l, t, sizeof t);
+    pi_buf(&l, z, sizeof z);
+    pi_u32(&l, 3);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("noinline", b, "calls", &l, &g), WM_OK);
+    for (int i = 0; i < N; i++) {
+        CHECK(y[i] == 2.0f * x[i] + 1.0f);
+        CHECK_EQ(t[i], tri_ref((unsigned)(i % 32 % 8 + 3)));
+        CHECK_EQ(z[i], i < 32 ? 2 * i : i * i);
+    }
+    /* *p = v in put() (line 23): one request of 4 sectors per warp */
+    wm_stats s = pi_line(g, "noinline.cu", 23, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.requests, 2);
+    CHECK_EQ(s.sectors, 8);
+    wm_agg_free(g);
+    if (b[0] != 'G')
+        return; /* -O3 turns tri's recursion into a loop */
+    /* tri(7 + 40) recurses 47 deep: past the limit of 32 frames */
+    l.args[4].scalar = 40;
+    wm_ptx_module *m = corpus("noinline", b);
+    wm_ptx_fault ft;
+    if (m) {
+        CHECK_EQ(pi_run(m, "calls", &l, &ft), WM_ERR_FAULT);
+        CHECK(strstr(ft.msg, "call depth limit of 32 exceeded calling tri "
+                             "(unbounded recursion?)") != NULL);
+        CHECK_EQ(ft.line, 13); /* the recursive call, in tri */
+        CHECK_EQ(ft.call_line, 31); /* ... reached from the kernel's */
+        CHECK(strstr(ft.call_file, "noinline.cu") != NULL);
+    }
+    wm_ptx_free(m);
+}
+
 typedef struct corpus_case {
     const char *name;
     void (*run)(const char *build);
@@ -166,13 +216,14 @@ typedef struct corpus_case {
 } corpus_case;
 
 /* -O3 -lineinfo and -G builds; the -G ones need calls (not yet run). */
-static const char *const o3[] = {"sm_80", "sm_90", NULL};
-static const char *const h90a[] = {"sm_90a", NULL};
+static const char *const o3[] = {"sm_80", "sm_90", "G_sm_80", "G_sm_90", NULL};
+static const char *const h90a[] = {"sm_90a", "G_sm_90a", NULL};
 
 static const corpus_case cases[] = {
     {"cg_reduce", cg_reduce, o3},
     {"reserved_smem", reserved_smem, o3},
     {"hopper", hopper, h90a},
+    {"noinline", noinline, o3},
 };
 
 int main(void)
