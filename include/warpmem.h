@@ -596,11 +596,30 @@ typedef enum {
     WM_PTX_CTAS_SAMPLE  /* n CTAs drawn without replacement with seed */
 } wm_ptx_ctas;
 
+/*
+ * A module-scope __device__ or __constant__ variable set before the run
+ * (cudaMemcpyToSymbol) and/or read back after it (cudaMemcpyFromSymbol),
+ * by its PTX name.  bytes may be less than the variable's size.
+ */
+typedef struct wm_ptx_global {
+    const char *name;
+    const void *init; /* bytes to copy in, or NULL (keep its initialiser) */
+    void *out;        /* where to copy it after the run, or NULL */
+    size_t bytes;
+} wm_ptx_global;
+
 typedef struct wm_ptx_launch {
     unsigned grid[3], block[3];
     size_t dyn_smem;          /* bytes of .extern .shared */
     const wm_ptx_arg *args;   /* one per kernel parameter, in order */
     size_t nargs;
+    /* Device buffers that are no parameter (the pointer fields of a
+       by-value struct parameter point at them): buffer j lives at
+       wm_ptx_extra_address(nargs, j).  Only .buf and .bytes are used. */
+    const wm_ptx_arg *extra;
+    size_t nextra;
+    const wm_ptx_global *globals; /* variables to set / read back */
+    size_t nglobals;
     wm_ptx_ctas ctas;
     uint64_t ctas_n;          /* for FIRST / SAMPLE */
     uint64_t seed;            /* for SAMPLE */
@@ -610,6 +629,13 @@ typedef struct wm_ptx_launch {
     void (*progress)(void *ud, uint64_t ctas_done, uint64_t ctas_total);
     void *progress_ud;
 } wm_ptx_launch;
+
+/* The simulated device address of extra buffer j of a launch with nargs
+   arguments (to write into a struct parameter's pointer field). */
+WM_API uint64_t wm_ptx_extra_address(size_t nargs, size_t j);
+
+/* Size in bytes of module-scope .global/.const variable name, or -1. */
+WM_API long long wm_ptx_global_size(const wm_ptx_module *m, const char *name);
 
 /* What a run did. */
 typedef struct wm_ptx_result {

@@ -104,13 +104,47 @@ static uint32_t min32(uint32_t a, uint32_t b)
     return a < b ? a : b;
 }
 
+/* assert() failed: __assertfail(message, file, line, function, size)
+   gets pointers to the module's $str constants; report them. */
+static void assert_failed(wmi_cta *c, wmi_warp *w, const wmi_call *cl,
+                          uint32_t pc, uint32_t m)
+{
+    unsigned l = lane0(m);
+    size_t mf = (size_t)c->m->max_frame + 16;
+    const char *txt[2] = {"?", "?"};
+    uint32_t line = 0;
+    wmi_frame *P = w->fr[w->gdepth];
+    for (unsigned k = 0; P && k < 3 && k < cl->narg; k++) {
+        uint64_t v = 0;
+        memcpy(&v, P->par + l * mf + cl->arg_off[k], cl->arg_size[k] < 8
+                                                         ? cl->arg_size[k]
+                                                         : 8);
+        if (k == 2) {
+            line = (uint32_t)v;
+            break;
+        }
+        /* a generic pointer into the module's data: a NUL-terminated
+           string (gdata has a NUL past its end) */
+        uint64_t off = v & WMI_WIN_MASK;
+        const wmi_gbuf *g = &c->gbufs[c->ngbufs - 1];
+        if (v >> WMI_WIN_SHIFT == WMI_MAX_GLOBAL_BUFS && off < g->bytes &&
+            memchr(g->p + off, 0, g->bytes - off))
+            txt[k] = (const char *)g->p + off;
+    }
+    wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                  "device assert failed: %.80s (%.80s:%u)", txt[0], txt[1],
+                  line);
+}
+
 /* The callee of call instruction `in` for the lanes in m (indirect calls:
    the same function address in every lane), or WMI_NOREG after a fault. */
 static uint32_t callee_of(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                           const wmi_call *cl, uint32_t pc, uint32_t m)
 {
     if (in->a == WMI_NOREG) {
-        if (cl->callee == WMI_NOREG)
+        if (cl->callee == WMI_NOREG && strcmp(cl->name, "__assertfail") == 0)
+            assert_failed(c, w, cl, pc, m);
+        else if (cl->callee == WMI_NOREG)
             wmi_ptx_fault(c, w, lane0(m), pc, WM_ERR_UNSUPPORTED,
                           "call to %s, which has no body in this module",
                           cl->name);

@@ -286,18 +286,23 @@ static void global_fault(wmi_cta *c, const wmi_warp *w, unsigned l,
     else if (before)
         wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
                       "out-of-bounds global %s of %u bytes at 0x%llx: %llu "
-                      "bytes before the buffer of argument %llu (%llu bytes)",
+                      "bytes before the buffer of %s %llu (%llu bytes)",
                       what, size, (unsigned long long)addr,
-                      (unsigned long long)best, (unsigned long long)k,
+                      (unsigned long long)best,
+                      k < c->f->nparams ? "argument" : "extra",
+                      (unsigned long long)(k < c->f->nparams
+                                               ? k : k - c->f->nparams),
                       (unsigned long long)c->gbufs[k].bytes);
     else
         wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
                       "out-of-bounds global %s of %u bytes at 0x%llx: offset "
-                      "%llu in the buffer of argument %llu (%llu bytes)",
+                      "%llu in the buffer of %s %llu (%llu bytes)",
                       what, size, (unsigned long long)addr,
                       (unsigned long long)(addr -
                                            ((uint64_t)(k + 1) << WMI_WIN_SHIFT)),
-                      (unsigned long long)k,
+                      k < c->f->nparams ? "argument" : "extra",
+                      (unsigned long long)(k < c->f->nparams
+                                               ? k : k - c->f->nparams),
                       (unsigned long long)c->gbufs[k].bytes);
 }
 
@@ -1855,7 +1860,10 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             else if (in->flags & F_TO)
                 LOOP(D[l] = trunc_bits(A[l] - base, bits ? bits : 64));
             else
-                LOOP(D[l] = trunc_bits(A[l], in->space == SP_GLOBAL ? 64 : 32) + base);
+                /* .const lives in the global window, 64-bit like .global */
+                LOOP(D[l] = trunc_bits(A[l], in->space == SP_GLOBAL ||
+                                                     in->space == SP_CONST
+                                                 ? 64 : 32) + base);
             break;
         }
         case OP_RCP: FOP(1.0 / (double)a); break;

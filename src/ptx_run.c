@@ -508,6 +508,30 @@ wm_status wm_ptx_run(const wm_ptx_module *m, size_t k, const wm_ptx_launch *l,
     return wmi_ptx_run_opts(m, k, l, agg, res, fault, 0);
 }
 
+/* The module-scope .global/.const variable called name, or NULL. */
+static const wmi_var *find_global(const wm_ptx_module *m, const char *name)
+{
+    for (size_t i = 0; i < m->nvars; i++) {
+        const wmi_var *v = &m->vars[i];
+        if (v->func == WMI_NOREG &&
+            (v->space == SP_GLOBAL || v->space == SP_CONST) &&
+            strcmp(v->name, name) == 0)
+            return v;
+    }
+    return NULL;
+}
+
+long long wm_ptx_global_size(const wm_ptx_module *m, const char *name)
+{
+    const wmi_var *v = m && name ? find_global(m, name) : NULL;
+    return v ? (long long)v->size : -1;
+}
+
+uint64_t wm_ptx_extra_address(size_t nargs, size_t j)
+{
+    return (uint64_t)(nargs + j + 1) << WMI_WIN_SHIFT;
+}
+
 wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
                            const wm_ptx_launch *l, wm_agg *agg,
                            wm_ptx_result *res, wm_ptx_fault *fault,
@@ -552,8 +576,25 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         return launch_error(fault, "shared memory of %llu bytes exceeds %u",
                             (unsigned long long)smem, MAX_SMEM);
     /* parameter buffer and global windows */
+    if (l->nargs + l->nextra >= WMI_MAX_GLOBAL_BUFS)
+        return launch_error(fault, "too many buffers");
+    const wmi_var *gv[64];
+    if (l->nglobals > WM_ARRAY_LEN(gv))
+        return launch_error(fault, "at most %zu globals", WM_ARRAY_LEN(gv));
+    for (size_t i = 0; i < l->nglobals; i++) {
+        const wm_ptx_global *g = &l->globals[i];
+        gv[i] = g->name ? find_global(m, g->name) : NULL;
+        if (!gv[i])
+            return launch_error(fault, "no __device__ or __constant__ "
+                                "variable '%s' in the module",
+                                g->name ? g->name : "");
+        if (g->bytes > gv[i]->size)
+            return launch_error(fault, "%zu bytes for '%s', which has %llu",
+                                g->bytes, g->name,
+                                (unsigned long long)gv[i]->size);
+    }
     uint8_t *params = calloc(f->param_bytes + 8, 1);
-    wmi_gbuf *gbufs = calloc(l->nargs + 1, sizeof *gbufs);
+    wmi_gbuf *gbufs = calloc(l->nargs + l->nextra + 1, sizeof *gbufs);
     uint8_t *gdata = malloc(m->gbytes + 16);
     if (!params || !gbufs || !gdata) {
         free(params);
@@ -562,8 +603,16 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         return WM_ERR_NOMEM;
     }
     memcpy(gdata, m->gdata, m->gbytes);
-    gbufs[l->nargs].p = gdata;
-    gbufs[l->nargs].bytes = m->gbytes;
+    for (size_t i = 0; i < l->nglobals; i++)
+        if (l->globals[i].init)
+            memcpy(gdata + gv[i]->offset, l->globals[i].init,
+                   l->globals[i].bytes);
+    for (size_t j = 0; j < l->nextra; j++) {
+        gbufs[l->nargs + j].p = l->extra[j].buf;
+        gbufs[l->nargs + j].bytes = l->extra[j].bytes;
+    }
+    gbufs[l->nargs + l->nextra].p = gdata;
+    gbufs[l->nargs + l->nextra].bytes = m->gbytes;
     for (size_t i = 0; i < l->nargs; i++) {
         const wm_ptx_arg *a = &l->args[i];
         const wmi_param *pa = &f->params[i];
@@ -617,7 +666,7 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     j.f = f;
     j.l = l;
     j.gbufs = gbufs;
-    j.ngbufs = (uint32_t)l->nargs + 1;
+    j.ngbufs = (uint32_t)(l->nargs + l->nextra) + 1;
     j.params = params;
     j.smem_bytes = smem;
     j.list = list;
@@ -697,6 +746,10 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     free(j.faults);
     free(j.status);
     free(list);
+    for (size_t i = 0; i < l->nglobals; i++) /* cudaMemcpyFromSymbol */
+        if (l->globals[i].out)
+            memcpy(l->globals[i].out, gdata + gv[i]->offset,
+                   l->globals[i].bytes);
     free(params);
     free(gbufs);
     free(gdata);
