@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "run_value.h"
 
 #include <errno.h>
 #include <math.h>
@@ -69,6 +70,7 @@ static void usage(FILE *f)
             "  --color C      auto (default: colours when stdout is a "
             "terminal), always, never\n"
             "  --list         list the kernels of the module and exit\n");
+    rv_usage(f);
 }
 
 /* "64", "64,8", "64x8x2" -> dims (missing ones are 1). */
@@ -406,6 +408,8 @@ int wm_cmd_run(int argc, char **argv)
     int64_t smem = 0, draw = 2, jobs = 0, max_steps = 100000000;
     argspec args[MAX_ARGS];
     size_t nargs = 0;
+    run_values rv;
+    memset(&rv, 0, sizeof rv);
     wm_ptx_launch l;
     memset(&l, 0, sizeof l);
     l.ctas = WM_PTX_CTAS_ALL;
@@ -440,13 +444,21 @@ int wm_cmd_run(int argc, char **argv)
                 cli_usage_error("--arg: at most %d arguments", MAX_ARGS);
                 goto out;
             }
-            if (!parse_arg(v, &args[nargs])) {
+            if (rv_is_value(v)) { /* by-value: run_value.c */
+                memset(&args[nargs], 0, sizeof args[nargs]);
+                args[nargs].text = v;
+                if (!rv_value_arg(v, &args[nargs].arg, &rv))
+                    goto out;
+            } else if (!parse_arg(v, &args[nargs])) {
                 free(args[nargs].arg.buf);
                 free((void *)(uintptr_t)args[nargs].out);
                 rc = WM_EXIT_USAGE;
                 goto out;
             }
             nargs++;
+        } else if ((r = cli_opt(argc, argv, &i, "--global", NULL, &v))) {
+            if (r < 0 || !rv_global(v, &rv))
+                goto out;
         } else if ((r = cli_opt(argc, argv, &i, "--ctas", NULL, &v))) {
             if (r < 0)
                 goto out;
@@ -596,6 +608,13 @@ int wm_cmd_run(int argc, char **argv)
     l.dyn_smem = (size_t)smem;
     l.args = pargs;
     l.nargs = nargs;
+    rv_finish(&rv, nargs);
+    for (size_t i = 0; i < nargs; i++) /* rv_finish patched the values */
+        pargs[i] = args[i].arg;
+    l.extra = rv.extra;
+    l.nextra = rv.nextra;
+    l.globals = rv.globals;
+    l.nglobals = rv.nglobals;
     l.max_steps = (uint64_t)max_steps;
     l.threads = (unsigned)jobs;
     progress_state ps = {now_s(), 0};
@@ -640,6 +659,8 @@ int wm_cmd_run(int argc, char **argv)
         rc = WM_EXIT_OK;
         if (output.html && write_html(output.html, m, agg, &ro) != WM_OK)
             rc = WM_EXIT_ERR;
+        if (!rv_write(&rv))
+            rc = WM_EXIT_ERR;
         for (size_t i = 0; i < nargs; i++) {
             if (!args[i].out)
                 continue;
@@ -662,5 +683,6 @@ out:
         free(args[i].arg.buf);
         free((void *)(uintptr_t)args[i].out);
     }
+    rv_free(&rv);
     return rc;
 }
