@@ -573,6 +573,9 @@ typedef struct wm_ptx_where {
     uint32_t near_line;  /* line 0 with a file (.loc F 0 C: code the
                             compiler hoisted): the nearest preceding
                             source line of the function, else 0 */
+    const char *call_file; /* inlined code: the outermost call site, the */
+    uint32_t call_line;    /* kernel's line the helper chain starts from
+                              (from the inlined_at chain), else "" / 0 */
 } wm_ptx_where;
 WM_API int wm_ptx_where_insn(const wm_ptx_module *m, size_t insn,
                              wm_ptx_where *out);

@@ -216,6 +216,8 @@ typedef struct wmi_loc {
     uint32_t afile, aline;       /* attribution: see wmi_ptx_attr */
     uint32_t near;               /* line 0 (hoisted code): the function's
                                     nearest preceding attributed line */
+    uint32_t cfile, cline;       /* inlined code: the outermost call site
+                                    (the kernel's line), else 0 */
 } wmi_loc;
 
 typedef struct wmi_param {

@@ -1328,6 +1328,9 @@ static int parse_loc(parser *p)
             }
         }
         loc.root = parent ? parent->root : loc.ifile;
+        /* the outermost call site: the end of the inlined_at chain */
+        loc.cfile = parent && parent->cfile ? parent->cfile : loc.ifile;
+        loc.cline = parent && parent->cfile ? parent->cline : loc.iline;
         if (loc.file != loc.root) {
             loc.afile = parent ? parent->afile : loc.ifile;
             loc.aline = parent ? parent->aline : loc.iline;
@@ -2245,6 +2248,9 @@ int wm_ptx_where_insn(const wm_ptx_module *m, size_t insn, wm_ptx_where *out)
     out->ptx_line = m->code[insn].line;
     out->text = m->texts + m->code[insn].text;
     out->near_line = m->locs[m->code[insn].loc].near;
+    const wmi_loc *l = &m->locs[m->code[insn].loc];
+    out->call_file = l->cfile ? wmi_ptx_file(m, l->cfile) : "";
+    out->call_line = l->cline;
     wmi_ptx_attr(m, insn, &out->file, &out->line, &out->inl_file,
                  &out->inl_line);
     return 1;

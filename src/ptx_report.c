@@ -254,6 +254,11 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                         wm_space_name(s->space), wm_op_name(s->op), s->size);
                 if (w.near_line)
                     fprintf(f, ", \"hoisted_after_line\": %u", w.near_line);
+                if (w.call_line) {
+                    fputs(", \"call_file\": ", f);
+                    wm_json_string(f, w.call_file);
+                    fprintf(f, ", \"call_line\": %u", w.call_line);
+                }
                 if (*w.inl_file) {
                     fputs(", \"inlined_from\": ", f);
                     wm_json_string(f, w.inl_file);
@@ -342,6 +347,10 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                 fprintf(f, "  [%s:%u]", w.inl_file, w.inl_line);
             if (w.near_line)
                 fprintf(f, "  [after %s:%u]", base_name(w.file), w.near_line);
+            if (w.call_line && (w.call_line != s->line ||
+                                strcmp(w.call_file, s->file) != 0))
+                fprintf(f, "  [called at %s:%u]", base_name(w.call_file),
+                        w.call_line);
             fputc('\n', f);
         }
     }
