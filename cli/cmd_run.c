@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run_args.h"
 #include "cache_opts.h"
+#include "run_value.h"
 
 #include <errno.h>
 #include <math.h>
@@ -105,6 +106,7 @@ static void usage(FILE *f)
           "  --regs N       registers per thread (ptxas -v), limiting CTAs "
           "per SM\n",
           f);
+    rv_usage(f);
 }
 
 /* "64", "64,8", "64x8x2" -> dims (missing ones are 1). */
@@ -237,6 +239,31 @@ static wm_status write_html(const char *path, const wm_ptx_module *m,
     return st;
 }
 
+/* A kernel whose body did not parse: print its error (file:line:col,
+   the line and a caret) and return 1. */
+static int kernel_broken(const wm_ptx_module *m, size_t k, const char *path,
+                         const char *src, size_t n)
+{
+    wm_diag d;
+    if (!wm_ptx_kernel_error(m, k, &d))
+        return 0;
+    wm_diag_print(stderr, &d, path, src, n);
+    fprintf(stderr, "  (kernel %s cannot run; the module's other kernels "
+            "can)\n", wm_ptx_kernel_pretty(m, k));
+    return 1;
+}
+
+/* A fault inside a called function: the kernel's call site. */
+static void print_call_site(const char *path, const wm_ptx_fault *ft)
+{
+    if (!ft->call_ptx_line)
+        return;
+    fprintf(stderr, "  called from: %s:%u", path, ft->call_ptx_line);
+    if (ft->call_line)
+        fprintf(stderr, " (source %s:%u)", ft->call_file, ft->call_line);
+    fputc('\n', stderr);
+}
+
 /* The fault as text on stderr.  The prefix names the PTX line of the
    PTX file; for a .cu input (cu set) it is the .cu source line when the
    fault has one in that file, and the PTX line is said to be one. */
@@ -270,6 +297,7 @@ static void print_fault(const wm_ptx_module *m, const char *path, int cu,
         fprintf(stderr, "  ptx: %s (PTX line %u)\n", w.text, ft->ptx_line);
     if (ft->line)
         fprintf(stderr, "  source: %s:%u\n", ft->file, ft->line);
+    print_call_site(path, ft);
 }
 
 static const char *use_name(wm_ptx_use u)
@@ -322,6 +350,13 @@ static int list_kernels_json(const wm_ptx_module *m)
         wm_json_string(stdout, ki.display);
         fputs(", \"signature\": ", stdout);
         wm_json_string(stdout, ki.signature);
+        wm_diag d;
+        if (wm_ptx_kernel_error(m, k, &d)) {
+            char e[sizeof d.msg + 32];
+            snprintf(e, sizeof e, "line %d:%d: %s", d.line, d.col, d.msg);
+            fputs(", \"error\": ", stdout);
+            wm_json_string(stdout, e);
+        }
         printf(", \"origin\": \"%s\", \"static_smem\": %zu, \"dynamic_smem\": "
                "%s, \"arguments\": %zu, \"params\": [",
                ki.origin == WM_PTX_FROM_TRITON  ? "triton"
@@ -363,6 +398,9 @@ static int list_kernels(const wm_ptx_module *m)
         printf("%skernel %s\n", k ? "\n" : "", ki.signature);
         printf("  ptx name %s; %s; %s%s\n", ki.name, origin_name(ki.origin),
                *target ? ".target " : "no .target", target);
+        wm_diag d;
+        if (wm_ptx_kernel_error(m, k, &d))
+            printf("  cannot run: line %d:%d: %s\n", d.line, d.col, d.msg);
         if (ki.static_smem || ki.dyn_smem)
             printf("  shared memory: %zu bytes static%s\n", ki.static_smem,
                    ki.dyn_smem ? ", plus dynamic (extern): pass --smem BYTES"
@@ -501,6 +539,8 @@ int wm_cmd_run(int argc, char **argv)
     size_t nargs = 0;
     const char *nvcc_flags[MAX_NVCC_FLAGS];
     size_t nflags = 0;
+    run_values rv;
+    memset(&rv, 0, sizeof rv);
     wm_ptx_launch l;
     memset(&l, 0, sizeof l);
     l.ctas = WM_PTX_CTAS_ALL;
@@ -561,11 +601,20 @@ int wm_cmd_run(int argc, char **argv)
                 cli_usage_error("--arg: at most %d arguments", MAX_ARGS);
                 goto out;
             }
-            if (!run_arg_parse(v, &args[nargs])) {
+            if (rv_is_value(v)) { /* by-value: run_value.c */
+                memset(&args[nargs], 0, sizeof args[nargs]);
+                args[nargs].text = v;
+                args[nargs].form = RUN_ARG_VALUE;
+                if (!rv_value_arg(v, &args[nargs].value, &rv))
+                    goto out;
+            } else if (!run_arg_parse(v, &args[nargs])) {
                 run_arg_free(&args[nargs]);
                 goto out;
             }
             nargs++;
+        } else if ((r = cli_opt(argc, argv, &i, "--global", NULL, &v))) {
+            if (r < 0 || !rv_global(v, &rv))
+                goto out;
         } else if ((r = cli_opt(argc, argv, &i, "--ctas", NULL, &v))) {
             if (r < 0)
                 goto out;
@@ -720,6 +769,10 @@ int wm_cmd_run(int argc, char **argv)
         goto out;
     }
     size_t k = cand[0];
+    if (kernel_broken(m, k, input, src, n)) {
+        rc = WM_EXIT_ERR;
+        goto out;
+    }
 
     /* the profile: --arch, else the module's .target */
     const char *target = wm_ptx_target(m);
@@ -778,6 +831,11 @@ int wm_cmd_run(int argc, char **argv)
     l.dyn_smem = (size_t)smem;
     l.args = pargs;
     l.nargs = np;
+    rv_finish(&rv, np); /* extra buffers follow the np parameters */
+    l.extra = rv.extra;
+    l.nextra = rv.nextra;
+    l.globals = rv.globals;
+    l.nglobals = rv.nglobals;
     l.max_steps = (uint64_t)max_steps;
     l.max_total_steps = (uint64_t)max_total;
     l.threads = (unsigned)jobs;
@@ -832,6 +890,8 @@ int wm_cmd_run(int argc, char **argv)
         else
             written[nwritten++] = args[i].out;
     }
+    if (!rv_write(&rv)) /* --global and struct-field :out= files */
+        rc = WM_EXIT_ERR;
     wm_ptx_report_opts ro;
     memset(&ro, 0, sizeof ro);
     ro.format = output.format;
@@ -886,5 +946,6 @@ out:
     free(pinfo);
     for (size_t i = 0; i < nargs; i++)
         run_arg_free(&args[i]);
+    rv_free(&rv);
     return rc;
 }

@@ -269,6 +269,15 @@ int run_arg_check(const run_arg *a, size_t i, const wm_ptx_param_info *p)
     char src[80] = "";
     if (*p->ctype)
         snprintf(src, sizeof src, " (%s)", p->ctype);
+    if (a->form == RUN_ARG_VALUE) {
+        if (a->value.size == p->size)
+            return 1;
+        cli_usage_error("--arg %zu: %s has %u bytes; parameter '%s'%s is "
+                        "%s, %zu bytes",
+                        i, a->text, a->value.size, short_name(p->name), src,
+                        p->type, p->size);
+        return 0;
+    }
     int ok = a->form == RUN_ARG_SCALAR
                  ? wm_ptx_param_accepts_scalar(p, a->type, NULL, 0)
                  : wm_ptx_param_accepts_buffer(p, NULL, 0);
@@ -514,7 +523,9 @@ wm_ptx_arg run_arg_launch(const run_arg *a)
 {
     wm_ptx_arg r;
     memset(&r, 0, sizeof r);
-    if (a->form == RUN_ARG_BUFFER) {
+    if (a->form == RUN_ARG_VALUE) {
+        r = a->value;
+    } else if (a->form == RUN_ARG_BUFFER) {
         r.buf = a->buf;
         r.bytes = a->bytes;
     } else {

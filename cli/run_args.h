@@ -7,7 +7,8 @@
  *   TYPE=VALUE                                a scalar
  *   TYPE[N] or TYPE[N0xN1...]  then options   a buffer
  * Buffer options: :zeros :iota :rand=SEED[,LO,HI] :file=PATH :out=PATH
- * :in-out.
+ * :in-out.  The by-value forms ({FIELD, ...}, bytes:hex=.., bytes:file=..)
+ * are parsed by run_value.c; here they are only checked and passed on.
  */
 #ifndef WM_CLI_RUN_ARGS_H
 #define WM_CLI_RUN_ARGS_H
@@ -17,7 +18,9 @@
 #define RUN_MAX_DIMS 4
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
-typedef enum { RUN_ARG_SCALAR, RUN_ARG_BUFFER } run_arg_form;
+/* RUN_ARG_VALUE: a by-value form ('{fields}', bytes:...) parsed by
+   run_value.c, which owns its bytes and buffers. */
+typedef enum { RUN_ARG_SCALAR, RUN_ARG_BUFFER, RUN_ARG_VALUE } run_arg_form;
 
 typedef struct run_arg {
     const char *text; /* the spec as given (borrowed from argv) */
@@ -38,6 +41,8 @@ typedef struct run_arg {
     size_t bytes;   /* count * element size */
     size_t mapped;  /* bytes of the mapping (0: malloc'd) */
     void *input;    /* :in-out: the input as filled (owned) */
+    /* by-value form: the launch argument run_value.c made */
+    wm_ptx_arg value;
 } run_arg;
 
 /* Parse spec into a (file/out paths are copied).  1, or 0 after printing

@@ -601,6 +601,15 @@ WM_API size_t wm_ptx_nkernels(const wm_ptx_module *m);
 WM_API const char *wm_ptx_kernel_name(const wm_ptx_module *m, size_t k);
 /* The kernel's name demangled to its identifier ("_Z4copyPfS_" -> "copy"). */
 WM_API const char *wm_ptx_kernel_pretty(const wm_ptx_module *m, size_t k);
+/*
+ * A parse error inside one function's body does not reject the module: it
+ * is kept against that function, whose body is dropped.  Returns 1 and
+ * fills *d (line and column located) when kernel k is such a kernel; it
+ * cannot run, and wm_ptx_run returns WM_ERR_PARSE with the error in the
+ * fault.  Returns 0 for a kernel that parsed.  wm_ptx_parse itself fails
+ * only on module-level errors, or when no kernel parsed.
+ */
+WM_API int wm_ptx_kernel_error(const wm_ptx_module *m, size_t k, wm_diag *d);
 /* Parameters: count, byte size and offset in the parameter buffer. */
 WM_API size_t wm_ptx_kernel_nparams(const wm_ptx_module *m, size_t k);
 WM_API size_t wm_ptx_param_size(const wm_ptx_module *m, size_t k, size_t i);
@@ -729,6 +738,12 @@ typedef struct wm_ptx_where {
     uint32_t line;       /* source line, 0 if unknown / compiler generated */
     const char *inl_file;/* for inlined code: the callee's file, else "" */
     uint32_t inl_line;   /* and line */
+    uint32_t near_line;  /* line 0 with a file (.loc F 0 C: code the
+                            compiler hoisted): the nearest preceding
+                            source line of the function, else 0 */
+    const char *call_file; /* inlined code: the outermost call site, the */
+    uint32_t call_line;    /* kernel's line the helper chain starts from
+                              (from the inlined_at chain), else "" / 0 */
 } wm_ptx_where;
 WM_API int wm_ptx_where_insn(const wm_ptx_module *m, size_t insn,
                              wm_ptx_where *out);
@@ -739,7 +754,11 @@ typedef struct wm_ptx_arg {
                          kernel reads and writes it in place */
     size_t bytes;     /* its size: accesses past it fault */
     uint64_t scalar;  /* scalar bits (little-endian, low bytes used) */
-    unsigned size;    /* scalar size in bytes (1, 2, 4, 8); 0 for buffers */
+    unsigned size;    /* scalar size in bytes (1, 2, 4, 8); 0 for buffers;
+                         with value: the parameter's size */
+    const void *value;/* by-value parameter bytes (a struct such as a
+                         functor or a CUtensorMap: .param .align A .b8
+                         p[N]), size bytes, or NULL; buf must be NULL */
 } wm_ptx_arg;
 
 typedef enum {
@@ -748,11 +767,30 @@ typedef enum {
     WM_PTX_CTAS_SAMPLE  /* n CTAs drawn without replacement with seed */
 } wm_ptx_ctas;
 
+/*
+ * A module-scope __device__ or __constant__ variable set before the run
+ * (cudaMemcpyToSymbol) and/or read back after it (cudaMemcpyFromSymbol),
+ * by its PTX name.  bytes may be less than the variable's size.
+ */
+typedef struct wm_ptx_global {
+    const char *name;
+    const void *init; /* bytes to copy in, or NULL (keep its initialiser) */
+    void *out;        /* where to copy it after the run, or NULL */
+    size_t bytes;
+} wm_ptx_global;
+
 typedef struct wm_ptx_launch {
     unsigned grid[3], block[3];
     size_t dyn_smem;          /* bytes of .extern .shared */
     const wm_ptx_arg *args;   /* one per kernel parameter, in order */
     size_t nargs;
+    /* Device buffers that are no parameter (the pointer fields of a
+       by-value struct parameter point at them): buffer j lives at
+       wm_ptx_extra_address(nargs, j).  Only .buf and .bytes are used. */
+    const wm_ptx_arg *extra;
+    size_t nextra;
+    const wm_ptx_global *globals; /* variables to set / read back */
+    size_t nglobals;
     wm_ptx_ctas ctas;
     uint64_t ctas_n;          /* for FIRST / SAMPLE */
     uint64_t seed;            /* for SAMPLE */
@@ -774,6 +812,13 @@ typedef struct wm_ptx_launch {
        model are sampled (ctas_run may exceed ctas_n). */
     struct wm_cache *cache;
 } wm_ptx_launch;
+
+/* The simulated device address of extra buffer j of a launch with nargs
+   arguments (to write into a struct parameter's pointer field). */
+WM_API uint64_t wm_ptx_extra_address(size_t nargs, size_t j);
+
+/* Size in bytes of module-scope .global/.const variable name, or -1. */
+WM_API long long wm_ptx_global_size(const wm_ptx_module *m, const char *name);
 
 /* What a run did. */
 typedef struct wm_ptx_result {
@@ -803,6 +848,11 @@ typedef struct wm_ptx_fault {
     int space;
     long buf;
     uint64_t bound;
+    /* a fault inside a called .func: the kernel's call instruction that
+       led there (outermost call site), else call_ptx_line 0 */
+    uint32_t call_ptx_line;
+    const char *call_file;
+    uint32_t call_line;
 } wm_ptx_fault;
 
 /*

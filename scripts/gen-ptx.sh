@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # gen-ptx.sh -- regenerate the committed PTX of examples/kernels/*.cu.
 #
-#   scripts/gen-ptx.sh [--check]
+#   scripts/gen-ptx.sh [--check | --corpus]
 #
+# --corpus regenerates only the regression corpus (tests/corpus/ptx/).
 # Writes examples/kernels/sm_80/NAME.ptx and sm_90/NAME.ptx with
 #   nvcc -ptx -lineinfo -O3 -arch=sm_XX
-# and the parser-robustness variants under tests/ptx/nvcc/ (see VARIANTS
-# below).  With --check it writes into a temporary directory instead and
+# the parser-robustness variants under tests/ptx/nvcc/ (see VARIANTS
+# below) and the regression corpus tests/corpus/ptx/ (-O3 and -G).  With --check it writes into a temporary directory instead and
 # exits 1 if any committed file differs (for a test that runs only when
 # nvcc is on PATH).
 #
@@ -24,8 +25,9 @@ set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 kdir="$here/examples/kernels"
-check=0
+check=0 only_corpus=0
 [ "${1:-}" = "--check" ] && check=1
+[ "${1:-}" = "--corpus" ] && only_corpus=1
 
 command -v nvcc >/dev/null 2>&1 || { echo "gen-ptx.sh: nvcc not on PATH" >&2; exit 2; }
 command -v python3 >/dev/null 2>&1 || { echo "gen-ptx.sh: python3 needed" >&2; exit 2; }
@@ -37,10 +39,10 @@ else
     out="$here"
 fi
 
-# fix PTX RELDIR: rewrite paths in PTX (in place); RELDIR is the path from
-# the .ptx file's directory to examples/kernels.
+# fix PTX RELDIR [SRCDIR]: rewrite paths in PTX (in place); RELDIR is the
+# path from the .ptx file's directory to SRCDIR (default examples/kernels).
 fix() {
-    python3 - "$1" "$2" "$kdir" <<'PY'
+    python3 - "$1" "$2" "${3:-$kdir}" <<'PY'
 import re, sys
 path, reldir, kdir = sys.argv[1], sys.argv[2], sys.argv[3]
 t = open(path).read()
@@ -64,16 +66,18 @@ open(path, "w").write(t)
 PY
 }
 
-# compile NAME ARCH OUTFILE RELDIR FLAGS...
+# compile NAME ARCH OUTFILE RELDIR FLAGS... (sources in $srcdir)
+srcdir=$kdir
 compile() {
     name=$1 arch=$2 dst=$3 rel=$4
     shift 4
     mkdir -p "$(dirname "$dst")"
-    (cd "$kdir" && nvcc -ptx -arch="$arch" "$@" "$name.cu" -o "$dst")
-    fix "$dst" "$rel"
+    (cd "$srcdir" && nvcc -ptx -arch="$arch" "$@" "$name.cu" -o "$dst")
+    fix "$dst" "$rel" "$srcdir"
 }
 
 for cu in "$kdir"/*.cu; do
+    [ $only_corpus = 1 ] && break
     name=$(basename "$cu" .cu)
     for arch in sm_80 sm_90; do
         compile "$name" "$arch" "$out/examples/kernels/$arch/$name.ptx" .. \
@@ -84,6 +88,7 @@ done
 # Parser-robustness variants: NAME ARCH TAG FLAGS.
 v="$out/tests/ptx/nvcc"
 vrel=../../../examples/kernels
+[ $only_corpus = 1 ] || {
 compile transpose sm_80 "$v/transpose_O0_sm_80.ptx" $vrel -lineinfo -Xcicc -O0
 compile reduce    sm_90 "$v/reduce_O0_sm_90.ptx"    $vrel -lineinfo -Xcicc -O0
 compile transpose sm_80 "$v/transpose_G_sm_80.ptx"  $vrel -G
@@ -91,6 +96,23 @@ compile reduce    sm_90 "$v/reduce_G_sm_90.ptx"     $vrel -G
 compile copy      sm_75 "$v/copy_nolineinfo_sm_75.ptx"      $vrel -O3
 compile histogram sm_89 "$v/histogram_nolineinfo_sm_89.ptx" $vrel -O3
 compile sgemm     sm_86 "$v/sgemm_sm_86.ptx"        $vrel -lineinfo -O3
+}
+
+# The regression corpus (tests/corpus/*.cu): -O3 with line info and -G,
+# for sm_80 and sm_90, into tests/corpus/ptx/NAME[_G]_sm_XX.ptx; a file
+# with the line "// gen-ptx: sm_90a" (Hopper-only PTX) only for sm_90a.
+srcdir="$here/tests/corpus"
+for cu in "$srcdir"/*.cu; do
+    name=$(basename "$cu" .cu)
+    archs="sm_80 sm_90"
+    grep -q '^// gen-ptx: sm_90a$' "$cu" && archs=sm_90a
+    for arch in $archs; do
+        compile "$name" "$arch" "$out/tests/corpus/ptx/${name}_$arch.ptx" .. \
+            -lineinfo -O3
+        compile "$name" "$arch" "$out/tests/corpus/ptx/${name}_G_$arch.ptx" .. \
+            -G
+    done
+done
 
 # nvcc names file-local symbols _INTERNAL_<hash of the source path>_...,
 # and -G spells them again as .b8 byte strings: both change with the

@@ -94,8 +94,92 @@ static const struct {
     {"prefetch", OP_NOP},  {"prefetchu", OP_NOP}, {"nanosleep", OP_NOP},
     {"pmevent", OP_NOP},   {"griddepcontrol", OP_NOP}, {"discard", OP_NOP},
     {"applypriority", OP_NOP}, {"createpolicy", OP_UNKNOWN},
-    {"brkpt", OP_NOP},
+    {"brkpt", OP_NOP},     {"mbarrier", OP_MBAR},
+    /* setmaxnreg: a register-allocation hint, no effect on results */
+    {"setmaxnreg", OP_NOP},
 };
+
+/* Does opcode s (n bytes) contain the word w ("init", "shared::cta")? */
+static int has_word(const char *s, size_t n, const char *w)
+{
+    size_t wl = strlen(w);
+    for (size_t i = 0; i + wl <= n; i++)
+        if ((i == 0 || s[i - 1] == '.') && memcmp(s + i, w, wl) == 0 &&
+            (i + wl == n || s[i + wl] == '.'))
+            return 1;
+    return 0;
+}
+
+/* The mbarrier variant; variants not modelled (arrive_drop, the
+   noComplete forms, pending_count) stay unknown and fault if run. */
+static void decode_mbarrier(const char *s, size_t n, wmi_insn *in)
+{
+    in->mod2 = 0;
+    if (has_word(s, n, "arrive_drop") || has_word(s, n, "noComplete") ||
+        has_word(s, n, "pending_count"))
+        in->op = OP_UNKNOWN;
+    else if (has_word(s, n, "init"))
+        in->mod = MB_INIT;
+    else if (has_word(s, n, "arrive"))
+        in->mod = MB_ARRIVE, in->mod2 = (uint8_t)has_word(s, n, "expect_tx");
+    else if (has_word(s, n, "expect_tx"))
+        in->mod = MB_EXPECT;
+    else if (has_word(s, n, "complete_tx"))
+        in->mod = MB_COMPLETE;
+    else if (has_word(s, n, "try_wait") || has_word(s, n, "test_wait"))
+        in->mod = MB_WAIT, in->mod2 = (uint8_t)has_word(s, n, "parity");
+    else if (has_word(s, n, "inval"))
+        in->mod = MB_INVAL;
+    else
+        in->op = OP_UNKNOWN;
+    /* a CTA is its own cluster: shared::cluster addresses are its own */
+    if (has_word(s, n, "shared::cluster"))
+        in->space = SP_SHARED;
+}
+
+/* cp.async.bulk.DST.SRC...: the non-tensor bulk copies; the tensor (TMA)
+   and reduce forms stay unknown, prefetch is a no-op. */
+static void decode_bulk(const char *s, size_t n, wmi_insn *in)
+{
+    if (has_word(s, n, "commit_group")) {
+        in->op = OP_CP_COMMIT;
+        return;
+    }
+    if (has_word(s, n, "wait_group")) {
+        in->op = OP_CP_WAIT;
+        return;
+    }
+    if (has_word(s, n, "prefetch")) {
+        in->op = OP_NOP;
+        return;
+    }
+    if (has_word(s, n, "tensor") || n < 14 || s[13] != '.') {
+        in->op = OP_UNKNOWN;
+        return;
+    }
+    /* the first space word is the destination, the second the source */
+    const char *q = s + 14, *e = s + n;
+    wmi_space sp[2] = {SP_GENERIC, SP_GENERIC};
+    unsigned k = 0;
+    while (q < e && k < 2) {
+        const char *d = q;
+        while (d < e && *d != '.')
+            d++;
+        size_t wl = (size_t)(d - q);
+        if ((wl == 6 && memcmp(q, "global", 6) == 0))
+            sp[k++] = SP_GLOBAL;
+        else if (wl >= 6 && memcmp(q, "shared", 6) == 0)
+            sp[k++] = SP_SHARED;
+        q = d + 1;
+    }
+    if (k != 2 || has_word(s, n, "reduce") || has_word(s, n, "add")) {
+        in->op = OP_UNKNOWN;
+        return;
+    }
+    in->op = OP_CP_BULK;
+    in->space = (uint8_t)sp[0];
+    in->mod = (uint8_t)sp[1];
+}
 
 /* Modifier words and what they set. */
 static void apply_mod(const char *s, size_t n, wmi_insn *in, int *ntypes)
@@ -232,7 +316,7 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
     if (eq(s, i, "cp")) {
         if (n >= 8 && memcmp(s, "cp.async", 8) == 0) {
             if (n > 9 && memcmp(s + 8, ".bulk", 5) == 0)
-                in->op = OP_UNKNOWN;
+                in->op = OP_CP_BULK; /* decode_bulk says which */
             else if (n >= 21 && memcmp(s + 8, ".commit_group", 13) == 0)
                 in->op = OP_CP_COMMIT;
             else if (n >= 19 && (memcmp(s + 8, ".wait_group", 11) == 0 ||
@@ -256,6 +340,10 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         }
         apply_mod(s + start, i - start, in, &ntypes);
     }
+    if (in->op == OP_MBAR)
+        decode_mbarrier(s, n, in);
+    if (in->op == OP_CP_BULK)
+        decode_bulk(s, n, in);
     if (in->op == OP_BAR) {
         /* bar.sync / bar.arrive / barrier.sync; bar.red is not modelled */
         if (n >= 7 && memcmp(s, "bar.red", 7) == 0)
@@ -320,6 +408,10 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
     case OP_TESTP:
     case OP_COPYSIGN:
         return t;
+    case OP_MBAR:
+    case OP_CP_BULK:
+        /* addresses (mbarrier [A]; bulk [A] [B] size [E]) and counts */
+        return (k == 0 || (in->op == OP_CP_BULK && k != 2)) ? PT_U64 : PT_U32;
     case OP_UNKNOWN: case OP_NOP: case OP_MOV: case OP_ADD: case OP_SUB:
     case OP_FMA: case OP_MUL24: case OP_MAD24: case OP_DIV: case OP_REM:
     case OP_ABS: case OP_NEG: case OP_MIN: case OP_MAX: case OP_AND:

@@ -137,6 +137,17 @@ wm_status wmi_ptx_fault(wmi_cta *c, const wmi_warp *w, unsigned lane,
         f->ptx_line = c->m->code[pc].line;
         wmi_ptx_attr(c->m, pc, &f->file, &f->line, &inl, &il);
     }
+    f->call_file = "";
+    if (w && lane < 32 && w->depth[lane] > 0 && w->fr[1]) {
+        /* inside a call: the kernel's call site (frame 1's return) */
+        uint32_t cpc = w->fr[1]->ret_pc[lane] - 1;
+        if (cpc < c->m->ncode) {
+            const char *inl;
+            uint32_t il;
+            f->call_ptx_line = c->m->code[cpc].line;
+            wmi_ptx_attr(c->m, cpc, &f->call_file, &f->call_line, &inl, &il);
+        }
+    }
     return st;
 }
 
@@ -151,7 +162,9 @@ static unsigned first_lane(uint32_t m)
  * Pick the next group: the lowest pc over ready lanes.  Lanes in w->act
  * must already have their pc stored.  Returns 0 when no lane is ready.
  */
-static int reselect(wmi_warp *w, uint32_t *omin)
+static int reselect_depth(wmi_cta *c, wmi_warp *w, uint32_t *omin);
+
+static int reselect(wmi_cta *c, wmi_warp *w, uint32_t *omin)
 {
     uint32_t ready = w->live & ~w->wait;
     uint32_t best = UINT32_MAX, second = UINT32_MAX, act = 0;
@@ -159,6 +172,8 @@ static int reselect(wmi_warp *w, uint32_t *omin)
         w->act = 0;
         return 0;
     }
+    if (c->has_calls)
+        return reselect_depth(c, w, omin);
     for (uint32_t t = ready; t; t &= t - 1) {
         unsigned l = (unsigned)__builtin_ctz(t);
         uint32_t p = w->pc[l];
@@ -175,6 +190,41 @@ static int reselect(wmi_warp *w, uint32_t *omin)
     w->cur = best;
     w->act = act;
     *omin = second;
+    return 1;
+}
+
+/* reselect with calls: the deepest lanes first (a call completes for its
+   lanes before their caller goes on), then the lowest pc among them;
+   *omin only counts lanes of that depth, the only ones that can merge. */
+static int reselect_depth(wmi_cta *c, wmi_warp *w, uint32_t *omin)
+{
+    uint32_t ready = w->live & ~w->wait;
+    uint32_t best = UINT32_MAX, second = UINT32_MAX, act = 0, d = 0;
+    for (uint32_t t = ready; t; t &= t - 1) {
+        unsigned l = (unsigned)__builtin_ctz(t);
+        if (w->depth[l] > d)
+            d = w->depth[l];
+    }
+    for (uint32_t t = ready; t; t &= t - 1) {
+        unsigned l = (unsigned)__builtin_ctz(t);
+        uint32_t p = w->pc[l];
+        if (w->depth[l] != d)
+            continue;
+        if (p < best) {
+            second = best;
+            best = p;
+            act = 1u << l;
+        } else if (p == best) {
+            act |= 1u << l;
+        } else if (p < second) {
+            second = p;
+        }
+    }
+    w->cur = best;
+    w->act = act;
+    w->gdepth = d;
+    *omin = second;
+    wmi_ptx_group(c, w);
     return 1;
 }
 
@@ -196,6 +246,7 @@ static const char *space_word(wmi_space s)
     case SP_LOCAL: return "local";
     case SP_PARAM: return "param";
     case SP_CONST: return "const";
+    case SP_FRAME: return "param";
     }
     return "?";
 }
@@ -211,6 +262,65 @@ static void fault_addr(wmi_cta *c, uint64_t addr, wm_space sp, long buf,
     c->fault->space = (int)sp;
     c->fault->buf = buf;
     c->fault->bound = bound;
+}
+
+/*
+ * Fault for a global address outside every argument buffer, named against
+ * the nearest buffer: "offset N in the buffer of argument k" just past its
+ * end, "N bytes before the buffer of argument k" just below its start
+ * (buffer k lives at (k + 1) << 40, so an address a little below it falls
+ * in the window of the buffer under it, far past that one's end).
+ */
+static void global_fault(wmi_cta *c, const wmi_warp *w, unsigned l,
+                         uint32_t pc, uint64_t addr, unsigned size,
+                         const char *what)
+{
+    uint64_t best = UINT64_MAX, k = 0;
+    int before = 0;
+    for (uint32_t j = 0; j + 1 < c->ngbufs; j++) {
+        const wmi_gbuf *b = &c->gbufs[j];
+        uint64_t base = (uint64_t)(j + 1) << WMI_WIN_SHIFT;
+        if (!b->p)
+            continue;
+        uint64_t d = addr < base ? base - addr : addr - (base + b->bytes);
+        if (addr >= base && addr < base + b->bytes)
+            d = 0; /* starts inside, ends past the end */
+        if (d < best) {
+            best = d;
+            k = j;
+            before = addr < base;
+        }
+    }
+    if (best == UINT64_MAX)
+        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                      "invalid global %s of %u bytes at 0x%llx: not in any "
+                      "buffer",
+                      what, size, (unsigned long long)addr);
+    else if (before)
+        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                      "out-of-bounds global %s of %u bytes at 0x%llx: %llu "
+                      "bytes before the buffer of %s %llu (%llu bytes)",
+                      what, size, (unsigned long long)addr,
+                      (unsigned long long)best,
+                      k < c->f->nparams ? "argument" : "extra",
+                      (unsigned long long)(k < c->f->nparams
+                                               ? k : k - c->f->nparams),
+                      (unsigned long long)c->gbufs[k].bytes);
+    else
+        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                      "out-of-bounds global %s of %u bytes at 0x%llx: offset "
+                      "%llu in the buffer of %s %llu (%llu bytes)",
+                      what, size, (unsigned long long)addr,
+                      (unsigned long long)(addr -
+                                           ((uint64_t)(k + 1) << WMI_WIN_SHIFT)),
+                      k < c->f->nparams ? "argument" : "extra",
+                      (unsigned long long)(k < c->f->nparams
+                                               ? k : k - c->f->nparams),
+                      (unsigned long long)c->gbufs[k].bytes);
+    if (best == UINT64_MAX)
+        fault_addr(c, addr, WM_SPACE_GLOBAL, -1, 0);
+    else
+        fault_addr(c, addr, WM_SPACE_GLOBAL, (long)k, c->gbufs[k].bytes);
 }
 
 /*
@@ -256,31 +366,19 @@ static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
             b = &c->gbufs[i - 1];
         else if (i == WMI_MAX_GLOBAL_BUFS)
             b = &c->gbufs[c->ngbufs - 1];
-        if (!b || !b->p) {
-            wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                          "invalid global %s of %u bytes at 0x%llx: not in "
-                          "any buffer",
-                          what, size, (unsigned long long)addr);
+        if (!b || !b->p || (off + size > b->bytes &&
+                            i != WMI_MAX_GLOBAL_BUFS)) {
+            global_fault(c, w, l, pc, addr, size, what);
             return NULL;
         }
         if (off + size > b->bytes) {
-            if (i == WMI_MAX_GLOBAL_BUFS)
-                wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                              "out-of-bounds global %s of %u bytes at module "
-                              "data offset %llu (%llu bytes)",
-                              what, size, (unsigned long long)off,
-                              (unsigned long long)b->bytes);
-            else
-                wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                              "out-of-bounds global %s of %u bytes at 0x%llx: "
-                              "offset %llu in the buffer of argument %llu "
-                              "(%llu bytes)",
-                              what, size, (unsigned long long)addr,
-                              (unsigned long long)off,
-                              (unsigned long long)(i - 1),
-                              (unsigned long long)b->bytes);
-            fault_addr(c, addr, WM_SPACE_GLOBAL,
-                       i == WMI_MAX_GLOBAL_BUFS ? -1 : (long)(i - 1), b->bytes);
+            assert(i == WMI_MAX_GLOBAL_BUFS);
+            wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                          "out-of-bounds global %s of %u bytes at module "
+                          "data offset %llu (%llu bytes)",
+                          what, size, (unsigned long long)off,
+                          (unsigned long long)b->bytes);
+            fault_addr(c, addr, WM_SPACE_GLOBAL, -1, b->bytes);
             return NULL;
         }
         return b->p + off;
@@ -297,17 +395,16 @@ static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
         }
         return c->smem + addr;
     case SP_LOCAL:
-        if (addr + size > c->f->local_bytes) {
+        if (addr + size > c->ltop) {
             wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
                           "out-of-bounds local %s of %u bytes at local offset "
-                          "%llu (the thread has %u bytes)",
+                          "%llu (the thread has %llu bytes)",
                           what, size, (unsigned long long)addr,
-                          c->f->local_bytes);
-            fault_addr(c, addr, WM_SPACE_LOCAL, -1, c->f->local_bytes);
+                          (unsigned long long)c->ltop);
+            fault_addr(c, addr, WM_SPACE_LOCAL, -1, c->ltop);
             return NULL;
         }
-        return c->lmem + (uint64_t)(w->index * 32 + l) * c->f->local_bytes +
-               addr;
+        return c->lmem + (uint64_t)(w->index * 32 + l) * c->lstride + addr;
     case SP_PARAM:
         if (addr + size > c->f->param_bytes) {
             wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
@@ -318,9 +415,34 @@ static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
         return (uint8_t *)(uintptr_t)(c->params + addr);
     case SP_GENERIC:
     case SP_CONST:
+    case SP_FRAME: /* wmi_ptx_frame_ldst; never resolved here */
         break;
     }
     return NULL;
+}
+
+uint8_t *wmi_ptx_block(wmi_cta *c, const wmi_warp *w, unsigned l,
+                       uint32_t pc, wmi_space sp, uint64_t addr,
+                       uint64_t size, const char *what, wmi_space *rs)
+{
+    uint64_t a0, a1;
+    wmi_space r1;
+    if (size == 0 || size > WMI_WIN_MASK)
+        return resolve(c, (wmi_warp *)(uintptr_t)w, l, pc, sp, addr, 1, what,
+                       rs, &a0);
+    /* both ends in bounds, in one buffer (windows are 2^40 apart) */
+    uint8_t *p = resolve(c, (wmi_warp *)(uintptr_t)w, l, pc, sp, addr, 1,
+                         what, rs, &a0);
+    if (!p || !resolve(c, (wmi_warp *)(uintptr_t)w, l, pc, sp,
+                       addr + size - 1, 1, what, &r1, &a1))
+        return NULL;
+    if (r1 != *rs || a1 - a0 != size - 1) {
+        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                      "%s of %llu bytes at 0x%llx crosses a buffer", what,
+                      (unsigned long long)size, (unsigned long long)addr);
+        return NULL;
+    }
+    return p;
 }
 
 static wm_space model_space(wmi_space s)
@@ -333,7 +455,7 @@ static wm_space model_space(wmi_space s)
 typedef struct accs {
     uint64_t addr[32];
     uint8_t space[32];
-    uint32_t mask[SP_CONST + 1];
+    uint32_t mask[SP_FRAME + 1];
 } accs;
 
 static wm_status emit(wmi_cta *c, const accs *x, uint32_t pc, wm_op op,
@@ -1331,10 +1453,11 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
     uint64_t (*R)[32] = w->r;
     uint32_t omin = UINT32_MAX;
     wm_status st = WM_OK;
-    if (!reselect(w, &omin))
+    if (!reselect(c, w, &omin))
         return WM_OK;
     uint32_t pc = w->cur, act = w->act;
-    const uint32_t end = c->f->first + c->f->count;
+    uint32_t end = c->has_calls ? w->gend : c->f->first + c->f->count;
+    R = w->r;
     /* fast: specialised loops allowed; uni: slots uniform across lanes
        (all 0 under WMI_RUN_SLOW, which turns the uniform paths off) */
     const int fast = !(c->flags & WMI_RUN_SLOW);
@@ -1761,7 +1884,10 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             else if (in->flags & F_TO)
                 LOOP(D[l] = trunc_bits(A[l] - base, bits ? bits : 64));
             else
-                LOOP(D[l] = trunc_bits(A[l], in->space == SP_GLOBAL ? 64 : 32) + base);
+                /* .const lives in the global window, 64-bit like .global */
+                LOOP(D[l] = trunc_bits(A[l], in->space == SP_GLOBAL ||
+                                                     in->space == SP_CONST
+                                                 ? 64 : 32) + base);
             break;
         }
         case OP_RCP: FOP(1.0 / (double)a); break;
@@ -1776,6 +1902,12 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_TESTP: goto unsupported;
         case OP_LD:
         case OP_ST:
+            if (in->space == SP_FRAME) {
+                st = wmi_ptx_frame_ldst(c, w, in, pc, m, in->op == OP_ST);
+                if (st != WM_OK)
+                    return st;
+                break;
+            }
             if (in->space == SP_PARAM || in->space == SP_CONST) {
                 /* parameter and constant reads: not memory traffic the
                    model counts; no access emitted */
@@ -1834,34 +1966,63 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
                 pc = target;
                 if (pc >= omin) {
                     store_pcs(w, act, pc);
-                    if (!reselect(w, &omin))
+                    if (!reselect(c, w, &omin))
                         return WM_OK;
                     pc = w->cur;
                     act = w->act;
+                    R = w->r;
+                    end = c->has_calls ? w->gend : end;
                 }
                 continue;
             }
             /* divergent: taken lanes go to target, the rest fall through */
             store_pcs(w, m, target);
             store_pcs(w, act & ~m, pc + 1);
-            if (!reselect(w, &omin))
+            if (!reselect(c, w, &omin))
                 return WM_OK;
             pc = w->cur;
             act = w->act;
+            R = w->r;
+            end = c->has_calls ? w->gend : end;
             continue;
         }
+        case OP_CALL:
+            st = wmi_ptx_call(c, w, in, pc, m, act);
+            if (st != WM_OK)
+                return st;
+            if (!reselect(c, w, &omin))
+                return WM_OK;
+            pc = w->cur;
+            act = w->act;
+            R = w->r;
+            end = w->gend;
+            continue;
         case OP_RET:
+            if (w->gdepth > 0) { /* back to the callers */
+                wmi_ptx_return(c, w, pc, m, act);
+                if (!reselect(c, w, &omin))
+                    return WM_OK;
+                pc = w->cur;
+                act = w->act;
+                R = w->r;
+                end = w->gend;
+                continue;
+            }
+            goto exit_lanes; /* a kernel's ret ends its threads */
         case OP_EXIT:
+        exit_lanes:
             w->live &= ~m;
             c->exited += wmi_popcount64(m);
             act &= ~m;
             if (act)
                 break;
             store_pcs(w, act, pc + 1);
-            if (!reselect(w, &omin))
+            if (!reselect(c, w, &omin))
                 return WM_OK;
             pc = w->cur;
             act = w->act;
+            R = w->r;
+            end = c->has_calls ? w->gend : end;
             continue;
         case OP_BAR: {
             unsigned l0 = first_lane(m);
@@ -1898,21 +2059,38 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
                 pc++;
                 continue;
             }
-            if (!reselect(w, &omin)) {
+            if (!reselect(c, w, &omin)) {
                 w->cur = pc + 1;
                 return WM_OK; /* blocked */
             }
             pc = w->cur;
             act = w->act;
+            R = w->r;
+            end = c->has_calls ? w->gend : end;
             continue;
         }
+        case OP_MBAR: {
+            int yield = 0;
+            st = wmi_ptx_mbarrier(c, w, in, pc, m, &yield);
+            if (st != WM_OK)
+                return st;
+            if (yield) {
+                /* a wait that did not complete: let the other warps run
+                   (the producer may be one of them); resume after it */
+                store_pcs(w, act, pc + 1);
+                c->yielded = 1;
+                return WM_OK;
+            }
+            break;
+        }
+        case OP_CP_BULK:
+            st = wmi_ptx_cp_bulk(c, w, in, pc, m);
+            if (st != WM_OK)
+                return st;
+            break;
         case OP_TRAP:
             return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_FAULT,
                                  "trap instruction executed");
-        case OP_CALL:
-            return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
-                                 "call is not supported (compile without -G "
-                                 "and inline device functions)");
         case OP_UNKNOWN:
             goto unsupported;
         case OP_COUNT:
@@ -1923,10 +2101,12 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         if (pc >= omin) {
             /* reached lanes waiting further on: merge or pick anew */
             store_pcs(w, act, pc);
-            if (!reselect(w, &omin))
+            if (!reselect(c, w, &omin))
                 return WM_OK;
             pc = w->cur;
             act = w->act;
+            R = w->r;
+            end = c->has_calls ? w->gend : end;
         }
         continue;
     unsupported: {

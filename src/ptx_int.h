@@ -75,8 +75,11 @@ static inline int wmi_type_float(wmi_type t)
     return (unsigned)t < PT_COUNT && (wmi_type_flags_tab[t] & 2);
 }
 
+/* SP_FRAME: a .func's parameters and return values and the call-sequence
+   .param variables of any function: per-thread bytes of the current call
+   frame (docs/design/ptx-calls.md), not memory the model counts. */
 typedef enum {
-    SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST
+    SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST, SP_FRAME
 } wmi_space;
 
 /* Comparison operators of setp/set (also the compare of SLCT). */
@@ -101,6 +104,10 @@ enum {
     AOP_ADD, AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC, AOP_AND, AOP_OR, AOP_XOR,
     AOP_EXCH, AOP_CAS, AOP_NONE
 };
+
+/* mbarrier variants (wmi_insn.mod of OP_MBAR); mod2 bit 0: .expect_tx
+   (arrive) or .parity (waits). */
+enum { MB_INIT, MB_ARRIVE, MB_EXPECT, MB_COMPLETE, MB_WAIT, MB_INVAL };
 
 /* Flag bits of wmi_insn.flags. */
 enum {
@@ -143,7 +150,36 @@ enum {
     X(CLOCK, "%clock") X(CLOCK_HI, "%clock_hi") X(CLOCK64, "%clock64")        \
     X(GLOBALTIMER, "%globaltimer") X(DYNSMEM, "%dynamic_smem_size")           \
     X(TOTALSMEM, "%total_smem_size") X(CLUSTERID_X, "%clusterid.x")           \
-    X(CLUSTER_CTARANK, "%cluster_ctarank")
+    X(CLUSTER_CTARANK, "%cluster_ctarank") X(CLUSTERID_Y, "%clusterid.y")     \
+    X(CLUSTERID_Z, "%clusterid.z") X(NCLUSTERID_X, "%nclusterid.x")           \
+    X(NCLUSTERID_Y, "%nclusterid.y") X(NCLUSTERID_Z, "%nclusterid.z")         \
+    X(CLUSTER_CTAID_X, "%cluster_ctaid.x")                                    \
+    X(CLUSTER_CTAID_Y, "%cluster_ctaid.y")                                    \
+    X(CLUSTER_CTAID_Z, "%cluster_ctaid.z")                                    \
+    X(CLUSTER_NCTAID_X, "%cluster_nctaid.x")                                  \
+    X(CLUSTER_NCTAID_Y, "%cluster_nctaid.y")                                  \
+    X(CLUSTER_NCTAID_Z, "%cluster_nctaid.z")                                  \
+    X(CLUSTER_NCTARANK, "%cluster_nctarank")                                  \
+    X(IS_EXPLICIT_CLUSTER, "%is_explicit_cluster")                            \
+    X(AGGR_SMEM, "%aggr_smem_size")                                           \
+    X(RSMEM_BEGIN, "%reserved_smem_offset_begin")                             \
+    X(RSMEM_END, "%reserved_smem_offset_end")                                 \
+    X(RSMEM_CAP, "%reserved_smem_offset_cap")                                 \
+    X(RSMEM_0, "%reserved_smem_offset_0") X(RSMEM_1, "%reserved_smem_offset_1")
+
+/*
+ * Reserved shared memory (%reserved_smem_offset_*, used by cooperative
+ * groups for tile barriers): a kernel that reads one of those registers
+ * gets this many bytes after its own shared memory, 16-byte aligned;
+ * offset_0 and offset_1 are two words inside it.  Every CTA is its own
+ * cluster of one (no explicit clusters): %clusterid = %ctaid,
+ * %cluster_ctaid = 0, %cluster_nctaid = 1.
+ */
+#define WMI_RESERVED_SMEM 1024u
+#define WMI_RSMEM_SREGS                                                       \
+    ((uint64_t)1 << SR_RSMEM_BEGIN | (uint64_t)1 << SR_RSMEM_END |            \
+     (uint64_t)1 << SR_RSMEM_CAP | (uint64_t)1 << SR_RSMEM_0 |                \
+     (uint64_t)1 << SR_RSMEM_1)
 
 enum {
 #define X(e, name) SR_##e,
@@ -214,6 +250,10 @@ typedef struct wmi_loc {
     uint32_t ifile, iline, icol; /* inlined_at (0 if none) */
     uint32_t root;               /* file of the outermost caller */
     uint32_t afile, aline;       /* attribution: see wmi_ptx_attr */
+    uint32_t near;               /* line 0 (hoisted code): the function's
+                                    nearest preceding attributed line */
+    uint32_t cfile, cline;       /* inlined code: the outermost call site
+                                    (the kernel's line), else 0 */
 } wmi_loc;
 
 typedef struct wmi_param {
@@ -224,6 +264,21 @@ typedef struct wmi_param {
     uint8_t ptr;    /* declared with .ptr */
     uint32_t count; /* array elements (1 for a scalar) */
 } wmi_param;
+
+/* Call depth limit: a deeper call faults (unbounded recursion). */
+#define WMI_MAX_CALL_DEPTH 32
+/* A function's address as a value (mov.u64 %rd, func): tag | index. */
+#define WMI_FUNC_TAG ((uint64_t)0xfffb << WMI_WIN_SHIFT)
+
+/* One call instruction: its callee and where its arguments and return
+   values sit in the caller's frame. */
+typedef struct wmi_call {
+    uint32_t callee;      /* function index, WMI_NOREG: indirect/unknown */
+    char *name;           /* callee name ("" for indirect) */
+    uint32_t nret, narg;
+    uint32_t ret_off[4], ret_size[4];
+    uint32_t arg_off[32], arg_size[32];
+} wmi_call;
 
 /* A module-scope or function-scope variable with an address. */
 typedef struct wmi_var {
@@ -254,6 +309,15 @@ typedef struct wmi_func {
     uint32_t local_bytes; /* per-thread local memory */
     uint32_t reqntid[3];  /* .reqntid or 0 */
     uint64_t sregs_used;  /* bit SR_x: the function reads that register */
+    wm_diag *err; /* the body's parse error (located), or NULL: the body
+                     was dropped and running the function reports it */
+    wmi_param *rets;      /* .func return parameters ... */
+    uint32_t nrets;
+    uint32_t ret_base;    /* ... at ret_base + offset in the frame */
+    uint32_t frame_bytes; /* params, returns and call-sequence .params */
+    uint32_t *lconst;     /* constants holding local-variable addresses */
+    uint32_t nlconst;     /* (rebased per call frame) */
+    int has_call;         /* the body contains a call */
 } wmi_func;
 
 /* One .file entry. */
@@ -280,6 +344,11 @@ struct wm_ptx_module {
     size_t nvars, capvars;
     char *texts; /* NUL-separated instruction texts */
     size_t ntexts, captexts;
+    wmi_call *calls;
+    size_t ncalls, capcalls;
+    uint32_t max_slots;   /* largest nslots of a function */
+    uint32_t max_frame;   /* largest frame_bytes */
+    uint32_t max_local;   /* largest local_bytes of a .func */
     uint8_t *gdata; /* initialised module .global/.const data: ginit bytes */
     uint64_t ginit;
     uint64_t gbytes; /* all module data (<= WM_LIMIT_MODULE_DATA) */
@@ -326,8 +395,23 @@ typedef struct wmi_gbuf {
     uint64_t bytes;
 } wmi_gbuf;
 
+/* A call frame of a warp at depth d >= 1 (docs/design/ptx-calls.md);
+   frame 0 is the kernel's (its registers are the warp's r0). */
+typedef struct wmi_frame {
+    uint64_t (*r)[32];   /* registers: m->max_slots x 32 lanes (d >= 1) */
+    uint8_t *par;        /* frame bytes: 32 lanes x m->max_frame */
+    uint32_t ret_pc[32]; /* where each lane returns to */
+    uint32_t call[32];   /* the call record that entered the frame */
+} wmi_frame;
+
 typedef struct wmi_warp {
-    uint64_t (*r)[32]; /* register file: nslots x 32 lanes */
+    uint64_t (*r)[32]; /* register file of the executing group's frame:
+                          nslots x 32 lanes */
+    uint64_t (*r0)[32]; /* the kernel's (frame 0) register file */
+    wmi_frame *fr[WMI_MAX_CALL_DEPTH + 1]; /* allocated on first use */
+    uint8_t depth[32];  /* call depth of each lane */
+    uint32_t gdepth;    /* depth of the executing group */
+    uint32_t gend;      /* end of the executing group's function */
     uint32_t pc[32];   /* per-lane pc (valid for ready lanes not in act) */
     uint32_t cur;      /* pc of the executing group */
     uint32_t act;      /* lanes at cur */
@@ -377,11 +461,16 @@ typedef struct wmi_cta {
     uint8_t *smem;
     uint64_t smem_bytes;
     uint64_t dyn_smem;
-    uint8_t *lmem; /* local: nthreads x local_bytes */
+    uint8_t *lmem; /* local: nthreads x lstride */
+    uint64_t lstride; /* local bytes per thread: the kernel's, plus a
+                         .func frame's for each call depth */
+    uint64_t ltop;    /* local bytes the executing group may address */
+    int has_calls;    /* the kernel calls functions */
     wmi_barrier bars[16];
     uint32_t exited; /* threads exited */
     wm_agg *agg;
     struct wmi_ctrace *trace; /* hierarchy-model recorder or NULL */
+    int yielded; /* a warp stopped at a failed mbarrier wait this pass */
     uint64_t steps, max_steps;
     uint64_t step_limit; /* max_steps, or UINT64_MAX for no budget */
     uint64_t warp_insts, thread_insts;
@@ -431,6 +520,50 @@ wm_status wmi_ptx_fault(wmi_cta *c, const wmi_warp *w, unsigned lane,
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+
+/*
+ * Host memory of [addr, addr + size) in space sp for lane l (generic
+ * resolved through the windows), bounds-checked as a whole; NULL after
+ * recording a fault.  *rs: the resolved space.  For whole-block copies.
+ */
+uint8_t *wmi_ptx_block(wmi_cta *c, const wmi_warp *w, unsigned l,
+                       uint32_t pc, wmi_space sp, uint64_t addr,
+                       uint64_t size, const char *what, wmi_space *rs);
+
+/* ---- calls (ptx_call.c) ---------------------------------------------- */
+
+/* Local bytes below the frame at depth d (0 for the kernel). */
+uint64_t wmi_ptx_local_base(const wmi_cta *c, uint32_t d);
+
+/* The function whose body holds instruction pc. */
+const wmi_func *wmi_ptx_func_at(const wm_ptx_module *m, uint32_t pc);
+
+/* Make the group at w->cur / depth w->gdepth current: w->r, w->gend and
+   c->ltop follow its frame and function. */
+void wmi_ptx_group(wmi_cta *c, wmi_warp *w);
+
+/* call: the lanes in m enter the callee (one frame deeper); the other
+   lanes of act go on after the call.  ret in a .func: the lanes in m go
+   back to their callers with the return values.  Both leave the pcs in
+   w->pc for reselect. */
+wm_status wmi_ptx_call(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                       uint32_t pc, uint32_t m, uint32_t act);
+wm_status wmi_ptx_return(wmi_cta *c, wmi_warp *w, uint32_t pc, uint32_t m,
+                         uint32_t act);
+
+/* ld/st of frame bytes (SP_FRAME) for the lanes in m. */
+wm_status wmi_ptx_frame_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                             uint32_t pc, uint32_t m, int store);
+
+/* Release the call frames of w. */
+void wmi_ptx_frames_free(wmi_warp *w);
+
+/* mbarrier and cp.async.bulk for the lanes in m (ptx_async.c).  A wait
+   that fails for some lane sets *yield: the warp lets the others run. */
+wm_status wmi_ptx_mbarrier(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                           uint32_t pc, uint32_t m, int *yield);
+wm_status wmi_ptx_cp_bulk(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                          uint32_t pc, uint32_t m);
 
 /* ---- numeric helpers (ptx_num.c) ----------------------------------------- */
 

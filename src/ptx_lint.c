@@ -608,7 +608,12 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_RET:
     case OP_EXIT:
     case OP_TRAP:
+    case OP_CP_BULK: /* a bulk copy writes no register */
     case OP_BAR: return;
+    case OP_MBAR: /* arrive's state, a wait's predicate: known at run time */
+        if (in->d != WMI_NOREG)
+            wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_WARP, pc), NOCOND, pc);
+        return;
     case OP_SHFL:
     case OP_VOTE:
     case OP_MATCH:

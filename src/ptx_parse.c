@@ -8,15 +8,19 @@
  * registers, unknown labels and symbols, malformed operands are errors with
  * file:line:col).  Operands are lowered at once to register slots: an
  * immediate becomes a constant slot typed by the instruction (see
- * ptx_int.h), a symbol becomes its address.
+ * ptx_int.h), a symbol becomes a constant slot patched with its address at
+ * function end and never shared with a literal
+ * (docs/design/ptx-front-end.md 2).
  *
- * Lexing rules that matter (ptx-notes.md 1.4): .loc/.file/.version/.target/
- * .address_size end at the newline, everything else at ';'; words contain
- * dots and "::"; 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX are hex floats; register
- * ranges %r<N>; braces are both vector operands and scopes.
+ * Lexing rules that matter (docs/design/ptx-front-end.md 1): .loc/.file/
+ * .version/.target/.address_size end at the newline, everything else at
+ * ';'; words contain dots and "::"; 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX are hex
+ * floats; register ranges %r<N>; braces are both vector operands and
+ * scopes.
  */
 #include "ptx_int.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,7 +109,35 @@ typedef struct parser {
     size_t nldefs, capldefs;
     sym_fix *fixes;
     size_t nfixes, capfixes;
+    /* csym[i] != 0: constant i of the function is a symbol address that
+       sym_fix patches at function end; de-duplication must never hand it
+       out for a literal (its value is a placeholder until then) */
+    uint8_t *csym;
+    size_t capcsym;
+    /* frame symbols of the function being parsed: a .func's parameters
+       and returns, call-sequence .param variables (newest last) */
+    struct fsym {
+        const char *name;
+        size_t len;
+        uint32_t off, size;
+    } *fsyms;
+    size_t nfsyms, capfsyms;
+    uint32_t fcur;  /* next free frame byte in the current scope */
+    int frame_ref;  /* the instruction addressed a frame symbol */
+    /* function names declared so far (bodies and prototypes) */
+    struct fname {
+        const char *name;
+        size_t len;
+    } *fnames;
+    size_t nfnames, capfnames;
+    /* constants holding function addresses, fixed at module end */
+    struct ffix {
+        uint32_t func, cidx;
+        size_t off, len;
+    } *ffixes;
+    size_t nffixes, capffixes;
     uint32_t curloc;
+    uint32_t lastline;    /* attributed line of the last .loc not on 0 */
     uint32_t module_smem; /* bytes of module-scope .shared */
     size_t lpos;          /* line cursor: offset ... */
     uint32_t lline;       /* ... and its 1-based line */
@@ -398,14 +430,25 @@ static uint32_t new_slots(parser *p, uint32_t n)
     return s;
 }
 
-/* The constant slot holding bits v (deduplicated). */
+/*
+ * The constant slot holding bits v.  Literals are de-duplicated among
+ * literals only.  With cidx the slot is a fresh one whose value the caller
+ * patches later (a symbol address, known at function end): it is marked in
+ * p->csym so no literal ever shares it, and *cidx receives its index.
+ */
 static uint32_t const_slot(parser *p, uint64_t v, uint32_t *cidx)
 {
     wmi_func *f = p->f;
     if (!cidx)
         for (uint32_t i = 0; i < f->nconsts; i++)
-            if (f->cvals[i] == v)
+            if (f->cvals[i] == v && !p->csym[i])
                 return f->cslots[i];
+    if (!grow((void **)&p->csym, &p->capcsym, f->nconsts + 1,
+              sizeof *p->csym)) {
+        nomem(p);
+        return SLOT_ZERO;
+    }
+    p->csym[f->nconsts] = cidx != NULL;
     size_t cap = f->capconsts;
     if (!grow((void **)&f->cvals, &cap, f->nconsts + 1, sizeof *f->cvals)) {
         nomem(p);
@@ -423,6 +466,9 @@ static uint32_t const_slot(parser *p, uint64_t v, uint32_t *cidx)
         *cidx = f->nconsts;
     return f->cslots[f->nconsts++];
 }
+
+/* wmi_func.sregs_used has one bit per special register */
+_Static_assert(SR_COUNT <= 64, "too many special registers");
 
 static const char *const sreg_names[SR_COUNT] = {
 #define X(e, name) name,
@@ -715,10 +761,19 @@ typedef struct operand {
     int64_t addoff;    /* O_ADDR offset */
     size_t soff, slen; /* O_SYM / O_ADDR symbol name */
     int has_sym;
+    size_t lsoff[32];  /* O_LIST symbol names (call arguments) */
+    size_t lslen[32];
     uint32_t vec[16];  /* O_VEC slots (WMI_NOREG = literal in vlit) */
     lit vlit[16];
     unsigned nvec;
+    int long_vec;      /* more than 16 elements: only counted in nvec */
+    int tensor;        /* [map, {coordinates}] (not lowered) */
 } operand;
+
+/* Frame symbols and calls (with the function parser below). */
+static const struct fsym *find_fsym(const parser *p, const char *s, size_t n);
+static int lower_call(parser *p, wmi_insn *in, const operand *ops,
+                      unsigned nops);
 
 /* A register, literal or symbol operand ("-5", "%r1", "_", "0f3F800000"). */
 static int parse_simple(parser *p, operand *o)
@@ -814,6 +869,13 @@ static int parse_operand(parser *p, operand *o)
                 next(p);
             }
         }
+        if (is_p(p, ',')) {
+            /* [tensor_map, {x, y}]: cp.async.bulk.tensor coordinates;
+               such instructions are parsed, not executed */
+            o->tensor = 1;
+            while (!is_p(p, ']') && p->t.k != T_EOF && !is_p(p, ';'))
+                next(p);
+        }
         if (!is_p(p, ']')) {
             wm_diag_set(p->d, WM_ERR_PARSE, p->t.off, p->t.len ? p->t.len : 1,
                         "expected ']' to close the address (opened at "
@@ -832,18 +894,29 @@ static int parse_operand(parser *p, operand *o)
         while (!is_p(p, close)) {
             operand x;
             memset(&x, 0, sizeof x);
-            if (o->nvec >= 16)
-                return err(p, "too many vector elements");
             if (!parse_simple(p, &x))
                 return 0;
-            if (x.k == O_REG)
+            if (x.k == O_SYM && o->nvec < 32) {
+                o->lsoff[o->nvec] = x.soff;
+                o->lslen[o->nvec] = x.slen;
+            }
+            if (o->nvec >= 16 && o->k == O_LIST && o->nvec < 32) {
+                /* call lists: up to 32 names (counted below) */
+            } else if (o->nvec >= 16) {
+                /* wgmma accumulators: up to 128 registers, kept only by
+                   instructions that are not executed (src_slot refuses) */
+                o->long_vec = 1;
+                if (o->nvec < UINT32_MAX / 2)
+                    o->nvec++;
+            } else if (x.k == O_REG)
                 o->vec[o->nvec] = x.slot;
             else if (x.k == O_LIT) {
                 o->vec[o->nvec] = WMI_NOREG;
                 o->vlit[o->nvec] = x.l;
             } else if (o->k == O_VEC)
                 return err(p, "expected a register in the vector");
-            o->nvec++;
+            if (!o->long_vec)
+                o->nvec++;
             if (is_p(p, ','))
                 next(p);
             else if (!is_p(p, close))
@@ -888,6 +961,32 @@ static int sym_value(parser *p, const operand *o, size_t soff, size_t slen,
         p->nfixes++;
         return 1;
     }
+    const struct fsym *fs = find_fsym(p, p->s + soff, slen);
+    if (fs) { /* mov.b64 %rd1, f_param_0 (-G code): a frame offset */
+        *slot = const_slot(p, fs->off + (uint64_t)add, NULL);
+        return !p->oom;
+    }
+    for (size_t i = 0; i < p->nfnames; i++)
+        if (p->fnames[i].len == slen &&
+            memcmp(p->fnames[i].name, p->s + soff, slen) == 0) {
+            /* a function's address: fixed at module end */
+            uint32_t cidx = 0;
+            *slot = const_slot(p, 0, &cidx);
+            int ok;
+            PUSH(p->ffixes, p->nffixes, p->capffixes, ok);
+            if (!ok)
+                return nomem(p);
+            p->ffixes[p->nffixes].func = p->fidx;
+            p->ffixes[p->nffixes].cidx = cidx;
+            p->ffixes[p->nffixes].off = soff;
+            p->ffixes[p->nffixes++].len = slen;
+            return !p->oom;
+        }
+    /* WARP_SZ: PTX's built-in warp-size constant (warpSize in CUDA) */
+    if (slen == 7 && memcmp(p->s + soff, "WARP_SZ", 7) == 0) {
+        *slot = const_slot(p, 32u + (uint64_t)add, NULL);
+        return !p->oom;
+    }
     /* kernel parameter names: their offset in the parameter buffer */
     for (uint32_t i = 0; i < p->f->nparams; i++)
         if (strlen(p->f->params[i].name) == slen &&
@@ -914,6 +1013,11 @@ static int src_slot(parser *p, const operand *o, wmi_type t, uint32_t *out)
         return sym_value(p, o, o->soff, o->slen, 0, out);
     case O_VEC: {
         wm_ptx_module *m = p->m;
+        if (o->long_vec) {
+            wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len ? o->len : 1,
+                        "too many vector elements");
+            return 0;
+        }
         size_t cap = m->cappool;
         if (!grow((void **)&m->pool, &cap, m->npool + o->nvec + 1,
                   sizeof *m->pool))
@@ -956,9 +1060,20 @@ static int addr_operand(parser *p, const operand *o, wmi_space sp,
                     "expected an address in brackets");
         return 0;
     }
+    if (o->tensor) {
+        wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len ? o->len : 1,
+                    "tensor-coordinate address outside cp.async.bulk.tensor");
+        return 0;
+    }
     *base = o->slot;
     *off = o->addoff;
     if (o->has_sym) {
+        const struct fsym *fs = find_fsym(p, p->s + o->soff, o->slen);
+        if (fs) { /* [param0], [func_retval0], [f_param_1+4] */
+            *off += fs->off;
+            p->frame_ref = 1;
+            return 1;
+        }
         long vi = find_var(p, p->s + o->soff, o->slen);
         if (vi < 0) {
             for (uint32_t i = 0; i < p->f->nparams; i++)
@@ -1052,6 +1167,7 @@ static int parse_insn(parser *p, size_t start)
 {
     wmi_insn in;
     memset(&in, 0, sizeof in);
+    p->frame_ref = 0;
     in.guard = WMI_NOREG;
     in.d = in.d2 = in.a = in.b = in.c = in.e = WMI_NOREG;
     if (is_p(p, '@')) {
@@ -1105,7 +1221,8 @@ static int parse_insn(parser *p, size_t start)
         for (unsigned k = 0; k < nops; k++)
             if (ops[k].k == O_ADDR && ops[k].has_sym &&
                 find_var(p, p->s + ops[k].soff, ops[k].slen) < 0) {
-                int known = 0;
+                int known = find_fsym(p, p->s + ops[k].soff,
+                                      ops[k].slen) != NULL;
                 for (uint32_t i = 0; i < p->f->nparams; i++)
                     known |= strlen(p->f->params[i].name) == ops[k].slen &&
                              memcmp(p->f->params[i].name, p->s + ops[k].soff,
@@ -1118,7 +1235,10 @@ static int parse_insn(parser *p, size_t start)
     if (op != OP_UNKNOWN && op != OP_CALL &&
         !check_arity(p, &in, optok, nops))
         return 0;
-    if (op == OP_UNKNOWN || op == OP_CALL) {
+    if (op == OP_CALL) {
+        if (!lower_call(p, &in, ops, nops))
+            return 0;
+    } else if (op == OP_UNKNOWN) {
         /* keep the instruction: it faults only when executed */
     } else if (op == OP_BRA) {
         if (nops != 1 || ops[0].k != O_SYM)
@@ -1133,7 +1253,10 @@ static int parse_insn(parser *p, size_t start)
         p->nlrefs++;
     } else {
         const wmi_shape *sh = &wmi_op_shapes[op];
-        unsigned nd = sh->ndst, k = 0, nsrc = 0;
+        /* mbarrier: arrive returns a state, the waits a predicate */
+        unsigned nd = op == OP_MBAR ? (in.mod == MB_ARRIVE || in.mod == MB_WAIT)
+                                    : sh->ndst,
+                 k = 0, nsrc = 0;
         assert(nd <= nops);
         for (unsigned v = 0; v < nops; v++)
             if (ops[v].k == O_VEC && !sh->vec) {
@@ -1170,8 +1293,11 @@ static int parse_insn(parser *p, size_t start)
                     return 0;
                 if (nsrc == 0)
                     in.imm = off;
-                else
+                else if (nsrc == 1)
                     in.imm2 = off;
+                else if (off) /* cp.async.bulk's [mbar]: no field */
+                    return err(p, "an offset in this address operand is "
+                                  "not supported");
             } else if (ops[k].k == O_LIST) {
                 return err(p, "unexpected parenthesised list");
             } else if (op == OP_SETP && nsrc == 2 && ops[k].k == O_LIT) {
@@ -1197,6 +1323,10 @@ static int parse_insn(parser *p, size_t start)
              op == OP_LDMATRIX) && (nops < 2 || ops[op == OP_ST || op == OP_RED ? 0 : 1].k != O_ADDR))
             return err(p, "expected an address operand in brackets");
     }
+    /* a .func's ld/st.param and any call-sequence .param are frame bytes */
+    if ((op == OP_LD || op == OP_ST) && in.space == SP_PARAM &&
+        (!p->f->is_entry || p->frame_ref))
+        in.space = SP_FRAME;
     int ok;
     PUSH(p->m->code, p->m->ncode, p->m->capcode, ok);
     if (!ok)
@@ -1244,7 +1374,7 @@ static int parse_loc(parser *p)
        each inlined_at naming an earlier row.  Charge the innermost row
        that lies in the outermost caller's file: a header helper goes to
        the user's call site, a template in the user's file keeps its own
-       line (ptx-notes.md 1.5). */
+       line (docs/design/ptx-front-end.md 3). */
     loc.root = loc.file;
     loc.afile = loc.file;
     loc.aline = loc.line;
@@ -1259,11 +1389,21 @@ static int parse_loc(parser *p)
             }
         }
         loc.root = parent ? parent->root : loc.ifile;
+        /* the outermost call site: the end of the inlined_at chain */
+        loc.cfile = parent && parent->cfile ? parent->cfile : loc.ifile;
+        loc.cline = parent && parent->cfile ? parent->cline : loc.iline;
         if (loc.file != loc.root) {
             loc.afile = parent ? parent->afile : loc.ifile;
             loc.aline = parent ? parent->aline : loc.iline;
         }
     }
+    /* .loc F 0 C: code the compiler hoisted or made up; keep the nearest
+       preceding line of the function beside it
+       (docs/design/ptx-front-end.md 3) */
+    if (loc.aline == 0)
+        loc.near = p->lastline;
+    else
+        p->lastline = loc.aline;
     int ok;
     PUSH(p->m->locs, p->m->nlocs, p->m->caplocs, ok);
     if (!ok)
@@ -1360,7 +1500,7 @@ static int parse_params(parser *p)
                 if (p->t.k != T_NUM || !parse_number(p, 0, &l))
                     return err(p, "expected an alignment");
                 /* .ptr .align N describes the pointee, not the layout
-                   (ptx-notes.md 1.4) */
+                   (docs/design/ptx-front-end.md 1) */
                 if (!after_ptr)
                     align = (uint32_t)l.bits;
             } else if (is_w(p, ".ptr")) {
@@ -1423,6 +1563,288 @@ static int parse_params(parser *p)
 
 static int parse_body(parser *p);
 
+/* A frame symbol of the current function, or NULL. */
+static const struct fsym *find_fsym(const parser *p, const char *s, size_t n)
+{
+    for (size_t i = p->nfsyms; i-- > 0;)
+        if (p->fsyms[i].len == n && memcmp(p->fsyms[i].name, s, n) == 0)
+            return &p->fsyms[i];
+    return NULL;
+}
+
+static int add_fsym(parser *p, const char *name, size_t len, uint32_t off,
+                    uint32_t size)
+{
+    int ok;
+    PUSH(p->fsyms, p->nfsyms, p->capfsyms, ok);
+    if (!ok)
+        return nomem(p);
+    struct fsym *fs = &p->fsyms[p->nfsyms++];
+    fs->name = name;
+    fs->len = len;
+    fs->off = off;
+    fs->size = size;
+    return 1;
+}
+
+/*
+ * The frame of a function (docs/design/ptx-calls.md): a .func's
+ * parameters at their offsets, its return values from ret_base, then the
+ * call-sequence .param variables of its body.
+ */
+static int frame_begin(parser *p)
+{
+    wmi_func *f = p->f;
+    p->nfsyms = 0;
+    if (f->is_entry) {
+        p->fcur = 0;
+        return 1;
+    }
+    uint32_t rbytes = f->ret_base;
+    f->ret_base = (uint32_t)align_up(f->param_bytes, 16);
+    for (uint32_t i = 0; i < f->nparams; i++)
+        if (!add_fsym(p, f->params[i].name, strlen(f->params[i].name),
+                      f->params[i].offset, f->params[i].size))
+            return 0;
+    for (uint32_t i = 0; i < f->nrets; i++)
+        if (!add_fsym(p, f->rets[i].name, strlen(f->rets[i].name),
+                      f->ret_base + f->rets[i].offset, f->rets[i].size))
+            return 0;
+    p->fcur = (uint32_t)align_up(f->ret_base + rbytes, 16);
+    if (p->fcur > f->frame_bytes)
+        f->frame_bytes = p->fcur;
+    return 1;
+}
+
+/* Constants that hold local-variable addresses (rebased per frame). */
+static int frame_end(parser *p)
+{
+    wmi_func *f = &p->m->funcs[p->fidx];
+    for (size_t i = 0; i < p->nfixes; i++)
+        if (p->m->vars[p->fixes[i].var].space == SP_LOCAL) {
+            uint32_t *q = realloc(f->lconst, (f->nlconst + 1) * sizeof *q);
+            if (!q)
+                return nomem(p);
+            f->lconst = q;
+            f->lconst[f->nlconst++] = p->fixes[i].cidx;
+        }
+    return 1;
+}
+
+/* call-param := .param [.align N] .type name ['[' N ']'] ;  (a call
+   sequence's argument or return slot in the caller's frame) */
+static int parse_call_param(parser *p)
+{
+    uint32_t align = 0, elem = 0, count = 1;
+    next(p); /* .param */
+    while (p->t.k == T_WORD && p->s[p->t.off] == '.') {
+        const char *w = p->s + p->t.off + 1;
+        size_t wl = p->t.len - 1;
+        if (is_w(p, ".align")) {
+            next(p);
+            lit l;
+            if (p->t.k != T_NUM || !parse_number(p, 0, &l) || l.bits > 4096)
+                return err(p, "expected an alignment");
+            align = (uint32_t)l.bits;
+        } else if (wl >= 2 && (w[0] == 'b' || w[0] == 'u' || w[0] == 's' ||
+                               w[0] == 'f') && w[1] >= '0' && w[1] <= '9') {
+            elem = (uint32_t)atoi(w + 1) / 8;
+        }
+        next(p);
+    }
+    if (p->t.k != T_WORD || !elem)
+        return err(p, "expected a parameter type and name");
+    tok name = p->t;
+    next(p);
+    if (is_p(p, '[')) {
+        next(p);
+        lit l;
+        if (p->t.k != T_NUM || !parse_number(p, 0, &l) || l.bits > 65536)
+            return err(p, "expected an array size");
+        count = (uint32_t)l.bits;
+        next(p);
+        if (!expect_p(p, ']', "to close the array size"))
+            return 0;
+    }
+    if (!align)
+        align = elem;
+    uint32_t off = (uint32_t)align_up(p->fcur, align);
+    p->fcur = off + elem * count;
+    if (p->fcur > p->f->frame_bytes)
+        p->f->frame_bytes = p->fcur;
+    if (!add_fsym(p, p->s + name.off, name.len, off, elem * count))
+        return 0;
+    return expect_p(p, ';', "after the parameter declaration");
+}
+
+/* The index of the call record of instruction `in` (OP_CALL):
+ * call := call[.uni] [(ret, ...),] callee [, (arg, ...)] [, proto] ;
+ * callee: a function name or a register (indirect, via a prototype). */
+static int lower_call(parser *p, wmi_insn *in, const operand *ops,
+                      unsigned nops)
+{
+    wmi_call cl;
+    memset(&cl, 0, sizeof cl);
+    cl.callee = WMI_NOREG;
+    unsigned k = 0;
+    const operand *rets = NULL, *args = NULL;
+    if (k < nops && ops[k].k == O_LIST)
+        rets = &ops[k++];
+    if (k >= nops)
+        return err(p, "expected the called function");
+    const operand *callee = &ops[k++];
+    if (k < nops && ops[k].k == O_LIST)
+        args = &ops[k++];
+    if (callee->k == O_REG) {
+        in->a = callee->slot;
+        cl.name = dupn("", 0);
+    } else if (callee->k == O_SYM) {
+        cl.name = dupn(p->s + callee->soff, callee->slen);
+    } else {
+        wm_diag_set(p->d, WM_ERR_PARSE, callee->off, callee->len ? callee->len : 1,
+                    "expected a function name or register");
+        return 0;
+    }
+    if (!cl.name)
+        return nomem(p);
+    const operand *lists[2] = {rets, args};
+    for (int li = 0; li < 2; li++) {
+        const operand *o = lists[li];
+        unsigned max = li ? 32 : 4;
+        if (!o)
+            continue;
+        if (o->nvec > max || o->long_vec) {
+            free(cl.name);
+            wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len,
+                        "too many call %s", li ? "arguments" : "returns");
+            return 0;
+        }
+        for (unsigned i = 0; i < o->nvec; i++) {
+            const struct fsym *fs =
+                o->lslen[i] ? find_fsym(p, p->s + o->lsoff[i], o->lslen[i])
+                            : NULL;
+            if (!fs) {
+                free(cl.name);
+                wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len,
+                            "call %s %u is not a .param variable",
+                            li ? "argument" : "return", i);
+                return 0;
+            }
+            if (li) {
+                cl.arg_off[i] = fs->off;
+                cl.arg_size[i] = fs->size;
+            } else {
+                cl.ret_off[i] = fs->off;
+                cl.ret_size[i] = fs->size;
+            }
+        }
+        if (li)
+            cl.narg = o->nvec;
+        else
+            cl.nret = o->nvec;
+    }
+    int ok;
+    PUSH(p->m->calls, p->m->ncalls, p->m->capcalls, ok);
+    if (!ok) {
+        free(cl.name);
+        return nomem(p);
+    }
+    in->imm = (int64_t)p->m->ncalls;
+    p->m->calls[p->m->ncalls++] = cl;
+    p->f->has_call = 1;
+    return 1;
+}
+
+/* Module end: calls and function-address constants find their functions
+   (a name without a body stays unresolved and faults if called). */
+static void resolve_calls(parser *p)
+{
+    wm_ptx_module *m = p->m;
+    for (size_t i = 0; i < m->ncalls; i++) {
+        wmi_call *cl = &m->calls[i];
+        for (size_t j = 0; *cl->name && j < m->nfuncs; j++)
+            if (!m->funcs[j].is_entry && strcmp(m->funcs[j].name, cl->name) == 0)
+                cl->callee = (uint32_t)j;
+    }
+    for (size_t i = 0; i < p->nffixes; i++) {
+        const struct ffix *x = &p->ffixes[i];
+        uint64_t v = WMI_FUNC_TAG | 0xffffffffu;
+        for (size_t j = 0; j < m->nfuncs; j++)
+            if (strlen(m->funcs[j].name) == x->len &&
+                memcmp(m->funcs[j].name, p->s + x->off, x->len) == 0)
+                v = WMI_FUNC_TAG | j;
+        m->funcs[x->func].cvals[x->cidx] = v;
+    }
+    for (size_t j = 0; j < m->nfuncs; j++) {
+        const wmi_func *f = &m->funcs[j];
+        if (f->nslots > m->max_slots)
+            m->max_slots = f->nslots;
+        if (f->frame_bytes > m->max_frame)
+            m->max_frame = f->frame_bytes;
+        if (!f->is_entry && f->local_bytes > m->max_local)
+            m->max_local = f->local_bytes;
+    }
+}
+
+/* Resolve the branch targets of the function just parsed. */
+static int resolve_labels(parser *p)
+{
+    wm_ptx_module *m = p->m;
+    for (size_t i = 0; i < p->nlrefs; i++) {
+        label_ref *r = &p->lrefs[i];
+        size_t j;
+        for (j = 0; j < p->nldefs; j++)
+            if (p->ldefs[j].len == r->len &&
+                memcmp(p->s + p->ldefs[j].off, p->s + r->off, r->len) == 0)
+                break;
+        if (j == p->nldefs) {
+            wm_diag_set(p->d, WM_ERR_PARSE, r->off, r->len,
+                        "unknown label '%.*s'", (int)r->len, p->s + r->off);
+            return 0;
+        }
+        m->code[r->insn].target = p->ldefs[j].insn;
+    }
+    return 1;
+}
+
+/*
+ * A parse error inside a function body is the function's, not the
+ * module's: keep the located error in f->err, drop the body's
+ * instructions, and go on after the body's closing brace (found again
+ * from its '{' at offset body, so the error's position does not matter).
+ * The other functions still list and run; running this one reports the
+ * error (docs/design/ptx-front-end.md 4).  Out of memory stays fatal.
+ * Returns 1 when parsing can go on.
+ */
+static int drop_body(parser *p, size_t body)
+{
+    wm_ptx_module *m = p->m;
+    wmi_func *f = &m->funcs[p->fidx];
+    if (p->oom || p->d->status == WM_OK || p->d->status == WM_ERR_NOMEM)
+        return 0;
+    f->err = malloc(sizeof *f->err);
+    if (!f->err)
+        return nomem(p);
+    *f->err = *p->d;
+    wm_diag_locate(f->err, p->s, p->n);
+    memset(p->d, 0, sizeof *p->d);
+    m->ncode = f->first;
+    f->count = 0;
+    p->pos = body;
+    lex(p);
+    assert(is_p(p, '{'));
+    int depth = 0;
+    do {
+        if (is_p(p, '{'))
+            depth++;
+        else if (is_p(p, '}'))
+            depth--;
+        next(p);
+    } while (depth > 0 && p->t.k != T_EOF);
+    p->f = NULL;
+    return 1;
+}
+
 /* function := (.entry | .func [ret-list]) name param-list {perf-directive}
  *             ( '{' body '}' | ';' ) */
 static int parse_function(parser *p, int is_entry)
@@ -1444,17 +1866,25 @@ static int parse_function(parser *p, int is_entry)
     if (!is_entry && is_p(p, '(')) { /* return parameters */
         if (!parse_params(p))
             return 0;
-        for (uint32_t i = 0; i < p->f->nparams; i++)
-            free(p->f->params[i].name);
-        free(p->f->params);
+        p->f->rets = p->f->params;
+        p->f->nrets = p->f->nparams;
+        p->f->ret_base = p->f->param_bytes; /* their size, for now */
         p->f->params = NULL;
         p->f->nparams = 0;
+        p->f->param_bytes = 0;
     }
     if (p->t.k != T_WORD)
         return err(p, "expected a function name");
     p->f->name = dupn(p->s + p->t.off, p->t.len);
     if (!p->f->name)
         return nomem(p);
+    if (!is_entry) {
+        PUSH(p->fnames, p->nfnames, p->capfnames, ok);
+        if (!ok)
+            return nomem(p);
+        p->fnames[p->nfnames].name = p->s + p->t.off;
+        p->fnames[p->nfnames++].len = p->t.len;
+    }
     p->f->pretty = demangle_ident(p->f->name);
     if (!p->f->pretty)
         return nomem(p);
@@ -1485,6 +1915,10 @@ static int parse_function(parser *p, int is_entry)
         free(f->params);
         free(f->cslots);
         free(f->cvals);
+        free(f->err);
+        for (uint32_t j = 0; j < f->nrets; j++)
+            free(f->rets[j].name);
+        free(f->rets);
         m->nfuncs--;
         p->f = NULL;
         next(p);
@@ -1492,29 +1926,20 @@ static int parse_function(parser *p, int is_entry)
     }
     if (!is_p(p, '{'))
         return err(p, "expected '{' to open the function body");
+    size_t body = p->t.off;
     p->f->first = (uint32_t)m->ncode;
     p->nregs = p->nlrefs = p->nldefs = p->nfixes = 0;
+    if (!frame_begin(p))
+        return 0;
     p->depth = 0;
     p->curloc = 0;
-    if (!parse_body(p))
-        return 0;
+    p->lastline = 0;
+    if (!parse_body(p) || !resolve_labels(p))
+        return drop_body(p, body);
     wmi_func *f = &m->funcs[p->fidx];
     f->count = (uint32_t)m->ncode - f->first;
-    /* resolve branch targets */
-    for (size_t i = 0; i < p->nlrefs; i++) {
-        label_ref *r = &p->lrefs[i];
-        size_t j;
-        for (j = 0; j < p->nldefs; j++)
-            if (p->ldefs[j].len == r->len &&
-                memcmp(p->s + p->ldefs[j].off, p->s + r->off, r->len) == 0)
-                break;
-        if (j == p->nldefs) {
-            wm_diag_set(p->d, WM_ERR_PARSE, r->off, r->len,
-                        "unknown label '%.*s'", (int)r->len, p->s + r->off);
-            return 0;
-        }
-        m->code[r->insn].target = p->ldefs[j].insn;
-    }
+    if (!frame_end(p))
+        return 0;
     /* symbol addresses: shared after module-scope shared, dynamic last */
     uint64_t stat = p->module_smem + (uint64_t)f->smem_static;
     f->smem_static = (uint32_t)stat;
@@ -1541,16 +1966,20 @@ static int parse_function(parser *p, int is_entry)
 static int parse_body(parser *p)
 {
     int ok;
+    size_t save_nfsyms = p->nfsyms;
+    uint32_t save_fcur = p->fcur;
     next(p); /* '{' */
     p->depth++;
     for (;;) {
         if (p->t.k == T_EOF)
             return err(p, "expected '}' to close the function body");
         if (is_p(p, '}')) {
-            /* leaving a scope drops its names */
+            /* leaving a scope drops its names and frees its frame bytes */
             while (p->nregs > 0 && p->regs[p->nregs - 1].depth == p->depth)
                 p->nregs--;
             p->depth--;
+            p->nfsyms = save_nfsyms;
+            p->fcur = save_fcur;
             next(p);
             return 1;
         }
@@ -1572,8 +2001,8 @@ static int parse_body(parser *p)
             if (!parse_var(p, SP_LOCAL, 0))
                 return 0;
         } else if (is_w(p, ".param")) {
-            /* call-sequence parameters: not modelled (calls fault) */
-            skip_stmt(p);
+            if (!parse_call_param(p))
+                return 0;
         } else if (p->t.k == T_WORD && p->s[p->t.off] == '.') {
             skip_stmt(p); /* .pragma, .maxnreg, ... */
         } else if (p->t.k == T_WORD) {
@@ -1690,7 +2119,15 @@ void wm_ptx_free(wm_ptx_module *m)
         free(f->params);
         free(f->cslots);
         free(f->cvals);
+        free(f->err);
+        for (uint32_t j = 0; j < f->nrets; j++)
+            free(f->rets[j].name);
+        free(f->rets);
+        free(f->lconst);
     }
+    for (size_t i = 0; i < m->ncalls; i++)
+        free(m->calls[i].name);
+    free(m->calls);
     for (size_t i = 0; i < m->nfiles; i++)
         free(m->files[i].path);
     for (size_t i = 0; i < m->nvars; i++)
@@ -1706,6 +2143,22 @@ void wm_ptx_free(wm_ptx_module *m)
     free(m->src);
     free(m->path);
     free(m);
+}
+
+/* A module whose every kernel failed to parse has nothing to run: it is
+   rejected with the first kernel's error. */
+static void all_broken(const wm_ptx_module *m, wm_diag *d)
+{
+    const wmi_func *first = NULL;
+    for (size_t i = 0; i < m->nfuncs; i++) {
+        const wmi_func *f = &m->funcs[i];
+        if (f->is_entry && !f->err)
+            return;
+        if (!first && f->err && (f->is_entry || !wm_ptx_nkernels(m)))
+            first = f;
+    }
+    if (first)
+        *d = *first->err;
 }
 
 wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
@@ -1741,10 +2194,18 @@ wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
     parse_module(&p);
     if (d->status == WM_OK && m->nfuncs == 0)
         wm_diag_set(d, WM_ERR_PARSE, 0, 1, "no .entry or .func in the module");
+    if (d->status == WM_OK)
+        all_broken(m, d);
+    if (d->status == WM_OK)
+        resolve_calls(&p);
     free(p.regs);
     free(p.lrefs);
     free(p.ldefs);
     free(p.fixes);
+    free(p.csym);
+    free(p.fsyms);
+    free(p.fnames);
+    free(p.ffixes);
     if (d->status != WM_OK) {
         wm_diag_locate(d, src, n);
         wm_ptx_free(m);
@@ -1813,6 +2274,16 @@ const char *wm_ptx_kernel_pretty(const wm_ptx_module *m, size_t k)
     return f ? f->pretty : NULL;
 }
 
+int wm_ptx_kernel_error(const wm_ptx_module *m, size_t k, wm_diag *d)
+{
+    const wmi_func *f = kernel(m, k);
+    if (!f || !f->err)
+        return 0;
+    if (d)
+        *d = *f->err;
+    return 1;
+}
+
 size_t wm_ptx_kernel_nparams(const wm_ptx_module *m, size_t k)
 {
     const wmi_func *f = kernel(m, k);
@@ -1854,6 +2325,10 @@ int wm_ptx_where_insn(const wm_ptx_module *m, size_t insn, wm_ptx_where *out)
         return 0;
     out->ptx_line = m->code[insn].line;
     out->text = m->texts + m->code[insn].text;
+    out->near_line = m->locs[m->code[insn].loc].near;
+    const wmi_loc *l = &m->locs[m->code[insn].loc];
+    out->call_file = l->cfile ? wmi_ptx_file(m, l->cfile) : "";
+    out->call_line = l->cline;
     wmi_ptx_attr(m, insn, &out->file, &out->line, &out->inl_file,
                  &out->inl_line);
     return 1;

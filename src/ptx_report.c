@@ -438,6 +438,13 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                 fprintf(f, ", \"per_request_metric\": \"%s\", "
                            "\"per_request_ncu\": \"%s\"",
                         per_request_unit(s->space), ncu);
+                if (w.near_line)
+                    fprintf(f, ", \"hoisted_after_line\": %u", w.near_line);
+                if (w.call_line) {
+                    fputs(", \"call_file\": ", f);
+                    wm_json_string(f, w.call_file);
+                    fprintf(f, ", \"call_line\": %u", w.call_line);
+                }
                 if (*w.inl_file) {
                     fputs(", \"inlined_from\": ", f);
                     wm_json_string(f, w.inl_file);
@@ -520,7 +527,8 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
         if (lg->line)
             snprintf(where, sizeof where, "%s:%u", base_name(lg->file), lg->line);
         else
-            snprintf(where, sizeof where, "%s", *lg->file ? "(no line)" : "(no line info)");
+            snprintf(where, sizeof where, "%s",
+                     *lg->file ? "no line (hoisted)" : "(no line info)");
         /* one row per (space, op) of the line, each with its own
            per-request metric */
         const char *src = wmi_sources_line(&files, lg->file, lg->line);
@@ -565,6 +573,12 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
             fprintf(f, "   ptx:%u %s", w.ptx_line, w.text);
             if (*w.inl_file)
                 fprintf(f, "  [%s:%u]", w.inl_file, w.inl_line);
+            if (w.near_line)
+                fprintf(f, "  [after %s:%u]", base_name(w.file), w.near_line);
+            if (w.call_line && (w.call_line != s->line ||
+                                strcmp(w.call_file, s->file) != 0))
+                fprintf(f, "  [called at %s:%u]", base_name(w.call_file),
+                        w.call_line);
             fputc('\n', f);
         }
     }

@@ -41,8 +41,10 @@ static const wmi_func *kernel_func(const wm_ptx_module *m, size_t k)
 static void cta_free(wmi_cta *c)
 {
     if (c->warps)
-        for (uint32_t i = 0; i < c->nwarps; i++)
-            free(c->warps[i].r);
+        for (uint32_t i = 0; i < c->nwarps; i++) {
+            free(c->warps[i].r0);
+            wmi_ptx_frames_free(&c->warps[i]);
+        }
     free(c->warps);
     free(c->smem);
     free(c->lmem);
@@ -64,7 +66,14 @@ static wm_status cta_alloc(wmi_cta *c)
     c->nwarps = (c->nthreads + 31) / 32;
     c->warps = calloc(c->nwarps, sizeof *c->warps);
     c->smem = calloc(c->smem_bytes ? c->smem_bytes : 1, 1);
-    c->lmem = calloc((size_t)c->nthreads * (f->local_bytes ? f->local_bytes : 1), 1);
+    /* one local stack per thread: the kernel's bytes, then a .func frame
+       per call depth (ptx_call.c) */
+    c->lstride = f->local_bytes;
+    if (c->has_calls)
+        c->lstride = wmi_ptx_local_base(c, WMI_MAX_CALL_DEPTH) +
+                     (c->m->max_local + 15) / 16 * 16;
+    c->ltop = f->local_bytes;
+    c->lmem = calloc((size_t)c->nthreads * (c->lstride ? c->lstride : 1), 1);
     c->uni = calloc(f->nslots ? f->nslots : 1, 1);
     if (!c->warps || !c->smem || !c->lmem || !c->uni)
         return WM_ERR_NOMEM;
@@ -99,7 +108,7 @@ static wm_status cta_alloc(wmi_cta *c)
     }
     for (uint32_t i = 0; i < c->nwarps; i++) {
         wmi_warp *w = &c->warps[i];
-        w->r = calloc(f->nslots, sizeof *w->r);
+        w->r0 = w->r = calloc(f->nslots, sizeof *w->r);
         if (!w->r)
             return WM_ERR_NOMEM;
         for (uint32_t k = 0; k < f->nconsts; k++)
@@ -116,13 +125,20 @@ static void fill_sregs(wmi_cta *c, int all)
 {
     uint32_t bx = c->block[0], bxy = c->block[0] * c->block[1];
     uint64_t used = c->f->sregs_used;
+    /* the reserved area closes the shared window (see run_opts) */
+    uint64_t rbegin = used & WMI_RSMEM_SREGS
+                          ? c->smem_bytes - WMI_RESERVED_SMEM
+                          : c->smem_bytes;
     for (uint32_t i = 0; i < c->nwarps; i++) {
         uint64_t (*R)[32] = c->warps[i].r;
         const uint64_t cta[][2] = {{SR_CTAID_X, c->ctaid[0]},
                                    {SR_CTAID_Y, c->ctaid[1]},
-                                   {SR_CTAID_Z, c->ctaid[2]}};
+                                   {SR_CTAID_Z, c->ctaid[2]},
+                                   {SR_CLUSTERID_X, c->ctaid[0]},
+                                   {SR_CLUSTERID_Y, c->ctaid[1]},
+                                   {SR_CLUSTERID_Z, c->ctaid[2]}};
         for (size_t k = 0; k < WM_ARRAY_LEN(cta); k++)
-            if (used >> cta[k][0] & 1)
+            if ((used >> cta[k][0] & 1) || c->has_calls)
                 for (unsigned l = 0; l < 32; l++)
                     R[SLOT_SREG0 + cta[k][0]][l] = cta[k][1];
         if (!all)
@@ -148,8 +164,16 @@ static void fill_sregs(wmi_cta *c, int all)
             {SR_GRIDID, 0},             {SR_CLOCK, 0},
             {SR_CLOCK_HI, 0},           {SR_CLOCK64, 0},
             {SR_GLOBALTIMER, 0},        {SR_DYNSMEM, c->dyn_smem},
-            {SR_TOTALSMEM, c->smem_bytes}, {SR_CLUSTERID_X, 0},
-            {SR_CLUSTER_CTARANK, 0}};
+            {SR_TOTALSMEM, c->smem_bytes}, {SR_CLUSTER_CTARANK, 0},
+            {SR_NCLUSTERID_X, c->grid[0]}, {SR_NCLUSTERID_Y, c->grid[1]},
+            {SR_NCLUSTERID_Z, c->grid[2]}, {SR_CLUSTER_CTAID_X, 0},
+            {SR_CLUSTER_CTAID_Y, 0},    {SR_CLUSTER_CTAID_Z, 0},
+            {SR_CLUSTER_NCTAID_X, 1},   {SR_CLUSTER_NCTAID_Y, 1},
+            {SR_CLUSTER_NCTAID_Z, 1},   {SR_CLUSTER_NCTARANK, 1},
+            {SR_IS_EXPLICIT_CLUSTER, 0}, {SR_AGGR_SMEM, c->smem_bytes},
+            {SR_RSMEM_BEGIN, rbegin},   {SR_RSMEM_END, rbegin + WMI_RESERVED_SMEM},
+            {SR_RSMEM_CAP, WMI_RESERVED_SMEM}, {SR_RSMEM_0, rbegin},
+            {SR_RSMEM_1, rbegin + 16}};
         for (size_t k = 0; k < WM_ARRAY_LEN(same); k++)
             for (unsigned l = 0; l < 32; l++)
                 R[SLOT_SREG0 + same[k][0]][l] = same[k][1];
@@ -177,6 +201,10 @@ void wmi_ptx_cta_begin(wmi_cta *c)
         w->cur = f->first;
         for (unsigned l = 0; l < 32; l++)
             w->pc[l] = f->first;
+        memset(w->depth, 0, sizeof w->depth);
+        w->gdepth = 0;
+        w->r = w->r0;
+        w->gend = f->first + f->count;
     }
 }
 
@@ -236,6 +264,7 @@ static wm_status run_cta_warps(wmi_cta *c)
 {
     wm_status st = WM_OK;
     c->status = WM_OK;
+    c->yielded = 0;
     wmi_ptx_cta_begin(c);
     for (;;) {
         for (uint32_t i = 0; i < c->nwarps; i++) {
@@ -257,6 +286,10 @@ static wm_status run_cta_warps(wmi_cta *c)
         }
         if (st != WM_OK)
             return st;
+        if (c->yielded) { /* a warp waits on an mbarrier: go round again */
+            c->yielded = 0;
+            continue;
+        }
         /* every live thread waits and no barrier completes */
         for (uint32_t i = 0; i < c->nwarps; i++) {
             wmi_warp *w = &c->warps[i];
@@ -470,6 +503,9 @@ static void *worker(void *arg)
     if (j->budget && c.step_limit > j->budget)
         c.step_limit = j->budget; /* one CTA cannot pass the launch's */
     c.flags = j->flags;
+    c.has_calls = c.f->has_call;
+    if (c.has_calls) /* the fast paths assume one function's slots */
+        c.flags |= WMI_RUN_SLOW;
     if (cta_alloc(&c) != WM_OK) {
         j->oom = WM_ERR_NOMEM;
         cta_free(&c);
@@ -585,6 +621,8 @@ static wm_status check_geometry(const wmi_func *f, const wm_ptx_launch *l,
     uint64_t smem = f->smem_static;
     if (l->dyn_smem)
         smem = ((smem + f->dyn_align - 1) / f->dyn_align) * f->dyn_align + l->dyn_smem;
+    if (f->sregs_used & WMI_RSMEM_SREGS)
+        smem = (smem + 15) / 16 * 16 + WMI_RESERVED_SMEM;
     if (smem > MAX_SMEM)
         return launch_error(fault, "shared memory of %llu bytes exceeds %u",
                             (unsigned long long)smem, MAX_SMEM);
@@ -613,6 +651,30 @@ wm_status wm_ptx_run(const wm_ptx_module *m, size_t k, const wm_ptx_launch *l,
     return wmi_ptx_run_opts(m, k, l, agg, res, fault, 0);
 }
 
+/* The module-scope .global/.const variable called name, or NULL. */
+static const wmi_var *find_global(const wm_ptx_module *m, const char *name)
+{
+    for (size_t i = 0; i < m->nvars; i++) {
+        const wmi_var *v = &m->vars[i];
+        if (v->func == WMI_NOREG &&
+            (v->space == SP_GLOBAL || v->space == SP_CONST) &&
+            strcmp(v->name, name) == 0)
+            return v;
+    }
+    return NULL;
+}
+
+long long wm_ptx_global_size(const wm_ptx_module *m, const char *name)
+{
+    const wmi_var *v = m && name ? find_global(m, name) : NULL;
+    return v ? (long long)v->size : -1;
+}
+
+uint64_t wm_ptx_extra_address(size_t nargs, size_t j)
+{
+    return (uint64_t)(nargs + j + 1) << WMI_WIN_SHIFT;
+}
+
 wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
                            const wm_ptx_launch *l, wm_agg *agg,
                            wm_ptx_result *res, wm_ptx_fault *fault,
@@ -630,6 +692,14 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         return launch_error(fault, "no such kernel");
     if (l->cache && !agg)
         return launch_error(fault, "the hierarchy model needs an aggregator");
+    if (f->err) {
+        /* its body failed to parse: report that error where it is */
+        fault->status = WM_ERR_PARSE;
+        fault->ptx_line = (uint32_t)f->err->line;
+        snprintf(fault->msg, sizeof fault->msg, "%d:%d: %.200s",
+                 f->err->line, f->err->col, f->err->msg);
+        return WM_ERR_PARSE;
+    }
     uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint64_t smem;
@@ -642,8 +712,25 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     if (l->nargs >= WMI_MAX_GLOBAL_BUFS)
         return launch_error(fault, "too many arguments");
     /* parameter buffer and global windows */
+    if (l->nargs + l->nextra >= WMI_MAX_GLOBAL_BUFS)
+        return launch_error(fault, "too many buffers");
+    const wmi_var *gv[64];
+    if (l->nglobals > WM_ARRAY_LEN(gv))
+        return launch_error(fault, "at most %zu globals", WM_ARRAY_LEN(gv));
+    for (size_t i = 0; i < l->nglobals; i++) {
+        const wm_ptx_global *g = &l->globals[i];
+        gv[i] = g->name ? find_global(m, g->name) : NULL;
+        if (!gv[i])
+            return launch_error(fault, "no __device__ or __constant__ "
+                                "variable '%s' in the module",
+                                g->name ? g->name : "");
+        if (g->bytes > gv[i]->size)
+            return launch_error(fault, "%zu bytes for '%s', which has %llu",
+                                g->bytes, g->name,
+                                (unsigned long long)gv[i]->size);
+    }
     uint8_t *params = calloc(f->param_bytes + 8, 1);
-    wmi_gbuf *gbufs = calloc(l->nargs + 1, sizeof *gbufs);
+    wmi_gbuf *gbufs = calloc(l->nargs + l->nextra + 1, sizeof *gbufs);
     /* calloc: the zero pages of a large .global stay untouched */
     uint8_t *gdata = calloc(m->gbytes + 16, 1);
     if (!params || !gbufs || !gdata) {
@@ -653,8 +740,16 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         return WM_ERR_NOMEM;
     }
     memcpy(gdata, m->gdata, m->ginit);
-    gbufs[l->nargs].p = gdata;
-    gbufs[l->nargs].bytes = m->gbytes;
+    for (size_t i = 0; i < l->nglobals; i++)
+        if (l->globals[i].init)
+            memcpy(gdata + gv[i]->offset, l->globals[i].init,
+                   l->globals[i].bytes);
+    for (size_t j = 0; j < l->nextra; j++) {
+        gbufs[l->nargs + j].p = l->extra[j].buf;
+        gbufs[l->nargs + j].bytes = l->extra[j].bytes;
+    }
+    gbufs[l->nargs + l->nextra].p = gdata;
+    gbufs[l->nargs + l->nextra].bytes = m->gbytes;
     for (size_t i = 0; i < l->nargs; i++) {
         const wm_ptx_arg *a = &l->args[i];
         const wmi_param *pa = &f->params[i];
@@ -673,16 +768,18 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
             gbufs[i].p = a->buf;
             gbufs[i].bytes = a->bytes;
         } else {
-            if (a->size != pa->size) {
+            if (a->size != pa->size || (!a->value && a->size > 8)) {
                 free(params);
                 free(gbufs);
                 free(gdata);
                 return launch_error(fault,
-                                    "argument %zu is a %u-byte scalar but "
+                                    "argument %zu is a %u-byte %s but "
                                     "parameter %zu has %u bytes",
-                                    i, a->size, i, pa->size);
+                                    i, a->size, a->value ? "value" : "scalar",
+                                    i, pa->size);
             }
-            memcpy(params + pa->offset, &a->scalar, a->size);
+            memcpy(params + pa->offset, a->value ? a->value : &a->scalar,
+                   a->size);
         }
     }
     /* CTA selection */
@@ -720,7 +817,7 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     j.f = f;
     j.l = l;
     j.gbufs = gbufs;
-    j.ngbufs = (uint32_t)l->nargs + 1;
+    j.ngbufs = (uint32_t)(l->nargs + l->nextra) + 1;
     j.params = params;
     j.smem_bytes = smem;
     j.list = list;
@@ -811,6 +908,10 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     free(j.faults);
     free(j.status);
     free(list);
+    for (size_t i = 0; i < l->nglobals; i++) /* cudaMemcpyFromSymbol */
+        if (l->globals[i].out)
+            memcpy(l->globals[i].out, gdata + gv[i]->offset,
+                   l->globals[i].bytes);
     free(params);
     free(gbufs);
     free(gdata);

@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "ptx_report_int.h"
 
+#include <assert.h>
 #include <stdio.h>
 
 /* Try the .file path, then the PTX's directory with the path's base name,
@@ -43,9 +44,11 @@ static void load(wmi_srcfile *s, const char *path, const char *ptx_path)
     s->nlines = 0;
     if (!s->text)
         return;
+    /* Lines end at LF, CRLF or a lone CR, as the compiler counts them,
+       so .loc line numbers name the line nvcc meant. */
     size_t n = 1;
     for (char *p = s->text; *p; p++)
-        n += *p == '\n';
+        n += *p == '\n' || (*p == '\r' && p[1] != '\n');
     s->lines = malloc(n * sizeof *s->lines);
     if (!s->lines) {
         free(s->text);
@@ -55,12 +58,13 @@ static void load(wmi_srcfile *s, const char *path, const char *ptx_path)
     char *p = s->text;
     s->lines[s->nlines++] = p;
     for (; *p; p++)
-        if (*p == '\n') {
+        if (*p == '\n' || (*p == '\r' && p[1] != '\n')) {
             *p = 0;
             if (p > s->text && p[-1] == '\r')
                 p[-1] = 0;
             s->lines[s->nlines++] = p + 1;
         }
+    assert(s->nlines <= n);
 }
 
 int wmi_sources_load(wmi_sources *s, const wm_ptx_module *m,

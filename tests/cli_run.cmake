@@ -97,3 +97,19 @@ wm_cli_test(NAME run_big_block EXIT 2
 wm_cli_test(NAME run_bad_ctas EXIT 2
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --ctas some
   STDERR "--ctas: 'some' is not all, first:N or sample:K")
+
+# one kernel's parse error leaves the module's other kernels runnable
+wm_cli_test(NAME run_one_broken_list ARGS run ${P}/one_broken.ptx --list
+  STDOUT "kernel first\n  ptx name first; CUDA C\\+\\+; .target sm_80\n    #"
+         "kernel broken\n  ptx name broken; CUDA C\\+\\+; .target sm_80\n  cannot run: line 29:15: undeclared register '%r7'\n"
+         "kernel last\n")
+wm_cli_test(NAME run_one_broken_good
+  ARGS run ${P}/one_broken.ptx --kernel last --grid 1 --block 32
+       --arg u32[32] --format csv
+  STDOUT ",global,st,4,1,32,1,4,4,0")
+wm_cli_test(NAME run_one_broken_bad EXIT 1
+  ARGS run ${P}/one_broken.ptx --kernel broken --grid 1 --block 32
+       --arg u32[32]
+  STDERR "one_broken.ptx:29:15: error: undeclared register '%r7'"
+         "add.s32 %r1, %r7, 1;"
+         "kernel broken cannot run")

@@ -50,7 +50,9 @@ static inline int twin_same_fault(const wm_ptx_fault *a, const wm_ptx_fault *b)
            memcmp(a->thread, b->thread, sizeof a->thread) == 0 &&
            a->warp == b->warp && a->lane == b->lane && a->insn == b->insn &&
            a->ptx_line == b->ptx_line && a->line == b->line &&
-           strcmp(a->file, b->file) == 0;
+           strcmp(a->file, b->file) == 0 &&
+           a->call_ptx_line == b->call_ptx_line &&
+           a->call_line == b->call_line;
 }
 
 /* wm_ptx_run, checked against the slow path (see the file header). */
@@ -58,16 +60,20 @@ static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
                           const wm_ptx_launch *l, wm_agg *agg,
                           wm_ptx_result *res, wm_ptx_fault *ft)
 {
-    size_t n = l->nargs;
+    /* the argument buffers, then the extra buffers (struct fields) */
+    size_t n = l->nargs + l->nextra;
+    wm_ptx_arg *bufs = calloc(n + 1, sizeof *bufs);
     void **snap = calloc(n + 1, sizeof *snap), **slow = calloc(n + 1, sizeof *slow);
-    CHECK(snap && slow);
-    for (size_t i = 0; snap && slow && i < n; i++)
-        if (l->args[i].buf) {
-            snap[i] = malloc(l->args[i].bytes + 1);
-            slow[i] = malloc(l->args[i].bytes + 1);
+    CHECK(bufs && snap && slow);
+    for (size_t i = 0; bufs && i < n; i++)
+        bufs[i] = i < l->nargs ? l->args[i] : l->extra[i - l->nargs];
+    for (size_t i = 0; bufs && snap && slow && i < n; i++)
+        if (bufs[i].buf) {
+            snap[i] = malloc(bufs[i].bytes + 1);
+            slow[i] = malloc(bufs[i].bytes + 1);
             CHECK(snap[i] && slow[i]);
             if (snap[i])
-                memcpy(snap[i], l->args[i].buf, l->args[i].bytes);
+                memcpy(snap[i], bufs[i].buf, bufs[i].bytes);
         }
     wm_agg *sagg = agg ? wm_agg_new(wm_agg_arch(agg)) : NULL;
     wm_ptx_result sres, fres;
@@ -75,8 +81,8 @@ static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
     wm_status sst = wmi_ptx_run_opts(m, k, l, sagg, &sres, &sft, WMI_RUN_SLOW);
     for (size_t i = 0; snap && slow && i < n; i++)
         if (snap[i] && slow[i]) {
-            memcpy(slow[i], l->args[i].buf, l->args[i].bytes);
-            memcpy(l->args[i].buf, snap[i], l->args[i].bytes);
+            memcpy(slow[i], bufs[i].buf, bufs[i].bytes);
+            memcpy(bufs[i].buf, snap[i], bufs[i].bytes);
         }
     wm_status fst = wmi_ptx_run_opts(m, k, l, agg, &fres, &fft, 0);
     CHECK_EQ(sst, fst);
@@ -89,10 +95,11 @@ static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
     }
     for (size_t i = 0; snap && slow && i < n; i++) {
         if (slow[i])
-            CHECK(memcmp(slow[i], l->args[i].buf, l->args[i].bytes) == 0);
+            CHECK(memcmp(slow[i], bufs[i].buf, bufs[i].bytes) == 0);
         free(snap[i]);
         free(slow[i]);
     }
+    free(bufs);
     free(snap);
     free(slow);
     wm_agg_free(sagg);

@@ -651,8 +651,8 @@ static void test_ptx(void)
     wm_cache_stats got[2];
     for (int j = 0; j < 2; j++) {
         float *in = calloc(N, sizeof *in), *out = calloc(N, sizeof *out);
-        wm_ptx_arg args[3] = {{out, N * 4, 0, 0}, {in, N * 4, 0, 0},
-                              {NULL, 0, N, 4}};
+        wm_ptx_arg args[3] = {{out, N * 4, 0, 0, NULL}, {in, N * 4, 0, 0, NULL},
+                              {NULL, 0, N, 4, NULL}};
         wm_ptx_launch l;
         memset(&l, 0, sizeof l);
         l.grid[0] = 64, l.grid[1] = l.grid[2] = 1;
@@ -690,8 +690,8 @@ static void test_ptx(void)
 
     /* --ctas sample:20 on 2 SMs x 8 CTAs: two whole waves of 16 CTAs */
     float *in = calloc(N, sizeof *in), *out = calloc(N, sizeof *out);
-    wm_ptx_arg args[3] = {{out, N * 4, 0, 0}, {in, N * 4, 0, 0},
-                          {NULL, 0, N, 4}};
+    wm_ptx_arg args[3] = {{out, N * 4, 0, 0, NULL}, {in, N * 4, 0, 0, NULL},
+                          {NULL, 0, N, 4, NULL}};
     wm_ptx_launch l;
     memset(&l, 0, sizeof l);
     l.grid[0] = 64, l.grid[1] = l.grid[2] = 1;

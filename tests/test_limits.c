@@ -61,7 +61,7 @@ static unsigned try_insn(const char *insn, unsigned *nparsed)
         fprintf(stderr, "run: %s\n", insn);
     static unsigned char buf[4096];
     memset(buf, 0, sizeof buf);
-    wm_ptx_arg arg = {buf, sizeof buf, 0, 0};
+    wm_ptx_arg arg = {buf, sizeof buf, 0, 0, NULL};
     wm_ptx_launch l;
     memset(&l, 0, sizeof l);
     l.grid[0] = l.grid[1] = l.grid[2] = 1;

@@ -361,8 +361,8 @@ static void hier_vs_ptx(lab_kind kind, wm_ptx_module *m)
     if (k < 0)
         return;
     float *in = calloc(N * N, sizeof *in), *out = calloc(N * N, sizeof *out);
-    wm_ptx_arg args[3] = {{in, N * N * 4, 0, 0}, {out, N * N * 4, 0, 0},
-                          {NULL, 0, N, 4}};
+    wm_ptx_arg args[3] = {{in, N * N * 4, 0, 0, NULL}, {out, N * N * 4, 0, 0, NULL},
+                          {NULL, 0, N, 4, NULL}};
     wm_ptx_launch l;
     memset(&l, 0, sizeof l);
     l.grid[0] = l.grid[1] = N / 32, l.grid[2] = 1;

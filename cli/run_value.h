@@ -1,0 +1,58 @@
+/*
+ * run_value.h -- the by-value and module-variable forms of `warpmem run`:
+ * --arg '{FIELD, ...}' (a struct of typed fields, pointer fields backed by
+ * extra buffers), --arg bytes:hex=.. / bytes:file=.. (raw parameter
+ * bytes), and --global NAME=TYPE[N][:init][:out=PATH] (cudaMemcpyToSymbol
+ * and back).  Everything here is owned by one run_values.
+ */
+#ifndef WM_RUN_VALUE_H
+#define WM_RUN_VALUE_H
+
+#include "warpmem.h"
+
+#include <stdio.h>
+
+#define RV_MAX 32
+
+typedef struct rv_fix {
+    uint8_t *val;   /* struct bytes ... */
+    size_t off;     /* ... whose 8 bytes at off ... */
+    size_t extra;   /* ... hold the address of this extra buffer */
+} rv_fix;
+
+typedef struct run_values {
+    wm_ptx_arg extra[RV_MAX];
+    char *extra_out[RV_MAX]; /* write-back paths (or NULL) */
+    size_t nextra;
+    rv_fix fix[RV_MAX];
+    size_t nfix;
+    uint8_t *vals[RV_MAX]; /* by-value bytes (freed with the set) */
+    size_t nvals;
+    wm_ptx_global globals[RV_MAX];
+    char *gout[RV_MAX];
+    size_t nglobals;
+} run_values;
+
+/* Is spec a by-value form ('{...}' or bytes:...)? */
+int rv_is_value(const char *spec);
+
+/* Parse a by-value --arg into *a (value and size set); 1, or 0 after
+   printing an error. */
+int rv_value_arg(const char *spec, wm_ptx_arg *a, run_values *rv);
+
+/* Parse --global NAME=TYPE[N][:init][:out=PATH]; 1 or 0 (error shown). */
+int rv_global(const char *spec, run_values *rv);
+
+/* Write the extra buffers' addresses into their struct fields, once the
+   number of --arg is known. */
+void rv_finish(run_values *rv, size_t nargs);
+
+/* After a successful run: write the :out= files.  1, or 0 on an error. */
+int rv_write(const run_values *rv);
+
+void rv_free(run_values *rv);
+
+/* The usage lines of these forms. */
+void rv_usage(FILE *f);
+
+#endif /* WM_RUN_VALUE_H */

@@ -1,0 +1,41 @@
+# CLI tests of `warpmem run` by-value struct parameters, raw parameter
+# bytes and module variables set / read back by name.
+set(C ${PROJECT_SOURCE_DIR}/tests/corpus/ptx)
+
+wm_cli_test(NAME run_struct_arg
+  ARGS run ${C}/for_each_sm_80.ptx --grid 8 --block 128
+       --arg "{f32[1000]:iota, f32[1000], i32=3}" --arg i32=1000 --format csv
+  STDOUT "for_each.cu\",8,[0-9]+,\"ld.global.f32 [^\n]*,global,ld,4,32,1000,32,125,125,0"
+         ",global,st,4,32,1000,32,125,125,0")
+wm_cli_test(NAME run_struct_arg_size EXIT 2
+  ARGS run ${C}/for_each_sm_80.ptx --grid 1 --block 32
+       --arg "{f32[4], i32=3}" --arg i32=4
+  STDERR "--arg 0: \\{f32\\[4\\], i32=3\\} has 16 bytes; parameter 'param_0' \\(scale_into\\) is .b8\\[24\\], 24 bytes")
+wm_cli_test(NAME run_struct_field_bad EXIT 2
+  ARGS run ${C}/for_each_sm_80.ptx --grid 1 --block 32
+       --arg "{f32[4], x}" --arg i32=4
+  STDERR "field 'x' is neither TYPE\\[N\\]... nor TYPE=VALUE")
+wm_cli_test(NAME run_bytes_hex EXIT 1
+  ARGS run ${C}/for_each_sm_80.ptx --grid 1 --block 32
+       --arg bytes:hex=000000000000000000000000000000000300000000000000
+       --arg i32=4
+  STDERR "invalid global load of 4 bytes at 0x0: not in any buffer")
+wm_cli_test(NAME run_global_unknown EXIT 2
+  ARGS run ${C}/const_conv_sm_90.ptx --grid 2 --block 128 --arg f32[256]
+       --arg f32[256] --arg i32=256 --global nope=u32[1]
+  STDERR "no __device__ or __constant__ variable 'nope' in the module")
+wm_cli_test(NAME run_global_set
+  ARGS run ${C}/const_conv_sm_90.ptx --grid 2 --block 128 --arg f32[256]:iota
+       --arg f32[256] --arg i32=256 --global taps=f32[5]:iota --format csv
+  STDOUT "const_conv.cu\",24,[0-9]+,\"st.global.f32 [^\n]*,global,st,4,8,256,8,32,32,0")
+
+# inlined helpers: each access names the kernel's call site too
+wm_cli_test(NAME run_inlined_call_site
+  ARGS run ${C}/for_each_sm_80.ptx --grid 8 --block 128
+       --arg "{f32[1000]:iota, f32[1000], i32=3}" --arg i32=1000 --color never
+  STDOUT "for_each.cu:8 +global ld +32 "
+         "ptx:49 ld.global.f32 %f2, \\[%rd6\\]  \\[called at for_each.cu:16\\]")
+wm_cli_test(NAME run_inlined_call_site_json
+  ARGS run ${C}/for_each_sm_80.ptx --grid 8 --block 128
+       --arg "{f32[1000]:iota, f32[1000], i32=3}" --arg i32=1000 --format json
+  STDOUT "\"ptx_line\": 49, [^\n]*\"call_file\": \"\\.\\./for_each\\.cu\", \"call_line\": 16")

@@ -1,0 +1,1 @@
+// lone-CR line endings (old Mac style)// line 2int third_line_of_cr_file;// line 4

@@ -1,0 +1,4 @@
+// CRLF line endings
+// line 2
+// line 3
+int fourth_line_of_crlf_file;

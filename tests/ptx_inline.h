@@ -1,0 +1,121 @@
+/*
+ * ptx_inline.h -- run PTX written inside a test: parse a string, launch
+ * one kernel on host buffers (fast and slow paths compared, ptx_twin.h),
+ * and hand back the status and the fault.  For the interpreter cases
+ * that are a few lines of PTX each.  Include after check.h.
+ */
+#ifndef WM_PTX_INLINE_H
+#define WM_PTX_INLINE_H
+
+#include "ptx_twin.h"
+#include "warpmem.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define PI_HEAD ".version 8.0\n.target sm_80\n.address_size 64\n"
+
+/* Parse src (named path in messages); NULL with the diagnostic printed. */
+static inline wm_ptx_module *pi_parse(const char *src, const char *path)
+{
+    wm_ptx_module *m = NULL;
+    wm_diag d;
+    if (wm_ptx_parse(src, strlen(src), path, &m, &d) != WM_OK) {
+        wm_diag_print(stderr, &d, path, src, strlen(src));
+        return NULL;
+    }
+    return m;
+}
+
+/* A launch being built: pi_buf / pi_u32 append arguments in order. */
+typedef struct pi_launch {
+    unsigned grid[3], block[3];
+    size_t dyn_smem;
+    wm_ptx_arg args[8];
+    size_t nargs;
+} pi_launch;
+
+static inline pi_launch pi_dims(unsigned grid, unsigned block)
+{
+    pi_launch l;
+    memset(&l, 0, sizeof l);
+    l.grid[0] = grid;
+    l.grid[1] = l.grid[2] = 1;
+    l.block[0] = block;
+    l.block[1] = l.block[2] = 1;
+    return l;
+}
+
+static inline void pi_buf(pi_launch *l, void *p, size_t bytes)
+{
+    l->args[l->nargs].buf = p;
+    l->args[l->nargs].bytes = bytes;
+    l->nargs++;
+}
+
+static inline void pi_u32(pi_launch *l, uint32_t v)
+{
+    l->args[l->nargs].scalar = v;
+    l->args[l->nargs].size = 4;
+    l->nargs++;
+}
+
+/* Run kernel name of m counting into agg (may be NULL); the fault (if
+   any) goes to *ft (may be NULL: then it is printed). */
+static inline wm_status pi_run_agg(const wm_ptx_module *m, const char *name,
+                                   const pi_launch *pl, wm_agg *agg,
+                                   wm_ptx_fault *ft)
+{
+    long k = wm_ptx_find_kernel(m, name);
+    CHECK(k >= 0);
+    if (k < 0)
+        return WM_ERR_ARG;
+    wm_ptx_launch l;
+    memset(&l, 0, sizeof l);
+    memcpy(l.grid, pl->grid, sizeof l.grid);
+    memcpy(l.block, pl->block, sizeof l.block);
+    l.dyn_smem = pl->dyn_smem;
+    l.args = pl->args;
+    l.nargs = pl->nargs;
+    l.threads = 1;
+    l.max_steps = 1000000;
+    wm_ptx_fault f;
+    wm_status st = twin_run(m, (size_t)k, &l, agg, NULL, ft ? ft : &f);
+    if (st != WM_OK && !ft)
+        fprintf(stderr, "%s: %s (PTX line %u)\n", name, f.msg, f.ptx_line);
+    return st;
+}
+
+/* pi_run_agg without statistics. */
+static inline wm_status pi_run(const wm_ptx_module *m, const char *name,
+                               const pi_launch *pl, wm_ptx_fault *ft)
+{
+    return pi_run_agg(m, name, pl, NULL, ft);
+}
+
+/* The summed statistics of the sites of source line `line` of a file
+   whose name ends with `file`, in space sp with op op. */
+static inline wm_stats pi_line(const wm_agg *g, const char *file,
+                               unsigned line, wm_space sp, wm_op op)
+{
+    wm_stats t;
+    memset(&t, 0, sizeof t);
+    for (size_t i = 0; g && i < wm_agg_nsites(g); i++) {
+        wm_site s;
+        wm_agg_site(g, i, &s);
+        size_t fl = strlen(s.file), nl = strlen(file);
+        if (s.line != line || s.space != sp || s.op != op || fl < nl ||
+            strcmp(s.file + fl - nl, file) != 0)
+            continue;
+        t.inst += s.stats.inst;
+        t.requests += s.stats.requests;
+        t.sectors += s.stats.sectors;
+        t.ideal_sectors += s.stats.ideal_sectors;
+        t.wavefronts += s.stats.wavefronts;
+        t.ideal_wavefronts += s.stats.ideal_wavefronts;
+        t.bytes += s.stats.bytes;
+    }
+    return t;
+}
+
+#endif /* WM_PTX_INLINE_H */

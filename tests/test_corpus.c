@@ -1,0 +1,641 @@
+/*
+ * test_corpus.c -- the regression corpus (the .cu files of tests/corpus/,
+ * compiled by scripts/gen-ptx.sh at -O3 -lineinfo and at -G, for sm_80
+ * and sm_90):
+ * every kernel runs in every build, its functional result is checked
+ * against a CPU reference, and at least one per-line number against a
+ * hand count.  Each case is a few lines on top of the helpers below.
+ */
+#include "check.h"
+#include "ptx_inline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static wm_arch arch;
+
+/* Parse tests/corpus/ptx/NAME_BUILD.ptx; NULL (and a failed check) when it
+   cannot be read or parsed. */
+static wm_ptx_module *corpus(const char *name, const char *build)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/corpus/ptx/%s_%s.ptx",
+             WM_SOURCE_DIR, name, build);
+    size_t n = 0;
+    char *src = wm_read_file(path, &n);
+    CHECK(src != NULL);
+    if (!src)
+        return NULL;
+    wm_ptx_module *m = pi_parse(src, path);
+    free(src);
+    CHECK(m != NULL);
+    return m;
+}
+
+/* Run kernel `name` of corpus file NAME_BUILD; statistics in *agg
+   (caller frees) when agg is not NULL. */
+static wm_status crun(const char *file, const char *build, const char *name,
+                      const pi_launch *l, wm_agg **agg)
+{
+    wm_ptx_module *m = corpus(file, build);
+    if (!m)
+        return WM_ERR_PARSE;
+    wm_agg *g = wm_agg_new(&arch);
+    wm_status st = pi_run_agg(m, name, l, g, NULL);
+    if (st != WM_OK)
+        fprintf(stderr, "  (%s_%s.ptx)\n", file, build);
+    if (agg)
+        *agg = g;
+    else
+        wm_agg_free(g);
+    wm_ptx_free(m);
+    return st;
+}
+
+/* ---- cases ------------------------------------------------------------ */
+
+static void cg_reduce(const char *b)
+{
+    enum { N = 1000 };
+    static float in[N];
+    float out[2] = {0, 0};
+    double ref = 0;
+    for (int i = 0; i < N; i++)
+        ref += (double)(in[i] = (float)(i % 17) - 8.0f);
+    pi_launch l = pi_dims(4, 256);
+    pi_buf(&l, in, sizeof in);
+    pi_buf(&l, out, sizeof out);
+    pi_u32(&l, N);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("cg_reduce", b, "cg_reduce", &l, &g), WM_OK);
+    CHECK(fabs((double)out[0] - ref) < 1e-3);
+    CHECK(out[1] == 8.0f); /* (256 + warpSize - 1) / warpSize */
+    /* in[i]: 1000 floats = 125 sectors over 32 requests (31 full warps of
+       4 sectors, the last with 8 lanes in 1 sector) */
+    wm_stats s = pi_line(g, "cg_reduce.cu", 13, WM_SPACE_GLOBAL, WM_OP_LD);
+    CHECK_EQ(s.requests, 32);
+    CHECK_EQ(s.sectors, 125);
+    wm_agg_free(g);
+}
+
+static void reserved_smem(const char *b)
+{
+    uint32_t out[6] = {9, 9, 9, 9, 9, 9};
+    pi_launch l = pi_dims(2, 96);
+    pi_buf(&l, out, sizeof out);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("reserved_smem", b, "reserved_smem", &l, &g), WM_OK);
+    CHECK_EQ(out[0], 1);    /* begin is past the kernel's 160 bytes */
+    CHECK_EQ(out[1], 1024); /* end - begin */
+    CHECK_EQ(out[2], 1024); /* cap */
+    CHECK_EQ(out[3], 1);    /* offset_1 inside the area */
+    CHECK_EQ(out[4], 3);    /* three warps counted themselves */
+    CHECK_EQ(out[5], 21);
+    /* user[threadIdx.x] = ..., threads 0..39: per CTA warp 0 (32 lanes)
+       and warp 1 (8 lanes), consecutive words: one wavefront each */
+    wm_stats s = pi_line(g, "reserved_smem.cu", 15, WM_SPACE_SHARED,
+                         WM_OP_ST);
+    CHECK_EQ(s.requests, 4);
+    CHECK_EQ(s.wavefronts, 4);
+    wm_agg_free(g);
+}
+
+/* Hopper: plain code beside TMA/wgmma kernels; bulk copies on an
+   mbarrier; wgmma faults as unsupported at its line. */
+static void hopper(const char *b)
+{
+    float x[100];
+    for (int i = 0; i < 100; i++)
+        x[i] = (float)i;
+    pi_launch l = pi_dims(1, 128);
+    pi_buf(&l, x, sizeof x);
+    float a = 1.5f;
+    uint32_t au;
+    memcpy(&au, &a, 4);
+    pi_u32(&l, au);
+    pi_u32(&l, 100);
+    CHECK_EQ(crun("hopper", b, "scale", &l, NULL), WM_OK);
+    for (int i = 0; i < 100; i++)
+        CHECK(x[i] == 1.5f * (float)i);
+
+    static float in[512], out[512];
+    for (int i = 0; i < 512; i++)
+        in[i] = (float)(i * 3 % 7);
+    l = pi_dims(2, 256);
+    pi_buf(&l, in, sizeof in);
+    pi_buf(&l, out, sizeof out);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("hopper", b, "bulk_copy", &l, &g), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < 512; i++)
+        bad += out[i] != 2.0f * in[i];
+    CHECK_EQ(bad, 0);
+    /* out[...] = 2 * buf[threadIdx.x]: 16 warps, 1 wavefront and 4
+       sectors each; the bulk copy itself is not LSU traffic */
+    wm_stats s = pi_line(g, "hopper.cu", 44, WM_SPACE_SHARED, WM_OP_LD);
+    CHECK_EQ(s.requests, 16);
+    CHECK_EQ(s.wavefronts, 16);
+    s = pi_line(g, "hopper.cu", 44, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.sectors, 64);
+    CHECK_EQ(wm_agg_nsites(g), 2);
+    wm_agg_free(g);
+
+    static uint8_t tmap[128];
+    l = pi_dims(1, 128);
+    l.args[0].value = tmap;
+    l.args[0].size = sizeof tmap;
+    l.nargs = 1;
+    pi_buf(&l, out, sizeof out);
+    wm_ptx_module *m = corpus("hopper", b);
+    wm_ptx_fault ft;
+    if (m) {
+        CHECK_EQ(pi_run(m, "tma_wgmma", &l, &ft), WM_ERR_UNSUPPORTED);
+        CHECK(strstr(ft.msg, "unsupported instruction 'cp.async.bulk."
+                             "tensor.2d") != NULL);
+        CHECK_EQ(ft.line, 61); /* where nvcc puts the asm statement */
+        CHECK(strstr(ft.file, "hopper.cu") != NULL);
+    }
+    wm_ptx_free(m);
+}
+
+/* Calls: arguments and returns, recursion, a function pointer, a callee
+   storing to global memory (its line), and the depth limit. */
+static unsigned tri_ref(unsigned n)
+{
+    return n * (n + 1) / 2;
+}
+
+static void noinline(const char *b)
+{
+    enum { N = 64 };
+    float x[N], y[N];
+    uint32_t t[N];
+    int32_t z[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)i - 20.5f;
+    pi_launch l = pi_dims(2, 32);
+    pi_buf(&l, x, sizeof x);
+    pi_buf(&l, y, sizeof y);
+    pi_buf(&l, t, sizeof t);
+    pi_buf(&l, z, sizeof z);
+    pi_u32(&l, 3);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("noinline", b, "calls", &l, &g), WM_OK);
+    for (int i = 0; i < N; i++) {
+        CHECK(y[i] == 2.0f * x[i] + 1.0f);
+        CHECK_EQ(t[i], tri_ref((unsigned)(i % 32 % 8 + 3)));
+        CHECK_EQ(z[i], i < 32 ? 2 * i : i * i);
+    }
+    /* *p = v in put() (line 23): one request of 4 sectors per warp */
+    wm_stats s = pi_line(g, "noinline.cu", 23, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.requests, 2);
+    CHECK_EQ(s.sectors, 8);
+    wm_agg_free(g);
+    if (b[0] != 'G')
+        return; /* -O3 turns tri's recursion into a loop */
+    /* tri(7 + 40) recurses 47 deep: past the limit of 32 frames */
+    l.args[4].scalar = 40;
+    wm_ptx_module *m = corpus("noinline", b);
+    wm_ptx_fault ft;
+    if (m) {
+        CHECK_EQ(pi_run(m, "calls", &l, &ft), WM_ERR_FAULT);
+        CHECK(strstr(ft.msg, "call depth limit of 32 exceeded calling tri "
+                             "(unbounded recursion?)") != NULL);
+        CHECK_EQ(ft.line, 13); /* the recursive call, in tri */
+        CHECK_EQ(ft.call_line, 31); /* ... reached from the kernel's */
+        CHECK(strstr(ft.call_file, "noinline.cu") != NULL);
+    }
+    wm_ptx_free(m);
+}
+
+/* Run with extra buffers and globals (pi_launch has no room for them). */
+static wm_status crun_full(const char *file, const char *build,
+                           const char *name, const pi_launch *pl,
+                           const wm_ptx_arg *extra, size_t nextra,
+                           const wm_ptx_global *gl, size_t ngl, wm_agg **agg,
+                           wm_ptx_fault *ft)
+{
+    wm_ptx_module *m = corpus(file, build);
+    if (!m)
+        return WM_ERR_PARSE;
+    long k = wm_ptx_find_kernel(m, name);
+    CHECK(k >= 0);
+    wm_ptx_launch l;
+    memset(&l, 0, sizeof l);
+    memcpy(l.grid, pl->grid, sizeof l.grid);
+    memcpy(l.block, pl->block, sizeof l.block);
+    l.dyn_smem = pl->dyn_smem;
+    l.args = pl->args;
+    l.nargs = pl->nargs;
+    l.extra = extra;
+    l.nextra = nextra;
+    l.globals = gl;
+    l.nglobals = ngl;
+    l.threads = 1;
+    l.max_steps = 10000000;
+    wm_agg *g = wm_agg_new(&arch);
+    wm_ptx_fault f;
+    wm_status st = k < 0 ? WM_ERR_ARG
+                         : twin_run(m, (size_t)k, &l, g, NULL, ft ? ft : &f);
+    if (st != WM_OK && !ft)
+        fprintf(stderr, "%s_%s.ptx %s: %s\n", file, build, name, f.msg);
+    if (agg)
+        *agg = g;
+    else
+        wm_agg_free(g);
+    wm_ptx_free(m);
+    return st;
+}
+
+/* for_each(scale_into{x, y, 3}, n): the functor by value, its two
+   pointers at extra buffers. */
+static void for_each(const char *b)
+{
+    enum { N = 1000 };
+    static float x[N], y[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)(i % 50) - 7.0f;
+        y[i] = -1.0f;
+    }
+    wm_ptx_arg extra[2];
+    memset(extra, 0, sizeof extra);
+    extra[0].buf = x;
+    extra[0].bytes = sizeof x;
+    extra[1].buf = y;
+    extra[1].bytes = sizeof y;
+    uint8_t fn[24];
+    memset(fn, 0, sizeof fn);
+    uint64_t ax = wm_ptx_extra_address(2, 0), ay = wm_ptx_extra_address(2, 1);
+    int32_t k = 3;
+    memcpy(fn, &ax, 8);
+    memcpy(fn + 8, &ay, 8);
+    memcpy(fn + 16, &k, 4);
+    pi_launch l = pi_dims(8, 128);
+    l.args[0].value = fn;
+    l.args[0].size = sizeof fn;
+    l.nargs = 1;
+    pi_u32(&l, N);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun_full("for_each", b, "for_each", &l, extra, 2, NULL, 0, &g,
+                       NULL),
+             WM_OK);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += y[i] != 3.0f * x[i];
+    CHECK_EQ(bad, 0);
+    /* 1000 floats: 31 full warps of 4 sectors and one of 8 lanes (1) */
+    wm_stats s = pi_line(g, "for_each.cu", 8, WM_SPACE_GLOBAL, WM_OP_LD);
+    CHECK_EQ(s.requests, 32);
+    CHECK_EQ(s.sectors, 125);
+    wm_agg_free(g);
+}
+
+/* taps set by name before the run, the clipped counter read back. */
+static void const_conv(const char *b)
+{
+    enum { N = 256 };
+    static float in[N], out[N];
+    const float taps[5] = {0.125f, 0.25f, 0.25f, 0.25f, 0.125f};
+    uint32_t zero = 0, clipped = 99;
+    for (int i = 0; i < N; i++)
+        in[i] = (float)i;
+    wm_ptx_global gl[2] = {{"taps", taps, NULL, sizeof taps},
+                           {"clipped", &zero, &clipped, 4}};
+    pi_launch l = pi_dims(2, 128);
+    pi_buf(&l, in, sizeof in);
+    pi_buf(&l, out, sizeof out);
+    pi_u32(&l, N);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun_full("const_conv", b, "const_conv", &l, NULL, 0, gl, 2, &g,
+                       NULL),
+             WM_OK);
+    unsigned nclip = 0;
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        float sum = 0.0f;
+        for (int k = -2; k <= 2; k++) {
+            int j = i + k < 0 ? 0 : i + k > N - 1 ? N - 1 : i + k;
+            sum += taps[k + 2] * in[j];
+        }
+        if (sum > 100.0f) {
+            sum = 100.0f;
+            nclip++;
+        }
+        bad += out[i] != sum;
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(clipped, nclip);
+    CHECK_EQ(nclip, 155); /* i = 101..255 */
+    /* out[i] = s: 8 warps of 4 sectors; ld.const is not counted */
+    wm_stats s = pi_line(g, "const_conv.cu", 24, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.requests, 8);
+    CHECK_EQ(s.sectors, 32);
+    wm_agg_free(g);
+    CHECK_EQ(wm_ptx_global_size(NULL, "taps"), -1);
+}
+
+/* assert(): silent while it holds, reported when it fails. */
+static void assert_check(const char *b)
+{
+    enum { N = 64 };
+    int32_t idx[N];
+    float out[N];
+    for (int i = 0; i < N; i++)
+        idx[i] = i * 7 % N;
+    pi_launch l = pi_dims(1, N);
+    pi_buf(&l, idx, sizeof idx);
+    pi_buf(&l, out, sizeof out);
+    pi_u32(&l, N);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("assert_check", b, "assert_check", &l, &g), WM_OK);
+    for (int i = 0; i < N; i++)
+        CHECK(out[i] == (float)(i * 7 % N) * 0.5f);
+    wm_stats s = pi_line(g, "assert_check.cu", 9, WM_SPACE_GLOBAL, WM_OP_LD);
+    CHECK_EQ(s.requests, 2);
+    CHECK_EQ(s.sectors, 8);
+    wm_agg_free(g);
+    idx[37] = -4;
+    wm_ptx_module *m = corpus("assert_check", b);
+    wm_ptx_fault ft;
+    if (m) {
+        CHECK_EQ(pi_run(m, "assert_check", &l, &ft), WM_ERR_FAULT);
+        CHECK(strstr(ft.msg, "device assert failed: j >= 0 && j < n "
+                             "(assert_check.cu:10)") != NULL);
+        CHECK_EQ(ft.thread[0], 37);
+    }
+    wm_ptx_free(m);
+}
+
+/* Several shared arrays, dynamic memory after them, zero accumulators. */
+static void smem_multi(const char *b)
+{
+    int32_t in[128], out[8];
+    for (int i = 0; i < 128; i++)
+        in[i] = i * 3 - 50;
+    pi_launch l = pi_dims(2, 64);
+    l.dyn_smem = 64 * 4;
+    pi_buf(&l, in, sizeof in);
+    pi_buf(&l, out, sizeof out);
+    pi_u32(&l, 10);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("smem_multi", b, "smem_multi", &l, &g), WM_OK);
+    for (int c = 0; c < 2; c++) {
+        int acc = 0;
+        for (int k = 0; k < 10; k++)
+            acc += in[c * 64 + k];
+        CHECK_EQ(out[c * 4 + 0], acc);
+        CHECK_EQ(out[c * 4 + 1], 0);
+        CHECK_EQ(out[c * 4 + 2], 416); /* a[72] + b[32] before dyn */
+        CHECK_EQ(out[c * 4 + 3], 10);
+    }
+    /* dyn[t] = in[...]: 2 warps x 2 CTAs, conflict-free */
+    wm_stats s = pi_line(g, "smem_multi.cu", 12, WM_SPACE_SHARED, WM_OP_ST);
+    CHECK_EQ(s.requests, 4);
+    CHECK_EQ(s.wavefronts, 4);
+    wm_agg_free(g);
+}
+
+static void scan_block(const char *b)
+{
+    static int32_t in[512], out[512];
+    for (int i = 0; i < 512; i++)
+        in[i] = (i * 13) % 9 - 4;
+    pi_launch l = pi_dims(2, 256);
+    pi_buf(&l, in, sizeof in);
+    pi_buf(&l, out, sizeof out);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("scan_block", b, "scan_block", &l, &g), WM_OK);
+    int bad = 0;
+    for (int c = 0; c < 2; c++) {
+        int sum = 0;
+        for (int t = 0; t < 256; t++)
+            bad += out[c * 256 + t] != (sum += in[c * 256 + t]);
+    }
+    CHECK_EQ(bad, 0);
+    /* buf[1 - p][t] = v: 8 steps x 8 warps x 2 CTAs, 1 wavefront each */
+    wm_stats s = pi_line(g, "scan_block.cu", 13, WM_SPACE_SHARED, WM_OP_ST);
+    CHECK_EQ(s.requests, 128);
+    CHECK_EQ(s.wavefronts, 128);
+    wm_agg_free(g);
+}
+
+static void hist_shared(const char *b)
+{
+    enum { N = 5000 };
+    static uint8_t in[N];
+    uint32_t bins[64], ref[64];
+    memset(bins, 0, sizeof bins);
+    memset(ref, 0, sizeof ref);
+    for (int i = 0; i < N; i++) {
+        in[i] = (uint8_t)(i * 31 % 251);
+        ref[in[i] % 64]++;
+    }
+    pi_launch l = pi_dims(4, 128);
+    pi_buf(&l, in, sizeof in);
+    pi_buf(&l, bins, sizeof bins);
+    pi_u32(&l, N);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("hist_shared", b, "hist_shared", &l, &g), WM_OK);
+    CHECK(memcmp(bins, ref, sizeof ref) == 0);
+    /* 16 warps x 9 full passes, then 13 warps of the last 392 elements
+       (-G: atomicAdd is a call to __uAtomicAdd, which has no line) */
+    wm_stats s = pi_line(g, "hist_shared.cu", 12, WM_SPACE_SHARED,
+                         WM_OP_ATOM);
+    if (b[0] == 'G')
+        s = pi_line(g, "", 0, WM_SPACE_SHARED, WM_OP_ATOM);
+    CHECK_EQ(s.requests, 157);
+    wm_agg_free(g);
+}
+
+static void aos_soa(const char *b)
+{
+    enum { N = 1024 };
+    static float p[N * 4], x[N], w[N];
+    for (int i = 0; i < N * 4; i++)
+        p[i] = (float)(i % 9);
+    for (int i = 0; i < N; i++) {
+        x[i] = p[i * 4];
+        w[i] = p[i * 4 + 3];
+    }
+    float dt = 0.5f;
+    uint32_t dtu;
+    memcpy(&dtu, &dt, 4);
+    pi_launch l = pi_dims(4, 256);
+    pi_buf(&l, p, sizeof p);
+    pi_u32(&l, dtu);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("aos_soa", b, "aos", &l, &g), WM_OK);
+    /* p[i].x at a 16-byte stride: 16 sectors per request, 4 ideal */
+    wm_stats s = pi_line(g, "aos_soa.cu", 10, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.requests, 32);
+    CHECK_EQ(s.sectors, 512);
+    CHECK_EQ(s.ideal_sectors, 128);
+    wm_agg_free(g);
+    l = pi_dims(4, 256);
+    pi_buf(&l, x, sizeof x);
+    pi_buf(&l, w, sizeof w);
+    pi_u32(&l, dtu);
+    CHECK_EQ(crun("aos_soa", b, "soa", &l, &g), WM_OK);
+    s = pi_line(g, "aos_soa.cu", 16, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.sectors, 128);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += x[i] != p[i * 4] || p[i * 4] != (float)(i * 4 % 9) +
+                                                   0.5f * (float)((i * 4 + 3) % 9);
+    CHECK_EQ(bad, 0);
+    wm_agg_free(g);
+}
+
+static void stencil2d(const char *b)
+{
+    enum { W = 34, H = 34 };
+    static float a[W * H], o[W * H];
+    for (int i = 0; i < W * H; i++) {
+        a[i] = (float)(i % 17);
+        o[i] = -1.0f;
+    }
+    pi_launch l = pi_dims(2, 32);
+    l.grid[1] = 5;
+    l.block[1] = 8;
+    pi_buf(&l, a, sizeof a);
+    pi_buf(&l, o, sizeof o);
+    pi_u32(&l, W);
+    pi_u32(&l, H);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("stencil2d", b, "stencil2d", &l, &g), WM_OK);
+    int bad = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            float want = -1.0f;
+            if (x >= 1 && y >= 1 && x < W - 1 && y < H - 1)
+                want = 0.25f * (a[y * W + x - 1] + a[y * W + x + 1] +
+                                a[(y - 1) * W + x] + a[(y + 1) * W + x]);
+            bad += o[y * W + x] != want;
+        }
+    CHECK_EQ(bad, 0);
+    /* rows 1..32: one warp with x = 1..31, one with x = 32 only */
+    wm_stats s = pi_line(g, "stencil2d.cu", 9, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.requests, 64);
+    CHECK_EQ(s.bytes, 32 * 32 * 4);
+    wm_agg_free(g);
+}
+
+static void bitonic(const char *b)
+{
+    int32_t keys[256];
+    for (int i = 0; i < 256; i++)
+        keys[i] = (i * 97 + 13) % 1000 - 500;
+    pi_launch l = pi_dims(1, 256);
+    pi_buf(&l, keys, sizeof keys);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("bitonic", b, "bitonic", &l, &g), WM_OK);
+    int bad = 0;
+    for (int i = 1; i < 256; i++)
+        bad += keys[i - 1] > keys[i];
+    CHECK_EQ(bad, 0);
+    long sum = 0;
+    for (int i = 0; i < 256; i++)
+        sum += keys[i];
+    long want = 0;
+    for (int i = 0; i < 256; i++)
+        want += (i * 97 + 13) % 1000 - 500;
+    CHECK_EQ(sum, want);
+    wm_stats s = pi_line(g, "bitonic.cu", 22, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.requests, 8);
+    CHECK_EQ(s.sectors, 32);
+    wm_agg_free(g);
+}
+
+static void warp_vote(const char *b)
+{
+    enum { N = 128 };
+    int32_t in[N], out[N], count[N / 32];
+    for (int i = 0; i < N; i++) {
+        in[i] = i * 37 % 11 - 5;
+        out[i] = 0;
+    }
+    pi_launch l = pi_dims(2, 64);
+    pi_buf(&l, in, sizeof in);
+    pi_buf(&l, out, sizeof out);
+    pi_buf(&l, count, sizeof count);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("warp_vote", b, "warp_vote", &l, &g), WM_OK);
+    for (int w = 0; w < N / 32; w++) {
+        int r = 0;
+        for (int k = 0; k < 32; k++)
+            if (in[w * 32 + k] > 0)
+                CHECK_EQ(out[w * 32 + r++], in[w * 32 + k]);
+        CHECK_EQ(count[w], r);
+    }
+    /* count[...] = popc: one lane per warp, one sector */
+    wm_stats s = pi_line(g, "warp_vote.cu", 13, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.requests, 4);
+    CHECK_EQ(s.sectors, 4);
+    wm_agg_free(g);
+}
+
+static void grid_stride4(const char *b)
+{
+    enum { N = 1030 };
+    static float a[N], o[N];
+    for (int i = 0; i < N; i++)
+        a[i] = (float)i * 0.25f;
+    pi_launch l = pi_dims(2, 64);
+    pi_buf(&l, a, sizeof a);
+    pi_buf(&l, o, sizeof o);
+    pi_u32(&l, N);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("grid_stride4", b, "grid_stride4", &l, &g), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += o[i] != 3.0f * a[i];
+    CHECK_EQ(bad, 0);
+    /* 257 float4: 2 full passes of 4 warps (16 sectors) + 1 lane (1) */
+    wm_stats s = pi_line(g, "grid_stride4.cu", 13, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.requests, 9);
+    CHECK_EQ(s.sectors, 129);
+    wm_agg_free(g);
+}
+
+typedef struct corpus_case {
+    const char *name;
+    void (*run)(const char *build);
+    const char *const *builds; /* NULL-terminated */
+} corpus_case;
+
+/* -O3 -lineinfo and -G builds; the -G ones need calls (not yet run). */
+static const char *const o3[] = {"sm_80", "sm_90", "G_sm_80", "G_sm_90", NULL};
+static const char *const h90a[] = {"sm_90a", "G_sm_90a", NULL};
+
+static const corpus_case cases[] = {
+    {"cg_reduce", cg_reduce, o3},
+    {"reserved_smem", reserved_smem, o3},
+    {"hopper", hopper, h90a},
+    {"noinline", noinline, o3},
+    {"for_each", for_each, o3},
+    {"const_conv", const_conv, o3},
+    {"assert_check", assert_check, o3},
+    {"smem_multi", smem_multi, o3},
+    {"scan_block", scan_block, o3},
+    {"hist_shared", hist_shared, o3},
+    {"aos_soa", aos_soa, o3},
+    {"stencil2d", stencil2d, o3},
+    {"bitonic", bitonic, o3},
+    {"warp_vote", warp_vote, o3},
+    {"grid_stride4", grid_stride4, o3},
+};
+
+int main(void)
+{
+    CHECK(wm_arch_parse("sm_80", &arch, NULL, 0) == WM_OK);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (const char *const *b = cases[i].builds; *b; b++) {
+            int before = check_failures;
+            cases[i].run(*b);
+            if (check_failures != before)
+                fprintf(stderr, "  ^ corpus case %s, build %s\n",
+                        cases[i].name, *b);
+        }
+    return check_done("test_corpus");
+}
