@@ -15,5 +15,15 @@ from .sweep import sweep
 
 __version__: str = _clib.wm_version().decode()
 
+
+
+def __getattr__(name: str):
+    # warpmem.triton / warpmem.numba import their compiler only when used
+    if name in ("triton", "numba"):
+        import importlib
+        return importlib.import_module("." + name, __name__)
+    raise AttributeError("module 'warpmem' has no attribute %r" % name)
+
+
 __all__ = ["count", "expr", "run_ptx", "describe", "sweep", "Report",
            "Kernel", "KernelFault", "__version__"]
