@@ -257,7 +257,7 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
             arch: str | None = None, ctas: str = "all",
             max_steps: int = 100_000_000, threads: int = 0,
             explain: bool = True, raise_on_fault: bool = True,
-            source_dir: str | None = None) -> Report:
+            text_format: str = "text") -> Report:
     """Interpret ``kernel`` of a PTX module on the CPU and report its memory
     traffic per source line.
 
@@ -278,6 +278,8 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     raise_on_fault
         A fault raises KernelFault (default); False returns the report of
         the work before it with ``faults`` filled.
+    text_format
+        What ``str(report)`` holds: the library's "text" or "csv" report.
     """
     mod = _Module(ptx)
     k = mod.find(kernel)
@@ -344,6 +346,9 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
             cargs[i] = L.PtxArg(None, 0, 0, p.size)
         else:
             cargs[i] = _scalar(v, p, what)
+    if text_format not in ("text", "csv"):
+        raise ValueError("text_format: %r is not 'text' or 'csv'"
+                         % (text_format,))
     ct, cn, seed = _ctas(ctas)
     lch = L.Launch()
     lch.grid[:] = gd
@@ -376,8 +381,7 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
         ro.format = L.FMT_JSON
         ro.width = 100
         ro.draw_top = 2
-        ro.ptx_path = (source_dir + "/x.ptx" if source_dir else
-                       mod.path).encode()
+        ro.ptx_path = mod.path.encode()
         ro.kernel = kern.display.encode()
         ro.res = ctypes.pointer(res)
         ro.explain = 1 if explain else 0
@@ -389,7 +393,7 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
         ln = ctypes.c_size_t()
         js = L.take_string(lib.wm_ptx_report_string(
             mod.m, g, ctypes.byref(ro), 0, ctypes.byref(ln)), ln.value)
-        ro.format = L.FMT_TEXT
+        ro.format = L.FMT_CSV if text_format == "csv" else L.FMT_TEXT
         txt = L.take_string(lib.wm_ptx_report_string(
             mod.m, g, ctypes.byref(ro), 0, ctypes.byref(ln)), ln.value)
         html = L.take_string(lib.wm_ptx_report_string(
