@@ -298,7 +298,7 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
                                          "no .target")
     else:
         a = _arch(arch)
-        note = "%s (arch=)" % a.name.decode()
+        note = "%s (arch=%r)" % (a.name.decode(), arch)
     gd, bd = _dims(grid, "grid"), _dims(block, "block")
     if not isinstance(smem, int) or smem < 0:
         raise ValueError("smem: expected a byte count >= 0, got %r" % (smem,))
