@@ -258,11 +258,10 @@ def _totals_dict(t: L.Totals) -> dict[str, float]:
     return out
 
 
-def _agg_html(g: int, title: str) -> str:
+def _agg_html(g: int) -> str:
     fd, path = tempfile.mkstemp(suffix=".html")
     os.close(fd)
     try:
-        # opts NULL: the library's default title; the page is the same
         st = lib.wm_html_report_file(path.encode(), g, None)
         if st != L.WM_OK:
             raise OSError("warpmem: HTML report: %s" % L.status_str(st))
@@ -337,7 +336,7 @@ def expr(program: str, grid: "Dims | None" = None, block: "Dims | None" = None,
                              "line": ft.diag.line, "col": ft.diag.col}
         elif st != L.WM_OK:
             raise RuntimeError("warpmem: expr: %s" % L.status_str(st))
-        rep = Report(data, html=_agg_html(g, "expr"))
+        rep = Report(data, html=_agg_html(g))
         rep.lines = lines
         if st == L.WM_ERR_FAULT:
             raise KernelFault(data["fault"], rep)
