@@ -123,11 +123,14 @@ def _as_array(v: Any):
             raise ValueError("a torch tensor on %s: pass a CPU tensor"
                              % v.device)
         t = v.detach()
-        arr = t.contiguous().numpy()
         if t.is_contiguous():
-            return arr, None
-        return arr, (lambda a=arr, t=v: t.copy_(
-            __import__("torch").from_numpy(a)))
+            return t.numpy(), None  # shares the tensor's memory
+        arr = t.contiguous().numpy()
+
+        def back(arr=arr, t=t):
+            import torch
+            t.copy_(torch.from_numpy(arr))
+        return arr, back
     if isinstance(v, np.ndarray):
         if v.flags.c_contiguous and v.flags.writeable:
             return v, None
