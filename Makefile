@@ -1,12 +1,19 @@
 # Convenience front door over CMake.  `make demo` builds and runs the demo;
-# `make test` builds and runs every test (the command CI runs).
+# `make test` builds and runs every test (the command CI runs): the C tests,
+# then the Python package's pytest suite against the library just built.
 BUILD ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 5
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all demo test test-asan fuzz bench clean fmt
+# The Python tests run in a virtualenv made once (numpy, pytest, pandas,
+# and triton and numba-cuda to compile kernels to PTX; no GPU needed).
+PYVENV ?= $(BUILD)/pyvenv
+PYTHON ?= python3
+PYTEST_DEPS ?= numpy pytest pandas triton numba-cuda
+
+.PHONY: all demo test test-asan fuzz python-test bench clean fmt
 
 all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -17,6 +24,16 @@ demo: all
 
 test: all
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	$(MAKE) --no-print-directory python-test
+
+$(PYVENV)/bin/pytest:
+	$(PYTHON) -m venv $(PYVENV)
+	$(PYVENV)/bin/pip install -q $(PYTEST_DEPS)
+
+# python/src on the path and the freshly built library: no reinstall needed
+python-test: all $(PYVENV)/bin/pytest
+	WARPMEM_LIBRARY=$(abspath $(BUILD))/libwarpmem.so PYTHONPATH=python/src \
+	    $(PYVENV)/bin/python -m pytest -q python/tests
 
 test-asan:
 	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DWM_SANITIZE=ON >/dev/null

@@ -42,6 +42,13 @@ extern "C" {
 
 #define WM_VERSION "0.1.0"
 
+/* The library's version (WM_VERSION of the build), e.g. "0.1.0". */
+WM_API const char *wm_version(void);
+
+/* Release memory the library documents as "caller frees" (the same as
+   free(); for callers that do not share the library's C runtime). */
+WM_API void wm_free(void *p);
+
 /* Largest warp (wave) any profile may have, and most banks. */
 #define WM_MAX_LANES 64
 #define WM_MAX_BANKS 64
@@ -924,6 +931,16 @@ WM_API void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
 WM_API wm_status wm_ptx_report_html(FILE *f, const wm_ptx_module *m,
                                     const wm_agg *g,
                                     const wm_ptx_report_opts *o);
+
+/*
+ * The report of wm_ptx_report (html 0, in o->format) or of
+ * wm_ptx_report_html (html 1) as a NUL-terminated string in memory; *len
+ * (if non-NULL) receives its length.  Caller frees (wm_free).  NULL with
+ * errno set when writing failed or memory ran out.
+ */
+WM_API char *wm_ptx_report_string(const wm_ptx_module *m, const wm_agg *g,
+                                  const wm_ptx_report_opts *o, int html,
+                                  size_t *len);
 
 /* ---- advisor (wm_advise_*) -------------------------------------------- */
 

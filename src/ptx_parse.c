@@ -138,6 +138,11 @@ typedef struct parser {
     size_t nffixes, capffixes;
     uint32_t curloc;
     uint32_t lastline;    /* attributed line of the last .loc not on 0 */
+    /* inside "// begin inline asm" ... "// end inline asm": 1, and 2 once
+       a .loc was seen there (LLVM writes a .loc per line of the asm
+       string, counting up from the statement's line: the whole asm block
+       belongs to the statement, so only the first .loc counts) */
+    int in_asm;
     uint32_t module_smem; /* bytes of module-scope .shared */
     size_t lpos;          /* line cursor: offset ... */
     uint32_t lline;       /* ... and its 1-based line */
@@ -162,8 +167,17 @@ static void lex(parser *p)
         while (i < p->n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
             i++;
         if (i + 1 < p->n && s[i] == '/' && s[i + 1] == '/') {
+            size_t c0 = i;
             while (i < p->n && s[i] != '\n')
                 i++;
+            static const char beg[] = "// begin inline asm";
+            static const char end[] = "// end inline asm";
+            if (i - c0 >= sizeof beg - 1 &&
+                memcmp(s + c0, beg, sizeof beg - 1) == 0)
+                p->in_asm = 1;
+            else if (i - c0 >= sizeof end - 1 &&
+                     memcmp(s + c0, end, sizeof end - 1) == 0)
+                p->in_asm = 0;
             continue;
         }
         if (i + 1 < p->n && s[i] == '/' && s[i + 1] == '*') {
@@ -1409,7 +1423,11 @@ static int parse_loc(parser *p)
     if (!ok)
         return nomem(p);
     p->m->locs[p->m->nlocs] = loc;
-    p->curloc = (uint32_t)p->m->nlocs++;
+    if (p->in_asm != 2)
+        p->curloc = (uint32_t)p->m->nlocs;
+    p->m->nlocs++;
+    if (p->in_asm)
+        p->in_asm = 2;
     next(p);
     return 1;
 }

@@ -1,0 +1,158 @@
+"""Analyse a ``@triton.jit`` kernel on the CPU: compile it to PTX for a
+target without a GPU, run the PTX in libwarpmem with numpy arrays (or CPU
+torch tensors) as its buffers, and report per line of the Python source."""
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .core import Report, _arch
+from .ptx import run_ptx
+
+__all__ = ["analyze", "compile_ptx", "signature_of"]
+
+_PTR = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16",
+        "float64": "fp64", "int8": "i8", "int16": "i16", "int32": "i32",
+        "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32",
+        "uint64": "u64", "bool": "i1"}
+
+
+def _dtype_name(v: Any) -> str | None:
+    if isinstance(v, np.ndarray):
+        return str(v.dtype)
+    if type(v).__module__.startswith("torch") and hasattr(v, "dtype"):
+        return str(v.dtype).replace("torch.", "")
+    return None
+
+
+def _sig(name: str, v: Any) -> tuple[str, Any]:
+    """Triton type string for one runtime argument, and the value to pass."""
+    dt = _dtype_name(v)
+    if dt is not None:
+        if dt not in _PTR:
+            raise TypeError("%s: unsupported dtype %s" % (name, dt))
+        return "*" + _PTR[dt], v
+    if isinstance(v, bool):
+        return "i1", np.uint8(v)
+    if isinstance(v, int):
+        if -2**31 <= v < 2**31:
+            return "i32", np.int32(v)
+        if -2**63 <= v < 2**63:
+            return "i64", np.int64(v)
+        raise ValueError("%s: %d does not fit 64 bits" % (name, v))
+    if isinstance(v, np.generic):
+        dt = str(v.dtype)
+        if dt not in _PTR:
+            raise TypeError("%s: unsupported scalar type %s" % (name, dt))
+        return _PTR[dt], v
+    if isinstance(v, float):
+        return "fp32", np.float32(v)
+    raise TypeError("%s: expected a numpy array, a CPU torch tensor or a "
+                    "scalar, got %s" % (name, type(v).__name__))
+
+
+def signature_of(jit_fn: Any, args: Sequence[Any], constexprs: dict
+                 ) -> tuple[dict, dict, list]:
+    """Bind positional args and constexpr keywords to the kernel's
+    parameters.  Returns (signature, constexprs, runtime values in order)."""
+    params = getattr(jit_fn, "params", None)
+    names = getattr(jit_fn, "arg_names", None)
+    if params is None or names is None:
+        raise TypeError("jit_fn: expected a @triton.jit function, got %s"
+                        % type(jit_fn).__name__)
+    kw = dict(constexprs)
+    unknown = sorted(set(kw) - set(names))
+    if unknown:
+        raise TypeError("%s: not a parameter of %s" % (
+            ", ".join(unknown), getattr(jit_fn, "__name__", "the kernel")))
+    if len(args) > len(names):
+        raise TypeError("args: %s takes %d parameters, %d given"
+                        % (names and jit_fn.__name__, len(names), len(args)))
+    sig, consts, values = {}, {}, []
+    for i, (p, name) in enumerate(zip(params, names)):
+        if i < len(args):
+            if name in kw:
+                raise TypeError("%s: given by position and by keyword" % name)
+            v = args[i]
+        elif name in kw:
+            v = kw.pop(name)
+        elif getattr(p, "default", inspect.Parameter.empty) is not \
+                inspect.Parameter.empty:
+            v = p.default
+        else:
+            raise TypeError("%s: missing argument" % name)
+        if p.is_constexpr:
+            sig[name] = "constexpr"
+            consts[name] = v
+        else:
+            sig[name], val = _sig(name, v)
+            values.append(val)
+    if kw:
+        raise TypeError("%s: not a parameter of %s" % (
+            ", ".join(sorted(kw)), getattr(jit_fn, "__name__", "the kernel")))
+    return sig, consts, values
+
+
+def compile_ptx(jit_fn: Any, *args: Any, num_warps: int = 4,
+                num_stages: int | None = None, arch: str = "sm_90",
+                align: bool = True, **constexprs: Any
+                ) -> tuple[str, Any, list, dict]:
+    """Compile for ``arch`` without a GPU.  align: specialise pointers and
+    multiples of 16 as divisible by 16, as Triton's launcher does.  Returns
+    (ptx text, Triton's metadata, runtime argument values, constexprs)."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    a = _arch(arch)
+    if not a.sm:
+        raise ValueError("arch: %s is not an NVIDIA profile" % arch)
+    sig, consts, values = signature_of(jit_fn, args, constexprs)
+    # What Triton's launcher tells the compiler on a GPU: pointers (the
+    # interpreter's buffers start on aligned windows) and integers that
+    # are multiples of 16 are divisible by 16.  This enables vector loads
+    # and cp.async as on the device.
+    attrs = {}
+    if align:
+        vi = 0
+        for i, name in enumerate(jit_fn.arg_names):
+            t = sig[name]
+            if t == "constexpr":
+                continue
+            v = values[vi]
+            vi += 1
+            if t.startswith("*") or (t in ("i32", "i64") and int(v) % 16 == 0):
+                attrs[(i,)] = [["tt.divisibility", 16]]
+    src = triton.compiler.ASTSource(fn=jit_fn, signature=sig,
+                                    constexprs=consts, attrs=attrs)
+    opts = {"num_warps": int(num_warps)}
+    if num_stages is not None:
+        opts["num_stages"] = int(num_stages)
+    k = triton.compile(src, target=GPUTarget("cuda", int(a.sm), 32),
+                       options=opts)
+    return k.asm["ptx"], k.metadata, values, consts
+
+
+def analyze(jit_fn: Any, grid: "int | Sequence[int] | Callable[[dict], Any]",
+            *args: Any, num_warps: int = 4, num_stages: int | None = None,
+            arch: str = "sm_90", ctas: str = "all",
+            max_steps: int = 100_000_000, threads: int = 0,
+            align: bool = True, **constexprs: Any) -> Report:
+    """Compile ``jit_fn`` for ``arch`` (no GPU needed), run it on the CPU
+    over ``grid`` programs of ``num_warps`` warps with ``args`` (numpy
+    arrays or CPU torch tensors for pointers, written back in place;
+    Python or numpy scalars) and the constexprs as keywords, and report per
+    line of the Python source.  grid may be a callable of the constexprs,
+    as in ``kernel[lambda META: ...]``."""
+    ptx, md, values, consts = compile_ptx(
+        jit_fn, *args, num_warps=num_warps, num_stages=num_stages,
+        arch=arch, align=align, **constexprs)
+    if callable(grid):
+        grid = grid(dict(consts))
+    if isinstance(grid, int):
+        grid = (grid,)
+    return run_ptx(ptx, kernel=md.name, grid=tuple(grid),
+                   block=(int(md.num_warps) * 32, 1, 1), args=values,
+                   smem=int(md.shared), arch=arch, ctas=ctas,
+                   max_steps=max_steps, threads=threads)
