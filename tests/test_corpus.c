@@ -629,7 +629,8 @@ static void triton_matmul(void)
     pi_buf(&l, s1, sizeof s1);
     wm_ptx_fault ft;
     CHECK_EQ(pi_run(m, "matmul", &l, &ft), WM_ERR_UNSUPPORTED);
-    CHECK(strstr(ft.msg, "unsupported instruction 'wgmma.fence") != NULL);
+    CHECK(strstr(ft.msg, "unsupported instruction 'wgmma.fence.sync."
+                         "aligned' at matmul.py:25") != NULL);
     CHECK(strcmp(ft.file, "matmul.py") == 0);
     CHECK_EQ(ft.line, 25); /* acc += tl.dot(a, b) */
     wm_ptx_free(m);
