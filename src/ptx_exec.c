@@ -2110,7 +2110,13 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         }
         continue;
     unsupported: {
-        const char *txt = mod->texts + in->text;
+        const char *txt = mod->texts + in->text, *file, *inl;
+        uint32_t line, il;
+        wmi_ptx_attr(mod, pc, &file, &line, &inl, &il);
+        if (line) /* "... at kernel.cu:42": the source line nvcc means */
+            return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
+                                 "unsupported instruction '%.120s' at %s:%u",
+                                 txt, file, line);
         return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
                              "unsupported instruction '%s'", txt);
     }

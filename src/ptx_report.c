@@ -212,6 +212,22 @@ static void text_numbers(FILE *f, const wm_stats *s, int shared)
                 (unsigned long long)s->excessive_sectors, conf);
 }
 
+/*
+ * Text: inlined code is listed under its outermost call site, the
+ * kernel's line (as Nsight Compute's source view does with inlined
+ * functions); each instruction keeps its helper line beside it.
+ */
+static void by_call_site(const wm_ptx_module *m, wm_site *sites, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        wm_ptx_where w;
+        if (wm_ptx_where_insn(m, sites[i].site, &w) && w.call_line) {
+            sites[i].file = w.call_file;
+            sites[i].line = w.call_line;
+        }
+    }
+}
+
 static int cmp_rank(const void *x, const void *y)
 {
     const line_group *a = *(const line_group *const *)x;
@@ -267,6 +283,8 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
     }
     for (size_t i = 0; i < n; i++)
         wm_agg_site(g, i, &sites[i]);
+    if (o->format == WM_FMT_TEXT)
+        by_call_site(m, sites, n);
     qsort(sites, n, sizeof *sites, site_cmp);
     for (size_t i = 0; i < n; i++) {
         line_group *lg = ngroups ? &groups[ngroups - 1] : NULL;
@@ -575,10 +593,9 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                 fprintf(f, "  [%s:%u]", w.inl_file, w.inl_line);
             if (w.near_line)
                 fprintf(f, "  [after %s:%u]", base_name(w.file), w.near_line);
-            if (w.call_line && (w.call_line != s->line ||
-                                strcmp(w.call_file, s->file) != 0))
-                fprintf(f, "  [called at %s:%u]", base_name(w.call_file),
-                        w.call_line);
+            if (w.call_line && (w.call_line != w.line ||
+                                strcmp(w.call_file, w.file) != 0))
+                fprintf(f, "  [in %s:%u]", base_name(w.file), w.line);
             fputc('\n', f);
         }
     }

@@ -29,12 +29,13 @@ wm_cli_test(NAME run_global_set
        --arg f32[256] --arg i32=256 --global taps=f32[5]:iota --format csv
   STDOUT "const_conv.cu\",24,[0-9]+,\"st.global.f32 [^\n]*,global,st,4,8,256,8,32,32,0")
 
-# inlined helpers: each access names the kernel's call site too
+# inlined helpers: text groups by the kernel's call site, the helper line
+# beside each instruction; JSON names the call site
 wm_cli_test(NAME run_inlined_call_site
   ARGS run ${C}/for_each_sm_80.ptx --grid 8 --block 128
        --arg "{f32[1000]:iota, f32[1000], i32=3}" --arg i32=1000 --color never
-  STDOUT "for_each.cu:8 +global ld +32 "
-         "ptx:49 ld.global.f32 %f2, \\[%rd6\\]  \\[called at for_each.cu:16\\]")
+  STDOUT "for_each.cu:16 +global ld +32 .* f\\(i\\);"
+         "ptx:49 ld.global.f32 %f2, \\[%rd6\\]  \\[in for_each.cu:8\\]")
 wm_cli_test(NAME run_inlined_call_site_json
   ARGS run ${C}/for_each_sm_80.ptx --grid 8 --block 128
        --arg "{f32[1000]:iota, f32[1000], i32=3}" --arg i32=1000 --format json

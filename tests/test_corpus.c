@@ -598,6 +598,44 @@ static void grid_stride4(const char *b)
     wm_agg_free(g);
 }
 
+/* Triton 3.x's sm_90a matmul (tests/corpus/triton): it parses, its
+   loads run, and it stops at wgmma, unsupported, at its Python line. */
+static void triton_matmul(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/corpus/triton/matmul_sm_90.ptx",
+             WM_SOURCE_DIR);
+    size_t n = 0;
+    char *src = wm_read_file(path, &n);
+    CHECK(src != NULL);
+    wm_ptx_module *m = src ? pi_parse(src, path) : NULL;
+    free(src);
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    static uint16_t a[128 * 128], bm[128 * 128];
+    static float c[128 * 128];
+    uint8_t s0[16], s1[16];
+    pi_launch l = pi_dims(2, 128);
+    l.grid[1] = 2;
+    l.dyn_smem = 65536;
+    pi_buf(&l, a, sizeof a);
+    pi_buf(&l, bm, sizeof bm);
+    pi_buf(&l, c, sizeof c);
+    pi_u32(&l, 128);
+    pi_u32(&l, 128);
+    pi_u32(&l, 128);
+    pi_buf(&l, s0, sizeof s0);
+    pi_buf(&l, s1, sizeof s1);
+    wm_ptx_fault ft;
+    CHECK_EQ(pi_run(m, "matmul", &l, &ft), WM_ERR_UNSUPPORTED);
+    CHECK(strstr(ft.msg, "unsupported instruction 'wgmma.fence.sync."
+                         "aligned' at matmul.py:25") != NULL);
+    CHECK(strcmp(ft.file, "matmul.py") == 0);
+    CHECK_EQ(ft.line, 25); /* acc += tl.dot(a, b) */
+    wm_ptx_free(m);
+}
+
 typedef struct corpus_case {
     const char *name;
     void (*run)(const char *build);
@@ -637,5 +675,6 @@ int main(void)
                 fprintf(stderr, "  ^ corpus case %s, build %s\n",
                         cases[i].name, *b);
         }
+    triton_matmul();
     return check_done("test_corpus");
 }

@@ -363,7 +363,8 @@ int main(void)
     unsigned n = check_dir("examples/kernels/sm_80") +
                  check_dir("examples/kernels/sm_90") +
                  check_dir("tests/ptx") + check_dir("tests/ptx/nvcc") +
-                 check_dir("tests/corpus/ptx");
+                 check_dir("tests/corpus/ptx") +
+                 check_dir("tests/corpus/triton");
     CHECK(n >= 25);
     return check_done("test_ptx_consts");
 }
