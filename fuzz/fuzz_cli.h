@@ -31,7 +31,8 @@ static int fuzz_arg_huge(const char *a)
 static int fuzz_arg_unsafe(const char *a)
 {
     size_t n = strlen(a);
-    return fuzz_arg_huge(a) || strstr(a, "html") || strstr(a, "out=") || strcmp(a, "-") == 0 ||
+    return fuzz_arg_huge(a) || strstr(a, "html") || strstr(a, "out=") ||
+           strcmp(a, "-") == 0 ||
            strncmp(a, "--max", 5) == 0 || strcmp(a, "-j") == 0 ||
            strncmp(a, "--jobs", 6) == 0 ||
            (n >= 3 && strcmp(a + n - 3, ".cu") == 0);
