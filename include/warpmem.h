@@ -77,19 +77,20 @@ WM_API void wm_free(void *p);
 #define WM_LIMIT_LIST(X)                                                      \
     X(WM_LIMIT_INPUT_BYTES,                                                   \
       "bytes of one input file (PTX, expression file, source line reads)",    \
-      "fixed (no flag)")                                                                \
+      "fixed (no flag)")                                                      \
     X(WM_LIMIT_MODULE_DATA,                                                   \
-      "bytes of a PTX module's .global/.const variables", "fixed (no flag)")            \
+      "bytes of a PTX module's .global/.const variables", "fixed (no flag)")  \
     X(WM_LIMIT_REGS,                                                          \
       "register slots of one PTX function (registers + distinct constants)",  \
-      "fixed (no flag)")                                                                \
+      "fixed (no flag)")                                                      \
     X(WM_LIMIT_SMEM,                                                          \
-      "bytes of shared memory of one CTA (static + run --smem)", "fixed (no flag)")     \
-    X(WM_LIMIT_LOCAL, "bytes of .local memory per thread", "fixed (no flag)")           \
+      "bytes of shared memory of one CTA (static + run --smem)",              \
+      "fixed (no flag)")                                                      \
+    X(WM_LIMIT_LOCAL, "bytes of .local memory per thread", "fixed (no flag)") \
     X(WM_LIMIT_EXPR_DEPTH,                                                    \
       "nesting depth of an expression (parentheses, unary and binary "        \
       "operators)",                                                           \
-      "fixed (no flag)")                                                                \
+      "fixed (no flag)")                                                      \
     X(WM_LIMIT_CTA_STEPS, "warp instructions of one CTA (default)",           \
       "run --max-steps N")                                                    \
     X(WM_EXPR_DEFAULT_LIMIT, "warp accesses of one expr run (default)",      \

@@ -353,7 +353,7 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         if (n >= 11 && memcmp(s, "bar.warp", 8) == 0)
             in->op = OP_NOP; /* bar.warp.sync: lanes already in lockstep */
         if (n >= 15 && memcmp(s, "barrier.cluster", 15) == 0)
-            in->op = OP_UNKNOWN; /* cluster barriers: no operand, not modelled */
+            in->op = OP_UNKNOWN; /* cluster barriers: not modelled */
     }
     if (in->op == OP_MOV && in->type == PT_NONE)
         in->type = PT_B32;

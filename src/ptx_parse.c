@@ -596,7 +596,8 @@ static int var_limit(parser *p, tok name, const char *what, uint64_t limit,
 {
     wm_diag_set(p->d, WM_ERR_PARSE, name.off, name.len,
                 "'%.*s': %s over the limit of %llu bytes (%s)",
-                (int)name.len, p->s + name.off, what, (unsigned long long)limit, raise);
+                (int)name.len, p->s + name.off, what,
+                (unsigned long long)limit, raise);
     return 0;
 }
 
@@ -697,15 +698,15 @@ static int parse_var(parser *p, wmi_space sp, int is_extern)
     } else if (sp == SP_LOCAL && p->f) {
         uint64_t off = align_up(p->f->local_bytes, align);
         if (size > WM_LIMIT_LOCAL || off + size > WM_LIMIT_LOCAL)
-            return var_limit(p, name, ".local memory per thread", WM_LIMIT_LOCAL,
-                             "a fixed limit");
+            return var_limit(p, name, ".local memory per thread",
+                             WM_LIMIT_LOCAL, "a fixed limit");
         v->offset = off;
         p->f->local_bytes = (uint32_t)(off + size);
     } else if (sp == SP_GLOBAL || sp == SP_CONST) {
         uint64_t off = align_up(p->m->gbytes, align < 16 ? 16 : align);
         if (size > WM_LIMIT_MODULE_DATA || off > WM_LIMIT_MODULE_DATA - size)
-            return var_limit(p, name, "module .global/.const data", WM_LIMIT_MODULE_DATA,
-                             "a fixed limit");
+            return var_limit(p, name, "module .global/.const data",
+                             WM_LIMIT_MODULE_DATA, "a fixed limit");
         /* Only initialised data is stored: a launch allocates the whole
            module data zeroed (lazily, by the OS) and copies this part. */
         if (is_p(p, '=')) {
@@ -1323,7 +1324,8 @@ static int parse_insn(parser *p, size_t start)
             }
         }
         if (op == OP_MOV && ((in.d | in.a) & WMI_VEC) &&
-            (((in.d & in.a) & WMI_VEC) || wmi_type_bits((wmi_type)in.type) > 64))
+            (((in.d & in.a) & WMI_VEC) ||
+             wmi_type_bits((wmi_type)in.type) > 64))
             return err(p, "%.*s packs or unpacks a vector of at most 64 bits "
                           "into one register", (int)optok.len,
                        p->s + optok.off);
