@@ -109,7 +109,7 @@ class KernelInfo(Structure):
 
 class PtxArg(Structure):
     _fields_ = [("buf", c_void_p), ("bytes", c_size_t), ("scalar", c_uint64),
-                ("size", c_uint)]
+                ("size", c_uint), ("value", c_void_p)]
 
 
 PROGRESS_FN = ctypes.CFUNCTYPE(None, c_void_p, c_uint64, c_uint64)
@@ -118,10 +118,13 @@ PROGRESS_FN = ctypes.CFUNCTYPE(None, c_void_p, c_uint64, c_uint64)
 class Launch(Structure):
     _fields_ = [("grid", c_uint * 3), ("block", c_uint * 3),
                 ("dyn_smem", c_size_t), ("args", POINTER(PtxArg)),
-                ("nargs", c_size_t), ("ctas", c_int), ("ctas_n", c_uint64),
+                ("nargs", c_size_t), ("extra", POINTER(PtxArg)),
+                ("nextra", c_size_t), ("globals", c_void_p),
+                ("nglobals", c_size_t), ("ctas", c_int), ("ctas_n", c_uint64),
                 ("seed", c_uint64), ("max_steps", c_uint64),
                 ("threads", c_uint), ("progress", PROGRESS_FN),
-                ("progress_ud", c_void_p)]
+                ("progress_ud", c_void_p), ("max_total_steps", c_uint64),
+                ("cache", c_void_p)]
 
 
 class Result(Structure):
@@ -136,7 +139,8 @@ class Fault(Structure):
                 ("insn", c_size_t), ("ptx_line", c_uint32),
                 ("file", c_char_p), ("line", c_uint32), ("has_addr", c_int),
                 ("addr", c_uint64), ("space", c_int), ("buf", c_long),
-                ("bound", c_uint64)]
+                ("bound", c_uint64), ("call_ptx_line", c_uint32),
+                ("call_file", c_char_p), ("call_line", c_uint32)]
 
 
 class ReportOpts(Structure):

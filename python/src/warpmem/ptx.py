@@ -148,7 +148,7 @@ def _elem_name(arr) -> str:
     return _DTYPES[name]
 
 
-def _scalar(v: Any, p: L.ParamInfo, what: str) -> L.PtxArg:
+def _scalar(v: Any, p: L.ParamInfo, what: str, keep: list) -> L.PtxArg:
     import numpy as np
 
     if isinstance(v, (bytes, bytearray, memoryview)):
@@ -156,11 +156,12 @@ def _scalar(v: Any, p: L.ParamInfo, what: str) -> L.PtxArg:
         if len(b) != p.size:
             raise ValueError("%s: %d bytes given for the %d-byte parameter %s"
                              % (what, len(b), p.size, L.s(p.name)))
-        if len(b) not in (1, 2, 4, 8):
-            raise TypeError("%s: struct parameters of %d bytes are not "
-                            "supported (the library passes scalars of 1, 2, "
-                            "4 or 8 bytes)" % (what, len(b)))
-        return L.PtxArg(None, 0, int.from_bytes(b, "little"), len(b))
+        if len(b) in (1, 2, 4, 8) and p.count == 1:
+            return L.PtxArg(None, 0, int.from_bytes(b, "little"), len(b))
+        # a by-value struct (.param .align A .b8 p[N]): its bytes as they are
+        raw = ctypes.create_string_buffer(b, len(b))
+        keep.append(raw)
+        return L.PtxArg(None, 0, 0, len(b), ctypes.cast(raw, ctypes.c_void_p))
     if isinstance(v, np.generic):
         arr = np.asarray(v)
     elif isinstance(v, bool):
@@ -348,7 +349,7 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
         elif v is None:
             cargs[i] = L.PtxArg(None, 0, 0, p.size)
         else:
-            cargs[i] = _scalar(v, p, what)
+            cargs[i] = _scalar(v, p, what, keep)
     if text_format not in ("text", "csv"):
         raise ValueError("text_format: %r is not 'text' or 'csv'"
                          % (text_format,))
