@@ -184,7 +184,7 @@ WM_API const char *wm_read_error(int err);
  * 32 lanes, 32 B sectors, 128 B lines and 32 four-byte banks;
  * uniform_pair enables the CC 7.x rule that 64/128-bit shared loads whose
  * lanes pair up on equal addresses take half the wavefronts
- * (memory-model.md 2.3.1).
+ * (docs/design/memory-model.md §2).
  */
 typedef struct wm_arch {
     char name[24];

@@ -401,7 +401,7 @@ def targets(a):
                 t_gbs = r["gbs"]["median"]
     check("best transpose / torch .t().contiguous()",
           vec / t_gbs if vec and t_gbs else None, "> 1.0",
-          vec and t_gbs and vec / t_gbs > 1.0, "issue 5 deliverable 5")
+          vec and t_gbs and vec / t_gbs > 1.0, "docs/lab.md, targets")
     for i, r in rows.items():
         if r["type"] != "smem" or not r.get("predicted_rel") or \
                 not r.get("baseline"):

@@ -1,5 +1,5 @@
 /*
- * table.c -- the experiment rows of warpmem-lab (issue numbering E0..E6),
+ * table.c -- the experiment rows of warpmem-lab (numbered E0..E7),
  * their selection, and the statistics every row is reported with.
  *
  * Each row names the row it is compared with (its baseline): the stride

@@ -3,10 +3,10 @@
  * specs ("sm_80", "generic,warp=64,banks=32") and validation.
  *
  * All NVIDIA profiles from sm_70 to sm_90 share the numbers of
- * memory-model.md: 32 lanes, 32 B sectors, 128 B lines, 32 banks of 4 B.
- * They differ in one rule: CC 7.x packs uniform lane pairs of 64/128-bit
- * shared loads (memory-model.md 2.3.1, forum S18); whether sm_80+ keeps it
- * is unknown, so only sm_70/sm_75 enable it.
+ * docs/design/memory-model.md: 32 lanes, 32 B sectors, 128 B lines, 32
+ * banks of 4 B.  They differ in one rule: CC 7.x packs uniform lane pairs
+ * of 64/128-bit shared loads (the uniform-pair rule, §2 there); whether
+ * sm_80+ keeps it is unknown, so only sm_70/sm_75 enable it.
  */
 #include "wm_int.h"
 
@@ -27,7 +27,8 @@ static const wm_arch builtin[] = {
     {"L4", 89, 32, 32, 128, 32, 4, 0},
     {"RTX4090", 89, 32, 32, 128, 32, 4, 0},
     /* AMD CDNA3-like: wave64, 128 B vL1D lines, 32 LDS banks of 4 B
-     * (memory-model.md section 5).  An example of the generic profile. */
+     * (docs/design/memory-model.md §3).  An example of the generic
+     * profile. */
     {"amd-wave64", 0, 64, 32, 128, 32, 4, 0},
     {"generic", 0, 32, 32, 128, 32, 4, 0},
 };

@@ -3,7 +3,7 @@
  * until they exit or wait at a barrier, and turns every memory instruction
  * into a wm_access for the aggregator.
  *
- * Divergence (ptx-notes.md 4.5, option 2): every lane has its own pc and
+ * Divergence (docs/design/interpreter.md §3): every lane has its own pc and
  * each step executes the instruction at the lowest pc of the ready lanes,
  * for exactly the lanes sitting there (w->act at w->cur).  nvcc and LLVM
  * place join blocks after both arms and loop exits after loops, so the
@@ -861,7 +861,7 @@ static wm_status do_atom(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
                              "unsupported atomic operation");
     wmi_space sp = (wmi_space)in->space;
-    /* lanes apply in lane order (a defined order, ptx-notes.md 4.6) */
+    /* lanes apply in lane order (a defined order, docs/design/interpreter.md §4) */
     for (unsigned l = 0; l < 32; l++) {
         if (!(m >> l & 1))
             continue;
@@ -925,7 +925,7 @@ static wm_status do_cp_async(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 
 /* ---- warp-wide ops ----------------------------------------------------- */
 
-/* A membermask must name only lanes converged here (ptx-notes.md 4.5). */
+/* A membermask must name only lanes converged here (docs/design/interpreter.md §3). */
 static wm_status check_members(wmi_cta *c, wmi_warp *w, uint32_t pc,
                                uint32_t act, uint32_t members, const char *op)
 {

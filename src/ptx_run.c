@@ -9,7 +9,7 @@
  * are the same with 1 or N threads.  On a fault, the chunk order also
  * decides which fault is reported (the lowest CTA in launch order).
  *
- * CTA scheduling (ptx-notes.md 4.6): the warps of a CTA run in turn, each
+ * CTA scheduling (docs/design/interpreter.md §4): the warps of a CTA run in turn, each
  * until all its lanes exited or wait at a barrier; then every barrier whose
  * count is reached is released.  Exited threads count as arrived.  If no
  * barrier can be released while threads wait, or threads released together
