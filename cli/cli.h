@@ -115,4 +115,16 @@ int cli_flag(char **argv, int i, const char *name, const char *short_name);
  * for reports; truncated when longer. */
 void cli_command_line(int argc, char **argv, char *buf, size_t cap);
 
+/* Most nvcc flags one command passes on (--nvcc-flag, -- ARGS). */
+#define CLI_MAX_NVCC_FLAGS 32
+
+/*
+ * Compile the .cu at cu to PTX (-ptx -lineinfo -arch=sm_SM, sm 0 = 80, then
+ * flags) into a new temporary file whose path goes to out[outlen].  1, or
+ * 0 after printing why (no nvcc on PATH, nvcc failed); the caller unlinks
+ * out when done.
+ */
+int cli_compile_cu(const char *cu, unsigned sm, const char *const *flags,
+                   size_t nflags, char *out, size_t outlen);
+
 #endif /* WM_CLI_H */

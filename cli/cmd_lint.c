@@ -69,45 +69,6 @@ static int parse_dims(const char *flag, const char *s, unsigned d[3])
     return 1;
 }
 
-/* Compile a .cu to PTX with nvcc into a temporary file; path in out. */
-static int compile_cu(const char *cu, unsigned sm, char *out, size_t outlen)
-{
-    const char *tmp = getenv("TMPDIR");
-    snprintf(out, outlen, "%s/warpmem-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemp(out);
-    if (fd < 0)
-        return cli_error("cannot create a temporary file: %s", strerror(errno)),
-               0;
-    close(fd);
-    char arch[32];
-    snprintf(arch, sizeof arch, "-arch=sm_%u", sm ? sm : 80);
-    pid_t pid = fork();
-    if (pid < 0) {
-        unlink(out);
-        return cli_error("cannot run nvcc: %s", strerror(errno)), 0;
-    }
-    if (pid == 0) {
-        char *argv[] = {
-            (char *)(uintptr_t) "nvcc",      (char *)(uintptr_t) "-ptx",
-            (char *)(uintptr_t) "-lineinfo", arch,
-            (char *)(uintptr_t) "-o",        out,
-            (char *)(uintptr_t)cu,           NULL};
-        execvp("nvcc", argv);
-        _exit(127);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        unlink(out);
-        return cli_error("%s: %s", cu,
-                         WIFEXITED(status) && WEXITSTATUS(status) == 127
-                             ? "compiling CUDA needs nvcc on PATH"
-                             : "nvcc failed"),
-               0;
-    }
-    return 1;
-}
 
 static int parse_sev(const char *v, wm_severity *out)
 {
@@ -227,7 +188,7 @@ int wm_cmd_lint(int argc, char **argv)
     const char *ptx_path = input;
     size_t len = strlen(input);
     if (len > 3 && strcmp(input + len - 3, ".cu") == 0) {
-        if (!compile_cu(input, arch.sm, tmp, sizeof tmp))
+        if (!cli_compile_cu(input, arch.sm, NULL, 0, tmp, sizeof tmp))
             goto out;
         ptx_path = tmp;
     }

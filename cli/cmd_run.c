@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #define MAX_ARGS 64
-#define MAX_NVCC_FLAGS 32
 
 static void usage(FILE *f)
 {
@@ -138,56 +137,6 @@ static int parse_dims(const char *flag, const char *s, unsigned d[3])
 }
 
 
-/* Compile a .cu to PTX with nvcc into a temporary file; path in out.
-   flags: extra nvcc arguments (-I, -D, -std, --extended-lambda ...). */
-static int compile_cu(const char *cu, unsigned sm, const char *const *flags,
-                      size_t nflags, char *out, size_t outlen)
-{
-    const char *tmp = getenv("TMPDIR");
-    snprintf(out, outlen, "%s/warpmem-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemp(out);
-    if (fd < 0)
-        return cli_error("cannot create a temporary file: %s", strerror(errno)), 0;
-    close(fd);
-    char arch[32];
-    snprintf(arch, sizeof arch, "-arch=sm_%u", sm ? sm : 80);
-    pid_t pid = fork();
-    if (pid < 0) {
-        unlink(out);
-        return cli_error("cannot run nvcc: %s", strerror(errno)), 0;
-    }
-    if (pid == 0) {
-        char *argv[8 + MAX_NVCC_FLAGS];
-        size_t n = 0;
-        argv[n++] = (char *)(uintptr_t)"nvcc";
-        argv[n++] = (char *)(uintptr_t)"-ptx";
-        argv[n++] = (char *)(uintptr_t)"-lineinfo";
-        argv[n++] = arch;
-        for (size_t i = 0; i < nflags; i++)
-            argv[n++] = (char *)(uintptr_t)flags[i];
-        argv[n++] = (char *)(uintptr_t)"-o";
-        argv[n++] = out;
-        argv[n++] = (char *)(uintptr_t)cu;
-        argv[n] = NULL;
-        execvp("nvcc", argv);
-        _exit(127);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-        unlink(out);
-        return cli_error("%s: compiling CUDA needs nvcc on PATH (or pass the "
-                         "PTX: nvcc -ptx -lineinfo -arch=sm_80 %s)",
-                         cu, cu),
-               0;
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        unlink(out);
-        return cli_error("%s: nvcc failed", cu), 0;
-    }
-    return 1;
-}
 
 typedef struct progress_state {
     double t0;
@@ -537,7 +486,7 @@ int wm_cmd_run(int argc, char **argv)
     int64_t max_total = (int64_t)WM_LIMIT_TOTAL_STEPS;
     run_arg args[MAX_ARGS];
     size_t nargs = 0;
-    const char *nvcc_flags[MAX_NVCC_FLAGS];
+    const char *nvcc_flags[CLI_MAX_NVCC_FLAGS];
     size_t nflags = 0;
     run_values rv;
     memset(&rv, 0, sizeof rv);
@@ -563,9 +512,9 @@ int wm_cmd_run(int argc, char **argv)
         } else if (strcmp(argv[i], "--") == 0) {
             /* the rest goes to nvcc */
             for (i++; i < argc; i++) {
-                if (nflags >= MAX_NVCC_FLAGS) {
+                if (nflags >= CLI_MAX_NVCC_FLAGS) {
                     cli_usage_error("--: at most %d nvcc arguments",
-                                    MAX_NVCC_FLAGS);
+                                    CLI_MAX_NVCC_FLAGS);
                     goto out;
                 }
                 nvcc_flags[nflags++] = argv[i];
@@ -574,8 +523,8 @@ int wm_cmd_run(int argc, char **argv)
         } else if ((r = cli_opt(argc, argv, &i, "--nvcc-flag", NULL, &v))) {
             if (r < 0)
                 goto out;
-            if (nflags >= MAX_NVCC_FLAGS) {
-                cli_usage_error("--nvcc-flag: at most %d", MAX_NVCC_FLAGS);
+            if (nflags >= CLI_MAX_NVCC_FLAGS) {
+                cli_usage_error("--nvcc-flag: at most %d", CLI_MAX_NVCC_FLAGS);
                 goto out;
             }
             nvcc_flags[nflags++] = v;
@@ -722,7 +671,7 @@ int wm_cmd_run(int argc, char **argv)
     char tmp[512] = "";
     const char *ptx_path = input;
     if (is_cu) {
-        if (!compile_cu(input, arch_name ? arch.sm : 80, nvcc_flags, nflags,
+        if (!cli_compile_cu(input, arch_name ? arch.sm : 80, nvcc_flags, nflags,
                         tmp, sizeof tmp))
             goto out;
         ptx_path = tmp;
