@@ -1336,7 +1336,7 @@ WM_API wm_status wm_html_report_file(const char *path, const wm_agg *g,
 /*
  * A GPU's figures for the hierarchy model: SM count and clock, the unified
  * L1/shared array per SM, the L2, and bandwidths (bytes per second).  Every
- * figure carries its source in docs/cache.md and in source.  The built-in
+ * figure carries its source in docs/hierarchy.md and in source.  The built-in
  * GPUs are also architecture profiles (--arch H200 counts with the sm_90
  * rules); a plain sm_XX profile maps to a default GPU (wm_gpu_for_arch).
  */
@@ -1368,7 +1368,7 @@ WM_API const wm_gpu *wm_gpu_find(const char *name);
  * for profiles without one (generic, amd-wave64, sm_70/75/86). */
 WM_API const wm_gpu *wm_gpu_for_arch(const wm_arch *a);
 
-/* How the warps resident on an SM take turns (docs/cache.md). */
+/* How the warps resident on an SM take turns (docs/hierarchy.md). */
 typedef enum {
     WM_CACHE_ORDER_INSN,   /* one memory instruction per warp per round */
     WM_CACHE_ORDER_BARRIER /* each warp runs its whole barrier interval */

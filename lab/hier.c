@@ -4,7 +4,7 @@
  * threads, 4 rows per thread) and its stride and offset sweeps (E2, E3:
  * a 256 MiB
  * buffer: 4x the L2, the floor the lab's --size keeps), fed to wm_cache
- * (docs/cache.md) for the default GPU of the sm_90 profile (H200).
+ * (docs/hierarchy.md) for the default GPU of the sm_90 profile (H200).
  *
  * The lane addresses are those of lab/kernels/transpose.cu for block
  * (bx, by): x = bx*32 + lane, y = by*32 + warp + j for j = 0, 8, 16, 24;

@@ -70,7 +70,7 @@ typedef struct lab_pred {
     double nway_pred;         /* smem rows: wavefronts per probe request */
 } lab_pred;
 
-/* The hierarchy model's prediction for a row (lab/hier.c, docs/cache.md):
+/* The hierarchy model's prediction for a row (lab/hier.c, docs/hierarchy.md):
  * the whole n x n grid through L1/L2/DRAM of the sm_90 default GPU. */
 typedef struct lab_hier {
     int has;              /* 0: kind not modelled (or not computed) */

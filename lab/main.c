@@ -34,7 +34,7 @@ static const char usage[] =
     "  --commit TEXT   the source commit, recorded with the results\n"
     "  --cache         also predict the 2-D rows (E1, transposes, 8192 x\n"
     "                  8192) and the stride/offset sweeps (256 MiB) through\n"
-    "                  L1/L2/DRAM model of H200 (docs/cache.md; seconds)\n";
+    "                  L1/L2/DRAM model of H200 (docs/hierarchy.md; seconds)\n";
 
 static int usage_error(const char *msg, const char *arg)
 {

@@ -109,7 +109,7 @@ static void write_list_text(FILE *f, const lab_table *t)
     if (with_hier)
         fprintf(f, "hierarchy: the whole grid (8192 x 8192; E2/E3: "
                    "256 MiB) through the L1/L2/DRAM\nmodel of %s "
-                   "(docs/cache.md): effective bandwidth, what bounds it, "
+                   "(docs/hierarchy.md): effective bandwidth, what bounds it, "
                    "sector hit rates\n\n",
                    wm_gpu_for_arch(wm_arch_default())->name);
     if (with_hier)

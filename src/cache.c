@@ -2,7 +2,7 @@
  * cache.c -- the hierarchy below the coalescer: one L1 per SM, a shared L2
  * and DRAM, fed with the exact global access stream of a run.
  *
- * Model (docs/cache.md gives the reasons and sources):
+ * Model (docs/hierarchy.md gives the reasons and sources):
  *   - Sectored caches: 128 B lines of four 32 B sectors; a sector hits when
  *     its line's tag is present and the sector is valid, a tag miss and a
  *     tag hit with the sector missing are both misses (Nsight Compute

@@ -3,7 +3,7 @@
  * array, L2, bandwidths) and the occupancy that turns a launch into CTAs per
  * SM, a shared-memory carve-out and the L1 capacity left over.
  *
- * Sources (docs/cache.md repeats them per figure):
+ * Sources (docs/hierarchy.md repeats them per figure):
  *   [HW]  NVIDIA H100 Tensor Core GPU Architecture whitepaper (GH100: 132 SMs
  *         on H100 SXM5, 256 KB L1/shared per SM, 50 MB L2); NVIDIA A100
  *         Tensor Core GPU Architecture whitepaper (108 SMs, 192 KB L1/shared

@@ -1,4 +1,4 @@
-# The hierarchy model through the CLI (docs/cache.md).
+# The hierarchy model through the CLI (docs/hierarchy.md).
 set(WM_COPY_ARGS examples/kernels/sm_80/copy.ptx --grid 8 --block 256
     --arg f32[2048] --arg f32[2048]:iota --arg i32=2048)
 wm_cli_test(NAME run_cache_copy
