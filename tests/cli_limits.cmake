@@ -1,4 +1,4 @@
-# CLI tests of issue 17's reproducers: bad input gives a clear message and
+# CLI tests of bad-input reproducers: bad input gives a clear message and
 # exit code, never a crash, a hang or memory exhaustion.  Exact stderr is
 # pinned by golden files (tests/golden/limits_*.txt); inputs are in
 # tests/limits/.  Paths are relative: the tests run in the source tree.

@@ -1,6 +1,6 @@
 /*
  * test_limits.c -- robustness of the PTX front end and interpreter
- * (issue 17): the ptx_ops.def shape table is consistent, and every opcode
+ *: the ptx_ops.def shape table is consistent, and every opcode
  * with every operand count 0..5 and several operand kinds either parses
  * into an instruction the interpreter runs without crashing (a fault is
  * fine) or is a parse error.  Run under ASan+UBSan this is the
