@@ -75,24 +75,34 @@ static int buffer(const char *s, size_t n, void **buf, size_t *bytes,
     }
     *bytes = (size_t)count * esz;
     *buf = calloc(*bytes + 16, 1);
-    if (!*buf)
+    if (!*buf) {
+        free(*out);
+        *out = NULL;
         return cli_error("cannot allocate %zu bytes", *bytes), 0;
+    }
     if (*file) {
         size_t fn = 0;
         char *data = wm_read_file(file, &fn);
         if (!data || fn != *bytes) {
             cli_error("'%s': %s", file, data ? "size differs from the buffer"
-                                             : strerror(errno));
+                                             : wm_read_error(errno));
             free(data);
-            return 0;
+            goto fail;
         }
         memcpy(*buf, data, fn);
         free(data);
     } else if (wm_ptx_fill(*buf, t, (size_t)count, init) != WM_OK) {
-        return cli_usage_error("unknown init '%s' (zeros, iota, rand=SEED, "
-                               "file=PATH)", init), 0;
+        cli_usage_error("unknown init '%s' (zeros, iota, rand=SEED, "
+                        "file=PATH)", init);
+        goto fail;
     }
     return 1;
+fail: /* nothing is kept: the caller has not counted this buffer */
+    free(*buf);
+    *buf = NULL;
+    free(*out);
+    *out = NULL;
+    return 0;
 }
 
 /* A scalar field TYPE=VALUE: its bits and size. */
@@ -158,7 +168,7 @@ static int raw_bytes(const char *spec, wm_ptx_arg *a, run_values *rv)
         v = (uint8_t *)wm_read_file(s + 5, &n);
         if (!v)
             return cli_error("--arg '%s': cannot read '%s': %s", spec, s + 5,
-                             strerror(errno)), 0;
+                             wm_read_error(errno)), 0;
     } else {
         return cli_usage_error("--arg '%s': expected bytes:hex=.. or "
                                "bytes:file=PATH", spec), 0;
@@ -281,12 +291,17 @@ void rv_finish(run_values *rv, size_t nargs)
 
 static int write_file(const char *path, const void *p, size_t n)
 {
+    char what[600];
+    snprintf(what, sizeof what, "'%s' (:out=)", path);
     FILE *f = fopen(path, "wb");
     int ok = f && fwrite(p, 1, n, f) == n;
-    if (f && fclose(f) != 0)
+    int err = ok ? 0 : errno;
+    if (f && fclose(f) != 0 && ok) {
         ok = 0;
+        err = errno;
+    }
     if (!ok)
-        cli_error("cannot write '%s': %s", path, strerror(errno));
+        cli_write_error(what, err);
     return ok;
 }
 

@@ -40,3 +40,9 @@ wm_cli_test(NAME run_inlined_call_site_json
   ARGS run ${C}/for_each_sm_80.ptx --grid 8 --block 128
        --arg "{f32[1000]:iota, f32[1000], i32=3}" --arg i32=1000 --format json
   STDOUT "\"ptx_line\": 49, [^\n]*\"call_file\": \"\\.\\./for_each\\.cu\", \"call_line\": 16")
+# a struct field's buffer with a bad init is refused and freed (the
+# sanitizer build's leak check runs this too)
+wm_cli_test(NAME run_struct_field_bad_init EXIT 2
+  ARGS run ${C}/for_each_sm_80.ptx --grid 1 --block 32
+       --arg "{f32[4]:bogus, f32[4], i32=3}" --arg i32=4
+  STDERR "^warpmem: error: unknown init 'bogus' \\(zeros, iota, rand=SEED, file=PATH\\)\n$")
