@@ -460,6 +460,11 @@ static int scan_uses(const wm_ptx_module *m, const wmi_func *f,
                         src = from(org, f->nslots, in->b);
                 }
                 break;
+            case OP_MAD: /* base + i * size, as LLVM (Triton) writes it:
+                            mad.wide.s32 %rd, %r, 4, %rd_base */
+                if ((in->flags & F_WIDE) || is64(in->type))
+                    src = from(org, f->nslots, in->c);
+                break;
             default: break;
             }
             if (src != WMI_NOREG && in->d < f->nslots && !(in->d & WMI_VEC) &&

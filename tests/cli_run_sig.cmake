@@ -269,3 +269,11 @@ wm_cli_test(NAME run_fault_text_report EXIT 1
 # 1 for programs: --list --format json
 wm_cli_test(NAME run_list_json ARGS run ${P}/triton_add.ptx --list --format json
   GOLDEN run_list_triton.json)
+# a pointer that reaches its store only through mad.wide (base + i * 4) is
+# listed as a pointer and takes a buffer
+wm_cli_test(NAME run_list_mad_wide ARGS run ${P}/mad_wide_ptr.ptx --list
+  STDOUT "    0  out        .u64          8  pointer   \n")
+wm_cli_test(NAME run_mad_wide_buffer
+  ARGS run ${P}/mad_wide_ptr.ptx --grid 1 --block 32 --arg u32[32] --arg u32=32
+       --format csv
+  STDOUT ",global,st,4,1,32,1,4,4,0")

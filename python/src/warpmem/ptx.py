@@ -198,8 +198,8 @@ def _scalar(v: Any, p: L.ParamInfo, what: str, keep: list) -> L.PtxArg:
 def _buffer(arr, p: L.ParamInfo, what: str, keep: list) -> L.PtxArg:
     err = ctypes.create_string_buffer(200)
     # a parameter the PTX declares .ptr (Triton does) is a pointer whatever
-    # the library's use scan concludes (it does not follow every address
-    # computation, e.g. mad.wide onto the base)
+    # the library's use scan concludes (the scan is flow-insensitive and
+    # follows only moves, 64-bit add/sub and mad.wide onto a base)
     if not p.declared_ptr and \
             not lib.wm_ptx_param_accepts_buffer(ctypes.byref(p), err, 200):
         raise TypeError("%s: %s" % (what, err.value.decode()))
