@@ -159,22 +159,13 @@ static unsigned first_lane(uint32_t m)
 /* ---- scheduling --------------------------------------------------------- */
 
 /*
- * Pick the next group: the lowest pc over ready lanes.  Lanes in w->act
- * must already have their pc stored.  Returns 0 when no lane is ready.
+ * The lowest pc among lanes: w->cur and w->act (the lanes there), and in
+ * *omin the next lowest pc (UINT32_MAX if none).
  */
-static int reselect_depth(wmi_cta *c, wmi_warp *w, uint32_t *omin);
-
-static int reselect(wmi_cta *c, wmi_warp *w, uint32_t *omin)
+static inline void lowest_pc(wmi_warp *w, uint32_t lanes, uint32_t *omin)
 {
-    uint32_t ready = w->live & ~w->wait;
     uint32_t best = UINT32_MAX, second = UINT32_MAX, act = 0;
-    if (!ready) {
-        w->act = 0;
-        return 0;
-    }
-    if (c->has_calls)
-        return reselect_depth(c, w, omin);
-    for (uint32_t t = ready; t; t &= t - 1) {
+    for (uint32_t t = lanes; t; t &= t - 1) {
         unsigned l = (unsigned)__builtin_ctz(t);
         uint32_t p = w->pc[l];
         if (p < best) {
@@ -190,41 +181,44 @@ static int reselect(wmi_cta *c, wmi_warp *w, uint32_t *omin)
     w->cur = best;
     w->act = act;
     *omin = second;
-    return 1;
 }
 
 /* reselect with calls: the deepest lanes first (a call completes for its
    lanes before their caller goes on), then the lowest pc among them;
    *omin only counts lanes of that depth, the only ones that can merge. */
-static int reselect_depth(wmi_cta *c, wmi_warp *w, uint32_t *omin)
+static int reselect_depth(wmi_cta *c, wmi_warp *w, uint32_t ready,
+                          uint32_t *omin)
+{
+    uint32_t d = 0, deepest = 0;
+    for (uint32_t t = ready; t; t &= t - 1) {
+        unsigned l = (unsigned)__builtin_ctz(t);
+        if (w->depth[l] > d) {
+            d = w->depth[l];
+            deepest = 0;
+        }
+        if (w->depth[l] == d)
+            deepest |= 1u << l;
+    }
+    lowest_pc(w, deepest, omin);
+    w->gdepth = d;
+    wmi_ptx_group(c, w);
+    return 1;
+}
+
+/*
+ * Pick the next group: the lowest pc over ready lanes.  Lanes in w->act
+ * must already have their pc stored.  Returns 0 when no lane is ready.
+ */
+static int reselect(wmi_cta *c, wmi_warp *w, uint32_t *omin)
 {
     uint32_t ready = w->live & ~w->wait;
-    uint32_t best = UINT32_MAX, second = UINT32_MAX, act = 0, d = 0;
-    for (uint32_t t = ready; t; t &= t - 1) {
-        unsigned l = (unsigned)__builtin_ctz(t);
-        if (w->depth[l] > d)
-            d = w->depth[l];
+    if (!ready) {
+        w->act = 0;
+        return 0;
     }
-    for (uint32_t t = ready; t; t &= t - 1) {
-        unsigned l = (unsigned)__builtin_ctz(t);
-        uint32_t p = w->pc[l];
-        if (w->depth[l] != d)
-            continue;
-        if (p < best) {
-            second = best;
-            best = p;
-            act = 1u << l;
-        } else if (p == best) {
-            act |= 1u << l;
-        } else if (p < second) {
-            second = p;
-        }
-    }
-    w->cur = best;
-    w->act = act;
-    w->gdepth = d;
-    *omin = second;
-    wmi_ptx_group(c, w);
+    if (c->has_calls)
+        return reselect_depth(c, w, ready, omin);
+    lowest_pc(w, ready, omin);
     return 1;
 }
 
