@@ -4,6 +4,7 @@ torch tensors) as its buffers, and report per line of the Python source."""
 from __future__ import annotations
 
 import inspect
+import os
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -131,7 +132,33 @@ def compile_ptx(jit_fn: Any, *args: Any, num_warps: int = 4,
         opts["num_stages"] = int(num_stages)
     k = triton.compile(src, target=GPUTarget("cuda", int(a.sm), 32),
                        options=opts)
-    return k.asm["ptx"], k.metadata, values, consts
+    return _here(k.asm["ptx"], jit_fn), k.metadata, values, consts
+
+
+def _here(ptx: str, jit_fn: Any) -> str:
+    """Triton's cache is keyed by the kernel's source text, not its path, so
+    PTX compiled before the file moved (another checkout, a renamed
+    folder) names the old path in its .file lines.  Point those at the
+    function's file as it is now, so the report shows its source lines."""
+    import re
+
+    try:
+        now = inspect.getsourcefile(getattr(jit_fn, "fn", jit_fn))
+    except TypeError:
+        now = None
+    if not now:
+        return ptx
+    now = os.path.abspath(now)
+    base = os.path.basename(now)
+
+    def fix(m: "re.Match[str]") -> str:
+        path = m.group(2)
+        if path != now and os.path.basename(path) == base and \
+                not os.path.exists(path):
+            return m.group(1) + '"' + now.replace("\\", "\\\\") + '"'
+        return m.group(0)
+
+    return re.sub(r'^(\s*\.file\s+\d+\s+)"([^"]*)"', fix, ptx, flags=re.M)
 
 
 def analyze(jit_fn: Any, grid: "int | Sequence[int] | Callable[[dict], Any]",
