@@ -44,17 +44,6 @@ static void json_num(FILE *f, double v)
         fprintf(f, "%.6g", v);
 }
 
-static void csv_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static const char *order_name(wm_cache_order o)
 {
     return o == WM_CACHE_ORDER_BARRIER ? "barrier" : "insn";
@@ -116,7 +105,7 @@ static void report_csv(FILE *f, const wm_cache *c)
 {
     fputs("hierarchy_metric,value\n", f);
     for (size_t i = 0; i < wm_cache_metric_count(); i++) {
-        csv_str(f, wm_cache_metric_name(i));
+        wmi_csv_string(f, wm_cache_metric_name(i));
         fprintf(f, ",%.6g\n", wm_cache_metric_value(c, i));
     }
 }

@@ -1,10 +1,21 @@
 /*
  * json.c -- JSON helpers shared by every writer: string escaping, counts of
- * one access, and metrics by Nsight Compute name.
+ * one access, and metrics by Nsight Compute name; and CSV's quoted field.
  */
 #include "wm_int.h"
 
 #include <math.h>
+
+void wmi_csv_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
 
 void wm_json_string(FILE *f, const char *s)
 {

@@ -347,17 +347,6 @@ static void json_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
     fprintf(f, "}");
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
                     int header)
 {
@@ -401,9 +390,9 @@ void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
             const wm_lint_insn *v = &l->v[rows[i].i];
             wm_ptx_where w;
             wm_ptx_where_insn(l->m, v->insn, &w);
-            csv_field(f, wm_ptx_kernel_name(l->m, l->kernel));
+            wmi_csv_string(f, wm_ptx_kernel_name(l->m, l->kernel));
             fputc(',', f);
-            csv_field(f, rows[i].file);
+            wmi_csv_string(f, rows[i].file);
             fprintf(f, ",%u,%u,%s,%s,%u,%s,%s,", rows[i].line, w.ptx_line,
                     wm_space_name(v->space), wm_op_name(v->op), v->size,
                     wm_lint_kind_name(v->kind), wm_severity_name(v->severity));
@@ -412,11 +401,11 @@ void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
                         v->max, v->worst, v->ideal);
             else
                 fprintf(f, ",,,,,");
-            csv_field(f, v->stride);
+            wmi_csv_string(f, v->stride);
             fputc(',', f);
-            csv_field(f, v->form);
+            wmi_csv_string(f, v->form);
             fputc(',', f);
-            csv_field(f, v->reason);
+            wmi_csv_string(f, v->reason);
             fputc('\n', f);
         }
     }

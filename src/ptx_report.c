@@ -65,17 +65,6 @@ static void json_stats(FILE *f, const wm_stats *s)
             (unsigned long long)s->conflicts);
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 /* The totals of the whole grid estimated from a sample: every count
    times k (ratios of counts stay as they were, up to rounding). */
 static void scale_totals(const wm_totals *t, double k, wm_totals *out)
@@ -333,9 +322,9 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
             memset(&w, 0, sizeof w);
             w.text = "";
             wm_ptx_where_insn(m, s->site, &w);
-            csv_field(f, s->file);
+            wmi_csv_string(f, s->file);
             fprintf(f, ",%u,%u,", s->line, w.ptx_line);
-            csv_field(f, w.text);
+            wmi_csv_string(f, w.text);
             fprintf(f, ",%s,%s,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
                     wm_space_name(s->space), wm_op_name(s->op), s->size,
                     (unsigned long long)s->stats.inst,

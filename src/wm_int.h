@@ -68,6 +68,9 @@ void wmi_banks_count(const wm_arch *arch, const wm_access *a,
 /* d += s, field by field. */
 void wmi_stats_add(wm_stats *d, const wm_stats *s);
 
+/* s as one CSV field: in double quotes, a quote doubled (json.c). */
+void wmi_csv_string(FILE *f, const char *s);
+
 /* ---- reference model (reference.c): slow, obviously right ---------------- */
 
 /* Same contract as wm_count, by brute force: used by tests and benches. */
