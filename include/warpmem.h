@@ -40,9 +40,30 @@ extern "C" {
 #define WM_API
 #endif
 
-#define WM_VERSION "0.1.0"
+/*
+ * The version, written only here: CMake's project(VERSION) and the Python
+ * package's version are read from these three lines.  WM_VERSION is the
+ * string "MAJOR.MINOR.PATCH"; WM_VERSION_NUMBER is MAJOR*10000 +
+ * MINOR*100 + PATCH, for #if tests (#if WM_VERSION_NUMBER >= 100).
+ */
+#define WM_VERSION_MAJOR 0
+#define WM_VERSION_MINOR 1
+#define WM_VERSION_PATCH 0
+#define WM_VERSION_STR_(x) #x
+#define WM_VERSION_XSTR_(x) WM_VERSION_STR_(x)
+#define WM_VERSION                                                            \
+    WM_VERSION_XSTR_(WM_VERSION_MAJOR)                                        \
+    "." WM_VERSION_XSTR_(WM_VERSION_MINOR) "." WM_VERSION_XSTR_(               \
+        WM_VERSION_PATCH)
+#define WM_VERSION_NUMBER                                                     \
+    (WM_VERSION_MAJOR * 10000 + WM_VERSION_MINOR * 100 + WM_VERSION_PATCH)
 
-/* The library's version (WM_VERSION of the build), e.g. "0.1.0". */
+/*
+ * The version of the library linked at run time, "MAJOR.MINOR.PATCH": the
+ * WM_VERSION it was built with, which differs from the WM_VERSION a caller
+ * was compiled against when an older or newer shared library is loaded.
+ * Static string, never freed.
+ */
 WM_API const char *wm_version(void);
 
 /* Release memory the library documents as "caller frees" (the same as
