@@ -1,0 +1,47 @@
+# --help, the manual page and the completions come from cli/help.def
+# (cli/doc/gendoc.c); these tests check that they agree with each other
+# and with the parsers (tests/help_check.cmake), that the page renders
+# without a warning, and what the bash completion offers
+# (tests/completion_check.sh).
+set(wm_help_args -DBIN=$<TARGET_FILE:warpmem>
+  -DGENDOC=$<TARGET_FILE:warpmem-gendoc> -DMAN=${PROJECT_BINARY_DIR}/warpmem.1
+  -DSRC=${PROJECT_SOURCE_DIR})
+foreach(step width parse known)
+  add_test(NAME help_${step} COMMAND ${CMAKE_COMMAND} -DSTEP=${step}
+    ${wm_help_args} -P ${CMAKE_CURRENT_SOURCE_DIR}/help_check.cmake)
+endforeach()
+
+find_program(WM_MANDOC mandoc)
+find_program(WM_GROFF groff)
+find_program(WM_COL col)
+if(WM_MANDOC)
+  set(wm_render ${WM_MANDOC})
+  # mandoc's lint: no message at warning level or above (exit 0)
+  add_test(NAME man_lint COMMAND ${WM_MANDOC} -T lint -W warning
+    ${PROJECT_BINARY_DIR}/warpmem.1)
+else()
+  set(wm_render ${WM_GROFF})
+endif()
+if(WM_GROFF)
+  # groff with every warning on must stay silent
+  add_test(NAME man_groff COMMAND ${CMAKE_COMMAND} -E env sh -c
+    "out=$(${WM_GROFF} -mdoc -ww -z ${PROJECT_BINARY_DIR}/warpmem.1 2>&1) && test -z \"$out\" || { echo \"$out\"; exit 1; }")
+endif()
+if(wm_render AND WM_COL)
+  add_test(NAME help_agree COMMAND ${CMAKE_COMMAND} -DSTEP=agree
+    ${wm_help_args} -DRENDER=${wm_render} -DCOL=${WM_COL}
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/help_check.cmake)
+endif()
+
+find_program(WM_BASH bash)
+if(WM_BASH)
+  add_test(NAME completion_bash COMMAND ${WM_BASH}
+    ${CMAKE_CURRENT_SOURCE_DIR}/completion_check.sh
+    ${PROJECT_BINARY_DIR}/warpmem.bash $<TARGET_FILE:warpmem>
+    ${PROJECT_SOURCE_DIR})
+endif()
+find_program(WM_ZSH zsh)
+if(WM_ZSH)
+  add_test(NAME completion_zsh_syntax COMMAND ${WM_ZSH} -n
+    ${PROJECT_BINARY_DIR}/_warpmem)
+endif()
