@@ -419,8 +419,12 @@ static void gen_bash(FILE *f)
 /* zsh wants descriptions without brackets, colons or single quotes. */
 static void zsh_desc(FILE *f, const char *s)
 {
-    size_t n = 0;
-    for (; *s && *s != ';' && *s != '(' && n < 60; s++, n++) {
+    size_t n = 0, end = strcspn(s, ";(");
+    while (end && s[end - 1] == ' ')
+        end--; /* "the launch (required)" -> "the launch" */
+    if (end > 60)
+        end = 60;
+    for (; n < end; s++, n++) {
         if (*s == '[' || *s == ']' || *s == ':' || *s == '\\')
             fputc(' ', f);
         else if (*s == '\'')
@@ -441,7 +445,11 @@ static void zsh_action(FILE *f, const cli_row *r)
         arg_words(f, r->arg);
         fputc(')', f);
         break;
-    default: fputs(":value: ", f); break;
+    default:
+        fputc(':', f);
+        zsh_desc(f, r->arg);
+        fputs(": ", f);
+        break;
     }
 }
 
