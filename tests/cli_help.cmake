@@ -27,6 +27,15 @@ if(WM_GROFF)
   add_test(NAME man_groff COMMAND ${CMAKE_COMMAND} -E env sh -c
     "out=$(${WM_GROFF} -mdoc -ww -z ${PROJECT_BINARY_DIR}/warpmem.1 2>&1) && test -z \"$out\" || { echo \"$out\"; exit 1; }")
 endif()
+find_program(WM_MAN man)
+if(WM_MAN AND WM_GROFF)
+  # `man ./warpmem.1` as a reader types it: a page with its sections, and
+  # nothing on stderr with groff's warnings on
+  add_test(NAME man_render COMMAND sh -c
+    "MANWIDTH=80 ${WM_MAN} --warnings -l ${PROJECT_BINARY_DIR}/warpmem.1 >man.out 2>man.err && test ! -s man.err && grep -q 'EXIT STATUS' man.out && grep -q 'warpmem run' man.out || { cat man.err; exit 1; }")
+  set_tests_properties(man_render PROPERTIES
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+endif()
 if(wm_render AND WM_COL)
   add_test(NAME help_agree COMMAND ${CMAKE_COMMAND} -DSTEP=agree
     ${wm_help_args} -DRENDER=${wm_render} -DCOL=${WM_COL}

@@ -7,6 +7,7 @@
  *   warpmem-gendoc bash OUT         bash completion (complete -F _warpmem)
  *   warpmem-gendoc zsh OUT          zsh completion (#compdef warpmem)
  *   warpmem-gendoc flags            "COMMAND FLAG" per option, for tests
+ *   warpmem-gendoc commands         "warpmem", then commands.def's names
  *
  * Completion of option values: an ARG of a|b|c offers those words, FILE
  * offers paths, --kernel offers the kernels `warpmem run FILE --list` finds
@@ -552,11 +553,16 @@ int main(int argc, char **argv)
         gen_flags(stdout);
         return fflush(stdout) == 0 ? 0 : 1;
     }
+    if (strcmp(mode, "commands") == 0 && argc == 2) {
+        for (size_t c = 0; c < ncommands(); c++)
+            printf("%s\n", command_at(c));
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
     if (!((man && argc == 4) ||
           ((strcmp(mode, "bash") == 0 || strcmp(mode, "zsh") == 0) &&
            argc == 3))) {
         fprintf(stderr, "usage: warpmem-gendoc man DATE OUT | bash OUT | "
-                        "zsh OUT | flags\n");
+                        "zsh OUT | flags | commands\n");
         return 2;
     }
     const char *out = argv[argc - 1];
