@@ -2,7 +2,7 @@
 # (cli/doc/gendoc.c); these tests check that they agree with each other
 # and with the parsers (tests/help_check.cmake), that the page renders
 # without a warning, and what the bash completion offers
-# (tests/completion_check.sh).
+# (tests/completion_check.sh) and hands zsh (tests/completion_zsh.sh).
 set(wm_help_args -DBIN=$<TARGET_FILE:warpmem>
   -DGENDOC=$<TARGET_FILE:warpmem-gendoc> -DMAN=${PROJECT_BINARY_DIR}/warpmem.1
   -DSRC=${PROJECT_SOURCE_DIR})
@@ -53,4 +53,7 @@ find_program(WM_ZSH zsh)
 if(WM_ZSH)
   add_test(NAME completion_zsh_syntax COMMAND ${WM_ZSH} -n
     ${PROJECT_BINARY_DIR}/_warpmem)
+  add_test(NAME completion_zsh COMMAND ${WM_ZSH} -f
+    ${CMAKE_CURRENT_SOURCE_DIR}/completion_zsh.sh ${PROJECT_BINARY_DIR}/_warpmem
+    $<TARGET_FILE_DIR:warpmem> ${PROJECT_SOURCE_DIR})
 endif()
