@@ -57,3 +57,9 @@ if(WM_ZSH)
     ${CMAKE_CURRENT_SOURCE_DIR}/completion_zsh.sh ${PROJECT_BINARY_DIR}/_warpmem
     $<TARGET_FILE_DIR:warpmem> ${PROJECT_SOURCE_DIR})
 endif()
+
+# The table itself (tests/test_help_table.c) reads cli/help_table.c.
+if(TARGET test_help_table)
+  target_sources(test_help_table PRIVATE ${PROJECT_SOURCE_DIR}/cli/help_table.c)
+  target_include_directories(test_help_table PRIVATE ${PROJECT_SOURCE_DIR}/cli)
+endif()

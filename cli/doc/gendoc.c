@@ -399,7 +399,7 @@ static void gen_bash(FILE *f)
                 arg_words(f, r->arg);
                 fputs("\" -- \"$cur\"))", f);
                 break;
-            default: break;
+            default: fputs(": no fixed values", f); break;
             }
             fputs("\n            return 0 ;;\n", f);
         }
