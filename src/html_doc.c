@@ -86,7 +86,7 @@ static const char style_report[] =
     "table.srcpage td.code{text-align:left;white-space:pre;"
     "font-family:\"DejaVu Sans Mono\",Menlo,Consolas,monospace;"
     "text-overflow:ellipsis}\n"
-    "col.c-ln{width:40px}col.c-req{width:64px}col.c-per{width:96px}"
+    "col.c-ln{width:40px}col.c-req{width:64px}col.c-per{width:112px}"
     "col.c-conf{width:72px}col.c-share{width:52px}col.c-heat{width:100px}"
     "\n"
     "table.srcpage td.ln{color:var(--muted);text-align:right}\n"

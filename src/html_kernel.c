@@ -161,9 +161,9 @@ static void histogram(FILE *f, const wmi_hpage *p, const wmi_hline *l)
     fputs("<figure class=\"chart\" id=\"histogram\">\n<figcaption>", f);
     wmi_html_escape(f, cap);
     fputs("</figcaption>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
-          "viewBox=\"0 0 960 300\" role=\"img\" " FONT ">\n",
+          "viewBox=\"0 0 960 240\" role=\"img\" " FONT ">\n",
           f);
-    double x0 = 70, x1 = 930, y0 = 30, y1 = 250;
+    double x0 = 70, x1 = 930, y0 = 26, y1 = 190;
     double bw = (x1 - x0) / nb;
     if (bw > 60) { /* a few wide bars: keep them narrow and centred */
         x0 += ((x1 - x0) - 60.0 * nb) / 2;
@@ -189,24 +189,31 @@ static void histogram(FILE *f, const wmi_hpage *p, const wmi_hline *l)
                  lab);
         }
     }
-    fputs("<line x1=\"70\" y1=\"250\" x2=\"930\" y2=\"250\" "
+    fputs("<line x1=\"70\" y1=\"190\" x2=\"930\" y2=\"190\" "
           "stroke=\"#5b6472\"/>\n",
           f);
     char xl[64];
     snprintf(xl, sizeof xl, "%s per request", unit);
-    text(f, 500, 290, "middle", "font-size=\"12\"", xl);
-    text(f, 20, 140, "middle", "font-size=\"12\" transform=\"rotate(-90 20 "
-                               "140)\"",
+    text(f, 500, 230, "middle", "font-size=\"12\"", xl);
+    text(f, 20, 110, "middle", "font-size=\"12\" transform=\"rotate(-90 20 "
+                               "110)\"",
          "requests");
     fputs("</svg>\n</figure>\n", f);
 }
 
 void wmi_html_kernel_charts(wm_html *h, const wmi_hpage *p)
 {
+    /* one line of one request (a single access) needs no picture of
+       the whole */
     if (!p->nranked)
         return;
-    excess_chart(h->f, p);
-    h->nsvg++;
-    histogram(h->f, p, p->ranked[0]);
-    h->nsvg++;
+    const wmi_hline *w = p->ranked[0];
+    if (p->nlines > 1) {
+        excess_chart(h->f, p);
+        h->nsvg++;
+    }
+    if (w->sec.requests + w->shr.requests > 1) {
+        histogram(h->f, p, w);
+        h->nsvg++;
+    }
 }

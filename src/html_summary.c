@@ -83,6 +83,26 @@ static void problem(FILE *f, const wmi_line_advice *la)
     fputs("</li>\n", f);
 }
 
+/* Source text with its runs of blanks made one (statements align their
+ * columns with spaces) and the ends trimmed. */
+static void code_squeezed(FILE *f, const char *t)
+{
+    char buf[512];
+    size_t n = 0;
+    while (*t == ' ' || *t == '\t')
+        t++;
+    for (; *t && n + 1 < sizeof buf; t++) {
+        int blank = *t == ' ' || *t == '\t';
+        if (blank && n && buf[n - 1] == ' ')
+            continue;
+        buf[n++] = blank ? ' ' : *t;
+    }
+    while (n && buf[n - 1] == ' ')
+        n--;
+    buf[n] = '\0';
+    wmi_html_escape(f, buf);
+}
+
 static void finding(FILE *f, const wmi_hpage *p, const wmi_hline *l)
 {
     char where[300], id[64];
@@ -96,10 +116,8 @@ static void finding(FILE *f, const wmi_hpage *p, const wmi_hline *l)
     fputs(link ? "</a>" : "", f);
     const char *t = wmi_hpage_text(p, l->file, l->line, &p->sites[l->first]);
     if (t) {
-        while (*t == ' ' || *t == '\t')
-            t++;
         fputs(" <code>", f);
-        wmi_html_escape(f, t);
+        code_squeezed(f, t);
         fputs("</code>", f);
     }
     fputs("\n<ul>\n", f);

@@ -76,3 +76,29 @@ add_test(NAME html_page_render
 set_tests_properties(html_page_render PROPERTIES
   FIXTURES_REQUIRED "wm_html_page_tiled;wm_html_page_misaligned;wm_html_page_expr_tiled"
   SKIP_RETURN_CODE 77 TIMEOUT 240)
+
+# Inlined code: the functor's line (for_each.cu:8) is charged to its call
+# site, line 16, with a helper row under it; every line of for_each.cu is a
+# row.
+set(HC ${PROJECT_SOURCE_DIR}/tests/corpus/ptx)
+wm_cli_test(NAME html_page_inlined
+  ARGS run ${HC}/for_each_sm_80.ptx --grid 8 --block 128
+       --arg "{f32[1000]:iota, f32[1000], i32=3}" --arg i32=1000
+       --html ${WM_ARTIFACTS}/page_inlined.html
+  STDOUT "for_each.cu:16")
+set_tests_properties(cli_html_page_inlined PROPERTIES
+  FIXTURES_SETUP wm_html_page_inlined)
+add_test(NAME html_page_inlined_rows
+  COMMAND ${CMAKE_COMMAND} -DFILE=${WM_ARTIFACTS}/page_inlined.html
+    "-DRE=<tr class=\"src\" id=\"s0-8\"><td class=\"ln\">8</td><td class=\"code\">    __device__ void operator...int i. const { y.i. = x.i. . .float.k. }</td><td></td>@SEP@id=\"s0-16\"><td class=\"ln\"><a href=\"#d0-16\">16</a></td><td class=\"code\">        f.i..</td><td>64</td><td>3.91 <span class=\"muted\">/ 3.91</span></td>@SEP@</tr>.<tr class=\"inl\"><td class=\"ln\">&#8627;</td><td class=\"code\"><span class=\"muted\">inlined for_each.cu:8</span>"
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/html_grep.cmake)
+set_tests_properties(html_page_inlined_rows PROPERTIES
+  FIXTURES_REQUIRED wm_html_page_inlined)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME html_page_inlined_check
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/html_check.py
+      --source-lines ${PROJECT_SOURCE_DIR}/tests/corpus/for_each.cu
+      ${WM_ARTIFACTS}/page_inlined.html)
+  set_tests_properties(html_page_inlined_check PROPERTIES
+    FIXTURES_REQUIRED wm_html_page_inlined)
+endif()
