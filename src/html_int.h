@@ -65,6 +65,7 @@ typedef struct wmi_hline {
     wm_stats sec, shr;     /* sums: global + local, shared */
     double share;          /* largest excessive share of its advice */
     wm_severity sev;       /* worst severity of its advice */
+    unsigned nfixable;     /* advice entries with a fix (excess or not) */
     double heat;           /* its share of the kernel's excess, 0..1 */
     int rank;              /* 1 = worst line; 0 = no excess */
     size_t dpos;           /* place among the detail sections: the ranked
@@ -87,6 +88,7 @@ typedef struct wmi_hpage {
     size_t nranked;
     const char **files;    /* distinct files of the rows, in order */
     size_t nfiles;
+    size_t *row;           /* row (index into lines) of each site */
 } wmi_hpage;
 
 /* Build the rows of g's report; WM_ERR_NOMEM (then p is freed). */

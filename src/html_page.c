@@ -94,6 +94,7 @@ static void line_measure(wmi_hpage *p, wmi_hline *l, uint64_t tsec,
             l->share = la[j].adv.share;
         if (la[j].adv.severity > l->sev)
             l->sev = la[j].adv.severity;
+        l->nfixable += la[j].adv.nfixes > 0;
     }
     double hs = tsec ? (double)l->sec.excessive_sectors / (double)tsec : 0;
     double hw = twf ? (double)l->shr.conflicts / (double)twf : 0;
@@ -149,8 +150,9 @@ wm_status wmi_hpage_build(wmi_hpage *p, const wm_agg *g,
     p->subs = calloc(m, sizeof *p->subs);
     p->ranked = calloc(m, sizeof *p->ranked);
     p->files = calloc(m, sizeof *p->files);
+    p->row = calloc(m, sizeof *p->row);
     if (!k || !p->sites || !p->aidx || !p->lines || !p->subs || !p->ranked ||
-        !p->files) {
+        !p->files || !p->row) {
         free(k);
         wmi_hpage_free(p);
         return WM_ERR_NOMEM;
@@ -177,6 +179,8 @@ wm_status wmi_hpage_build(wmi_hpage *p, const wm_agg *g,
     }
     for (size_t i = 0; i < p->nlines; i++) {
         wmi_hline *l = &p->lines[i];
+        for (size_t j = l->first; j < l->first + l->count; j++)
+            p->row[j] = i;
         line_measure(p, l, tsec, twf);
         if (l->sec.excessive_sectors + l->shr.conflicts)
             p->ranked[p->nranked++] = l;
@@ -201,6 +205,7 @@ void wmi_hpage_free(wmi_hpage *p)
     free(p->subs);
     free(p->ranked);
     free(p->files);
+    free(p->row);
     memset(p, 0, sizeof *p);
 }
 

@@ -11,6 +11,9 @@
 #include "html_int.h"
 #include "ptx_report_int.h"
 
+/* Files longer than this list only their lines with memory instructions. */
+#define WHOLE_FILE_MAX 5000
+
 static double per(uint64_t a, uint64_t b)
 {
     return b ? (double)a / (double)b : 0.0;
@@ -165,6 +168,11 @@ static void whole_file(FILE *f, const wmi_hpage *p, unsigned ifile,
         num_cells(f, &z, &z, 0, WM_SEV_NONE, 0);
         fputs("</tr>\n", f);
     }
+    /* sites on lines past the end (the file changed since it was
+       compiled) keep their rows */
+    for (size_t i = 0; i < p->nlines; i++)
+        if (p->lines[i].ifile == ifile && p->lines[i].line > n)
+            line_row(f, p, &p->lines[i], NULL);
     fputs("</tbody></table>\n", f);
 }
 
@@ -183,27 +191,33 @@ static void rows_only(FILE *f, const wmi_hpage *p, unsigned ifile)
 }
 
 /* The memory instructions in PTX order, each linking to its row. */
+typedef struct ptx_key {
+    uint32_t key; /* PTX line, else the site id */
+    size_t si;    /* index into the page's sites */
+} ptx_key;
+
 static int cmp_ptx(const void *x, const void *y)
 {
-    const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return (a > b) - (a < b);
+    const ptx_key *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->si > b->si) - (a->si < b->si);
 }
 
 static void ptx_panel(FILE *f, const wmi_hpage *p)
 {
-    uint64_t *ord = malloc((p->nsites ? p->nsites : 1) * sizeof *ord);
+    ptx_key *ord = malloc((p->nsites ? p->nsites : 1) * sizeof *ord);
     if (!ord || !p->nsites) {
         free(ord);
         return;
     }
-    /* key: ptx line (or site id) << 24 | index into sites */
     for (size_t i = 0; i < p->nsites; i++) {
         wm_html_where w;
         memset(&w, 0, sizeof w);
         if (p->o.where)
             p->o.where(p->o.source_ctx, p->sites[i].site, &w);
-        uint64_t k = w.ptx_line ? w.ptx_line : p->sites[i].site;
-        ord[i] = (k << 24) | (uint64_t)i;
+        ord[i].key = w.ptx_line ? w.ptx_line : p->sites[i].site;
+        ord[i].si = i;
     }
     qsort(ord, p->nsites, sizeof *ord, cmp_ptx);
     fputs("<details class=\"ptx\"><summary>PTX of the memory "
@@ -212,20 +226,14 @@ static void ptx_panel(FILE *f, const wmi_hpage *p)
           "</tr>\n",
           f);
     for (size_t i = 0; i < p->nsites; i++) {
-        size_t si = (size_t)(ord[i] & 0xffffff);
+        size_t si = ord[i].si;
         const wm_site *s = &p->sites[si];
         wm_html_where w;
         memset(&w, 0, sizeof w);
         if (p->o.where)
             p->o.where(p->o.source_ctx, s->site, &w);
-        const wmi_hline *l = NULL;
-        for (size_t j = 0; j < p->nlines && !l; j++)
-            if (si >= p->lines[j].first &&
-                si < p->lines[j].first + p->lines[j].count)
-                l = &p->lines[j];
-        char id[64] = "";
-        if (l)
-            wmi_hline_id(id, sizeof id, l, p, 's');
+        char id[64];
+        wmi_hline_id(id, sizeof id, &p->lines[p->row[si]], p, 's');
         fputs("<tr><td class=\"ln\">", f);
         if (w.ptx_line)
             fprintf(f, "<a href=\"#%s\">%u</a>", id, w.ptx_line);
@@ -269,6 +277,8 @@ void wmi_html_source(FILE *f, const wmi_hpage *p)
         }
         if (p->o.nlines && p->o.source)
             n = p->o.nlines(p->o.source_ctx, file);
+        if (n > WHOLE_FILE_MAX) /* a big header: its lines with sites */
+            n = 0;
         fputs("<h3>", f);
         wmi_html_escape(f, *file ? file : "(no file)");
         fputs("</h3>\n", f);

@@ -130,6 +130,35 @@ static void finding(FILE *f, const wmi_hpage *p, const wmi_hline *l)
     fputs("</ul></li>\n", f);
 }
 
+/* Lines at the ideal that a fix still improves (wider accesses). */
+static void fixable(FILE *f, const wmi_hpage *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->nlines; i++)
+        n += !p->lines[i].rank && p->lines[i].nfixable;
+    if (!n)
+        return;
+    fprintf(f, "<p class=\"muted\">%zu line%s at the ideal that the advisor "
+               "would still change (fewer requests for the same bytes):",
+            n, n == 1 ? "" : "s");
+    size_t shown = 0;
+    for (size_t i = 0; i < p->nlines && shown < 8; i++) {
+        const wmi_hline *l = &p->lines[i];
+        if (l->rank || !l->nfixable)
+            continue;
+        char where[300], id[64];
+        wmi_hline_where(where, sizeof where, l, p);
+        wmi_hline_id(id, sizeof id, l, p, 'd');
+        int link = !p->o.max_sites || l->dpos < p->o.max_sites;
+        fputs(shown++ ? ", " : " ", f);
+        if (link)
+            fprintf(f, "<a href=\"#%s\">", id);
+        wmi_html_escape(f, where);
+        fputs(link ? "</a>" : "", f);
+    }
+    fputs(shown < n ? ", ...</p>\n" : ".</p>\n", f);
+}
+
 void wmi_html_summary(FILE *f, const wmi_hpage *p)
 {
     fputs("<!-- summary -->\n<section class=\"summary\" id=\"summary\">\n"
@@ -150,5 +179,6 @@ void wmi_html_summary(FILE *f, const wmi_hpage *p)
             finding(f, p, p->ranked[i]);
         fputs("</ol>\n", f);
     }
+    fixable(f, p);
     fputs("</section>\n<!-- /summary -->\n", f);
 }

@@ -424,6 +424,10 @@ static void test_page(const wm_arch *arch)
                     "wavefronts") != NULL);
     CHECK(strstr(b, "28 excessive sectors: 70% of the kernel's 40 global "
                     "sectors") != NULL);
+    /* k.cu:7 is at the ideal, but 16-byte vectors would still help */
+    CHECK(strstr(b, "1 line at the ideal that the advisor would still "
+                    "change (fewer requests for the same bytes): <a "
+                    "href=\"#d0-7\">k.cu:7</a>.</p>") != NULL);
     /* the PTX panel lists the three instructions in PTX order */
     const char *p1 = strstr(b, ">101</a>"), *p2 = strstr(b, ">102</a>"),
                *p5 = strstr(b, ">105</a>");
