@@ -182,7 +182,7 @@ static void rows_only(FILE *f, const wmi_hpage *p, unsigned ifile)
     table_head(f, p->files[ifile], 0);
     for (size_t i = 0; i < p->nlines; i++) {
         const wmi_hline *l = &p->lines[i];
-        if (l->ifile != ifile)
+        if (l->ifile != ifile || !l->line)
             continue;
         line_row(f, p, l,
                  wmi_hpage_text(p, l->file, l->line, &p->sites[l->first]));
@@ -264,6 +264,8 @@ void wmi_html_source(FILE *f, const wmi_hpage *p)
     ptx_panel(f, p);
     fputs("<div class=\"srcmain\">\n", f);
     int nolines = 0;
+    for (size_t j = 0; j < p->nlines; j++)
+        nolines |= p->lines[j].line == 0;
     for (size_t i = 0; i < p->nfiles; i++) {
         const char *file = p->files[i];
         uint32_t n = 0;
@@ -271,10 +273,8 @@ void wmi_html_source(FILE *f, const wmi_hpage *p)
         for (size_t j = 0; j < p->nlines; j++)
             if (p->lines[j].ifile == i && p->lines[j].line)
                 has_line = 1;
-        if (!has_line) {
-            nolines = 1;
+        if (!has_line)
             continue;
-        }
         if (p->o.nlines && p->o.source)
             n = p->o.nlines(p->o.source_ctx, file);
         if (n > WHOLE_FILE_MAX) /* a big header: its lines with sites */

@@ -355,6 +355,10 @@ static wm_agg *page_agg(const wm_arch *arch)
     a.site = 5;
     wm_agg_add(g, &a, NULL);
     wm_agg_label(g, 5, "", "helper.cuh", 3);
+    a = strided(WM_SPACE_GLOBAL, 4, 0, 4);
+    a.site = 6; /* code the compiler hoisted: k.cu, line 0 */
+    wm_agg_add(g, &a, NULL);
+    wm_agg_label(g, 6, "ld.global.f32 %f3, [%rd2]", "k.cu", 0);
     return g;
 }
 
@@ -367,8 +371,9 @@ static void test_page(const wm_arch *arch)
     o.where = site_where;
     wmi_hpage p;
     CHECK_EQ(wmi_hpage_build(&p, g, &o), WM_OK);
-    /* k.cu:7 and k.cu:12 (with the inlined helper line under it) */
-    CHECK_EQ(p.nlines, 2);
+    /* k.cu:7, k.cu:12 (with the inlined helper line under it) and the
+       hoisted instruction's row */
+    CHECK_EQ(p.nlines, 3);
     CHECK_EQ(p.nfiles, 1);
     const wmi_hline *l12 = wmi_hpage_find(&p, "k.cu", 12);
     const wmi_hline *l7 = wmi_hpage_find(&p, "k.cu", 7);
@@ -385,7 +390,7 @@ static void test_page(const wm_arch *arch)
         /* the kernel's excess is all this line's: full heat */
         CHECK(l12->heat == 1.0);
         CHECK_EQ(l12->rank, 1);
-        /* shared: 31 of 32 wavefronts; global: 28 of 40 sectors */
+        /* shared: 31 of 32 wavefronts; global: 28 of 44 sectors */
         CHECK(fabs(l12->share - 31.0 / 32.0) < 1e-12);
         CHECK_EQ(l12->sev, WM_SEV_HIGH);
         CHECK_EQ(l7->rank, 0);
@@ -399,8 +404,13 @@ static void test_page(const wm_arch *arch)
     wm_status st = WM_OK;
     CAPTURE(b, n, st = wm_html_report(f, g, &o));
     CHECK_EQ(st, WM_OK);
-    /* every line of k.cu is a row; the helper row sits under line 12 */
-    CHECK_EQ(count(b, "<tr class=\"src"), 14);
+    /* every line of k.cu is a row, and the hoisted instruction one of its
+       own; the helper row sits under line 12 */
+    CHECK_EQ(count(b, "<tr class=\"src"), 15);
+    const char *hoisted = strstr(b, "<h3>Instructions without a source "
+                                    "line</h3>");
+    CHECK(hoisted && strstr(hoisted, "id=\"sp6\"") &&
+          strstr(hoisted, "ld.global.f32 %f3, [%rd2]"));
     CHECK(strstr(b, " data-lines=\"14\"") != NULL);
     const char *r12 = strstr(b, "<tr class=\"src hot\" id=\"s0-12\">");
     const char *inl = strstr(b, "<tr class=\"inl\">");
@@ -422,12 +432,14 @@ static void test_page(const wm_arch *arch)
                     "shared wavefronts") != NULL ||
           strstr(b, "31 excessive wavefronts: 97% of the kernel's 32 shared "
                     "wavefronts") != NULL);
-    CHECK(strstr(b, "28 excessive sectors: 70% of the kernel's 40 global "
+    CHECK(strstr(b, "28 excessive sectors: 64% of the kernel's 44 global "
                     "sectors") != NULL);
-    /* k.cu:7 is at the ideal, but 16-byte vectors would still help */
-    CHECK(strstr(b, "1 line at the ideal that the advisor would still "
+    /* k.cu:7 and the hoisted load are at the ideal, but 16-byte vectors
+       would still help */
+    CHECK(strstr(b, "2 lines at the ideal that the advisor would still "
                     "change (fewer requests for the same bytes): <a "
-                    "href=\"#d0-7\">k.cu:7</a>.</p>") != NULL);
+                    "href=\"#dp6\">site 6</a>, <a href=\"#d0-7\">k.cu:7</a>."
+                    "</p>") != NULL);
     /* the PTX panel lists the three instructions in PTX order */
     const char *p1 = strstr(b, ">101</a>"), *p2 = strstr(b, ">102</a>"),
                *p5 = strstr(b, ">105</a>");
