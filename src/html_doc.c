@@ -2,8 +2,8 @@
  * html_doc.c -- the HTML report: page frame and style sheet, escaping,
  * per-site sections (source line, numbers, drawing, advice, the drawing
  * after the best fix), and the one-call report over a wm_agg (its parts
- * in html_page.c, html_summary.c, html_kernel.c, html_source.c and
- * html_totals.c).
+ * in html_page.c, html_summary.c, html_kernel.c, html_source.c,
+ * html_detail.c and html_totals.c).
  *
  * The page needs no script and no network: CSS and SVG are inline; a
  * line's detail is reached by a plain anchor and lit by CSS :target.  It is

@@ -4,8 +4,9 @@
  * lane -> bank heatmap), html_chart.c (line and bar charts), and the
  * report of an aggregator: html_page.c (its rows: source lines with their
  * sites), html_summary.c (the findings first), html_source.c (the source
- * page and the per-line details), html_kernel.c (the excess per line and
- * the per-request histogram) and html_totals.c (totals with units).
+ * page), html_detail.c (a section per line), html_kernel.c (the excess
+ * per line and the per-request histogram) and html_totals.c (totals with
+ * units).
  *
  * Everything written is well-formed XML (XHTML-compatible): only the five
  * predefined entities, numeric character references, and UTF-8 text with
