@@ -595,6 +595,14 @@ static int write_html(const wm_expr *e, const wm_agg *g, const expr_opts *o,
     wm_html_opts opts = {0};
     opts.title = title;
     opts.command = cmd;
+    char launch[160];
+    unsigned grid[3], block[3];
+    if (wm_expr_launch(e, grid, block)) {
+        snprintf(launch, sizeof launch, "grid %u x %u x %u, block %u x %u x %u",
+                 grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+        opts.launch = launch;
+    }
+    opts.kernel = name;
     opts.source = stmt_source;
     opts.source_ctx = (void *)(uintptr_t)e;
     errno = 0;
