@@ -137,6 +137,76 @@ static unsigned elem_bytes(const wm_ptx_check *c)
     return es == 0 ? 1 : es > 8 ? 8 : es;
 }
 
+/* Source line of an access ("file:line", or "PTX line N"). */
+static void line_str(const wm_ptx_module *m, const wm_ptx_hazard_access *a,
+                     char *buf, size_t n)
+{
+    wm_ptx_where w;
+    wm_ptx_where_insn(m, a->insn, &w);
+    if (w.line)
+        snprintf(buf, n, "%s:%u", w.file, w.line);
+    else
+        snprintf(buf, n, "PTX line %u", w.ptx_line);
+}
+
+/* Do hazards a and b have the same kind and source lines? */
+static int same_lines(const wm_ptx_module *m, const wm_ptx_hazard *a,
+                      const wm_ptx_hazard *b)
+{
+    char x[2][300], y[2][300];
+    if (a->kind != b->kind)
+        return 0;
+    line_str(m, &a->second, x[1], sizeof x[1]);
+    line_str(m, &b->second, y[1], sizeof y[1]);
+    if (strcmp(x[1], y[1]) != 0)
+        return 0;
+    if (a->kind == WM_HAZ_UNINIT)
+        return 1;
+    line_str(m, &a->first, x[0], sizeof x[0]);
+    line_str(m, &b->first, y[0], sizeof y[0]);
+    return strcmp(x[0], y[0]) == 0;
+}
+
+/* The hazards grouped by kind and source-line pair, in order found. */
+static void print_by_line(FILE *f, const wm_ptx_module *m,
+                          const wm_ptx_check *c)
+{
+    for (size_t i = 0; i < c->nhazards; i++) {
+        const wm_ptx_hazard *h = &c->hazards[i];
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = same_lines(m, &c->hazards[j], h);
+        if (seen)
+            continue;
+        uint64_t pairs = 0, times = 0;
+        for (size_t j = i; j < c->nhazards; j++)
+            if (same_lines(m, &c->hazards[j], h)) {
+                pairs++;
+                times += c->hazards[j].count;
+            }
+        char a[300], b[300];
+        line_str(m, &h->second, b, sizeof b);
+        if (h->kind == WM_HAZ_UNINIT) {
+            fprintf(f, "check: %s at %s (%s): %llu instruction%s, %llu "
+                       "time%s\n",
+                    wm_hazard_name(h->kind), b, access_word(&h->second),
+                    (unsigned long long)pairs, pairs == 1 ? "" : "s",
+                    (unsigned long long)times, times == 1 ? "" : "s");
+            continue;
+        }
+        line_str(m, &h->first, a, sizeof a);
+        fprintf(f, "check: %s between %s (%s) and %s (%s): %llu "
+                   "instruction pair%s, %llu time%s\n",
+                wm_hazard_name(h->kind), a, access_word(&h->first), b,
+                access_word(&h->second), (unsigned long long)pairs,
+                pairs == 1 ? "" : "s", (unsigned long long)times,
+                times == 1 ? "" : "s");
+    }
+}
+
+/* Hazards printed in full; the rest are only in the summary by line. */
+#define PRINT_FULL 8
+
 void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
                         const wm_ptx_check *c)
 {
@@ -145,6 +215,12 @@ void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
     uint64_t races = 0, uninit = 0;
     for (size_t i = 0; i < c->nhazards; i++) {
         const wm_ptx_hazard *h = &c->hazards[i];
+        if (h->kind == WM_HAZ_UNINIT)
+            uninit++;
+        else
+            races++;
+        if (i >= PRINT_FULL)
+            continue;
         char where[300];
         where_str(m, h, where, sizeof where);
         fprintf(f, "check: %s hazard on %s, %u bytes, block (%u,%u,%u): "
@@ -155,11 +231,12 @@ void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
         if (h->kind != WM_HAZ_UNINIT)
             print_access(f, m, &h->first);
         print_access(f, m, &h->second);
-        if (h->kind == WM_HAZ_UNINIT)
-            uninit++;
-        else
-            races++;
     }
+    if (c->nhazards > PRINT_FULL)
+        fprintf(f, "check: %zu more instruction pairs (all in the JSON "
+                   "report)\n",
+                c->nhazards - PRINT_FULL);
+    print_by_line(f, m, c);
     if (c->dropped)
         fprintf(f, "check: %llu more occurrences of other instruction "
                    "pairs not listed\n",
