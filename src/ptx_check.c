@@ -3,9 +3,10 @@
  * (the model is stated in ptx_check_int.h; docs/check.md is the user's
  * view).
  *
- * Shadow memory: one wmi_word per 4-byte word of shared memory and of each
- * global buffer (global shadows are calloc'd on first use, so untouched
- * pages cost nothing).  A word holds its last write and up to two reads of
+ * Shadow memory: one wmi_word per 4-byte word of shared memory, and one per
+ * global word the CTA touched, in an open-addressing table keyed by the
+ * simulated word address (small enough to stay in cache, where a flat
+ * shadow of every buffer would not).  A word holds its last write and up to two reads of
  * different threads since, each with the bytes it touched, and, for
  * shared memory, the bytes written in this CTA.  A word belongs to the CTA
  * whose sequence number it carries; an older one reads as empty, so no
@@ -26,6 +27,13 @@
 
 #define MAX_HAZARDS 4096u
 
+/* The per-lane helpers of the hot loop (mem_words) */
+#ifdef __GNUC__
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
 /* One access in the shadow. */
 typedef struct rec {
     uint32_t pc, clock;
@@ -43,6 +51,14 @@ typedef struct wmi_word {
     rec w, r[2];
 } wmi_word;
 
+/* A global word in the CTA's table: key = simulated address / 4 + 1. */
+typedef struct gent {
+    uint64_t key;
+    wmi_word w;
+} gent;
+
+#define GT_START 1024u
+
 struct wmi_check {
     const wm_ptx_module *m;
     unsigned checks;
@@ -55,7 +71,8 @@ struct wmi_check {
     wmi_word *sh;       /* shared shadow */
     uint64_t nsh;
     uint32_t ngbufs;
-    wmi_word **gsh;     /* per buffer, allocated on first access */
+    gent *gt;           /* global words of this CTA (power-of-two cap) */
+    uint32_t gcap, gcount;
     uint8_t **gwritten; /* per uninit buffer: written bits, else NULL */
     const wmi_gbuf *gbufs;
     /* hazards, with an open-addressing index on (kind, pc1, pc2) */
@@ -103,11 +120,12 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
     int ok = k->vc && k->bar && k->order;
     if (k->checks) {
         k->sh = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh);
-        k->gsh = calloc(ngbufs, sizeof *k->gsh);
+        k->gcap = GT_START;
+        k->gt = calloc(k->gcap, sizeof *k->gt);
         k->gwritten = calloc(ngbufs, sizeof *k->gwritten);
         k->hz = calloc(MAX_HAZARDS, sizeof *k->hz);
         k->hidx = calloc(2 * MAX_HAZARDS, sizeof *k->hidx);
-        ok = ok && k->sh && k->gsh && k->gwritten && k->hz && k->hidx;
+        ok = ok && k->sh && k->gt && k->gwritten && k->hz && k->hidx;
     }
     for (size_t i = 0; ok && (k->checks & WM_CHECK_INIT) && i < chk->nuninit &&
                        i < ngbufs; i++)
@@ -137,11 +155,9 @@ void wmi_check_free(wmi_check *k)
 {
     if (!k)
         return;
-    for (uint32_t i = 0; k->gsh && i < k->ngbufs; i++)
-        free(k->gsh[i]);
     for (uint32_t i = 0; k->gwritten && i < k->ngbufs; i++)
         free(k->gwritten[i]);
-    free(k->gsh);
+    free(k->gt);
     free(k->gwritten);
     free(k->sh);
     free(k->vc);
@@ -175,6 +191,7 @@ void wmi_check_cta_begin(wmi_cta *c)
     wmi_check *k = c->chk;
     uint32_t n = k->nwarps;
     k->cta++;
+    k->gcount = 0;
     memcpy(k->ctaid, c->ctaid, sizeof k->ctaid);
     memset(k->vc, 0, (size_t)n * n * sizeof *k->vc);
     memset(k->bar, 0, (size_t)16 * n * sizeof *k->bar);
@@ -332,7 +349,7 @@ static inline wmi_word *current(wmi_check *k, wmi_word *e)
 }
 
 /* Check x's bytes mask of word e against the shadow (races). */
-static void check_word(wmi_check *k, wmi_word *e, unsigned mask,
+HOT void check_word(wmi_check *k, wmi_word *e, unsigned mask,
                        const cur *x)
 {
     if (conflict(k, &e->w, mask, x))
@@ -348,7 +365,7 @@ static void check_word(wmi_check *k, wmi_word *e, unsigned mask,
 }
 
 /* Record x in word e. */
-static void record_word(wmi_check *k, wmi_word *e, unsigned mask,
+HOT void record_word(wmi_check *k, wmi_word *e, unsigned mask,
                         const cur *x)
 {
     rec r = {x->pc, x->clock, (uint16_t)x->warp, (uint8_t)x->lane,
@@ -379,22 +396,75 @@ static inline unsigned word_mask(uint64_t wd, uint64_t a, unsigned size)
     return ((1u << (hi - lo)) - 1) << (lo - wd * 4);
 }
 
-/* The shadow words of global address a's buffer, or NULL. */
-static wmi_word *gshadow(wmi_check *k, uint64_t a, uint32_t *bi)
+static inline uint32_t gslot(const wmi_check *k, uint64_t key)
 {
-    uint64_t i = a >> WMI_WIN_SHIFT;
-    uint32_t b = i == WMI_MAX_GLOBAL_BUFS ? k->ngbufs - 1 : (uint32_t)i - 1;
-    if (i < 1 || b >= k->ngbufs || !k->gbufs[b].p)
-        return NULL;
-    if (!k->gsh[b]) {
-        k->gsh[b] = calloc(k->gbufs[b].bytes / 4 + 2, sizeof(wmi_word));
-        if (!k->gsh[b]) {
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (k->gcap - 1);
+}
+
+/* Double the table, keeping this CTA's words; 0 when out of memory.
+   (Entries of older CTAs count as empty: no word is removed within a
+   CTA, so a probe never passes the slot its key was put in.) */
+static int grow(wmi_check *k)
+{
+    gent *old = k->gt;
+    uint32_t ocap = k->gcap;
+    gent *nt = calloc((size_t)ocap * 2, sizeof *nt);
+    if (!nt)
+        return 0;
+    k->gt = nt;
+    k->gcap = ocap * 2;
+    for (uint32_t i = 0; i < ocap; i++) {
+        if (old[i].w.cta != k->cta)
+            continue;
+        uint32_t s = gslot(k, old[i].key);
+        while (nt[s].w.cta == k->cta)
+            s = (s + 1) & (k->gcap - 1);
+        nt[s] = old[i];
+    }
+    free(old);
+    return 1;
+}
+
+/* The CTA's shadow of the global word at simulated address wa * 4, made
+   current; NULL when out of memory. */
+HOT wmi_word *gword(wmi_check *k, uint64_t wa)
+{
+    uint64_t key = wa + 1;
+    uint32_t s = gslot(k, key);
+    for (;;) {
+        gent *e = &k->gt[s];
+        if (e->w.cta != k->cta)
+            break;
+        if (e->key == key)
+            return &e->w;
+        s = (s + 1) & (k->gcap - 1);
+    }
+    if (2 * (k->gcount + 1) > k->gcap) {
+        if (!grow(k)) {
             k->oom = 1;
             return NULL;
         }
+        s = gslot(k, key); /* the key is not in the new table either */
+        while (k->gt[s].w.cta == k->cta)
+            s = (s + 1) & (k->gcap - 1);
     }
-    *bi = b;
-    return k->gsh[b];
+    k->gcount++;
+    gent *e = &k->gt[s];
+    memset(e, 0, sizeof *e);
+    e->key = key;
+    e->w.cta = k->cta;
+    return &e->w;
+}
+
+/* The argument buffer of global address a (-1: module data or none). */
+static long gbuf_of(const wmi_check *k, uint64_t a, uint32_t *bi)
+{
+    uint64_t i = a >> WMI_WIN_SHIFT;
+    *bi = UINT32_MAX;
+    if (i == WMI_MAX_GLOBAL_BUFS || i < 1 || i >= k->ngbufs)
+        return -1;
+    *bi = (uint32_t)i - 1;
+    return (long)i - 1;
 }
 
 /* Global initcheck of lane x's bytes (read: report, write: mark). */
@@ -418,22 +488,24 @@ static void lane_access(wmi_check *k, const cur *x0, uint64_t a, int global,
                         int pass)
 {
     cur x = *x0;
-    wmi_word *base = k->sh;
-    uint64_t off = a, nwords = k->nsh;
-    uint32_t b = 0;
+    uint64_t off = a;
+    uint32_t b = UINT32_MAX;
     if (global) {
-        if (!(base = gshadow(k, a, &b)))
-            return;
         off = a & WMI_WIN_MASK;
-        nwords = k->gbufs[b].bytes / 4 + 2;
         x.space = WM_SPACE_GLOBAL;
-        x.buf = b + 1 == k->ngbufs ? -1 : (long)b; /* last: module data */
+        x.buf = gbuf_of(k, a, &b);
     }
     x.addr = off;
     for (uint64_t wd = off / 4; wd <= (off + x.size - 1) / 4; wd++) {
-        if (wd >= nwords)
-            break;
-        wmi_word *e = current(k, &base[wd]);
+        wmi_word *e;
+        if (global) {
+            if (!(e = gword(k, (a - off) / 4 + wd)))
+                return;
+        } else {
+            if (wd >= k->nsh)
+                break;
+            e = current(k, &k->sh[wd]);
+        }
         unsigned mask = word_mask(wd, off, x.size);
         if (pass == 0 && (k->checks & WM_CHECK_RACE))
             check_word(k, e, mask, &x);
@@ -446,8 +518,74 @@ static void lane_access(wmi_check *k, const cur *x0, uint64_t a, int global,
         if (pass == 1 && x.kind != WMI_ACC_READ)
             e->init |= mask;
     }
-    if (global && (k->checks & WM_CHECK_INIT))
+    if (global && b != UINT32_MAX && (k->checks & WM_CHECK_INIT))
         global_init(k, b, &x, pass == 0 && x.kind != WMI_ACC_WRITE);
+}
+
+/*
+ * The common case, a scalar access of at most 4 bytes (one word per lane):
+ * pass 0 finds every lane's word and checks it, pass 1 records into the
+ * same words.  The global table is grown first so that no insertion of
+ * this instruction moves the words found.
+ */
+static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
+                      uint32_t mg)
+{
+    wmi_word *e[32];
+    unsigned mk[32];
+    uint32_t bi[32];
+    uint32_t act = ms | mg;
+    while (mg && 2 * (k->gcount + 32) > k->gcap)
+        if (!grow(k)) {
+            k->oom = 1;
+            return;
+        }
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(act >> l & 1))
+            continue;
+        uint64_t a = addr[l], off = a;
+        int global = mg >> l & 1;
+        if (global) {
+            off = a & WMI_WIN_MASK;
+            x->space = WM_SPACE_GLOBAL;
+            x->buf = gbuf_of(k, a, &bi[l]);
+            e[l] = gword(k, a / 4);
+        } else {
+            x->space = WM_SPACE_SHARED;
+            x->buf = -1;
+            e[l] = off / 4 < k->nsh ? current(k, &k->sh[off / 4]) : NULL;
+        }
+        if (!e[l]) {
+            act &= ~(1u << l);
+            continue;
+        }
+        mk[l] = word_mask(off / 4, off, x->size);
+        x->lane = l;
+        x->addr = off;
+        if (k->checks & WM_CHECK_RACE)
+            check_word(k, e[l], mk[l], x);
+        if ((k->checks & WM_CHECK_INIT) && x->kind != WMI_ACC_WRITE) {
+            if (!global && (mk[l] & ~e[l]->init))
+                hazard(k, WM_HAZ_UNINIT, NULL, 0, x);
+            else if (global && bi[l] != UINT32_MAX)
+                global_init(k, bi[l], x, 1);
+        }
+    }
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(act >> l & 1))
+            continue;
+        x->lane = l;
+        if (k->checks & WM_CHECK_RACE)
+            record_word(k, e[l], mk[l], x);
+        if (x->kind == WMI_ACC_READ)
+            continue;
+        e[l]->init |= mk[l];
+        if ((mg >> l & 1) && bi[l] != UINT32_MAX &&
+            (k->checks & WM_CHECK_INIT)) {
+            x->addr = addr[l] & WMI_WIN_MASK;
+            global_init(k, bi[l], x, 0);
+        }
+    }
 }
 
 void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
@@ -459,6 +597,10 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
     cur x = {pc, w->index, 0,
              k->vc[(size_t)w->index * k->nwarps + w->index], kind, size,
              WM_SPACE_SHARED, -1, 0};
+    if (size <= 4) {
+        mem_words(k, &x, addr, ms, mg);
+        return;
+    }
     for (int pass = 0; pass < 2; pass++)
         for (unsigned l = 0; l < 32; l++) {
             if (!((ms | mg) >> l & 1))
@@ -466,4 +608,16 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
             x.lane = l;
             lane_access(k, &x, addr[l], (mg >> l & 1) != 0, pass);
         }
+}
+
+void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,
+                    uint32_t pc, uint32_t m, int store)
+{
+    unsigned bits = wmi_type_bits((wmi_type)in->type);
+    if (in->space != SP_SHARED && in->space != SP_GLOBAL)
+        return; /* ld.param */
+    wmi_check_mem(c, w, pc, store ? WMI_ACC_WRITE : WMI_ACC_READ,
+                  bits < 8 ? 1 : bits / 8, c->acc.addr,
+                  in->space == SP_SHARED ? m : 0,
+                  in->space == SP_GLOBAL ? m : 0);
 }
