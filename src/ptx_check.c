@@ -26,6 +26,7 @@
 #include <string.h>
 
 #define MAX_HAZARDS 4096u
+#define MAX_MBARS 64u /* mbarriers with clocks; more are not ordered */
 
 /* The per-lane helpers of the hot loop (mem_words) */
 #ifdef __GNUC__
@@ -68,6 +69,8 @@ struct wmi_check {
     unsigned ctaid[3];
     uint32_t *vc;       /* nwarps x nwarps */
     uint32_t *bar;      /* 16 x nwarps: clocks joined at each barrier */
+    uint32_t *mbar;     /* MAX_MBARS x nwarps: clocks of mbarriers ... */
+    uint64_t mbar_at[MAX_MBARS]; /* ... at these shared offsets + 1 */
     wmi_word *sh;       /* shared shadow */
     uint64_t nsh;
     uint32_t ngbufs;
@@ -116,8 +119,9 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
     k->nsh = (smem_bytes + 3) / 4;
     k->vc = calloc((size_t)k->nwarps * k->nwarps, sizeof *k->vc);
     k->bar = calloc((size_t)16 * k->nwarps, sizeof *k->bar);
+    k->mbar = calloc((size_t)MAX_MBARS * k->nwarps, sizeof *k->mbar);
     k->order = calloc(k->nwarps, sizeof *k->order);
-    int ok = k->vc && k->bar && k->order;
+    int ok = k->vc && k->bar && k->mbar && k->order;
     if (k->checks) {
         k->sh = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh);
         k->gcap = GT_START;
@@ -162,6 +166,7 @@ void wmi_check_free(wmi_check *k)
     free(k->sh);
     free(k->vc);
     free(k->bar);
+    free(k->mbar);
     free(k->order);
     free(k->hz);
     free(k->hidx);
@@ -195,6 +200,8 @@ void wmi_check_cta_begin(wmi_cta *c)
     memcpy(k->ctaid, c->ctaid, sizeof k->ctaid);
     memset(k->vc, 0, (size_t)n * n * sizeof *k->vc);
     memset(k->bar, 0, (size_t)16 * n * sizeof *k->bar);
+    memset(k->mbar, 0, (size_t)MAX_MBARS * n * sizeof *k->mbar);
+    memset(k->mbar_at, 0, sizeof k->mbar_at);
     for (uint32_t i = 0; i < n; i++)
         k->vc[(size_t)i * n + i] = 1;
 }
@@ -250,6 +257,44 @@ void wmi_check_syncwarp(wmi_cta *c, const wmi_warp *w)
 {
     wmi_check *k = c->chk;
     k->vc[(size_t)w->index * k->nwarps + w->index]++;
+}
+
+/* The clocks of the mbarrier at shared offset addr (a new slot on first
+   use), or NULL when MAX_MBARS are in use. */
+static uint32_t *mbar_clock(wmi_check *k, uint64_t addr)
+{
+    for (uint32_t i = 0; i < MAX_MBARS; i++) {
+        if (k->mbar_at[i] == addr + 1)
+            return &k->mbar[(size_t)i * k->nwarps];
+        if (!k->mbar_at[i]) {
+            k->mbar_at[i] = addr + 1;
+            return &k->mbar[(size_t)i * k->nwarps];
+        }
+    }
+    return NULL;
+}
+
+void wmi_check_mbar_release(wmi_cta *c, const wmi_warp *w, uint64_t addr)
+{
+    wmi_check *k = c->chk;
+    uint32_t n = k->nwarps, *b = mbar_clock(k, addr);
+    uint32_t *v = &k->vc[(size_t)w->index * n];
+    if (!b)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        b[i] = b[i] > v[i] ? b[i] : v[i];
+    v[w->index]++;
+}
+
+void wmi_check_mbar_acquire(wmi_cta *c, const wmi_warp *w, uint64_t addr)
+{
+    wmi_check *k = c->chk;
+    uint32_t n = k->nwarps, *b = mbar_clock(k, addr);
+    uint32_t *v = &k->vc[(size_t)w->index * n];
+    if (!b)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = v[i] > b[i] ? v[i] : b[i];
 }
 
 /* ---- hazards ------------------------------------------------------------- */
@@ -610,14 +655,15 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
         }
 }
 
-void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,
-                    uint32_t pc, uint32_t m, int store)
+void wmi_check_block(wmi_cta *c, const wmi_warp *w, uint32_t pc, unsigned l,
+                     wmi_space sp, uint64_t addr, uint64_t size, int write)
 {
-    unsigned bits = wmi_type_bits((wmi_type)in->type);
-    if (in->space != SP_SHARED && in->space != SP_GLOBAL)
-        return; /* ld.param */
-    wmi_check_mem(c, w, pc, store ? WMI_ACC_WRITE : WMI_ACC_READ,
-                  bits < 8 ? 1 : bits / 8, c->acc.addr,
-                  in->space == SP_SHARED ? m : 0,
-                  in->space == SP_GLOBAL ? m : 0);
+    uint64_t a[32] = {0};
+    if ((sp != SP_SHARED && sp != SP_GLOBAL) || !size || size > UINT32_MAX ||
+        l >= 32)
+        return;
+    a[l] = addr;
+    wmi_check_mem(c, w, pc, write ? WMI_ACC_WRITE : WMI_ACC_READ,
+                  (unsigned)size, a, sp == SP_SHARED ? 1u << l : 0,
+                  sp == SP_GLOBAL ? 1u << l : 0);
 }

@@ -5,9 +5,10 @@
  * (ptx_check_sched.c), and the hazard reports (ptx_check_report.c).
  *
  * The interpreter calls the hooks below only when WMI_RUN_CHECK is in
- * c->flags: one predictable branch per memory instruction, barrier and
- * bar.warp.sync, so a run without checks executes the code it did before
- * plus that untaken branch.
+ * c->flags: one predictable branch on the careful memory path, at
+ * barriers, mbarriers and bar.warp.sync; the fast ld/st path is skipped
+ * under the flag (its test shares the WMI_RUN_SLOW branch), so a run
+ * without checks executes the code it did before.
  *
  * Happens-before is tracked with one vector clock per warp (the threads of
  * a warp share their warp's clock; lanes of one warp are told apart by
@@ -16,6 +17,9 @@
  *     arrival and each bar.warp.sync;
  *   - arriving at barrier b joins W's clock into the barrier's; the
  *     release joins the barrier's clock into every warp that waited;
+ *   - an mbarrier arrival (or complete_tx) joins W's clock into the
+ *     mbarrier's, a successful wait joins the mbarrier's into W's (over
+ *     all phases: a later phase's waiter also acquires earlier ones);
  *   - an access recorded as (warp A, clock t) is ordered before an access
  *     of warp B != A iff t <= vc[B][A]; before one of another lane of A
  *     iff t < vc[A][A] (a bar.warp.sync or barrier came between), or
@@ -75,11 +79,6 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
                    wmi_acc_kind kind, unsigned size, const uint64_t *addr,
                    uint32_t ms, uint32_t mg);
 
-/* The same for a scalar ld/st that took the interpreter's fast path: the
-   lanes in m accessed in->space at c->acc.addr[l]. */
-void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,
-                    uint32_t pc, uint32_t m, int store);
-
 /* Warp w arrives at barrier id (bar.sync, bar.arrive, barrier.sync). */
 void wmi_check_arrive(wmi_cta *c, const wmi_warp *w, uint32_t id);
 
@@ -89,6 +88,17 @@ void wmi_check_release(wmi_cta *c, uint32_t id);
 
 /* bar.warp.sync by warp w. */
 void wmi_check_syncwarp(wmi_cta *c, const wmi_warp *w);
+
+/* An arrival of warp w (or a transaction completed on its behalf) on the
+   mbarrier at shared offset addr releases w's clock into it; a wait of w
+   that found its phase complete acquires it. */
+void wmi_check_mbar_release(wmi_cta *c, const wmi_warp *w, uint64_t addr);
+void wmi_check_mbar_acquire(wmi_cta *c, const wmi_warp *w, uint64_t addr);
+
+/* A block copy of lane l of warp w (cp.async.bulk): size bytes at addr in
+   space sp (SP_SHARED offset or SP_GLOBAL address), read or written. */
+void wmi_check_block(wmi_cta *c, const wmi_warp *w, uint32_t pc, unsigned l,
+                     wmi_space sp, uint64_t addr, uint64_t size, int write);
 
 /* ---- schedules (ptx_check_sched.c) ------------------------------------ */
 

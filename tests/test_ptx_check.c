@@ -8,7 +8,8 @@
  *   - the planted-bug kernels of tests/check/ (-O3 and -G): the kind and
  *     both source lines of every hazard, the reversed schedule's output;
  *   - every example kernel case is clean under every check and schedule,
- *     and still computes its reference result.
+ *     and still computes its reference result; so is a bulk copy ordered
+ *     by an mbarrier.
  */
 #include "check.h"
 #include "kernel_run.h"
@@ -460,6 +461,50 @@ static void test_global_uninit(void)
     kr_free(&r);
 }
 
+/* The corpus's Hopper bulk copy: thread 0 starts a cp.async.bulk into
+   shared memory that completes on an mbarrier, every thread waits on it
+   and reads the copy.  The mbarrier orders the copy before the reads. */
+static void test_mbarrier_clean(void)
+{
+    const char *rel = "tests/corpus/ptx/hopper_sm_90a.ptx";
+    wm_ptx_module *m = load_ptx(rel);
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    float in[512], out[512];
+    for (int i = 0; i < 512; i++)
+        in[i] = (float)i;
+    wm_ptx_arg args[2];
+    memset(args, 0, sizeof args);
+    args[0].buf = in;
+    args[0].bytes = sizeof in;
+    args[1].buf = out;
+    args[1].bytes = sizeof out;
+    wm_ptx_launch l;
+    memset(&l, 0, sizeof l);
+    l.grid[0] = 2;
+    l.grid[1] = l.grid[2] = 1;
+    l.block[0] = 256;
+    l.block[1] = l.block[2] = 1;
+    l.args = args;
+    l.nargs = 2;
+    wm_ptx_check chk;
+    memset(&chk, 0, sizeof chk);
+    chk.checks = ALL_CHECKS;
+    l.check = &chk;
+    wm_ptx_fault ft;
+    long k = wm_ptx_find_kernel(m, "bulk_copy");
+    CHECK(k >= 0);
+    CHECK(k >= 0 && wm_ptx_run(m, (size_t)k, &l, NULL, NULL, &ft) == WM_OK);
+    if (chk.nhazards)
+        wm_ptx_check_print(stderr, m, &chk);
+    CHECK_EQ(chk.nhazards, 0);
+    CHECK_EQ(chk.differs, 0);
+    CHECK(out[300] == 600.0f);
+    wm_ptx_check_clear(&chk);
+    wm_ptx_free(m);
+}
+
 /* ---- the examples are clean --------------------------------------------- */
 
 static void test_examples_clean(void)
@@ -512,6 +557,7 @@ int main(void)
         test_stencil_halo(p);
     }
     test_global_uninit();
+    test_mbarrier_clean();
     test_examples_clean();
     return check_done("test_ptx_check");
 }
