@@ -16,9 +16,10 @@
  * Invariants:
  *   - every record of a current word has a non-zero byte mask;
  *   - vc[W][W] >= 1 for every warp; vc[W][A] <= vc[A][A];
- *   - lanes of one instruction are first all checked against the shadow as
- *     it was before the instruction, then recorded (two lanes of one
- *     instruction never form a hazard with each other).
+ *   - two lanes of one instruction never form a hazard with each other:
+ *     a record with the access's pc, warp and clock is skipped (so are
+ *     two executions of one instruction by one warp with no barrier or
+ *     bar.warp.sync between them).
  */
 #include "ptx_check_int.h"
 
@@ -381,6 +382,8 @@ static inline int conflict(const wmi_check *k, const rec *r, unsigned mask,
         return 0;
     if ((r->bits & REC_ATOMIC) && x->kind == WMI_ACC_ATOMIC)
         return 0; /* atomics do not race with atomics */
+    if (r->pc == x->pc && r->warp == x->warp && r->clock == x->clock)
+        return 0; /* another lane of the same instruction (instance) */
     return !ordered(k, r, x);
 }
 
@@ -568,68 +571,54 @@ static void lane_access(wmi_check *k, const cur *x0, uint64_t a, int global,
 }
 
 /*
- * The common case, a scalar access of at most 4 bytes (one word per lane):
- * pass 0 finds every lane's word and checks it, pass 1 records into the
- * same words.  The global table is grown first so that no insertion of
- * this instruction moves the words found.
+ * The common case, a scalar access of at most 4 bytes (one word per lane),
+ * in one pass: each lane's word is checked, then recorded.  A later lane
+ * of the instruction that meets an earlier lane's record of the same
+ * instruction instance skips it (conflict(): same pc, warp and clock).
  */
 static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
                       uint32_t mg)
 {
-    wmi_word *e[32];
-    unsigned mk[32];
-    uint32_t bi[32];
     uint32_t act = ms | mg;
-    while (mg && 2 * (k->gcount + 32) > k->gcap)
-        if (!grow(k)) {
-            k->oom = 1;
-            return;
-        }
+    int race = (k->checks & WM_CHECK_RACE) != 0;
+    int init = (k->checks & WM_CHECK_INIT) != 0;
     for (unsigned l = 0; l < 32; l++) {
         if (!(act >> l & 1))
             continue;
         uint64_t a = addr[l], off = a;
+        uint32_t bi = UINT32_MAX;
         int global = mg >> l & 1;
+        wmi_word *e;
         if (global) {
             off = a & WMI_WIN_MASK;
             x->space = WM_SPACE_GLOBAL;
-            x->buf = gbuf_of(k, a, &bi[l]);
-            e[l] = gword(k, a / 4);
+            x->buf = gbuf_of(k, a, &bi);
+            e = gword(k, a / 4);
         } else {
             x->space = WM_SPACE_SHARED;
             x->buf = -1;
-            e[l] = off / 4 < k->nsh ? current(k, &k->sh[off / 4]) : NULL;
+            e = off / 4 < k->nsh ? current(k, &k->sh[off / 4]) : NULL;
         }
-        if (!e[l]) {
-            act &= ~(1u << l);
+        if (!e)
             continue;
-        }
-        mk[l] = word_mask(off / 4, off, x->size);
+        unsigned mk = word_mask(off / 4, off, x->size);
         x->lane = l;
         x->addr = off;
-        if (k->checks & WM_CHECK_RACE)
-            check_word(k, e[l], mk[l], x);
-        if ((k->checks & WM_CHECK_INIT) && x->kind != WMI_ACC_WRITE) {
-            if (!global && (mk[l] & ~e[l]->init))
+        if (race)
+            check_word(k, e, mk, x);
+        if (init && x->kind != WMI_ACC_WRITE) {
+            if (!global && (mk & ~e->init))
                 hazard(k, WM_HAZ_UNINIT, NULL, 0, x);
-            else if (global && bi[l] != UINT32_MAX)
-                global_init(k, bi[l], x, 1);
+            else if (global && bi != UINT32_MAX)
+                global_init(k, bi, x, 1);
         }
-    }
-    for (unsigned l = 0; l < 32; l++) {
-        if (!(act >> l & 1))
-            continue;
-        x->lane = l;
-        if (k->checks & WM_CHECK_RACE)
-            record_word(k, e[l], mk[l], x);
+        if (race)
+            record_word(k, e, mk, x);
         if (x->kind == WMI_ACC_READ)
             continue;
-        e[l]->init |= mk[l];
-        if ((mg >> l & 1) && bi[l] != UINT32_MAX &&
-            (k->checks & WM_CHECK_INIT)) {
-            x->addr = addr[l] & WMI_WIN_MASK;
-            global_init(k, bi[l], x, 0);
-        }
+        e->init |= mk;
+        if (global && bi != UINT32_MAX && init)
+            global_init(k, bi, x, 0);
     }
 }
 
@@ -653,6 +642,18 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
             x.lane = l;
             lane_access(k, &x, addr[l], (mg >> l & 1) != 0, pass);
         }
+}
+
+void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,
+                    uint32_t pc, uint32_t m, int store)
+{
+    unsigned bits = wmi_type_bits((wmi_type)in->type);
+    if (in->space != SP_SHARED && in->space != SP_GLOBAL)
+        return; /* ld.param */
+    wmi_check_mem(c, w, pc, store ? WMI_ACC_WRITE : WMI_ACC_READ,
+                  bits < 8 ? 1 : bits / 8, c->acc.addr,
+                  in->space == SP_SHARED ? m : 0,
+                  in->space == SP_GLOBAL ? m : 0);
 }
 
 void wmi_check_block(wmi_cta *c, const wmi_warp *w, uint32_t pc, unsigned l,

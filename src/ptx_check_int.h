@@ -5,10 +5,9 @@
  * (ptx_check_sched.c), and the hazard reports (ptx_check_report.c).
  *
  * The interpreter calls the hooks below only when WMI_RUN_CHECK is in
- * c->flags: one predictable branch on the careful memory path, at
- * barriers, mbarriers and bar.warp.sync; the fast ld/st path is skipped
- * under the flag (its test shares the WMI_RUN_SLOW branch), so a run
- * without checks executes the code it did before.
+ * c->flags: one predictable branch per memory instruction (fast or
+ * careful path), barrier, mbarrier operation and bar.warp.sync, so a run
+ * without checks executes the code it did before plus untaken branches.
  *
  * Happens-before is tracked with one vector clock per warp (the threads of
  * a warp share their warp's clock; lanes of one warp are told apart by
@@ -78,6 +77,11 @@ void wmi_check_round(wmi_cta *c);
 void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
                    wmi_acc_kind kind, unsigned size, const uint64_t *addr,
                    uint32_t ms, uint32_t mg);
+
+/* The same for a scalar ld/st that took the interpreter's fast path: the
+   lanes in m accessed in->space at c->acc.addr[l]. */
+void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,
+                    uint32_t pc, uint32_t m, int store);
 
 /* Warp w arrives at barrier id (bar.sync, bar.arrive, barrier.sync). */
 void wmi_check_arrive(wmi_cta *c, const wmi_warp *w, uint32_t id);

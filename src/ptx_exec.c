@@ -715,11 +715,11 @@ static wm_status do_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                          uint32_t pc, uint32_t m, int store)
 {
     wm_status fst;
-    /* --check takes the careful path below, which calls the checker: the
-       fast path stays exactly as it is without checks */
-    if (!(c->flags & (WMI_RUN_SLOW | WMI_RUN_CHECK)) &&
-        fast_ldst(c, w, in, pc, m, store, &fst))
+    if (!(c->flags & WMI_RUN_SLOW) && fast_ldst(c, w, in, pc, m, store, &fst)) {
+        if (c->flags & WMI_RUN_CHECK) /* --check (ptx_check.c) */
+            wmi_check_fast(c, w, in, pc, m, store);
         return fst;
+    }
     uint64_t (*R)[32] = w->r;
     const wm_ptx_module *mod = c->m;
     wmi_type t = (wmi_type)in->type;
