@@ -444,9 +444,12 @@ static inline unsigned word_mask(uint64_t wd, uint64_t a, unsigned size)
     return ((1u << (hi - lo)) - 1) << (lo - wd * 4);
 }
 
+/* Groups of 16 consecutive words keep their order (a warp's 32 words sit
+   in two runs of slots, a few cache lines each); groups are scattered. */
 static inline uint32_t gslot(const wmi_check *k, uint64_t key)
 {
-    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (k->gcap - 1);
+    uint64_t g = ((key >> 4) * 0x9e3779b97f4a7c15ull) >> 32;
+    return (uint32_t)((g << 4) | (key & 15)) & (k->gcap - 1);
 }
 
 /* Double the table, keeping this CTA's words; 0 when out of memory.
