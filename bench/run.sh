@@ -6,7 +6,7 @@
 set -euo pipefail
 build=${1:-build}
 reps=${2:-3}
-for b in bench_model bench_expr bench_advise bench_ptx; do
+for b in bench_model bench_expr bench_advise bench_ptx bench_check; do
     if [ ! -x "$build/$b" ]; then
         echo "bench/run.sh: $build/$b is missing (run make first)" >&2
         exit 1
@@ -20,3 +20,4 @@ echo "== bench_model $reps =="; "$build/bench_model" "$reps"
 echo; echo "== bench_expr $reps =="; "$build/bench_expr" "$reps"
 echo; echo "== bench_advise =="; "$build/bench_advise"
 echo; echo "== bench_ptx $reps =="; "$build/bench_ptx" "$reps"
+echo; echo "== bench_check $reps =="; "$build/bench_check" "$reps"

@@ -13,6 +13,7 @@
 #include "run_args.h"
 #include "cache_opts.h"
 #include "run_value.h"
+#include "run_check.h"
 
 #include <errno.h>
 #include <math.h>
@@ -419,6 +420,8 @@ int wm_cmd_run(int argc, char **argv)
     cli_output_init(&output);
     cli_cache cache_opt;
     cli_cache_init(&cache_opt);
+    run_check rchk;
+    run_check_init(&rchk);
     int rc = WM_EXIT_USAGE;
     char *src = NULL;
     wm_ptx_module *m = NULL;
@@ -541,6 +544,9 @@ int wm_cmd_run(int argc, char **argv)
             if (r < 0)
                 goto out;
         } else if ((r = cli_cache_opt(argc, argv, &i, &cache_opt))) {
+            if (r < 0)
+                goto out;
+        } else if ((r = run_check_opt(argc, argv, &i, &rchk))) {
             if (r < 0)
                 goto out;
         } else if ((r = cli_opt(argc, argv, &i, "--draw", NULL, &v))) {
@@ -691,6 +697,8 @@ int wm_cmd_run(int argc, char **argv)
     for (size_t i = 0; i < nargs; i++)
         if (!run_arg_check_file(&args[i]))
             goto out;
+    if (rchk.given)
+        lazy = 0; /* the schedule comparison copies every buffer */
     for (size_t i = 0; i < nargs; i++)
         if (!run_arg_alloc(&args[i], lazy))
             goto out;
@@ -728,6 +736,12 @@ int wm_cmd_run(int argc, char **argv)
                             &cache_failed);
     if (cache_failed) {
         rc = WM_EXIT_USAGE;
+        goto out;
+    }
+    int check_oom;
+    l.check = run_check_setup(&rchk, args, nargs, pargs, np, &check_oom);
+    if (check_oom) {
+        cli_error("out of memory");
         goto out;
     }
     wm_ptx_result res;
@@ -779,6 +793,10 @@ int wm_cmd_run(int argc, char **argv)
     ro.fault_hint = hint;
     ro.written = written;
     ro.nwritten = nwritten;
+    ro.check = l.check;
+    /* --check: the hazards after the text report, in the JSON document,
+       on stderr beside a CSV table */
+    FILE *check_out = ro.format == WM_FMT_CSV ? stderr : stdout;
     char cmd[2048];
     cli_command_line(argc, argv, cmd, sizeof cmd);
     ro.command = cmd;
@@ -789,12 +807,18 @@ int wm_cmd_run(int argc, char **argv)
                             "at the fault\n",
                     written[i]);
         wm_ptx_report(stdout, m, agg, &ro);
+        if (ro.format != WM_FMT_JSON)
+            wm_ptx_check_print(check_out, m, l.check);
         rc = WM_EXIT_ERR;
         goto out;
     }
     wm_ptx_report(cli_cache_report_file(&cache_opt, l.cache, ro.format), m,
                   agg, &ro);
     if (!cli_cache_report_end(&cache_opt, l.cache, agg))
+        rc = WM_EXIT_ERR;
+    if (ro.format != WM_FMT_JSON)
+        wm_ptx_check_print(check_out, m, l.check);
+    if (run_check_found(&rchk))
         rc = WM_EXIT_ERR;
     if (output.html && write_html(output.html, m, agg, &ro) != WM_OK)
         rc = WM_EXIT_ERR;
@@ -819,5 +843,6 @@ out:
     for (size_t i = 0; i < nargs; i++)
         run_arg_free(&args[i]);
     rv_free(&rv);
+    run_check_free(&rchk);
     return rc;
 }

@@ -143,6 +143,18 @@ static int opt_inout(const char *spec, const char *val, size_t n, run_arg *a)
     return 1;
 }
 
+/* :uninit -- the buffer is zeroed, but `--check init` treats its bytes as
+   never written (cudaMalloc without a memset). */
+static int opt_uninit(const char *spec, const char *val, size_t n,
+                      run_arg *a)
+{
+    (void)spec;
+    (void)val;
+    (void)n;
+    a->uninit = 1;
+    return 1;
+}
+
 /* Buffer options: name, whether it takes "=VALUE", and its parser.  The
    init rules keep their "name=" in the value (wm_ptx_fill parses it). */
 static const struct {
@@ -154,6 +166,7 @@ static const struct {
     {"zeros", 0, 1, opt_init}, {"iota", 0, 1, opt_init},
     {"rand", 1, 1, opt_init},  {"file", 1, 0, opt_file},
     {"out", 1, 0, opt_out},    {"in-out", 0, 0, opt_inout},
+    {"uninit", 0, 0, opt_uninit},
 };
 
 /* TYPE[N0xN1...] then {:option} */
@@ -206,7 +219,8 @@ static int parse_buffer(const char *spec, const char *s, run_arg *a)
         }
         if (k == NELEMS(options)) {
             cli_usage_error("--arg '%s': unknown init '%.*s' (zeros, iota, "
-                            "rand=SEED[,LO,HI], file=PATH, out=PATH, in-out)",
+                            "rand=SEED[,LO,HI], file=PATH, out=PATH, in-out, "
+                            "uninit)",
                             spec, (int)l, s);
             return 0;
         }

@@ -7,7 +7,7 @@
  *   TYPE=VALUE                                a scalar
  *   TYPE[N] or TYPE[N0xN1...]  then options   a buffer
  * Buffer options: :zeros :iota :rand=SEED[,LO,HI] :file=PATH :out=PATH
- * :in-out.  The by-value forms ({FIELD, ...}, bytes:hex=.., bytes:file=..)
+ * :in-out :uninit.  The by-value forms ({FIELD, ...}, bytes:hex=.., bytes:file=..)
  * are parsed by run_value.c; here they are only checked and passed on.
  */
 #ifndef WM_CLI_RUN_ARGS_H
@@ -36,6 +36,7 @@ typedef struct run_arg {
     char *file;     /* :file=PATH (owned) */
     char *out;      /* :out=PATH (owned) */
     int inout;      /* :in-out */
+    int uninit;     /* :uninit (for --check init) */
     /* after run_arg_alloc */
     void *buf;
     size_t bytes;   /* count * element size */

@@ -840,6 +840,9 @@ typedef struct wm_ptx_launch {
        run that succeeds.  With WM_PTX_CTAS_SAMPLE whole waves of the
        model are sampled (ctas_run may exceed ctas_n). */
     struct wm_cache *cache;
+    /* Hazard checks and the warp schedule (may be NULL: none, warps in
+       order); results are written into it (wm_ptx_check below). */
+    struct wm_ptx_check *check;
 } wm_ptx_launch;
 
 /* The simulated device address of extra buffer j of a launch with nargs
@@ -848,6 +851,123 @@ WM_API uint64_t wm_ptx_extra_address(size_t nargs, size_t j);
 
 /* Size in bytes of module-scope .global/.const variable name, or -1. */
 WM_API long long wm_ptx_global_size(const wm_ptx_module *m, const char *name);
+
+/*
+ * Checks of a run (`warpmem run --check`, docs/check.md).  The checker
+ * sees every lane's address of every shared and global access in a fixed
+ * order, so it reports hazards a GPU run only makes likely:
+ *   WM_CHECK_RACE  accesses of two threads of a CTA to the same bytes, at
+ *                  least one a write, not both atomic, with no barrier
+ *                  between them (between warps: bar.sync / barrier.sync
+ *                  and mbarrier waits order; between lanes of one warp,
+ *                  on .target sm_70 and newer: bar.warp.sync, i.e.
+ *                  __syncwarp()).  Shared memory, and global memory
+ *                  within one CTA.
+ *   WM_CHECK_INIT  reads of shared bytes no thread of the CTA wrote, and
+ *                  of global bytes of an argument declared uninit that
+ *                  nothing wrote before.
+ *   WM_CHECK_SCHEDULES  run the kernel a second time with the warps in
+ *                  the other order (in-order <-> reverse; random: in
+ *                  order) and report the first output byte that differs.
+ * With any check the launch runs on one worker thread.
+ */
+typedef enum {
+    WM_SCHED_IN_ORDER, /* ready warps run in warp order (the default) */
+    WM_SCHED_REVERSE,  /* highest warp first */
+    WM_SCHED_RANDOM    /* a fresh permutation per round, from seed */
+} wm_ptx_schedule;
+
+enum {
+    WM_CHECK_RACE = 1u << 0,
+    WM_CHECK_INIT = 1u << 1,
+    WM_CHECK_SCHEDULES = 1u << 2
+};
+
+/* Hazard kinds: X(enum, name, description). */
+#define WM_HAZARD_LIST(X)                                                     \
+    X(WM_HAZ_RAW, "read-after-write", "a read of bytes another thread "      \
+      "wrote with no barrier between")                                       \
+    X(WM_HAZ_WAR, "write-after-read", "a write of bytes another thread "     \
+      "read with no barrier between")                                        \
+    X(WM_HAZ_WAW, "write-after-write", "two threads wrote the same bytes "   \
+      "with no barrier between")                                             \
+    X(WM_HAZ_UNINIT, "uninitialized-read", "a read of bytes nothing wrote")
+
+typedef enum {
+#define X(e, name, desc) e,
+    WM_HAZARD_LIST(X)
+#undef X
+    WM_HAZ_COUNT
+} wm_hazard_kind;
+
+/* Name ("read-after-write", ...) of a hazard kind. */
+WM_API const char *wm_hazard_name(wm_hazard_kind k);
+
+/* One access of a hazard. */
+typedef struct wm_ptx_hazard_access {
+    size_t insn;        /* instruction index (wm_ptx_where_insn) */
+    unsigned warp, lane;
+    unsigned thread[3]; /* threadIdx */
+    int write;          /* 1 store, 0 load */
+    int atomic;
+} wm_ptx_hazard_access;
+
+/*
+ * A hazard, de-duplicated by (kind, first instruction, second
+ * instruction): the fields describe the first occurrence, count all.
+ * For WM_HAZ_UNINIT only `second` is meaningful (the read).
+ */
+typedef struct wm_ptx_hazard {
+    wm_hazard_kind kind;
+    int space;          /* WM_SPACE_SHARED or WM_SPACE_GLOBAL */
+    uint64_t addr;      /* shared: offset in the CTA's shared memory;
+                           global: offset in the buffer */
+    long buf;           /* global: argument index (-1: other memory) */
+    unsigned size;      /* bytes of the second access */
+    unsigned cta[3];    /* blockIdx */
+    wm_ptx_hazard_access first, second; /* earlier and later access */
+    uint64_t count;     /* occurrences (one per word and lane pair) */
+} wm_ptx_hazard;
+
+typedef struct wm_ptx_check {
+    /* in */
+    unsigned checks;          /* WM_CHECK_* */
+    wm_ptx_schedule schedule; /* the order of the run that is reported */
+    uint64_t seed;            /* for WM_SCHED_RANDOM */
+    const unsigned char *uninit; /* per argument: 1 = its bytes start
+                                    uninitialised (may be NULL) */
+    size_t nuninit;
+    const unsigned *elem_size; /* per argument: element bytes, to name the
+                                  differing element (may be NULL) */
+    size_t nelem_size;
+    /* out (wm_ptx_check_clear releases) */
+    wm_ptx_hazard *hazards;   /* distinct hazards, in order found */
+    size_t nhazards;
+    uint64_t dropped;         /* occurrences of hazards past the table */
+    int differs;              /* WM_CHECK_SCHEDULES: outputs differ */
+    wm_ptx_schedule other;    /* the schedule compared with */
+    long diff_arg;            /* argument whose buffer differs first */
+    uint64_t diff_byte;       /* first differing byte offset in it */
+    uint64_t diff_elem;       /* its element (elem_size, else the byte) */
+    unsigned char diff_bytes[2][8]; /* the element's first bytes under
+                                       schedule and other */
+} wm_ptx_check;
+
+/* Release the results of a check (the inputs stay); NULL is safe. */
+WM_API void wm_ptx_check_clear(wm_ptx_check *c);
+
+/* Name of a schedule ("in-order", "reverse", "random"). */
+WM_API const char *wm_ptx_schedule_name(wm_ptx_schedule s);
+
+/*
+ * Print the hazards and the schedule comparison of a finished run as
+ * text, compute-sanitizer style: per hazard its kind, space, address with
+ * the shared variable and index, both accesses (warp, lane, thread, PTX
+ * line, source line) and the count.  Prints nothing when c found nothing
+ * and c->checks is 0; else ends with a summary line.
+ */
+WM_API void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
+                               const wm_ptx_check *c);
 
 /* What a run did. */
 typedef struct wm_ptx_result {
@@ -931,6 +1051,7 @@ typedef struct wm_ptx_report_opts {
     const char *fault_hint;  /* appended to the fault message (may be NULL) */
     const char *const *written; /* output files written (JSON lists them) */
     size_t nwritten;
+    const wm_ptx_check *check; /* JSON: a "hazards" array (may be NULL) */
 } wm_ptx_report_opts;
 
 /*

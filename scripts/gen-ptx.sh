@@ -7,7 +7,8 @@
 # Writes examples/kernels/sm_80/NAME.ptx and sm_90/NAME.ptx with
 #   nvcc -ptx -lineinfo -O3 -arch=sm_XX
 # the parser-robustness variants under tests/ptx/nvcc/ (see VARIANTS
-# below) and the regression corpus tests/corpus/ptx/ (-O3 and -G).  With --check it writes into a temporary directory instead and
+# below), the regression corpus tests/corpus/ptx/ (-O3 and -G) and the
+# checker's planted-bug kernels tests/check/ptx/ (-O3 and -G).  With --check it writes into a temporary directory instead and
 # exits 1 if any committed file differs (for a test that runs only when
 # nvcc is on PATH).
 #
@@ -110,6 +111,20 @@ for cu in "$srcdir"/*.cu; do
         compile "$name" "$arch" "$out/tests/corpus/ptx/${name}_$arch.ptx" .. \
             -lineinfo -O3
         compile "$name" "$arch" "$out/tests/corpus/ptx/${name}_G_$arch.ptx" .. \
+            -G
+    done
+done
+
+# The checker's planted-bug kernels (tests/check/*.cu): -O3 with line
+# info and -G, sm_80 and sm_90, into tests/check/ptx/NAME[_G]_sm_XX.ptx.
+srcdir="$here/tests/check"
+for cu in "$srcdir"/*.cu; do
+    [ $only_corpus = 1 ] && break
+    name=$(basename "$cu" .cu)
+    for arch in sm_80 sm_90; do
+        compile "$name" "$arch" "$out/tests/check/ptx/${name}_$arch.ptx" .. \
+            -lineinfo -O3
+        compile "$name" "$arch" "$out/tests/check/ptx/${name}_G_$arch.ptx" .. \
             -G
     done
 done

@@ -18,6 +18,7 @@
  * Lanes apply in lane order.
  */
 #include "ptx_int.h"
+#include "ptx_check_int.h"
 
 #include <assert.h>
 #include <string.h>
@@ -132,6 +133,8 @@ wm_status wmi_ptx_mbarrier(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                                      (unsigned long long)b, s.pending);
             s.pending -= (uint32_t)b;
             settle(&s);
+            if (c->flags & WMI_RUN_CHECK) /* --check: a release */
+                wmi_check_mbar_release(c, w, (uint32_t)addr);
             break;
         case MB_EXPECT:
             s.tx += (int64_t)b;
@@ -148,6 +151,8 @@ wm_status wmi_ptx_mbarrier(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                                          : (unsigned)(b >> 63);
             int done = s.phase != want;
             R[in->d][l] = (uint64_t)done;
+            if (done && (c->flags & WMI_RUN_CHECK)) /* an acquire */
+                wmi_check_mbar_acquire(c, w, (uint32_t)addr);
             *yield |= !done;
             continue;
         }
@@ -197,12 +202,19 @@ wm_status wmi_ptx_cp_bulk(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         if (!sp)
             return c->status;
         memmove(dp, sp, size);
+        if (c->flags & WMI_RUN_CHECK) { /* the copy, by the issuing lane */
+            wmi_check_block(c, w, pc, l, rs, /* the source, resolved */
+                            sa, size, 0);
+            wmi_check_block(c, w, pc, l, dsp, da, size, 1);
+        }
         if (in->e != WMI_NOREG) {
             uint8_t *bar = barrier_at(c, w, l, pc, SP_SHARED,
                                       (uint32_t)R[in->e][l]);
             if (!bar)
                 return c->status;
             complete_tx(bar, size);
+            if (c->flags & WMI_RUN_CHECK)
+                wmi_check_mbar_release(c, w, (uint32_t)R[in->e][l]);
         }
     }
     return WM_OK;

@@ -7,6 +7,7 @@
  * unknown base opcode decodes to OP_UNKNOWN, which faults only when run.
  */
 #include "ptx_int.h"
+#include "ptx_check_int.h"
 
 const char *const wmi_op_names[OP_COUNT] = {
 #define X(name, base, nd, smin, smax, vec, sem) base,
@@ -351,7 +352,10 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         if (n >= 11 && memcmp(s, "barrier.red", 11) == 0)
             in->op = OP_UNKNOWN;
         if (n >= 11 && memcmp(s, "bar.warp", 8) == 0)
+        {
             in->op = OP_NOP; /* bar.warp.sync: lanes already in lockstep */
+            in->mod2 = WMI_NOP_WARPSYNC; /* ... but it orders memory */
+        }
         if (n >= 15 && memcmp(s, "barrier.cluster", 15) == 0)
             in->op = OP_UNKNOWN; /* cluster barriers: not modelled */
     }

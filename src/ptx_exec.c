@@ -17,6 +17,7 @@
  * over a full mask are plain loops the compiler vectorises.
  */
 #include "ptx_int.h"
+#include "ptx_check_int.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -714,8 +715,11 @@ static wm_status do_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                          uint32_t pc, uint32_t m, int store)
 {
     wm_status fst;
-    if (!(c->flags & WMI_RUN_SLOW) && fast_ldst(c, w, in, pc, m, store, &fst))
+    if (!(c->flags & WMI_RUN_SLOW) && fast_ldst(c, w, in, pc, m, store, &fst)) {
+        if (c->flags & WMI_RUN_CHECK) /* --check (ptx_check.c) */
+            wmi_check_fast(c, w, in, pc, m, store);
         return fst;
+    }
     uint64_t (*R)[32] = w->r;
     const wm_ptx_module *mod = c->m;
     wmi_type t = (wmi_type)in->type;
@@ -769,6 +773,9 @@ static wm_status do_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
             }
         }
     }
+    if (c->flags & WMI_RUN_CHECK)
+        wmi_check_mem(c, w, pc, store ? WMI_ACC_WRITE : WMI_ACC_READ, size,
+                      x.addr, x.mask[SP_SHARED], x.mask[SP_GLOBAL]);
     return emit(c, &x, pc, store ? WM_OP_ST : WM_OP_LD, size, FULL, sp);
 }
 
@@ -873,6 +880,9 @@ static wm_status do_atom(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         if (has_dest)
             R[in->d][l] = wmi_type_signed(t) ? sext(old, size * 8) : old;
     }
+    if (c->flags & WMI_RUN_CHECK)
+        wmi_check_mem(c, w, pc, WMI_ACC_ATOMIC, size, x.addr,
+                      x.mask[SP_SHARED], x.mask[SP_GLOBAL]);
     return emit(c, &x, pc, WM_OP_ATOM, size, FULL, sp);
 }
 
@@ -910,6 +920,12 @@ static wm_status do_cp_async(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
             return c->status;
         gx.mask[SP_GLOBAL] |= 1u << l;
         memcpy(dp, sp, src_size);
+    }
+    if (c->flags & WMI_RUN_CHECK) {
+        wmi_check_mem(c, w, pc, WMI_ACC_READ, size, gx.addr, 0,
+                      gx.mask[SP_GLOBAL]);
+        wmi_check_mem(c, w, pc, WMI_ACC_WRITE, size, sx.addr,
+                      sx.mask[SP_SHARED], 0);
     }
     wm_status st = emit(c, &gx, pc, WM_OP_LDGSTS, size, FULL, SP_GLOBAL);
     if (st == WM_OK)
@@ -1485,6 +1501,9 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             goto next;
         switch ((wmi_op)in->op) {
         case OP_NOP:
+            if (in->mod2 == WMI_NOP_WARPSYNC && (c->flags & WMI_RUN_CHECK))
+                wmi_check_syncwarp(c, w);
+            break;
         case OP_CP_COMMIT:
         case OP_CP_WAIT:
             break;
@@ -2040,6 +2059,8 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             /* arrivals count whole warps for counted barriers (PTX ISA
                bar: "in units of warps") and threads otherwise */
             b->arrived += cnt ? 32 : wmi_popcount64(m);
+            if (c->flags & WMI_RUN_CHECK)
+                wmi_check_arrive(c, w, id);
             if (in->flags & F_ARRIVE)
                 break;
             w->wait |= m;

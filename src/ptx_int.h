@@ -488,6 +488,10 @@ typedef struct wmi_cta {
        (0: none; all 0 under WMI_RUN_SLOW) */
     uint32_t *memo_of;
     wmi_memo *memo;
+    /* --check (ptx_check_int.h): the launch's checker or NULL, and the
+       schedule's warp order (NULL: warps in order) */
+    struct wmi_check *chk;
+    uint32_t *order;
 } wmi_cta;
 
 /*
@@ -496,7 +500,11 @@ typedef struct wmi_cta {
  * paths) so tests can check that both paths give identical
  * statistics and outputs, and the benchmark has an in-process baseline.
  */
-enum { WMI_RUN_SLOW = 1u << 0 };
+enum {
+    WMI_RUN_SLOW = 1u << 0,
+    WMI_RUN_CHECK = 1u << 1, /* the checker tracks accesses (set per worker) */
+    WMI_RUN_ALT = 1u << 2    /* one run of a schedule comparison */
+};
 
 /* wm_ptx_run with internal options (flags: WMI_RUN_*). */
 wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,

@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ptx_report_int.h"
+#include "ptx_check_int.h"
 
 #include <stdio.h>
 
@@ -489,6 +490,7 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
             fputs(",\n \"fault\": ", f);
             json_fault(f, m, o);
         }
+        wmi_check_json(f, m, o->check); /* --check: "hazards" */
         if (o->nwritten) {
             fputs(",\n \"outputs_written\": [", f);
             for (size_t i = 0; i < o->nwritten; i++) {

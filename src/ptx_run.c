@@ -17,6 +17,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ptx_int.h"
+#include "ptx_check_int.h"
 #include "cache_int.h"
 
 #include <pthread.h>
@@ -238,6 +239,8 @@ static int release(wmi_cta *c, wm_status *st)
                                 "barrier divergence at barrier %u", b);
             return 0;
         }
+        if (c->flags & WMI_RUN_CHECK)
+            wmi_check_release(c, b);
         for (uint32_t i = 0; i < c->nwarps; i++) {
             wmi_warp *w = &c->warps[i];
             w->wait &= ~w->wait_at[b];
@@ -266,13 +269,18 @@ static wm_status run_cta_warps(wmi_cta *c)
     c->status = WM_OK;
     c->yielded = 0;
     wmi_ptx_cta_begin(c);
+    if (c->chk)
+        wmi_check_cta_begin(c);
     for (;;) {
+        if (c->order)
+            wmi_check_round(c);
         for (uint32_t i = 0; i < c->nwarps; i++) {
-            wmi_warp *w = &c->warps[i];
+            /* --schedule: the order ready warps run in this round */
+            wmi_warp *w = &c->warps[c->order ? c->order[i] : i];
             if (!(w->live & ~w->wait))
                 continue;
             if (c->trace)
-                c->trace->warp = i;
+                c->trace->warp = w->index;
             st = wmi_ptx_warp_run(c, w);
             if (st != WM_OK)
                 return st;
@@ -420,6 +428,7 @@ typedef struct job {
        estimate or count that passed the budget, and stops every worker */
     uint64_t budget, steps, over;
     uint32_t first_done;
+    wmi_check *chk; /* l->check: the launch's checker (one worker) */
 } job;
 
 /* Record that the launch passes its budget (est warp instructions). */
@@ -506,6 +515,11 @@ static void *worker(void *arg)
     c.has_calls = c.f->has_call;
     if (c.has_calls) /* the fast paths assume one function's slots */
         c.flags |= WMI_RUN_SLOW;
+    c.chk = j->chk;
+    if (c.chk) {
+        c.order = wmi_check_order(c.chk);
+        c.flags |= wmi_check_tracks(c.chk) ? WMI_RUN_CHECK : 0;
+    }
     if (cta_alloc(&c) != WM_OK) {
         j->oom = WM_ERR_NOMEM;
         cta_free(&c);
@@ -684,6 +698,9 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     wm_ptx_fault dummy;
     if (!fault)
         fault = &dummy;
+    if (f && l && l->check && (l->check->checks & WM_CHECK_SCHEDULES) &&
+        !(flags & WMI_RUN_ALT)) /* two runs, compared (ptx_check_sched.c) */
+        return wmi_check_schedules(m, k, l, agg, res, fault, flags);
     memset(fault, 0, sizeof *fault);
     fault->file = "";
     if (res)
@@ -827,7 +844,10 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     j.flags = flags;
     j.faults = calloc(j.nchunks, sizeof *j.faults);
     j.status = calloc(j.nchunks, sizeof *j.status);
-    wm_status st = (j.faults && j.status) ? WM_OK : WM_ERR_NOMEM;
+    if (l->check)
+        j.chk = wmi_check_new(m, l->block, smem, gbufs, j.ngbufs, l->check);
+    wm_status st = (j.faults && j.status && (j.chk || !l->check))
+                       ? WM_OK : WM_ERR_NOMEM;
     if (agg && st == WM_OK) {
         j.aggs = calloc(j.nchunks, sizeof *j.aggs);
         if (!j.aggs)
@@ -842,6 +862,8 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     }
     if (st == WM_OK) {
         unsigned nt = l->threads ? l->threads : ncores();
+        if (j.chk)
+            nt = 1; /* one shadow memory, one deterministic order */
         if (nt > j.nchunks)
             nt = j.nchunks;
         if (nt > 256)
@@ -893,6 +915,12 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         wm_status cs = wmi_cache_feeder_end(j.feeder, st == WM_OK);
         if (cs != WM_OK && st == WM_OK)
             st = cs;
+    }
+    if (j.chk) {
+        wm_status cs = wmi_check_finish(j.chk, l->check);
+        if (cs != WM_OK && st == WM_OK)
+            st = cs;
+        wmi_check_free(j.chk);
     }
     if (res) {
         res->ctas_total = nctas;

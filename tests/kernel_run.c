@@ -63,6 +63,13 @@ int kr_run_case(const kernel_case *kc, const char *arch_name,
 int kr_run_case_flags(const kernel_case *kc, const char *arch_name,
                       unsigned threads, unsigned flags, kr_run *r)
 {
+    return kr_run_case_check(kc, arch_name, threads, flags, NULL, r);
+}
+
+int kr_run_case_check(const kernel_case *kc, const char *arch_name,
+                      unsigned threads, unsigned flags, wm_ptx_check *chk,
+                      kr_run *r)
+{
     memset(r, 0, sizeof *r);
     r->st = WM_ERR_ARG;
     size_t n = 0;
@@ -113,6 +120,7 @@ int kr_run_case_flags(const kernel_case *kc, const char *arch_name,
     l.nargs = kc->nargs;
     l.max_steps = 10000000;
     l.threads = threads;
+    l.check = chk;
     wm_arch arch;
     if (wm_arch_parse(arch_name, &arch, NULL, 0) != WM_OK ||
         !(r->agg = wm_agg_new(&arch))) {

@@ -34,6 +34,10 @@ int kr_run_case(const kernel_case *kc, const char *arch, unsigned threads,
 /* kr_run_case with the interpreter's internal launch flags (WMI_RUN_*). */
 int kr_run_case_flags(const kernel_case *kc, const char *arch,
                       unsigned threads, unsigned flags, kr_run *r);
+/* kr_run_case_flags with the launch's checks (chk may be NULL). */
+int kr_run_case_check(const kernel_case *kc, const char *arch,
+                      unsigned threads, unsigned flags, wm_ptx_check *chk,
+                      kr_run *r);
 void kr_free(kr_run *r);
 
 /* The case named name, or NULL. */

@@ -124,7 +124,7 @@ class Launch(Structure):
                 ("seed", c_uint64), ("max_steps", c_uint64),
                 ("threads", c_uint), ("progress", PROGRESS_FN),
                 ("progress_ud", c_void_p), ("max_total_steps", c_uint64),
-                ("cache", c_void_p)]
+                ("cache", c_void_p), ("check", c_void_p)]
 
 
 class Result(Structure):
@@ -149,7 +149,8 @@ class ReportOpts(Structure):
                 ("kernel", c_char_p), ("res", POINTER(Result)),
                 ("explain", c_int), ("command", c_char_p), ("arch", c_char_p),
                 ("fault", POINTER(Fault)), ("fault_hint", c_char_p),
-                ("written", POINTER(c_char_p)), ("nwritten", c_size_t)]
+                ("written", POINTER(c_char_p)), ("nwritten", c_size_t),
+                ("check", c_void_p)]
 
 
 # name -> the structure, for the ABI test

@@ -1,0 +1,673 @@
+/*
+ * ptx_check.c -- race and initialisation tracking of `warpmem run --check`
+ * (the model is stated in ptx_check_int.h; docs/check.md is the user's
+ * view).
+ *
+ * Shadow memory: one wmi_word per 4-byte word of shared memory, and one per
+ * global word the CTA touched, in an open-addressing table keyed by the
+ * simulated word address (small enough to stay in cache, where a flat
+ * shadow of every buffer would not).  A word holds its last write and up to two reads of
+ * different threads since, each with the bytes it touched, and, for
+ * shared memory, the bytes written in this CTA.  A word belongs to the CTA
+ * whose sequence number it carries; an older one reads as empty, so no
+ * per-CTA clearing is needed.  Global bytes of an argument declared
+ * uninitialised have one "written" bit each for the whole launch.
+ *
+ * Invariants:
+ *   - every record of a current word has a non-zero byte mask;
+ *   - vc[W][W] >= 1 for every warp; vc[W][A] <= vc[A][A];
+ *   - two lanes of one instruction never form a hazard with each other:
+ *     a record with the access's pc, warp and clock is skipped (so are
+ *     two executions of one instruction by one warp with no barrier or
+ *     bar.warp.sync between them).
+ */
+#include "ptx_check_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_HAZARDS 4096u
+#define MAX_MBARS 64u /* mbarriers with clocks; more are not ordered */
+
+/* The per-lane helpers of the hot loop (mem_words) */
+#ifdef __GNUC__
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
+/* One access in the shadow. */
+typedef struct rec {
+    uint32_t pc, clock;
+    uint16_t warp;
+    uint8_t lane;
+    uint8_t bits; /* bytes of the word (low 4 bits), REC_ATOMIC */
+} rec;
+
+#define REC_ATOMIC 0x10u
+#define REC_BYTES 0x0fu
+
+typedef struct wmi_word {
+    uint32_t cta;  /* CTA sequence number of the records */
+    uint32_t init; /* shared: bytes written in this CTA */
+    rec w, r[2];
+} wmi_word;
+
+/* A global word in the CTA's table: key = simulated address / 4 + 1. */
+typedef struct gent {
+    uint64_t key;
+    wmi_word w;
+} gent;
+
+#define GT_START 1024u
+
+struct wmi_check {
+    const wm_ptx_module *m;
+    unsigned checks;
+    int intra;          /* lanes of a warp are unordered (sm_70+) */
+    uint32_t nwarps, block[3];
+    uint32_t cta;       /* current CTA's sequence number (from 1) */
+    unsigned ctaid[3];
+    uint32_t *vc;       /* nwarps x nwarps */
+    uint32_t *bar;      /* 16 x nwarps: clocks joined at each barrier */
+    uint32_t *mbar;     /* MAX_MBARS x nwarps: clocks of mbarriers ... */
+    uint64_t mbar_at[MAX_MBARS]; /* ... at these shared offsets + 1 */
+    wmi_word *sh;       /* shared shadow */
+    uint64_t nsh;
+    uint32_t ngbufs;
+    gent *gt;           /* global words of this CTA (power-of-two cap) */
+    uint32_t gcap, gcount;
+    uint8_t **gwritten; /* per uninit buffer: written bits, else NULL */
+    const wmi_gbuf *gbufs;
+    /* hazards, with an open-addressing index on (kind, pc1, pc2) */
+    wm_ptx_hazard *hz;
+    size_t nhz;
+    uint32_t *hidx; /* 1 + index, 0 empty; 2 * MAX_HAZARDS slots */
+    uint64_t dropped;
+    int oom;
+    /* schedule */
+    wm_ptx_schedule sched;
+    uint64_t rng;
+    uint32_t *order;
+};
+
+/* ---- setup --------------------------------------------------------------- */
+
+/* "sm_70" and newer: independent thread scheduling (lanes unordered). */
+static int target_its(const char *t)
+{
+    if (strncmp(t, "sm_", 3) != 0)
+        return 1; /* no .target: assume a current GPU */
+    return atoi(t + 3) >= 70;
+}
+
+wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
+                         uint64_t smem_bytes, const wmi_gbuf *gbufs,
+                         uint32_t ngbufs, const wm_ptx_check *chk)
+{
+    wmi_check *k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    k->m = m;
+    k->checks = chk->checks & (WM_CHECK_RACE | WM_CHECK_INIT);
+    k->intra = target_its(m->target);
+    k->nwarps = (block[0] * block[1] * block[2] + 31) / 32;
+    memcpy(k->block, block, sizeof k->block);
+    k->sched = chk->schedule;
+    k->rng = chk->seed ^ 0x5851f42d4c957f2dull;
+    k->gbufs = gbufs;
+    k->ngbufs = ngbufs;
+    k->nsh = (smem_bytes + 3) / 4;
+    k->vc = calloc((size_t)k->nwarps * k->nwarps, sizeof *k->vc);
+    k->bar = calloc((size_t)16 * k->nwarps, sizeof *k->bar);
+    k->mbar = calloc((size_t)MAX_MBARS * k->nwarps, sizeof *k->mbar);
+    k->order = calloc(k->nwarps, sizeof *k->order);
+    int ok = k->vc && k->bar && k->mbar && k->order;
+    if (k->checks) {
+        k->sh = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh);
+        k->gcap = GT_START;
+        k->gt = calloc(k->gcap, sizeof *k->gt);
+        k->gwritten = calloc(ngbufs, sizeof *k->gwritten);
+        k->hz = calloc(MAX_HAZARDS, sizeof *k->hz);
+        k->hidx = calloc(2 * MAX_HAZARDS, sizeof *k->hidx);
+        ok = ok && k->sh && k->gt && k->gwritten && k->hz && k->hidx;
+    }
+    for (size_t i = 0; ok && (k->checks & WM_CHECK_INIT) && i < chk->nuninit &&
+                       i < ngbufs; i++)
+        if (chk->uninit[i] && gbufs[i].p &&
+            !(k->gwritten[i] = calloc(gbufs[i].bytes / 8 + 1, 1)))
+            ok = 0;
+    for (uint32_t i = 0; i < k->nwarps; i++)
+        k->order[i] = k->sched == WM_SCHED_REVERSE ? k->nwarps - 1 - i : i;
+    if (!ok) {
+        wmi_check_free(k);
+        return NULL;
+    }
+    return k;
+}
+
+int wmi_check_tracks(const wmi_check *k)
+{
+    return k->checks != 0;
+}
+
+uint32_t *wmi_check_order(wmi_check *k)
+{
+    return k->sched == WM_SCHED_IN_ORDER ? NULL : k->order;
+}
+
+void wmi_check_free(wmi_check *k)
+{
+    if (!k)
+        return;
+    for (uint32_t i = 0; k->gwritten && i < k->ngbufs; i++)
+        free(k->gwritten[i]);
+    free(k->gt);
+    free(k->gwritten);
+    free(k->sh);
+    free(k->vc);
+    free(k->bar);
+    free(k->mbar);
+    free(k->order);
+    free(k->hz);
+    free(k->hidx);
+    free(k);
+}
+
+wm_status wmi_check_finish(wmi_check *k, wm_ptx_check *out)
+{
+    wm_ptx_check_clear(out);
+    out->dropped = k->dropped;
+    if (k->oom)
+        return WM_ERR_NOMEM;
+    if (!k->nhz)
+        return WM_OK;
+    out->hazards = malloc(k->nhz * sizeof *out->hazards);
+    if (!out->hazards)
+        return WM_ERR_NOMEM;
+    memcpy(out->hazards, k->hz, k->nhz * sizeof *out->hazards);
+    out->nhazards = k->nhz;
+    return WM_OK;
+}
+
+/* ---- clocks and schedules ----------------------------------------------- */
+
+void wmi_check_cta_begin(wmi_cta *c)
+{
+    wmi_check *k = c->chk;
+    uint32_t n = k->nwarps;
+    k->cta++;
+    k->gcount = 0;
+    memcpy(k->ctaid, c->ctaid, sizeof k->ctaid);
+    memset(k->vc, 0, (size_t)n * n * sizeof *k->vc);
+    memset(k->bar, 0, (size_t)16 * n * sizeof *k->bar);
+    memset(k->mbar, 0, (size_t)MAX_MBARS * n * sizeof *k->mbar);
+    memset(k->mbar_at, 0, sizeof k->mbar_at);
+    for (uint32_t i = 0; i < n; i++)
+        k->vc[(size_t)i * n + i] = 1;
+}
+
+static uint64_t next_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void wmi_check_round(wmi_cta *c)
+{
+    wmi_check *k = c->chk;
+    if (k->sched != WM_SCHED_RANDOM)
+        return;
+    for (uint32_t i = 0; i < k->nwarps; i++)
+        k->order[i] = i;
+    for (uint32_t i = k->nwarps; i > 1; i--) { /* Fisher-Yates */
+        uint32_t j = (uint32_t)(next_rand(&k->rng) % i), t = k->order[i - 1];
+        k->order[i - 1] = k->order[j];
+        k->order[j] = t;
+    }
+}
+
+void wmi_check_arrive(wmi_cta *c, const wmi_warp *w, uint32_t id)
+{
+    wmi_check *k = c->chk;
+    uint32_t n = k->nwarps, *v = &k->vc[(size_t)w->index * n];
+    uint32_t *b = &k->bar[(size_t)(id & 15) * n];
+    for (uint32_t i = 0; i < n; i++)
+        b[i] = b[i] > v[i] ? b[i] : v[i];
+    v[w->index]++; /* later accesses are not covered by this arrival */
+}
+
+void wmi_check_release(wmi_cta *c, uint32_t id)
+{
+    wmi_check *k = c->chk;
+    uint32_t n = k->nwarps, *b = &k->bar[(size_t)(id & 15) * n];
+    for (uint32_t i = 0; i < n; i++) {
+        if (!c->warps[i].wait_at[id & 15])
+            continue;
+        uint32_t *v = &k->vc[(size_t)i * n];
+        for (uint32_t j = 0; j < n; j++)
+            v[j] = v[j] > b[j] ? v[j] : b[j];
+        v[i]++;
+    }
+    memset(b, 0, n * sizeof *b);
+}
+
+void wmi_check_syncwarp(wmi_cta *c, const wmi_warp *w)
+{
+    wmi_check *k = c->chk;
+    k->vc[(size_t)w->index * k->nwarps + w->index]++;
+}
+
+/* The clocks of the mbarrier at shared offset addr (a new slot on first
+   use), or NULL when MAX_MBARS are in use. */
+static uint32_t *mbar_clock(wmi_check *k, uint64_t addr)
+{
+    for (uint32_t i = 0; i < MAX_MBARS; i++) {
+        if (k->mbar_at[i] == addr + 1)
+            return &k->mbar[(size_t)i * k->nwarps];
+        if (!k->mbar_at[i]) {
+            k->mbar_at[i] = addr + 1;
+            return &k->mbar[(size_t)i * k->nwarps];
+        }
+    }
+    return NULL;
+}
+
+void wmi_check_mbar_release(wmi_cta *c, const wmi_warp *w, uint64_t addr)
+{
+    wmi_check *k = c->chk;
+    uint32_t n = k->nwarps, *b = mbar_clock(k, addr);
+    uint32_t *v = &k->vc[(size_t)w->index * n];
+    if (!b)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        b[i] = b[i] > v[i] ? b[i] : v[i];
+    v[w->index]++;
+}
+
+void wmi_check_mbar_acquire(wmi_cta *c, const wmi_warp *w, uint64_t addr)
+{
+    wmi_check *k = c->chk;
+    uint32_t n = k->nwarps, *b = mbar_clock(k, addr);
+    uint32_t *v = &k->vc[(size_t)w->index * n];
+    if (!b)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = v[i] > b[i] ? v[i] : b[i];
+}
+
+/* ---- hazards ------------------------------------------------------------- */
+
+/* The access being checked. */
+typedef struct cur {
+    uint32_t pc, warp, lane, clock;
+    wmi_acc_kind kind;
+    unsigned size;
+    int space;  /* WM_SPACE_* */
+    long buf;
+    uint64_t addr; /* in its space or buffer */
+} cur;
+
+static void fill_access(const wmi_check *k, wm_ptx_hazard_access *a,
+                        uint32_t pc, uint32_t warp, uint32_t lane, int write,
+                        int atomic)
+{
+    uint32_t t = warp * 32 + lane;
+    a->insn = pc;
+    a->warp = warp;
+    a->lane = lane;
+    a->thread[0] = t % k->block[0];
+    a->thread[1] = t / k->block[0] % k->block[1];
+    a->thread[2] = t / (k->block[0] * k->block[1]);
+    a->write = write;
+    a->atomic = atomic;
+}
+
+/* Count one occurrence of kind between prior (NULL: none) and x. */
+static void hazard(wmi_check *k, wm_hazard_kind kind, const rec *prior,
+                   int prior_write, const cur *x)
+{
+    uint32_t pc1 = prior ? prior->pc : UINT32_MAX;
+    uint64_t h = ((uint64_t)kind * 0x9e3779b97f4a7c15ull) ^
+                 ((uint64_t)pc1 * 0xbf58476d1ce4e5b9ull) ^
+                 ((uint64_t)x->pc * 0x94d049bb133111ebull);
+    uint32_t s = (uint32_t)(h >> 32) & (2 * MAX_HAZARDS - 1);
+    while (k->hidx[s]) {
+        wm_ptx_hazard *z = &k->hz[k->hidx[s] - 1];
+        if (z->kind == kind && z->second.insn == x->pc &&
+            (prior ? z->first.insn == pc1 : z->first.insn == SIZE_MAX)) {
+            z->count++;
+            return;
+        }
+        s = (s + 1) & (2 * MAX_HAZARDS - 1);
+    }
+    if (k->nhz >= MAX_HAZARDS) {
+        k->dropped++;
+        return;
+    }
+    wm_ptx_hazard *z = &k->hz[k->nhz++];
+    k->hidx[s] = (uint32_t)k->nhz;
+    memset(z, 0, sizeof *z);
+    z->kind = kind;
+    z->space = x->space;
+    z->addr = x->addr;
+    z->buf = x->buf;
+    z->size = x->size;
+    memcpy(z->cta, k->ctaid, sizeof z->cta);
+    z->count = 1;
+    if (prior)
+        fill_access(k, &z->first, prior->pc, prior->warp, prior->lane,
+                    prior_write, (prior->bits & REC_ATOMIC) != 0);
+    else
+        z->first.insn = SIZE_MAX;
+    fill_access(k, &z->second, x->pc, x->warp, x->lane,
+                x->kind != WMI_ACC_READ, x->kind == WMI_ACC_ATOMIC);
+}
+
+/* Is the recorded access r ordered before x (or by the same thread)? */
+static inline int ordered(const wmi_check *k, const rec *r, const cur *x)
+{
+    if (r->warp == x->warp)
+        return r->lane == x->lane || !k->intra || r->clock < x->clock;
+    return r->clock <= k->vc[(size_t)x->warp * k->nwarps + r->warp];
+}
+
+/* Do r and x conflict on the bytes in mask (x touches mask)? */
+static inline int conflict(const wmi_check *k, const rec *r, unsigned mask,
+                           const cur *x)
+{
+    if (!(r->bits & mask & REC_BYTES))
+        return 0;
+    if ((r->bits & REC_ATOMIC) && x->kind == WMI_ACC_ATOMIC)
+        return 0; /* atomics do not race with atomics */
+    if (r->pc == x->pc && r->warp == x->warp && r->clock == x->clock)
+        return 0; /* another lane of the same instruction (instance) */
+    return !ordered(k, r, x);
+}
+
+static inline wmi_word *current(wmi_check *k, wmi_word *e)
+{
+    if (e->cta != k->cta) {
+        memset(e, 0, sizeof *e);
+        e->cta = k->cta;
+    }
+    return e;
+}
+
+/* Check x's bytes mask of word e against the shadow (races). */
+HOT void check_word(wmi_check *k, wmi_word *e, unsigned mask,
+                       const cur *x)
+{
+    if (conflict(k, &e->w, mask, x))
+        hazard(k, x->kind == WMI_ACC_READ ? WM_HAZ_RAW : WM_HAZ_WAW, &e->w, 1,
+               x);
+    if (x->kind == WMI_ACC_READ)
+        return;
+    for (int i = 0; i < 2; i++)
+        if (conflict(k, &e->r[i], mask, x)) {
+            hazard(k, WM_HAZ_WAR, &e->r[i], 0, x);
+            break;
+        }
+}
+
+/* Record x in word e. */
+HOT void record_word(wmi_check *k, wmi_word *e, unsigned mask,
+                        const cur *x)
+{
+    rec r = {x->pc, x->clock, (uint16_t)x->warp, (uint8_t)x->lane,
+             (uint8_t)(mask | (x->kind == WMI_ACC_ATOMIC ? REC_ATOMIC : 0))};
+    if (x->kind != WMI_ACC_READ) {
+        e->w = r;
+        return;
+    }
+    /* keep reads of two different threads: the same thread's replaces its
+       own, an ordered one gives way, else the second slot is taken */
+    for (int i = 0; i < 2; i++)
+        if (e->r[i].bits && e->r[i].warp == r.warp && e->r[i].lane == r.lane) {
+            e->r[i] = r;
+            return;
+        }
+    for (int i = 0; i < 2; i++)
+        if (!e->r[i].bits || ordered(k, &e->r[i], x)) {
+            e->r[i] = r;
+            return;
+        }
+}
+
+/* Bytes of word wd touched by [a, a + size). */
+static inline unsigned word_mask(uint64_t wd, uint64_t a, unsigned size)
+{
+    uint64_t lo = wd * 4 > a ? wd * 4 : a;
+    uint64_t hi = wd * 4 + 4 < a + size ? wd * 4 + 4 : a + size;
+    return ((1u << (hi - lo)) - 1) << (lo - wd * 4);
+}
+
+/* Groups of 16 consecutive words keep their order (a warp's 32 words sit
+   in two runs of slots, a few cache lines each); groups are scattered. */
+static inline uint32_t gslot(const wmi_check *k, uint64_t key)
+{
+    uint64_t g = ((key >> 4) * 0x9e3779b97f4a7c15ull) >> 32;
+    return (uint32_t)((g << 4) | (key & 15)) & (k->gcap - 1);
+}
+
+/* Double the table, keeping this CTA's words; 0 when out of memory.
+   (Entries of older CTAs count as empty: no word is removed within a
+   CTA, so a probe never passes the slot its key was put in.) */
+static int grow(wmi_check *k)
+{
+    gent *old = k->gt;
+    uint32_t ocap = k->gcap;
+    gent *nt = calloc((size_t)ocap * 2, sizeof *nt);
+    if (!nt)
+        return 0;
+    k->gt = nt;
+    k->gcap = ocap * 2;
+    for (uint32_t i = 0; i < ocap; i++) {
+        if (old[i].w.cta != k->cta)
+            continue;
+        uint32_t s = gslot(k, old[i].key);
+        while (nt[s].w.cta == k->cta)
+            s = (s + 1) & (k->gcap - 1);
+        nt[s] = old[i];
+    }
+    free(old);
+    return 1;
+}
+
+/* The CTA's shadow of the global word at simulated address wa * 4, made
+   current; NULL when out of memory. */
+HOT wmi_word *gword(wmi_check *k, uint64_t wa)
+{
+    uint64_t key = wa + 1;
+    uint32_t s = gslot(k, key);
+    for (;;) {
+        gent *e = &k->gt[s];
+        if (e->w.cta != k->cta)
+            break;
+        if (e->key == key)
+            return &e->w;
+        s = (s + 1) & (k->gcap - 1);
+    }
+    if (2 * (k->gcount + 1) > k->gcap) {
+        if (!grow(k)) {
+            k->oom = 1;
+            return NULL;
+        }
+        s = gslot(k, key); /* the key is not in the new table either */
+        while (k->gt[s].w.cta == k->cta)
+            s = (s + 1) & (k->gcap - 1);
+    }
+    k->gcount++;
+    gent *e = &k->gt[s];
+    memset(e, 0, sizeof *e);
+    e->key = key;
+    e->w.cta = k->cta;
+    return &e->w;
+}
+
+/* The argument buffer of global address a (-1: module data or none). */
+static long gbuf_of(const wmi_check *k, uint64_t a, uint32_t *bi)
+{
+    uint64_t i = a >> WMI_WIN_SHIFT;
+    *bi = UINT32_MAX;
+    if (i == WMI_MAX_GLOBAL_BUFS || i < 1 || i >= k->ngbufs)
+        return -1;
+    *bi = (uint32_t)i - 1;
+    return (long)i - 1;
+}
+
+/* Global initcheck of lane x's bytes (read: report, write: mark). */
+static void global_init(wmi_check *k, uint32_t b, const cur *x, int check)
+{
+    uint8_t *bits = k->gwritten[b];
+    if (!bits)
+        return;
+    for (uint64_t o = x->addr; o < x->addr + x->size; o++) {
+        if (check && !(bits[o >> 3] >> (o & 7) & 1)) {
+            hazard(k, WM_HAZ_UNINIT, NULL, 0, x);
+            return;
+        }
+        if (!check && x->kind != WMI_ACC_READ)
+            bits[o >> 3] |= (uint8_t)(1u << (o & 7));
+    }
+}
+
+/* Pass 0 checks lane x, pass 1 records it. */
+static void lane_access(wmi_check *k, const cur *x0, uint64_t a, int global,
+                        int pass)
+{
+    cur x = *x0;
+    uint64_t off = a;
+    uint32_t b = UINT32_MAX;
+    if (global) {
+        off = a & WMI_WIN_MASK;
+        x.space = WM_SPACE_GLOBAL;
+        x.buf = gbuf_of(k, a, &b);
+    }
+    x.addr = off;
+    for (uint64_t wd = off / 4; wd <= (off + x.size - 1) / 4; wd++) {
+        wmi_word *e;
+        if (global) {
+            if (!(e = gword(k, (a - off) / 4 + wd)))
+                return;
+        } else {
+            if (wd >= k->nsh)
+                break;
+            e = current(k, &k->sh[wd]);
+        }
+        unsigned mask = word_mask(wd, off, x.size);
+        if (pass == 0 && (k->checks & WM_CHECK_RACE))
+            check_word(k, e, mask, &x);
+        if (pass == 0 && (k->checks & WM_CHECK_INIT) && !global &&
+            x.kind != WMI_ACC_WRITE && (mask & ~e->init)) {
+            hazard(k, WM_HAZ_UNINIT, NULL, 0, &x);
+        }
+        if (pass == 1 && (k->checks & WM_CHECK_RACE))
+            record_word(k, e, mask, &x);
+        if (pass == 1 && x.kind != WMI_ACC_READ)
+            e->init |= mask;
+    }
+    if (global && b != UINT32_MAX && (k->checks & WM_CHECK_INIT))
+        global_init(k, b, &x, pass == 0 && x.kind != WMI_ACC_WRITE);
+}
+
+/*
+ * The common case, a scalar access of at most 4 bytes (one word per lane),
+ * in one pass: each lane's word is checked, then recorded.  A later lane
+ * of the instruction that meets an earlier lane's record of the same
+ * instruction instance skips it (conflict(): same pc, warp and clock).
+ */
+static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
+                      uint32_t mg)
+{
+    uint32_t act = ms | mg;
+    int race = (k->checks & WM_CHECK_RACE) != 0;
+    int init = (k->checks & WM_CHECK_INIT) != 0;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(act >> l & 1))
+            continue;
+        uint64_t a = addr[l], off = a;
+        uint32_t bi = UINT32_MAX;
+        int global = mg >> l & 1;
+        wmi_word *e;
+        if (global) {
+            off = a & WMI_WIN_MASK;
+            x->space = WM_SPACE_GLOBAL;
+            x->buf = gbuf_of(k, a, &bi);
+            e = gword(k, a / 4);
+        } else {
+            x->space = WM_SPACE_SHARED;
+            x->buf = -1;
+            e = off / 4 < k->nsh ? current(k, &k->sh[off / 4]) : NULL;
+        }
+        if (!e)
+            continue;
+        unsigned mk = word_mask(off / 4, off, x->size);
+        x->lane = l;
+        x->addr = off;
+        if (race)
+            check_word(k, e, mk, x);
+        if (init && x->kind != WMI_ACC_WRITE) {
+            if (!global && (mk & ~e->init))
+                hazard(k, WM_HAZ_UNINIT, NULL, 0, x);
+            else if (global && bi != UINT32_MAX)
+                global_init(k, bi, x, 1);
+        }
+        if (race)
+            record_word(k, e, mk, x);
+        if (x->kind == WMI_ACC_READ)
+            continue;
+        e->init |= mk;
+        if (global && bi != UINT32_MAX && init)
+            global_init(k, bi, x, 0);
+    }
+}
+
+void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
+                   wmi_acc_kind kind, unsigned size, const uint64_t *addr,
+                   uint32_t ms, uint32_t mg)
+{
+    wmi_check *k = c->chk;
+    assert(k && size > 0);
+    cur x = {pc, w->index, 0,
+             k->vc[(size_t)w->index * k->nwarps + w->index], kind, size,
+             WM_SPACE_SHARED, -1, 0};
+    if (size <= 4) {
+        mem_words(k, &x, addr, ms, mg);
+        return;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned l = 0; l < 32; l++) {
+            if (!((ms | mg) >> l & 1))
+                continue;
+            x.lane = l;
+            lane_access(k, &x, addr[l], (mg >> l & 1) != 0, pass);
+        }
+}
+
+void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,
+                    uint32_t pc, uint32_t m, int store)
+{
+    unsigned bits = wmi_type_bits((wmi_type)in->type);
+    if (in->space != SP_SHARED && in->space != SP_GLOBAL)
+        return; /* ld.param */
+    wmi_check_mem(c, w, pc, store ? WMI_ACC_WRITE : WMI_ACC_READ,
+                  bits < 8 ? 1 : bits / 8, c->acc.addr,
+                  in->space == SP_SHARED ? m : 0,
+                  in->space == SP_GLOBAL ? m : 0);
+}
+
+void wmi_check_block(wmi_cta *c, const wmi_warp *w, uint32_t pc, unsigned l,
+                     wmi_space sp, uint64_t addr, uint64_t size, int write)
+{
+    uint64_t a[32] = {0};
+    if ((sp != SP_SHARED && sp != SP_GLOBAL) || !size || size > UINT32_MAX ||
+        l >= 32)
+        return;
+    a[l] = addr;
+    wmi_check_mem(c, w, pc, write ? WMI_ACC_WRITE : WMI_ACC_READ,
+                  (unsigned)size, a, sp == SP_SHARED ? 1u << l : 0,
+                  sp == SP_GLOBAL ? 1u << l : 0);
+}

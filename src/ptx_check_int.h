@@ -1,0 +1,126 @@
+/*
+ * ptx_check_int.h -- the run-time checker of the PTX interpreter
+ * (`warpmem run --check`, docs/check.md): race and initialisation
+ * tracking (ptx_check.c), warp schedules and their comparison
+ * (ptx_check_sched.c), and the hazard reports (ptx_check_report.c).
+ *
+ * The interpreter calls the hooks below only when WMI_RUN_CHECK is in
+ * c->flags: one predictable branch per memory instruction (fast or
+ * careful path), barrier, mbarrier operation and bar.warp.sync, so a run
+ * without checks executes the code it did before plus untaken branches.
+ *
+ * Happens-before is tracked with one vector clock per warp (the threads of
+ * a warp share their warp's clock; lanes of one warp are told apart by
+ * the lane in each record):
+ *   - warp W's own clock vc[W][W] starts at 1 and grows at each barrier
+ *     arrival and each bar.warp.sync;
+ *   - arriving at barrier b joins W's clock into the barrier's; the
+ *     release joins the barrier's clock into every warp that waited;
+ *   - an mbarrier arrival (or complete_tx) joins W's clock into the
+ *     mbarrier's, a successful wait joins the mbarrier's into W's (over
+ *     all phases: a later phase's waiter also acquires earlier ones);
+ *   - an access recorded as (warp A, clock t) is ordered before an access
+ *     of warp B != A iff t <= vc[B][A]; before one of another lane of A
+ *     iff t < vc[A][A] (a bar.warp.sync or barrier came between), or
+ *     always when the target predates sm_70 (warps in lockstep).
+ */
+#ifndef WM_PTX_CHECK_INT_H
+#define WM_PTX_CHECK_INT_H
+
+#include "ptx_int.h"
+
+/* What a memory instruction does to the bytes it touches. */
+typedef enum { WMI_ACC_READ, WMI_ACC_WRITE, WMI_ACC_ATOMIC } wmi_acc_kind;
+
+/* mod2 of an OP_NOP decoded from bar.warp.sync (ptx_decode.c). */
+#define WMI_NOP_WARPSYNC 1
+
+typedef struct wmi_check wmi_check;
+
+/*
+ * A checker for one launch of a kernel of m with CTAs of block threads and
+ * smem_bytes of shared memory, buffers gbufs[0..ngbufs) (arguments first,
+ * the module data last) and the caller's options chk.  NULL when out of
+ * memory.  Tracks only when chk->checks has RACE or INIT.
+ */
+wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
+                         uint64_t smem_bytes, const wmi_gbuf *gbufs,
+                         uint32_t ngbufs, const wm_ptx_check *chk);
+
+/* Whether the checker tracks accesses (the worker sets WMI_RUN_CHECK). */
+int wmi_check_tracks(const wmi_check *k);
+
+/* The warp order of the schedule (a permutation of 0..nwarps), or NULL
+   for warps in order; lives as long as k. */
+uint32_t *wmi_check_order(wmi_check *k);
+
+/* Move the hazards found into out (replacing its results); WM_OK or
+   WM_ERR_NOMEM. */
+wm_status wmi_check_finish(wmi_check *k, wm_ptx_check *out);
+
+void wmi_check_free(wmi_check *k);
+
+/* ---- hooks (c->chk is the checker) ------------------------------------ */
+
+/* A CTA starts (after wmi_ptx_cta_begin): fresh clocks and shadow. */
+void wmi_check_cta_begin(wmi_cta *c);
+
+/* A round of the CTA's warp loop starts: the random schedule draws a new
+   order into c->order. */
+void wmi_check_round(wmi_cta *c);
+
+/*
+ * One memory instruction at pc of warp w: lanes in ms accessed shared
+ * offsets addr[l], lanes in mg global (simulated) addresses addr[l], size
+ * bytes each.
+ */
+void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
+                   wmi_acc_kind kind, unsigned size, const uint64_t *addr,
+                   uint32_t ms, uint32_t mg);
+
+/* The same for a scalar ld/st that took the interpreter's fast path: the
+   lanes in m accessed in->space at c->acc.addr[l]. */
+void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,
+                    uint32_t pc, uint32_t m, int store);
+
+/* Warp w arrives at barrier id (bar.sync, bar.arrive, barrier.sync). */
+void wmi_check_arrive(wmi_cta *c, const wmi_warp *w, uint32_t id);
+
+/* Barrier id is released: the warps waiting at it acquire its clock
+   (called before their wait masks are cleared). */
+void wmi_check_release(wmi_cta *c, uint32_t id);
+
+/* bar.warp.sync by warp w. */
+void wmi_check_syncwarp(wmi_cta *c, const wmi_warp *w);
+
+/* An arrival of warp w (or a transaction completed on its behalf) on the
+   mbarrier at shared offset addr releases w's clock into it; a wait of w
+   that found its phase complete acquires it. */
+void wmi_check_mbar_release(wmi_cta *c, const wmi_warp *w, uint64_t addr);
+void wmi_check_mbar_acquire(wmi_cta *c, const wmi_warp *w, uint64_t addr);
+
+/* A block copy of lane l of warp w (cp.async.bulk): size bytes at addr in
+   space sp (SP_SHARED offset or SP_GLOBAL address), read or written. */
+void wmi_check_block(wmi_cta *c, const wmi_warp *w, uint32_t pc, unsigned l,
+                     wmi_space sp, uint64_t addr, uint64_t size, int write);
+
+/* ---- schedules (ptx_check_sched.c) ------------------------------------ */
+
+/*
+ * wm_ptx_run with WM_CHECK_SCHEDULES: run l as given (statistics, hazards),
+ * then again without statistics under the other schedule from the same
+ * inputs, compare the argument buffers and leave the first run's outputs
+ * in them.  flags: WMI_RUN_*.
+ */
+wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
+                              const wm_ptx_launch *l, wm_agg *agg,
+                              wm_ptx_result *res, wm_ptx_fault *fault,
+                              unsigned flags);
+
+/* ---- reports (ptx_check_report.c) ------------------------------------- */
+
+/* The "hazards" member of the run's JSON document (with its leading
+   ",\n "): the hazards and the schedule comparison of chk. */
+void wmi_check_json(FILE *f, const wm_ptx_module *m, const wm_ptx_check *chk);
+
+#endif /* WM_PTX_CHECK_INT_H */

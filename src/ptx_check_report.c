@@ -1,0 +1,345 @@
+/*
+ * ptx_check_report.c -- the hazards of `warpmem run --check` as text
+ * (compute-sanitizer style: kind, where, both accesses, count) and as the
+ * "hazards" member of the run's JSON document.  Shared addresses are named
+ * by the kernel's .shared variable (the CUDA name when the PTX name is a
+ * mangled function-local static, _ZZ...E5sdata -> sdata) and an index in
+ * units of the access size.
+ */
+#include "ptx_check_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *wm_hazard_name(wm_hazard_kind k)
+{
+    static const char *const names[] = {
+#define X(e, name, desc) name,
+        WM_HAZARD_LIST(X)
+#undef X
+    };
+    return (unsigned)k < WM_HAZ_COUNT ? names[k] : "?";
+}
+
+/* The CUDA name of a function-local static: _ZZ<fn>E<len><name>. */
+static const char *var_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (strncmp(s, "_ZZ", 3) != 0)
+        return s;
+    for (size_t i = 3; i + 1 < n; i++) {
+        if (s[i] != 'E' || s[i + 1] < '0' || s[i + 1] > '9')
+            continue;
+        char *end;
+        unsigned long len = strtoul(s + i + 1, &end, 10);
+        if ((size_t)(end - s) + len == n)
+            return end;
+    }
+    return s;
+}
+
+/* The shared variable of kernel instruction pc holding offset addr, and
+   its start; NULL if none. */
+static const wmi_var *shared_var(const wm_ptx_module *m, size_t pc,
+                                 uint64_t addr, uint64_t *start)
+{
+    const wmi_func *f = wmi_ptx_func_at(m, (uint32_t)pc);
+    if (!f)
+        return NULL;
+    uint32_t fi = (uint32_t)(f - m->funcs);
+    uint64_t own = 0; /* the function's own static bytes */
+    for (size_t i = 0; i < m->nvars; i++) {
+        const wmi_var *v = &m->vars[i];
+        if (v->space == SP_SHARED && v->func == fi && !v->is_extern &&
+            v->offset + v->size > own)
+            own = v->offset + v->size;
+    }
+    uint64_t base = f->smem_static >= own ? f->smem_static - own : 0;
+    for (size_t i = 0; i < m->nvars; i++) {
+        const wmi_var *v = &m->vars[i];
+        if (v->space != SP_SHARED ||
+            (v->func != WMI_NOREG && v->func != fi))
+            continue;
+        uint64_t a = v->func == WMI_NOREG ? v->offset : base + v->offset;
+        if (v->is_extern) {
+            uint64_t al = f->dyn_align ? f->dyn_align : 1;
+            a = (f->smem_static + al - 1) / al * al;
+            if (addr >= a) {
+                *start = a;
+                return v;
+            }
+            continue;
+        }
+        if (addr >= a && addr < a + v->size) {
+            *start = a;
+            return v;
+        }
+    }
+    return NULL;
+}
+
+/* "shared sdata[4]" / "global argument 0 [+64]" into buf. */
+static void where_str(const wm_ptx_module *m, const wm_ptx_hazard *h,
+                      char *buf, size_t n)
+{
+    uint64_t start;
+    unsigned es = h->size ? h->size : 1;
+    if (h->space == WM_SPACE_SHARED) {
+        const wmi_var *v = shared_var(m, h->second.insn, h->addr, &start);
+        if (v)
+            snprintf(buf, n, "shared %s[%llu] (offset %llu)",
+                     var_name(v->name),
+                     (unsigned long long)((h->addr - start) / es),
+                     (unsigned long long)h->addr);
+        else
+            snprintf(buf, n, "shared offset %llu",
+                     (unsigned long long)h->addr);
+    } else if (h->buf >= 0) {
+        snprintf(buf, n, "global buffer %ld [%llu] (byte %llu)", h->buf,
+                 (unsigned long long)(h->addr / es),
+                 (unsigned long long)h->addr);
+    } else {
+        snprintf(buf, n, "global byte %llu", (unsigned long long)h->addr);
+    }
+}
+
+static const char *access_word(const wm_ptx_hazard_access *a)
+{
+    return a->atomic ? "atomic" : a->write ? "write" : "read";
+}
+
+static void print_access(FILE *f, const wm_ptx_module *m,
+                         const wm_ptx_hazard_access *a)
+{
+    wm_ptx_where w;
+    wm_ptx_where_insn(m, a->insn, &w);
+    fprintf(f, "    %-6s warp %u lane %u, thread (%u,%u,%u), PTX line %u",
+            access_word(a), a->warp, a->lane, a->thread[0], a->thread[1],
+            a->thread[2], w.ptx_line);
+    if (w.line)
+        fprintf(f, ", %s:%u", w.file, w.line);
+    fprintf(f, ": %s\n", w.text);
+}
+
+/* An element's bytes as a little-endian hex number. */
+static void print_bytes(FILE *f, const unsigned char *b, unsigned k)
+{
+    fputs("0x", f);
+    for (unsigned i = k; i-- > 0;)
+        fprintf(f, "%02x", b[i]);
+}
+
+static unsigned elem_bytes(const wm_ptx_check *c)
+{
+    unsigned es = c->elem_size && c->diff_arg >= 0 &&
+                          (size_t)c->diff_arg < c->nelem_size
+                      ? c->elem_size[c->diff_arg] : 1;
+    return es == 0 ? 1 : es > 8 ? 8 : es;
+}
+
+/* Source line of an access ("file:line", or "PTX line N"). */
+static void line_str(const wm_ptx_module *m, const wm_ptx_hazard_access *a,
+                     char *buf, size_t n)
+{
+    wm_ptx_where w;
+    wm_ptx_where_insn(m, a->insn, &w);
+    if (w.line)
+        snprintf(buf, n, "%s:%u", w.file, w.line);
+    else
+        snprintf(buf, n, "PTX line %u", w.ptx_line);
+}
+
+/* Do hazards a and b have the same kind and source lines? */
+static int same_lines(const wm_ptx_module *m, const wm_ptx_hazard *a,
+                      const wm_ptx_hazard *b)
+{
+    char x[2][300], y[2][300];
+    if (a->kind != b->kind)
+        return 0;
+    line_str(m, &a->second, x[1], sizeof x[1]);
+    line_str(m, &b->second, y[1], sizeof y[1]);
+    if (strcmp(x[1], y[1]) != 0)
+        return 0;
+    if (a->kind == WM_HAZ_UNINIT)
+        return 1;
+    line_str(m, &a->first, x[0], sizeof x[0]);
+    line_str(m, &b->first, y[0], sizeof y[0]);
+    return strcmp(x[0], y[0]) == 0;
+}
+
+/* The hazards grouped by kind and source-line pair, in order found. */
+static void print_by_line(FILE *f, const wm_ptx_module *m,
+                          const wm_ptx_check *c)
+{
+    for (size_t i = 0; i < c->nhazards; i++) {
+        const wm_ptx_hazard *h = &c->hazards[i];
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = same_lines(m, &c->hazards[j], h);
+        if (seen)
+            continue;
+        uint64_t pairs = 0, times = 0;
+        for (size_t j = i; j < c->nhazards; j++)
+            if (same_lines(m, &c->hazards[j], h)) {
+                pairs++;
+                times += c->hazards[j].count;
+            }
+        char a[300], b[300];
+        line_str(m, &h->second, b, sizeof b);
+        if (h->kind == WM_HAZ_UNINIT) {
+            fprintf(f, "check: %s at %s (%s): %llu instruction%s, %llu "
+                       "time%s\n",
+                    wm_hazard_name(h->kind), b, access_word(&h->second),
+                    (unsigned long long)pairs, pairs == 1 ? "" : "s",
+                    (unsigned long long)times, times == 1 ? "" : "s");
+            continue;
+        }
+        line_str(m, &h->first, a, sizeof a);
+        fprintf(f, "check: %s between %s (%s) and %s (%s): %llu "
+                   "instruction pair%s, %llu time%s\n",
+                wm_hazard_name(h->kind), a, access_word(&h->first), b,
+                access_word(&h->second), (unsigned long long)pairs,
+                pairs == 1 ? "" : "s", (unsigned long long)times,
+                times == 1 ? "" : "s");
+    }
+}
+
+/* Hazards printed in full; the rest are only in the summary by line. */
+#define PRINT_FULL 8
+
+void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
+                        const wm_ptx_check *c)
+{
+    if (!c || !c->checks)
+        return;
+    uint64_t races = 0, uninit = 0;
+    for (size_t i = 0; i < c->nhazards; i++) {
+        const wm_ptx_hazard *h = &c->hazards[i];
+        if (h->kind == WM_HAZ_UNINIT)
+            uninit++;
+        else
+            races++;
+        if (i >= PRINT_FULL)
+            continue;
+        char where[300];
+        where_str(m, h, where, sizeof where);
+        fprintf(f, "check: %s hazard on %s, %u bytes, block (%u,%u,%u): "
+                   "%llu time%s\n",
+                wm_hazard_name(h->kind), where, h->size, h->cta[0],
+                h->cta[1], h->cta[2], (unsigned long long)h->count,
+                h->count == 1 ? "" : "s");
+        if (h->kind != WM_HAZ_UNINIT)
+            print_access(f, m, &h->first);
+        print_access(f, m, &h->second);
+    }
+    if (c->nhazards > PRINT_FULL)
+        fprintf(f, "check: %zu more instruction pairs (all in the JSON "
+                   "report)\n",
+                c->nhazards - PRINT_FULL);
+    print_by_line(f, m, c);
+    if (c->dropped)
+        fprintf(f, "check: %llu more occurrences of other instruction "
+                   "pairs not listed\n",
+                (unsigned long long)c->dropped);
+    if (c->differs && c->diff_arg < 0)
+        fprintf(f, "check: under the %s schedule the run stopped at a "
+                   "fault; under %s it did not\n",
+                wm_ptx_schedule_name(c->other),
+                wm_ptx_schedule_name(c->schedule));
+    else if (c->differs) {
+        unsigned k = elem_bytes(c);
+        fprintf(f, "check: outputs differ between schedules %s and %s: "
+                   "argument %ld, element %llu (byte %llu): ",
+                wm_ptx_schedule_name(c->schedule),
+                wm_ptx_schedule_name(c->other), c->diff_arg,
+                (unsigned long long)c->diff_elem,
+                (unsigned long long)c->diff_byte);
+        print_bytes(f, c->diff_bytes[0], k);
+        fputs(" vs ", f);
+        print_bytes(f, c->diff_bytes[1], k);
+        fputc('\n', f);
+    }
+    fprintf(f, "check: %llu race hazard%s, %llu uninitialized read%s",
+            (unsigned long long)races, races == 1 ? "" : "s",
+            (unsigned long long)uninit, uninit == 1 ? "" : "s");
+    if (c->checks & WM_CHECK_SCHEDULES)
+        fprintf(f, ", schedules %s and %s %s", wm_ptx_schedule_name(c->schedule),
+                wm_ptx_schedule_name(c->other),
+                c->differs ? "differ" : "agree");
+    fputc('\n', f);
+}
+
+static void json_access(FILE *f, const wm_ptx_module *m,
+                        const wm_ptx_hazard_access *a)
+{
+    wm_ptx_where w;
+    wm_ptx_where_insn(m, a->insn, &w);
+    fprintf(f, "{\"access\": \"%s\", \"warp\": %u, \"lane\": %u, "
+               "\"thread\": [%u, %u, %u], \"ptx_line\": %u, \"ptx\": ",
+            access_word(a), a->warp, a->lane, a->thread[0], a->thread[1],
+            a->thread[2], w.ptx_line);
+    wm_json_string(f, w.text);
+    fputs(", \"file\": ", f);
+    wm_json_string(f, w.line ? w.file : "");
+    fprintf(f, ", \"line\": %u}", w.line);
+}
+
+static void json_hazard(FILE *f, const wm_ptx_module *m,
+                        const wm_ptx_hazard *h)
+{
+    uint64_t start = 0;
+    const wmi_var *v = h->space == WM_SPACE_SHARED
+                           ? shared_var(m, h->second.insn, h->addr, &start)
+                           : NULL;
+    unsigned es = h->size ? h->size : 1;
+    fprintf(f, "{\"kind\": \"%s\", \"space\": \"%s\", \"address\": %llu, "
+               "\"size\": %u, \"variable\": ",
+            wm_hazard_name(h->kind),
+            h->space == WM_SPACE_SHARED ? "shared" : "global",
+            (unsigned long long)h->addr, h->size);
+    wm_json_string(f, v ? var_name(v->name) : "");
+    fprintf(f, ", \"index\": %llu, \"buffer\": %ld, \"block\": [%u, %u, %u], "
+               "\"count\": %llu, \"first\": ",
+            (unsigned long long)((h->addr - start) / es), h->buf, h->cta[0],
+            h->cta[1], h->cta[2], (unsigned long long)h->count);
+    if (h->kind == WM_HAZ_UNINIT)
+        fputs("null", f);
+    else
+        json_access(f, m, &h->first);
+    fputs(", \"second\": ", f);
+    json_access(f, m, &h->second);
+    fputc('}', f);
+}
+
+void wmi_check_json(FILE *f, const wm_ptx_module *m, const wm_ptx_check *c)
+{
+    if (!c || !c->checks)
+        return;
+    fputs(",\n \"hazards\": [", f);
+    for (size_t i = 0; i < c->nhazards; i++) {
+        fputs(i ? ",\n  " : "\n  ", f);
+        json_hazard(f, m, &c->hazards[i]);
+    }
+    fprintf(f, "],\n \"hazards_dropped\": %llu",
+            (unsigned long long)c->dropped);
+    if (!(c->checks & WM_CHECK_SCHEDULES))
+        return;
+    fprintf(f, ",\n \"schedules\": {\"reported\": \"%s\", \"other\": \"%s\", "
+               "\"differs\": %s",
+            wm_ptx_schedule_name(c->schedule), wm_ptx_schedule_name(c->other),
+            c->differs ? "true" : "false");
+    if (c->differs && c->diff_arg >= 0) {
+        unsigned k = elem_bytes(c);
+        fprintf(f, ", \"argument\": %ld, \"element\": %llu, \"byte\": %llu, "
+                   "\"values\": [\"",
+                c->diff_arg, (unsigned long long)c->diff_elem,
+                (unsigned long long)c->diff_byte);
+        print_bytes(f, c->diff_bytes[0], k);
+        fputs("\", \"", f);
+        print_bytes(f, c->diff_bytes[1], k);
+        fputs("\"]", f);
+    } else if (c->differs) {
+        fputs(", \"other_faulted\": true", f);
+    }
+    fputc('}', f);
+}
