@@ -2082,6 +2082,11 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             if (st != WM_OK)
                 return st;
             break;
+        case OP_TEX: case OP_TLD4: case OP_SULD: case OP_SUST: case OP_TXQ:
+            st = wmi_ptx_tex(c, w, in, pc, m); /* ptx_tex.c */
+            if (st != WM_OK)
+                return st;
+            break;
         case OP_TRAP:
             return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_FAULT,
                                  "trap instruction executed");

@@ -124,6 +124,8 @@ typedef struct parser {
     size_t nfsyms, capfsyms;
     uint32_t fcur;  /* next free frame byte in the current scope */
     int frame_ref;  /* the instruction addressed a frame symbol */
+    int coords;     /* the instruction is a texture form: keep the
+                       coordinates of [handle, {x, y}] (ptx_tex.c) */
     /* function names declared so far (bodies and prototypes) */
     struct fname {
         const char *name;
@@ -782,7 +784,8 @@ typedef struct operand {
     lit vlit[16];
     unsigned nvec;
     int long_vec;      /* more than 16 elements: only counted in nvec */
-    int tensor;        /* [map, {coordinates}] (not lowered) */
+    int tensor;        /* [map, {coordinates}]: lowered for the texture
+                          forms (coordinates in vec), else not */
 } operand;
 
 /* Frame symbols and calls (with the function parser below). */
@@ -888,6 +891,16 @@ static int parse_operand(parser *p, operand *o)
             /* [tensor_map, {x, y}]: cp.async.bulk.tensor coordinates;
                such instructions are parsed, not executed */
             o->tensor = 1;
+            next(p);
+            if (p->coords && is_p(p, '{')) {
+                operand v;
+                if (!parse_operand(p, &v))
+                    return 0;
+                memcpy(o->vec, v.vec, sizeof o->vec);
+                memcpy(o->vlit, v.vlit, sizeof o->vlit);
+                o->nvec = v.nvec;
+                o->long_vec = v.long_vec;
+            }
             while (!is_p(p, ']') && p->t.k != T_EOF && !is_p(p, ';'))
                 next(p);
         }
@@ -1114,6 +1127,23 @@ static int addr_operand(parser *p, const operand *o, wmi_space sp,
     return 1;
 }
 
+/* A texture form's [handle, {coordinates}]: the handle register and the
+   coordinate vector (as source operands a and b). */
+static int tex_address(parser *p, const operand *o, wmi_type ct,
+                       uint32_t *handle, uint32_t *coords)
+{
+    if (o->has_sym || o->slot == SLOT_ZERO || o->addoff || !o->nvec) {
+        wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len ? o->len : 1,
+                    "expected [handle, {coordinates}] with a register "
+                    "holding a texture or surface object");
+        return 0;
+    }
+    operand v = *o;
+    v.k = O_VEC;
+    *handle = o->slot;
+    return src_slot(p, &v, ct, coords);
+}
+
 /* ---- instructions ------------------------------------------------------------ */
 
 static int add_text(parser *p, size_t from, size_t to, uint32_t *out)
@@ -1203,6 +1233,7 @@ static int parse_insn(parser *p, size_t start)
         return err(p, "expected an instruction");
     tok optok = p->t;
     wmi_ptx_decode_opcode(p->s + optok.off, optok.len, &in);
+    p->coords = wmi_ptx_is_tex(in.op);
     next(p);
     operand ops[8];
     unsigned nops = 0;
@@ -1247,8 +1278,11 @@ static int parse_insn(parser *p, size_t start)
             }
         in.op = (uint8_t)op;
     }
+    unsigned nfields = nops; /* [handle, {coordinates}] counts twice */
+    for (unsigned k = 0; k < nops && p->coords; k++)
+        nfields += ops[k].k == O_ADDR && ops[k].tensor;
     if (op != OP_UNKNOWN && op != OP_CALL &&
-        !check_arity(p, &in, optok, nops))
+        !check_arity(p, &in, optok, nfields))
         return 0;
     if (op == OP_CALL) {
         if (!lower_call(p, &in, ops, nops))
@@ -1301,6 +1335,14 @@ static int parse_insn(parser *p, size_t start)
             if (nsrc >= 4)
                 return err(p, "too many source operands");
             wmi_type t = wmi_ptx_src_type(&in, nsrc);
+            if (ops[k].k == O_ADDR && ops[k].tensor && p->coords) {
+                if (nsrc > 2 || !tex_address(p, &ops[k],
+                                             wmi_ptx_src_type(&in, nsrc + 1),
+                                             fields[nsrc], fields[nsrc + 1]))
+                    return nsrc > 2 ? err(p, "too many source operands") : 0;
+                nsrc++;
+                continue;
+            }
             if (ops[k].k == O_ADDR) {
                 int64_t off;
                 if (!addr_operand(p, &ops[k], (wmi_space)in.space,
