@@ -266,6 +266,8 @@ static const char *short_name(const char *name)
 
 int run_arg_check(const run_arg *a, size_t i, const wm_ptx_param_info *p)
 {
+    if (a->form == RUN_ARG_TEX)
+        return run_tex_check(a, i, p);
     char src[80] = "";
     if (*p->ctype)
         snprintf(src, sizeof src, " (%s)", p->ctype);
@@ -422,7 +424,7 @@ static int has_ext(const char *path, const char *ext)
 
 int run_arg_check_file(const run_arg *a)
 {
-    if (a->form != RUN_ARG_BUFFER || !a->file)
+    if ((a->form != RUN_ARG_BUFFER && a->form != RUN_ARG_TEX) || !a->file)
         return 1;
     size_t bytes = (size_t)a->count * wm_ptx_type_size(a->type);
     struct stat sb;
@@ -464,7 +466,7 @@ int run_arg_check_file(const run_arg *a)
 
 int run_arg_alloc(run_arg *a, int lazy)
 {
-    if (a->form != RUN_ARG_BUFFER)
+    if (a->form != RUN_ARG_BUFFER && a->form != RUN_ARG_TEX)
         return 1;
     a->bytes = (size_t)a->count * wm_ptx_type_size(a->type);
     int nonzero = strcmp(a->init, "zeros") != 0;
@@ -528,6 +530,9 @@ wm_ptx_arg run_arg_launch(const run_arg *a)
     } else if (a->form == RUN_ARG_BUFFER) {
         r.buf = a->buf;
         r.bytes = a->bytes;
+    } else if (a->form == RUN_ARG_TEX) {
+        r.scalar = wm_ptx_texture_handle(a->tex_index);
+        r.size = 8;
     } else {
         r.scalar = a->scalar;
         r.size = (unsigned)wm_ptx_type_size(a->type);
@@ -594,7 +599,7 @@ static int write_one(const run_arg *a, const char *path, const void *data)
 
 int run_arg_write(const run_arg *a)
 {
-    if (a->form != RUN_ARG_BUFFER || !a->out)
+    if ((a->form != RUN_ARG_BUFFER && a->form != RUN_ARG_TEX) || !a->out)
         return 1;
     int ok = write_one(a, a->out, a->buf);
     if (a->inout && a->input) {

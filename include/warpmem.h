@@ -659,7 +659,9 @@ typedef enum {
     WM_PTX_USE_NONE,    /* never loaded */
     WM_PTX_USE_VALUE,   /* loaded; reaches no address */
     WM_PTX_USE_POINTER, /* reaches the address of a ld/st/atom or a cvta */
-    WM_PTX_USE_ESCAPES  /* stored or passed on: may be a pointer */
+    WM_PTX_USE_ESCAPES, /* stored or passed on: may be a pointer */
+    WM_PTX_USE_TEXTURE, /* the handle of a tex/tld4/txq: a texture object */
+    WM_PTX_USE_SURFACE  /* the handle of a suld/sust/suq: a surface object */
 } wm_ptx_use;
 
 /*

@@ -399,8 +399,8 @@ static int is64(uint8_t t)
 /* Set use[p] to at least u (POINTER > ESCAPES > VALUE > NONE). */
 static void raise_use(wm_ptx_use *use, uint32_t p, wm_ptx_use u)
 {
-    assert((unsigned)u <= WM_PTX_USE_ESCAPES);
-    static const int rank[] = {0, 1, 3, 2};
+    assert((unsigned)u <= WM_PTX_USE_SURFACE);
+    static const int rank[] = {0, 1, 3, 2, 4, 5};
     if (rank[u] > rank[use[p]])
         use[p] = u;
 }
@@ -502,6 +502,16 @@ static int scan_uses(const wm_ptx_module *m, const wmi_func *f,
         case OP_CVTA:
             if (pa != WMI_NOREG)
                 raise_use(use, pa, WM_PTX_USE_POINTER);
+            break;
+        case OP_TEX: case OP_TLD4: case OP_TXQ: case OP_SULD: case OP_SUST:
+            /* the handle of a texture form (ptx_tex.c); suq decodes as
+               txq, so its name says which object it asks about */
+            if (pa != WMI_NOREG)
+                raise_use(use, pa, in->op == OP_SULD || in->op == OP_SUST ||
+                                           (in->op == OP_TXQ &&
+                                            m->texts[in->text] == 's')
+                                       ? WM_PTX_USE_SURFACE
+                                       : WM_PTX_USE_TEXTURE);
             break;
         case OP_CALL:
             for (uint32_t p = 0; p < f->nparams; p++)
