@@ -298,6 +298,12 @@ int run_arg_check(const run_arg *a, size_t i, const wm_ptx_param_info *p)
                         i, a->text, p->type, short_name(p->name), src,
                         p->size != 8 || p->count != 1
                             ? "cannot take as a pointer"
+                        : p->use == WM_PTX_USE_TEXTURE
+                            ? "uses as a texture object: pass tex1d/tex2d/"
+                              "tex3d:FORMAT[...]"
+                        : p->use == WM_PTX_USE_SURFACE
+                            ? "uses as a surface object: pass surf1d/surf2d/"
+                              "surf3d:FORMAT[...]"
                             : "uses as a value, not as an address");
     return 0;
 }

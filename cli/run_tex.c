@@ -35,15 +35,18 @@ static const struct {
     const char *name;
     int addr; /* wm_ptx_addr_mode, or -1 */
 } tex_opts[] = {
-    {"wrap", WM_PTX_ADDR_WRAP},     {"clamp", WM_PTX_ADDR_CLAMP},
-    {"mirror", WM_PTX_ADDR_MIRROR}, {"border", WM_PTX_ADDR_BORDER},
-    {"point", -1},                  {"linear", -1},
-    {"norm-coords", -1},            {"norm-read", -1},
+    {"wrap", WM_PTX_ADDR_WRAP},
+    {"clamp", WM_PTX_ADDR_CLAMP},
+    {"mirror", WM_PTX_ADDR_MIRROR},
+    {"border", WM_PTX_ADDR_BORDER},
+    {"point", -1},
+    {"linear", -1},
+    {"norm-coords", -1},
+    {"norm-read", -1},
 };
 
 /* The kind a spec starts with ("tex2d:"), or -1. */
-static int kind_of(const char *spec)
-{
+static int kind_of(const char *spec) {
     for (size_t k = 0; k < NELEMS(kinds); k++) {
         size_t n = strlen(kinds[k].name);
         if (strncmp(spec, kinds[k].name, n) == 0 && spec[n] == ':')
@@ -52,14 +55,12 @@ static int kind_of(const char *spec)
     return -1;
 }
 
-int run_tex_is(const char *spec)
-{
+int run_tex_is(const char *spec) {
     return kind_of(spec) >= 0;
 }
 
 /* A texture option (1), or 0 if o (n bytes) is not one. */
-static int tex_option(const char *o, size_t n, wm_ptx_texture *t)
-{
+static int tex_option(const char *o, size_t n, wm_ptx_texture *t) {
     for (size_t k = 0; k < NELEMS(tex_opts); k++) {
         if (strlen(tex_opts[k].name) != n || strncmp(o, tex_opts[k].name, n))
             continue;
@@ -67,8 +68,8 @@ static int tex_option(const char *o, size_t n, wm_ptx_texture *t)
             t->address[0] = t->address[1] = t->address[2] =
                 (wm_ptx_addr_mode)tex_opts[k].addr;
         else if (o[0] == 'p' || o[0] == 'l')
-            t->filter = o[0] == 'l' ? WM_PTX_FILTER_LINEAR
-                                    : WM_PTX_FILTER_POINT;
+            t->filter =
+                o[0] == 'l' ? WM_PTX_FILTER_LINEAR : WM_PTX_FILTER_POINT;
         else if (strncmp(o, "norm-c", 6) == 0)
             t->normalized_coords = 1;
         else
@@ -80,8 +81,7 @@ static int tex_option(const char *o, size_t n, wm_ptx_texture *t)
 
 /* FORMAT[xC]: the element type and channels. */
 static int parse_format(const char *spec, const char *s, size_t n,
-                        wm_ptx_texture *t)
-{
+                        wm_ptx_texture *t) {
     char name[8];
     t->channels = 1;
     if (n > 2 && s[n - 2] == 'x' && (s[n - 1] == '2' || s[n - 1] == '4')) {
@@ -108,8 +108,7 @@ static int parse_format(const char *spec, const char *s, size_t n,
 
 /* [W{xH{xD}}] with as many extents as the kind has dimensions. */
 static const char *parse_extent(const char *spec, const char *s,
-                                wm_ptx_texture *t)
-{
+                                wm_ptx_texture *t) {
     unsigned *ext[3] = {&t->width, &t->height, &t->depth};
     unsigned k = 0;
     s++; /* '[' */
@@ -128,14 +127,15 @@ static const char *parse_extent(const char *spec, const char *s,
     }
     cli_usage_error("--arg '%s': expected %s extents in texels, 1 .. 2^20 "
                     "each (width%s)",
-                    spec, t->dims == 1 ? "[W]" : t->dims == 2 ? "[WxH]"
-                                                             : "[WxHxD]",
+                    spec,
+                    t->dims == 1   ? "[W]"
+                    : t->dims == 2 ? "[WxH]"
+                                   : "[WxHxD]",
                     t->dims == 1 ? "" : " first, as CUDA gives them");
     return NULL;
 }
 
-int run_tex_parse(const char *spec, run_arg *a, size_t index)
-{
+int run_tex_parse(const char *spec, run_arg *a, size_t index) {
     int k = kind_of(spec);
     wm_ptx_texture t;
     memset(&t, 0, sizeof t);
@@ -168,8 +168,23 @@ int run_tex_parse(const char *spec, run_arg *a, size_t index)
     while (*s == ':') {
         s++;
         size_t n = strcspn(s, ":");
+        static const char *const bufopts[] = {
+            "zeros", "iota", "rand=", "file=", "out=", "in-out"};
+        int known = 0;
+        for (size_t b = 0; b < NELEMS(bufopts); b++) {
+            size_t bl = strlen(bufopts[b]);
+            int eq = bufopts[b][bl - 1] == '=';
+            known |= (eq ? n > bl : n == bl) && !strncmp(s, bufopts[b], bl);
+        }
         if (tex_option(s, n, &t)) {
             tex_opt = 1;
+        } else if (!known) {
+            cli_usage_error("--arg '%s': unknown option '%.*s' (zeros iota "
+                            "rand=SEED[,LO,HI] file=PATH out=PATH in-out; "
+                            "textures: wrap clamp mirror border point linear "
+                            "norm-coords norm-read)",
+                            spec, (int)n, s);
+            return 0;
         } else if ((size_t)o + n + 2 < sizeof buf) {
             o += snprintf(buf + o, sizeof buf - (size_t)o, ":%.*s", (int)n, s);
         }
@@ -182,20 +197,23 @@ int run_tex_parse(const char *spec, run_arg *a, size_t index)
     if (t.surface && tex_opt) {
         cli_usage_error("--arg '%s': a surface has no filter, address mode "
                         "or normalized reads (suld/sust choose .trap, .clamp "
-                        "or .zero)", spec);
+                        "or .zero)",
+                        spec);
         return 0;
     }
     size_t esz = wm_ptx_type_size(t.format);
-    if (t.read_normalized && (t.format == WM_PTX_F32 || t.format == WM_PTX_F16 ||
-                              esz > 2)) {
+    if (t.read_normalized &&
+        (t.format == WM_PTX_F32 || t.format == WM_PTX_F16 || esz > 2)) {
         cli_usage_error("--arg '%s': norm-read needs an 8- or 16-bit integer "
-                        "format", spec);
+                        "format",
+                        spec);
         return 0;
     }
     if (t.filter == WM_PTX_FILTER_LINEAR && !t.read_normalized &&
         t.format != WM_PTX_F32 && t.format != WM_PTX_F16) {
         cli_usage_error("--arg '%s': linear filtering of integer texels "
-                        "needs norm-read (CUDA refuses it otherwise)", spec);
+                        "needs norm-read (CUDA refuses it otherwise)",
+                        spec);
         return 0;
     }
     if (!run_arg_parse(buf, a))
@@ -207,8 +225,7 @@ int run_tex_parse(const char *spec, run_arg *a, size_t index)
     return 1;
 }
 
-int run_tex_check(const run_arg *a, size_t i, const wm_ptx_param_info *p)
-{
+int run_tex_check(const run_arg *a, size_t i, const wm_ptx_param_info *p) {
     const char *kind = a->tex.surface ? "surface" : "texture";
     const char *s = strstr(p->name, "_param_"), *name = s ? s + 1 : p->name;
     if (p->size != 8 || p->count != 1) {
@@ -226,8 +243,8 @@ int run_tex_check(const run_arg *a, size_t i, const wm_ptx_param_info *p)
     if (p->use == (a->tex.surface ? WM_PTX_USE_TEXTURE : WM_PTX_USE_SURFACE)) {
         cli_usage_error("--arg %zu: %s given for parameter '%s', which the "
                         "kernel uses as a %s object: pass %s",
-                        i, a->text, name, a->tex.surface ? "texture"
-                                                         : "surface",
+                        i, a->text, name,
+                        a->tex.surface ? "texture" : "surface",
                         a->tex.surface ? "tex1d/tex2d/tex3d:..."
                                        : "surf1d/surf2d/surf3d:...");
         return 0;
@@ -235,8 +252,7 @@ int run_tex_check(const run_arg *a, size_t i, const wm_ptx_param_info *p)
     return 1;
 }
 
-size_t run_tex_collect(const run_arg *args, size_t n, wm_ptx_texture *out)
-{
+size_t run_tex_collect(const run_arg *args, size_t n, wm_ptx_texture *out) {
     size_t nt = 0;
     for (size_t i = 0; i < n; i++) {
         if (args[i].form != RUN_ARG_TEX)
@@ -250,17 +266,15 @@ size_t run_tex_collect(const run_arg *args, size_t n, wm_ptx_texture *out)
     return nt;
 }
 
-void run_tex_usage(FILE *f)
-{
-    fprintf(f,
-            "\nTexture and surface objects (the parameter gets the "
-            "handle):\n"
-            "  --arg tex2d:FORMAT[WxH][:init][:wrap|clamp|mirror|border]"
-            "[:point|linear]\n"
-            "        [:norm-coords][:norm-read]   also tex1d:..[W], "
-            "tex3d:..[WxHxD];\n"
-            "        FORMAT f32 f16 u8 i8 u16 i16 u32 i32, x2/x4 for "
-            "channels (u8x4)\n"
-            "  --arg surf2d:FORMAT[WxH][:init][:out=PATH]   also surf1d, "
-            "surf3d\n");
+void run_tex_usage(FILE *f) {
+    fprintf(f, "\nTexture and surface objects (the parameter gets the "
+               "handle):\n"
+               "  --arg tex2d:FORMAT[WxH][:init][:wrap|clamp|mirror|border]"
+               "[:point|linear]\n"
+               "        [:norm-coords][:norm-read]   also tex1d:..[W], "
+               "tex3d:..[WxHxD];\n"
+               "        FORMAT f32 f16 u8 i8 u16 i16 u32 i32, x2/x4 for "
+               "channels (u8x4)\n"
+               "  --arg surf2d:FORMAT[WxH][:init][:out=PATH]   also surf1d, "
+               "surf3d\n");
 }

@@ -794,13 +794,17 @@ int wm_ptx_param_accepts_scalar(const wm_ptx_param_info *p, wm_ptx_type t,
 int wm_ptx_param_accepts_buffer(const wm_ptx_param_info *p, char *err,
                                 size_t errlen)
 {
-    if (p->size == 8 && p->count == 1 && p->use != WM_PTX_USE_VALUE)
+    int obj = p->use == WM_PTX_USE_TEXTURE || p->use == WM_PTX_USE_SURFACE;
+    if (p->size == 8 && p->count == 1 && p->use != WM_PTX_USE_VALUE && !obj)
         return 1;
     if (err && errlen)
         snprintf(err, errlen, "a buffer given for %s parameter '%s', which "
                  "the kernel %s", p->type, p->name,
                  p->size != 8 ? "cannot take as a pointer (8 bytes)"
-                              : "uses as a value, not as an address");
+                 : obj ? (p->use == WM_PTX_USE_TEXTURE
+                              ? "uses as a texture object handle"
+                              : "uses as a surface object handle")
+                       : "uses as a value, not as an address");
     return 0;
 }
 

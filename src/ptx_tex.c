@@ -18,15 +18,14 @@
 
 #define TEX_TAG 0xfffau
 
-uint64_t wm_ptx_texture_handle(size_t j)
-{
+uint64_t wm_ptx_texture_handle(size_t j) {
     return (uint64_t)TEX_TAG << WMI_WIN_SHIFT | (uint64_t)j;
 }
 
-/* ---- decoding ------------------------------------------------------------- */
+/* ---- decoding -------------------------------------------------------------
+ */
 
-static int word(const char *s, size_t n, const char *w)
-{
+static int word(const char *s, size_t n, const char *w) {
     size_t wl = strlen(w);
     for (size_t i = 0; i + wl <= n; i++)
         if ((i == 0 || s[i - 1] == '.') && memcmp(s + i, w, wl) == 0 &&
@@ -35,14 +34,12 @@ static int word(const char *s, size_t n, const char *w)
     return 0;
 }
 
-int wmi_ptx_is_tex(unsigned op)
-{
+int wmi_ptx_is_tex(unsigned op) {
     return op == OP_TEX || op == OP_TLD4 || op == OP_SULD || op == OP_SUST ||
            op == OP_TXQ;
 }
 
-void wmi_ptx_tex_decode(const char *s, size_t n, wmi_insn *in)
-{
+void wmi_ptx_tex_decode(const char *s, size_t n, wmi_insn *in) {
     static const char *const geo[] = {"1d", "2d", "3d"};
     static const char *const comp[] = {"r", "g", "b", "a"};
     static const char *const clampm[] = {"trap", "clamp", "zero"};
@@ -62,17 +59,17 @@ void wmi_ptx_tex_decode(const char *s, size_t n, wmi_insn *in)
             known = 0;
     } else if (in->op == OP_TEX) {
         in->mod2 = word(s, n, "level") ? 1 : word(s, n, "grad") ? 2 : 0;
-        known = in->mod && in->vec == 4 &&
-                (in->type == PT_F32 || in->type == PT_S32 ||
-                 in->type == PT_U32) &&
-                (in->type2 == PT_F32 || in->type2 == PT_S32);
+        known =
+            in->mod && in->vec == 4 &&
+            (in->type == PT_F32 || in->type == PT_S32 || in->type == PT_U32) &&
+            (in->type2 == PT_F32 || in->type2 == PT_S32);
     } else if (in->op == OP_TLD4) {
         for (unsigned k = 0; k < 4; k++)
             if (word(s, n, comp[k]))
                 in->mod2 = (uint8_t)k;
-        known = in->mod == 2 && in->vec == 4 && in->type2 == PT_F32 &&
-                (in->type == PT_F32 || in->type == PT_S32 ||
-                 in->type == PT_U32);
+        known =
+            in->mod == 2 && in->vec == 4 && in->type2 == PT_F32 &&
+            (in->type == PT_F32 || in->type == PT_S32 || in->type == PT_U32);
     } else {
         for (unsigned k = 0; k < 3; k++)
             if (word(s, n, clampm[k]))
@@ -86,8 +83,7 @@ void wmi_ptx_tex_decode(const char *s, size_t n, wmi_insn *in)
         in->op = OP_UNKNOWN;
 }
 
-wmi_type wmi_ptx_tex_src_type(const wmi_insn *in, unsigned k)
-{
+wmi_type wmi_ptx_tex_src_type(const wmi_insn *in, unsigned k) {
     if (k == 0)
         return PT_U64; /* the handle */
     if (k == 1)
@@ -98,49 +94,59 @@ wmi_type wmi_ptx_tex_src_type(const wmi_insn *in, unsigned k)
 
 /* ---- launch checks ------------------------------------------------------- */
 
-static int int_format(wm_ptx_type f)
-{
+static int int_format(wm_ptx_type f) {
     return f == WM_PTX_U8 || f == WM_PTX_I8 || f == WM_PTX_U16 ||
            f == WM_PTX_I16 || f == WM_PTX_U32 || f == WM_PTX_I32;
 }
 
 /* Bytes of one texel. */
-static unsigned texel_bytes(const wm_ptx_texture *t)
-{
+static unsigned texel_bytes(const wm_ptx_texture *t) {
     return (unsigned)wm_ptx_type_size(t->format) * t->channels;
 }
 
-int wmi_ptx_tex_check(const wm_ptx_texture *t, char *msg, size_t n)
-{
+int wmi_ptx_tex_check(const wm_ptx_texture *t, char *msg, size_t n) {
     unsigned ext[3] = {t->width, t->height, t->depth};
     if (t->dims < 1 || t->dims > 3)
         return snprintf(msg, n, "%u dimensions (1, 2 or 3)", t->dims), 0;
     if (!int_format(t->format) && t->format != WM_PTX_F32 &&
         t->format != WM_PTX_F16)
-        return snprintf(msg, n, "element format %s (f32 f16 u8 i8 u16 i16 "
-                        "u32 i32)", wm_ptx_type_name(t->format)), 0;
+        return snprintf(msg, n,
+                        "element format %s (f32 f16 u8 i8 u16 i16 "
+                        "u32 i32)",
+                        wm_ptx_type_name(t->format)),
+               0;
     if (t->channels != 1 && t->channels != 2 && t->channels != 4)
         return snprintf(msg, n, "%u channels (1, 2 or 4)", t->channels), 0;
     uint64_t texels = 1;
     for (unsigned k = 0; k < 3; k++) {
         if (ext[k] == 0 || (k >= t->dims && ext[k] != 1) || ext[k] > 1u << 20)
-            return snprintf(msg, n, "extent %u of dimension %u (1..2^20; 1 "
-                            "beyond the texture's dimensions)", ext[k], k), 0;
+            return snprintf(msg, n,
+                            "extent %u of dimension %u (1..2^20; 1 "
+                            "beyond the texture's dimensions)",
+                            ext[k], k),
+                   0;
         texels *= ext[k];
     }
     if (!t->data || t->bytes < texels * texel_bytes(t))
-        return snprintf(msg, n, "%zu bytes of data for %llu texels of %u "
-                        "bytes", t->bytes, (unsigned long long)texels,
-                        texel_bytes(t)), 0;
+        return snprintf(msg, n,
+                        "%zu bytes of data for %llu texels of %u "
+                        "bytes",
+                        t->bytes, (unsigned long long)texels, texel_bytes(t)),
+               0;
     if (t->read_normalized &&
         !(int_format(t->format) && wm_ptx_type_size(t->format) <= 2))
-        return snprintf(msg, n, "normalized reads need an 8- or 16-bit "
+        return snprintf(msg, n,
+                        "normalized reads need an 8- or 16-bit "
                         "integer format, not %s",
-                        wm_ptx_type_name(t->format)), 0;
+                        wm_ptx_type_name(t->format)),
+               0;
     if (t->filter == WM_PTX_FILTER_LINEAR && int_format(t->format) &&
         !t->read_normalized)
-        return snprintf(msg, n, "linear filtering of %s texels needs "
-                        "normalized reads", wm_ptx_type_name(t->format)), 0;
+        return snprintf(msg, n,
+                        "linear filtering of %s texels needs "
+                        "normalized reads",
+                        wm_ptx_type_name(t->format)),
+               0;
     if ((unsigned)t->filter > WM_PTX_FILTER_LINEAR)
         return snprintf(msg, n, "filter mode %d", (int)t->filter), 0;
     for (unsigned k = 0; k < 3; k++)
@@ -149,38 +155,34 @@ int wmi_ptx_tex_check(const wm_ptx_texture *t, char *msg, size_t n)
     return 1;
 }
 
-/* ---- per-lane helpers ------------------------------------------------------ */
+/* ---- per-lane helpers ------------------------------------------------------
+ */
 
-static inline uint32_t vs(const wm_ptx_module *m, uint32_t v, unsigned k)
-{
+static inline uint32_t vs(const wm_ptx_module *m, uint32_t v, unsigned k) {
     return (v & WMI_VEC) ? m->pool[(v & ~WMI_VEC) + 1 + k] : v;
 }
 
-static inline unsigned vn(const wm_ptx_module *m, uint32_t v)
-{
+static inline unsigned vn(const wm_ptx_module *m, uint32_t v) {
     return (v & WMI_VEC) ? m->pool[v & ~WMI_VEC] : 1;
 }
 
-static float f32_of(uint64_t bits)
-{
+static float f32_of(uint64_t bits) {
     uint32_t u = (uint32_t)bits;
     float f;
     memcpy(&f, &u, 4);
     return f;
 }
 
-static uint32_t bits_of(float f)
-{
+static uint32_t bits_of(float f) {
     uint32_t u;
     memcpy(&u, &f, 4);
     return u;
 }
 
 /* The object behind lane l's handle h (*out), or a fault. */
-static wm_status object(wmi_cta *c, const wmi_warp *w, unsigned l,
-                        uint32_t pc, uint64_t h, int surface,
-                        const wm_ptx_texture **out, uint32_t *index)
-{
+static wm_status object(wmi_cta *c, const wmi_warp *w, unsigned l, uint32_t pc,
+                        uint64_t h, int surface, const wm_ptx_texture **out,
+                        uint32_t *index) {
     uint64_t j = h & WMI_WIN_MASK;
     const char *want = surface ? "surface" : "texture";
     if (h >> WMI_WIN_SHIFT != TEX_TAG || j >= c->ntex)
@@ -202,12 +204,12 @@ static wm_status object(wmi_cta *c, const wmi_warp *w, unsigned l,
 }
 
 /* Simulated address of byte off of object j (its own space). */
-static uint64_t obj_addr(uint32_t j, uint64_t off)
-{
+static uint64_t obj_addr(uint32_t j, uint64_t off) {
     return ((uint64_t)j + 1) << WMI_WIN_SHIFT | off;
 }
 
-/* ---- texture sampling ------------------------------------------------------- */
+/* ---- texture sampling -------------------------------------------------------
+ */
 
 /* A filter footprint: up to 8 texels with their weights (border texels
    have off UINT64_MAX and read as zero). */
@@ -218,8 +220,7 @@ typedef struct footprint {
 } footprint;
 
 /* Texel index i of a dimension with n texels under mode (-1: border). */
-static long address(wm_ptx_addr_mode mode, int norm, long i, long n)
-{
+static long address(wm_ptx_addr_mode mode, int norm, long i, long n) {
     if (i >= 0 && i < n)
         return i;
     if (mode == WM_PTX_ADDR_BORDER)
@@ -235,9 +236,9 @@ static long address(wm_ptx_addr_mode mode, int norm, long i, long n)
 
 /* Unnormalized texel-space coordinate of x in a dimension of n texels. */
 static double texel_coord(const wm_ptx_texture *t, unsigned k, float x,
-                          long n)
-{
-    double u = isnan(x) ? 0.0 : (double)x, lim = 4.0 * (double)(uint32_t)n + 4.0;
+                          long n) {
+    double u = isnan(x) ? 0.0 : (double)x,
+           lim = 4.0 * (double)(uint32_t)n + 4.0;
     if (t->normalized_coords) {
         if (t->address[k] == WM_PTX_ADDR_WRAP)
             u -= floor(u);
@@ -253,9 +254,7 @@ static double texel_coord(const wm_ptx_texture *t, unsigned k, float x,
 
 /* The footprint of one lane's coordinates. */
 static void sample(const wm_ptx_texture *t, unsigned dims, const float *x,
-                   const int32_t *ix, int integer, int linear,
-                   footprint *fp)
-{
+                   const int32_t *ix, int integer, int linear, footprint *fp) {
     long ext[3] = {(long)t->width, (long)t->height, (long)t->depth};
     long base[3] = {0, 0, 0};
     float frac[3] = {0, 0, 0};
@@ -299,67 +298,101 @@ static void sample(const wm_ptx_texture *t, unsigned dims, const float *x,
 
 /* Channel ch of the texel at off: as a float (filtered reads) or as
    integer bits (element reads of integer formats). */
-static float channel_f(const wm_ptx_texture *t, uint64_t off, unsigned ch)
-{
+static float channel_f(const wm_ptx_texture *t, uint64_t off, unsigned ch) {
     if (off == UINT64_MAX)
         return 0.0f;
-    const uint8_t *p = (const uint8_t *)t->data + off +
-                       ch * wm_ptx_type_size(t->format);
+    const uint8_t *p =
+        (const uint8_t *)t->data + off + ch * wm_ptx_type_size(t->format);
     switch (t->format) {
-    case WM_PTX_F32: { float f; memcpy(&f, p, 4); return f; }
-    case WM_PTX_F16: { uint16_t h; memcpy(&h, p, 2); return wmi_half_to_float(h); }
+    case WM_PTX_F32: {
+        float f;
+        memcpy(&f, p, 4);
+        return f;
+    }
+    case WM_PTX_F16: {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return wmi_half_to_float(h);
+    }
     case WM_PTX_U8: return t->read_normalized ? p[0] / 255.0f : p[0];
     case WM_PTX_I8: {
         float v = (float)(int8_t)p[0];
         return t->read_normalized ? fmaxf(v / 127.0f, -1.0f) : v;
     }
     case WM_PTX_U16: {
-        uint16_t v; memcpy(&v, p, 2);
+        uint16_t v;
+        memcpy(&v, p, 2);
         return t->read_normalized ? v / 65535.0f : v;
     }
     case WM_PTX_I16: {
-        int16_t v; memcpy(&v, p, 2);
+        int16_t v;
+        memcpy(&v, p, 2);
         return t->read_normalized ? fmaxf(v / 32767.0f, -1.0f) : v;
     }
-    case WM_PTX_U32: { uint32_t v; memcpy(&v, p, 4); return (float)v; }
-    case WM_PTX_I32: { int32_t v; memcpy(&v, p, 4); return (float)v; }
-    case WM_PTX_I64: case WM_PTX_U64: case WM_PTX_BF16: case WM_PTX_F64:
+    case WM_PTX_U32: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return (float)v;
+    }
+    case WM_PTX_I32: {
+        int32_t v;
+        memcpy(&v, p, 4);
+        return (float)v;
+    }
+    case WM_PTX_I64:
+    case WM_PTX_U64:
+    case WM_PTX_BF16:
+    case WM_PTX_F64:
     case WM_PTX_NTYPES: break;
     }
     return 0.0f;
 }
 
-static uint32_t channel_i(const wm_ptx_texture *t, uint64_t off, unsigned ch)
-{
+static uint32_t channel_i(const wm_ptx_texture *t, uint64_t off, unsigned ch) {
     if (off == UINT64_MAX)
         return 0;
-    const uint8_t *p = (const uint8_t *)t->data + off +
-                       ch * wm_ptx_type_size(t->format);
+    const uint8_t *p =
+        (const uint8_t *)t->data + off + ch * wm_ptx_type_size(t->format);
     uint32_t v = 0;
     switch (t->format) {
     case WM_PTX_U8: return p[0];
     case WM_PTX_I8: return (uint32_t)(int32_t)(int8_t)p[0];
-    case WM_PTX_U16: { uint16_t h; memcpy(&h, p, 2); return h; }
-    case WM_PTX_I16: { int16_t h; memcpy(&h, p, 2); return (uint32_t)(int32_t)h; }
-    case WM_PTX_F16: { uint16_t h; memcpy(&h, p, 2); return h; }
-    case WM_PTX_U32: case WM_PTX_I32: case WM_PTX_F32: memcpy(&v, p, 4); return v;
-    case WM_PTX_I64: case WM_PTX_U64: case WM_PTX_BF16: case WM_PTX_F64:
+    case WM_PTX_U16: {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return h;
+    }
+    case WM_PTX_I16: {
+        int16_t h;
+        memcpy(&h, p, 2);
+        return (uint32_t)(int32_t)h;
+    }
+    case WM_PTX_F16: {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return h;
+    }
+    case WM_PTX_U32:
+    case WM_PTX_I32:
+    case WM_PTX_F32: memcpy(&v, p, 4); return v;
+    case WM_PTX_I64:
+    case WM_PTX_U64:
+    case WM_PTX_BF16:
+    case WM_PTX_F64:
     case WM_PTX_NTYPES: break;
     }
     return v;
 }
 
 /* Does a read of t by an instruction of result type rt give floats? */
-static int float_result(const wm_ptx_texture *t, wmi_type rt)
-{
+static int float_result(const wm_ptx_texture *t, wmi_type rt) {
     return rt == PT_F32 || !int_format(t->format) || t->read_normalized;
 }
 
 /* Component ch of the filtered value (missing channels read 0, a missing
    w reads 1), as the 32 result bits. */
 static uint32_t filtered(const wm_ptx_texture *t, const footprint *fp,
-                         unsigned ch, wmi_type rt)
-{
+                         unsigned ch, wmi_type rt) {
     int flt = float_result(t, rt);
     if (ch >= t->channels) {
         uint32_t one = flt ? bits_of(1.0f) : 1u;
@@ -374,10 +407,10 @@ static uint32_t filtered(const wm_ptx_texture *t, const footprint *fp,
     return bits_of(v);
 }
 
-/* ---- counting ----------------------------------------------------------------- */
+/* ---- counting
+ * ----------------------------------------------------------------- */
 
-static int cmp_u64(const void *a, const void *b)
-{
+static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
@@ -389,8 +422,7 @@ static int cmp_u64(const void *a, const void *b)
  * request.  a carries the lanes and each lane's first texel (drawings).
  */
 wm_status wmi_ptx_tex_count(wmi_cta *c, const wm_access *a, uint64_t *addrs,
-                            size_t n, unsigned tb)
-{
+                            size_t n, unsigned tb) {
     if (!c->agg)
         return WM_OK;
     const wm_arch *arch = wm_agg_arch(c->agg);
@@ -420,10 +452,9 @@ wm_status wmi_ptx_tex_count(wmi_cta *c, const wm_access *a, uint64_t *addrs,
 
 /* tex / tld4 for the lanes in m. */
 static wm_status tex_read(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                          uint32_t pc, uint32_t m)
-{
+                          uint32_t pc, uint32_t m) {
     const wm_ptx_module *mod = c->m;
-    uint64_t (*R)[32] = w->r;
+    uint64_t(*R)[32] = w->r;
     unsigned dims = in->op == OP_TLD4 ? 2 : in->mod;
     unsigned nc = vn(mod, in->b);
     wmi_type rt = (wmi_type)in->type;
@@ -453,8 +484,7 @@ static wm_status tex_read(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
             ix[k] = (int32_t)(uint32_t)v;
         }
         footprint fp;
-        int linear = t->filter == WM_PTX_FILTER_LINEAR &&
-                     float_result(t, rt);
+        int linear = t->filter == WM_PTX_FILTER_LINEAR && float_result(t, rt);
         sample(t, dims, x, ix, integer, linear || in->op == OP_TLD4, &fp);
         uint32_t out[4];
         if (in->op == OP_TLD4) {
@@ -489,7 +519,8 @@ static wm_status tex_read(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     return wmi_ptx_tex_count(c, &a, addrs, na, tb);
 }
 
-/* ---- surfaces ------------------------------------------------------------------ */
+/* ---- surfaces
+ * ------------------------------------------------------------------ */
 
 enum { SU_TRAP, SU_CLAMP, SU_ZERO };
 
@@ -499,8 +530,7 @@ enum { SU_TRAP, SU_CLAMP, SU_ZERO };
 static wm_status surf_offset(wmi_cta *c, const wmi_warp *w, unsigned l,
                              uint32_t pc, const wm_ptx_texture *t,
                              const int64_t *co, unsigned size, int store,
-                             unsigned mode, uint64_t *off)
-{
+                             unsigned mode, uint64_t *off) {
     unsigned tb = texel_bytes(t);
     int64_t ext[3] = {(int64_t)t->width * tb, t->height, t->depth};
     int64_t p[3] = {co[0], co[1], co[2]};
@@ -537,10 +567,9 @@ static wm_status surf_offset(wmi_cta *c, const wmi_warp *w, unsigned l,
 
 /* suld.b / sust.b for the lanes in m. */
 static wm_status surf_access(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                             uint32_t pc, uint32_t m)
-{
+                             uint32_t pc, uint32_t m) {
     const wm_ptx_module *mod = c->m;
-    uint64_t (*R)[32] = w->r;
+    uint64_t(*R)[32] = w->r;
     int store = in->op == OP_SUST;
     uint32_t vals = store ? in->c : in->d;
     unsigned eb = wmi_type_bits((wmi_type)in->type) / 8, nv = vn(mod, vals);
@@ -591,10 +620,9 @@ static wm_status surf_access(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 }
 
 /* txq / suq: an extent of the object. */
-static wm_status query(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                       uint32_t pc, uint32_t m)
-{
-    uint64_t (*R)[32] = w->r;
+static wm_status query(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
+                       uint32_t m) {
+    uint64_t(*R)[32] = w->r;
     for (unsigned l = 0; l < 32; l++) {
         if (!(m >> l & 1))
             continue;
@@ -611,9 +639,8 @@ static wm_status query(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     return WM_OK;
 }
 
-wm_status wmi_ptx_tex(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                      uint32_t pc, uint32_t m)
-{
+wm_status wmi_ptx_tex(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
+                      uint32_t m) {
     if (in->op == OP_TXQ)
         return query(c, w, in, pc, m);
     if (in->op == OP_SULD || in->op == OP_SUST)

@@ -22,9 +22,7 @@ static int debug_build;
 
 /* The statistics of source line `line` of tex.cu in space sp / op; in a
    -G build, of every site of that space and op (one call site each). */
-static wm_stats at_line(const wm_agg *g, unsigned line, wm_space sp,
-                        wm_op op)
-{
+static wm_stats at_line(const wm_agg *g, unsigned line, wm_space sp, wm_op op) {
     if (!debug_build)
         return pi_line(g, "tex.cu", line, sp, op);
     wm_stats t;
@@ -42,11 +40,10 @@ static wm_stats at_line(const wm_agg *g, unsigned line, wm_space sp,
     return t;
 }
 
-static wm_ptx_module *load(const char *build)
-{
+static wm_ptx_module *load(const char *build) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/tests/corpus/ptx/tex_%s.ptx",
-             WM_SOURCE_DIR, build);
+    snprintf(path, sizeof path, "%s/tests/corpus/ptx/tex_%s.ptx", WM_SOURCE_DIR,
+             build);
     size_t n = 0;
     char *src = wm_read_file(path, &n);
     CHECK(src != NULL);
@@ -60,9 +57,8 @@ static wm_ptx_module *load(const char *build)
 
 /* Run kernel name with the arguments of pl and the textures tx. */
 static wm_status trun(const wm_ptx_module *m, const char *name,
-                      const pi_launch *pl, const wm_ptx_texture *tx,
-                      size_t ntx, wm_agg **agg, wm_ptx_fault *ft)
-{
+                      const pi_launch *pl, const wm_ptx_texture *tx, size_t ntx,
+                      wm_agg **agg, wm_ptx_fault *ft) {
     long k = wm_ptx_find_kernel(m, name);
     CHECK(k >= 0);
     if (k < 0)
@@ -87,23 +83,20 @@ static wm_status trun(const wm_ptx_module *m, const char *name,
     return st;
 }
 
-static void pi_u64(pi_launch *l, uint64_t v)
-{
+static void pi_u64(pi_launch *l, uint64_t v) {
     l->args[l->nargs].scalar = v;
     l->args[l->nargs].size = 8;
     l->nargs++;
 }
 
-static void pi_f32(pi_launch *l, float v)
-{
+static void pi_f32(pi_launch *l, float v) {
     uint32_t u;
     memcpy(&u, &v, 4);
     pi_u32(l, u);
 }
 
 static wm_ptx_texture tex2(void *data, size_t bytes, unsigned w, unsigned h,
-                           wm_ptx_type f, unsigned ch)
-{
+                           wm_ptx_type f, unsigned ch) {
     wm_ptx_texture t;
     memset(&t, 0, sizeof t);
     t.data = data;
@@ -121,8 +114,7 @@ static wm_ptx_texture tex2(void *data, size_t bytes, unsigned w, unsigned h,
 /* ---- the reference: CUDA programming guide, "Texture Fetching" ---------- */
 
 /* index i of n texels under mode, -1 for a border texel */
-static long ref_index(wm_ptx_addr_mode mode, int norm, long i, long n)
-{
+static long ref_index(wm_ptx_addr_mode mode, int norm, long i, long n) {
     if (i >= 0 && i < n)
         return i;
     switch (mode) {
@@ -144,8 +136,7 @@ static long ref_index(wm_ptx_addr_mode mode, int norm, long i, long n)
 
 /* the coordinate in texels: wrap takes frac(x), mirror reflects it, both
    on normalized coordinates, which are then scaled by n */
-static double ref_coord(wm_ptx_addr_mode mode, int norm, float x, long n)
-{
+static double ref_coord(wm_ptx_addr_mode mode, int norm, float x, long n) {
     double u = (double)x;
     if (!norm)
         return u;
@@ -158,8 +149,7 @@ static double ref_coord(wm_ptx_addr_mode mode, int norm, float x, long n)
 }
 
 static float ref_texel(const float *T, long w, long h, long i, long j,
-                       const wm_ptx_texture *t)
-{
+                       const wm_ptx_texture *t) {
     long a = ref_index(t->address[0], t->normalized_coords, i, w);
     long b = ref_index(t->address[1], t->normalized_coords, j, h);
     return a < 0 || b < 0 ? 0.0f : T[b * w + a];
@@ -167,8 +157,7 @@ static float ref_texel(const float *T, long w, long h, long i, long j,
 
 /* tex2D of a one-channel float texture at (x, y) */
 static float ref_tex2d(const float *T, const wm_ptx_texture *t, float x,
-                       float y)
-{
+                       float y) {
     long w = t->width, h = t->height;
     double u = ref_coord(t->address[0], t->normalized_coords, x, w);
     double v = ref_coord(t->address[1], t->normalized_coords, y, h);
@@ -187,17 +176,16 @@ static float ref_tex2d(const float *T, const wm_ptx_texture *t, float x,
                    (1 - al) * be * t01 + al * be * t11);
 }
 
-static int close_to(float a, float b)
-{
+static int close_to(float a, float b) {
     return fabsf(a - b) <= 1e-5f * (1.0f + fabsf(b));
 }
 
-/* ---- corpus kernels ------------------------------------------------------- */
+/* ---- corpus kernels -------------------------------------------------------
+ */
 
 /* out[i] = tex1Dfetch(t, 2i): clamp and border past the end; 32 texels
    8 bytes apart per warp = 256 bytes = 8 sectors per request */
-static void fetch_strided(wm_ptx_module *m)
-{
+static void fetch_strided(wm_ptx_module *m) {
     enum { NT = 2000, N = 1024 };
     static float T[NT], out[N];
     for (int i = 0; i < NT; i++)
@@ -210,8 +198,7 @@ static void fetch_strided(wm_ptx_module *m)
         pi_buf(&l, out, sizeof out);
         pi_u32(&l, N);
         wm_agg *g = NULL;
-        CHECK_EQ(trun(m, "_Z13fetch_stridedyPfi", &l, &t, 1, &g, NULL),
-                 WM_OK);
+        CHECK_EQ(trun(m, "_Z13fetch_stridedyPfi", &l, &t, 1, &g, NULL), WM_OK);
         int bad = 0;
         for (int i = 0; i < N; i++) {
             float want = 2 * i < NT ? T[2 * i] : mode ? 0.0f : T[NT - 1];
@@ -232,8 +219,7 @@ static void fetch_strided(wm_ptx_module *m)
 }
 
 /* resample: every filter and address mode against the reference */
-static void resample(wm_ptx_module *m)
-{
+static void resample(wm_ptx_module *m) {
     enum { TW = 37, TH = 23, W = 64, H = 40 };
     static float T[TW * TH], out[W * H];
     uint64_t s = 12345;
@@ -263,15 +249,15 @@ static void resample(wm_ptx_module *m)
                 pi_u32(&l, H);
                 pi_f32(&l, sx);
                 pi_f32(&l, sy);
-                CHECK_EQ(trun(m, "_Z8resampleyPfiiff", &l, &t, 1, NULL,
-                              NULL), WM_OK);
+                CHECK_EQ(trun(m, "_Z8resampleyPfiiff", &l, &t, 1, NULL, NULL),
+                         WM_OK);
                 int bad = 0;
                 for (int y = 0; y < H; y++)
                     for (int x = 0; x < W; x++) {
                         /* the kernel's coordinates, as the GPU rounds them */
                         float cx = (float)x * sx, cy = (float)y * sy;
-                        bad += !close_to(out[y * W + x],
-                                         ref_tex2d(T, &t, cx, cy));
+                        bad +=
+                            !close_to(out[y * W + x], ref_tex2d(T, &t, cx, cy));
                     }
                 CHECK_EQ(bad, 0);
                 if (bad)
@@ -287,8 +273,7 @@ static void resample(wm_ptx_module *m)
    rows for y = 1..7: 4 + 7 * 8 = 60; block 1 reads texels 31..63 (5
    sectors, 31 in the sector of 24..31): 5 + 7 * 10 = 75; 135 in all.
    Requested bytes: 1 lane x 4 texels x 4 bytes each, ideal 16 sectors. */
-static void resample_count(wm_ptx_module *m)
-{
+static void resample_count(wm_ptx_module *m) {
     enum { W = 64, H = 8 };
     static float T[W * H], out[W * H];
     for (int i = 0; i < W * H; i++)
@@ -311,15 +296,14 @@ static void resample_count(wm_ptx_module *m)
     CHECK_EQ(s.bytes, 16 * 32 * 4 * 4);
     CHECK_EQ(s.ideal_sectors, 16 * 16);
     /* at (x, y) the weights are 1/2: the mean of the four texels */
-    CHECK(out[3 * W + 5] == (T[2 * W + 4] + T[2 * W + 5] + T[3 * W + 4] +
-                             T[3 * W + 5]) / 4.0f);
+    CHECK(out[3 * W + 5] ==
+          (T[2 * W + 4] + T[2 * W + 5] + T[3 * W + 4] + T[3 * W + 5]) / 4.0f);
     CHECK(out[0] == T[0]);
     wm_agg_free(g);
 }
 
 /* RGBA8 texels read as normalized floats */
-static void luminance(wm_ptx_module *m)
-{
+static void luminance(wm_ptx_module *m) {
     enum { W = 40, H = 9 };
     static uint8_t T[W * H * 4];
     static float out[W * H];
@@ -346,8 +330,7 @@ static void luminance(wm_ptx_module *m)
 }
 
 /* tex2Dgather, green channel: (i, j+1) (i+1, j+1) (i+1, j) (i, j) */
-static void gather_green(wm_ptx_module *m)
-{
+static void gather_green(wm_ptx_module *m) {
     enum { W = 20, H = 12 };
     static float T[W * H * 2], out[W * H * 4];
     for (int i = 0; i < W * H * 2; i++)
@@ -366,10 +349,9 @@ static void gather_green(wm_ptx_module *m)
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
             int x1 = x + 1 < W ? x + 1 : W - 1, y1 = y + 1 < H ? y + 1 : H - 1;
-            const float want[4] = {T[(y1 * W + x) * 2 + 1],
-                                   T[(y1 * W + x1) * 2 + 1],
-                                   T[(y * W + x1) * 2 + 1],
-                                   T[(y * W + x) * 2 + 1]};
+            const float want[4] = {
+                T[(y1 * W + x) * 2 + 1], T[(y1 * W + x1) * 2 + 1],
+                T[(y * W + x1) * 2 + 1], T[(y * W + x) * 2 + 1]};
             for (int k = 0; k < 4; k++)
                 bad += out[(y * W + x) * 4 + k] != want[k];
         }
@@ -380,8 +362,7 @@ static void gather_green(wm_ptx_module *m)
    132 bytes apart.  Hand count of the store: block 0 writes bytes
    132y .. 132y+127 of rows 0..4: 4 + 5 + 5 + 5 + 5 sectors; block 1 one
    float per row: 5; 29 sectors in 10 requests. */
-static void surf_stencil(wm_ptx_module *m)
-{
+static void surf_stencil(wm_ptx_module *m) {
     enum { W = 33, H = 5 };
     static float src[W * H], dst[W * H];
     for (int i = 0; i < W * H; i++) {
@@ -426,13 +407,13 @@ static void surf_stencil(wm_ptx_module *m)
     three[2].surface = 0;
     CHECK_EQ(trun(m, "_Z12surf_stencilyyiif", &l, three, 3, NULL, &ft),
              WM_ERR_FAULT);
-    CHECK(strstr(ft.msg, "surface access through the handle of texture 2")
-          != NULL);
+    CHECK(strstr(ft.msg, "surface access through the handle of texture 2") !=
+          NULL);
     l.args[0].scalar = 0x12345678;
     CHECK_EQ(trun(m, "_Z12surf_stencilyyiif", &l, t, 2, NULL, &ft),
              WM_ERR_FAULT);
-    CHECK(strstr(ft.msg, "0x12345678, which is no surface object handle")
-          != NULL);
+    CHECK(strstr(ft.msg, "0x12345678, which is no surface object handle") !=
+          NULL);
 }
 
 /* ---- hand-written PTX: tex.3d, txq/suq, suld.v4.b8.zero ---------------- */
@@ -457,8 +438,7 @@ static const char *const hand_ptx =
     "  st.global.f32 [%rd5+16], %f4;\n"
     "  ret;\n}\n";
 
-static void hand(void)
-{
+static void hand(void) {
     wm_ptx_module *m = pi_parse(hand_ptx, "hand.ptx");
     CHECK(m != NULL);
     if (!m)
@@ -497,8 +477,7 @@ static void hand(void)
 }
 
 /* wm_ptx_run refuses malformed textures before running */
-static void launch_checks(wm_ptx_module *m)
-{
+static void launch_checks(wm_ptx_module *m) {
     float T[16] = {0}, out[32];
     pi_launch l = pi_dims(1, 32);
     pi_u64(&l, wm_ptx_texture_handle(0));
@@ -516,8 +495,7 @@ static void launch_checks(wm_ptx_module *m)
     CHECK(strstr(ft.msg, "linear filtering of i32 texels") != NULL);
 }
 
-int main(void)
-{
+int main(void) {
     CHECK(wm_arch_parse("sm_80", &arch, NULL, 0) == WM_OK);
     static const char *const builds[] = {"sm_80", "sm_90", "G_sm_80",
                                          "G_sm_90"};
