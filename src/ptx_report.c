@@ -595,9 +595,9 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
             fputc('\n', f);
         }
     }
-    fputs("\n  per-req: sectors per request (global/local) or wavefronts per "
-          "request (shared);\n  ideal: the same for perfectly packed lanes; "
-          "excess: sectors beyond ideal.\n",
+    fputs("\n  per-req: sectors per request (global, local, texture, "
+          "surface) or\n  wavefronts per request (shared); ideal: the same "
+          "for perfectly packed\n  lanes; excess: sectors beyond ideal.\n",
           f);
     if (nranked) {
         fputs(o->explain ? "\nlines that waste bandwidth, worst excessive "
