@@ -99,6 +99,7 @@ static const struct {
     {"setmaxnreg", OP_NOP},
     {"tex", OP_TEX},       {"tld4", OP_TLD4},     {"suld", OP_SULD},
     {"sust", OP_SUST},     {"txq", OP_TXQ},       {"suq", OP_TXQ},
+    {"elect", OP_ELECT},
 };
 
 /* Does opcode s (n bytes) contain the word w ("init", "shared::cta")? */
@@ -359,8 +360,8 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         if (n >= 15 && memcmp(s, "barrier.cluster", 15) == 0)
             in->op = OP_UNKNOWN; /* cluster barriers: not modelled */
     }
-    if (in->op == OP_MOV && in->type == PT_NONE)
-        in->type = PT_B32;
+    if ((in->op == OP_MOV || in->op == OP_ELECT) && in->type == PT_NONE)
+        in->type = PT_B32; /* elect.sync: a lane id and a predicate */
 }
 
 wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
@@ -393,6 +394,8 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
         return k == 2 ? (wmi_type)in->type2 : t;
     case OP_VOTE:
         return k == 0 ? PT_PRED : PT_U32;
+    case OP_ELECT:
+        return PT_U32;
     case OP_SHFL:
     case OP_MATCH:
     case OP_REDUX:

@@ -1949,6 +1949,11 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             if (st != WM_OK)
                 return st;
             break;
+        case OP_ELECT:
+            st = wmi_ptx_elect(c, w, in, pc, m); /* ptx_elect.c */
+            if (st != WM_OK)
+                return st;
+            break;
         case OP_ACTIVEMASK: {
             uint64_t *D = R[in->d];
             LOOP(D[l] = act);

@@ -586,6 +586,10 @@ wm_status wmi_ptx_tex(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 wm_status wmi_ptx_tex_count(wmi_cta *c, const wm_access *a, uint64_t *addrs,
                             size_t n, unsigned tb);
 
+/* elect.sync for the lanes in m (ptx_elect.c). */
+wm_status wmi_ptx_elect(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                        uint32_t pc, uint32_t m);
+
 /* ---- numeric helpers (ptx_num.c) ----------------------------------------- */
 
 float wmi_half_to_float(uint16_t h);

@@ -626,6 +626,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_VOTE:
     case OP_MATCH:
     case OP_REDUX:
+    case OP_ELECT:
     case OP_ACTIVEMASK:
         wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_WARP, pc), NOCOND, pc);
         if (in->d2 != WMI_NOREG)
