@@ -600,6 +600,29 @@ static void grid_stride4(const char *b)
 
 /* Triton 3.x's sm_90a matmul (tests/corpus/triton): it parses, its
    loads run, and it stops at wgmma, unsupported, at its Python line. */
+/* two inlined copies of an inline-asm loop, each with its own LOOP label:
+   out[i] = i + 3 + (i % 5 + 1); the store is one request of 4 sectors per
+   full warp (1000 floats: 31 warps of 4, the last 8 lanes in 1) */
+static void asm_labels(const char *b)
+{
+    enum { N = 1000 };
+    static unsigned out[N];
+    memset(out, 0, sizeof out);
+    pi_launch l = pi_dims(4, 256);
+    pi_buf(&l, out, sizeof out);
+    pi_u32(&l, N);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("asm_labels", b, "_Z10asm_labelsPji", &l, &g), WM_OK);
+    int bad = 0;
+    for (unsigned i = 0; i < N; i++)
+        bad += out[i] != i + 3 + (i % 5 + 1);
+    CHECK_EQ(bad, 0);
+    wm_stats s = pi_line(g, "asm_labels.cu", 29, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.requests, 32);
+    CHECK_EQ(s.sectors, 125);
+    wm_agg_free(g);
+}
+
 /* invoke_one on coalesced groups: elect.sync on sm_90, a lowest-lane
    ballot on sm_80.  keys[i] = i: in warp w the lanes with i % 3 == 0
    form the group, and its leader is lane (3 - 32w % 3) % 3 = w % 3 */
@@ -711,6 +734,7 @@ static const corpus_case cases[] = {
     {"warp_vote", warp_vote, o3},
     {"grid_stride4", grid_stride4, o3},
     {"elect", elect, o3},
+    {"asm_labels", asm_labels, o3},
 };
 
 int main(void)
