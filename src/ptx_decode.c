@@ -349,6 +349,8 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         decode_bulk(s, n, in);
     if (wmi_ptx_is_tex(in->op))
         wmi_ptx_tex_decode(s, n, in);
+    if (in->op == OP_LD && has_word(s, n, "acquire"))
+        in->mod2 = LD_ACQUIRE;
     if (in->op == OP_BAR) {
         /* bar.sync / bar.arrive / barrier.sync; bar.red is not modelled */
         if (n >= 7 && memcmp(s, "bar.red", 7) == 0)

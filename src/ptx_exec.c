@@ -1911,6 +1911,12 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             st = do_ldst(c, w, in, pc, m, in->op == OP_ST);
             if (st != WM_OK)
                 return st;
+            if (in->mod2 == LD_ACQUIRE && in->op == OP_LD && c->nwarps > 1) {
+                /* a spin-wait's poll: let the warp it waits for run */
+                store_pcs(w, act, pc + 1);
+                c->yielded = 1;
+                return WM_OK;
+            }
             break;
         case OP_ATOM:
         case OP_RED:

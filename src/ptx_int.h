@@ -105,6 +105,11 @@ enum {
     AOP_EXCH, AOP_CAS, AOP_NONE
 };
 
+/* ld: wmi_insn.mod2 of a load with .acquire semantics, the load a
+   spin-wait polls (cooperative groups' tile barriers): the warp lets the
+   others run after it, as after a failed mbarrier wait. */
+enum { LD_ACQUIRE = 1 };
+
 /* mbarrier variants (wmi_insn.mod of OP_MBAR); mod2 bit 0: .expect_tx
    (arrive) or .parity (waits). */
 enum { MB_INIT, MB_ARRIVE, MB_EXPECT, MB_COMPLETE, MB_WAIT, MB_INVAL };

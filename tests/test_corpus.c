@@ -623,6 +623,36 @@ static void asm_labels(const char *b)
     wm_agg_free(g);
 }
 
+/* tiled_partition<64>: tile.sync() spins on an acquire load until the
+   tile's other warp arrives (the spinning warp yields to it).  out[i] =
+   the sum of its 64-tile; the store: 16 warps of 4 sectors */
+static void tile64(const char *b)
+{
+    enum { N = 512 };
+    static int in[N], out[N];
+    for (int i = 0; i < N; i++) {
+        in[i] = i * 7 % 31 - 15;
+        out[i] = 0;
+    }
+    pi_launch l = pi_dims(2, 256);
+    pi_buf(&l, in, sizeof in);
+    pi_buf(&l, out, sizeof out);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("tile64", b, "_Z10tile64_sumPKiPi", &l, &g), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        int s = 0;
+        for (int k = i / 64 * 64; k < i / 64 * 64 + 64; k++)
+            s += in[k];
+        bad += out[i] != s;
+    }
+    CHECK_EQ(bad, 0);
+    wm_stats s = pi_line(g, "tile64.cu", 21, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.requests, 16);
+    CHECK_EQ(s.sectors, 64);
+    wm_agg_free(g);
+}
+
 /* invoke_one on coalesced groups: elect.sync on sm_90, a lowest-lane
    ballot on sm_80.  keys[i] = i: in warp w the lanes with i % 3 == 0
    form the group, and its leader is lane (3 - 32w % 3) % 3 = w % 3 */
@@ -735,6 +765,7 @@ static const corpus_case cases[] = {
     {"grid_stride4", grid_stride4, o3},
     {"elect", elect, o3},
     {"asm_labels", asm_labels, o3},
+    {"tile64", tile64, o3},
 };
 
 int main(void)
