@@ -9,13 +9,11 @@
 #include "ptx_int.h"
 
 wm_status wmi_ptx_elect(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                        uint32_t pc, uint32_t m)
-{
-    uint64_t (*R)[32] = w->r;
+                        uint32_t pc, uint32_t m) {
+    uint64_t(*R)[32] = w->r;
     unsigned first = (unsigned)__builtin_ctz(m);
     uint32_t members = (uint32_t)R[in->a][first];
-    uint32_t exist = w->nthreads >= 32 ? 0xffffffffu
-                                       : (1u << w->nthreads) - 1;
+    uint32_t exist = w->nthreads >= 32 ? 0xffffffffu : (1u << w->nthreads) - 1;
     uint32_t missing = members & exist & ~m;
     if (missing)
         return wmi_ptx_fault(c, w, first, pc, WM_ERR_FAULT,
