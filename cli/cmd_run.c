@@ -180,6 +180,8 @@ static const char *use_name(wm_ptx_use u)
     case WM_PTX_USE_VALUE: return "value";
     case WM_PTX_USE_POINTER: return "pointer";
     case WM_PTX_USE_ESCAPES: return "passed on";
+    case WM_PTX_USE_TEXTURE: return "texture";
+    case WM_PTX_USE_SURFACE: return "surface";
     }
     return "?";
 }
@@ -409,7 +411,8 @@ int wm_cmd_run(int argc, char **argv)
     int64_t smem = 0, draw = 2, jobs = 0, max_steps = WM_LIMIT_CTA_STEPS;
     int64_t max_total = (int64_t)WM_LIMIT_TOTAL_STEPS;
     run_arg args[MAX_ARGS];
-    size_t nargs = 0;
+    size_t nargs = 0, ntex = 0;
+    wm_ptx_texture textures[MAX_ARGS];
     const char *nvcc_flags[CLI_MAX_NVCC_FLAGS];
     size_t nflags = 0;
     run_values rv;
@@ -476,7 +479,12 @@ int wm_cmd_run(int argc, char **argv)
                 cli_usage_error("--arg: at most %d arguments", MAX_ARGS);
                 goto out;
             }
-            if (rv_is_value(v)) { /* by-value: run_value.c */
+            if (run_tex_is(v)) { /* tex2d:...: run_tex.c */
+                if (!run_tex_parse(v, &args[nargs], ntex++)) {
+                    run_arg_free(&args[nargs]);
+                    goto out;
+                }
+            } else if (rv_is_value(v)) { /* by-value: run_value.c */
                 memset(&args[nargs], 0, sizeof args[nargs]);
                 args[nargs].text = v;
                 args[nargs].form = RUN_ARG_VALUE;
@@ -716,6 +724,8 @@ int wm_cmd_run(int argc, char **argv)
     l.nextra = rv.nextra;
     l.globals = rv.globals;
     l.nglobals = rv.nglobals;
+    l.ntextures = run_tex_collect(args, nargs, textures);
+    l.textures = textures;
     l.max_steps = (uint64_t)max_steps;
     l.max_total_steps = (uint64_t)max_total;
     l.threads = (unsigned)jobs;

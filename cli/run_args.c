@@ -280,6 +280,8 @@ static const char *short_name(const char *name)
 
 int run_arg_check(const run_arg *a, size_t i, const wm_ptx_param_info *p)
 {
+    if (a->form == RUN_ARG_TEX)
+        return run_tex_check(a, i, p);
     char src[80] = "";
     if (*p->ctype)
         snprintf(src, sizeof src, " (%s)", p->ctype);
@@ -310,6 +312,12 @@ int run_arg_check(const run_arg *a, size_t i, const wm_ptx_param_info *p)
                         i, a->text, p->type, short_name(p->name), src,
                         p->size != 8 || p->count != 1
                             ? "cannot take as a pointer"
+                        : p->use == WM_PTX_USE_TEXTURE
+                            ? "uses as a texture object: pass tex1d/tex2d/"
+                              "tex3d:FORMAT[...]"
+                        : p->use == WM_PTX_USE_SURFACE
+                            ? "uses as a surface object: pass surf1d/surf2d/"
+                              "surf3d:FORMAT[...]"
                             : "uses as a value, not as an address");
     return 0;
 }
@@ -436,7 +444,7 @@ static int has_ext(const char *path, const char *ext)
 
 int run_arg_check_file(const run_arg *a)
 {
-    if (a->form != RUN_ARG_BUFFER || !a->file)
+    if ((a->form != RUN_ARG_BUFFER && a->form != RUN_ARG_TEX) || !a->file)
         return 1;
     size_t bytes = (size_t)a->count * wm_ptx_type_size(a->type);
     struct stat sb;
@@ -478,7 +486,7 @@ int run_arg_check_file(const run_arg *a)
 
 int run_arg_alloc(run_arg *a, int lazy)
 {
-    if (a->form != RUN_ARG_BUFFER)
+    if (a->form != RUN_ARG_BUFFER && a->form != RUN_ARG_TEX)
         return 1;
     a->bytes = (size_t)a->count * wm_ptx_type_size(a->type);
     int nonzero = strcmp(a->init, "zeros") != 0;
@@ -542,6 +550,9 @@ wm_ptx_arg run_arg_launch(const run_arg *a)
     } else if (a->form == RUN_ARG_BUFFER) {
         r.buf = a->buf;
         r.bytes = a->bytes;
+    } else if (a->form == RUN_ARG_TEX) {
+        r.scalar = wm_ptx_texture_handle(a->tex_index);
+        r.size = 8;
     } else {
         r.scalar = a->scalar;
         r.size = (unsigned)wm_ptx_type_size(a->type);
@@ -608,7 +619,7 @@ static int write_one(const run_arg *a, const char *path, const void *data)
 
 int run_arg_write(const run_arg *a)
 {
-    if (a->form != RUN_ARG_BUFFER || !a->out)
+    if ((a->form != RUN_ARG_BUFFER && a->form != RUN_ARG_TEX) || !a->out)
         return 1;
     int ok = write_one(a, a->out, a->buf);
     if (a->inout && a->input) {

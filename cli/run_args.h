@@ -20,7 +20,11 @@
 
 /* RUN_ARG_VALUE: a by-value form ('{fields}', bytes:...) parsed by
    run_value.c, which owns its bytes and buffers. */
-typedef enum { RUN_ARG_SCALAR, RUN_ARG_BUFFER, RUN_ARG_VALUE } run_arg_form;
+/* RUN_ARG_TEX: a texture or surface object (run_tex.c): a buffer of
+   texels whose handle is the launch argument. */
+typedef enum {
+    RUN_ARG_SCALAR, RUN_ARG_BUFFER, RUN_ARG_VALUE, RUN_ARG_TEX
+} run_arg_form;
 
 typedef struct run_arg {
     const char *text; /* the spec as given (borrowed from argv) */
@@ -44,6 +48,10 @@ typedef struct run_arg {
     void *input;    /* :in-out: the input as filled (owned) */
     /* by-value form: the launch argument run_value.c made */
     wm_ptx_arg value;
+    /* texture form: the object (data filled in by run_tex_collect) and
+       its index among the launch's textures */
+    wm_ptx_texture tex;
+    size_t tex_index;
 } run_arg;
 
 /* Parse spec into a (file/out paths are copied).  1, or 0 after printing
@@ -71,6 +79,15 @@ wm_ptx_arg run_arg_launch(const run_arg *a);
 int run_arg_write(const run_arg *a);
 
 void run_arg_free(run_arg *a);
+
+/* Texture and surface objects (run_tex.c): is spec one (tex2d:...)?
+   Parse it as texture `index` of the launch; check it against parameter
+   p (as run_arg_check); gather the launch's textures into out (indexed
+   by tex_index), returning how many. */
+int run_tex_is(const char *spec);
+int run_tex_parse(const char *spec, run_arg *a, size_t index);
+int run_tex_check(const run_arg *a, size_t i, const wm_ptx_param_info *p);
+size_t run_tex_collect(const run_arg *args, size_t n, wm_ptx_texture *out);
 
 /* Lazy filling (run_lazy.c): map bytes + slack of inaccessible memory
    whose pages are filled by init when first touched.  NULL if it cannot

@@ -244,6 +244,9 @@ typedef enum {
     WM_SPACE_GLOBAL,
     WM_SPACE_LOCAL, /* per-thread addresses; the model interleaves lanes */
     WM_SPACE_SHARED,
+    WM_SPACE_TEXTURE, /* tex / tld4 through a texture object: the texels
+                         the filter reads, counted in sectors as global */
+    WM_SPACE_SURFACE, /* suld / sust through a surface object */
     WM_NSPACES
 } wm_space;
 
@@ -256,7 +259,8 @@ typedef enum {
     WM_NOPS
 } wm_op;
 
-/* Short names: "global", "local", "shared"; "ld", "st", "atom", ... */
+/* Short names: "global", "local", "shared", "texture", "surface"; "ld",
+   "st", "atom", ... */
 WM_API const char *wm_space_name(wm_space s);
 WM_API const char *wm_op_name(wm_op o);
 
@@ -676,7 +680,9 @@ typedef enum {
     WM_PTX_USE_NONE,    /* never loaded */
     WM_PTX_USE_VALUE,   /* loaded; reaches no address */
     WM_PTX_USE_POINTER, /* reaches the address of a ld/st/atom or a cvta */
-    WM_PTX_USE_ESCAPES  /* stored or passed on: may be a pointer */
+    WM_PTX_USE_ESCAPES, /* stored or passed on: may be a pointer */
+    WM_PTX_USE_TEXTURE, /* the handle of a tex/tld4/txq: a texture object */
+    WM_PTX_USE_SURFACE  /* the handle of a suld/sust/suq: a surface object */
 } wm_ptx_use;
 
 /*
@@ -843,7 +849,48 @@ typedef struct wm_ptx_launch {
     /* Hazard checks and the warp schedule (may be NULL: none, warps in
        order); results are written into it (wm_ptx_check below). */
     struct wm_ptx_check *check;
+    /* Texture and surface objects (cudaTextureObject_t,
+       cudaSurfaceObject_t): object j is what the kernel reaches through
+       the handle wm_ptx_texture_handle(j), passed as an 8-byte scalar. */
+    const struct wm_ptx_texture *textures;
+    size_t ntextures;
 } wm_ptx_launch;
+
+/* Addressing of texture coordinates outside the texture (per dimension). */
+typedef enum {
+    WM_PTX_ADDR_WRAP,   /* normalized coordinates only (else clamp) */
+    WM_PTX_ADDR_CLAMP,  /* to the edge texel */
+    WM_PTX_ADDR_MIRROR, /* normalized coordinates only (else clamp) */
+    WM_PTX_ADDR_BORDER  /* outside texels read as zero */
+} wm_ptx_addr_mode;
+
+typedef enum { WM_PTX_FILTER_POINT, WM_PTX_FILTER_LINEAR } wm_ptx_filter;
+
+/*
+ * A texture or surface object bound to linear memory
+ * (docs/design/ptx-tex.md): width x height x depth texels of `channels`
+ * elements of `format` (f32 f16 u8 i8 u16 i16 u32 i32), x fastest, rows
+ * packed (pitch = width x texel bytes).  A texture is read by tex/tld4 with
+ * its filter and addressing; a surface by suld/sust with byte x
+ * coordinates, and sust writes data in place.
+ */
+typedef struct wm_ptx_texture {
+    void *data;
+    size_t bytes;            /* at least width*height*depth*texel bytes */
+    unsigned dims;           /* 1, 2 or 3 */
+    unsigned width, height, depth; /* unused dimensions are 1 */
+    wm_ptx_type format;
+    unsigned channels;       /* 1, 2 or 4 */
+    int surface;             /* 1: a cudaSurfaceObject_t */
+    int normalized_coords;   /* coordinates in [0, 1) */
+    int read_normalized;     /* cudaReadModeNormalizedFloat: 8/16-bit
+                                integers read as floats in [0,1] / [-1,1] */
+    wm_ptx_filter filter;
+    wm_ptx_addr_mode address[3];
+} wm_ptx_texture;
+
+/* The handle the kernel receives for launch texture j. */
+WM_API uint64_t wm_ptx_texture_handle(size_t j);
 
 /* The simulated device address of extra buffer j of a launch with nargs
    arguments (to write into a struct parameter's pointer field). */

@@ -360,6 +360,8 @@ void wmi_advise_fixes(const wm_arch *arch, const wm_access *a,
             consider(arch, c, &n, WM_ADVISE_MAX_FIXES, &f);
         }
         break;
+    case WM_SPACE_TEXTURE: /* the layout is the texture's, not the code's */
+    case WM_SPACE_SURFACE:
     case WM_NSPACES: return;
     }
 

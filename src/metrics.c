@@ -30,6 +30,8 @@ enum kind {
 #define G (1u << WM_SPACE_GLOBAL)
 #define L (1u << WM_SPACE_LOCAL)
 #define S (1u << WM_SPACE_SHARED)
+#define T (1u << WM_SPACE_TEXTURE)
+#define U (1u << WM_SPACE_SURFACE)
 #define LD (1u << WM_OP_LD)
 #define ST (1u << WM_OP_ST)
 #define AT (1u << WM_OP_ATOM)
@@ -73,6 +75,12 @@ enum kind {
     X("l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", L, ST, K_REQ)        \
     X("l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", L, ST, K_SECT)        \
     X("memory_l2_theoretical_sectors_local", L, ALL, K_SECT)                 \
+    X("l1tex__t_requests_pipe_tex_mem_texture.sum", T, ALL, K_REQ)          \
+    X("l1tex__t_sectors_pipe_tex_mem_texture.sum", T, ALL, K_SECT)          \
+    X("l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum", U, LD, K_REQ)     \
+    X("l1tex__t_sectors_pipe_tex_mem_surface_op_ld.sum", U, LD, K_SECT)     \
+    X("l1tex__t_requests_pipe_tex_mem_surface_op_st.sum", U, ST, K_REQ)     \
+    X("l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum", U, ST, K_SECT)     \
     X("smsp__sass_inst_executed_op_shared_ld.sum", S, LD, K_INST)            \
     X("smsp__sass_inst_executed_op_shared_st.sum", S, ST, K_INST)            \
     X("smsp__sass_inst_executed_op_shared_atom.sum", S, AT, K_INST)          \

@@ -98,6 +98,9 @@ static const struct {
     {"brkpt", OP_NOP},     {"mbarrier", OP_MBAR},
     /* setmaxnreg: a register-allocation hint, no effect on results */
     {"setmaxnreg", OP_NOP},
+    {"tex", OP_TEX},       {"tld4", OP_TLD4},     {"suld", OP_SULD},
+    {"sust", OP_SUST},     {"txq", OP_TXQ},       {"suq", OP_TXQ},
+    {"elect", OP_ELECT},
 };
 
 /* Does opcode s (n bytes) contain the word w ("init", "shared::cta")? */
@@ -345,6 +348,10 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         decode_mbarrier(s, n, in);
     if (in->op == OP_CP_BULK)
         decode_bulk(s, n, in);
+    if (wmi_ptx_is_tex(in->op))
+        wmi_ptx_tex_decode(s, n, in);
+    if (in->op == OP_LD && has_word(s, n, "acquire"))
+        in->mod2 = LD_ACQUIRE;
     if (in->op == OP_BAR) {
         /* bar.sync / bar.arrive / barrier.sync; bar.red is not modelled */
         if (n >= 7 && memcmp(s, "bar.red", 7) == 0)
@@ -359,8 +366,8 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         if (n >= 15 && memcmp(s, "barrier.cluster", 15) == 0)
             in->op = OP_UNKNOWN; /* cluster barriers: not modelled */
     }
-    if (in->op == OP_MOV && in->type == PT_NONE)
-        in->type = PT_B32;
+    if ((in->op == OP_MOV || in->op == OP_ELECT) && in->type == PT_NONE)
+        in->type = PT_B32; /* elect.sync: a lane id and a predicate */
 }
 
 wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
@@ -393,6 +400,8 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
         return k == 2 ? (wmi_type)in->type2 : t;
     case OP_VOTE:
         return k == 0 ? PT_PRED : PT_U32;
+    case OP_ELECT:
+        return PT_U32;
     case OP_SHFL:
     case OP_MATCH:
     case OP_REDUX:
@@ -416,6 +425,8 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
     case OP_CP_BULK:
         /* addresses (mbarrier [A]; bulk [A] [B] size [E]) and counts */
         return (k == 0 || (in->op == OP_CP_BULK && k != 2)) ? PT_U64 : PT_U32;
+    case OP_TEX: case OP_TLD4: case OP_SULD: case OP_SUST: case OP_TXQ:
+        return wmi_ptx_tex_src_type(in, k);
     case OP_UNKNOWN: case OP_NOP: case OP_MOV: case OP_ADD: case OP_SUB:
     case OP_FMA: case OP_MUL24: case OP_MAD24: case OP_DIV: case OP_REM:
     case OP_ABS: case OP_NEG: case OP_MIN: case OP_MAX: case OP_AND:

@@ -1930,6 +1930,12 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             st = do_ldst(c, w, in, pc, m, in->op == OP_ST);
             if (st != WM_OK)
                 return st;
+            if (in->mod2 == LD_ACQUIRE && in->op == OP_LD && c->nwarps > 1) {
+                /* a spin-wait's poll: let the warp it waits for run */
+                store_pcs(w, act, pc + 1);
+                c->yielded = 1;
+                return WM_OK;
+            }
             break;
         case OP_ATOM:
         case OP_RED:
@@ -1965,6 +1971,11 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_MATCH:
         case OP_REDUX:
             st = do_match_redux(c, w, in, pc, m);
+            if (st != WM_OK)
+                return st;
+            break;
+        case OP_ELECT:
+            st = wmi_ptx_elect(c, w, in, pc, m); /* ptx_elect.c */
             if (st != WM_OK)
                 return st;
             break;
@@ -2100,6 +2111,11 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         }
         case OP_CP_BULK:
             st = wmi_ptx_cp_bulk(c, w, in, pc, m);
+            if (st != WM_OK)
+                return st;
+            break;
+        case OP_TEX: case OP_TLD4: case OP_SULD: case OP_SUST: case OP_TXQ:
+            st = wmi_ptx_tex(c, w, in, pc, m); /* ptx_tex.c */
             if (st != WM_OK)
                 return st;
             break;

@@ -105,6 +105,11 @@ enum {
     AOP_EXCH, AOP_CAS, AOP_NONE
 };
 
+/* ld: wmi_insn.mod2 of a load with .acquire semantics, the load a
+   spin-wait polls (cooperative groups' tile barriers): the warp lets the
+   others run after it, as after a failed mbarrier wait. */
+enum { LD_ACQUIRE = 1 };
+
 /* mbarrier variants (wmi_insn.mod of OP_MBAR); mod2 bit 0: .expect_tx
    (arrive) or .parity (waits). */
 enum { MB_INIT, MB_ARRIVE, MB_EXPECT, MB_COMPLETE, MB_WAIT, MB_INVAL };
@@ -492,6 +497,8 @@ typedef struct wmi_cta {
        schedule's warp order (NULL: warps in order) */
     struct wmi_check *chk;
     uint32_t *order;
+    const wm_ptx_texture *tex; /* the launch's texture/surface objects */
+    uint32_t ntex;
 } wmi_cta;
 
 /*
@@ -572,6 +579,29 @@ wm_status wmi_ptx_mbarrier(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                            uint32_t pc, uint32_t m, int *yield);
 wm_status wmi_ptx_cp_bulk(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                           uint32_t pc, uint32_t m);
+
+/* ---- textures and surfaces (ptx_tex.c) ------------------------------- */
+
+/* tex tld4 suld sust txq/suq */
+int wmi_ptx_is_tex(unsigned op);
+/* The texture forms' modifiers (geometry in mod; tex: .level/.grad,
+   tld4: component, suld/sust: trap/clamp/zero in mod2); a form that is not
+   modelled becomes OP_UNKNOWN. */
+void wmi_ptx_tex_decode(const char *s, size_t n, wmi_insn *in);
+wmi_type wmi_ptx_tex_src_type(const wmi_insn *in, unsigned k);
+/* Is launch texture t well formed?  1, or 0 with the reason in msg. */
+int wmi_ptx_tex_check(const wm_ptx_texture *t, char *msg, size_t n);
+/* Execute a texture-form instruction for the lanes in m. */
+wm_status wmi_ptx_tex(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                      uint32_t pc, uint32_t m);
+/* Count a texture instruction whose active lanes' filters read the n
+   texels at addrs (tb bytes each; addrs is reordered). */
+wm_status wmi_ptx_tex_count(wmi_cta *c, const wm_access *a, uint64_t *addrs,
+                            size_t n, unsigned tb);
+
+/* elect.sync for the lanes in m (ptx_elect.c). */
+wm_status wmi_ptx_elect(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                        uint32_t pc, uint32_t m);
 
 /* ---- numeric helpers (ptx_num.c) ----------------------------------------- */
 

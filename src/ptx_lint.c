@@ -610,6 +610,14 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_TRAP:
     case OP_CP_BULK: /* a bulk copy writes no register */
     case OP_BAR: return;
+    case OP_SUST: /* texture and surface traffic is not linted */
+        return;
+    case OP_TEX:
+    case OP_TLD4:
+    case OP_SULD:
+    case OP_TXQ:
+        wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_LOAD, pc), NOCOND, pc);
+        return;
     case OP_MBAR: /* arrive's state, a wait's predicate: known at run time */
         if (in->d != WMI_NOREG)
             wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_WARP, pc), NOCOND, pc);
@@ -618,6 +626,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_VOTE:
     case OP_MATCH:
     case OP_REDUX:
+    case OP_ELECT:
     case OP_ACTIVEMASK:
         wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_WARP, pc), NOCOND, pc);
         if (in->d2 != WMI_NOREG)

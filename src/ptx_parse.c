@@ -73,14 +73,20 @@ typedef struct regname {
     int depth;
 } regname;
 
+/* Labels are scoped by braces (inline assembly repeats its labels in
+   every copy): a reference resolves to the definition in its own block or
+   the nearest enclosing one.  scope: the block, an index into
+   parser.sparent. */
 typedef struct label_ref {
     size_t off, len; /* label text in the source */
     uint32_t insn;   /* instruction whose target it is */
+    uint32_t scope;
 } label_ref;
 
 typedef struct label_def {
     size_t off, len;
     uint32_t insn;
+    uint32_t scope;
 } label_def;
 
 /* A constant slot whose value is a symbol address, fixed at function end. */
@@ -107,6 +113,10 @@ typedef struct parser {
     size_t nlrefs, caplrefs;
     label_def *ldefs;
     size_t nldefs, capldefs;
+    uint32_t *sparent; /* sparent[s]: the block enclosing block s (0: the
+                          function body, its own parent) */
+    size_t nscopes, capscopes;
+    uint32_t scope;    /* the current block */
     sym_fix *fixes;
     size_t nfixes, capfixes;
     /* csym[i] != 0: constant i of the function is a symbol address that
@@ -124,6 +134,8 @@ typedef struct parser {
     size_t nfsyms, capfsyms;
     uint32_t fcur;  /* next free frame byte in the current scope */
     int frame_ref;  /* the instruction addressed a frame symbol */
+    int coords;     /* the instruction is a texture form: keep the
+                       coordinates of [handle, {x, y}] (ptx_tex.c) */
     /* function names declared so far (bodies and prototypes) */
     struct fname {
         const char *name;
@@ -782,7 +794,8 @@ typedef struct operand {
     lit vlit[16];
     unsigned nvec;
     int long_vec;      /* more than 16 elements: only counted in nvec */
-    int tensor;        /* [map, {coordinates}] (not lowered) */
+    int tensor;        /* [map, {coordinates}]: lowered for the texture
+                          forms (coordinates in vec), else not */
 } operand;
 
 /* Frame symbols and calls (with the function parser below). */
@@ -888,6 +901,16 @@ static int parse_operand(parser *p, operand *o)
             /* [tensor_map, {x, y}]: cp.async.bulk.tensor coordinates;
                such instructions are parsed, not executed */
             o->tensor = 1;
+            next(p);
+            if (p->coords && is_p(p, '{')) {
+                operand v;
+                if (!parse_operand(p, &v))
+                    return 0;
+                memcpy(o->vec, v.vec, sizeof o->vec);
+                memcpy(o->vlit, v.vlit, sizeof o->vlit);
+                o->nvec = v.nvec;
+                o->long_vec = v.long_vec;
+            }
             while (!is_p(p, ']') && p->t.k != T_EOF && !is_p(p, ';'))
                 next(p);
         }
@@ -1114,6 +1137,23 @@ static int addr_operand(parser *p, const operand *o, wmi_space sp,
     return 1;
 }
 
+/* A texture form's [handle, {coordinates}]: the handle register and the
+   coordinate vector (as source operands a and b). */
+static int tex_address(parser *p, const operand *o, wmi_type ct,
+                       uint32_t *handle, uint32_t *coords)
+{
+    if (o->has_sym || o->slot == SLOT_ZERO || o->addoff || !o->nvec) {
+        wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len ? o->len : 1,
+                    "expected [handle, {coordinates}] with a register "
+                    "holding a texture or surface object");
+        return 0;
+    }
+    operand v = *o;
+    v.k = O_VEC;
+    *handle = o->slot;
+    return src_slot(p, &v, ct, coords);
+}
+
 /* ---- instructions ------------------------------------------------------------ */
 
 static int add_text(parser *p, size_t from, size_t to, uint32_t *out)
@@ -1203,6 +1243,7 @@ static int parse_insn(parser *p, size_t start)
         return err(p, "expected an instruction");
     tok optok = p->t;
     wmi_ptx_decode_opcode(p->s + optok.off, optok.len, &in);
+    p->coords = wmi_ptx_is_tex(in.op);
     next(p);
     operand ops[8];
     unsigned nops = 0;
@@ -1247,8 +1288,11 @@ static int parse_insn(parser *p, size_t start)
             }
         in.op = (uint8_t)op;
     }
+    unsigned nfields = nops; /* [handle, {coordinates}] counts twice */
+    for (unsigned k = 0; k < nops && p->coords; k++)
+        nfields += ops[k].k == O_ADDR && ops[k].tensor;
     if (op != OP_UNKNOWN && op != OP_CALL &&
-        !check_arity(p, &in, optok, nops))
+        !check_arity(p, &in, optok, nfields))
         return 0;
     if (op == OP_CALL) {
         if (!lower_call(p, &in, ops, nops))
@@ -1265,6 +1309,7 @@ static int parse_insn(parser *p, size_t start)
         p->lrefs[p->nlrefs].off = ops[0].soff;
         p->lrefs[p->nlrefs].len = ops[0].slen;
         p->lrefs[p->nlrefs].insn = idx;
+        p->lrefs[p->nlrefs].scope = p->scope;
         p->nlrefs++;
     } else {
         const wmi_shape *sh = &wmi_op_shapes[op];
@@ -1301,6 +1346,14 @@ static int parse_insn(parser *p, size_t start)
             if (nsrc >= 4)
                 return err(p, "too many source operands");
             wmi_type t = wmi_ptx_src_type(&in, nsrc);
+            if (ops[k].k == O_ADDR && ops[k].tensor && p->coords) {
+                if (nsrc > 2 || !tex_address(p, &ops[k],
+                                             wmi_ptx_src_type(&in, nsrc + 1),
+                                             fields[nsrc], fields[nsrc + 1]))
+                    return nsrc > 2 ? err(p, "too many source operands") : 0;
+                nsrc++;
+                continue;
+            }
             if (ops[k].k == O_ADDR) {
                 int64_t off;
                 if (!addr_operand(p, &ops[k], (wmi_space)in.space,
@@ -1812,11 +1865,23 @@ static int resolve_labels(parser *p)
     wm_ptx_module *m = p->m;
     for (size_t i = 0; i < p->nlrefs; i++) {
         label_ref *r = &p->lrefs[i];
-        size_t j;
-        for (j = 0; j < p->nldefs; j++)
-            if (p->ldefs[j].len == r->len &&
-                memcmp(p->s + p->ldefs[j].off, p->s + r->off, r->len) == 0)
+        size_t j = p->nldefs;
+        /* the reference's block, then the enclosing ones */
+        for (uint32_t s = r->scope, k = 0; j == p->nldefs && k < p->nscopes;
+             s = p->sparent[s], k++) {
+            for (j = 0; j < p->nldefs; j++)
+                if (p->ldefs[j].scope == s && p->ldefs[j].len == r->len &&
+                    memcmp(p->s + p->ldefs[j].off, p->s + r->off, r->len) == 0)
+                    break;
+            if (s == 0)
                 break;
+        }
+        /* not in scope (a branch into a block): any definition, as
+           before blocks scoped labels */
+        for (size_t k = 0; j == p->nldefs && k < p->nldefs; k++)
+            if (p->ldefs[k].len == r->len &&
+                memcmp(p->s + p->ldefs[k].off, p->s + r->off, r->len) == 0)
+                j = k;
         if (j == p->nldefs) {
             wm_diag_set(p->d, WM_ERR_PARSE, r->off, r->len,
                         "unknown label '%.*s'", (int)r->len, p->s + r->off);
@@ -1949,6 +2014,13 @@ static int parse_function(parser *p, int is_entry)
     size_t body = p->t.off;
     p->f->first = (uint32_t)m->ncode;
     p->nregs = p->nlrefs = p->nldefs = p->nfixes = 0;
+    p->scope = 0; /* block 0: the body, its own parent */
+    p->nscopes = 0;
+    int ok_scope;
+    PUSH(p->sparent, p->nscopes, p->capscopes, ok_scope);
+    if (!ok_scope)
+        return nomem(p);
+    p->sparent[p->nscopes++] = 0;
     if (!frame_begin(p))
         return 0;
     p->depth = 0;
@@ -1990,6 +2062,17 @@ static int parse_body(parser *p)
     uint32_t save_fcur = p->fcur;
     next(p); /* '{' */
     p->depth++;
+    /* a new label scope inside the function body's */
+    uint32_t outer = p->scope;
+    if (p->depth > 1) {
+        if (p->nscopes >= UINT32_MAX / 2)
+            return err(p, "too many nested blocks");
+        PUSH(p->sparent, p->nscopes, p->capscopes, ok);
+        if (!ok)
+            return nomem(p);
+        p->sparent[p->nscopes] = outer;
+        p->scope = (uint32_t)p->nscopes++;
+    }
     for (;;) {
         if (p->t.k == T_EOF)
             return err(p, "expected '}' to close the function body");
@@ -1998,6 +2081,7 @@ static int parse_body(parser *p)
             while (p->nregs > 0 && p->regs[p->nregs - 1].depth == p->depth)
                 p->nregs--;
             p->depth--;
+            p->scope = outer;
             p->nfsyms = save_nfsyms;
             p->fcur = save_fcur;
             next(p);
@@ -2037,6 +2121,7 @@ static int parse_body(parser *p)
                 p->ldefs[p->nldefs].off = w.off;
                 p->ldefs[p->nldefs].len = w.len;
                 p->ldefs[p->nldefs].insn = (uint32_t)p->m->ncode;
+                p->ldefs[p->nldefs].scope = p->scope;
                 p->nldefs++;
                 next(p);
                 if (is_w(p, ".callprototype"))
@@ -2220,6 +2305,7 @@ wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
         resolve_calls(&p);
     free(p.regs);
     free(p.lrefs);
+    free(p.sparent);
     free(p.ldefs);
     free(p.fixes);
     free(p.csym);

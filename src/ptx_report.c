@@ -105,6 +105,13 @@ static void per_request_ncu(char *buf, size_t n, wm_space sp, wm_op op)
     if (sp == WM_SPACE_SHARED)
         snprintf(buf, n, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum"
                          " / smsp__sass_inst_executed_op_shared_%s.sum", o, o);
+    else if (sp == WM_SPACE_TEXTURE) /* tex and tld4: the TEX pipe */
+        snprintf(buf, n, "l1tex__t_sectors_pipe_tex_mem_texture.sum / "
+                         "l1tex__t_requests_pipe_tex_mem_texture.sum");
+    else if (sp == WM_SPACE_SURFACE)
+        snprintf(buf, n, "l1tex__t_sectors_pipe_tex_mem_surface_op_%s.sum / "
+                         "l1tex__t_requests_pipe_tex_mem_surface_op_%s.sum",
+                 o, o);
     else if (op == WM_OP_LD || op == WM_OP_ST)
         snprintf(buf, n, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_"
                          "%s_op_%s.ratio", s, o);
@@ -590,9 +597,9 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
             fputc('\n', f);
         }
     }
-    fputs("\n  per-req: sectors per request (global/local) or wavefronts per "
-          "request (shared);\n  ideal: the same for perfectly packed lanes; "
-          "excess: sectors beyond ideal.\n",
+    fputs("\n  per-req: sectors per request (global, local, texture, "
+          "surface) or\n  wavefronts per request (shared); ideal: the same "
+          "for perfectly packed\n  lanes; excess: sectors beyond ideal.\n",
           f);
     if (nranked) {
         fputs(o->explain ? "\nlines that waste bandwidth, worst excessive "

@@ -507,6 +507,8 @@ static void *worker(void *arg)
     c.nthreads = j->l->block[0] * j->l->block[1] * j->l->block[2];
     c.smem_bytes = j->smem_bytes;
     c.dyn_smem = j->l->dyn_smem;
+    c.tex = j->l->textures;
+    c.ntex = (uint32_t)j->l->ntextures;
     c.max_steps = j->l->max_steps;
     c.step_limit = c.max_steps ? c.max_steps : UINT64_MAX;
     if (j->budget && c.step_limit > j->budget)
@@ -731,6 +733,13 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     /* parameter buffer and global windows */
     if (l->nargs + l->nextra >= WMI_MAX_GLOBAL_BUFS)
         return launch_error(fault, "too many buffers");
+    for (size_t i = 0; i < l->ntextures; i++) { /* ptx_tex.c */
+        char why[160];
+        if (!wmi_ptx_tex_check(&l->textures[i], why, sizeof why))
+            return launch_error(fault, "texture %zu: %s", i, why);
+    }
+    if (l->ntextures > ((size_t)1 << 20))
+        return launch_error(fault, "too many textures");
     const wmi_var *gv[64];
     if (l->nglobals > WM_ARRAY_LEN(gv))
         return launch_error(fault, "at most %zu globals", WM_ARRAY_LEN(gv));

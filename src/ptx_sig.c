@@ -399,8 +399,8 @@ static int is64(uint8_t t)
 /* Set use[p] to at least u (POINTER > ESCAPES > VALUE > NONE). */
 static void raise_use(wm_ptx_use *use, uint32_t p, wm_ptx_use u)
 {
-    assert((unsigned)u <= WM_PTX_USE_ESCAPES);
-    static const int rank[] = {0, 1, 3, 2};
+    assert((unsigned)u <= WM_PTX_USE_SURFACE);
+    static const int rank[] = {0, 1, 3, 2, 4, 5};
     if (rank[u] > rank[use[p]])
         use[p] = u;
 }
@@ -502,6 +502,16 @@ static int scan_uses(const wm_ptx_module *m, const wmi_func *f,
         case OP_CVTA:
             if (pa != WMI_NOREG)
                 raise_use(use, pa, WM_PTX_USE_POINTER);
+            break;
+        case OP_TEX: case OP_TLD4: case OP_TXQ: case OP_SULD: case OP_SUST:
+            /* the handle of a texture form (ptx_tex.c); suq decodes as
+               txq, so its name says which object it asks about */
+            if (pa != WMI_NOREG)
+                raise_use(use, pa, in->op == OP_SULD || in->op == OP_SUST ||
+                                           (in->op == OP_TXQ &&
+                                            m->texts[in->text] == 's')
+                                       ? WM_PTX_USE_SURFACE
+                                       : WM_PTX_USE_TEXTURE);
             break;
         case OP_CALL:
             for (uint32_t p = 0; p < f->nparams; p++)
@@ -784,13 +794,17 @@ int wm_ptx_param_accepts_scalar(const wm_ptx_param_info *p, wm_ptx_type t,
 int wm_ptx_param_accepts_buffer(const wm_ptx_param_info *p, char *err,
                                 size_t errlen)
 {
-    if (p->size == 8 && p->count == 1 && p->use != WM_PTX_USE_VALUE)
+    int obj = p->use == WM_PTX_USE_TEXTURE || p->use == WM_PTX_USE_SURFACE;
+    if (p->size == 8 && p->count == 1 && p->use != WM_PTX_USE_VALUE && !obj)
         return 1;
     if (err && errlen)
         snprintf(err, errlen, "a buffer given for %s parameter '%s', which "
                  "the kernel %s", p->type, p->name,
                  p->size != 8 ? "cannot take as a pointer (8 bytes)"
-                              : "uses as a value, not as an address");
+                 : obj ? (p->use == WM_PTX_USE_TEXTURE
+                              ? "uses as a texture object handle"
+                              : "uses as a surface object handle")
+                       : "uses as a value, not as an address");
     return 0;
 }
 

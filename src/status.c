@@ -22,6 +22,8 @@ const char *wm_space_name(wm_space s)
     case WM_SPACE_GLOBAL: return "global";
     case WM_SPACE_LOCAL: return "local";
     case WM_SPACE_SHARED: return "shared";
+    case WM_SPACE_TEXTURE: return "texture";
+    case WM_SPACE_SURFACE: return "surface";
     case WM_NSPACES: break;
     }
     return "?";

@@ -600,6 +600,107 @@ static void grid_stride4(const char *b)
 
 /* Triton 3.x's sm_90a matmul (tests/corpus/triton): it parses, its
    loads run, and it stops at wgmma, unsupported, at its Python line. */
+/* two inlined copies of an inline-asm loop, each with its own LOOP label:
+   out[i] = i + 3 + (i % 5 + 1); the store is one request of 4 sectors per
+   full warp (1000 floats: 31 warps of 4, the last 8 lanes in 1) */
+static void asm_labels(const char *b)
+{
+    enum { N = 1000 };
+    static unsigned out[N];
+    memset(out, 0, sizeof out);
+    pi_launch l = pi_dims(4, 256);
+    pi_buf(&l, out, sizeof out);
+    pi_u32(&l, N);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("asm_labels", b, "_Z10asm_labelsPji", &l, &g), WM_OK);
+    int bad = 0;
+    for (unsigned i = 0; i < N; i++)
+        bad += out[i] != i + 3 + (i % 5 + 1);
+    CHECK_EQ(bad, 0);
+    wm_stats s = pi_line(g, "asm_labels.cu", 29, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.requests, 32);
+    CHECK_EQ(s.sectors, 125);
+    wm_agg_free(g);
+}
+
+/* tiled_partition<64>: tile.sync() spins on an acquire load until the
+   tile's other warp arrives (the spinning warp yields to it).  out[i] =
+   the sum of its 64-tile; the store: 16 warps of 4 sectors */
+static void tile64(const char *b)
+{
+    enum { N = 512 };
+    static int in[N], out[N];
+    for (int i = 0; i < N; i++) {
+        in[i] = i * 7 % 31 - 15;
+        out[i] = 0;
+    }
+    pi_launch l = pi_dims(2, 256);
+    pi_buf(&l, in, sizeof in);
+    pi_buf(&l, out, sizeof out);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("tile64", b, "_Z10tile64_sumPKiPi", &l, &g), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        int s = 0;
+        for (int k = i / 64 * 64; k < i / 64 * 64 + 64; k++)
+            s += in[k];
+        bad += out[i] != s;
+    }
+    CHECK_EQ(bad, 0);
+    wm_stats s = pi_line(g, "tile64.cu", 21, WM_SPACE_GLOBAL, WM_OP_ST);
+    CHECK_EQ(s.requests, 16);
+    CHECK_EQ(s.sectors, 64);
+    wm_agg_free(g);
+}
+
+/* invoke_one on coalesced groups: elect.sync on sm_90, a lowest-lane
+   ballot on sm_80.  keys[i] = i: in warp w the lanes with i % 3 == 0
+   form the group, and its leader is lane (3 - 32w % 3) % 3 = w % 3 */
+static void elect(const char *b)
+{
+    enum { N = 1000, W = (N + 31) / 32 };
+    static int keys[N];
+    int bins[8] = {0}, leader[W], want[8] = {0};
+    for (int i = 0; i < N; i++)
+        keys[i] = i;
+    for (int w = 0; w < W; w++) {
+        leader[w] = -1;
+        int size = 0, first = -1;
+        for (int i = 32 * w; i < 32 * w + 32 && i < N; i++)
+            if (keys[i] % 3 == 0) {
+                size++;
+                first = first < 0 ? i : first;
+            }
+        want[keys[first] & 7] += size;
+    }
+    pi_launch l = pi_dims(4, 256);
+    pi_buf(&l, bins, sizeof bins);
+    pi_buf(&l, leader, sizeof leader);
+    pi_buf(&l, keys, sizeof keys);
+    pi_u32(&l, N);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("elect", b, "elect_hist", &l, &g), WM_OK);
+    CHECK_EQ(memcmp(bins, want, sizeof bins), 0);
+    int bad = 0;
+    for (int w = 0; w < W; w++)
+        bad += leader[w] != w % 3;
+    CHECK_EQ(bad, 0);
+    /* one leader lane per warp: 32 atomics of one sector each */
+    wm_stats s;
+    memset(&s, 0, sizeof s);
+    for (size_t i = 0; i < wm_agg_nsites(g); i++) {
+        wm_site x;
+        wm_agg_site(g, i, &x);
+        if (x.space == WM_SPACE_GLOBAL && x.op == WM_OP_ATOM) {
+            s.requests += x.stats.requests;
+            s.sectors += x.stats.sectors;
+        }
+    }
+    CHECK_EQ(s.requests, W);
+    CHECK_EQ(s.sectors, W);
+    wm_agg_free(g);
+}
+
 static void triton_matmul(void)
 {
     char path[1024];
@@ -662,6 +763,9 @@ static const corpus_case cases[] = {
     {"bitonic", bitonic, o3},
     {"warp_vote", warp_vote, o3},
     {"grid_stride4", grid_stride4, o3},
+    {"elect", elect, o3},
+    {"asm_labels", asm_labels, o3},
+    {"tile64", tile64, o3},
 };
 
 int main(void)

@@ -45,7 +45,7 @@ def test_count_errors_name_the_argument():
     with pytest.raises(ValueError, match="size"):
         warpmem.count([0], size=3)
     with pytest.raises(ValueError, match="space"):
-        warpmem.count([0], space="texture")
+        warpmem.count([0], space="constant")
     with pytest.raises(ValueError, match="arch"):
         warpmem.count([0], arch="sm_1")
     with pytest.raises(TypeError, match="addrs"):

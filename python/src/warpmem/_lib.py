@@ -17,7 +17,7 @@ from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int,
 MAX_LANES = 64
 
 # enum values (header order)
-SPACES = ("global", "local", "shared")
+SPACES = ("global", "local", "shared", "texture", "surface")
 OPS = ("ld", "st", "atom", "ldsm", "ldgsts")
 STATUS = ("ok", "nomem", "arg", "size", "align", "arch", "parse", "range",
           "io", "fault", "limit", "unsupported")
@@ -25,7 +25,8 @@ WM_OK, WM_ERR_ARG, WM_ERR_FAULT, WM_ERR_LIMIT, WM_ERR_UNSUPPORTED = 0, 2, 9, 10,
 PTX_TYPES = ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16",
              "bf16", "f32", "f64")
 FMT_TEXT, FMT_JSON, FMT_CSV = 0, 1, 2
-USE_NONE, USE_VALUE, USE_POINTER, USE_ESCAPES = 0, 1, 2, 3
+(USE_NONE, USE_VALUE, USE_POINTER, USE_ESCAPES, USE_TEXTURE,
+ USE_SURFACE) = range(6)
 ORIGINS = ("cuda", "triton", "numba")
 
 
@@ -66,7 +67,8 @@ class Stats(Structure):
 
 
 class Totals(Structure):
-    _fields_ = [("s", (Stats * 5) * 3), ("sector_bytes", c_uint),
+    _fields_ = [("s", (Stats * len(OPS)) * len(SPACES)),
+                ("sector_bytes", c_uint),
                 ("wavefront_bytes", c_uint)]
 
 
@@ -124,7 +126,8 @@ class Launch(Structure):
                 ("seed", c_uint64), ("max_steps", c_uint64),
                 ("threads", c_uint), ("progress", PROGRESS_FN),
                 ("progress_ud", c_void_p), ("max_total_steps", c_uint64),
-                ("cache", c_void_p), ("check", c_void_p)]
+                ("cache", c_void_p), ("check", c_void_p),
+                ("textures", c_void_p), ("ntextures", c_size_t)]
 
 
 class Result(Structure):

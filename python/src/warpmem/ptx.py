@@ -36,7 +36,8 @@ class Kernel:
         self.dyn_smem = bool(info.dyn_smem)
         self.params = [{
             "name": L.s(p.name), "type": L.s(p.type), "size": p.size,
-            "use": ("none", "value", "pointer", "escapes")[p.use],
+            "use": ("none", "value", "pointer", "escapes", "texture",
+                    "surface")[p.use],
             "added": bool(p.added), "group": p.group, "role": L.s(p.role),
             "ctype": L.s(p.ctype),
             "elem": L.PTX_TYPES[p.elem] if 0 <= p.elem < 12 else None}
