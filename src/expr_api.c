@@ -22,7 +22,18 @@ typedef struct xrun {
     uint64_t *base;       /* per statement: its array's window for it */
     unsigned block[3];    /* the block the model was last told about */
     int have_block;
+    wmi_cmemo *memo;      /* counts per (statement, warp, iteration) */
 } xrun;
+
+/* The memo's key of an access: its statement, warp and loop iteration, the
+ * coordinates that repeat from block to block. */
+static uint64_t memo_key(const wm_access *a, const wm_expr_where *w)
+{
+    uint64_t k = (uint64_t)a->site * 0x100000001b3ull ^ w->warp;
+    for (unsigned i = 0; i < WMX_MAX_LOOPS; i++)
+        k = (k ^ (uint64_t)w->iter[i]) * 0xff51afd7ed558ccdull;
+    return k ^ (k >> 29);
+}
 
 wm_expr *wm_expr_new(void)
 {
@@ -200,7 +211,9 @@ static wm_status run_sink(void *ctx, const wm_access *a,
 {
     xrun *run = ctx;
     wm_counts c;
-    wm_status st = wm_agg_add(run->g, a, &c);
+    wm_status st = run->memo ? wmi_cmemo_add(run->memo, run->g,
+                                             memo_key(a, w), a, &c)
+                             : wm_agg_add(run->g, a, &c);
     if (st != WM_OK)
         return st;
     if (run->cache) {
@@ -250,7 +263,7 @@ static wm_status expr_run(wm_expr *e, wm_agg *g, wm_cache *cache,
         if (st != WM_OK)
             return st;
     }
-    xrun run = {g, worst_table(e), cache, NULL, {0, 0, 0}, 0};
+    xrun run = {g, worst_table(e), cache, NULL, {0, 0, 0}, 0, NULL};
     if (cache) {
         /* Arrays of different names are different buffers to the model:
          * each name gets its own 2^40-byte window (cudaMalloc'd buffers
@@ -269,11 +282,14 @@ static wm_status expr_run(wm_expr *e, wm_agg *g, wm_cache *cache,
                                      : run.base[first];
         }
     }
+    /* without a memo (out of memory) every access is counted afresh */
+    run.memo = wmi_cmemo_new(14, wm_agg_arch(g)->warp_size);
     wm_status st = wmi_expr_walk(e, wm_agg_arch(g), 0,
                                  max_accesses ? max_accesses
                                               : WM_EXPR_DEFAULT_LIMIT,
                                  run_sink, &run, fault);
     free(run.base);
+    wmi_cmemo_free(run.memo);
     if (st == WM_OK && cache)
         st = wm_cache_finish(cache);
     return st;
