@@ -73,9 +73,9 @@ static int same_pattern(const uint64_t *ad, uint64_t a0, uint64_t msk,
 {
     uint64_t diff = 0;
 #define DIFF(l) (((ad[l] - a0) ^ (uint64_t)(int64_t)rel[l]) & (0 - (msk >> (l) & 1)))
-    if (nlanes == 32) /* constant trip count: vectorised */
+    if (nlanes == 32 && msk == 0xffffffffu) /* full warp: vectorised */
         for (unsigned l = 0; l < 32; l++)
-            diff |= DIFF(l);
+            diff |= (ad[l] - a0) ^ (uint64_t)(int64_t)rel[l];
     else
         for (unsigned l = 0; l < nlanes; l++)
             diff |= DIFF(l);
