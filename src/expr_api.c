@@ -211,9 +211,7 @@ static wm_status run_sink(void *ctx, const wm_access *a,
 {
     xrun *run = ctx;
     wm_counts c;
-    wm_status st = run->memo ? wmi_cmemo_add(run->memo, run->g,
-                                             memo_key(a, w), a, &c)
-                             : wm_agg_add(run->g, a, &c);
+    wm_status st = wmi_cmemo_add(run->memo, run->g, memo_key(a, w), a, &c);
     if (st != WM_OK)
         return st;
     if (run->cache) {
@@ -282,8 +280,11 @@ static wm_status expr_run(wm_expr *e, wm_agg *g, wm_cache *cache,
                                      : run.base[first];
         }
     }
-    /* without a memo (out of memory) every access is counted afresh */
     run.memo = wmi_cmemo_new(14, wm_agg_arch(g)->warp_size);
+    if (!run.memo) {
+        free(run.base);
+        return WM_ERR_NOMEM;
+    }
     wm_status st = wmi_expr_walk(e, wm_agg_arch(g), 0,
                                  max_accesses ? max_accesses
                                               : WM_EXPR_DEFAULT_LIMIT,
