@@ -30,8 +30,7 @@ struct wmi_cmemo_ent {
     wm_counts counts;
 };
 
-wmi_cmemo *wmi_cmemo_new(unsigned nslots_log2, unsigned nlanes)
-{
+wmi_cmemo *wmi_cmemo_new(unsigned nslots_log2, unsigned nlanes) {
     wmi_cmemo *m = calloc(1, sizeof *m);
     if (!m)
         return NULL;
@@ -47,8 +46,7 @@ wmi_cmemo *wmi_cmemo_new(unsigned nslots_log2, unsigned nlanes)
     return m;
 }
 
-void wmi_cmemo_free(wmi_cmemo *m)
-{
+void wmi_cmemo_free(wmi_cmemo *m) {
     if (!m)
         return;
     free(m->slot_key);
@@ -58,21 +56,21 @@ void wmi_cmemo_free(wmi_cmemo *m)
 }
 
 /* The translation quantum of a space and size; 0 when there is none. */
-static uint64_t quantum(const wm_arch *arch, const wm_access *a)
-{
-    uint64_t per = a->space == WM_SPACE_SHARED
-                       ? (a->size > arch->bank_bytes ? a->size : arch->bank_bytes)
-                       : (arch->line_bytes > arch->sector_bytes
-                              ? arch->line_bytes : arch->sector_bytes);
+static uint64_t quantum(const wm_arch *arch, const wm_access *a) {
+    uint64_t per =
+        a->space == WM_SPACE_SHARED
+            ? (a->size > arch->bank_bytes ? a->size : arch->bank_bytes)
+            : (arch->line_bytes > arch->sector_bytes ? arch->line_bytes
+                                                     : arch->sector_bytes);
     return (per & (per - 1)) == 0 ? per : 0;
 }
 
 /* 1 if every lane of msk sits at a0 + rel[l]. */
 static int same_pattern(const uint64_t *ad, uint64_t a0, uint64_t msk,
-                        const int32_t *rel, unsigned nlanes)
-{
+                        const int32_t *rel, unsigned nlanes) {
     uint64_t diff = 0;
-#define DIFF(l) (((ad[l] - a0) ^ (uint64_t)(int64_t)rel[l]) & (0 - (msk >> (l) & 1)))
+#define DIFF(l)                                                                \
+    (((ad[l] - a0) ^ (uint64_t)(int64_t)rel[l]) & (0 - (msk >> (l)&1)))
     if (nlanes == 32 && msk == 0xffffffffu) /* full warp: vectorised */
         for (unsigned l = 0; l < 32; l++)
             diff |= (ad[l] - a0) ^ (uint64_t)(int64_t)rel[l];
@@ -84,8 +82,7 @@ static int same_pattern(const uint64_t *ad, uint64_t a0, uint64_t msk,
 }
 
 wm_status wmi_cmemo_add(wmi_cmemo *m, wm_agg *g, uint64_t key,
-                        const wm_access *a, wm_counts *out)
-{
+                        const wm_access *a, wm_counts *out) {
     const wm_arch *arch = wm_agg_arch(g);
     uint64_t per = quantum(arch, a), msk = a->mask;
     if (!msk || !per || arch->warp_size != m->nlanes)
