@@ -61,22 +61,26 @@ typedef struct kfig {
     uint64_t ti;
 } kfig;
 
-static double clock_s(clockid_t id) {
+static double clock_s(clockid_t id)
+{
     struct timespec ts;
     clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static double cpu_s(void) {
+static double cpu_s(void)
+{
     return clock_s(CLOCK_PROCESS_CPUTIME_ID);
 }
 
-static int cmp_d(const void *a, const void *b) {
+static int cmp_d(const void *a, const void *b)
+{
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
-static double med(const double *v, int n, double *mn) {
+static double med(const double *v, int n, double *mn)
+{
     double t[MAXREP];
     memcpy(t, v, (size_t)n * sizeof *t);
     qsort(t, (size_t)n, sizeof *t, cmp_d);
@@ -84,7 +88,8 @@ static double med(const double *v, int n, double *mn) {
     return t[n / 2];
 }
 
-static void *xalloc(size_t n) {
+static void *xalloc(size_t n)
+{
     void *p = calloc(1, n);
     if (!p) {
         fprintf(stderr, "bench_kernels: out of memory\n");
@@ -93,7 +98,8 @@ static void *xalloc(size_t n) {
     return p;
 }
 
-static wm_ptx_module *load(const char *name) {
+static wm_ptx_module *load(const char *name)
+{
     char path[2048];
     const char *here = __FILE__, *slash = strrchr(here, '/');
     int dl = slash ? (int)(slash - here) : 0;
@@ -117,7 +123,8 @@ static wm_ptx_module *load(const char *name) {
 
 /* ---- setup ------------------------------------------------------------- */
 
-static void *add_buf(kbench *k, size_t bytes, int out) {
+static void *add_buf(kbench *k, size_t bytes, int out)
+{
     kbuf *b = &k->b[k->nb++];
     b->p = xalloc(bytes);
     b->bytes = bytes;
@@ -130,81 +137,96 @@ static void *add_buf(kbench *k, size_t bytes, int out) {
     return b->p;
 }
 
-static void add_scalar(kbench *k, uint64_t bits, unsigned size) {
+static void add_scalar(kbench *k, uint64_t bits, unsigned size)
+{
     wm_ptx_arg *a = &k->args[k->nargs++];
     memset(a, 0, sizeof *a);
     a->scalar = bits;
     a->size = size;
 }
 
-static void add_i32(kbench *k, int v) {
+static void add_i32(kbench *k, int v)
+{
     add_scalar(k, (uint32_t)v, 4);
 }
 
-static void add_f32(kbench *k, float v) {
+static void add_f32(kbench *k, float v)
+{
     uint32_t u;
     memcpy(&u, &v, 4);
     add_scalar(k, u, 4);
 }
 
-static void free_bench(kbench *k) {
+static void free_bench(kbench *k)
+{
     for (unsigned i = 0; i < k->nb; i++) {
         free(k->b[i].p);
         free(k->b[i].ref);
     }
 }
 
-static void nat_copy(const kbench *k) {
+static void nat_copy(const kbench *k)
+{
     nk_copy(k->b[0].p, k->b[1].p, (int)k->s[0], k->grid[0], k->block[0]);
 }
 
-static void nat_tnaive(const kbench *k) {
+static void nat_tnaive(const kbench *k)
+{
     nk_transpose_naive(k->b[0].p, k->b[1].p, (int)k->s[0], (int)k->s[0]);
 }
 
-static void nat_ttiled(const kbench *k) {
+static void nat_ttiled(const kbench *k)
+{
     nk_transpose_tiled(k->b[0].p, k->b[1].p, (int)k->s[0], (int)k->s[0]);
 }
 
-static void nat_kv(const kbench *k) {
+static void nat_kv(const kbench *k)
+{
     nk_kv_cache(k->b[0].p, k->b[1].p, k->b[2].p, (int)k->s[0], (int)k->s[1],
                 (int)k->s[2], k->grid[0], k->block[0]);
 }
 
-static void nat_stencil(const kbench *k) {
+static void nat_stencil(const kbench *k)
+{
     nk_stencil(k->b[0].p, k->b[1].p, (int)k->s[0], (int)k->s[1], k->f[0],
                k->f[1]);
 }
 
-static void nat_reduce(const kbench *k) {
+static void nat_reduce(const kbench *k)
+{
     nk_reduce(k->b[0].p, k->b[1].p, (int)k->s[0], k->grid[0]);
 }
 
-static void nat_sgemm(const kbench *k) {
+static void nat_sgemm(const kbench *k)
+{
     int n = (int)k->s[0];
     nk_sgemm(k->b[0].p, k->b[1].p, k->b[2].p, n, n, n);
 }
 
-static void nat_hist(const kbench *k) {
+static void nat_hist(const kbench *k)
+{
     nk_histogram(k->b[0].p, k->b[1].p, (int)k->s[0], k->grid[0]);
 }
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint32_t rnd(void) {
+static uint32_t rnd(void)
+{
     rng ^= rng << 13;
     rng ^= rng >> 7;
     rng ^= rng << 17;
     return (uint32_t)(rng >> 11);
 }
 
-static void fill_f32(float *p, size_t n) {
+static void fill_f32(float *p, size_t n)
+{
     for (size_t i = 0; i < n; i++)
         p[i] = (float)(rnd() % 2048) * 0.125f - 128.0f;
 }
 
 static void init(kbench *k, const char *name, const char *ptx,
                  const char *kernel, unsigned target,
-                 void (*nat)(const kbench *)) {
+                 void (*nat)(const kbench *))
+{
     memset(k, 0, sizeof *k);
     k->name = name;
     k->ptx = ptx;
@@ -219,10 +241,10 @@ static void init(kbench *k, const char *name, const char *ptx,
 
 /* The example kernels and their sizes (each interpreted run well under a
  * second of CPU on the 2-core development machine). */
-static unsigned make_benches(kbench *k) {
-    unsigned n = 0;
-    { /* copy: 8 M floats */
-        kbench *c = &k[n++];
+static int make_bench(kbench *c, unsigned which)
+{
+    switch (which) {
+    case 0: { /* copy: 8 M floats */
         enum { N = 1 << 23 };
         init(c, "copy 8M", "copy.ptx", "copy_f32", TGT_RATIO, nat_copy);
         c->s[0] = N;
@@ -230,11 +252,11 @@ static unsigned make_benches(kbench *k) {
         add_buf(c, (size_t)N * 4, 1);
         fill_f32(add_buf(c, (size_t)N * 4, 0), N);
         add_i32(c, N);
+        return 1;
     }
-    { /* naive transpose 4096^2 */
-        kbench *c = &k[n++];
-        enum { N = 4096 };
-        init(c, "transpose 4096^2", "transpose.ptx", "transpose_naive",
+    case 1: { /* naive transpose 8192^2: the lesson's size */
+        enum { N = 8192 };
+        init(c, "transpose 8192^2", "transpose.ptx", "transpose_naive",
              TGT_RATIO | TGT_RATE, nat_tnaive);
         c->s[0] = N;
         LAUNCH(c, N / 32, N / 8, 32, 8);
@@ -242,9 +264,9 @@ static unsigned make_benches(kbench *k) {
         fill_f32(add_buf(c, (size_t)N * N * 4, 0), (size_t)N * N);
         add_i32(c, N);
         add_i32(c, N);
+        return 1;
     }
-    { /* tiled transpose 2048^2 (shared tile, barrier) */
-        kbench *c = &k[n++];
+    case 2: { /* tiled transpose 2048^2 (shared tile, barrier) */
         enum { N = 2048 };
         init(c, "transpose tiled 2048^2", "transpose.ptx", "transpose_tiled",
              TGT_RATE, nat_ttiled);
@@ -254,9 +276,9 @@ static unsigned make_benches(kbench *k) {
         fill_f32(add_buf(c, (size_t)N * N * 4, 0), (size_t)N * N);
         add_i32(c, N);
         add_i32(c, N);
+        return 1;
     }
-    { /* paged KV-cache write: 8192 tokens x 16 heads x 128 halves */
-        kbench *c = &k[n++];
+    case 3: { /* paged KV-cache write: 8192 tokens x 16 heads x 128 halves */
         enum { T = 8192, H = 16, D = 128, BS = 16 };
         init(c, "kv_cache write 8192", "kv_cache.ptx", "reshape_and_cache_f16",
              TGT_RATIO, nat_kv);
@@ -284,9 +306,9 @@ static unsigned make_benches(kbench *k) {
         add_i32(c, H);
         add_i32(c, D);
         add_i32(c, BS);
+        return 1;
     }
-    { /* 5-point stencil 2048^2 */
-        kbench *c = &k[n++];
+    case 4: { /* 5-point stencil 2048^2 */
         enum { W = 2048, H = 2048 };
         init(c, "stencil 2048^2", "stencil.ptx", "stencil5_f32", TGT_RATIO,
              nat_stencil);
@@ -301,9 +323,9 @@ static unsigned make_benches(kbench *k) {
         add_i32(c, H);
         add_f32(c, 0.5f);
         add_f32(c, 0.125f);
+        return 1;
     }
-    { /* reduction of 4 M floats: one partial sum per block */
-        kbench *c = &k[n++];
+    case 5: { /* reduction of 4 M floats: one partial sum per block */
         enum { N = 1 << 22 };
         init(c, "reduce 4M", "reduce.ptx", "reduce_sum_f32", TGT_RATE,
              nat_reduce);
@@ -312,9 +334,9 @@ static unsigned make_benches(kbench *k) {
         add_buf(c, (size_t)N / 256 * 4, 1);
         fill_f32(add_buf(c, (size_t)N * 4, 0), N);
         add_i32(c, N);
+        return 1;
     }
-    { /* tiled SGEMM 256^3 */
-        kbench *c = &k[n++];
+    case 6: { /* tiled SGEMM 256^3 */
         enum { N = 256 };
         init(c, "sgemm 256^3", "sgemm.ptx", "sgemm_tiled", TGT_RATE, nat_sgemm);
         c->s[0] = N;
@@ -325,9 +347,9 @@ static unsigned make_benches(kbench *k) {
         add_i32(c, N);
         add_i32(c, N);
         add_i32(c, N);
+        return 1;
     }
-    { /* byte histogram of 16 MiB, 64 CTAs striding */
-        kbench *c = &k[n++];
+    case 7: { /* byte histogram of 16 MiB, 64 CTAs striding */
         enum { N = 1 << 24, G = 64 };
         init(c, "histogram 16M", "histogram.ptx", "histogram_u8", TGT_NONE,
              nat_hist);
@@ -338,13 +360,16 @@ static unsigned make_benches(kbench *k) {
         for (size_t i = 0; i < N; i++)
             d[i] = (unsigned char)rnd();
         add_i32(c, N);
+        return 1;
     }
-    return n;
+    default: return 0;
+    }
 }
 
 /* ---- runs ---------------------------------------------------------------- */
 
-static void clear_outputs(const kbench *k) {
+static void clear_outputs(const kbench *k)
+{
     for (unsigned i = 0; i < k->nb; i++)
         if (k->b[i].out)
             memset(k->b[i].p, 0, k->b[i].bytes);
@@ -356,7 +381,8 @@ typedef struct ktotals {
 } ktotals;
 
 static double interp(const kbench *k, const wm_ptx_module *m, unsigned threads,
-                     double *wall, ktotals *t) {
+                     double *wall, ktotals *t)
+{
     wm_ptx_launch l;
     memset(&l, 0, sizeof l);
     l.grid[0] = k->grid[0];
@@ -399,7 +425,8 @@ static double interp(const kbench *k, const wm_ptx_module *m, unsigned threads,
     return cpu;
 }
 
-static double native(const kbench *k) {
+static double native(const kbench *k)
+{
     double c0 = cpu_s();
     k->native(k);
     return cpu_s() - c0;
@@ -407,7 +434,8 @@ static double native(const kbench *k) {
 
 /* Read every input once, write every output once. */
 static volatile uint64_t floor_sink;
-static double stream_floor(const kbench *k) {
+static double stream_floor(const kbench *k)
+{
     double c0 = cpu_s();
     uint64_t x = 0;
     for (unsigned i = 0; i < k->nb; i++) {
@@ -424,7 +452,8 @@ static double stream_floor(const kbench *k) {
     return cpu_s() - c0;
 }
 
-static int same_outputs(const kbench *k, int save) {
+static int same_outputs(const kbench *k, int save)
+{
     for (unsigned i = 0; i < k->nb; i++) {
         const kbuf *b = &k->b[i];
         if (!b->out)
@@ -437,7 +466,8 @@ static int same_outputs(const kbench *k, int save) {
     return 1;
 }
 
-static void measure(const kbench *k, int reps, kfig *f) {
+static void measure(const kbench *k, int reps, kfig *f)
+{
     wm_ptx_module *m = load(k->ptx);
     for (int r = 0; r < reps; r++) {
         ktotals t1, t2;
@@ -466,7 +496,8 @@ static void measure(const kbench *k, int reps, kfig *f) {
     wm_ptx_free(m);
 }
 
-static void load_average(const char *when) {
+static void load_average(const char *when)
+{
     FILE *f = fopen("/proc/loadavg", "r");
     char line[128] = "unknown";
     if (f) {
@@ -477,14 +508,44 @@ static void load_average(const char *when) {
     printf("load average %s: %s", when, line);
 }
 
-int main(int argc, char **argv) {
+/* The kernel's row of the main table. */
+static void print_row(const kbench *k, const kfig *f, int reps)
+{
+    double nm, im, fm, na = med(f->native, reps, &nm),
+                       in = med(f->interp, reps, &im),
+                       fl = med(f->floor_, reps, &fm);
+    double rate = (double)f->ti / in;
+    char tgt[64] = "", met[16] = "";
+    if (k->target & TGT_RATIO) {
+        snprintf(tgt, sizeof tgt, "interp/native <= %.1f", ratio_target);
+        snprintf(met, sizeof met, "%s", in / na <= ratio_target ? "yes" : "no");
+    }
+    if (k->target & TGT_RATE) {
+        size_t a = strlen(tgt), b = strlen(met);
+        snprintf(tgt + a, sizeof tgt - a, "%s>= %.1f G/s", a ? "; " : "",
+                 rate_target / 1e9);
+        snprintf(met + b, sizeof met - b, "%s%s", b ? "; " : "",
+                 rate >= rate_target ? "yes" : "no");
+    }
+    if (!k->target)
+        strcpy(tgt, "-"), strcpy(met, "-");
+    printf("| %s | %.1f M | %.3f (%.3f) | %.3f (%.3f) | %.4f (%.4f) | %.2f | "
+           "%.1f | %.2f | %s | %s |\n",
+           k->name, (double)f->ti / 1e6, na, nm, in, im, fl, fm, in / na,
+           in / fl, rate / 1e9, tgt, met);
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
     int reps = argc > 1 ? atoi(argv[1]) : 3;
     const char *only = argc > 2 ? argv[2] : NULL;
     if (reps < 1 || reps > MAXREP)
         reps = 3;
-    kbench k[8];
-    kfig *fig = xalloc(8 * sizeof *fig);
-    unsigned n = make_benches(k);
+    enum { NMAX = 16 };
+    kfig *fig = xalloc(NMAX * sizeof *fig);
+    const char *names[NMAX];
+    unsigned n = 0;
     load_average("before");
     printf("CPU seconds, median (min) of %d; native = the kernel in C at -O2; "
            "floor = read inputs + write outputs once\n\n",
@@ -492,52 +553,29 @@ int main(int argc, char **argv) {
     printf("| kernel | thr-insts | native | interp | floor | interp/native "
            "| interp/floor | G thr-insts/CPU s | target | met |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|\n");
-    for (unsigned i = 0; i < n; i++) {
-        if (only && !strstr(k[i].name, only))
-            continue;
-        kfig *f = &fig[i];
-        measure(&k[i], reps, f);
-        double nm, im, fm, na = med(f->native, reps, &nm),
-                           in = med(f->interp, reps, &im),
-                           fl = med(f->floor_, reps, &fm);
-        double rate = (double)f->ti / in;
-        char tgt[64] = "", met[16] = "";
-        if (k[i].target & TGT_RATIO) {
-            snprintf(tgt, sizeof tgt, "interp/native <= %.1f", ratio_target);
-            snprintf(met, sizeof met, "%s",
-                     in / na <= ratio_target ? "yes" : "no");
+    /* one kernel's buffers at a time */
+    kbench k;
+    for (unsigned i = 0; n < NMAX && make_bench(&k, i); i++) {
+        if (!only || strstr(k.name, only)) {
+            measure(&k, reps, &fig[n]);
+            print_row(&k, &fig[n], reps);
+            names[n++] = k.name;
         }
-        if (k[i].target & TGT_RATE) {
-            size_t a = strlen(tgt), b = strlen(met);
-            snprintf(tgt + a, sizeof tgt - a, "%s>= %.1f G/s", a ? "; " : "",
-                     rate_target / 1e9);
-            snprintf(met + b, sizeof met - b, "%s%s", b ? "; " : "",
-                     rate >= rate_target ? "yes" : "no");
-        }
-        if (!k[i].target)
-            strcpy(tgt, "-"), strcpy(met, "-");
-        printf("| %s | %.1f M | %.3f (%.3f) | %.3f (%.3f) | %.4f (%.4f) | "
-               "%.2f | %.1f | %.2f | %s | %s |\n",
-               k[i].name, (double)f->ti / 1e6, na, nm, in, im, fl, fm, in / na,
-               in / fl, rate / 1e9, tgt, met);
-        fflush(stdout);
+        free_bench(&k);
     }
     printf("\n-j 2 against -j 1 (same statistics and output checked):\n\n");
     printf("| kernel | -j 1 wall | -j 2 wall | wall speedup | -j 2 CPU / "
            "-j 1 CPU |\n|---|---|---|---|---|\n");
     for (unsigned i = 0; i < n; i++) {
-        if (only && !strstr(k[i].name, only))
-            continue;
         const kfig *f = &fig[i];
-        double mn,
-            w1 = med(f->j1wall, reps, &mn), w2 = med(f->j2wall, reps, &mn),
-            c1 = med(f->interp, reps, &mn), c2 = med(f->j2cpu, reps, &mn);
-        printf("| %s | %.3f s | %.3f s | %.2fx | %.2f |\n", k[i].name, w1, w2,
+        double mn, w1 = med(f->j1wall, reps, &mn),
+                   w2 = med(f->j2wall, reps, &mn),
+                   c1 = med(f->interp, reps, &mn),
+                   c2 = med(f->j2cpu, reps, &mn);
+        printf("| %s | %.3f s | %.3f s | %.2fx | %.2f |\n", names[i], w1, w2,
                w1 / w2, c2 / c1);
     }
     load_average("after");
-    for (unsigned i = 0; i < n; i++)
-        free_bench(&k[i]);
     free(fig);
     return 0;
 }

@@ -11,7 +11,8 @@
 #include <string.h>
 
 void nk_copy(float *out, const float *in, int n, unsigned grid,
-             unsigned block) {
+             unsigned block)
+{
     for (unsigned b = 0; b < grid; b++)
         for (unsigned t = 0; t < block; t++) {
             int i = (int)(b * block + t);
@@ -21,7 +22,8 @@ void nk_copy(float *out, const float *in, int n, unsigned grid,
 }
 
 /* block 32 x 8, grid (width / 32, height / 8) */
-void nk_transpose_naive(float *out, const float *in, int width, int height) {
+void nk_transpose_naive(float *out, const float *in, int width, int height)
+{
     for (int by = 0; by < height / 8; by++)
         for (int bx = 0; bx < width / 32; bx++)
             for (int ty = 0; ty < 8; ty++)
@@ -32,7 +34,8 @@ void nk_transpose_naive(float *out, const float *in, int width, int height) {
 }
 
 /* block 32 x 8, grid (width / 32, height / 32), a 32 x 32 shared tile */
-void nk_transpose_tiled(float *out, const float *in, int width, int height) {
+void nk_transpose_tiled(float *out, const float *in, int width, int height)
+{
     float tile[32][32];
     for (int by = 0; by < height / 32; by++)
         for (int bx = 0; bx < width / 32; bx++) {
@@ -52,7 +55,8 @@ void nk_transpose_tiled(float *out, const float *in, int width, int height) {
 /* reshape_and_cache_f16: one CTA per token, 16-byte vectors */
 void nk_kv_cache(uint16_t *key_cache, const uint16_t *key,
                  const int64_t *slot_mapping, int num_heads, int head_size,
-                 int block_size, unsigned tokens, unsigned block) {
+                 int block_size, unsigned tokens, unsigned block)
+{
     const int vph = head_size / 8, nvec = num_heads * vph;
     for (unsigned b = 0; b < tokens; b++) {
         int64_t slot = slot_mapping[b];
@@ -73,7 +77,8 @@ void nk_kv_cache(uint16_t *key_cache, const uint16_t *key,
 
 /* block 32 x 8, tile[10][34] with a one-cell halo, edges clamped */
 void nk_stencil(float *out, const float *in, int width, int height, float c0,
-                float c1) {
+                float c1)
+{
     float tile[10][34];
     for (int by = 0; by < height / 8; by++)
         for (int bx = 0; bx < width / 32; bx++) {
@@ -108,7 +113,8 @@ void nk_stencil(float *out, const float *in, int width, int height, float c0,
 }
 
 /* block 256: a shared tree down to 64 values, then shfl.down in warp 0 */
-void nk_reduce(float *out, const float *in, int n, unsigned grid) {
+void nk_reduce(float *out, const float *in, int n, unsigned grid)
+{
     float sdata[256], v[32];
     for (unsigned b = 0; b < grid; b++) {
         for (unsigned t = 0; t < 256; t++) {
@@ -131,7 +137,8 @@ void nk_reduce(float *out, const float *in, int n, unsigned grid) {
 }
 
 /* block 16 x 16, grid (N / 16, M / 16), 16 x 16 tiles of A and B */
-void nk_sgemm(float *C, const float *A, const float *B, int M, int N, int K) {
+void nk_sgemm(float *C, const float *A, const float *B, int M, int N, int K)
+{
     float acc[16][16], As[16][16], Bs[16][16];
     for (int by = 0; by < M / 16; by++)
         for (int bx = 0; bx < N / 16; bx++) {
@@ -158,7 +165,8 @@ void nk_sgemm(float *C, const float *A, const float *B, int M, int N, int K) {
 
 /* block 256, grid-stride loop, a shared 256-bin histogram per CTA */
 void nk_histogram(unsigned *bins, const unsigned char *data, int n,
-                  unsigned grid) {
+                  unsigned grid)
+{
     unsigned hist[256];
     for (unsigned b = 0; b < grid; b++) {
         memset(hist, 0, sizeof hist);
