@@ -8,7 +8,7 @@
  * (shared: max(size, bank word); each bank's load is permuted, not
  * changed).  The PTX interpreter's per-instruction memo rests on the same
  * fact.  A table of such patterns, indexed by a caller's key (expr: the
- * statement, the warp of the block and the loop iteration), turns the
+ * access's position in its block's walk), turns the
  * counting of a grid whose blocks repeat one another into one comparison
  * of the relative addresses per access.  A key only chooses a slot: a hit
  * needs the pattern itself to match, so any key is correct.
@@ -30,7 +30,8 @@ struct wmi_cmemo_ent {
     wm_counts counts;
 };
 
-wmi_cmemo *wmi_cmemo_new(unsigned nslots_log2, unsigned nlanes) {
+wmi_cmemo *wmi_cmemo_new(unsigned nslots_log2, unsigned nlanes)
+{
     wmi_cmemo *m = calloc(1, sizeof *m);
     if (!m)
         return NULL;
@@ -46,7 +47,8 @@ wmi_cmemo *wmi_cmemo_new(unsigned nslots_log2, unsigned nlanes) {
     return m;
 }
 
-void wmi_cmemo_free(wmi_cmemo *m) {
+void wmi_cmemo_free(wmi_cmemo *m)
+{
     if (!m)
         return;
     free(m->slot_key);
@@ -56,7 +58,8 @@ void wmi_cmemo_free(wmi_cmemo *m) {
 }
 
 /* The translation quantum of a space and size; 0 when there is none. */
-static uint64_t quantum(const wm_arch *arch, const wm_access *a) {
+static uint64_t quantum(const wm_arch *arch, const wm_access *a)
+{
     uint64_t per =
         a->space == WM_SPACE_SHARED
             ? (a->size > arch->bank_bytes ? a->size : arch->bank_bytes)
@@ -67,7 +70,8 @@ static uint64_t quantum(const wm_arch *arch, const wm_access *a) {
 
 /* 1 if every lane of msk sits at a0 + rel[l]. */
 static int same_pattern(const uint64_t *ad, uint64_t a0, uint64_t msk,
-                        const int32_t *rel, unsigned nlanes) {
+                        const int32_t *rel, unsigned nlanes)
+{
     uint64_t diff = 0;
 #define DIFF(l)                                                                \
     (((ad[l] - a0) ^ (uint64_t)(int64_t)rel[l]) & (0 - (msk >> (l)&1)))
@@ -82,13 +86,14 @@ static int same_pattern(const uint64_t *ad, uint64_t a0, uint64_t msk,
 }
 
 wm_status wmi_cmemo_add(wmi_cmemo *m, wm_agg *g, uint64_t key,
-                        const wm_access *a, wm_counts *out) {
+                        const wm_access *a, wm_counts *out)
+{
     const wm_arch *arch = wm_agg_arch(g);
     uint64_t per = quantum(arch, a), msk = a->mask;
     if (!msk || !per || arch->warp_size != m->nlanes)
         return wm_agg_add(g, a, out);
-    key = key * 0x9e3779b97f4a7c15ull + 1; /* never 0 */
-    unsigned s = (unsigned)(key >> 40) & (m->nslots - 1);
+    unsigned s = (unsigned)key & (m->nslots - 1);
+    key++; /* never 0, the empty slot's key */
     wmi_cmemo_ent *e = &m->ents[s];
     int32_t *rel = m->rel + (size_t)s * m->nlanes;
     uint64_t a0 = a->addr[__builtin_ctzll(msk)];

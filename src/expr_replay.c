@@ -27,7 +27,8 @@ struct xreplay {
 };
 
 /* 1 if node n's subtree reads ctaid. */
-static int reads_ctaid(const wm_expr *e, int32_t n) {
+static int reads_ctaid(const wm_expr *e, int32_t n)
+{
     if (n < 0)
         return 0;
     const xnode *x = &e->nodes[n];
@@ -36,7 +37,8 @@ static int reads_ctaid(const wm_expr *e, int32_t n) {
     return reads_ctaid(e, x->a) || reads_ctaid(e, x->b) || reads_ctaid(e, x->c);
 }
 
-static int stmt_fixed(const wm_expr *e, const xstmt *s) {
+static int stmt_fixed(const wm_expr *e, const xstmt *s)
+{
     if (reads_ctaid(e, s->pred))
         return 0;
     for (unsigned d = 0; d < s->ndims; d++)
@@ -50,7 +52,8 @@ static int stmt_fixed(const wm_expr *e, const xstmt *s) {
 }
 
 wm_status wmi_expr_replay_new(const wm_expr *e, unsigned nwarps,
-                              unsigned nlanes, xreplay **out) {
+                              unsigned nlanes, xreplay **out)
+{
     *out = NULL;
     size_t fixed = 0;
     for (size_t i = 0; i < e->nstmts; i++)
@@ -75,7 +78,8 @@ wm_status wmi_expr_replay_new(const wm_expr *e, unsigned nwarps,
     return WM_OK;
 }
 
-void wmi_expr_replay_free(xreplay *r) {
+void wmi_expr_replay_free(xreplay *r)
+{
     if (!r)
         return;
     if (r->rec)
@@ -86,12 +90,14 @@ void wmi_expr_replay_free(xreplay *r) {
     free(r);
 }
 
-int wmi_expr_replay_on(const xreplay *r, size_t stmt, unsigned warp) {
+int wmi_expr_replay_on(const xreplay *r, size_t stmt, unsigned warp)
+{
     return r && r->on[stmt] && !r->rec[stmt * r->nwarps + warp].over;
 }
 
 wm_status wmi_expr_replay_record(xreplay *r, size_t stmt, unsigned warp,
-                                 const wm_access *a) {
+                                 const wm_access *a)
+{
     xrec *q = &r->rec[stmt * r->nwarps + warp];
     size_t w = 1 + (size_t)r->nlanes;
     if (q->over)
@@ -117,7 +123,8 @@ wm_status wmi_expr_replay_record(xreplay *r, size_t stmt, unsigned warp,
 }
 
 void wmi_expr_replay_get(const xreplay *r, size_t stmt, unsigned warp, size_t i,
-                         wm_access *a) {
+                         wm_access *a)
+{
     const xrec *q = &r->rec[stmt * r->nwarps + warp];
     size_t w = 1 + (size_t)r->nlanes;
     assert(i < q->n);

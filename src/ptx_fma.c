@@ -11,14 +11,16 @@
 
 #include <math.h>
 
-static inline float lane_f(uint64_t x) {
+static inline float lane_f(uint64_t x)
+{
     uint32_t u = (uint32_t)x;
     float f;
     memcpy(&f, &u, 4);
     return f;
 }
 
-static inline uint64_t lane_bits(float f) {
+static inline uint64_t lane_bits(float f)
+{
     uint32_t u;
     memcpy(&u, &f, 4);
     return u;
@@ -43,18 +45,21 @@ static inline uint64_t lane_bits(float f) {
 #define WM_FMA_CLONE 1
 __attribute__((target("fma"))) static void
 fma_hw(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C,
-       uint32_t m) {
+       uint32_t m)
+{
     FMA_LANES(__builtin_fmaf);
 }
 #endif
 
 static void fma_lib(uint64_t *D, const uint64_t *A, const uint64_t *B,
-                    const uint64_t *C, uint32_t m) {
+                    const uint64_t *C, uint32_t m)
+{
     FMA_LANES(fmaf);
 }
 
 void wmi_fma_f32(uint64_t *D, const uint64_t *A, const uint64_t *B,
-                 const uint64_t *C, uint32_t m) {
+                 const uint64_t *C, uint32_t m)
+{
 #ifdef WM_FMA_CLONE
     if (__builtin_cpu_supports("fma")) {
         fma_hw(D, A, B, C, m);

@@ -93,9 +93,10 @@ wm_status wmi_agg_add_counted(wm_agg *g, const wm_access *a,
 /*
  * Counts of translated repeats (count_memo.c): wmi_cmemo_add is wm_agg_add
  * (same record, same counts in *out) that reuses the counts of the pattern
- * last seen under key (any value; it only picks one of 2^nslots_log2
- * slots) when the access is that pattern moved by a multiple of the line
- * (global) or bank unit (shared).  nlanes is the arch's warp size.
+ * last seen under key (any value but UINT64_MAX; its low bits pick one of
+ * the 2^nslots_log2 slots) when the access is that pattern moved by a
+ * multiple of the line (global) or bank unit (shared).  nlanes is the
+ * arch's warp size.
  */
 typedef struct wmi_cmemo wmi_cmemo;
 typedef struct wmi_cmemo_ent wmi_cmemo_ent;
