@@ -27,6 +27,7 @@ struct wmi_cmemo_ent {
     unsigned size;
     wm_space space;
     uint32_t hint; /* the aggregator record, for wmi_agg_add_counted */
+    unsigned misses, skips; /* a slot that keeps missing is tried rarely */
     wm_counts counts;
 };
 
@@ -97,9 +98,16 @@ wm_status wmi_cmemo_add(wmi_cmemo *m, wm_agg *g, uint64_t key,
     wmi_cmemo_ent *e = &m->ents[s];
     int32_t *rel = m->rel + (size_t)s * m->nlanes;
     uint64_t a0 = a->addr[__builtin_ctzll(msk)];
+    if (e->misses >= 4 && (++e->skips & 63) != 0) {
+        /* this position's pattern moves by less than the quantum from
+           block to block: count it, try the memo again now and then */
+        wm_status st = wm_count(arch, a, out);
+        return st != WM_OK ? st : wmi_agg_add_counted(g, a, out, &e->hint);
+    }
     if (m->slot_key[s] == key && e->mask == msk && e->size == a->size &&
         e->space == a->space && ((a0 - e->a0) & (per - 1)) == 0) {
         if (same_pattern(a->addr, a0, msk, rel, m->nlanes)) {
+            e->misses = 0;
             *out = e->counts;
             return wmi_agg_add_counted(g, a, &e->counts, &e->hint);
         }
@@ -107,6 +115,7 @@ wm_status wmi_cmemo_add(wmi_cmemo *m, wm_agg *g, uint64_t key,
     wm_status st = wm_count(arch, a, out);
     if (st != WM_OK)
         return st;
+    e->misses += e->misses < 255;
     /* keep the pattern when every offset fits 32 bits */
     uint64_t wide = 0;
     for (unsigned l = 0; l < m->nlanes; l++) {
