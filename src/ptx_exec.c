@@ -1280,9 +1280,10 @@ static uint64_t cvt_one(wmi_type dt, wmi_type st, uint64_t v, wmi_rnd r,
         }                                                                     \
     } while (0)
 
-/* Float binary/ternary ops on f32/f64/f16/bf16 and the x2 forms. */
-/* a float operand slot; an absent one reads zero */
+/* A float operand's slot; an absent one reads zero. */
 #define FSRC(s) ((s) == WMI_NOREG ? SLOT_ZERO : (s))
+
+/* Float binary/ternary ops on f32/f64/f16/bf16 and the x2 forms. */
 #define FOP(...)                                                             \
     do {                                                                      \
         const uint64_t *A = R[in->a];                                         \
