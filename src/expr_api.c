@@ -22,7 +22,30 @@ typedef struct xrun {
     uint64_t *base;       /* per statement: its array's window for it */
     unsigned block[3];    /* the block the model was last told about */
     int have_block;
+    wmi_cmemo *memo;      /* counts per position in a block */
+    unsigned seq_block[3]; /* the block of the last access */
+    uint64_t seq;         /* accesses of that block before this one */
 } xrun;
+
+enum { XMEMO_LOG2 = 14 };
+
+/*
+ * The memo's key of an access: its position in the block's sequence of
+ * accesses (warps, statements, iterations in walk order), which every
+ * block repeats when its loop bounds do not depend on the block; a later
+ * block's access at the same position has the same lane pattern whenever
+ * the addresses move with the block by whole lines.  Consecutive
+ * accesses use consecutive slots.  UINT64_MAX past the memo's size.
+ */
+static uint64_t memo_key(xrun *run, const wm_expr_where *w)
+{
+    if (memcmp(run->seq_block, w->block, sizeof run->seq_block) != 0) {
+        memcpy(run->seq_block, w->block, sizeof run->seq_block);
+        run->seq = 0;
+    }
+    uint64_t k = run->seq++;
+    return k < ((uint64_t)1 << XMEMO_LOG2) ? k : UINT64_MAX;
+}
 
 wm_expr *wm_expr_new(void)
 {
@@ -200,7 +223,10 @@ static wm_status run_sink(void *ctx, const wm_access *a,
 {
     xrun *run = ctx;
     wm_counts c;
-    wm_status st = wm_agg_add(run->g, a, &c);
+    uint64_t key = memo_key(run, w);
+    wm_status st = key != UINT64_MAX
+                       ? wmi_cmemo_add(run->memo, run->g, key, a, &c)
+                       : wm_agg_add(run->g, a, &c);
     if (st != WM_OK)
         return st;
     if (run->cache) {
@@ -250,7 +276,8 @@ static wm_status expr_run(wm_expr *e, wm_agg *g, wm_cache *cache,
         if (st != WM_OK)
             return st;
     }
-    xrun run = {g, worst_table(e), cache, NULL, {0, 0, 0}, 0};
+    xrun run = {g, worst_table(e), cache, NULL, {0, 0, 0}, 0, NULL,
+                {0, 0, 0}, 0};
     if (cache) {
         /* Arrays of different names are different buffers to the model:
          * each name gets its own 2^40-byte window (cudaMalloc'd buffers
@@ -269,11 +296,17 @@ static wm_status expr_run(wm_expr *e, wm_agg *g, wm_cache *cache,
                                      : run.base[first];
         }
     }
+    run.memo = wmi_cmemo_new(XMEMO_LOG2, wm_agg_arch(g)->warp_size);
+    if (!run.memo) {
+        free(run.base);
+        return WM_ERR_NOMEM;
+    }
     wm_status st = wmi_expr_walk(e, wm_agg_arch(g), 0,
                                  max_accesses ? max_accesses
                                               : WM_EXPR_DEFAULT_LIMIT,
                                  run_sink, &run, fault);
     free(run.base);
+    wmi_cmemo_free(run.memo);
     if (st == WM_OK && cache)
         st = wm_cache_finish(cache);
     return st;

@@ -81,9 +81,45 @@ static void fault(xregs *r, unsigned lane, int32_t node, int64_t v)
 
 #define U64(v) ((uint64_t)(v))
 
+/*
+ * A vector left operand and a scalar right one that cannot fault: the same
+ * values as wmx_binop lane by lane, in loops without a division where the
+ * divisor is a power of two (C's truncating / and %: q = (x + bias) >> k
+ * with bias = 2^k - 1 for negative x, r = x - q * 2^k).  Returns 0 when the
+ * shape is not that.
+ */
+static int run_by_scalar(const xinsn *in, unsigned nl, xregs *r)
+{
+    if (!XR_ISVEC(in->a) || XR_ISVEC(in->b) || wmx_faults(in->op, r->s[in->b]))
+        return 0;
+    const int64_t *A = r->v[XR_IDX(in->a)], y = r->s[in->b];
+    int64_t *D = r->v[XR_IDX(in->dst)];
+    int pow2 = y > 0 && (y & (y - 1)) == 0;
+    unsigned k = pow2 ? (unsigned)__builtin_ctzll((uint64_t)y) : 0;
+    if (in->op == XO_SHL) {
+        for (unsigned l = 0; l < nl; l++)
+            D[l] = wmx_wrap(U64(A[l]) << y);
+    } else if (in->op == XO_SHR) {
+        for (unsigned l = 0; l < nl; l++)
+            D[l] = wmx_shr(A[l], y);
+    } else if (pow2 && (in->op == XO_DIV || in->op == XO_MOD)) {
+        for (unsigned l = 0; l < nl; l++) {
+            int64_t x = A[l];
+            int64_t q =
+                wmx_shr(wmx_wrap(U64(x) + ((0 - U64(x < 0)) & U64(y - 1))), k);
+            D[l] = in->op == XO_DIV ? q : x - wmx_wrap(U64(q) << k);
+        }
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 /* / % << >> : check the right operand lane by lane. */
 static void run_faulting(const xinsn *in, unsigned nl, xregs *r, uint64_t m)
 {
+    if (run_by_scalar(in, nl, r))
+        return;
     bool vec = XR_ISVEC(in->dst);
     unsigned id = XR_IDX(in->dst);
     for (unsigned l = 0; l < (vec ? nl : 1u); l++) {

@@ -17,6 +17,12 @@
 
 #include <stdio.h>
 
+/* A loop bound that is the same for every warp, evaluated once. */
+typedef struct xbound {
+    int known;
+    int64_t value;
+} xbound;
+
 /* What one warp of a block contributes to a statement, every time. */
 typedef struct xwarp {
     int64_t (*tcopy)[WM_MAX_LANES];         /* hoisted vectors, code order */
@@ -50,6 +56,11 @@ typedef struct walker {
     uint32_t sidx;
     int64_t iter[WMX_MAX_LOOPS];
     wm_access acc;
+    xbound *kbound; /* per node: the value of a loop bound without
+                       variables, once (NULL on the reference path) */
+    xreplay *rep;   /* block-independent statements (NULL: none) */
+    int replaying;  /* past the first block */
+    size_t ord;     /* accesses of this (statement, warp) visit so far */
 } walker;
 
 int wm_expr_lane_tid(const unsigned block[3], unsigned warp_size,
@@ -201,27 +212,33 @@ static int64_t index_value(const xcode *c, const xregs *r, const xwarp *wc,
     return 0;
 }
 
-/* Lanes of mask whose index d is outside [0, lim). */
+/* Lanes of mask whose index d is outside [0, lim).  One loop per kind of
+ * index, branch-free over the lanes (index_value's values, lane by lane). */
 static uint64_t out_of_bounds(const xcode *c, const xregs *r, const xwarp *wc,
                               unsigned d, uint64_t mask, uint64_t live,
                               uint64_t lim, unsigned nl)
 {
     if (c->dim[d] == XD_SCALAR)
         return (uint64_t)r->s[c->sreg[d]] >= lim ? mask : 0;
-    if (c->dim[d] == XD_SPLIT && mask == live) {
-        /* All live lanes: the cached lane range decides at once. */
+    uint64_t fail = 0;
+    if (c->dim[d] == XD_SPLIT) {
         int64_t lo, hi, sv = r->s[c->sreg[d]];
-        if (!__builtin_add_overflow(sv, wc->tmin[d], &lo) &&
+        /* All live lanes: the cached lane range decides at once. */
+        if (mask == live && !__builtin_add_overflow(sv, wc->tmin[d], &lo) &&
             !__builtin_add_overflow(sv, wc->tmax[d], &hi) && lo >= 0 &&
             (uint64_t)hi < lim)
             return 0;
-    }
-    uint64_t fail = 0;
-    for (unsigned l = 0; l < nl; l++)
-        if (mask >> l & 1)
-            fail |= (uint64_t)((uint64_t)index_value(c, r, wc, d, l) >= lim)
+        const int64_t *T = wc->tdim[d];
+        for (unsigned l = 0; l < nl; l++)
+            fail |= (uint64_t)((uint64_t)wmx_wrap((uint64_t)sv +
+                                                  (uint64_t)T[l]) >= lim)
                     << l;
-    return fail;
+        return fail & mask;
+    }
+    const int64_t *A = r->v[XR_IDX(c->vreg[d])];
+    for (unsigned l = 0; l < nl; l++)
+        fail |= (uint64_t)((uint64_t)A[l] >= lim) << l;
+    return fail & mask;
 }
 
 static wm_status form_fast(walker *w)
@@ -309,6 +326,10 @@ static wm_status form_fast(walker *w)
 /* Evaluate a loop bound (uniform) with the first live lane's view. */
 static int loop_value(walker *w, int32_t n, int64_t *out, wm_status *st)
 {
+    if (w->kbound && w->kbound[n].known) {
+        *out = w->kbound[n].value; /* a bound without variables */
+        return 1;
+    }
     xenv env;
     xfault f;
     unsigned lane = (unsigned)__builtin_ctzll(w->live[w->warp]);
@@ -324,7 +345,16 @@ static wm_status emit_access(walker *w)
     if (w->budget == 0)
         return WM_ERR_LIMIT;
     w->budget--;
-    wm_status st = w->reference ? form_reference(w) : form_fast(w);
+    wm_status st = WM_OK;
+    if (wmi_expr_replay_on(w->rep, w->sidx, w->warp)) {
+        if (w->replaying)
+            wmi_expr_replay_get(w->rep, w->sidx, w->warp, w->ord, &w->acc);
+        else if ((st = form_fast(w)) == WM_OK)
+            st = wmi_expr_replay_record(w->rep, w->sidx, w->warp, &w->acc);
+        w->ord++;
+    } else {
+        st = w->reference ? form_reference(w) : form_fast(w);
+    }
     if (st != WM_OK)
         return st;
     wm_expr_where where;
@@ -388,6 +418,46 @@ static void walker_free(walker *w)
     }
     free(w->code);
     free(w->regs);
+    free(w->kbound);
+    wmi_expr_replay_free(w->rep);
+}
+
+/* 1 if node n's subtree reads no variable. */
+static int var_free(const wm_expr *e, int32_t n)
+{
+    if (n < 0)
+        return 1;
+    const xnode *x = &e->nodes[n];
+    if (x->kind == XN_VAR)
+        return 0;
+    return var_free(e, x->a) && var_free(e, x->b) && var_free(e, x->c);
+}
+
+/* Evaluate every loop bound without variables once; one that faults stays
+ * unknown, so each warp reports the fault where it meets it. */
+static wm_status const_bounds(walker *w)
+{
+    const wm_expr *e = w->e;
+    w->kbound = calloc(e->nnodes ? e->nnodes : 1, sizeof *w->kbound);
+    if (!w->kbound)
+        return WM_ERR_NOMEM;
+    xenv env;
+    memset(&env, 0, sizeof env);
+    for (size_t i = 0; i < e->nstmts; i++)
+        for (unsigned k = 0; k < e->stmts[i].nloops; k++) {
+            const xloop *L = &e->stmts[i].loops[k];
+            int32_t n3[3] = {L->lo, L->hi, L->step};
+            for (int j = 0; j < 3; j++) {
+                xfault f;
+                int64_t v;
+                if (n3[j] >= 0 && var_free(e, n3[j]) &&
+                    wmi_expr_ref_eval(e, n3[j], &env, &v, &f)) {
+                    w->kbound[n3[j]].known = 1;
+                    w->kbound[n3[j]].value = v;
+                }
+            }
+        }
+    return WM_OK;
 }
 
 /*
@@ -454,6 +524,9 @@ static wm_status walker_init(walker *w)
                 w->live[wp] |= (uint64_t)1 << l;
     if (w->reference)
         return WM_OK;
+    if (const_bounds(w) != WM_OK ||
+        wmi_expr_replay_new(e, (unsigned)nw, nl, &w->rep) != WM_OK)
+        return WM_ERR_NOMEM;
     w->code = calloc(e->nstmts ? e->nstmts : 1, sizeof *w->code);
     w->regs = calloc(e->nstmts ? e->nstmts : 1, sizeof *w->regs);
     if (!w->code || !w->regs)
@@ -527,6 +600,7 @@ wm_status wmi_expr_walk(const wm_expr *e, const wm_arch *arch,
         for (unsigned y = 0; st == WM_OK && y < e->grid[1]; y++)
             for (unsigned x = 0; st == WM_OK && x < e->grid[0]; x++) {
                 w.block[0] = x, w.block[1] = y, w.block[2] = z;
+                w.replaying = x || y || z;
                 for (w.warp = 0; st == WM_OK && w.warp < w.L.warps_per_block;
                      w.warp++) {
                     if (!reference)
@@ -538,6 +612,7 @@ wm_status wmi_expr_walk(const wm_expr *e, const wm_arch *arch,
                         w.acc.space = w.st->space;
                         w.acc.op = w.st->op;
                         w.acc.size = w.st->esize;
+                        w.ord = 0;
                         st = iterate(&w, 0);
                     }
                 }

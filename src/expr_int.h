@@ -391,6 +391,22 @@ typedef wm_status (*wmi_expr_sink)(void *ctx, const wm_access *a,
                                    const wm_expr_where *w);
 
 /*
+ * Replay of block-independent statements (expr_replay.c): *out is NULL
+ * when no statement qualifies.  The first block records each (statement,
+ * warp) visit's accesses in order; on() says whether later blocks may
+ * replay them with get() instead of evaluating.
+ */
+typedef struct xreplay xreplay;
+wm_status wmi_expr_replay_new(const wm_expr *e, unsigned nwarps,
+                              unsigned nlanes, xreplay **out);
+void wmi_expr_replay_free(xreplay *r);
+int wmi_expr_replay_on(const xreplay *r, size_t stmt, unsigned warp);
+wm_status wmi_expr_replay_record(xreplay *r, size_t stmt, unsigned warp,
+                                 const wm_access *a);
+void wmi_expr_replay_get(const xreplay *r, size_t stmt, unsigned warp,
+                         size_t i, wm_access *a);
+
+/*
  * Walk the whole grid: for each block (x fastest), each warp, each
  * statement, each loop iteration, form the warp's access and give it to
  * sink.  reference = 1 uses the per-thread AST evaluator, 0 the compiled

@@ -1296,6 +1296,9 @@ static uint64_t cvt_one(wmi_type dt, wmi_type st, uint64_t v, wmi_rnd r,
         }                                                                     \
     } while (0)
 
+/* A float operand's slot; an absent one reads zero. */
+#define FSRC(s) ((s) == WMI_NOREG ? SLOT_ZERO : (s))
+
 /* Float binary/ternary ops on f32/f64/f16/bf16 and the x2 forms. */
 #define FOP(...)                                                             \
     do {                                                                      \
@@ -1548,7 +1551,9 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_MAD: {
             int mad = in->op == OP_MAD;
             if (is_ftype(t)) {
-                if (mad)
+                if (mad && t == PT_F32)
+                    wmi_fma_f32(R[in->d], R[in->a], R[in->b], R[FSRC(in->c)], m);
+                else if (mad)
                     FOP(t == PT_F64 ? fma((double)a, (double)b, (double)cc)
                                     : (double)fmaf((float)a, (float)b, (float)cc));
                 else
@@ -1590,6 +1595,10 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             break;
         }
         case OP_FMA:
+            if (t == PT_F32) {
+                wmi_fma_f32(R[in->d], R[in->a], R[in->b], R[FSRC(in->c)], m);
+                break;
+            }
             FOP(t == PT_F64 ? fma((double)a, (double)b, (double)cc)
                             : (double)fmaf((float)a, (float)b, (float)cc));
             break;
@@ -1880,7 +1889,14 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
                 goto unsupported;
             if (t == PT_F32 && st2 == PT_F32 && r == RND_NONE && !sat)
                 LOOP(D[l] = (uint32_t)A[l]);
-            else
+            else if (!sat && !wmi_type_float(t) && !wmi_type_float(st2)) {
+                /* integer widening / narrowing: cvt_one's first case */
+                unsigned sb = wmi_type_bits(st2), db = wmi_type_bits(t);
+                if (wmi_type_signed(st2))
+                    LOOP(D[l] = trunc_bits(sext(A[l], sb), db));
+                else
+                    LOOP(D[l] = trunc_bits(trunc_bits(A[l], sb), db));
+            } else
                 LOOP(D[l] = cvt_one(t, st2, A[l], r, sat));
             if (wmi_type_signed(t) && bits < 64)
                 LOOP(D[l] = trunc_bits(D[l], bits));

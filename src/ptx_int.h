@@ -610,6 +610,11 @@ uint16_t wmi_float_to_half(float f, wmi_rnd r);
 float wmi_bf16_to_float(uint16_t h);
 uint16_t wmi_float_to_bf16(float f, wmi_rnd r);
 
+/* D = fma.rn.f32(A, B, C) for the lanes in m, with the FMA instruction
+   where the CPU has one (ptx_fma.c). */
+void wmi_fma_f32(uint64_t *D, const uint64_t *A, const uint64_t *B,
+                 const uint64_t *C, uint32_t m);
+
 /* Execute ldmatrix / mma for the whole warp (ptx_mma.c). */
 wm_status wmi_ptx_ldmatrix(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                            uint32_t pc, uint32_t m);

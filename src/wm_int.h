@@ -91,6 +91,21 @@ wm_status wmi_agg_add_counted(wm_agg *g, const wm_access *a,
                               const wm_counts *c, uint32_t *hint);
 
 /*
+ * Counts of translated repeats (count_memo.c): wmi_cmemo_add is wm_agg_add
+ * (same record, same counts in *out) that reuses the counts of the pattern
+ * last seen under key (any value but UINT64_MAX; its low bits pick one of
+ * the 2^nslots_log2 slots) when the access is that pattern moved by a
+ * multiple of the line (global) or bank unit (shared).  nlanes is the
+ * arch's warp size.
+ */
+typedef struct wmi_cmemo wmi_cmemo;
+typedef struct wmi_cmemo_ent wmi_cmemo_ent;
+wmi_cmemo *wmi_cmemo_new(unsigned nslots_log2, unsigned nlanes);
+void wmi_cmemo_free(wmi_cmemo *m);
+wm_status wmi_cmemo_add(wmi_cmemo *m, wm_agg *g, uint64_t key,
+                        const wm_access *a, wm_counts *out);
+
+/*
  * A consumer of every access added to g (the hierarchy model's recorder):
  * called after the counts, for accesses with at least one active lane; a
  * status other than WM_OK is returned by the add.  NULL removes it.  Not
