@@ -856,6 +856,8 @@ int wm_cmd_run(int argc, char **argv)
     ro.fault_hint = hint;
     ro.written = written;
     ro.nwritten = nwritten;
+    memcpy(ro.grid, l.grid, sizeof ro.grid);
+    memcpy(ro.block, l.block, sizeof ro.block);
     char cmd[2048];
     cli_command_line(argc, argv, cmd, sizeof cmd);
     ro.command = cmd;
@@ -869,10 +871,10 @@ int wm_cmd_run(int argc, char **argv)
         rc = WM_EXIT_ERR;
         goto out;
     }
-    wm_ptx_report(cli_cache_report_file(&cache_opt, l.cache, ro.format), m,
-                  agg, &ro);
-    if (!cli_cache_report_end(&cache_opt, l.cache, agg))
-        rc = WM_EXIT_ERR;
+    ro.cache = l.cache; /* JSON/CSV/ncu: the report carries the model */
+    wm_ptx_report(stdout, m, agg, &ro);
+    if (l.cache && ro.format == WM_FMT_TEXT)
+        wm_cache_report(stdout, l.cache, agg, WM_FMT_TEXT);
     if (output.html && write_html(output.html, m, agg, &ro) != WM_OK)
         rc = WM_EXIT_ERR;
     if (rc == WM_EXIT_OK)

@@ -388,11 +388,27 @@ WM_API double wm_metric_value(const wm_totals *t, size_t i);
 WM_API int wm_metric_relevant(const wm_totals *t, size_t i);
 /* 1 if the value is a whole count (print as integer), 0 for ratio/pct. */
 WM_API int wm_metric_is_count(size_t i);
+/* The metric's unit as Nsight Compute prints it with --print-units base
+ * ("sector", "request", "inst", "byte/sector", "%", or "" for unitless
+ * counts such as wavefronts); "" for an index out of range. */
+WM_API const char *wm_metric_unit(size_t i);
 
 /* ---- writers ------------------------------------------------------------ */
 
-/* Output format selector shared by the analysing commands. */
-typedef enum { WM_FMT_TEXT, WM_FMT_JSON, WM_FMT_CSV } wm_format;
+/*
+ * Output format selector shared by the analysing commands.  JSON and CSV
+ * have the shape of docs/output.md ("schema": "warpmem/1"); NCU_CSV is
+ * what `ncu --csv --page details` writes (one row per metric), NCU_RAW
+ * what `ncu --csv --page raw` writes (one wide row per launch under a
+ * units row).
+ */
+typedef enum {
+    WM_FMT_TEXT,
+    WM_FMT_JSON,
+    WM_FMT_CSV,
+    WM_FMT_NCU_CSV,
+    WM_FMT_NCU_RAW
+} wm_format;
 
 /*
  * Draw one access as text: for global/local a lane -> sector map (one row
@@ -415,6 +431,17 @@ WM_API void wm_json_metrics(FILE *f, const wm_totals *t);
 
 /* Write counts as a JSON object ({"requests":..., ...}). */
 WM_API void wm_json_counts(FILE *f, const wm_access *a, const wm_counts *c);
+
+/*
+ * The document of one warp access (`warpmem global|shared`) in fmt (JSON,
+ * CSV or an ncu CSV; docs/output.md): counts, totals by Nsight Compute
+ * name with units, the lane addresses and, with explain, the advisor's
+ * verdict.  WM_ERR_ARG for WM_FMT_TEXT or NULL arguments, the status of
+ * wm_count for a bad access, WM_ERR_IO when writing failed.
+ */
+WM_API wm_status wm_access_report(FILE *f, const wm_arch *arch,
+                                  const wm_access *a, wm_format fmt,
+                                  int explain);
 
 /* ---- expressions (wm_expr_*) ------------------------------------------ */
 
@@ -535,6 +562,24 @@ WM_API const wm_access *wm_expr_worst(const wm_expr *e, size_t i,
  */
 WM_API int wm_expr_lane_tid(const unsigned block[3], unsigned warp_size,
                             unsigned warp, unsigned lane, unsigned tid[3]);
+
+typedef struct wm_cache wm_cache;
+
+/* What wm_expr_report writes. */
+typedef struct wm_expr_report_opts {
+    wm_format format;      /* JSON, CSV or an ncu CSV (not text) */
+    const char *file;      /* the program's name for the sites' "file" */
+    int explain;           /* the advisor's verdict on every statement */
+    const wm_cache *cache; /* the hierarchy model of the run, or NULL */
+} wm_expr_report_opts;
+
+/*
+ * The document of an expression run over g (docs/output.md): launch and
+ * first-warp mapping, totals, one site per statement with its worst warp.
+ * WM_ERR_ARG for text or NULL arguments, WM_ERR_NOMEM, WM_ERR_IO.
+ */
+WM_API wm_status wm_expr_report(FILE *f, const wm_expr *e, const wm_agg *g,
+                                const wm_expr_report_opts *o);
 
 /* ---- PTX interpreter (wm_ptx_*) --------------------------------------- */
 
@@ -910,6 +955,10 @@ typedef struct wm_ptx_report_opts {
     const char *fault_hint;  /* appended to the fault message (may be NULL) */
     const char *const *written; /* output files written (JSON lists them) */
     size_t nwritten;
+    const wm_cache *cache;   /* the hierarchy model of the run, or NULL:
+                                JSON/CSV carry its section, the ncu CSVs
+                                its metrics (text: wm_cache_report) */
+    unsigned grid[3], block[3]; /* the launch (0: not given) */
 } wm_ptx_report_opts;
 
 /*
@@ -1472,6 +1521,8 @@ WM_API void wm_cache_predict(const wm_cache *c, wm_cache_time *out);
 /* Metrics under Nsight Compute's names (plus warpmem__ predictions). */
 WM_API size_t wm_cache_metric_count(void);
 WM_API const char *wm_cache_metric_name(size_t i);
+/* Its unit ("sector", "%", "byte", "nsecond", ...; "" out of range). */
+WM_API const char *wm_cache_metric_unit(size_t i);
 WM_API double wm_cache_metric_value(const wm_cache *c, size_t i);
 
 /*

@@ -181,8 +181,11 @@ def match_ncu(rows, ncu):
 
 
 def find_metrics(obj, out):
-    """Every "<unit>__<name>.sum": number in a warpmem JSON report; the
-    largest value of a name is the kernel total (sites are parts of it)."""
+    """The kernel totals of a warpmem JSON document (docs/output.md):
+    {"<unit>__<name>.sum": value}."""
+    if isinstance(obj, dict) and obj.get("schema", "").startswith("warpmem/"):
+        return {k: v["value"] for k, v in obj.get("totals", {}).items()
+                if k.endswith(".sum")}
     if isinstance(obj, dict):
         for k, v in obj.items():
             if isinstance(v, (int, float)) and "__" in k and k.endswith(".sum"):
