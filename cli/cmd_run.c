@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run_args.h"
 #include "cache_opts.h"
+#include "compare_opts.h"
 #include "run_value.h"
 
 #include <errno.h>
@@ -33,12 +34,13 @@ static void usage(FILE *f)
           "                   [--ctas all|first:N|sample:K[,SEED]] "
           "[--max-steps N] [-j N]\n"
           "                   [--max-total-steps N]\n"
-          "                   [--arch NAME] [--format text|json|csv] "
+          "                   [--arch NAME] [--format text|json|csv|ncu-csv|ncu-raw] "
           "[--color auto|always|never]\n"
           "                   [--draw N] [--explain] [--html FILE] "
           "[--fill lazy|eager]\n"
           "                   [--cache] [--cache-order insn|barrier] "
           "[--sms N] [--regs N]\n"
+          "                   [--compare NCU.csv] [--tolerance PCT]\n"
           "                   [--nvcc-flag FLAG]... [-- NVCC ARGS...]\n"
           "       warpmem run KERNEL.ptx|KERNEL.cu --list\n\n"
           "Runs the kernel's PTX warp by warp on the CPU and reports, per "
@@ -103,7 +105,12 @@ static void usage(FILE *f)
           "  --sms N        place the CTAs on N SMs instead of the GPU's "
           "count\n"
           "  --regs N       registers per thread (ptxas -v), limiting CTAs "
-          "per SM\n",
+          "per SM\n"
+          "  --compare F    then hold the prediction against the ncu CSV "
+          "export F\n"
+          "                 (see 'warpmem compare'); exit 1 over the "
+          "tolerance\n"
+          "  --tolerance P  percent a ratio may be off 1 (default 5)\n",
           f);
     rv_usage(f);
 }
@@ -496,6 +503,8 @@ int wm_cmd_run(int argc, char **argv)
     cli_output_init(&output);
     cli_cache cache_opt;
     cli_cache_init(&cache_opt);
+    cli_compare_opts compare_opt;
+    cli_compare_init(&compare_opt);
     int rc = WM_EXIT_USAGE;
     char *src = NULL;
     wm_ptx_module *m = NULL;
@@ -618,6 +627,9 @@ int wm_cmd_run(int argc, char **argv)
             if (r < 0)
                 goto out;
         } else if ((r = cli_cache_opt(argc, argv, &i, &cache_opt))) {
+            if (r < 0)
+                goto out;
+        } else if ((r = cli_compare_opt(argc, argv, &i, &compare_opt))) {
             if (r < 0)
                 goto out;
         } else if ((r = cli_opt(argc, argv, &i, "--draw", NULL, &v))) {
@@ -875,6 +887,8 @@ int wm_cmd_run(int argc, char **argv)
     wm_ptx_report(stdout, m, agg, &ro);
     if (l.cache && ro.format == WM_FMT_TEXT)
         wm_cache_report(stdout, l.cache, agg, WM_FMT_TEXT);
+    if (rc == WM_EXIT_OK)
+        rc = cli_compare_run(&compare_opt, m, agg, &ro);
     if (output.html && write_html(output.html, m, agg, &ro) != WM_OK)
         rc = WM_EXIT_ERR;
     if (rc == WM_EXIT_OK)

@@ -1544,6 +1544,87 @@ WM_API wm_status wm_expr_run_cache(wm_expr *e, wm_agg *g, wm_cache *c,
                                    uint64_t max_accesses,
                                    wm_expr_fault *fault);
 
+/* ---- Nsight Compute CSV exports (wm_ncu_*) ------------------------------
+ *
+ * An export of `ncu --csv` (details, raw or source page) or warpmem's own
+ * CSV, read into launches, each with its metrics in file order (see
+ * docs/output.md for what each page holds).  All strings live with the
+ * wm_ncu object.
+ */
+
+typedef struct wm_ncu wm_ncu;
+
+typedef enum {
+    WM_NCU_DETAILS, /* --page details: a row per (launch, metric) */
+    WM_NCU_RAW,     /* --page raw: a row per launch, a units row */
+    WM_NCU_SOURCE,  /* --page source: per source line counters */
+    WM_NCU_WARPMEM  /* warpmem --format csv: totals and per line sums */
+} wm_ncu_page;
+
+/* One launch of an export ("" for what the page does not have). */
+typedef struct wm_ncu_launch {
+    const char *id, *kernel, *block, *grid, *cc;
+    size_t nmetrics;
+} wm_ncu_launch;
+
+/* One metric of a launch; line (and file, warpmem's CSV) for per-line
+ * counters, else 0.  has_value 0: ncu printed no value ("n/a", ""). */
+typedef struct wm_ncu_value {
+    const char *name, *unit, *file;
+    uint32_t line;
+    double value;
+    int has_value;
+} wm_ncu_value;
+
+/*
+ * Parse text[0..n).  Quoted fields with commas, doubled quotes and line
+ * breaks, CRLF, the raw page's units row, thousands separators in values
+ * and "==PROF=="/"==WARNING==" lines are understood; "==ERROR==" lines,
+ * a malformed record or a record whose field count differs from the
+ * header's are errors in *d (offset, line, col; print with
+ * wm_diag_print).  On success *out is the export (caller frees with
+ * wm_ncu_free).  WM_ERR_PARSE, WM_ERR_NOMEM, WM_ERR_ARG.
+ */
+WM_API wm_status wm_ncu_parse(const char *text, size_t n, wm_ncu **out,
+                              wm_diag *d);
+WM_API void wm_ncu_free(wm_ncu *x);
+
+WM_API wm_ncu_page wm_ncu_page_of(const wm_ncu *x);
+WM_API size_t wm_ncu_nlaunches(const wm_ncu *x);
+/* Launch i (0-based, file order).  1, or 0 when out of range. */
+WM_API int wm_ncu_launch_info(const wm_ncu *x, size_t i, wm_ncu_launch *out);
+/* Metric j of launch i.  1, or 0 when out of range. */
+WM_API int wm_ncu_metric(const wm_ncu *x, size_t launch, size_t j,
+                         wm_ncu_value *out);
+
+/* What wm_ncu_compare compares and how it prints. */
+typedef struct wm_compare_opts {
+    double tolerance;   /* relative: 0.05 flags a ratio off 1 by > 5 % */
+    const char *kernel; /* only this kernel (name without parameters), or
+                           NULL for every launch of the prediction */
+    long launch;        /* the n-th launch (0-based) of the kernel in the
+                           measurement; -1: the first with the same block
+                           and grid, else the first */
+    wm_format format;   /* WM_FMT_TEXT or WM_FMT_JSON */
+} wm_compare_opts;
+
+/*
+ * Print, for every launch of pred (warpmem's CSV or an ncu CSV it
+ * wrote), the metrics that the matched launch of the measurement meas[]
+ * also has (details or raw pages), and per source line those of source
+ * pages: predicted, measured, ratio, flagged when the ratio is off 1 by
+ * more than the tolerance.  *nflagged and *ncompared (may be NULL) count
+ * them.  WM_ERR_IO when writing failed, WM_ERR_ARG.
+ */
+WM_API wm_status wm_ncu_compare(FILE *f, const wm_ncu *const *meas,
+                                size_t nmeas, const wm_ncu *pred,
+                                const wm_compare_opts *o, size_t *nflagged,
+                                size_t *ncompared);
+
+/* What an export holds, launch by launch (text, or JSON in the shape of
+ * docs/output.md).  WM_ERR_IO when writing failed. */
+WM_API wm_status wm_ncu_dump(FILE *f, const wm_ncu *x, wm_format fmt);
+
 #ifdef __cplusplus
 }
 #endif

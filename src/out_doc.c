@@ -7,7 +7,8 @@
  * row of the long table
  *   command,arch,kernel,scope,site,file,line,label,space,op,size,metric,
  *   unit,value
- * (scope: "total", "total_estimated", "site" or "hierarchy"), so one walk
+ * (scope: "launch" -- ncu's launch__block_size and launch__grid_size --,
+ * "total", "total_estimated", "site" or "hierarchy"), so one walk
  * writes both and a CSV reader never meets a second shape.
  */
 #include "out_int.h"
@@ -36,6 +37,13 @@ void wmi_doc_end(wmi_out *o)
 void wmi_doc_launch(wmi_out *o, const unsigned *grid, const unsigned *block,
                     unsigned warp_size)
 {
+    if (grid && block) {
+        /* CSV: the launch as ncu's launch__ metrics */
+        double nb = (double)block[0] * block[1] * block[2];
+        double ng = (double)grid[0] * grid[1] * grid[2];
+        wmi_doc_csv_row(o, "launch", NULL, "launch__block_size", "", nb);
+        wmi_doc_csv_row(o, "launch", NULL, "launch__grid_size", "", ng);
+    }
     wmi_out_obj(o, "launch");
     if (grid)
         wmi_out_uints(o, "grid", grid, 3);
