@@ -179,7 +179,8 @@ void wmi_out_row_end(wmi_out *o)
                 o->curlen);
         if (o->err)
             return;
-        fprintf(o->f, "%s\n", o->head ? o->head : "");
+        if (!o->quiet_head)
+            fprintf(o->f, "%s\n", o->head ? o->head : "");
         o->have_head = 1;
     } else if (o->curlen != o->headlen ||
                memcmp(o->cur ? o->cur : "", o->head ? o->head : "",

@@ -42,6 +42,7 @@ typedef struct wmi_out {
     size_t rowlen, rowcap, headlen, headcap, curlen, curcap;
     unsigned ncol;                    /* fields in the open row */
     int have_head;
+    int quiet_head;                   /* CSV: the header is already out */
     int lines;                        /* JSON: a record a line (documents) */
     wm_status err;
     /* the document's context, repeated on every CSV row by wmi_doc_* */
