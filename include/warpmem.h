@@ -1528,7 +1528,11 @@ WM_API double wm_cache_metric_value(const wm_cache *c, size_t i);
 /*
  * Print the hierarchy section: the configuration, the metrics and the
  * predicted time, then per site (labelled from g, may be NULL) the L1 and
- * L2 misses it caused.  JSON: one object without a trailing newline.
+ * L2 misses it caused.  JSON: {"hierarchy": {...}} and a newline; CSV: its
+ * rows of the long table (docs/output.md); the ncu formats write nothing
+ * (the launch's ncu rows carry these metrics).  The reports of runs and
+ * expressions embed the section themselves (wm_ptx_report_opts.cache,
+ * wm_expr_report_opts.cache).
  */
 WM_API void wm_cache_report(FILE *f, const wm_cache *c, const wm_agg *g,
                             wm_format fmt);
