@@ -13,11 +13,20 @@ PYVENV ?= $(BUILD)/pyvenv
 PYTHON ?= python3
 PYTEST_DEPS ?= numpy pytest pandas triton numba-cuda
 
-.PHONY: all demo test test-asan fuzz python-test bench clean fmt
+# `make install`: the library, header, CMake package, warpmem.pc, the
+# command, its manual page and completions under PREFIX (staged under
+# DESTDIR when set, as packagers do).
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all demo test test-asan fuzz python-test bench clean fmt install
 
 all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
+
+install: all
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 demo: all
 	./$(BUILD)/warpmem demo
@@ -53,7 +62,7 @@ bench: all
 	./bench/run.sh $(BUILD)
 
 fmt:
-	clang-format -i include/*.h src/*.c src/*.h cli/*.c cli/*.h tests/*.c tests/*.h bench/*.c fuzz/*.c fuzz/*.h
+	clang-format -i include/*.h src/*.c src/*.h cli/*.c cli/*.h tests/*.c tests/*.h tests/consumer/*.c bench/*.c fuzz/*.c fuzz/*.h cli/doc/*.c
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

@@ -1,7 +1,9 @@
 /*
  * cli.h -- shared helpers of the warpmem command.  The CLI only parses argv,
  * calls the library and picks a writer; anything with logic in it belongs in
- * src/.  Exit codes: 0 ok, 1 other error, 2 usage error.
+ * src/.  Exit codes (help.def's EXIT rows say what each means to a user):
+ * 0 ok, 1 a finding, a fault or another error, 2 usage error, 3 no device
+ * (warpmem-lab; no warpmem command needs a GPU).
  */
 #ifndef WM_CLI_H
 #define WM_CLI_H
@@ -11,7 +13,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum { WM_EXIT_OK = 0, WM_EXIT_ERR = 1, WM_EXIT_USAGE = 2 };
+enum { WM_EXIT_OK = 0, WM_EXIT_ERR = 1, WM_EXIT_USAGE = 2, WM_EXIT_NODEV = 3 };
+
+/* `warpmem CMD --help` and `warpmem --help` from help.def (help.c). */
+void cli_help_command(FILE *f, const char *cmd);
+void cli_help_main(FILE *f);
 
 /* Subcommand entry points (cli/commands.def). */
 #define X(name, fn, summary) int fn(int argc, char **argv);

@@ -8,9 +8,7 @@
 int wm_cmd_arch(int argc, char **argv)
 {
     if (argc > 1 && cli_is_help(argv[1])) {
-        printf("usage: warpmem arch\n\nLists the built-in architecture "
-               "profiles that --arch accepts.\nA custom profile: --arch "
-               "generic,warp=64,sector=32,line=128,banks=32,bankbytes=4\n");
+        cli_help_command(stdout, "arch");
         return WM_EXIT_OK;
     }
     if (argc > 1)

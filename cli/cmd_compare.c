@@ -17,32 +17,10 @@
 
 #define MAX_FILES 16
 
+/* The help text is help.def's "compare" rows. */
 static void usage(FILE *f)
 {
-    fputs("usage: warpmem compare NCU_EXPORT... PREDICTION [--tolerance PCT]\n"
-          "                       [--kernel NAME] [--launch N] "
-          "[--format text|json]\n"
-          "       warpmem compare EXPORT [--format text|json]\n\n"
-          "Puts warpmem's prediction next to Nsight Compute's measurement, "
-          "metric by\nmetric (and per source line with a --page source "
-          "export), with the ratio\npredicted / measured, and flags ratios "
-          "off 1 by more than the tolerance.\n\n"
-          "  NCU_EXPORT     `ncu --csv --page details|raw|source` output "
-          "(units with or\n"
-          "                 without --print-units base)\n"
-          "  PREDICTION     `warpmem run|expr|global|shared --format csv` "
-          "(totals and\n"
-          "                 per-line sums) or --format ncu-csv / ncu-raw\n"
-          "  --tolerance P  percent a ratio may be off 1 (default 5)\n"
-          "  --kernel NAME  only this kernel (its name without parameters)\n"
-          "  --launch N     its N-th launch (0-based) in the export, "
-          "instead of the\n"
-          "                 first with the prediction's block and grid\n"
-          "  --format F     text (default) or json\n\n"
-          "With one file: list the launches and metrics it holds.\n"
-          "Exit status: 0 all within the tolerance, 1 a metric over it "
-          "(or nothing to\ncompare, or a bad file), 2 usage.\n",
-          f);
+    cli_help_command(f, "compare");
 }
 
 /* Read and parse one file; NULL after printing why. */

@@ -80,10 +80,7 @@ static void picture(const char *title, wm_space space, long stride)
 int wm_cmd_demo(int argc, char **argv)
 {
     if (argc > 1 && cli_is_help(argv[1])) {
-        printf("usage: warpmem demo\n\nPrints the lesson's table of sectors "
-               "and bank conflicts, recomputed by the\nmodel, and draws the "
-               "access pictures for strides 1 and 32 and the [32][33]\n"
-               "padding fix.\n");
+        cli_help_command(stdout, "demo");
         return WM_EXIT_OK;
     }
     if (argc > 1)

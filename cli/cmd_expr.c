@@ -29,44 +29,10 @@ typedef struct expr_opts {
     cli_cache cache;  /* --cache, --cache-order, --sms */
 } expr_opts;
 
+/* The help text is help.def's "expr" rows. */
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: warpmem expr [options] STATEMENT...\n"
-            "       warpmem expr [options] -f FILE\n\n"
-            "Evaluates index expressions over a whole grid, forms warps as "
-            "CUDA does and\nreports per statement the Nsight Compute "
-            "metrics, sectors (or wavefronts)\nper request, the worst "
-            "warp's lane map and the thread -> lane mapping.\n\n"
-            "  load global f32 in[8192][8192] at [ctaid.y*32+tid.y+j]"
-            "[ctaid.x*32+tid.x]\n       for j in 0..32 step 8\n"
-            "  store shared f32 tile[32][32] pad 1 at [tid.x][tid.y]\n\n"
-            "  --grid X[,Y[,Z]]   blocks (overrides a 'grid' line; "
-            "default 1)\n"
-            "  --block X[,Y[,Z]]  threads per block (overrides a 'block' "
-            "line)\n"
-            "  -D NAME=VALUE      define a constant (wins over 'const')\n"
-            "  -f FILE            read statements from FILE ('-' for "
-            "stdin)\n"
-            "  --arch NAME        architecture profile (default sm_90)\n"
-            "  --max-accesses N   stop after N warp accesses (default "
-            "%" PRIu64 ")\n"
-            "  --format F         text (default), json, csv, ncu-csv or ncu-raw\n"
-            "  --color C          auto (default), always or never\n"
-            "  --explain          say why each statement's worst warp "
-            "costs what it does\n                     and how to fix it, "
-            "with the model's numbers (text, json)\n"
-            "  --html FILE        also write a self-contained HTML report "
-            "of the run\n"
-            "  --cache            also model L1/L2/DRAM for the GPU of "
-            "--arch (sm_90: H200)\n"
-            "  --cache-order O    resident warps interleave per insn "
-            "(default) or barrier\n"
-            "  --sms N            place the blocks on N SMs\n"
-            "  --regs N           registers per thread, limiting blocks per "
-            "SM\n\n"
-            "The language is described in docs/expr.md.\n",
-            WM_EXPR_DEFAULT_LIMIT);
+    cli_help_command(f, "expr");
 }
 
 /* Parse "X[,Y[,Z]]" for --grid / --block. */
@@ -494,6 +460,14 @@ static int write_html(const wm_expr *e, const wm_agg *g, const expr_opts *o,
     wm_html_opts opts = {0};
     opts.title = title;
     opts.command = cmd;
+    char launch[160];
+    unsigned grid[3], block[3];
+    if (wm_expr_launch(e, grid, block)) {
+        snprintf(launch, sizeof launch, "grid %u x %u x %u, block %u x %u x %u",
+                 grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+        opts.launch = launch;
+    }
+    opts.kernel = name;
     opts.source = stmt_source;
     opts.source_ctx = (void *)(uintptr_t)e;
     errno = 0;

@@ -15,36 +15,10 @@
 
 #define MAX_PARAMS 64
 
+/* The help text is help.def's "lint" rows. */
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: warpmem lint KERNEL.ptx|KERNEL.cu [--kernel NAME] "
-            "[--block X[,Y[,Z]]]\n"
-            "                    [--grid X[,Y[,Z]]] [--param NAME=VALUE ...] "
-            "[--arch NAME]\n"
-            "                    [--format text|json|csv] [--explain] "
-            "[--html FILE]\n"
-            "                    [--fail-on high|medium|low] [--color "
-            "auto|always|never]\n\n"
-            "Judges every memory instruction of every kernel from the PTX "
-            "alone: the lane\naddress as a formula of the thread and block "
-            "indices, and the sectors or\nwavefronts per request the model "
-            "gives for it (no inputs, no run).\n\n"
-            "  --kernel NAME  only this kernel (entry or demangled name)\n"
-            "  --block B      block shape (default: .reqntid, else 256, or "
-            "32x8 when\n"
-            "                 the kernel reads tid.y)\n"
-            "  --grid G       grid for %%nctaid (default 1024,1024,64)\n"
-            "  --param P=V    a scalar parameter's value (P: its index, its "
-            "PTX name,\n"
-            "                 or the N of _param_N); others are 1024, "
-            "pointers aligned\n"
-            "  --fail-on S    exit 1 when an instruction is flagged at "
-            "severity S or above\n"
-            "  --explain      the advisor's fixes under flagged instructions "
-            "(text, json)\n"
-            "  --html FILE    also write the HTML report of the lint's "
-            "accesses\n");
+    cli_help_command(f, "lint");
 }
 
 /* "64", "64,8", "64x8x2" -> dims (missing ones are 1). */

@@ -18,28 +18,10 @@ static const struct command commands[] = {
 #undef X
 };
 
+/* The help text is help.def's "warpmem" rows and commands.def. */
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: warpmem <command> [options]   (warpmem <command> "
-               "--help for details)\n\n"
-               "warpmem shows how a warp's memory accesses become memory "
-               "traffic.\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n  --version  print the version\n");
-    /* the limits against hostile or mistaken input (docs/limits.md) */
-    static const struct {
-        unsigned long long value;
-        const char *what, *raise;
-    } limits[] = {
-#define X(name, what, raise) {name, what, raise},
-        WM_LIMIT_LIST(X)
-#undef X
-    };
-    fprintf(f, "\nlimits (docs/limits.md):\n");
-    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
-        fprintf(f, "  %-12llu %s\n               raise: %s\n",
-                limits[i].value, limits[i].what, limits[i].raise);
+    cli_help_main(f);
 }
 
 /*
@@ -75,7 +57,7 @@ int main(int argc, char **argv)
         return finish(WM_EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("warpmem %s\n", WM_VERSION);
+        printf("warpmem %s\n", wm_version());
         return finish(WM_EXIT_OK);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

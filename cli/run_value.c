@@ -334,18 +334,3 @@ void rv_free(run_values *rv)
     }
     memset(rv, 0, sizeof *rv);
 }
-
-void rv_usage(FILE *f)
-{
-    fprintf(f,
-            "\nBy-value parameters and module variables:\n"
-            "  --arg '{FIELD, ...}'   a struct parameter of typed fields in "
-            "C layout:\n"
-            "                 TYPE=VALUE, or a buffer TYPE[N][:init]"
-            "[:out=PATH] (its pointer)\n"
-            "  --arg bytes:hex=HEX | bytes:file=PATH   raw parameter bytes\n"
-            "  --global NAME=TYPE[N][:init][:file=PATH][:out=PATH]\n"
-            "                 set a __device__/__constant__ variable before "
-            "the run (and\n"
-            "                 write it to PATH after)\n");
-}

@@ -52,7 +52,4 @@ int rv_write(const run_values *rv);
 
 void rv_free(run_values *rv);
 
-/* The usage lines of these forms. */
-void rv_usage(FILE *f);
-
 #endif /* WM_RUN_VALUE_H */

@@ -26,48 +26,10 @@ typedef struct single_opts {
     unsigned naddrs;
 } single_opts;
 
+/* The help text is help.def's "global" or "shared" rows. */
 static void usage(FILE *f, wm_space space)
 {
-    const char *cmd = space == WM_SPACE_SHARED ? "shared" : "global";
-    fprintf(f,
-            "usage: warpmem %s [--stride S] [--base B] | [--addrs a0,a1,...]\n"
-            "       [--size 1|2|4|8|16] [--op ld|st] [--mask M] [--lanes N]\n"
-            "       [--arch NAME]%s [--format F] "
-            "[--color auto|always|never]\n"
-            "       [--explain] [--html FILE]\n\n",
-            cmd, space == WM_SPACE_SHARED ? "" : " [--local]");
-    if (space == WM_SPACE_SHARED)
-        fprintf(f, "Counts the shared-memory wavefronts and bank conflicts "
-                   "of one warp access\nand draws which bank each lane "
-                   "hits.\n\n");
-    else
-        fprintf(f, "Counts the 32-byte sectors and 128-byte lines one warp "
-                   "access to global\nmemory touches and draws which sector "
-                   "each lane reads.\n\n");
-    fprintf(f,
-            "  --stride S   lane i accesses element B + i*S (elements of "
-            "--size bytes;\n               negative strides walk "
-            "backwards; default 1)\n"
-            "  --base B     first element (>= 0, default 0)\n"
-            "  --addrs LIST comma-separated byte addresses, one per lane "
-            "from lane 0\n"
-            "  --size N     bytes per lane: 1, 2, 4, 8 or 16 (default 4)\n"
-            "  --op OP      ld or st (default ld)\n"
-            "  --mask M     active lanes as a bit mask (0x..., 0b... or "
-            "decimal)\n"
-            "  --lanes N    only lanes 0..N-1 are active\n"
-            "  --arch NAME  architecture profile (default sm_90; see "
-            "'warpmem arch')\n");
-    if (space != WM_SPACE_SHARED)
-        fprintf(f, "  --local      local memory: per-thread addresses, "
-                   "interleaved by lane\n");
-    fprintf(f, "  --format F   text (default), json, csv, ncu-csv or ncu-raw\n"
-               "  --color C    auto (default), always or never\n"
-               "  --explain    say why the access costs what it does and "
-               "how to fix it,\n               with the model's numbers "
-               "after each fix (text, json)\n"
-               "  --html FILE  also write a self-contained HTML report with "
-               "the lane map\n");
+    cli_help_command(f, space == WM_SPACE_SHARED ? "shared" : "global");
 }
 
 /* Parse --addrs "a0,a1,..." into o->acc.addr. */

@@ -40,9 +40,30 @@ extern "C" {
 #define WM_API
 #endif
 
-#define WM_VERSION "0.1.0"
+/*
+ * The version, written only here: CMake's project(VERSION) and the Python
+ * package's version are read from these three lines.  WM_VERSION is the
+ * string "MAJOR.MINOR.PATCH"; WM_VERSION_NUMBER is MAJOR*10000 +
+ * MINOR*100 + PATCH, for #if tests (#if WM_VERSION_NUMBER >= 100).
+ */
+#define WM_VERSION_MAJOR 0
+#define WM_VERSION_MINOR 1
+#define WM_VERSION_PATCH 0
+#define WM_VERSION_STR_(x) #x
+#define WM_VERSION_XSTR_(x) WM_VERSION_STR_(x)
+#define WM_VERSION                                                            \
+    WM_VERSION_XSTR_(WM_VERSION_MAJOR)                                        \
+    "." WM_VERSION_XSTR_(WM_VERSION_MINOR) "." WM_VERSION_XSTR_(               \
+        WM_VERSION_PATCH)
+#define WM_VERSION_NUMBER                                                     \
+    (WM_VERSION_MAJOR * 10000 + WM_VERSION_MINOR * 100 + WM_VERSION_PATCH)
 
-/* The library's version (WM_VERSION of the build), e.g. "0.1.0". */
+/*
+ * The version of the library linked at run time, "MAJOR.MINOR.PATCH": the
+ * WM_VERSION it was built with, which differs from the WM_VERSION a caller
+ * was compiled against when an older or newer shared library is loaded.
+ * Static string, never freed.
+ */
 WM_API const char *wm_version(void);
 
 /* Release memory the library documents as "caller frees" (the same as
@@ -1359,18 +1380,50 @@ WM_API void wm_html_bar_chart(wm_html *h, const wm_chart *c,
 typedef const char *(*wm_html_source_fn)(void *ctx, const char *file,
                                          uint32_t line);
 
+/* Where a site's instruction sits, for the source page (wm_html_where_fn
+ * fills it; pointers live as long as the caller's data). */
+typedef struct wm_html_where {
+    uint32_t ptx_line;     /* line in the PTX text, 0 if unknown */
+    const char *ptx;       /* the instruction as written, or NULL */
+    const char *call_file; /* inlined code: the kernel line the helper was */
+    uint32_t call_line;    /* inlined at (NULL / 0 when not inlined) */
+} wm_html_where;
+
+/* Fill *out for site `site`; return 0 if nothing is known. */
+typedef int (*wm_html_where_fn)(void *ctx, uint32_t site, wm_html_where *out);
+
+/* Number of lines of `file` (0 if unknown).  With it the source page lists
+ * every line of the file, and `source` must return lines untrimmed. */
+typedef uint32_t (*wm_html_nlines_fn)(void *ctx, const char *file);
+
 typedef struct wm_html_opts {
     const char *title;        /* page title; NULL: "warpmem report" */
     const char *command;      /* command line shown under the title or NULL */
     wm_html_source_fn source; /* may be NULL */
     void *source_ctx;
-    size_t max_sites;         /* 0: all sites */
+    size_t max_sites;         /* 0: all lines get a detail section; else
+                                 the worst this many */
+    /* the summary's header; each may be NULL */
+    const char *kernel;       /* kernel or program name */
+    const char *launch;       /* the launch in words */
+    const char *arch;         /* the profile and where it came from; NULL:
+                                 the aggregator's profile name */
+    wm_html_nlines_fn nlines; /* may be NULL (then only lines with memory
+                                 instructions are rows); uses source_ctx */
+    wm_html_where_fn where;   /* may be NULL; uses source_ctx */
 } wm_html_opts;
 
 /*
- * A whole report: the command, the kernel totals, then every site worst
- * first (wm_advise_rank) with its drawing and advice.  opts may be NULL.
- * Returns WM_ERR_IO if writing failed.
+ * A whole report (docs/advisor.md): a summary first (kernel, launch,
+ * profile, the worst lines with what is wrong, how bad and the fix with
+ * its numbers), a chart of the excess per line and a histogram of the
+ * worst line's per-request values, the source page (every line with its
+ * requests, sectors and wavefronts per request against the ideal,
+ * conflicts, excessive share and a heat bar; the PTX of its memory
+ * instructions; inlined helper lines under their call site), a detail
+ * section per line with its lane pictures and advice, and the kernel
+ * totals grouped as Nsight Compute's memory tables.  opts may be NULL.
+ * Returns WM_ERR_IO if writing failed, WM_ERR_NOMEM.
  */
 WM_API wm_status wm_html_report(FILE *f, const wm_agg *g,
                                 const wm_html_opts *opts);

@@ -428,6 +428,12 @@ int wm_agg_site(const wm_agg *g, size_t i, wm_site *out)
     return 1;
 }
 
+const uint32_t *wmi_agg_site_hist(const wm_agg *g, size_t i)
+{
+    const site_rec *r = i < g->nsites ? nth_site(g, i) : NULL;
+    return r ? r->hist : NULL;
+}
+
 void wm_agg_totals(const wm_agg *g, wm_totals *out)
 {
     memset(out, 0, sizeof *out);

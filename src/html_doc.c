@@ -1,10 +1,12 @@
 /*
  * html_doc.c -- the HTML report: page frame and style sheet, escaping,
  * per-site sections (source line, numbers, drawing, advice, the drawing
- * after the best fix), kernel totals under Nsight Compute's metric names,
- * and the one-call report over a wm_agg.
+ * after the best fix), and the one-call report over a wm_agg (its parts
+ * in html_page.c, html_summary.c, html_kernel.c, html_source.c,
+ * html_detail.c and html_totals.c).
  *
- * The page needs no script and no network: CSS and SVG are inline.  It is
+ * The page needs no script and no network: CSS and SVG are inline; a
+ * line's detail is reached by a plain anchor and lit by CSS :target.  It is
  * laid out for a 1280-pixel window (content 1180 px wide) and prints with
  * its colours (print-color-adjust).  Output is well-formed XML.
  */
@@ -64,6 +66,51 @@ static const char style[] =
     "@media print{body{background:#fff}main{max-width:none;padding:0}"
     "section.site,section.block,figure{break-inside:avoid}"
     "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
+
+/* The report's parts: summary, source page, line details. */
+static const char style_report[] =
+    "section.summary{background:var(--paper);border:2px solid #c9ced6;"
+    "border-radius:8px;padding:12px 20px;margin:12px 0}\n"
+    "section.summary h2{margin:0 0 6px}\n"
+    "table.hdr th{padding-right:16px}\n"
+    "ol.findings{margin:6px 0;padding-left:24px}\n"
+    "li.finding{margin:8px 0}li.finding>a{font-weight:700}\n"
+    "li.finding ul{list-style:none;padding-left:4px;margin:4px 0}\n"
+    ".bad{color:#8a1c1c}.num{white-space:nowrap}.ok{color:#2e7d32}\n"
+    ".srcwrap{display:flex;gap:16px;align-items:flex-start}\n"
+    ".srcmain{flex:1;min-width:0;overflow-x:auto}\n"
+    "table.srcpage{width:100%;font-size:13px;table-layout:fixed}\n"
+    "table.srcpage td,table.srcpage th{padding:1px 8px 1px 0;"
+    "border-bottom:1px solid #f0f1f4;white-space:nowrap;overflow:hidden}\n"
+    "table.srcpage th{white-space:normal;font-size:12px}\n"
+    "table.srcpage td.code{text-align:left;white-space:pre;"
+    "font-family:\"DejaVu Sans Mono\",Menlo,Consolas,monospace;"
+    "text-overflow:ellipsis}\n"
+    "col.c-ln{width:40px}col.c-req{width:64px}col.c-per{width:112px}"
+    "col.c-conf{width:72px}col.c-share{width:52px}col.c-heat{width:100px}"
+    "\n"
+    "table.srcpage td.ln{color:var(--muted);text-align:right}\n"
+    "tr.hot td.code{background:#fff4e5}tr.inl td{background:#f7f8fa}\n"
+    "tr:target td{background:#fff3b0}\n"
+    "td.heat{text-align:left}\n"
+    "td.heat .bar{display:inline-block;height:10px;border-radius:2px}\n"
+    ".b-high{background:#c62828}.b-medium{background:#ef8f00}"
+    ".b-low{background:#fbc02d}.b-none{background:#9aa3af}\n"
+    ".t-high{color:#c62828;font-weight:700}.t-medium{color:#b36b00;"
+    "font-weight:700}.t-low{color:#8d6e00}\n"
+    "section#source{position:relative}\n"
+    "details.ptx{width:420px;flex:none;font-size:12px;order:2}\n"
+    "details.ptx:not([open]){position:absolute;right:20px;top:18px;"
+    "width:auto}\n"
+    "details.ptx summary{cursor:pointer;color:var(--muted)}\n"
+    "details.ptx td.code{text-align:left;font-family:\"DejaVu Sans Mono\","
+    "Menlo,Consolas,monospace;white-space:nowrap}\n"
+    "section.line{background:var(--paper);border:1px solid var(--line);"
+    "border-radius:8px;padding:10px 20px;margin:16px 0}\n"
+    "section.line:target{border-color:#ef8f00;box-shadow:0 0 0 3px #ffe0b2}"
+    "\n"
+    "section.line section.site{border:none;padding:0;margin:8px 0}\n"
+    "table.totals td.muted{font-size:12px}\n";
 
 /* Length of a valid UTF-8 sequence at s, or 0 if invalid. */
 static size_t utf8_len(const unsigned char *s)
@@ -127,8 +174,9 @@ wm_html *wm_html_begin(FILE *f, const char *title)
           "initial-scale=1\"/>\n<title>",
           f);
     wmi_html_escape(f, title ? title : "warpmem report");
-    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n",
-            style);
+    fprintf(f, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n"
+               "<main>\n",
+            style, style_report);
     return h;
 }
 
@@ -319,23 +367,7 @@ void wm_html_totals(wm_html *h, const wm_totals *t)
 {
     if (!h || !t)
         return;
-    FILE *f = h->f;
-    fputs("<section class=\"block\">\n<h2>Kernel totals</h2>\n"
-          "<table class=\"totals\"><tr><th class=\"l\">Nsight Compute "
-          "metric</th><th>value</th></tr>\n",
-          f);
-    for (size_t i = 0; i < wm_metric_count(); i++) {
-        if (!wm_metric_relevant(t, i))
-            continue;
-        double v = wm_metric_value(t, i);
-        fputs("<tr><td class=\"l metric\">", f);
-        wmi_html_escape(f, wm_metric_name(i));
-        if (wm_metric_is_count(i))
-            fprintf(f, "</td><td>%.0f</td></tr>\n", v);
-        else
-            fprintf(f, "</td><td>%.2f</td></tr>\n", v);
-    }
-    fputs("</table>\n</section>\n", f);
+    wmi_html_totals(h->f, t);
 }
 
 void wm_html_line_chart(wm_html *h, const wm_chart *c, const wm_series *s,
@@ -363,52 +395,29 @@ void wm_html_bar_chart(wm_html *h, const wm_chart *c,
 
 wm_status wm_html_report(FILE *f, const wm_agg *g, const wm_html_opts *opts)
 {
-    wm_html_opts o = {0};
     if (!f || !g)
         return WM_ERR_ARG;
-    if (opts)
-        o = *opts;
-    const char *title = o.title ? o.title : "warpmem report";
-    const wm_arch *arch = wm_agg_arch(g);
-    size_t n = wm_agg_nsites(g);
-    size_t *order = malloc((n ? n : 1) * sizeof *order);
-    if (!order)
+    wmi_hpage p;
+    if (wmi_hpage_build(&p, g, opts) != WM_OK)
         return WM_ERR_NOMEM;
+    const char *title = p.o.title ? p.o.title : "warpmem report";
     wm_html *h = wm_html_begin(f, title);
     if (!h) {
-        free(order);
+        wmi_hpage_free(&p);
         return WM_ERR_NOMEM;
     }
     wm_html_heading(h, 1, title);
-    if (o.command) {
+    if (p.o.command) {
         fputs("<p><span class=\"cmd\">", f);
-        wmi_html_escape(f, o.command);
+        wmi_html_escape(f, p.o.command);
         fputs("</span></p>\n", f);
     }
-    fprintf(f, "<p class=\"muted\">Architecture profile %s: %u lanes, "
-               "%u-byte sectors, %u-byte lines, %u banks of %u bytes. "
-               "%zu site%s, worst first.</p>\n",
-            arch->name, arch->warp_size, arch->sector_bytes,
-            arch->line_bytes, arch->banks, arch->bank_bytes, n,
-            n == 1 ? "" : "s");
-    wm_totals t;
-    wm_agg_totals(g, &t);
-    wm_html_totals(h, &t);
-    wm_advise_rank(g, order);
-    size_t shown = o.max_sites && o.max_sites < n ? o.max_sites : n;
-    for (size_t i = 0; i < shown; i++) {
-        wm_site s;
-        if (!wm_agg_site(g, order[i], &s))
-            continue;
-        const char *src = NULL;
-        if (o.source && s.line)
-            src = o.source(o.source_ctx, s.file, s.line);
-        wm_html_site(h, arch, &s, &t, src);
-    }
-    if (shown < n)
-        fprintf(f, "<p class=\"muted\">%zu more site%s not shown.</p>\n",
-                n - shown, n - shown == 1 ? "" : "s");
-    free(order);
+    wmi_html_summary(f, &p);
+    wmi_html_kernel_charts(h, &p);
+    wmi_html_source(f, &p);
+    wmi_html_details(h, &p, p.o.max_sites);
+    wmi_html_totals(f, &p.t);
+    wmi_hpage_free(&p);
     return wm_html_end(h);
 }
 

@@ -54,9 +54,48 @@ size_t wmi_line_advise(const wm_arch *arch, const wm_site *sites, size_t n,
 
 /* ---- HTML ---------------------------------------------------------------- */
 
+/* What the HTML report's callbacks read: the module and its sources. */
+typedef struct html_ctx {
+    const wm_ptx_module *m;
+    wmi_sources src;
+} html_ctx;
+
+static const wmi_srcfile *html_file(const html_ctx *c, const char *file)
+{
+    for (size_t i = 0; i < c->src.n; i++)
+        if (strcmp(c->src.files[i].path, file) == 0)
+            return c->src.files[i].text ? &c->src.files[i] : NULL;
+    return NULL;
+}
+
+/* A source line as written (the source page keeps the indentation). */
 static const char *html_source(void *ctx, const char *file, uint32_t line)
 {
-    return wmi_sources_line(ctx, file, line);
+    const wmi_srcfile *sf = html_file(ctx, file);
+    return sf && line && line <= sf->nlines ? sf->lines[line - 1] : NULL;
+}
+
+static uint32_t html_nlines(void *ctx, const char *file)
+{
+    const wmi_srcfile *sf = html_file(ctx, file);
+    if (!sf || !sf->nlines)
+        return 0;
+    /* the empty piece after a final newline is no line */
+    size_t n = sf->nlines;
+    return (uint32_t)(sf->lines[n - 1][0] ? n : n - 1);
+}
+
+static int html_where(void *ctx, uint32_t site, wm_html_where *out)
+{
+    const html_ctx *c = ctx;
+    wm_ptx_where w;
+    if (!wm_ptx_where_insn(c->m, site, &w))
+        return 0;
+    out->ptx_line = w.ptx_line;
+    out->ptx = w.text;
+    out->call_file = w.call_line ? w.call_file : NULL;
+    out->call_line = w.call_line;
+    return 1;
 }
 
 wm_status wm_ptx_report_html(FILE *f, const wm_ptx_module *m,
@@ -64,20 +103,34 @@ wm_status wm_ptx_report_html(FILE *f, const wm_ptx_module *m,
 {
     if (!f || !m || !g || !o)
         return WM_ERR_ARG;
-    wmi_sources src = {NULL, 0};
-    if (!wmi_sources_load(&src, m, o->ptx_path))
+    html_ctx c = {m, {NULL, 0}};
+    if (!wmi_sources_load(&c.src, m, o->ptx_path))
         return WM_ERR_NOMEM;
-    char title[200];
+    char title[200], launch[300] = "";
     snprintf(title, sizeof title, "warpmem run: kernel %s%s",
              o->kernel ? o->kernel : "?",
              o->res && o->res->sampled ? " (sampled CTAs)" : "");
+    if (o->res)
+        snprintf(launch, sizeof launch,
+                 "%llu of %llu CTAs%s, %llu warp instructions, %llu thread "
+                 "instructions",
+                 (unsigned long long)o->res->ctas_run,
+                 (unsigned long long)o->res->ctas_total,
+                 o->res->sampled ? " (sampled)" : "",
+                 (unsigned long long)o->res->warp_insts,
+                 (unsigned long long)o->res->thread_insts);
     wm_html_opts ho;
     memset(&ho, 0, sizeof ho);
     ho.title = title;
     ho.command = o->command;
+    ho.kernel = o->kernel;
+    ho.launch = o->res ? launch : NULL;
+    ho.arch = o->arch;
     ho.source = html_source;
-    ho.source_ctx = &src;
+    ho.nlines = html_nlines;
+    ho.where = html_where;
+    ho.source_ctx = &c;
     wm_status st = wm_html_report(f, g, &ho);
-    wmi_sources_free(&src);
+    wmi_sources_free(&c.src);
     return st;
 }

@@ -100,4 +100,12 @@ typedef wm_status (*wmi_agg_tap)(void *ud, const wm_access *a,
                                  const wm_counts *c);
 void wmi_agg_set_tap(wm_agg *g, wmi_agg_tap tap, void *ud);
 
+/*
+ * The per-request histogram of site i (wm_agg_site order): WM_HIST_MAX + 1
+ * bins of sectors (global/local) or wavefronts (shared) per request, the
+ * last bin holding every larger value.  NULL if i is out of range or
+ * memory ran out.  Borrowed until the next change to g.
+ */
+const uint32_t *wmi_agg_site_hist(const wm_agg *g, size_t i);
+
 #endif /* WM_INT_H */

@@ -2,8 +2,10 @@
 # Render warpmem HTML reports with headless Chromium and check the PNGs.
 # Usage: html_render.sh DIR FILE.html...   (files relative to DIR)
 # Each FILE.html becomes DIR/FILE.png, 1280 px wide; the PNG must have the
-# window's size and hold a real picture (more than 20 kB).  Exits 77 (a
-# ctest skip) when no chromium is installed.
+# window's size and hold a real picture (more than 20 kB), and the page
+# must log nothing to the browser console (no script error, no resource
+# that failed to load; the log is DIR/FILE.console).  Exits 77 (a ctest
+# skip) when no chromium is installed.
 set -u
 dir=$1
 shift
@@ -23,11 +25,20 @@ height=2400
 status=0
 for f in "$@"; do
     png="$dir/${f%.html}.png"
+    log="$dir/${f%.html}.console"
     rm -f "$png"
     # --no-sandbox: CI containers run as root, where the sandbox refuses.
+    # --enable-logging=stderr writes console messages as "INFO:CONSOLE".
     timeout 90 "$browser" --headless --no-sandbox --disable-gpu \
         --hide-scrollbars --window-size=$width,$height \
-        --screenshot="$png" "file://$dir/$f" >/dev/null 2>&1
+        --enable-logging=stderr --v=0 \
+        --screenshot="$png" "file://$dir/$f" >/dev/null 2>"$log"
+    if grep -q ':CONSOLE' "$log"; then
+        echo "html_render: $f: the page logged to the console:"
+        grep ':CONSOLE' "$log" | sed 's/^/    /'
+        status=1
+        continue
+    fi
     if [ ! -s "$png" ]; then
         echo "html_render: $f: no screenshot"
         status=1

@@ -275,14 +275,24 @@ static void test_report(const wm_arch *arch)
           NULL);
     CHECK(strstr(b, "<script") == NULL);
     /* Each site: its worst warp, and an after-drawing when a fix exists
-     * (all four have one). */
-    CHECK_EQ(count(b, "<svg "), 8);
+     * (all four have one); the excess per line.  The worst line made one
+     * request: no histogram. */
+    CHECK_EQ(count(b, "<svg "), 9);
+    CHECK(strstr(b, "id=\"excess-chart\"") != NULL);
+    CHECK(strstr(b, "id=\"histogram\"") == NULL);
+    /* The summary comes before the totals; one source row per line. */
+    const char *sum = strstr(b, "<!-- summary -->");
+    const char *tot = strstr(b, "<h2>Kernel totals</h2>");
+    CHECK(sum && tot && sum < tot && sum < s2);
+    CHECK_EQ(count(b, "<tr class=\"src"), 4);
     free(b);
 
     o.max_sites = 1;
     CAPTURE(b, n, st = wm_html_report(f, g, &o));
     CHECK_EQ(count(b, "<section class=\"site\""), 1);
-    CHECK(strstr(b, "3 more sites not shown.") != NULL);
+    CHECK(strstr(b, "3 more lines not shown.") != NULL);
+    /* rows of lines without a detail section carry no dangling link */
+    CHECK_EQ(count(b, "<a href=\"#d"), 2); /* summary + its row */
     free(b);
 
     /* I/O errors are reported. */
@@ -296,6 +306,174 @@ static void test_report(const wm_arch *arch)
     CHECK_EQ(wm_html_report(NULL, g, NULL), WM_ERR_ARG);
     CHECK(wm_html_begin(NULL, "x") == NULL);
     CHECK_EQ(wm_html_end(NULL), WM_OK);
+    wm_agg_free(g);
+}
+
+/* ---- the report's page model: rows, inlined lines, heat, histogram ---- */
+
+static const char *file_line(void *ctx, const char *file, uint32_t line)
+{
+    static char buf[128];
+    (void)ctx;
+    snprintf(buf, sizeof buf, "    line %u of %s", line, file);
+    return buf;
+}
+
+static uint32_t file_nlines(void *ctx, const char *file)
+{
+    (void)ctx;
+    return strcmp(file, "k.cu") == 0 ? 14 : 0;
+}
+
+/* Site 5 is helper.cuh:3 inlined at k.cu:12. */
+static int site_where(void *ctx, uint32_t site, wm_html_where *out)
+{
+    (void)ctx;
+    out->ptx_line = 100 + site;
+    out->ptx = site == 5 ? "ld.shared.f32 %f1, [%r1]" : "ld.global.f32 %f2, [%rd1]";
+    if (site == 5) {
+        out->call_file = "k.cu";
+        out->call_line = 12;
+    }
+    return 1;
+}
+
+static wm_agg *page_agg(const wm_arch *arch)
+{
+    wm_agg *g = wm_agg_new(arch);
+    wm_access a = strided(WM_SPACE_GLOBAL, 4, 0, 128); /* 32 sectors */
+    a.site = 1;
+    wm_agg_add(g, &a, NULL);
+    a = strided(WM_SPACE_GLOBAL, 4, 0, 4); /* 4 sectors, the ideal */
+    a.site = 1;
+    wm_agg_add(g, &a, NULL);
+    a.site = 2;
+    wm_agg_add(g, &a, NULL);
+    wm_agg_label(g, 1, "", "k.cu", 12);
+    wm_agg_label(g, 2, "", "k.cu", 7);
+    a = strided(WM_SPACE_SHARED, 4, 0, 128); /* 32-way conflict */
+    a.site = 5;
+    wm_agg_add(g, &a, NULL);
+    wm_agg_label(g, 5, "", "helper.cuh", 3);
+    a = strided(WM_SPACE_GLOBAL, 4, 0, 4);
+    a.site = 6; /* code the compiler hoisted: k.cu, line 0 */
+    wm_agg_add(g, &a, NULL);
+    wm_agg_label(g, 6, "ld.global.f32 %f3, [%rd2]", "k.cu", 0);
+    return g;
+}
+
+static void test_page(const wm_arch *arch)
+{
+    wm_agg *g = page_agg(arch);
+    wm_html_opts o = {0};
+    o.source = file_line;
+    o.nlines = file_nlines;
+    o.where = site_where;
+    wmi_hpage p;
+    CHECK_EQ(wmi_hpage_build(&p, g, &o), WM_OK);
+    /* k.cu:7, k.cu:12 (with the inlined helper line under it) and the
+       hoisted instruction's row */
+    CHECK_EQ(p.nlines, 3);
+    CHECK_EQ(p.nfiles, 1);
+    const wmi_hline *l12 = wmi_hpage_find(&p, "k.cu", 12);
+    const wmi_hline *l7 = wmi_hpage_find(&p, "k.cu", 7);
+    CHECK(l12 && l7 && !wmi_hpage_find(&p, "helper.cuh", 3));
+    if (l12 && l7) {
+        CHECK_EQ(l12->count, 2);
+        CHECK_EQ(l12->nsub, 1);
+        CHECK(strcmp(p.subs[l12->sub].file, "helper.cuh") == 0);
+        CHECK_EQ(p.subs[l12->sub].line, 3);
+        /* 2 global requests: 32 + 4 sectors, ideal 8: 28 excessive */
+        CHECK_EQ(l12->sec.requests, 2);
+        CHECK_EQ(l12->sec.excessive_sectors, 28);
+        CHECK_EQ(l12->shr.conflicts, 31);
+        /* the kernel's excess is all this line's: full heat */
+        CHECK(l12->heat == 1.0);
+        CHECK_EQ(l12->rank, 1);
+        /* shared: 31 of 32 wavefronts; global: 28 of 44 sectors */
+        CHECK(fabs(l12->share - 31.0 / 32.0) < 1e-12);
+        CHECK_EQ(l12->sev, WM_SEV_HIGH);
+        CHECK_EQ(l7->rank, 0);
+        CHECK(l7->heat == 0.0);
+    }
+    CHECK_EQ(p.nranked, 1);
+    wmi_hpage_free(&p);
+
+    char *b = NULL;
+    size_t n = 0;
+    wm_status st = WM_OK;
+    CAPTURE(b, n, st = wm_html_report(f, g, &o));
+    CHECK_EQ(st, WM_OK);
+    /* every line of k.cu is a row, and the hoisted instruction one of its
+       own; the helper row sits under line 12 */
+    CHECK_EQ(count(b, "<tr class=\"src"), 15);
+    const char *hoisted = strstr(b, "<h3>Instructions without a source "
+                                    "line</h3>");
+    CHECK(hoisted && strstr(hoisted, "id=\"sp6\"") &&
+          strstr(hoisted, "ld.global.f32 %f3, [%rd2]"));
+    CHECK(strstr(b, " data-lines=\"14\"") != NULL);
+    const char *r12 = strstr(b, "<tr class=\"src hot\" id=\"s0-12\">");
+    const char *inl = strstr(b, "<tr class=\"inl\">");
+    const char *r13 = strstr(b, "id=\"s0-13\"");
+    CHECK(r12 && inl && r13 && r12 < inl && inl < r13);
+    CHECK(strstr(b, "inlined helper.cuh:3</span>     line 3 of helper.cuh") !=
+          NULL);
+    /* row 12: 3 requests (2 global, 1 shared), 18 / 4 sectors per request,
+       32 / 1 wavefronts, 31 conflicts, 97% */
+    CHECK(strstr(b, "<td>3</td><td>18.00 <span class=\"muted\">/ 4.00</span>"
+                    "</td><td>32.00 <span class=\"muted\">/ 1.00</span></td>"
+                    "<td>31</td><td class=\"t-high\">97%</td>") != NULL);
+    /* both problems of the line in the summary, the worst first */
+    const char *shr = strstr(b, "<b>shared ld:</b> 32-way bank conflict");
+    const char *glb = strstr(b, "<b>global ld:</b> strided access");
+    const char *end = strstr(b, "<!-- /summary -->");
+    CHECK(shr && glb && end && glb < end && shr < end);
+    CHECK(strstr(b, "31 excessive wavefronts: 97% of the kernel&#39;s 32 "
+                    "shared wavefronts") != NULL ||
+          strstr(b, "31 excessive wavefronts: 97% of the kernel's 32 shared "
+                    "wavefronts") != NULL);
+    CHECK(strstr(b, "28 excessive sectors: 64% of the kernel's 44 global "
+                    "sectors") != NULL);
+    /* k.cu:7 and the hoisted load are at the ideal, but 16-byte vectors
+       would still help */
+    CHECK(strstr(b, "2 lines at the ideal that the advisor would still "
+                    "change (fewer requests for the same bytes): <a "
+                    "href=\"#dp6\">site 6</a>, <a href=\"#d0-7\">k.cu:7</a>."
+                    "</p>") != NULL);
+    /* the PTX panel lists the three instructions in PTX order */
+    const char *p1 = strstr(b, ">101</a>"), *p2 = strstr(b, ">102</a>"),
+               *p5 = strstr(b, ">105</a>");
+    CHECK(p1 && p2 && p5 && p1 < p2 && p2 < p5);
+    /* the histogram of line 12's worst kind: its one shared request */
+    CHECK(strstr(b, "wavefronts per request over the 1 requests of k.cu:12 "
+                    "(shared ld)") != NULL);
+    free(b);
+    wm_agg_free(g);
+}
+
+/* The aggregator's per-request histogram behind the page's chart. */
+static void test_hist(const wm_arch *arch)
+{
+    wm_agg *g = wm_agg_new(arch);
+    wm_access a = strided(WM_SPACE_GLOBAL, 4, 0, 128);
+    wm_agg_add(g, &a, NULL);
+    wm_agg_add(g, &a, NULL);
+    a = strided(WM_SPACE_GLOBAL, 4, 0, 4);
+    wm_agg_add(g, &a, NULL);
+    a = strided(WM_SPACE_GLOBAL, 8, 0, 64 * 8); /* 8-byte lanes, 32 lines */
+    a.size = 8;
+    wm_agg_add(g, &a, NULL);
+    const uint32_t *h = wmi_agg_site_hist(g, 0);
+    CHECK(h != NULL);
+    if (h) {
+        uint64_t total = 0;
+        for (unsigned i = 0; i <= WM_HIST_MAX; i++)
+            total += h[i];
+        CHECK_EQ(total, 4);
+        CHECK_EQ(h[32], 3); /* the two strided 4-byte and the 8-byte one */
+        CHECK_EQ(h[4], 1);
+    }
+    CHECK(wmi_agg_site_hist(g, 1) == NULL);
     wm_agg_free(g);
 }
 
@@ -348,6 +526,8 @@ int main(void)
     test_svg_sectors(arch);
     test_charts();
     test_report(arch);
+    test_page(arch);
+    test_hist(arch);
     const char *dir = getenv("WM_ARTIFACT_DIR");
     if (dir && *dir)
         write_artifacts(arch, dir);

@@ -70,6 +70,13 @@ int main(void)
 {
     test_inline_asm_loc();
     CHECK(strcmp(wm_version(), WM_VERSION) == 0);
+    /* the string and the number are made from the three parts */
+    char v[32];
+    snprintf(v, sizeof v, "%d.%d.%d", WM_VERSION_MAJOR, WM_VERSION_MINOR,
+             WM_VERSION_PATCH);
+    CHECK(strcmp(v, WM_VERSION) == 0);
+    CHECK_EQ(WM_VERSION_NUMBER, WM_VERSION_MAJOR * 10000 +
+                                    WM_VERSION_MINOR * 100 + WM_VERSION_PATCH);
     wm_ptx_module *m = NULL;
     wm_diag d;
     memset(&d, 0, sizeof d);

@@ -19,7 +19,9 @@ def test_version_is_the_library_version():
     from warpmem._lib import lib
     assert warpmem.__version__ == lib.wm_version().decode()
     hdr = open(os.path.join(REPO, "include", "warpmem.h")).read()
-    assert '#define WM_VERSION "%s"' % warpmem.__version__ in hdr
+    parts = warpmem.__version__.split(".")
+    for name, value in zip(("MAJOR", "MINOR", "PATCH"), parts):
+        assert "#define WM_VERSION_%s %s\n" % (name, value) in hdr
 
 
 def test_count_coalesced_and_strided():
