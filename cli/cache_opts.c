@@ -1,6 +1,6 @@
 /*
- * cache_opts.c -- the hierarchy-model options of `run` and `expr` and the
- * placement of the model's section in their output (cache_opts.h).
+ * cache_opts.c -- the hierarchy-model options of `run` and `expr`
+ * (cache_opts.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cache_opts.h"
@@ -85,50 +85,4 @@ wm_cache *cli_cache_new(const cli_cache *o, const wm_arch *arch,
     }
     *failed = 0;
     return c;
-}
-
-FILE *cli_cache_report_file(cli_cache *o, const wm_cache *c, wm_format fmt)
-{
-    o->fmt = fmt;
-    o->out = stdout;
-    if (c && fmt == WM_FMT_JSON) {
-        FILE *f = open_memstream(&o->buf, &o->len);
-        if (f)
-            o->out = f;
-    }
-    return o->out;
-}
-
-int cli_cache_report_end(cli_cache *o, const wm_cache *c, const wm_agg *g)
-{
-    if (!c)
-        return 1;
-    if (o->out == stdout) {
-        if (o->fmt == WM_FMT_CSV)
-            fputc('\n', stdout);
-        wm_cache_report(stdout, c, g, o->fmt);
-        return fflush(stdout) == 0;
-    }
-    /* JSON: the report is one object; the model's section becomes its
-     * "hierarchy" member. */
-    if (fclose(o->out) != 0) {
-        free(o->buf);
-        return 0;
-    }
-    o->out = NULL;
-    size_t end = o->len;
-    while (end > 0 && o->buf[end - 1] != '}')
-        end--;
-    if (end == 0) {
-        fwrite(o->buf, 1, o->len, stdout);
-        free(o->buf);
-        return 0;
-    }
-    fwrite(o->buf, 1, end - 1, stdout);
-    fputs(", \"hierarchy\": ", stdout);
-    wm_cache_report(stdout, c, g, WM_FMT_JSON);
-    fwrite(o->buf + end - 1, 1, o->len - (end - 1), stdout);
-    free(o->buf);
-    o->buf = NULL;
-    return fflush(stdout) == 0;
 }

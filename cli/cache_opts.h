@@ -1,8 +1,8 @@
 /*
  * cache_opts.h -- the hierarchy-model options shared by `run` and `expr`:
  * --cache, --cache-order insn|barrier, --sms N, --regs N, and the
- * printing of the
- * model's section after (text, CSV) or inside (JSON) the command's report.
+ * the model's section itself is part of the command's report (text:
+ * wm_cache_report after it; JSON, CSV: inside the library's document).
  */
 #ifndef WM_CLI_CACHE_OPTS_H
 #define WM_CLI_CACHE_OPTS_H
@@ -14,11 +14,6 @@ typedef struct cli_cache {
     wm_cache_order order; /* --cache-order */
     int64_t sms;          /* --sms N, 0 = the GPU's count */
     int64_t regs;         /* --regs N per thread, 0 = not limiting */
-    /* printing state */
-    wm_format fmt;
-    FILE *out;            /* where the report goes: stdout or a buffer */
-    char *buf;
-    size_t len;
 } cli_cache;
 
 void cli_cache_init(cli_cache *o);
@@ -31,11 +26,5 @@ int cli_cache_opt(int argc, char **argv, int *i, cli_cache *o);
  * error: *failed is set then). */
 wm_cache *cli_cache_new(const cli_cache *o, const wm_arch *arch,
                         uint64_t threads, uint64_t smem, int *failed);
-
-/* Where to write the command's report (a buffer for JSON with a model). */
-FILE *cli_cache_report_file(cli_cache *o, const wm_cache *c, wm_format fmt);
-
-/* Write the report (spliced with the model's section) to stdout. 1 ok. */
-int cli_cache_report_end(cli_cache *o, const wm_cache *c, const wm_agg *g);
 
 #endif /* WM_CLI_CACHE_OPTS_H */

@@ -133,4 +133,12 @@ void cli_command_line(int argc, char **argv, char *buf, size_t cap);
 int cli_compile_cu(const char *cu, unsigned sm, const char *const *flags,
                    size_t nflags, char *out, size_t outlen);
 
+/*
+ * Compare a prediction with ncu exports (wm_ncu_compare) onto f: 0 all
+ * within the tolerance, 1 (after printing why) when one is over it,
+ * nothing was compared or writing failed.
+ */
+int cli_compare(FILE *f, const wm_ncu *const *meas, size_t nmeas,
+                const wm_ncu *pred, const wm_compare_opts *o);
+
 #endif /* WM_CLI_H */

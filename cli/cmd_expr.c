@@ -2,8 +2,9 @@
  * cmd_expr.c -- `warpmem expr`: index expressions over a whole grid.
  *
  * argv -> program text (statements given as arguments, one per line, or
- * a file with -f) -> wm_expr_parse -> wm_expr_run into a wm_agg -> text,
- * JSON or CSV per statement.  Parse and run-time errors are printed as
+ * a file with -f) -> wm_expr_parse -> wm_expr_run into a wm_agg -> text
+ * per statement, or the library's document (wm_expr_report: JSON, CSV,
+ * ncu CSV).  Parse and run-time errors are printed as
  * file:line:col with the source line and a caret, exit 1; bad flags exit 2.
  * --explain adds the advisor's verdict on each statement's worst warp
  * (text or JSON); --html FILE writes the whole run as an HTML report.
@@ -26,7 +27,6 @@ typedef struct expr_opts {
     int first_stmt;   /* argv index of the first statement, 0 if none */
     int nstmt_args;   /* statements on the command line */
     cli_cache cache;  /* --cache, --cache-order, --sms */
-    wm_cache *model;  /* the hierarchy model of the run, or NULL */
 } expr_opts;
 
 /* The help text is help.def's "expr" rows. */
@@ -430,141 +430,6 @@ static void print_text(const wm_expr *e, const wm_agg *g, const expr_opts *o,
     }
 }
 
-static void print_json(const wm_expr *e, const wm_agg *g, const expr_opts *o,
-                       const char *file, const expr_advice *x)
-{
-    unsigned grid[3], block[3], tid[3];
-    wm_expr_launch(e, grid, block);
-    printf("{\"arch\": ");
-    wm_json_string(stdout, o->arch.name);
-    printf(", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
-           "\"warp_size\": %u, \"first_warp\": [",
-           grid[0], grid[1], grid[2], block[0], block[1], block[2],
-           o->arch.warp_size);
-    for (unsigned l = 0; l < o->arch.warp_size; l++)
-        if (wm_expr_lane_tid(block, o->arch.warp_size, 0, l, tid))
-            printf("%s[%u, %u, %u]", l ? ", " : "", tid[0], tid[1], tid[2]);
-    printf("], \"statements\": [");
-    for (size_t i = 0; i < wm_agg_nsites(g); i++) {
-        wm_site s;
-        wm_expr_stmt si;
-        wm_totals t;
-        wm_expr_where w;
-        wm_counts c;
-        wm_agg_site(g, i, &s);
-        wm_expr_stmt_info(e, s.site, &si);
-        memset(&t, 0, sizeof t);
-        wm_totals_add_site(&t, &s);
-        printf("%s\n  {\"statement\": %u, \"text\": ", i ? "," : "",
-               s.site + 1);
-        wm_json_string(stdout, si.text);
-        printf(", \"file\": ");
-        wm_json_string(stdout, file);
-        printf(", \"line\": %u, \"space\": \"%s\", \"op\": \"%s\", "
-               "\"size\": %u, \"accesses\": %" PRIu64
-               ", \"active_accesses\": %" PRIu64 ", \"%s_per_request\": "
-               "{\"min\": %u, \"median\": %u, \"max\": %u, \"mean\": %.4f}, "
-               "\"metrics\": ",
-               si.line, wm_space_name(s.space), wm_op_name(s.op), si.size,
-               s.stats.inst_all, s.stats.inst, per_request_name(s.space),
-               s.per_request.min, s.per_request.median, s.per_request.max,
-               s.per_request.mean);
-        wm_json_metrics(stdout, &t);
-        const wm_access *a = wm_expr_worst(e, s.site, &w, &c);
-        if (a) {
-            printf(", \"worst\": {\"block\": [%u, %u, %u], \"warp\": %u, "
-                   "\"iter\": {",
-                   w.block[0], w.block[1], w.block[2], w.warp);
-            for (unsigned k = 0; k < si.nloops; k++) {
-                printf("%s", k ? ", " : "");
-                wm_json_string(stdout, si.loop_name[k]);
-                printf(": %lld", (long long)w.iter[k]);
-            }
-            printf("}, \"mask\": \"0x%" PRIx64 "\", \"addrs\": [", a->mask);
-            int first = 1;
-            for (unsigned l = 0; l < o->arch.warp_size; l++)
-                if (a->mask >> l & 1) {
-                    printf("%s%" PRIu64, first ? "" : ", ", a->addr[l]);
-                    first = 0;
-                }
-            printf("], \"counts\": ");
-            wm_json_counts(stdout, a, &c);
-            printf("}");
-        }
-        if (x) {
-            printf(", \"advice\": ");
-            if (x->ok[i])
-                wm_advise_json(stdout, &x->adv[i]);
-            else
-                printf("null");
-        }
-        printf("}");
-    }
-    printf("\n]");
-    if (x) {
-        /* Statement numbers, worst first (ncu-style severity order). */
-        printf(", \"advice_order\": [");
-        for (size_t k = 0; k < wm_agg_nsites(g); k++) {
-            wm_site s;
-            wm_agg_site(g, x->order[k], &s);
-            printf("%s%u", k ? ", " : "", s.site + 1);
-        }
-        printf("]");
-    }
-    if (o->model) {
-        printf(", \"hierarchy\": ");
-        wm_cache_report(stdout, o->model, g, WM_FMT_JSON);
-    }
-    printf("}\n");
-}
-
-static void csv_text(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
-}
-
-static void print_csv(const wm_expr *e, const wm_agg *g)
-{
-    printf("statement,line,text,space,op,metric,value\n");
-    for (size_t i = 0; i < wm_agg_nsites(g); i++) {
-        wm_site s;
-        wm_expr_stmt si;
-        wm_totals t;
-        wm_agg_site(g, i, &s);
-        wm_expr_stmt_info(e, s.site, &si);
-        memset(&t, 0, sizeof t);
-        wm_totals_add_site(&t, &s);
-        const char *pr = per_request_name(s.space);
-        struct {
-            const char *suffix;
-            double v;
-        } dist[4] = {{"min", s.per_request.min},
-                     {"median", s.per_request.median},
-                     {"max", s.per_request.max},
-                     {"mean", s.per_request.mean}};
-        for (size_t m = 0; m < wm_metric_count() + 4; m++) {
-            if (m < wm_metric_count() && !wm_metric_relevant(&t, m))
-                continue;
-            printf("%u,%u,", s.site + 1, si.line);
-            csv_text(si.text);
-            printf(",%s,%s,", wm_space_name(s.space), wm_op_name(s.op));
-            if (m < wm_metric_count())
-                printf(wm_metric_is_count(m) ? "%s,%.0f\n" : "%s,%.6g\n",
-                       wm_metric_name(m), wm_metric_value(&t, m));
-            else
-                printf("%s_per_request.%s,%.6g\n", pr,
-                       dist[m - wm_metric_count()].suffix,
-                       dist[m - wm_metric_count()].v);
-        }
-    }
-}
-
 /* ---- HTML report ------------------------------------------------------ */
 
 /* Source lines for the report: the text of the statement on that line
@@ -666,23 +531,24 @@ static int run(wm_expr *e, const expr_opts *o, const char *src, size_t n,
     } else {
         expr_advice x = {0};
         const expr_advice *xp = NULL;
-        if (o->out.explain) {
+        if (o->out.explain && o->out.format == WM_FMT_TEXT) {
             if (!advise_all(e, g, &o->arch, &x))
                 rc = cli_error("out of memory");
             xp = &x;
         }
         if (rc == WM_EXIT_OK) {
-            expr_opts om = *o;
-            om.model = model;
-            switch (o->out.format) {
-            case WM_FMT_TEXT: print_text(e, g, o, name, xp); break;
-            case WM_FMT_JSON: print_json(e, g, &om, name, xp); break;
-            case WM_FMT_CSV: print_csv(e, g); break;
-            }
-            if (model && o->out.format != WM_FMT_JSON) {
-                if (o->out.format == WM_FMT_CSV)
-                    putchar('\n');
-                wm_cache_report(stdout, model, g, o->out.format);
+            if (o->out.format == WM_FMT_TEXT) {
+                print_text(e, g, o, name, xp);
+                if (model)
+                    wm_cache_report(stdout, model, g, WM_FMT_TEXT);
+            } else {
+                wm_expr_report_opts ro = {o->out.format, name, o->out.explain,
+                                          model};
+                st = wm_expr_report(stdout, e, g, &ro);
+                if (st == WM_ERR_IO)
+                    rc = cli_write_error("standard output", errno);
+                else if (st != WM_OK)
+                    rc = cli_error("expr: %s", wm_status_str(st));
             }
             if (o->out.html)
                 rc = write_html(e, g, o, name, argc, argv);

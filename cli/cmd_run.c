@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run_args.h"
 #include "cache_opts.h"
+#include "compare_opts.h"
 #include "run_value.h"
 #include "run_check.h"
 
@@ -425,6 +426,8 @@ int wm_cmd_run(int argc, char **argv)
     cli_cache_init(&cache_opt);
     run_check rchk;
     run_check_init(&rchk);
+    cli_compare_opts compare_opt;
+    cli_compare_init(&compare_opt);
     int rc = WM_EXIT_USAGE;
     char *src = NULL;
     wm_ptx_module *m = NULL;
@@ -555,6 +558,9 @@ int wm_cmd_run(int argc, char **argv)
             if (r < 0)
                 goto out;
         } else if ((r = run_check_opt(argc, argv, &i, &rchk))) {
+            if (r < 0)
+                goto out;
+        } else if ((r = cli_compare_opt(argc, argv, &i, &compare_opt))) {
             if (r < 0)
                 goto out;
         } else if ((r = cli_opt(argc, argv, &i, "--draw", NULL, &v))) {
@@ -806,7 +812,9 @@ int wm_cmd_run(int argc, char **argv)
     ro.check = l.check;
     /* --check: the hazards after the text report, in the JSON document,
        on stderr beside a CSV table */
-    FILE *check_out = ro.format == WM_FMT_CSV ? stderr : stdout;
+    FILE *check_out = ro.format == WM_FMT_TEXT ? stdout : stderr;
+    memcpy(ro.grid, l.grid, sizeof ro.grid);
+    memcpy(ro.block, l.block, sizeof ro.block);
     char cmd[2048];
     cli_command_line(argc, argv, cmd, sizeof cmd);
     ro.command = cmd;
@@ -822,14 +830,16 @@ int wm_cmd_run(int argc, char **argv)
         rc = WM_EXIT_ERR;
         goto out;
     }
-    wm_ptx_report(cli_cache_report_file(&cache_opt, l.cache, ro.format), m,
-                  agg, &ro);
-    if (!cli_cache_report_end(&cache_opt, l.cache, agg))
-        rc = WM_EXIT_ERR;
+    ro.cache = l.cache; /* JSON/CSV/ncu: the report carries the model */
+    wm_ptx_report(stdout, m, agg, &ro);
+    if (l.cache && ro.format == WM_FMT_TEXT)
+        wm_cache_report(stdout, l.cache, agg, WM_FMT_TEXT);
     if (ro.format != WM_FMT_JSON)
         wm_ptx_check_print(check_out, m, l.check);
     if (run_check_found(&rchk))
         rc = WM_EXIT_ERR;
+    if (rc == WM_EXIT_OK)
+        rc = cli_compare_run(&compare_opt, m, agg, &ro);
     if (output.html && write_html(output.html, m, agg, &ro) != WM_OK)
         rc = WM_EXIT_ERR;
     if (rc == WM_EXIT_OK)

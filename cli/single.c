@@ -1,6 +1,7 @@
 /*
  * single.c -- argv -> one wm_access -> wm_count -> text / JSON / CSV, for
- * `warpmem global` and `warpmem shared`.
+ * `warpmem global` and `warpmem shared`; JSON, CSV and the ncu-shaped CSVs
+ * are the library's (wm_access_report).
  *
  * The access is given either as --stride S [--base B] (in elements of
  * --size bytes: lane i reads element B + i*S) or as --addrs a0,a1,...
@@ -309,33 +310,6 @@ static void print_metrics_text(const wm_totals *t)
     }
 }
 
-static void print_json(const single_opts *o, const wm_counts *c,
-                       const wm_totals *t, const wm_advice *adv)
-{
-    printf("{\"command\": \"%s\", \"arch\": ",
-           o->acc.space == WM_SPACE_SHARED ? "shared" : "global");
-    wm_json_string(stdout, o->arch.name);
-    printf(", \"mask\": \"0x%" PRIx64 "\", \"addrs\": [", o->acc.mask);
-    int first = 1;
-    for (unsigned i = 0; i < o->arch.warp_size; i++) {
-        if (!((o->acc.mask >> i) & 1u))
-            continue;
-        printf("%s{\"lane\": %u, \"addr\": %" PRIu64 "}", first ? "" : ", ", i,
-               o->acc.addr[i]);
-        first = 0;
-    }
-    printf("], \"counts\": ");
-    wm_json_counts(stdout, &o->acc, c);
-    printf(", \"efficiency_pct\": %.2f, \"metrics\": ",
-           efficiency_pct(c, &o->arch, o->acc.space));
-    wm_json_metrics(stdout, t);
-    if (adv) {
-        printf(", \"advice\": ");
-        wm_advise_json(stdout, adv);
-    }
-    printf("}\n");
-}
-
 /* --html FILE: a one-site report of this access. */
 static int write_html(const single_opts *o, int argc, char **argv)
 {
@@ -375,26 +349,6 @@ static int write_html(const single_opts *o, int argc, char **argv)
     return WM_EXIT_OK;
 }
 
-static void print_csv(const single_opts *o, const wm_counts *c,
-                      const wm_totals *t)
-{
-    printf("arch,space,op,size,active,requests,bytes,sectors,tags,"
-           "ideal_sectors,wavefronts,ideal_wavefronts,conflicts,nway,"
-           "efficiency_pct");
-    for (size_t i = 0; i < wm_metric_count(); i++)
-        if (wm_metric_relevant(t, i))
-            printf(",%s", wm_metric_name(i));
-    printf("\n%s,%s,%s,%u,%u,%u,%llu,%u,%u,%u,%u,%u,%u,%u,%.2f", o->arch.name,
-           wm_space_name(o->acc.space), wm_op_name(o->acc.op), o->acc.size,
-           c->active, c->requests, (unsigned long long)c->bytes, c->sectors,
-           c->tags, c->ideal_sectors, c->wavefronts, c->ideal_wavefronts,
-           c->conflicts, c->nway, efficiency_pct(c, &o->arch, o->acc.space));
-    for (size_t i = 0; i < wm_metric_count(); i++)
-        if (wm_metric_relevant(t, i))
-            printf(",%.6g", wm_metric_value(t, i));
-    printf("\n");
-}
-
 int cli_single_access(int argc, char **argv, wm_space space)
 {
     single_opts o;
@@ -424,8 +378,17 @@ int cli_single_access(int argc, char **argv, wm_space space)
         }
         print_metrics_text(&t);
         break;
-    case WM_FMT_JSON: print_json(&o, &c, &t, o.out.explain ? &adv : NULL); break;
-    case WM_FMT_CSV: print_csv(&o, &c, &t); break;
+    case WM_FMT_JSON:
+    case WM_FMT_CSV:
+    case WM_FMT_NCU_CSV:
+    case WM_FMT_NCU_RAW:
+        st = wm_access_report(stdout, &o.arch, &o.acc, o.out.format,
+                              o.out.explain);
+        if (st == WM_ERR_IO)
+            return cli_write_error("standard output", errno);
+        if (st != WM_OK)
+            return cli_error("%s", wm_status_str(st));
+        break;
     }
     if (o.out.html)
         return write_html(&o, argc, argv);

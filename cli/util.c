@@ -148,8 +148,14 @@ int cli_parse_format(const char *text, wm_format *out)
         *out = WM_FMT_JSON;
     else if (strcmp(text, "csv") == 0)
         *out = WM_FMT_CSV;
+    else if (strcmp(text, "ncu-csv") == 0)
+        *out = WM_FMT_NCU_CSV;
+    else if (strcmp(text, "ncu-raw") == 0)
+        *out = WM_FMT_NCU_RAW;
     else {
-        cli_usage_error("--format: '%s' is not one of text, json, csv", text);
+        cli_usage_error("--format: '%s' is not one of text, json, csv, "
+                        "ncu-csv, ncu-raw",
+                        text);
         return 0;
     }
     return 1;
@@ -276,7 +282,7 @@ int cli_output_opt(int argc, char **argv, int *i, cli_output *o)
 
 int cli_output_check(const cli_output *o)
 {
-    if (o->explain && o->format == WM_FMT_CSV) {
+    if (o->explain && o->format != WM_FMT_TEXT && o->format != WM_FMT_JSON) {
         cli_usage_error("--explain works with --format text or json, not "
                         "csv");
         return 0;

@@ -413,11 +413,27 @@ WM_API double wm_metric_value(const wm_totals *t, size_t i);
 WM_API int wm_metric_relevant(const wm_totals *t, size_t i);
 /* 1 if the value is a whole count (print as integer), 0 for ratio/pct. */
 WM_API int wm_metric_is_count(size_t i);
+/* The metric's unit as Nsight Compute prints it with --print-units base
+ * ("sector", "request", "inst", "byte/sector", "%", or "" for unitless
+ * counts such as wavefronts); "" for an index out of range. */
+WM_API const char *wm_metric_unit(size_t i);
 
 /* ---- writers ------------------------------------------------------------ */
 
-/* Output format selector shared by the analysing commands. */
-typedef enum { WM_FMT_TEXT, WM_FMT_JSON, WM_FMT_CSV } wm_format;
+/*
+ * Output format selector shared by the analysing commands.  JSON and CSV
+ * have the shape of docs/output.md ("schema": "warpmem/1"); NCU_CSV is
+ * what `ncu --csv --page details` writes (one row per metric), NCU_RAW
+ * what `ncu --csv --page raw` writes (one wide row per launch under a
+ * units row).
+ */
+typedef enum {
+    WM_FMT_TEXT,
+    WM_FMT_JSON,
+    WM_FMT_CSV,
+    WM_FMT_NCU_CSV,
+    WM_FMT_NCU_RAW
+} wm_format;
 
 /*
  * Draw one access as text: for global/local a lane -> sector map (one row
@@ -440,6 +456,17 @@ WM_API void wm_json_metrics(FILE *f, const wm_totals *t);
 
 /* Write counts as a JSON object ({"requests":..., ...}). */
 WM_API void wm_json_counts(FILE *f, const wm_access *a, const wm_counts *c);
+
+/*
+ * The document of one warp access (`warpmem global|shared`) in fmt (JSON,
+ * CSV or an ncu CSV; docs/output.md): counts, totals by Nsight Compute
+ * name with units, the lane addresses and, with explain, the advisor's
+ * verdict.  WM_ERR_ARG for WM_FMT_TEXT or NULL arguments, the status of
+ * wm_count for a bad access, WM_ERR_IO when writing failed.
+ */
+WM_API wm_status wm_access_report(FILE *f, const wm_arch *arch,
+                                  const wm_access *a, wm_format fmt,
+                                  int explain);
 
 /* ---- expressions (wm_expr_*) ------------------------------------------ */
 
@@ -560,6 +587,24 @@ WM_API const wm_access *wm_expr_worst(const wm_expr *e, size_t i,
  */
 WM_API int wm_expr_lane_tid(const unsigned block[3], unsigned warp_size,
                             unsigned warp, unsigned lane, unsigned tid[3]);
+
+typedef struct wm_cache wm_cache;
+
+/* What wm_expr_report writes. */
+typedef struct wm_expr_report_opts {
+    wm_format format;      /* JSON, CSV or an ncu CSV (not text) */
+    const char *file;      /* the program's name for the sites' "file" */
+    int explain;           /* the advisor's verdict on every statement */
+    const wm_cache *cache; /* the hierarchy model of the run, or NULL */
+} wm_expr_report_opts;
+
+/*
+ * The document of an expression run over g (docs/output.md): launch and
+ * first-warp mapping, totals, one site per statement with its worst warp.
+ * WM_ERR_ARG for text or NULL arguments, WM_ERR_NOMEM, WM_ERR_IO.
+ */
+WM_API wm_status wm_expr_report(FILE *f, const wm_expr *e, const wm_agg *g,
+                                const wm_expr_report_opts *o);
 
 /* ---- PTX interpreter (wm_ptx_*) --------------------------------------- */
 
@@ -1099,6 +1144,10 @@ typedef struct wm_ptx_report_opts {
     const char *const *written; /* output files written (JSON lists them) */
     size_t nwritten;
     const wm_ptx_check *check; /* JSON: a "hazards" array (may be NULL) */
+    const wm_cache *cache;   /* the hierarchy model of the run, or NULL:
+                                JSON/CSV carry its section, the ncu CSVs
+                                its metrics (text: wm_cache_report) */
+    unsigned grid[3], block[3]; /* the launch (0: not given) */
 } wm_ptx_report_opts;
 
 /*
@@ -1693,12 +1742,18 @@ WM_API void wm_cache_predict(const wm_cache *c, wm_cache_time *out);
 /* Metrics under Nsight Compute's names (plus warpmem__ predictions). */
 WM_API size_t wm_cache_metric_count(void);
 WM_API const char *wm_cache_metric_name(size_t i);
+/* Its unit ("sector", "%", "byte", "nsecond", ...; "" out of range). */
+WM_API const char *wm_cache_metric_unit(size_t i);
 WM_API double wm_cache_metric_value(const wm_cache *c, size_t i);
 
 /*
  * Print the hierarchy section: the configuration, the metrics and the
  * predicted time, then per site (labelled from g, may be NULL) the L1 and
- * L2 misses it caused.  JSON: one object without a trailing newline.
+ * L2 misses it caused.  JSON: {"hierarchy": {...}} and a newline; CSV: its
+ * rows of the long table (docs/output.md); the ncu formats write nothing
+ * (the launch's ncu rows carry these metrics).  The reports of runs and
+ * expressions embed the section themselves (wm_ptx_report_opts.cache,
+ * wm_expr_report_opts.cache).
  */
 WM_API void wm_cache_report(FILE *f, const wm_cache *c, const wm_agg *g,
                             wm_format fmt);
@@ -1713,6 +1768,87 @@ WM_API uint64_t wm_ptx_kernel_smem(const wm_ptx_module *m, size_t k,
 WM_API wm_status wm_expr_run_cache(wm_expr *e, wm_agg *g, wm_cache *c,
                                    uint64_t max_accesses,
                                    wm_expr_fault *fault);
+
+/* ---- Nsight Compute CSV exports (wm_ncu_*) ------------------------------
+ *
+ * An export of `ncu --csv` (details, raw or source page) or warpmem's own
+ * CSV, read into launches, each with its metrics in file order (see
+ * docs/output.md for what each page holds).  All strings live with the
+ * wm_ncu object.
+ */
+
+typedef struct wm_ncu wm_ncu;
+
+typedef enum {
+    WM_NCU_DETAILS, /* --page details: a row per (launch, metric) */
+    WM_NCU_RAW,     /* --page raw: a row per launch, a units row */
+    WM_NCU_SOURCE,  /* --page source: per source line counters */
+    WM_NCU_WARPMEM  /* warpmem --format csv: totals and per line sums */
+} wm_ncu_page;
+
+/* One launch of an export ("" for what the page does not have). */
+typedef struct wm_ncu_launch {
+    const char *id, *kernel, *block, *grid, *cc;
+    size_t nmetrics;
+} wm_ncu_launch;
+
+/* One metric of a launch; line (and file, warpmem's CSV) for per-line
+ * counters, else 0.  has_value 0: ncu printed no value ("n/a", ""). */
+typedef struct wm_ncu_value {
+    const char *name, *unit, *file;
+    uint32_t line;
+    double value;
+    int has_value;
+} wm_ncu_value;
+
+/*
+ * Parse text[0..n).  Quoted fields with commas, doubled quotes and line
+ * breaks, CRLF, the raw page's units row, thousands separators in values
+ * and "==PROF=="/"==WARNING==" lines are understood; "==ERROR==" lines,
+ * a malformed record or a record whose field count differs from the
+ * header's are errors in *d (offset, line, col; print with
+ * wm_diag_print).  On success *out is the export (caller frees with
+ * wm_ncu_free).  WM_ERR_PARSE, WM_ERR_NOMEM, WM_ERR_ARG.
+ */
+WM_API wm_status wm_ncu_parse(const char *text, size_t n, wm_ncu **out,
+                              wm_diag *d);
+WM_API void wm_ncu_free(wm_ncu *x);
+
+WM_API wm_ncu_page wm_ncu_page_of(const wm_ncu *x);
+WM_API size_t wm_ncu_nlaunches(const wm_ncu *x);
+/* Launch i (0-based, file order).  1, or 0 when out of range. */
+WM_API int wm_ncu_launch_info(const wm_ncu *x, size_t i, wm_ncu_launch *out);
+/* Metric j of launch i.  1, or 0 when out of range. */
+WM_API int wm_ncu_metric(const wm_ncu *x, size_t launch, size_t j,
+                         wm_ncu_value *out);
+
+/* What wm_ncu_compare compares and how it prints. */
+typedef struct wm_compare_opts {
+    double tolerance;   /* relative: 0.05 flags a ratio off 1 by > 5 % */
+    const char *kernel; /* only this kernel (name without parameters), or
+                           NULL for every launch of the prediction */
+    long launch;        /* the n-th launch (0-based) of the kernel in the
+                           measurement; -1: the first with the same block
+                           and grid, else the first */
+    wm_format format;   /* WM_FMT_TEXT or WM_FMT_JSON */
+} wm_compare_opts;
+
+/*
+ * Print, for every launch of pred (warpmem's CSV or an ncu CSV it
+ * wrote), the metrics that the matched launch of the measurement meas[]
+ * also has (details or raw pages), and per source line those of source
+ * pages: predicted, measured, ratio, flagged when the ratio is off 1 by
+ * more than the tolerance.  *nflagged and *ncompared (may be NULL) count
+ * them.  WM_ERR_IO when writing failed, WM_ERR_ARG.
+ */
+WM_API wm_status wm_ncu_compare(FILE *f, const wm_ncu *const *meas,
+                                size_t nmeas, const wm_ncu *pred,
+                                const wm_compare_opts *o, size_t *nflagged,
+                                size_t *ncompared);
+
+/* What an export holds, launch by launch (text, or JSON in the shape of
+ * docs/output.md).  WM_ERR_IO when writing failed. */
+WM_API wm_status wm_ncu_dump(FILE *f, const wm_ncu *x, wm_format fmt);
 
 #ifdef __cplusplus
 }

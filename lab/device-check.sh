@@ -283,7 +283,7 @@ if [ $dry -eq 1 ]; then
     skip torch "dry run"
     skip ncu-metrics "dry run"
     skip ncu "dry run: lab/tests/data/ncu.csv stands in"
-    step compare "cp '$data/once.json' '$data/ncu.csv' . && python3 '$here/device_report.py' ncu-check ncu.csv && python3 '$here/device_report.py' compare --once once.json --ncu ncu.csv --warpmem '$build/warpmem' --root '$root' --out ."
+    step compare "cp '$data/once.json' '$data/ncu.csv' . && python3 '$here/device_report.py' ncu-check ncu.csv --warpmem '$build/warpmem' && python3 '$here/device_report.py' compare --once once.json --ncu ncu.csv --warpmem '$build/warpmem' --root '$root' --out ."
     step targets "cp '$data/lab.json' . && python3 '$here/device_report.py' targets --lab lab.json --compare compare.json --out ."
     finish
     # What a real run must leave behind.
@@ -344,7 +344,7 @@ fi
 if command -v ncu >/dev/null 2>&1; then
     step ncu-metrics "ncu --query-metrics >ncu-metrics.txt; python3 '$here/device_report.py' metrics-check --list ncu-metrics.txt --metrics $metrics"
     if [ -x "$lab" ]; then
-        step ncu "ncu --print-units base --clock-control none --metrics $metrics -k regex:^lab_ --csv --page raw --log-file ncu.csv '$lab' --once --size 8M --commit '$commit' --json once.json; python3 '$here/device_report.py' ncu-check ncu.csv"
+        step ncu "ncu --print-units base --clock-control none --metrics $metrics -k regex:^lab_ --csv --page raw --log-file ncu.csv '$lab' --once --size 8M --commit '$commit' --json once.json; python3 '$here/device_report.py' ncu-check ncu.csv --warpmem '$build/warpmem'"
     else
         fail_now ncu "warpmem-lab was not built"
     fi

@@ -10,6 +10,8 @@
       warpmem binary has the run command), and Nsight Compute's counters
       (when NCU.csv exists).  Writes compare.txt and compare.json.
 
+      The export is read by `warpmem compare NCU.csv --format json` (the
+      warpmem binary given, else $WARPMEM, else build/warpmem).
       Launches are matched to rows by kernel name and launch order, for
       every row whatever its status (each row says how many launches of its
       kernel the driver accepted), so a failed row cannot shift the
@@ -24,7 +26,7 @@
       writes targets.txt and targets.json; with COMPARE.json the bank
       probes are also judged by ncu's wavefronts per request.
 
-  device_report.py ncu-check NCU.csv
+  device_report.py ncu-check NCU.csv [--warpmem BIN]
       Exit 1 (with the reason) if the export has ==ERROR== lines, non-base
       units or no lab launch: what makes lab/device-check.sh's ncu step fail.
 
@@ -95,52 +97,44 @@ def kernel_base(name):
     return name.split("(")[0].strip()
 
 
-def read_ncu(path):
-    """ncu --csv --page raw (one row per launch, a row of units under the
-    header) or the details page (one row per launch and metric): a list of
-    launches [(kernel name, {metric: value})] in launch order.  Raises
-    NcuError for ==ERROR== lines and for non-base units."""
-    launches = []
+def find_warpmem(binary=""):
+    """The warpmem CLI: the one given, else $WARPMEM, else build/warpmem of
+    this checkout."""
+    for c in (binary, os.environ.get("WARPMEM", ""),
+              os.path.join(os.path.dirname(os.path.dirname(
+                  os.path.abspath(__file__))), "build", "warpmem")):
+        if c and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+def read_ncu(path, warpmem=""):
+    """An ncu CSV export (raw or details page, any order of launches) read by
+    `warpmem compare EXPORT --format json`, warpmem's one CSV reader: a list
+    of launches [(kernel name, {metric: value})] in file order.  Raises
+    NcuError for ==ERROR== lines, a malformed export (warpmem's file:line
+    message) and for non-base units."""
     if not path or not os.path.exists(path):
-        return launches
-    with open(path, newline="", errors="replace") as f:
-        text = f.readlines()
-    errors = [ln.strip() for ln in text if ln.startswith("==ERROR==")]
-    if errors:
-        raise NcuError("; ".join(dict.fromkeys(errors)))
-    rows = list(csv.reader([ln for ln in text if ln.startswith('"')]))
-    if not rows:
-        return launches
-    head = rows[0]
-    if "Metric Name" in head:  # details page: one row per (launch, metric)
-        i_id, i_k = head.index("ID"), head.index("Kernel Name")
-        i_m, i_v = head.index("Metric Name"), head.index("Metric Value")
-        i_u = head.index("Metric Unit") if "Metric Unit" in head else None
-        by_id = {}
-        order = []
-        for r in rows[1:]:
-            if len(r) <= max(i_id, i_k, i_m, i_v):
-                continue
-            if i_u is not None and not unit_ok(r[i_u]):
-                raise NcuError(f"{r[i_m]} is in {r[i_u]}, not a base unit: "
-                               "run ncu with --print-units base")
-            if r[i_id] not in by_id:
-                by_id[r[i_id]] = (r[i_k], {})
-                order.append(r[i_id])
-            by_id[r[i_id]][1][r[i_m]] = num(r[i_v])
-        return [by_id[i] for i in order]
-    i_k = head.index("Kernel Name") if "Kernel Name" in head else None
-    i_id = head.index("ID") if "ID" in head else 0
-    for r in rows[1:]:  # raw page: a row of units, then one row per launch
-        if i_k is None or len(r) != len(head):
-            continue
-        if num(r[i_id]) is None:  # the units row
-            for h, u in zip(head, r):
-                if "__" in h and not unit_ok(u):
-                    raise NcuError(f"{h} is in {u}, not a base unit: run "
-                                   "ncu with --print-units base")
-            continue
-        launches.append((r[i_k], {h: num(v) for h, v in zip(head, r)}))
+        return []
+    binary = find_warpmem(warpmem)
+    if not binary:
+        raise NcuError("no warpmem binary to read the export with "
+                       "(--warpmem BIN or $WARPMEM)")
+    p = subprocess.run([binary, "compare", path, "--format", "json"],
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        msg = (p.stderr.strip().splitlines() or ["warpmem compare failed"])[0]
+        tag = "the profiler reported an error: "
+        raise NcuError(msg.split(tag, 1)[1] if tag in msg else msg)
+    launches = []
+    for ln in json.loads(p.stdout)["launches"]:
+        metrics = {}
+        for m in ln["metrics"]:
+            if "__" in m["name"] and not unit_ok(m["unit"]):
+                raise NcuError(f"{m['name']} is in {m['unit']}, not a base "
+                               "unit: run ncu with --print-units base")
+            metrics[m["name"]] = m["value"]
+        launches.append((ln["kernel"], metrics))
     return launches
 
 
@@ -181,8 +175,11 @@ def match_ncu(rows, ncu):
 
 
 def find_metrics(obj, out):
-    """Every "<unit>__<name>.sum": number in a warpmem JSON report; the
-    largest value of a name is the kernel total (sites are parts of it)."""
+    """The kernel totals of a warpmem JSON document (docs/output.md):
+    {"<unit>__<name>.sum": value}."""
+    if isinstance(obj, dict) and obj.get("schema", "").startswith("warpmem/"):
+        return {k: v["value"] for k, v in obj.get("totals", {}).items()
+                if k.endswith(".sum")}
     if isinstance(obj, dict):
         for k, v in obj.items():
             if isinstance(v, (int, float)) and "__" in k and k.endswith(".sum"):
@@ -252,8 +249,8 @@ def compare(a):
             r["measured"]["status"] != "not-run"]
     ncu_error = None
     try:
-        ncu = [l for l in read_ncu(a.ncu) if kernel_base(l[0]).startswith(
-            "lab_")]
+        ncu = [l for l in read_ncu(a.ncu, a.warpmem)
+               if kernel_base(l[0]).startswith("lab_")]
     except NcuError as e:
         ncu, ncu_error = [], str(e)
     have_run = False
@@ -449,7 +446,7 @@ def targets(a):
 
 def ncu_check(a):
     try:
-        launches = [l for l in read_ncu(a.csv)
+        launches = [l for l in read_ncu(a.csv, a.warpmem)
                     if kernel_base(l[0]).startswith("lab_")]
     except NcuError as e:
         print(f"ncu: {e}")
@@ -500,6 +497,7 @@ def main():
     t.add_argument("--out", required=True)
     n = sub.add_parser("ncu-check")
     n.add_argument("csv")
+    n.add_argument("--warpmem", default="")
     q = sub.add_parser("metrics-check")
     q.add_argument("--list", required=True)
     q.add_argument("--metrics", required=True)

@@ -460,6 +460,8 @@ void lab_write(FILE *f, const lab_table *t, const lab_env *e, wm_format fmt,
             write_run_text(f, t, e);
         break;
     case WM_FMT_JSON: write_json(f, t, e, list); break;
-    case WM_FMT_CSV: write_csv(f, t, e, list); break;
+    case WM_FMT_CSV:
+    case WM_FMT_NCU_CSV: /* the lab has no ncu form: its own table */
+    case WM_FMT_NCU_RAW: write_csv(f, t, e, list); break;
     }
 }

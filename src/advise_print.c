@@ -7,6 +7,7 @@
  * the terminal.  ANSI colours only when the caller asks for them.
  */
 #include "advise_int.h"
+#include "out_int.h"
 
 #include <stdio.h>
 
@@ -136,51 +137,67 @@ void wm_advise_print(FILE *f, const wm_advice *v, int color, unsigned width)
              width);
 }
 
-static void json_counts_brief(FILE *f, wm_space sp, const wm_counts *c)
+static void emit_counts_brief(wmi_out *o, const char *key, wm_space sp,
+                              const wm_counts *c)
 {
-    fprintf(f, "{\"requests\": %u, \"bytes\": %llu, ", c->requests,
-            (unsigned long long)c->bytes);
-    if (sp == WM_SPACE_SHARED)
-        fprintf(f, "\"wavefronts\": %u, \"ideal_wavefronts\": %u}",
-                c->wavefronts, c->ideal_wavefronts);
-    else
-        fprintf(f, "\"sectors\": %u, \"ideal_sectors\": %u}", c->sectors,
-                c->ideal_sectors);
+    wmi_out_obj(o, key);
+    wmi_out_uint(o, "requests", c->requests);
+    wmi_out_uint(o, "bytes", c->bytes);
+    if (sp == WM_SPACE_SHARED) {
+        wmi_out_uint(o, "wavefronts", c->wavefronts);
+        wmi_out_uint(o, "ideal_wavefronts", c->ideal_wavefronts);
+    } else {
+        wmi_out_uint(o, "sectors", c->sectors);
+        wmi_out_uint(o, "ideal_sectors", c->ideal_sectors);
+    }
+    wmi_out_end(o);
+}
+
+void wmi_advise_emit(wmi_out *o, const char *key, const wm_advice *v)
+{
+    const wm_pattern *p = &v->pattern;
+    wmi_out_obj(o, key);
+    wmi_out_obj(o, "pattern");
+    wmi_out_str(o, "kind", wm_pattern_name(p->kind));
+    wmi_out_uint(o, "active", p->active);
+    wmi_out_uint(o, "distinct", p->distinct);
+    wmi_out_uint(o, "lo", p->lo);
+    wmi_out_uint(o, "span", p->span);
+    wmi_out_int(o, "stride", p->stride);
+    wmi_out_uint(o, "group", p->group);
+    wmi_out_int(o, "jump", p->jump);
+    wmi_out_uint(o, "misalign", p->misalign);
+    wmi_out_end(o);
+    wmi_out_str(o, "space", wm_space_name(v->space));
+    wmi_out_uint(o, "size", v->size);
+    emit_counts_brief(o, "counts", v->space, &v->counts);
+    wmi_out_uint(o, "excess", v->excess);
+    wmi_out_uint(o, "total", v->total);
+    wmi_out_num(o, "share", v->share);
+    wmi_out_str(o, "severity", wm_severity_name(v->severity));
+    wmi_out_str(o, "headline", v->headline);
+    wmi_out_str(o, "diagnosis", v->diagnosis);
+    wmi_out_arr(o, "fixes");
+    for (size_t i = 0; i < v->nfixes; i++) {
+        const wm_fix *x = &v->fixes[i];
+        wmi_out_obj(o, NULL);
+        wmi_out_str(o, "kind", wm_fix_name(x->kind));
+        wmi_out_uint(o, "param", x->param);
+        wmi_out_uint(o, "copies", x->copies);
+        wmi_out_str(o, "unit", wmi_advise_unit(v->space));
+        wmi_out_str(o, "text", x->text);
+        emit_counts_brief(o, "before", v->space, &x->before);
+        emit_counts_brief(o, "after", v->space, &x->after);
+        wmi_out_end(o);
+    }
+    wmi_out_end(o);
+    wmi_out_end(o);
 }
 
 void wm_advise_json(FILE *f, const wm_advice *v)
 {
-    const wm_pattern *p = &v->pattern;
-    fprintf(f, "{\"pattern\": {\"kind\": \"%s\", \"active\": %u, "
-               "\"distinct\": %u, \"lo\": %llu, \"span\": %llu, "
-               "\"stride\": %lld, \"group\": %u, \"jump\": %lld, "
-               "\"misalign\": %u}, ",
-            wm_pattern_name(p->kind), p->active, p->distinct,
-            (unsigned long long)p->lo, (unsigned long long)p->span,
-            (long long)p->stride, p->group, (long long)p->jump, p->misalign);
-    fprintf(f, "\"space\": \"%s\", \"size\": %u, \"counts\": ",
-            wm_space_name(v->space), v->size);
-    json_counts_brief(f, v->space, &v->counts);
-    fprintf(f, ", \"excess\": %llu, \"total\": %llu, \"share\": %.4f, "
-               "\"severity\": \"%s\", \"headline\": ",
-            (unsigned long long)v->excess, (unsigned long long)v->total,
-            v->share, wm_severity_name(v->severity));
-    wm_json_string(f, v->headline);
-    fputs(", \"diagnosis\": ", f);
-    wm_json_string(f, v->diagnosis);
-    fputs(", \"fixes\": [", f);
-    for (size_t i = 0; i < v->nfixes; i++) {
-        const wm_fix *x = &v->fixes[i];
-        fprintf(f, "%s{\"kind\": \"%s\", \"param\": %u, \"copies\": %u, "
-                   "\"unit\": \"%s\", \"text\": ",
-                i ? ", " : "", wm_fix_name(x->kind), x->param, x->copies,
-                wmi_advise_unit(v->space));
-        wm_json_string(f, x->text);
-        fputs(", \"before\": ", f);
-        json_counts_brief(f, v->space, &x->before);
-        fputs(", \"after\": ", f);
-        json_counts_brief(f, v->space, &x->after);
-        fputc('}', f);
-    }
-    fputs("]}", f);
+    wmi_out o;
+    wmi_out_init(&o, f, 0);
+    wmi_advise_emit(&o, NULL, v);
+    wmi_out_finish(&o);
 }

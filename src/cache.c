@@ -691,24 +691,32 @@ void wm_cache_predict(const wm_cache *c, wm_cache_time *o)
 
 /* ---- metrics ---------------------------------------------------------- */
 
-#define CACHE_METRICS(X)                                                      \
-    X("l1tex__t_sector_hit_rate.pct", 0)                                      \
-    X("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", 1)          \
-    X("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", 1)         \
-    X("lts__t_requests_srcunit_tex_op_read.sum", 1)                           \
-    X("lts__t_sectors_srcunit_tex_op_read.sum", 1)                            \
-    X("lts__t_sectors_srcunit_tex_op_write.sum", 1)                           \
-    X("lts__t_sector_op_read_hit_rate.pct", 0)                                \
-    X("lts__t_sector_op_write_hit_rate.pct", 0)                               \
-    X("lts__t_sector_hit_rate.pct", 0)                                        \
-    X("dram__bytes_read.sum", 1)                                              \
-    X("dram__bytes_write.sum", 1)                                             \
-    X("gpu__time_duration.sum", 0)                                            \
-    X("warpmem__effective_bandwidth.gbps", 0)                                 \
-    X("warpmem__dram_bandwidth.gbps", 0)
+/* name, is a count, unit (Nsight Compute base units; the warpmem__
+   bandwidths have none in ncu) */
+#define CACHE_METRICS(X)                                                         \
+    X("l1tex__t_sector_hit_rate.pct", 0, "%")                                    \
+    X("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", 1, "sector")  \
+    X("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", 1, "sector") \
+    X("lts__t_requests_srcunit_tex_op_read.sum", 1, "request")                   \
+    X("lts__t_sectors_srcunit_tex_op_read.sum", 1, "sector")                     \
+    X("lts__t_sectors_srcunit_tex_op_write.sum", 1, "sector")                    \
+    X("lts__t_sector_op_read_hit_rate.pct", 0, "%")                              \
+    X("lts__t_sector_op_write_hit_rate.pct", 0, "%")                             \
+    X("lts__t_sector_hit_rate.pct", 0, "%")                                      \
+    X("dram__bytes_read.sum", 1, "byte")                                         \
+    X("dram__bytes_write.sum", 1, "byte")                                        \
+    X("gpu__time_duration.sum", 0, "nsecond")                                    \
+    X("warpmem__effective_bandwidth.gbps", 0, "Gbyte/second")                    \
+    X("warpmem__dram_bandwidth.gbps", 0, "Gbyte/second")
 
 static const char *const metric_names[] = {
-#define X(n, count) n,
+#define X(n, count, unit) n,
+    CACHE_METRICS(X)
+#undef X
+};
+
+static const char *const metric_units[] = {
+#define X(n, count, unit) unit,
     CACHE_METRICS(X)
 #undef X
 };
@@ -726,6 +734,11 @@ const char *wm_cache_metric_name(size_t i)
 static double pct(uint64_t a, uint64_t b)
 {
     return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+const char *wm_cache_metric_unit(size_t i)
+{
+    return i < WM_ARRAY_LEN(metric_units) ? metric_units[i] : "";
 }
 
 double wm_cache_metric_value(const wm_cache *c, size_t i)

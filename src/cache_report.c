@@ -4,7 +4,7 @@
  * it, and per site the misses it caused.  Text, JSON or CSV; only
  * formatting lives here, the numbers come from cache.c.
  */
-#include "wm_int.h"
+#include "out_int.h"
 
 #include <math.h>
 
@@ -34,49 +34,45 @@ static int metric_is_count(size_t i)
            strcmp(n, "gpu__time_duration.sum") != 0;
 }
 
-static void json_num(FILE *f, double v)
-{
-    if (!isfinite(v))
-        fputs("null", f);
-    else if (v == floor(v) && fabs(v) < 1e15)
-        fprintf(f, "%.0f", v);
-    else
-        fprintf(f, "%.6g", v);
-}
-
 static const char *order_name(wm_cache_order o)
 {
     return o == WM_CACHE_ORDER_BARRIER ? "barrier" : "insn";
 }
 
-static void report_json(FILE *f, const wm_cache *c, const wm_agg *g)
+void wmi_cache_emit(wmi_out *o, const wm_cache *c, const wm_agg *g)
 {
     const wm_cache_config *k = wm_cache_config_of(c);
     wm_cache_time t;
     wm_cache_predict(c, &t);
-    fputs("{\"gpu\": ", f);
-    wm_json_string(f, k->gpu->name);
-    fprintf(f, ", \"sms\": %u, \"ctas_per_sm\": %u, \"l1_bytes\": %llu, "
-               "\"l1_ways\": %u, \"smem_carveout\": %llu, \"l2_bytes\": %llu, "
-               "\"l2_ways\": %u, \"order\": \"%s\", \"metrics\": {",
-            k->nsms, k->ctas_per_sm, (unsigned long long)k->l1_bytes,
-            k->l1_ways, (unsigned long long)k->smem_carveout,
-            (unsigned long long)k->l2_bytes, k->l2_ways, order_name(k->order));
+    wmi_out_obj(o, "hierarchy");
+    wmi_out_str(o, "gpu", k->gpu->name);
+    wmi_out_uint(o, "sms", k->nsms);
+    wmi_out_uint(o, "ctas_per_sm", k->ctas_per_sm);
+    wmi_out_uint(o, "l1_bytes", k->l1_bytes);
+    wmi_out_uint(o, "l1_ways", k->l1_ways);
+    wmi_out_uint(o, "smem_carveout", k->smem_carveout);
+    wmi_out_uint(o, "l2_bytes", k->l2_bytes);
+    wmi_out_uint(o, "l2_ways", k->l2_ways);
+    wmi_out_str(o, "order", order_name(k->order));
+    wmi_out_obj(o, "totals");
     for (size_t i = 0; i < wm_cache_metric_count(); i++) {
-        fputs(i ? ", " : "", f);
-        wm_json_string(f, wm_cache_metric_name(i));
-        fputs(": ", f);
-        json_num(f, wm_cache_metric_value(c, i));
+        double v = wm_cache_metric_value(c, i);
+        wmi_doc_csv_row(o, "hierarchy", NULL, wm_cache_metric_name(i),
+                        wm_cache_metric_unit(i), v);
+        wmi_out_obj(o, wm_cache_metric_name(i));
+        wmi_out_num(o, "value", v);
+        wmi_out_str(o, "unit", wm_cache_metric_unit(i));
+        wmi_out_end(o);
     }
-    fputs("}, \"time\": {\"dram_s\": ", f);
-    json_num(f, t.dram_s);
-    fputs(", \"l2_s\": ", f);
-    json_num(f, t.l2_s);
-    fputs(", \"l1_s\": ", f);
-    json_num(f, t.l1_s);
-    fputs(", \"time_s\": ", f);
-    json_num(f, t.time_s);
-    fprintf(f, ", \"bound\": \"%s\"}, \"sites\": [", t.bound);
+    wmi_out_end(o);
+    wmi_out_obj(o, "time");
+    wmi_out_num(o, "dram_s", t.dram_s);
+    wmi_out_num(o, "l2_s", t.l2_s);
+    wmi_out_num(o, "l1_s", t.l1_s);
+    wmi_out_num(o, "time_s", t.time_s);
+    wmi_out_str(o, "bound", t.bound);
+    wmi_out_end(o);
+    wmi_out_arr(o, "sites");
     for (size_t i = 0; i < wm_cache_nsites(c); i++) {
         uint32_t id;
         wm_cache_stats s;
@@ -84,30 +80,22 @@ static void report_json(FILE *f, const wm_cache *c, const wm_agg *g)
         uint32_t line;
         wm_cache_site(c, i, &id, &s);
         site_label(g, id, &label, &file, &line);
-        fprintf(f, "%s{\"site\": %u, \"file\": ", i ? ", " : "", id);
-        wm_json_string(f, file);
-        fprintf(f, ", \"line\": %u, \"label\": ", line);
-        wm_json_string(f, label);
-        fprintf(f, ", \"l1_ld_sectors\": %llu, \"l1_ld_miss_sectors\": %llu, "
-                   "\"l2_rd_sectors\": %llu, \"l2_rd_miss_sectors\": %llu, "
-                   "\"l2_wr_sectors\": %llu, \"dram_rd_bytes\": %llu}",
-                (unsigned long long)s.l1_ld_sectors,
-                (unsigned long long)(s.l1_ld_sectors - s.l1_ld_hits),
-                (unsigned long long)s.l2_rd_sectors,
-                (unsigned long long)(s.l2_rd_sectors - s.l2_rd_hits),
-                (unsigned long long)s.l2_wr_sectors,
-                (unsigned long long)s.dram_rd_sectors * k->sector_bytes);
+        wmi_out_obj(o, NULL);
+        wmi_out_uint(o, "site", id);
+        wmi_out_str(o, "file", file);
+        wmi_out_uint(o, "line", line);
+        wmi_out_str(o, "label", label);
+        wmi_out_uint(o, "l1_ld_sectors", s.l1_ld_sectors);
+        wmi_out_uint(o, "l1_ld_miss_sectors", s.l1_ld_sectors - s.l1_ld_hits);
+        wmi_out_uint(o, "l2_rd_sectors", s.l2_rd_sectors);
+        wmi_out_uint(o, "l2_rd_miss_sectors", s.l2_rd_sectors - s.l2_rd_hits);
+        wmi_out_uint(o, "l2_wr_sectors", s.l2_wr_sectors);
+        wmi_out_uint(o, "dram_rd_bytes",
+                     (uint64_t)s.dram_rd_sectors * k->sector_bytes);
+        wmi_out_end(o);
     }
-    fputs("]}", f);
-}
-
-static void report_csv(FILE *f, const wm_cache *c)
-{
-    fputs("hierarchy_metric,value\n", f);
-    for (size_t i = 0; i < wm_cache_metric_count(); i++) {
-        wmi_csv_string(f, wm_cache_metric_name(i));
-        fprintf(f, ",%.6g\n", wm_cache_metric_value(c, i));
-    }
+    wmi_out_end(o);
+    wmi_out_end(o);
 }
 
 static void report_text(FILE *f, const wm_cache *c, const wm_agg *g)
@@ -215,9 +203,22 @@ void wm_cache_report(FILE *f, const wm_cache *c, const wm_agg *g,
 {
     if (!f || !c)
         return;
+    wmi_out o;
     switch (fmt) {
-    case WM_FMT_JSON: report_json(f, c, g); break;
-    case WM_FMT_CSV: report_csv(f, c); break;
+    case WM_FMT_JSON:
+    case WM_FMT_CSV:
+        /* the section alone: a JSON object {"hierarchy": ...}, or the
+           hierarchy rows of the long CSV table */
+        wmi_out_init(&o, f, fmt == WM_FMT_CSV);
+        wmi_out_obj(&o, NULL);
+        wmi_cache_emit(&o, c, g);
+        wmi_out_end(&o);
+        if (fmt == WM_FMT_JSON)
+            fputc('\n', f);
+        wmi_out_finish(&o);
+        break;
+    case WM_FMT_NCU_CSV:
+    case WM_FMT_NCU_RAW: break; /* part of the launch's ncu rows */
     case WM_FMT_TEXT: report_text(f, c, g); break;
     }
 }

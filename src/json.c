@@ -1,10 +1,9 @@
 /*
- * json.c -- JSON helpers shared by every writer: string escaping, counts of
- * one access, and metrics by Nsight Compute name; and CSV's quoted field.
+ * json.c -- the public JSON helpers (string escaping, counts of one access,
+ * metrics by Nsight Compute name, written through the output layer) and
+ * CSV's quoted field.
  */
-#include "wm_int.h"
-
-#include <math.h>
+#include "out_int.h"
 
 void wmi_csv_string(FILE *f, const char *s)
 {
@@ -38,48 +37,50 @@ void wm_json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* A number the way JSON wants it: integers without a fraction. */
-static void json_number(FILE *f, double v, int is_count)
-{
-    if (!isfinite(v))
-        fputs("null", f);
-    else if (is_count || v == floor(v))
-        fprintf(f, "%.0f", v);
-    else
-        fprintf(f, "%.6g", v);
-}
-
 void wm_json_metrics(FILE *f, const wm_totals *t)
 {
-    int first = 1;
-    fputc('{', f);
-    for (size_t i = 0; i < wm_metric_count(); i++) {
-        if (!wm_metric_relevant(t, i))
-            continue;
-        fputs(first ? "" : ", ", f);
-        first = 0;
-        wm_json_string(f, wm_metric_name(i));
-        fputs(": ", f);
-        json_number(f, wm_metric_value(t, i), wm_metric_is_count(i));
+    wmi_out o;
+    wmi_out_init(&o, f, 0);
+    wmi_out_obj(&o, NULL);
+    for (size_t i = 0; i < wm_metric_count(); i++)
+        if (wm_metric_relevant(t, i))
+            wmi_out_num(&o, wm_metric_name(i), wm_metric_value(t, i));
+    wmi_out_end(&o);
+    wmi_out_finish(&o);
+}
+
+void wmi_doc_counts(wmi_out *o, const char *key, const wm_access *a,
+                    const wm_counts *c)
+{
+    wmi_out_obj(o, key);
+    wmi_out_str(o, "space", wm_space_name(a->space));
+    wmi_out_str(o, "op", wm_op_name(a->op));
+    wmi_out_uint(o, "size", a->size);
+    wmi_out_uint(o, "active", c->active);
+    wmi_out_uint(o, "requests", c->requests);
+    wmi_out_uint(o, "bytes", c->bytes);
+    if (a->space == WM_SPACE_SHARED) {
+        wmi_out_uint(o, "wavefronts", c->wavefronts);
+        wmi_out_uint(o, "ideal_wavefronts", c->ideal_wavefronts);
+        wmi_out_uint(o, "conflicts", c->conflicts);
+        wmi_out_uint(o, "nway", c->nway);
+    } else {
+        wmi_out_uint(o, "sectors", c->sectors);
+        wmi_out_uint(o, "tags", c->tags);
+        wmi_out_uint(o, "ideal_sectors", c->ideal_sectors);
+        wmi_out_uint(o, "excessive_sectors",
+                     c->sectors > c->ideal_sectors
+                         ? c->sectors - c->ideal_sectors
+                         : 0);
+        wmi_out_uint(o, "t_wavefronts", c->t_wavefronts);
     }
-    fputc('}', f);
+    wmi_out_end(o);
 }
 
 void wm_json_counts(FILE *f, const wm_access *a, const wm_counts *c)
 {
-    fprintf(f, "{\"space\": \"%s\", \"op\": \"%s\", \"size\": %u, "
-               "\"active\": %u, \"requests\": %u, \"bytes\": %llu",
-            wm_space_name(a->space), wm_op_name(a->op), a->size, c->active,
-            c->requests, (unsigned long long)c->bytes);
-    if (a->space == WM_SPACE_SHARED)
-        fprintf(f, ", \"wavefronts\": %u, \"ideal_wavefronts\": %u, "
-                   "\"conflicts\": %u, \"nway\": %u}",
-                c->wavefronts, c->ideal_wavefronts, c->conflicts, c->nway);
-    else
-        fprintf(f, ", \"sectors\": %u, \"tags\": %u, \"ideal_sectors\": %u, "
-                   "\"excessive_sectors\": %u, \"t_wavefronts\": %u}",
-                c->sectors, c->tags, c->ideal_sectors,
-                c->sectors > c->ideal_sectors ? c->sectors - c->ideal_sectors
-                                              : 0,
-                c->t_wavefronts);
+    wmi_out o;
+    wmi_out_init(&o, f, 0);
+    wmi_doc_counts(&o, NULL, a, c);
+    wmi_out_finish(&o);
 }

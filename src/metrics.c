@@ -223,3 +223,30 @@ int wm_metric_is_count(size_t i)
     }
     return 0;
 }
+
+const char *wm_metric_unit(size_t i)
+{
+    if (i >= WM_ARRAY_LEN(metrics))
+        return "";
+    /* Nsight Compute's base units (docs/output.md): counters of
+       instructions, requests and sectors carry theirs; wavefronts, bank
+       conflicts and tag lookups are unitless counts as ncu lists them. */
+    switch (metrics[i].kind) {
+    case K_INST: return "inst";
+    case K_REQ: return "request";
+    case K_SECT:
+    case K_IDEAL_SECT:
+    case K_EXCESS_SECT: return "sector";
+    case K_SECT_PER_REQ: return "sector/request";
+    case K_BPS_RATIO: return "byte/sector";
+    case K_BPS_PCT:
+    case K_BPW_PCT: return "%";
+    case K_TAGS:
+    case K_WF:
+    case K_IDEAL_WF:
+    case K_EXCESS_WF:
+    case K_CONFLICTS:
+    case K_NWAY: return "";
+    }
+    return "";
+}

@@ -36,6 +36,7 @@ typedef enum { WMI_ACC_READ, WMI_ACC_WRITE, WMI_ACC_ATOMIC } wmi_acc_kind;
 #define WMI_NOP_WARPSYNC 1
 
 typedef struct wmi_check wmi_check;
+struct wmi_out; /* out_int.h */
 
 /*
  * A checker for one launch of a kernel of m with CTAs of block threads and
@@ -119,8 +120,9 @@ wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
 
 /* ---- reports (ptx_check_report.c) ------------------------------------- */
 
-/* The "hazards" member of the run's JSON document (with its leading
-   ",\n "): the hazards and the schedule comparison of chk. */
-void wmi_check_json(FILE *f, const wm_ptx_module *m, const wm_ptx_check *chk);
+/* The "hazards", "hazards_dropped" and "schedules" members of the run's
+   document (out_int.h): the hazards and the schedule comparison of chk. */
+void wmi_check_emit(struct wmi_out *out, const wm_ptx_module *m,
+                    const wm_ptx_check *chk);
 
 #endif /* WM_PTX_CHECK_INT_H */

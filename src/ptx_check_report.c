@@ -7,6 +7,7 @@
  * units of the access size.
  */
 #include "ptx_check_int.h"
+#include "out_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -269,22 +270,24 @@ void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
     fputc('\n', f);
 }
 
-static void json_access(FILE *f, const wm_ptx_module *m,
-                        const wm_ptx_hazard_access *a)
+static void emit_access(wmi_out *out, const char *key,
+                        const wm_ptx_module *m, const wm_ptx_hazard_access *a)
 {
     wm_ptx_where w;
     wm_ptx_where_insn(m, a->insn, &w);
-    fprintf(f, "{\"access\": \"%s\", \"warp\": %u, \"lane\": %u, "
-               "\"thread\": [%u, %u, %u], \"ptx_line\": %u, \"ptx\": ",
-            access_word(a), a->warp, a->lane, a->thread[0], a->thread[1],
-            a->thread[2], w.ptx_line);
-    wm_json_string(f, w.text);
-    fputs(", \"file\": ", f);
-    wm_json_string(f, w.line ? w.file : "");
-    fprintf(f, ", \"line\": %u}", w.line);
+    wmi_out_obj(out, key);
+    wmi_out_str(out, "access", access_word(a));
+    wmi_out_uint(out, "warp", a->warp);
+    wmi_out_uint(out, "lane", a->lane);
+    wmi_out_uints(out, "thread", a->thread, 3);
+    wmi_out_uint(out, "ptx_line", w.ptx_line);
+    wmi_out_str(out, "ptx", w.text);
+    wmi_out_str(out, "file", w.line ? w.file : "");
+    wmi_out_uint(out, "line", w.line);
+    wmi_out_end(out);
 }
 
-static void json_hazard(FILE *f, const wm_ptx_module *m,
+static void emit_hazard(wmi_out *out, const wm_ptx_module *m,
                         const wm_ptx_hazard *h)
 {
     uint64_t start = 0;
@@ -292,54 +295,62 @@ static void json_hazard(FILE *f, const wm_ptx_module *m,
                            ? shared_var(m, h->second.insn, h->addr, &start)
                            : NULL;
     unsigned es = h->size ? h->size : 1;
-    fprintf(f, "{\"kind\": \"%s\", \"space\": \"%s\", \"address\": %llu, "
-               "\"size\": %u, \"variable\": ",
-            wm_hazard_name(h->kind),
-            h->space == WM_SPACE_SHARED ? "shared" : "global",
-            (unsigned long long)h->addr, h->size);
-    wm_json_string(f, v ? var_name(v->name) : "");
-    fprintf(f, ", \"index\": %llu, \"buffer\": %ld, \"block\": [%u, %u, %u], "
-               "\"count\": %llu, \"first\": ",
-            (unsigned long long)((h->addr - start) / es), h->buf, h->cta[0],
-            h->cta[1], h->cta[2], (unsigned long long)h->count);
+    wmi_out_obj(out, NULL);
+    wmi_out_str(out, "kind", wm_hazard_name(h->kind));
+    wmi_out_str(out, "space", h->space == WM_SPACE_SHARED ? "shared" : "global");
+    wmi_out_uint(out, "address", h->addr);
+    wmi_out_uint(out, "size", h->size);
+    wmi_out_str(out, "variable", v ? var_name(v->name) : "");
+    wmi_out_uint(out, "index", (h->addr - start) / es);
+    wmi_out_int(out, "buffer", h->buf);
+    wmi_out_uints(out, "block", h->cta, 3);
+    wmi_out_uint(out, "count", h->count);
     if (h->kind == WM_HAZ_UNINIT)
-        fputs("null", f);
+        wmi_out_null(out, "first");
     else
-        json_access(f, m, &h->first);
-    fputs(", \"second\": ", f);
-    json_access(f, m, &h->second);
-    fputc('}', f);
+        emit_access(out, "first", m, &h->first);
+    emit_access(out, "second", m, &h->second);
+    wmi_out_end(out);
 }
 
-void wmi_check_json(FILE *f, const wm_ptx_module *m, const wm_ptx_check *c)
+/* A difference's bytes as "0x..." (most significant first). */
+static void bytes_hex(const unsigned char *b, unsigned k, char *buf)
+{
+    buf += sprintf(buf, "0x");
+    for (unsigned i = k; i-- > 0;)
+        buf += sprintf(buf, "%02x", b[i]);
+}
+
+void wmi_check_emit(wmi_out *out, const wm_ptx_module *m,
+                    const wm_ptx_check *c)
 {
     if (!c || !c->checks)
         return;
-    fputs(",\n \"hazards\": [", f);
-    for (size_t i = 0; i < c->nhazards; i++) {
-        fputs(i ? ",\n  " : "\n  ", f);
-        json_hazard(f, m, &c->hazards[i]);
-    }
-    fprintf(f, "],\n \"hazards_dropped\": %llu",
-            (unsigned long long)c->dropped);
+    wmi_out_arr(out, "hazards");
+    for (size_t i = 0; i < c->nhazards; i++)
+        emit_hazard(out, m, &c->hazards[i]);
+    wmi_out_end(out);
+    wmi_out_uint(out, "hazards_dropped", c->dropped);
     if (!(c->checks & WM_CHECK_SCHEDULES))
         return;
-    fprintf(f, ",\n \"schedules\": {\"reported\": \"%s\", \"other\": \"%s\", "
-               "\"differs\": %s",
-            wm_ptx_schedule_name(c->schedule), wm_ptx_schedule_name(c->other),
-            c->differs ? "true" : "false");
+    wmi_out_obj(out, "schedules");
+    wmi_out_str(out, "reported", wm_ptx_schedule_name(c->schedule));
+    wmi_out_str(out, "other", wm_ptx_schedule_name(c->other));
+    wmi_out_bool(out, "differs", c->differs);
     if (c->differs && c->diff_arg >= 0) {
         unsigned k = elem_bytes(c);
-        fprintf(f, ", \"argument\": %ld, \"element\": %llu, \"byte\": %llu, "
-                   "\"values\": [\"",
-                c->diff_arg, (unsigned long long)c->diff_elem,
-                (unsigned long long)c->diff_byte);
-        print_bytes(f, c->diff_bytes[0], k);
-        fputs("\", \"", f);
-        print_bytes(f, c->diff_bytes[1], k);
-        fputs("\"]", f);
+        char hex[2][20];
+        bytes_hex(c->diff_bytes[0], k, hex[0]);
+        bytes_hex(c->diff_bytes[1], k, hex[1]);
+        wmi_out_int(out, "argument", c->diff_arg);
+        wmi_out_uint(out, "element", c->diff_elem);
+        wmi_out_uint(out, "byte", c->diff_byte);
+        wmi_out_arr(out, "values");
+        wmi_out_str(out, NULL, hex[0]);
+        wmi_out_str(out, NULL, hex[1]);
+        wmi_out_end(out);
     } else if (c->differs) {
-        fputs(", \"other_faulted\": true", f);
+        wmi_out_bool(out, "other_faulted", 1);
     }
-    fputc('}', f);
+    wmi_out_end(out);
 }

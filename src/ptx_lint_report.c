@@ -11,6 +11,7 @@
 #include "wm_int.h"
 
 #include "ptx_lint_int.h"
+#include "out_int.h"
 #include "ptx_report_int.h"
 
 #include <stdio.h>
@@ -292,59 +293,88 @@ static void text_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
         fprintf(f, "\nno memory instruction flagged.\n");
 }
 
-static void json_insn(FILE *f, const wm_lint *l, const wm_lint_insn *v,
+/* One instruction: a JSON object, or a CSV row of the same table for
+ * every kernel (wmi_out). */
+static void emit_insn(wmi_out *o, const wm_lint *l, const wm_lint_insn *v,
                       const char *file, uint32_t line, int explain)
 {
     wm_ptx_where w;
     wm_ptx_where_insn(l->m, v->insn, &w);
-    fprintf(f, "{\"insn\": %zu, \"ptx_line\": %u, \"file\": ", v->insn,
-            w.ptx_line);
-    wm_json_string(f, file);
-    fprintf(f, ", \"line\": %u, \"text\": ", line);
-    wm_json_string(f, w.text);
-    fprintf(f,
-            ", \"space\": \"%s\", \"op\": \"%s\", \"size\": %u, "
-            "\"verdict\": \"%s\", \"severity\": \"%s\"",
-            wm_space_name(v->space), wm_op_name(v->op), v->size,
-            wm_lint_kind_name(v->kind), wm_severity_name(v->severity));
-    fprintf(f, ", \"address\": ");
-    wm_json_string(f, v->form);
-    fprintf(f, ", \"stride\": ");
-    wm_json_string(f, v->stride);
-    fprintf(f, ", \"reason\": ");
-    wm_json_string(f, v->reason);
-    fprintf(f, ", \"depends\": ");
-    wm_json_string(f, v->depends);
-    fprintf(f, ", \"assumed\": %s", v->assumed ? "true" : "false");
-    if (numbered(v))
-        fprintf(f,
-                ", \"warps\": %u, \"per_request\": %.4g, \"min\": %u, "
-                "\"max\": %u, \"worst\": %u, \"ideal\": %.4g",
-                v->warps, v->per_request, v->min, v->max, v->worst, v->ideal);
+    int num = numbered(v);
+    wmi_out_row(o, NULL);
+    if (o->csv)
+        wmi_out_str(o, "kernel", wm_ptx_kernel_name(l->m, l->kernel));
+    else
+        wmi_out_uint(o, "insn", v->insn);
+    if (!o->csv)
+        wmi_out_uint(o, "ptx_line", w.ptx_line);
+    wmi_out_str(o, "file", file);
+    wmi_out_uint(o, "line", line);
+    if (o->csv)
+        wmi_out_uint(o, "ptx_line", w.ptx_line);
+    else
+        wmi_out_str(o, "text", w.text);
+    wmi_out_str(o, "space", wm_space_name(v->space));
+    wmi_out_str(o, "op", wm_op_name(v->op));
+    wmi_out_uint(o, "size", v->size);
+    wmi_out_str(o, "verdict", wm_lint_kind_name(v->kind));
+    wmi_out_str(o, "severity", wm_severity_name(v->severity));
+    if (o->csv) {
+        /* the table's columns: empty where the lint gives no number */
+        if (num) {
+            wmi_out_num(o, "per_request", v->per_request);
+            wmi_out_uint(o, "min", v->min);
+            wmi_out_uint(o, "max", v->max);
+            wmi_out_uint(o, "worst", v->worst);
+            wmi_out_num(o, "ideal", v->ideal);
+        } else {
+            static const char *const cols[] = {"per_request", "min", "max",
+                                               "worst", "ideal"};
+            for (size_t i = 0; i < WM_ARRAY_LEN(cols); i++)
+                wmi_out_null(o, cols[i]);
+        }
+        wmi_out_str(o, "stride", v->stride);
+        wmi_out_str(o, "address", v->form);
+        wmi_out_str(o, "reason", v->reason);
+        wmi_out_row_end(o);
+        return;
+    }
+    wmi_out_str(o, "address", v->form);
+    wmi_out_str(o, "stride", v->stride);
+    wmi_out_str(o, "reason", v->reason);
+    wmi_out_str(o, "depends", v->depends);
+    wmi_out_bool(o, "assumed", v->assumed);
+    if (num) {
+        wmi_out_uint(o, "warps", v->warps);
+        wmi_out_num(o, "per_request", v->per_request);
+        wmi_out_uint(o, "min", v->min);
+        wmi_out_uint(o, "max", v->max);
+        wmi_out_uint(o, "worst", v->worst);
+        wmi_out_num(o, "ideal", v->ideal);
+    }
     size_t vi = (size_t)(v - l->v);
     if (wm_lint_nshapes(l)) {
-        fprintf(f, ", \"by_block\": [");
+        wmi_out_arr(o, "by_block");
         for (size_t s = 0; s < wm_lint_nshapes(l); s++) {
             unsigned b[3];
             double pr;
             wm_lint_shape(l, s, b);
-            fprintf(f, "%s{\"block\": [%u, %u, %u], \"per_request\": ",
-                    s ? ", " : "", b[0], b[1], b[2]);
+            wmi_out_obj(o, NULL);
+            wmi_out_uints(o, "block", b, 3);
             if (wm_lint_by_shape(l, vi, s, &pr, NULL, NULL))
-                fprintf(f, "%.4g}", pr);
+                wmi_out_num(o, "per_request", pr);
             else
-                fprintf(f, "null}");
+                wmi_out_null(o, "per_request");
+            wmi_out_end(o);
         }
-        fprintf(f, "]");
+        wmi_out_end(o);
     }
-    if (explain && numbered(v) && v->severity != WM_SEV_NONE) {
+    if (explain && num && v->severity != WM_SEV_NONE) {
         wm_advice adv;
-        if (wm_advise(&l->arch, &v->access, &adv) == WM_OK) {
-            fprintf(f, ", \"advice\": ");
-            wm_advise_json(f, &adv);
-        }
+        if (wm_advise(&l->arch, &v->access, &adv) == WM_OK)
+            wmi_advise_emit(o, "advice", &adv);
     }
-    fprintf(f, "}");
+    wmi_out_row_end(o);
 }
 
 void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
@@ -365,49 +395,25 @@ void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
         o->format == WM_FMT_TEXT && wmi_sources_load(&src, l->m, o->ptx_path);
     if (o->format == WM_FMT_TEXT) {
         text_report(f, l, o, rows, g, ng, have_src ? &src : NULL);
-    } else if (o->format == WM_FMT_JSON) {
-        fprintf(f, "{\"kernel\": ");
-        wm_json_string(f, wm_ptx_kernel_name(l->m, l->kernel));
-        fprintf(f, ", \"arch\": ");
-        wm_json_string(f, l->arch.name);
-        fprintf(f,
-                ", \"block\": [%u, %u, %u], \"worst\": \"%s\", "
-                "\"instructions\": [",
-                l->block[0], l->block[1], l->block[2],
-                wm_severity_name(wm_lint_worst(l)));
-        for (size_t i = 0; i < l->nv; i++) {
-            fprintf(f, i ? ",\n  " : "\n  ");
-            json_insn(f, l, &l->v[rows[i].i], rows[i].file, rows[i].line,
-                      o->explain);
-        }
-        fprintf(f, "]}\n");
     } else {
-        if (header)
-            fprintf(f, "kernel,file,line,ptx_line,space,op,size,verdict,"
-                       "severity,per_request,min,max,worst,ideal,stride,"
-                       "address,reason\n");
-        for (size_t i = 0; i < l->nv; i++) {
-            const wm_lint_insn *v = &l->v[rows[i].i];
-            wm_ptx_where w;
-            wm_ptx_where_insn(l->m, v->insn, &w);
-            wmi_csv_string(f, wm_ptx_kernel_name(l->m, l->kernel));
-            fputc(',', f);
-            wmi_csv_string(f, rows[i].file);
-            fprintf(f, ",%u,%u,%s,%s,%u,%s,%s,", rows[i].line, w.ptx_line,
-                    wm_space_name(v->space), wm_op_name(v->op), v->size,
-                    wm_lint_kind_name(v->kind), wm_severity_name(v->severity));
-            if (numbered(v))
-                fprintf(f, "%.4g,%u,%u,%u,%.4g,", v->per_request, v->min,
-                        v->max, v->worst, v->ideal);
-            else
-                fprintf(f, ",,,,,");
-            wmi_csv_string(f, v->stride);
-            fputc(',', f);
-            wmi_csv_string(f, v->form);
-            fputc(',', f);
-            wmi_csv_string(f, v->reason);
+        /* JSON: one document per kernel; CSV: rows of one table, the
+           header with the first kernel only */
+        wmi_out out;
+        wmi_out_init(&out, f, o->format != WM_FMT_JSON);
+        out.quiet_head = !header;
+        wmi_doc_begin(&out, "lint", l->arch.name,
+                      wm_ptx_kernel_name(l->m, l->kernel));
+        wmi_out_uints(&out, "block", l->block, 3);
+        wmi_out_str(&out, "worst", wm_severity_name(wm_lint_worst(l)));
+        wmi_out_arr(&out, "instructions");
+        for (size_t i = 0; i < l->nv; i++)
+            emit_insn(&out, l, &l->v[rows[i].i], rows[i].file, rows[i].line,
+                      o->explain);
+        wmi_out_end(&out);
+        wmi_out_end(&out);
+        if (!out.csv)
             fputc('\n', f);
-        }
+        wmi_out_finish(&out);
     }
     if (have_src)
         wmi_sources_free(&src);

@@ -63,4 +63,40 @@ typedef struct wmi_line_advice {
 size_t wmi_line_advise(const wm_arch *arch, const wm_site *sites, size_t n,
                        const wm_totals *t, wmi_line_advice *out, size_t cap);
 
+/*
+ * The sites of one source line (ptx_report.c groups the sorted sites;
+ * the text, JSON, CSV and HTML writers read the groups).
+ */
+typedef struct wmi_line_group {
+    const char *file;
+    uint32_t line;
+    size_t first, count; /* range in the sorted site array */
+    wm_stats sum;
+    uint64_t waste; /* excessive sectors + conflicts: the ranking key */
+    double share;   /* with explain: the largest excessive share of the
+                       line's sites, ranked first (ncu's rule size) */
+    wm_severity sev;
+    int rank;       /* 1 = worst; 0 = not wasteful */
+} wmi_line_group;
+
+/* The factor from the CTAs run to the grid; 0 when every CTA ran. */
+double wmi_ptx_estimate_scale(const wm_ptx_result *res);
+
+/* The totals of the whole grid estimated from a sample: every count of t
+ * times k. */
+void wmi_ptx_scale_totals(const wm_totals *t, double k, wm_totals *out);
+
+/* "sectors/request" or "wavefronts/request". */
+const char *wmi_per_request_unit(wm_space sp);
+
+/*
+ * The document of a run in o->format (JSON, CSV or an ncu CSV; see
+ * docs/output.md): sites[0..n) sorted by file and line, grouped into
+ * groups[0..ngroups), source text from files (ptx_report_doc.c).
+ */
+void wmi_ptx_report_doc(FILE *f, const wm_ptx_module *m, const wm_agg *g,
+                        const wm_ptx_report_opts *o, const wm_site *sites,
+                        size_t n, const wmi_line_group *groups,
+                        size_t ngroups, const wmi_sources *files);
+
 #endif /* WM_PTX_REPORT_INT_H */

@@ -47,7 +47,8 @@ wm_cli_test(NAME global_color ARGS global --color always STDOUT "\\[32m0-7")
 wm_cli_test(NAME global_json ARGS global --stride 2 --format json
   GOLDEN global_stride2.json)
 wm_cli_test(NAME shared_json ARGS shared --stride 32 --format json
-  STDOUT "\"metrics\": \\{[^}]*\"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum\": 31")
+  STDOUT "^{\"schema\": \"warpmem/1\", \"command\": \"shared\""
+         "\"totals\": {[^\n]*\"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum\": {\"value\": 31, \"unit\": \"\"}")
 wm_cli_test(NAME shared_csv ARGS shared --stride 2 --format csv
   GOLDEN shared_stride2.csv)
 
@@ -86,7 +87,8 @@ wm_usage_error(addrs_empty_item "--addrs: empty or overlong item at position 1" 
 wm_usage_error(addrs_and_stride "--addrs cannot be combined with --stride/--base"
   global --addrs 0 --stride 2)
 wm_usage_error(op_bad "--op: 'rmw' is not ld or st" global --op rmw)
-wm_usage_error(format_bad "--format: 'xml' is not one of text, json, csv" global --format xml)
+wm_usage_error(format_bad "--format: 'xml' is not one of text, json, csv, ncu-csv, ncu-raw"
+  global --format xml)
 wm_usage_error(color_bad "--color: 'sometimes' is not one of auto, always, never"
   shared --color sometimes)
 wm_usage_error(missing_value "--stride: missing value" global --stride)

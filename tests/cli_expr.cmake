@@ -29,13 +29,13 @@ wm_cli_test(NAME expr_partial_warp
 wm_cli_test(NAME expr_grid_override
   ARGS expr -D N=64 --grid 1,1 --format csv
        -f examples/expr/contiguous_copy.expr
-  STDOUT "smsp__sass_inst_executed_op_global_ld.sum,8\n")
+  STDOUT ",total,,,,,,,,smsp__sass_inst_executed_op_global_ld.sum,inst,8\n")
 
 # The examples at their full 8192 x 8192 size (the lesson's numbers).
 wm_cli_test(NAME expr_transposed_copy_full
   ARGS expr --format csv -f examples/expr/transposed_copy.expr
-  STDOUT "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,67108864\n"
-         "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,8388608\n")
+  STDOUT ",total,,,,,,,,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sector,67108864\n"
+         ",total,,,,,,,,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,sector,8388608\n")
 
 # Parse errors: file:line:col, the line, a caret (exit 1).
 foreach(name unknown_var bad_syntax bad_type unknown_type)
@@ -81,9 +81,10 @@ wm_cli_test(NAME expr_missing_file ARGS expr -f tests/expr/nonexistent.expr
 # a value that looks like a statement stays with its option.
 wm_cli_test(NAME expr_options_after ARGS expr
   "load global f32 a[64][32] at [tid.x][0]" --block 32 --format csv
-  STDOUT "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,32")
+  STDOUT ",total,,,,,,,,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sector,32\n")
 wm_cli_test(NAME expr_options_between ARGS expr
   "load global f32 a[64] at [tid.x]" --block 32,2 "store global f32 b[64] at [tid.x]"
-  --format csv STDOUT "^statement," "\n2,2,\"store global f32 b")
+  --format csv STDOUT "^command,arch,kernel,scope,site,"
+  "\nexpr,sm_90,,site,1,<command line>,2,store global f32 b\\[64\\] at \\[tid.x\\],global,st,")
 wm_cli_test(NAME expr_help_after ARGS expr "load global f32 a[4] at [tid.x]" --help
   STDOUT "usage: warpmem expr")

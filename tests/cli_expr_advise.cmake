@@ -80,7 +80,7 @@ wm_cli_test(NAME expr_explain_vector16_json
 # Without --explain the JSON has no advice.
 wm_cli_test(NAME expr_json_no_advice
   ARGS expr -D N=64 --format json -f examples/expr/transpose_tiled.expr
-  STDOUT "\"statement\": 4, [^\n]*\"counts\": {[^\n]*}}\n\\]}\n$")
+  STDOUT "\"statement\": 4, [^\n]*\"counts\": {[^\n]*}}}\\]}\n$")
 
 # Colours follow --color, in the advice and in the ranking.
 wm_cli_test(NAME expr_explain_color

@@ -15,7 +15,7 @@ wm_cli_test(NAME lint_transpose
 wm_cli_test(NAME lint_swizzle_conflict_free
   ARGS lint ${K}/transpose.ptx --kernel transpose_swizzled --format csv
   STDOUT "^kernel,file,line,ptx_line,space,op,size,verdict,severity"
-         ",shared,ld,4,exact,none,1,1,1,1,1,\"non-affine\"")
+         ",shared,ld,4,exact,none,1,1,1,1,1,non-affine,")
 wm_cli_test(NAME lint_data_dependent
   ARGS lint ${K}/histogram.ptx --color never
   STDOUT "shared atom.32 +- +- +-  data-dependent"
@@ -23,7 +23,7 @@ wm_cli_test(NAME lint_data_dependent
          "no memory instruction flagged")
 wm_cli_test(NAME lint_param
   ARGS lint ${K}/strided_copy.ptx --param 3=1 --format json
-  STDOUT "^.\\{\"kernel\": \"strided_copy_f32\", \"arch\": \"sm_90\", \"block\": \\[256, 1, 1\\], \"worst\": \"none\""
+  STDOUT "^.\\{\"schema\": \"warpmem/1\", \"command\": \"lint\", \"arch\": \"sm_90\", \"kernel\": \"strided_copy_f32\", \"block\": \\[256, 1, 1\\], \"worst\": \"none\""
          "\"op\": \"ld\", \"size\": 4, \"verdict\": \"exact\", \"severity\": \"none\", \"address\": \"param1 \\+ 4\\*param3\\*tid.x \\+ 4\\*param3\\*ctaid.x\\*ntid.x\", \"stride\": \"4\\*param3\", .*\"per_request\": 4, ")
 wm_cli_test(NAME lint_block
   ARGS lint ${K}/sgemm.ptx --block 16,16 --format json

@@ -19,14 +19,13 @@ wm_cli_test(NAME run_transpose_padded_json
   ARGS run ${K}/transpose.ptx --kernel transpose_padded --grid 4,4 --block 32,8
        --arg f32[16384] --arg f32[16384]:rand=3 --arg i32=128 --arg i32=128
        --format json
-  STDOUT "^\\{\"kernel\": \"transpose_padded\", \"level\": \"ptx\""
-         "\"space\": \"shared\", \"op\": \"ld\", \"size\": 4, \"per_request_metric\": \"wavefronts/request\", \"per_request_ncu\": \"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum / smsp__sass_inst_executed_op_shared_ld.sum\", \"stats\": \\{\"executions\": 128, \"active_lanes\": 4096, \"requests\": 128, \"bytes\": 16384, \"sectors\": 0, \"ideal_sectors\": 0, \"excessive_sectors\": 0, \"wavefronts\": 128, \"ideal_wavefronts\": 128, \"conflicts\": 0"
-         "\"metrics\": \\{")
+  STDOUT "^\\{\"schema\": \"warpmem/1\", \"command\": \"run\", \"arch\": \"sm_80\", \"kernel\": \"transpose_padded\", \"profile\": [^,]*, \"level\": \"ptx\", \"launch\": {\"grid\": \\[4, 4, 1\\], \"block\": \\[32, 8, 1\\], \"warp_size\": 32, "
+         "\"space\": \"shared\", \"op\": \"ld\", \"size\": 4, \"stats\": \\{\"executions\": 128, \"active_lanes\": 4096, \"requests\": 128, \"bytes\": 16384, \"sectors\": 0, \"ideal_sectors\": 0, \"excessive_sectors\": 0, \"wavefronts\": 128, \"ideal_wavefronts\": 128, \"conflicts\": 0\\}, \"per_request\": {\"unit\": \"wavefront/request\", \"min\": 1, \"median\": 1, \"max\": 1, \"mean\": 1}, \"metrics\": \\{[^\n]*\"per_request_metric\": \"wavefronts/request\", \"per_request_ncu\": \"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum / smsp__sass_inst_executed_op_shared_ld.sum\"")
 wm_cli_test(NAME run_csv
   ARGS run ${K}/copy.ptx --grid 2 --block 256 --arg f32[512] --arg f32[512]
        --arg i32=512 --format csv
-  STDOUT "^file,line,ptx_line,ptx,space,op,size,executions"
-         ",global,ld,4,16,512,16,64,64,0,0,0,0\n")
+  STDOUT "^command,arch,kernel,scope,site,file,line,label,space,op,size,metric,unit,value\n"
+         "\nrun,sm_80,copy_f32,site,12,../copy.cu,16,\"ld.global.f32 %f1, \\[%rd5\\]\",global,ld,4,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sector,64\n")
 wm_cli_test(NAME run_sampled
   ARGS run ${K}/copy.ptx --grid 64 --block 256 --arg f32[16384]
        --arg f32[16384] --arg i32=16384 --ctas sample:5,7 --draw 0
@@ -106,7 +105,7 @@ wm_cli_test(NAME run_one_broken_list ARGS run ${P}/one_broken.ptx --list
 wm_cli_test(NAME run_one_broken_good
   ARGS run ${P}/one_broken.ptx --kernel last --grid 1 --block 32
        --arg u32[32] --format csv
-  STDOUT ",global,st,4,1,32,1,4,4,0")
+  STDOUT ",global,st,4,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,sector,4\n")
 wm_cli_test(NAME run_one_broken_bad EXIT 1
   ARGS run ${P}/one_broken.ptx --kernel broken --grid 1 --block 32
        --arg u32[32]

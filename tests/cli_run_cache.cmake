@@ -11,12 +11,11 @@ wm_cli_test(NAME run_cache_copy
 wm_cli_test(NAME run_cache_json
   ARGS run ${WM_COPY_ARGS} --cache --arch A100 --format json
   STDOUT "\"hierarchy\": {\"gpu\": \"A100\", \"sms\": 108"
-         "\"dram__bytes_read.sum\": 8192"
+         "\"dram__bytes_read.sum\": {\"value\": 8192, \"unit\": \"byte\"}"
          "}}\n$")
 wm_cli_test(NAME run_cache_csv
   ARGS run ${WM_COPY_ARGS} --cache --sms 2 --format csv
-  STDOUT "\nhierarchy_metric,value\n"
-         "\"lts__t_sectors_srcunit_tex_op_read.sum\",256\n")
+  STDOUT "\nrun,sm_80,copy_f32,hierarchy,,,,,,,,lts__t_sectors_srcunit_tex_op_read.sum,sector,256\n")
 wm_cli_test(NAME expr_cache_order
   ARGS expr -f examples/expr/stride8_loop.expr --cache-order barrier
   STDOUT "warps interleaved per barrier interval"
@@ -26,7 +25,7 @@ wm_cli_test(NAME expr_cache_json
   ARGS expr -D N=256 -f examples/expr/torch_transposed_copy.expr --cache
        --format json
   STDOUT "\"hierarchy\": {\"gpu\": \"H200\""
-         "\"dram__bytes_read.sum\": 262144,")
+         "\"dram__bytes_read.sum\": {\"value\": 262144, \"unit\": \"byte\"},")
 wm_cli_test(NAME err_cache_arch EXIT 2
   ARGS run ${WM_COPY_ARGS} --cache --arch sm_86
   STDERR "^warpmem: warning: --arch sm_86 overrides the module's .target sm_80\n"

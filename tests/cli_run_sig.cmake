@@ -79,7 +79,7 @@ wm_cli_test(NAME run_arch_from_target
 wm_cli_test(NAME run_arch_from_target_90
   ARGS run ${K90}/copy.ptx --grid 1 --block 32 --arg f32[32] --arg f32[32]
        --arg i32=32 --format json
-  STDOUT "^\\{\"kernel\": \"copy_f32\", \"level\": \"ptx\", \"arch\": \"sm_90 \\(from .target sm_90\\)\"")
+  STDOUT "^\\{\"schema\": \"warpmem/1\", \"command\": \"run\", \"arch\": \"sm_90\", \"kernel\": \"copy_f32\", \"profile\": \"sm_90 \\(from .target sm_90\\)\", \"level\": \"ptx\"")
 wm_cli_test(NAME run_arch_override
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[32] --arg f32[32]
        --arg i32=32 --draw 0 --arch sm_90
@@ -118,20 +118,20 @@ wm_cli_test(NAME run_refuse_nvcc_flag_ptx EXIT 2
 wm_cli_test(NAME run_fault_json EXIT 1
   ARGS run ${P}/faults.ptx --kernel oob --grid 2 --block 32 --arg f32[40]
        --arg u32=9 --format json
-  STDOUT "^\\{\"kernel\": \"oob\", \"level\": \"ptx\""
-         "\n \"fault\": \\{\"status\": \"fault\", \"kind\": \"out-of-bounds\", \"message\": \"out-of-bounds global load of 4 bytes at 0x100000000a0: offset 160 in the buffer of argument 0 \\(160 bytes\\)\", \"block\": \\[0, 0, 0\\], \"thread\": \\[31, 0, 0\\], \"warp\": 0, \"lane\": 31, \"ptx_line\": 22, \"ptx\": \"ld.global.f32 %f1, \\[%rd3\\]\", \"source\": \"/nonexistent/faults.cu:12\", \"space\": \"global\", \"address\": 1099511627936, \"buffer\": \\{\"argument\": 0, \"offset\": 160, \"bytes\": 160\\}\\}\\}\n$")
+  STDOUT "^\\{\"schema\": \"warpmem/1\", \"command\": \"run\", \"arch\": \"sm_80\", \"kernel\": \"oob\", [^\n]*\"level\": \"ptx\""
+         "\\], \"fault\": \\{\"status\": \"fault\", \"kind\": \"out-of-bounds\", \"message\": \"out-of-bounds global load of 4 bytes at 0x100000000a0: offset 160 in the buffer of argument 0 \\(160 bytes\\)\", \"block\": \\[0, 0, 0\\], \"thread\": \\[31, 0, 0\\], \"warp\": 0, \"lane\": 31, \"ptx_line\": 22, \"ptx\": \"ld.global.f32 %f1, \\[%rd3\\]\", \"source\": \"/nonexistent/faults.cu:12\", \"space\": \"global\", \"address\": 1099511627936, \"buffer\": \\{\"argument\": 0, \"offset\": 160, \"bytes\": 160\\}\\}\\}\n$")
 wm_cli_test(NAME run_fault_json_steps EXIT 1
   ARGS run ${P}/faults.ptx --kernel spin --grid 1 --block 32 --max-steps 1000
        --format json
-  STDOUT "\n \"fault\": \\{\"status\": \"error\", \"kind\": \"step-budget\", \"message\": \"step budget of 1000 warp instructions exhausted")
+  STDOUT ", \"fault\": \\{\"status\": \"error\", \"kind\": \"step-budget\", \"message\": \"step budget of 1000 warp instructions exhausted")
 wm_cli_test(NAME run_fault_json_membermask EXIT 1
   ARGS run ${P}/faults.ptx --kernel shfl_diverge --grid 1 --block 32
        --arg u32[32] --format json
-  STDOUT "\n \"fault\": \\{\"status\": \"fault\", \"kind\": \"membermask\", ")
+  STDOUT ", \"fault\": \\{\"status\": \"fault\", \"kind\": \"membermask\", ")
 wm_cli_test(NAME run_fault_out_written EXIT 1
   ARGS run ${P}/faults.ptx --kernel oob --grid 2 --block 32
        --arg f32[40]:iota:out=${B}/fault_out.bin --arg u32=9 --format json
-  STDOUT "\n \"outputs_written\": \\[\"[^\"]*fault_out.bin\"\\]\\}\n$"
+  STDOUT ", \"outputs_written\": \\[\"[^\"]*fault_out.bin\"\\]\\}\n$"
   STDERR "warpmem: note: wrote [^\n]*fault_out.bin as the kernel left it at the fault\n$")
 wm_cli_test(NAME run_fault_smem_hint EXIT 1
   ARGS run ${P}/sig.ptx --kernel smem_sum --grid 1 --block 32
@@ -158,11 +158,14 @@ wm_cli_test(NAME run_sampled_estimate
 wm_cli_test(NAME run_sampled_estimate_json
   ARGS run ${K}/copy.ptx --grid 64 --block 256 --arg f32[16384]
        --arg f32[16384] --arg i32=16384 --ctas first:4 --format json
-  STDOUT "\n \"estimate_scale\": 16, \"metrics_estimated\": \\{\"smsp__sass_inst_executed_op_global_ld.sum\": 512, ")
+  STDOUT ", \"estimate_scale\": 16, \"totals_estimated\": \\{\"smsp__sass_inst_executed_op_global_ld.sum\": {\"value\": 512, \"unit\": \"inst\"}, ")
 wm_cli_test(NAME run_sampled_estimate_csv
   ARGS run ${K}/copy.ptx --grid 64 --block 256 --arg f32[16384]
        --arg f32[16384] --arg i32=16384 --ctas first:4 --format csv
-  STDOUT "\n\"\\(total, counted\\)\",0,0,\"\",global,ld,0,32,1024,32,128,128,0,0,0,0\n\"\\(total, counted\\)\",0,0,\"\",global,st,0,32,1024,32,128,128,0,0,0,0\n\"\\(total, estimated\\)\",0,0,\"\",global,ld,0,512,16384,512,2048,2048,0,0,0,0\n\"\\(total, estimated\\)\",0,0,\"\",global,st,0,512,16384,512,2048,2048,0,0,0,0\n$")
+  STDOUT "\nrun,sm_80,copy_f32,total,,,,,,,,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sector,128\n"
+         "\nrun,sm_80,copy_f32,total,,,,,,,,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,sector,128\n"
+         "\nrun,sm_80,copy_f32,total_estimated,,,,,,,,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sector,2048\n"
+         "\nrun,sm_80,copy_f32,total_estimated,,,,,,,,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,sector,2048\n")
 
 # 2. fills: full-range integer rand, ranges, files (raw and .npy), in-out
 wm_cli_test(NAME run_fill_rand_u32
@@ -258,7 +261,7 @@ wm_cli_test(NAME run_line_per_space_json
   ARGS run ${K}/transpose.ptx --kernel transpose_tiled --grid 4,4 --block 32,8
        --arg f32[16384] --arg f32[16384] --arg i32=128 --arg i32=128
        --format json
-  STDOUT "\"line\": 42, [^\n]*\"accesses\": \\[\\{\"space\": \"global\", \"op\": \"ld\", \"per_request_metric\": \"sectors/request\", \"per_request\": 4.0000, \"stats\": \\{[^}]*\\}\\}, \\{\"space\": \"shared\", \"op\": \"st\", \"per_request_metric\": \"wavefronts/request\", \"per_request\": 1.0000, ")
+  STDOUT "\"line\": 42, [^\n]*\"accesses\": \\[\\{\"space\": \"global\", \"op\": \"ld\", \"per_request_metric\": \"sectors/request\", \"per_request\": 4, \"stats\": \\{[^}]*\\}\\}, \\{\"space\": \"shared\", \"op\": \"st\", \"per_request_metric\": \"wavefronts/request\", \"per_request\": 1, ")
 # 6 in text: the report of the work before the fault on stdout
 wm_cli_test(NAME run_fault_text_report EXIT 1
   ARGS run ${P}/faults.ptx --kernel oob --grid 2 --block 32 --arg f32[40]
@@ -276,4 +279,4 @@ wm_cli_test(NAME run_list_mad_wide ARGS run ${P}/mad_wide_ptr.ptx --list
 wm_cli_test(NAME run_mad_wide_buffer
   ARGS run ${P}/mad_wide_ptr.ptx --grid 1 --block 32 --arg u32[32] --arg u32=32
        --format csv
-  STDOUT ",global,st,4,1,32,1,4,4,0")
+  STDOUT ",global,st,4,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,sector,4\n")

@@ -9,7 +9,7 @@ wm_cli_test(NAME run_tex_fetch
   ARGS run ${C}/tex_sm_80.ptx --kernel fetch_strided --grid 1 --block 8
        --arg tex1d:f32[64]:iota --arg f32[8]:out=${B}/tex_fetch.bin
        --arg i32=8 --format csv
-  STDOUT "tex.cu\",12,[0-9]+,\"tex.1d.v4.f32.s32 [^\n]*,texture,ld,4,1,8,1,2,1,1,")
+  STDOUT "tex.cu,12,\"tex.1d.v4.f32.s32 [^\n]*\",texture,ld,4,l1tex__t_requests_pipe_tex_mem_texture.sum,request,1\n[^\n]*,texture,ld,4,l1tex__t_sectors_pipe_tex_mem_texture.sum,sector,2\n")
 wm_file_hex(run_tex_fetch_out run_tex_fetch ${B}/tex_fetch.bin
   0000000000000040000080400000c04000000041000020410000404100006041)
 
@@ -19,7 +19,7 @@ wm_cli_test(NAME run_tex_linear
   ARGS run ${C}/tex_sm_90.ptx --kernel resample --grid 2 --block 32,8
        --arg tex2d:f32[64x8]:iota:clamp:linear --arg f32[512] --arg i32=64
        --arg i32=8 --arg f32=1 --arg f32=1 --format csv
-  STDOUT "tex.cu\",22,[0-9]+,\"tex.2d.v4.f32.f32 [^\n]*,texture,ld,4,16,512,16,135,256,0,")
+  STDOUT "tex.cu,22,\"tex.2d.v4.f32.f32 [^\n]*\",texture,ld,4,l1tex__t_requests_pipe_tex_mem_texture.sum,request,16\n[^\n]*,texture,ld,4,l1tex__t_sectors_pipe_tex_mem_texture.sum,sector,135\n")
 wm_cli_test(NAME run_tex_text
   ARGS run ${C}/tex_sm_80.ptx --kernel resample --grid 2 --block 32,8
        --arg tex2d:f32[64x8]:iota:linear --arg f32[512] --arg i32=64

@@ -5,8 +5,8 @@ set(C ${PROJECT_SOURCE_DIR}/tests/corpus/ptx)
 wm_cli_test(NAME run_struct_arg
   ARGS run ${C}/for_each_sm_80.ptx --grid 8 --block 128
        --arg "{f32[1000]:iota, f32[1000], i32=3}" --arg i32=1000 --format csv
-  STDOUT "for_each.cu\",8,[0-9]+,\"ld.global.f32 [^\n]*,global,ld,4,32,1000,32,125,125,0"
-         ",global,st,4,32,1000,32,125,125,0")
+  STDOUT "for_each.cu,8,\"ld.global.f32 [^\n]*,global,ld,4,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sector,125\n"
+         ",global,st,4,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,sector,125\n")
 wm_cli_test(NAME run_struct_arg_size EXIT 2
   ARGS run ${C}/for_each_sm_80.ptx --grid 1 --block 32
        --arg "{f32[4], i32=3}" --arg i32=4
@@ -27,7 +27,7 @@ wm_cli_test(NAME run_global_unknown EXIT 2
 wm_cli_test(NAME run_global_set
   ARGS run ${C}/const_conv_sm_90.ptx --grid 2 --block 128 --arg f32[256]:iota
        --arg f32[256] --arg i32=256 --global taps=f32[5]:iota --format csv
-  STDOUT "const_conv.cu\",24,[0-9]+,\"st.global.f32 [^\n]*,global,st,4,8,256,8,32,32,0")
+  STDOUT "const_conv.cu,24,\"st.global.f32 [^\n]*,global,st,4,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,sector,32\n")
 
 # inlined helpers: text groups by the kernel's call site, the helper line
 # beside each instruction; JSON names the call site

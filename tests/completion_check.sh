@@ -48,7 +48,7 @@ expect "run --max-" "--max-steps --max-total-steps"
 expect "global --lo" "--local"
 expect "shared --lo" ""
 expect "lint --fail-on " "high low medium"
-expect "run --format " "csv json text"
+expect "run --format " "csv json ncu-csv ncu-raw text"
 expect "expr --cache-order b" "barrier"
 expect "run examples/kernels/sm_80/transpose.ptx --kernel transpose_" \
     "transpose_naive transpose_padded transpose_swizzled transpose_tiled"

@@ -37,7 +37,7 @@ check commands "$out" 'run:interpret*'
 check commands "$out" 'lint:judge*'
 out=$(complete_words warpmem global --)
 check global "$out" '\*--local\[*'
-check global "$out" '\*--format\[*:value:\(text json csv\)'
+check global "$out" '\*--format\[*:value:\(text json csv ncu-csv ncu-raw\)'
 out=$(complete_words warpmem shared --)
 check shared "$out" '\*--local\[*' '!'
 check shared "$out" '\*--stride\[*'

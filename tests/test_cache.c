@@ -678,7 +678,8 @@ static void test_ptx(void)
         FILE *f = open_memstream(&buf, &len);
         wm_cache_report(f, l.cache, g, WM_FMT_JSON);
         fclose(f);
-        CHECK(strstr(buf, "\"dram__bytes_read.sum\": 65536") != NULL);
+        CHECK(strstr(buf, "\"dram__bytes_read.sum\": {\"value\": 65536, "
+                          "\"unit\": \"byte\"}") != NULL);
         CHECK(strstr(buf, "ld.global.f32") != NULL);
         free(buf);
         wm_agg_free(g);

@@ -106,7 +106,9 @@ int main(void)
     size_t n = 0;
     char *s = wm_ptx_report_string(m, g, &o, 0, &n);
     CHECK(s != NULL);
-    CHECK(s && strncmp(s, "{\"kernel\": \"k\"", 14) == 0);
+    CHECK(s && strncmp(s, "{\"schema\": \"warpmem/1\", \"command\": \"run\"",
+                       40) == 0);
+    CHECK(s && strstr(s, "\"kernel\": \"k\", ") != NULL);
     CHECK(s && n == strlen(s));
     CHECK(s && strstr(s, "\"requests\": 2") != NULL);
     wm_free(s);

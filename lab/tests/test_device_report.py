@@ -29,8 +29,11 @@ WARPMEM = ""
 
 
 def report(*args):
+    env = dict(os.environ)
+    if WARPMEM:  # the export reader is `warpmem compare`
+        env["WARPMEM"] = WARPMEM
     p = subprocess.run([sys.executable, REPORT] + list(args),
-                       capture_output=True, text=True, timeout=300)
+                       capture_output=True, text=True, timeout=300, env=env)
     return p.returncode, p.stdout + p.stderr
 
 

@@ -180,7 +180,7 @@ def test_describe_and_sampling():
     rep = warpmem.run_ptx(os.path.join(PTX, "triton_add.ptx"), grid=16,
                           block=128, args=[x, x, out, n], ctas="first:2")
     assert out[:512].sum() == 1024 and out[512:].sum() == 0
-    assert rep._data["ctas_run"] == 2 and rep.totals_estimated
+    assert rep._data["launch"]["ctas_run"] == 2 and rep.totals_estimated
 
 
 def test_non_contiguous_buffers_are_written_back():
@@ -212,7 +212,7 @@ def test_python_m_warpmem(tmp_path):
         c = subprocess.run([cli] + cmd[3:-2] + ["--format", "json"],
                            capture_output=True, text=True)
         assert c.returncode == 0, c.stderr
-        assert json.loads(c.stdout)["metrics"] == doc["metrics"]
+        assert json.loads(c.stdout)["totals"] == doc["totals"]
     r = subprocess.run([sys.executable, "-m", "warpmem", "run",
                         os.path.join(PTX, "faults.ptx"), "--kernel", "oob",
                         "--grid", "2", "--block", "32", "--arg", "f32[40]",

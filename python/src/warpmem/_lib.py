@@ -153,7 +153,8 @@ class ReportOpts(Structure):
                 ("explain", c_int), ("command", c_char_p), ("arch", c_char_p),
                 ("fault", POINTER(Fault)), ("fault_hint", c_char_p),
                 ("written", POINTER(c_char_p)), ("nwritten", c_size_t),
-                ("check", c_void_p)]
+                ("check", c_void_p), ("cache", c_void_p),
+                ("grid", c_uint * 3), ("block", c_uint * 3)]
 
 
 # name -> the structure, for the ABI test
@@ -214,6 +215,7 @@ def _declare(lib: ctypes.CDLL) -> None:
     f("wm_metric_value", c_double, P(Totals), c_size_t)
     f("wm_metric_relevant", c_int, P(Totals), c_size_t)
     f("wm_metric_is_count", c_int, c_size_t)
+    f("wm_metric_unit", c_char_p, c_size_t)
     f("wm_html_report_file", c_int, c_char_p, c_void_p, c_void_p)
     f("wm_expr_new", c_void_p)
     f("wm_expr_free", None, c_void_p)

@@ -39,6 +39,11 @@ class KernelFault(RuntimeError):
         return (KernelFault, (self.fault, self.report))
 
 
+def _values(totals: dict | None) -> dict[str, float]:
+    """{"metric": {"value": v, "unit": u}} (docs/output.md) -> {metric: v}."""
+    return {k: v["value"] for k, v in (totals or {}).items()}
+
+
 class Report:
     """What a run measured.
 
@@ -66,34 +71,42 @@ class Report:
         self._html = html
         self._text = text
         self.kernel: str = data.get("kernel", "")
-        self.arch: str | None = data.get("arch")
-        self.totals: dict[str, float] = dict(data.get("metrics", {}))
-        self.totals_estimated: dict[str, float] | None = data.get(
-            "metrics_estimated")
+        # the profile and where it came from ("sm_90 (from .target sm_90)")
+        self.arch: str | None = data.get("profile") or data.get("arch")
+        self.totals: dict[str, float] = _values(data.get("totals"))
+        est = data.get("totals_estimated")
+        self.totals_estimated: dict[str, float] | None = (
+            _values(est) if est is not None else None)
         self.faults: list[dict] = [data["fault"]] if data.get("fault") else []
         self.lines: list[dict] = []
         self.advice: list[dict] = []
+        # the sites (one per memory instruction) joined with their line
+        line_of = {}
         for lg in data.get("lines", []):
-            for ins in lg.get("instructions", []):
-                st = ins["stats"]
-                pr = ins.get("per_request", {})
-                rec = {"file": lg["file"], "line": lg["line"],
-                       "source": lg.get("source"), "rank": lg.get("rank", 0),
-                       "ptx": ins.get("ptx"), "ptx_line": ins.get("ptx_line"),
-                       "space": ins["space"], "op": ins["op"],
-                       "size": ins.get("size")}
-                rec.update(st)
-                rec["per_request_metric"] = ins.get("per_request_metric")
-                for k in ("min", "median", "max", "mean"):
-                    rec["per_request_" + k] = pr.get(k)
-                adv = ins.get("advice")
-                rec["advice"] = adv.get("headline") if adv else None
-                self.lines.append(rec)
-                if adv and adv.get("severity", "none") != "none":
-                    a = {"file": lg["file"], "line": lg["line"],
-                         "ptx": ins.get("ptx")}
-                    a.update(adv)
-                    self.advice.append(a)
+            for sid in lg.get("sites", []):
+                line_of[sid] = lg
+        for ins in data.get("sites", []):
+            lg = line_of.get(ins["site"], {})
+            st = ins["stats"]
+            pr = ins.get("per_request", {})
+            rec = {"file": ins["file"], "line": ins["line"],
+                   "source": lg.get("source", ins.get("source")),
+                   "rank": ins.get("rank", 0),
+                   "ptx": ins.get("ptx"), "ptx_line": ins.get("ptx_line"),
+                   "space": ins["space"], "op": ins["op"],
+                   "size": ins.get("size")}
+            rec.update(st)
+            rec["per_request_metric"] = ins.get("per_request_metric")
+            for k in ("min", "median", "max", "mean"):
+                rec["per_request_" + k] = pr.get(k)
+            adv = ins.get("advice")
+            rec["advice"] = adv.get("headline") if adv else None
+            self.lines.append(rec)
+            if adv and adv.get("severity", "none") != "none":
+                a = {"file": ins["file"], "line": ins["line"],
+                     "ptx": ins.get("ptx")}
+                a.update(adv)
+                self.advice.append(a)
 
     # -- queries ----------------------------------------------------------
     def line(self, line: int, space: str | None = None, op: str | None = None,
@@ -248,13 +261,16 @@ def count(addrs: Iterable[int], size: int = 4, space: str = "global",
 
 # ---- expressions ------------------------------------------------------------
 
-def _totals_dict(t: L.Totals) -> dict[str, float]:
+def _totals_dict(t: L.Totals) -> dict[str, dict]:
+    """Totals as the documents carry them (docs/output.md):
+    {metric: {"value": v, "unit": u}}."""
     out = {}
     for i in range(lib.wm_metric_count()):
         if lib.wm_metric_relevant(ctypes.byref(t), i):
             v = lib.wm_metric_value(ctypes.byref(t), i)
-            out[lib.wm_metric_name(i).decode()] = (
-                int(v) if lib.wm_metric_is_count(i) else v)
+            out[lib.wm_metric_name(i).decode()] = {
+                "value": int(v) if lib.wm_metric_is_count(i) else v,
+                "unit": lib.wm_metric_unit(i).decode()}
     return out
 
 
@@ -311,22 +327,24 @@ def expr(program: str, grid: "Dims | None" = None, block: "Dims | None" = None,
         for i in range(lib.wm_agg_nsites(g)):
             s = L.Site()
             lib.wm_agg_site(g, i, ctypes.byref(s))
-            rec = {"file": L.s(s.file), "line": s.line,
-                   "source": L.s(s.label), "statement": s.site,
-                   "space": L.SPACES[s.space], "op": L.OPS[s.op],
-                   "size": s.size}
-            for n in L.STATS_FIELDS:
-                rec[n] = getattr(s.stats, n)
-            rec["executions"] = rec.pop("inst")
-            rec["per_request_metric"] = ("wavefronts" if s.space == 2
-                                         else "sectors")
+            stats = {n: getattr(s.stats, n) for n in L.STATS_FIELDS}
+            stats["executions"] = stats.pop("inst")
+            unit = "wavefront" if s.space == 2 else "sector"
+            pr = {"unit": unit + "/request"}
             for k in ("min", "median", "max", "mean"):
-                rec["per_request_" + k] = getattr(s.per_request, k)
-            lines.append(rec)
+                pr[k] = getattr(s.per_request, k)
+            # a site of the common document shape (docs/output.md)
+            lines.append({"site": s.site, "label": L.s(s.label),
+                          "source": L.s(s.label), "file": L.s(s.file),
+                          "line": s.line, "statement": s.site,
+                          "space": L.SPACES[s.space], "op": L.OPS[s.op],
+                          "size": s.size, "stats": stats, "per_request": pr,
+                          "per_request_metric": unit + "s"})
         t = L.Totals()
         lib.wm_agg_totals(g, ctypes.byref(t))
-        data = {"kernel": "expr", "level": "expr", "arch": a.name.decode(),
-                "metrics": _totals_dict(t), "statements": lines}
+        data = {"schema": "warpmem/1", "command": "expr", "kernel": "expr",
+                "level": "expr", "arch": a.name.decode(),
+                "totals": _totals_dict(t), "sites": lines}
         if st == L.WM_ERR_FAULT:
             lib.wm_diag_locate(ctypes.byref(ft.diag), src, len(src))
             data["fault"] = {"status": "fault", "message": ft.diag.msg.decode(),
@@ -337,7 +355,6 @@ def expr(program: str, grid: "Dims | None" = None, block: "Dims | None" = None,
         elif st != L.WM_OK:
             raise RuntimeError("warpmem: expr: %s" % L.status_str(st))
         rep = Report(data, html=_agg_html(g))
-        rep.lines = lines
         if st == L.WM_ERR_FAULT:
             raise KernelFault(data["fault"], rep)
         return rep

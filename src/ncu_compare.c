@@ -1,0 +1,400 @@
+/*
+ * ncu_compare.c -- warpmem's prediction against Nsight Compute's
+ * measurement (wm_ncu_compare, `warpmem compare`).
+ *
+ * Every launch of the prediction is matched to a launch of the
+ * measurement by kernel name (without parameter list, template arguments
+ * or a leading "void ") and then by launch: the n-th launch of that
+ * kernel when asked, else the first whose block and grid sizes are the
+ * prediction's, else the first.  Each metric both have is printed with
+ * the ratio predicted / measured, after converting ncu's prefixed units
+ * (Kbyte, Msector, usecond) to base units; a ratio off 1 by more than the
+ * tolerance is flagged.  Source-page exports add per source line
+ * counters, matched to the prediction's per-line sums by line number and
+ * by name: ncu's column "L2 Theoretical Sectors Global Excessive" is the
+ * metric whose name ends in l2_theoretical_sectors_global_excessive.
+ */
+#include "out_int.h"
+
+#include <ctype.h>
+#include <math.h>
+
+/* ncu's kernel name reduced to the function's name. */
+static void base_name(const char *k, char *out, size_t cap)
+{
+    if (strncmp(k, "void ", 5) == 0)
+        k += 5;
+    size_t n = strcspn(k, "(<");
+    while (n && k[n - 1] == ' ')
+        n--;
+    snprintf(out, cap, "%.*s", (int)(n < cap - 1 ? n : cap - 1), k);
+}
+
+/* The threads (blocks) a "(32, 8, 1)", "32,8,1" or "256" stands for; 0
+ * for anything else. */
+static double dims(const char *s)
+{
+    double p = 1;
+    int any = 0;
+    while (*s) {
+        if (*s >= '0' && *s <= '9') {
+            char *end;
+            p *= strtod(s, &end);
+            s = end;
+            any = 1;
+        } else if (*s == ' ' || *s == '(' || *s == ')' || *s == ',') {
+            s++;
+        } else {
+            return 0;
+        }
+    }
+    return any ? p : 0;
+}
+
+/* Same launch shape: as many threads per block and blocks (ncu's
+ * "(256, 1, 1)" against warpmem's launch__block_size 256). */
+static int same_dims(const char *a, const char *b)
+{
+    return dims(a) != 0 && dims(a) == dims(b);
+}
+
+/* The factor from unit u to its base unit (K, M, G, T prefixes; time in
+ * nseconds, ncu's base); 1 for anything else. */
+static double unit_scale(const char *u)
+{
+    static const struct {
+        const char *unit;
+        double k;
+    } time[] = {{"nsecond", 1}, {"usecond", 1e3}, {"msecond", 1e6},
+                {"second", 1e9}};
+    for (size_t i = 0; i < WM_ARRAY_LEN(time); i++)
+        if (strcmp(u, time[i].unit) == 0)
+            return time[i].k;
+    static const char *const bases[] = {"byte", "sector", "request", "inst",
+                                        "cycle", "warp", "thread", "hz"};
+    double k = u[0] == 'K' ? 1e3
+               : u[0] == 'M' ? 1e6
+               : u[0] == 'G' ? 1e9
+               : u[0] == 'T' ? 1e12
+                             : 0;
+    if (k == 0)
+        return 1;
+    for (size_t i = 0; i < WM_ARRAY_LEN(bases); i++)
+        if (strncmp(u + 1, bases[i], strlen(bases[i])) == 0)
+            return k;
+    return 1;
+}
+
+/* A source-page column name in metric form: "L1 Wavefronts Shared" ->
+ * "l1_wavefronts_shared". */
+static void column_metric(const char *col, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (; *col && k + 1 < cap; col++)
+        out[k++] = *col == ' ' ? '_' : (char)tolower((unsigned char)*col);
+    out[k] = '\0';
+}
+
+/* Does the prediction's metric name stand for source column norm? */
+static int names_match(const char *metric, const char *norm)
+{
+    size_t a = strlen(metric), b = strlen(norm);
+    if (a == b)
+        return strcmp(metric, norm) == 0;
+    return a > b && strcmp(metric + a - b, norm) == 0 &&
+           metric[a - b - 1] == '_';
+}
+
+typedef struct cmp_state {
+    wmi_out *out; /* JSON, or NULL for text */
+    FILE *f;
+    double tol;
+    size_t flagged, compared;
+} cmp_state;
+
+/* One predicted / measured pair: printed, counted, flagged. */
+static void pair(cmp_state *s, uint32_t line, const char *name,
+                 const char *unit, double pred, double meas)
+{
+    double ratio = meas != 0 ? pred / meas : (pred == 0 ? 1.0 : (double)INFINITY);
+    int flag = meas == 0 ? pred != 0 : fabs(ratio - 1.0) > s->tol;
+    s->compared++;
+    s->flagged += flag != 0;
+    if (s->out) {
+        wmi_out_obj(s->out, NULL);
+        if (line)
+            wmi_out_uint(s->out, "line", line);
+        wmi_out_str(s->out, "metric", name);
+        wmi_out_str(s->out, "unit", unit);
+        wmi_out_num(s->out, "predicted", pred);
+        wmi_out_num(s->out, "measured", meas);
+        wmi_out_num(s->out, "ratio", ratio);
+        wmi_out_bool(s->out, "flagged", flag);
+        wmi_out_end(s->out);
+        return;
+    }
+    char where[24] = "";
+    if (line)
+        snprintf(where, sizeof where, "line %u ", line);
+    fprintf(s->f, "  %s%-66s %-15s %14.6g %14.6g %8.3f%s\n", where, name,
+            unit, pred, meas, ratio, flag ? "  MISMATCH" : "");
+}
+
+/* The measured launch for predicted launch p, or (size_t)-1. */
+static size_t match_launch(const wm_ncu *meas, const wm_ncu_launch *p,
+                           long nth)
+{
+    char want[256], got[256];
+    size_t first = (size_t)-1;
+    long seen = 0;
+    base_name(p->kernel, want, sizeof want);
+    for (size_t i = 0; i < wm_ncu_nlaunches(meas); i++) {
+        wm_ncu_launch l;
+        wm_ncu_launch_info(meas, i, &l);
+        base_name(l.kernel, got, sizeof got);
+        if (strcmp(want, got) != 0 && *want)
+            continue;
+        if (nth >= 0) {
+            if (seen++ == nth)
+                return i;
+            continue;
+        }
+        if (first == (size_t)-1)
+            first = i;
+        if (*p->block && same_dims(p->block, l.block) &&
+            same_dims(p->grid, l.grid))
+            return i;
+    }
+    return nth >= 0 ? (size_t)-1 : first;
+}
+
+/* The totals of predicted launch pl against measured launch ml. */
+static void compare_totals(cmp_state *s, const wm_ncu *pred, size_t pl,
+                           const wm_ncu *meas, size_t ml)
+{
+    wm_ncu_launch p, m;
+    wm_ncu_launch_info(pred, pl, &p);
+    wm_ncu_launch_info(meas, ml, &m);
+    for (size_t j = 0; j < p.nmetrics; j++) {
+        wm_ncu_value pv;
+        wm_ncu_metric(pred, pl, j, &pv);
+        if (pv.line || !pv.has_value)
+            continue;
+        for (size_t k = 0; k < m.nmetrics; k++) {
+            wm_ncu_value mv;
+            wm_ncu_metric(meas, ml, k, &mv);
+            if (mv.line || !mv.has_value || strcmp(mv.name, pv.name) != 0)
+                continue;
+            pair(s, 0, pv.name, pv.unit,
+                 pv.value * unit_scale(pv.unit),
+                 mv.value * unit_scale(mv.unit));
+            break;
+        }
+    }
+}
+
+/* The per-line counters of predicted launch pl against a source page. */
+static void compare_lines(cmp_state *s, const wm_ncu *pred, size_t pl,
+                          const wm_ncu *src)
+{
+    wm_ncu_launch p, m;
+    char norm[200];
+    wm_ncu_launch_info(pred, pl, &p);
+    if (!wm_ncu_launch_info(src, 0, &m))
+        return;
+    for (size_t j = 0; j < p.nmetrics; j++) {
+        wm_ncu_value pv;
+        wm_ncu_metric(pred, pl, j, &pv);
+        if (!pv.line)
+            continue;
+        for (size_t k = 0; k < m.nmetrics; k++) {
+            wm_ncu_value mv;
+            wm_ncu_metric(src, 0, k, &mv);
+            column_metric(mv.name, norm, sizeof norm);
+            if (mv.line != pv.line || !names_match(pv.name, norm))
+                continue;
+            pair(s, pv.line, pv.name, pv.unit, pv.value, mv.value);
+            break;
+        }
+    }
+}
+
+static void launch_head(cmp_state *s, const wm_ncu_launch *p,
+                        const wm_ncu_launch *m, int found)
+{
+    if (s->out) {
+        wmi_out_str(s->out, "kernel", p->kernel);
+        wmi_out_str(s->out, "predicted_block", p->block);
+        wmi_out_str(s->out, "predicted_grid", p->grid);
+        if (found) {
+            wmi_out_str(s->out, "measured_id", m->id);
+            wmi_out_str(s->out, "measured_kernel", m->kernel);
+            wmi_out_str(s->out, "measured_block", m->block);
+            wmi_out_str(s->out, "measured_grid", m->grid);
+        } else {
+            wmi_out_null(s->out, "measured_id");
+        }
+        return;
+    }
+    fprintf(s->f, "kernel %s", *p->kernel ? p->kernel : "(unnamed)");
+    if (*p->block)
+        fprintf(s->f, ", block %s, grid %s", p->block, p->grid);
+    if (!found) {
+        fputs(": no launch of it in a details or raw export\n", s->f);
+        return;
+    }
+    fprintf(s->f, "\n  measured: ncu ID %s, %s, block %s, grid %s%s\n", m->id,
+            m->kernel, m->block, m->grid,
+            *p->block && (!same_dims(p->block, m->block) ||
+                          !same_dims(p->grid, m->grid))
+                ? "  (a different launch shape)"
+                : "");
+    fprintf(s->f, "  %-66s %-15s %14s %14s %8s\n", "metric", "unit",
+            "predicted", "measured", "ratio");
+}
+
+wm_status wm_ncu_compare(FILE *f, const wm_ncu *const *meas, size_t nmeas,
+                         const wm_ncu *pred, const wm_compare_opts *o,
+                         size_t *nflagged, size_t *ncompared)
+{
+    if (!f || !pred || !o || (nmeas && !meas))
+        return WM_ERR_ARG;
+    wmi_out out;
+    cmp_state s = {NULL, f, o->tolerance, 0, 0};
+    if (o->format == WM_FMT_JSON) {
+        wmi_out_init(&out, f, 0);
+        s.out = &out;
+        wmi_doc_begin(&out, "compare", NULL, o->kernel);
+        wmi_out_num(&out, "tolerance", o->tolerance);
+        wmi_out_arr(&out, "kernels");
+    }
+    for (size_t pl = 0; pl < wm_ncu_nlaunches(pred); pl++) {
+        wm_ncu_launch p, m;
+        char want[256];
+        wm_ncu_launch_info(pred, pl, &p);
+        base_name(p.kernel, want, sizeof want);
+        if (o->kernel && strcmp(o->kernel, want) != 0)
+            continue;
+        const wm_ncu *mx = NULL;
+        size_t ml = (size_t)-1;
+        for (size_t i = 0; i < nmeas && ml == (size_t)-1; i++)
+            if (wm_ncu_page_of(meas[i]) != WM_NCU_SOURCE &&
+                (ml = match_launch(meas[i], &p, o->launch)) != (size_t)-1)
+                mx = meas[i];
+        if (mx)
+            wm_ncu_launch_info(mx, ml, &m);
+        if (s.out)
+            wmi_out_obj(s.out, NULL);
+        launch_head(&s, &p, &m, mx != NULL);
+        if (s.out)
+            wmi_out_arr(s.out, "metrics");
+        if (mx)
+            compare_totals(&s, pred, pl, mx, ml);
+        if (s.out) {
+            wmi_out_end(s.out);
+            wmi_out_arr(s.out, "lines");
+        }
+        for (size_t i = 0; i < nmeas; i++)
+            if (wm_ncu_page_of(meas[i]) == WM_NCU_SOURCE)
+                compare_lines(&s, pred, pl, meas[i]);
+        if (s.out) {
+            wmi_out_end(s.out);
+            wmi_out_end(s.out);
+        }
+    }
+    wm_status st = WM_OK;
+    if (s.out) {
+        wmi_out_end(&out);
+        wmi_out_uint(&out, "compared", s.compared);
+        wmi_out_uint(&out, "flagged", s.flagged);
+        wmi_doc_end(&out);
+        st = wmi_out_finish(&out);
+    } else {
+        fprintf(f, "%zu of %zu compared metric%s over the %.3g%% tolerance\n",
+                s.flagged, s.compared, s.compared == 1 ? "" : "s",
+                100.0 * o->tolerance);
+        if (ferror(f))
+            st = WM_ERR_IO;
+    }
+    if (nflagged)
+        *nflagged = s.flagged;
+    if (ncompared)
+        *ncompared = s.compared;
+    return st;
+}
+
+static const char *page_name(wm_ncu_page p)
+{
+    switch (p) {
+    case WM_NCU_DETAILS: return "details";
+    case WM_NCU_RAW: return "raw";
+    case WM_NCU_SOURCE: return "source";
+    case WM_NCU_WARPMEM: return "warpmem";
+    }
+    return "?";
+}
+
+wm_status wm_ncu_dump(FILE *f, const wm_ncu *x, wm_format fmt)
+{
+    if (!f || !x)
+        return WM_ERR_ARG;
+    if (fmt != WM_FMT_JSON) {
+        fprintf(f, "%s page, %zu launch%s\n", page_name(wm_ncu_page_of(x)),
+                wm_ncu_nlaunches(x), wm_ncu_nlaunches(x) == 1 ? "" : "es");
+        for (size_t i = 0; i < wm_ncu_nlaunches(x); i++) {
+            wm_ncu_launch l;
+            wm_ncu_launch_info(x, i, &l);
+            fprintf(f, "launch %zu: ID %s, %s, block %s, grid %s, CC %s\n", i,
+                    l.id, l.kernel, l.block, l.grid, l.cc);
+            for (size_t j = 0; j < l.nmetrics; j++) {
+                wm_ncu_value v;
+                wm_ncu_metric(x, i, j, &v);
+                if (v.line)
+                    fprintf(f, "  line %u ", v.line);
+                else
+                    fputs("  ", f);
+                if (v.has_value)
+                    fprintf(f, "%-66s %-15s %14.6g\n", v.name, v.unit,
+                            v.value);
+                else
+                    fprintf(f, "%-66s %-15s %14s\n", v.name, v.unit, "n/a");
+            }
+        }
+        return ferror(f) ? WM_ERR_IO : WM_OK;
+    }
+    wmi_out o;
+    wmi_out_init(&o, f, 0);
+    wmi_doc_begin(&o, "compare", NULL, NULL);
+    wmi_out_str(&o, "page", page_name(wm_ncu_page_of(x)));
+    wmi_out_arr(&o, "launches");
+    for (size_t i = 0; i < wm_ncu_nlaunches(x); i++) {
+        wm_ncu_launch l;
+        wm_ncu_launch_info(x, i, &l);
+        wmi_out_obj(&o, NULL);
+        wmi_out_str(&o, "id", l.id);
+        wmi_out_str(&o, "kernel", l.kernel);
+        wmi_out_str(&o, "block", l.block);
+        wmi_out_str(&o, "grid", l.grid);
+        wmi_out_str(&o, "cc", l.cc);
+        wmi_out_arr(&o, "metrics");
+        for (size_t j = 0; j < l.nmetrics; j++) {
+            wm_ncu_value v;
+            wm_ncu_metric(x, i, j, &v);
+            wmi_out_obj(&o, NULL);
+            wmi_out_str(&o, "name", v.name);
+            wmi_out_str(&o, "unit", v.unit);
+            if (v.has_value)
+                wmi_out_num(&o, "value", v.value);
+            else
+                wmi_out_null(&o, "value");
+            if (v.line)
+                wmi_out_uint(&o, "line", v.line);
+            wmi_out_end(&o);
+        }
+        wmi_out_end(&o);
+        wmi_out_end(&o);
+    }
+    wmi_out_end(&o);
+    wmi_doc_end(&o);
+    return wmi_out_finish(&o);
+}
