@@ -185,9 +185,10 @@ static void compare_totals(cmp_state *s, const wm_ncu *pred, size_t pl,
             wm_ncu_metric(meas, ml, k, &mv);
             if (mv.line || !mv.has_value || strcmp(mv.name, pv.name) != 0)
                 continue;
-            pair(s, 0, pv.name, pv.unit,
-                 pv.value * unit_scale(pv.unit),
-                 mv.value * unit_scale(mv.unit));
+            /* the measured value in the prediction's unit (ncu may
+               print Kbyte where warpmem prints byte) */
+            pair(s, 0, pv.name, pv.unit, pv.value,
+                 mv.value * unit_scale(mv.unit) / unit_scale(pv.unit));
             break;
         }
     }

@@ -86,3 +86,20 @@ wm_cli_test(NAME compare_usage EXIT 2 ARGS compare
 wm_cli_test(NAME compare_bad_tolerance EXIT 2
   ARGS compare ${N}/copy_raw.csv --tolerance lots
   STDERR "--tolerance: 'lots' is not a percentage")
+
+# the hierarchy model (--cache) against Memory Workload Analysis metrics:
+# 16384 floats copied on a cold H200 read and write 64 KiB of DRAM each
+# (every sector misses once); ncu's Kbyte is converted to the prediction's
+# byte, so 65.54 Kbyte is 65540 bytes, within 5 %; the planted 131.07 is 2x
+set(WM_CMP_HIER run examples/kernels/sm_80/copy.ptx --grid 64 --block 256
+    --arg f32[16384] --arg f32[16384] --arg i32=16384 --cache --arch H200
+    --draw 0)
+wm_cli_test(NAME compare_run_hierarchy
+  ARGS ${WM_CMP_HIER} --compare ${N}/copy_hier_details.csv
+  STDOUT "lts__t_sector_hit_rate.pct +% +0 +0 +1.000\n"
+         "dram__bytes_read.sum +byte +65536 +65540 +1.000\n"
+         "0 of 5 compared metrics over the 5% tolerance\n$")
+wm_cli_test(NAME compare_run_hierarchy_mismatch EXIT 1
+  ARGS ${WM_CMP_HIER} --compare ${N}/copy_hier_details_mismatch.csv
+  STDOUT "dram__bytes_read.sum +byte +65536 +131070 +0.500  MISMATCH\n"
+         "1 of 5 compared metrics over the 5% tolerance\n$")
