@@ -110,11 +110,16 @@ wm_status wm_ptx_report_html(FILE *f, const wm_ptx_module *m,
     snprintf(title, sizeof title, "warpmem run: kernel %s%s",
              o->kernel ? o->kernel : "?",
              o->res && o->res->sampled ? " (sampled CTAs)" : "");
+    char shape[80] = "";
+    if (o->grid[0] && o->block[0])
+        snprintf(shape, sizeof shape, "grid (%u, %u, %u), block (%u, %u, %u): ",
+                 o->grid[0], o->grid[1], o->grid[2], o->block[0],
+                 o->block[1], o->block[2]);
     if (o->res)
         snprintf(launch, sizeof launch,
-                 "%llu of %llu CTAs%s, %llu warp instructions, %llu thread "
+                 "%s%llu of %llu CTAs%s, %llu warp instructions, %llu thread "
                  "instructions",
-                 (unsigned long long)o->res->ctas_run,
+                 shape, (unsigned long long)o->res->ctas_run,
                  (unsigned long long)o->res->ctas_total,
                  o->res->sampled ? " (sampled)" : "",
                  (unsigned long long)o->res->warp_insts,
