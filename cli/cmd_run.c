@@ -557,6 +557,8 @@ int wm_cmd_run(int argc, char **argv)
                 if (!rv_value_arg(v, &args[nargs].value, &rv))
                     goto out;
             } else if (!run_arg_parse(v, &args[nargs])) {
+                if (args[nargs].nomem)
+                    rc = WM_EXIT_ERR; /* not a usage error */
                 run_arg_free(&args[nargs]);
                 goto out;
             }
@@ -865,12 +867,14 @@ int wm_cmd_run(int argc, char **argv)
             fprintf(stderr, "warpmem: note: wrote %s as the kernel left it "
                             "at the fault\n",
                     written[i]);
-        wm_ptx_report(stdout, m, agg, &ro);
+        if (wm_ptx_report(stdout, m, agg, &ro) != WM_OK)
+            cli_error("report: out of memory");
         rc = WM_EXIT_ERR;
         goto out;
     }
-    wm_ptx_report(cli_cache_report_file(&cache_opt, l.cache, ro.format), m,
-                  agg, &ro);
+    if (wm_ptx_report(cli_cache_report_file(&cache_opt, l.cache, ro.format),
+                      m, agg, &ro) != WM_OK)
+        rc = cli_error("report: out of memory");
     if (!cli_cache_report_end(&cache_opt, l.cache, agg))
         rc = WM_EXIT_ERR;
     if (output.html && write_html(output.html, m, agg, &ro) != WM_OK)

@@ -28,7 +28,8 @@ typedef struct wmi_sources {
  * Read every .file of m that can be found: the path as written, then
  * relative to the PTX's directory, then the base name in the PTX's
  * parent directory (examples/kernels/sm_80/x.ptx -> ../x.cu).  Files that
- * cannot be read are kept with text NULL.  Returns 0 on OOM (s empty).
+ * cannot be read are kept with text NULL.  Returns 0 when memory ran out
+ * (s empty), also while reading a file.
  */
 int wmi_sources_load(wmi_sources *s, const wm_ptx_module *m,
                      const char *ptx_path);
