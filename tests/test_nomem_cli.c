@@ -202,6 +202,12 @@ int main(void)
                              "32,8", "--arg", "f32[2048]", "--arg",
                              "f32[2048]:rand=3", "--arg", "i32=64", "--arg",
                              "i32=32", "--format", "csv", "-j", "1", NULL};
+    /* a kernel named by its demangled name: the matcher describes each */
+    const char *run_text[] = {"run", transpose_ptx, "--kernel",
+                              "transpose_naive", "--grid", "1,1", "--block",
+                              "32,8", "--arg", "f32[1024]", "--arg",
+                              "f32[1024]:iota", "--arg", "i32=32", "--arg",
+                              "i32=32", "--color", "never", "-j", "1", NULL};
     const char *expr_text[] = {"expr", "-D", "N=64", "--color", "never", "-f",
                                expr_file, NULL};
     const char *expr_json[] = {"expr", "--block", "32", "--format", "json",
@@ -218,7 +224,8 @@ int main(void)
         const char *const *argv;
     } lines[] = {
         {"run_json", run_json},       {"run_npy", run_npy},
-        {"run_csv", run_csv},         {"expr_text", expr_text},
+        {"run_csv", run_csv},         {"run_text", run_text},
+        {"expr_text", expr_text},
         {"expr_json", expr_json},     {"lint_text", lint_text},
         {"lint_json", lint_json},     {"global_text", global_text},
         {"shared_json", shared_json},
