@@ -215,7 +215,7 @@ size_t npy_format(char *buf, size_t cap, const char *descr,
         o += (size_t)snprintf(shape + o, sizeof shape - o, "%s%llu",
                               k ? ", " : "", (unsigned long long)dims[k]);
     if (nd == 1)
-        shape[o++] = ',', shape[o] = 0; /* (N,) is a 1-tuple, (N) is not */
+        shape[o++] = ','; /* (N,) is a 1-tuple, (N) is not */
     shape[o] = 0;
     if (cap < 10)
         return 0;
