@@ -26,6 +26,7 @@ typedef struct expr_opts {
     const char *file; /* -f */
     int first_stmt;   /* argv index of the first statement, 0 if none */
     int nstmt_args;   /* statements on the command line */
+    int nomem;        /* parse_args failed for want of memory */
     cli_cache cache;  /* --cache, --cache-order, --sms */
 } expr_opts;
 
@@ -111,6 +112,7 @@ static int gather_statements(int argc, char **argv, expr_opts *o)
     char **tmp = malloc((size_t)argc * sizeof *tmp);
     if (!tmp) {
         cli_error("out of memory");
+        o->nomem = 1;
         return 0;
     }
     int k = 1;
@@ -579,6 +581,8 @@ int wm_cmd_expr(int argc, char **argv)
         char *src = program_text(argc, argv, &o, &n, &name);
         rc = src ? run(e, &o, src, n, name, argc, argv) : WM_EXIT_ERR;
         free(src);
+    } else if (o.nomem) {
+        rc = WM_EXIT_ERR;
     }
     wm_expr_free(e);
     return rc;

@@ -230,7 +230,11 @@ int wm_cmd_lint(int argc, char **argv)
             printf("\n");
         if (printed && output.format == WM_FMT_JSON)
             printf(",");
-        wm_lint_report(stdout, res[k], &ro, !printed);
+        if (wm_lint_report(stdout, res[k], &ro, !printed) != WM_OK) {
+            rc = cli_error("kernel %s: report: out of memory",
+                           wm_ptx_kernel_pretty(m, k));
+            break;
+        }
         printed = 1;
         if (wm_lint_worst(res[k]) > worst)
             worst = wm_lint_worst(res[k]);

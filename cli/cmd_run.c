@@ -494,6 +494,8 @@ int wm_cmd_run(int argc, char **argv)
                 if (!rv_value_arg(v, &args[nargs].value, &rv))
                     goto out;
             } else if (!run_arg_parse(v, &args[nargs])) {
+                if (args[nargs].nomem)
+                    rc = WM_EXIT_ERR; /* not a usage error */
                 run_arg_free(&args[nargs]);
                 goto out;
             }
@@ -824,14 +826,20 @@ int wm_cmd_run(int argc, char **argv)
             fprintf(stderr, "warpmem: note: wrote %s as the kernel left it "
                             "at the fault\n",
                     written[i]);
-        wm_ptx_report(stdout, m, agg, &ro);
+        wm_status rst = wm_ptx_report(stdout, m, agg, &ro);
+        if (rst != WM_OK && rst != WM_ERR_IO) /* IO: said at the end */
+            cli_error("report: %s", wm_status_str(rst));
         if (ro.format != WM_FMT_JSON)
             wm_ptx_check_print(check_out, m, l.check);
         rc = WM_EXIT_ERR;
         goto out;
     }
     ro.cache = l.cache; /* JSON/CSV/ncu: the report carries the model */
-    wm_ptx_report(stdout, m, agg, &ro);
+    wm_status rst = wm_ptx_report(stdout, m, agg, &ro);
+    if (rst == WM_ERR_IO) /* "cannot write standard output" at the end */
+        rc = WM_EXIT_ERR;
+    else if (rst != WM_OK)
+        rc = cli_error("report: %s", wm_status_str(rst));
     if (l.cache && ro.format == WM_FMT_TEXT)
         wm_cache_report(stdout, l.cache, agg, WM_FMT_TEXT);
     if (ro.format != WM_FMT_JSON)

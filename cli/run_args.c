@@ -5,13 +5,14 @@
  * parser.  Parsing allocates nothing but path copies, so every usage error
  * of the command line is found before any buffer memory is taken.
  *
- * .npy files (NumPy format 1.0-3.0): the magic "\x93NUMPY", a version, a
- * header length, then a Python dict literal with 'descr', 'fortran_order'
- * and 'shape'; the data follows.  Only little-endian C-order arrays of the
- * --arg types are read; written files are version 1.0.
+ * .npy files are read and written through npy.c: only little-endian
+ * C-order arrays of the --arg types are read; written files are version
+ * 1.0.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "run_args.h"
+
+#include "npy.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -109,7 +110,8 @@ static int opt_init(const char *spec, const char *val, size_t n, run_arg *a)
     return 1;
 }
 
-static int opt_path(char **dst, const char *spec, const char *val, size_t n)
+static int opt_path(char **dst, int *nomem, const char *spec, const char *val,
+                    size_t n)
 {
     if (n == 0) {
         cli_usage_error("--arg '%s': empty path", spec);
@@ -119,6 +121,7 @@ static int opt_path(char **dst, const char *spec, const char *val, size_t n)
     *dst = dup_range(val, n);
     if (!*dst) {
         cli_error("out of memory");
+        *nomem = 1;
         return 0;
     }
     return 1;
@@ -126,12 +129,12 @@ static int opt_path(char **dst, const char *spec, const char *val, size_t n)
 
 static int opt_file(const char *spec, const char *val, size_t n, run_arg *a)
 {
-    return opt_path(&a->file, spec, val, n);
+    return opt_path(&a->file, &a->nomem, spec, val, n);
 }
 
 static int opt_out(const char *spec, const char *val, size_t n, run_arg *a)
 {
-    return opt_path(&a->out, spec, val, n);
+    return opt_path(&a->out, &a->nomem, spec, val, n);
 }
 
 static int opt_inout(const char *spec, const char *val, size_t n, run_arg *a)
@@ -322,112 +325,57 @@ int run_arg_check(const run_arg *a, size_t i, const wm_ptx_param_info *p)
     return 0;
 }
 
-/* ---- .npy ---------------------------------------------------------------------- */
+/* ---- .npy (npy.c) ---------------------------------------------------------- */
 
-static const char *npy_descr(wm_ptx_type t)
+static void shape_text(char *buf, size_t cap, const uint64_t *dims, unsigned nd)
 {
-    static const char *const d[WM_PTX_NTYPES] = {
-        "|i1", "|u1", "<i2", "<u2", "<i4", "<u4",
-        "<i8", "<u8", "<f2", NULL,  "<f4", "<f8"};
-    return (unsigned)t < WM_PTX_NTYPES ? d[t] : NULL;
+    size_t o = 0;
+    buf[0] = 0;
+    for (unsigned k = 0; k < nd && o < cap; k++)
+        o += (size_t)snprintf(buf + o, cap - o, "%s%llu", k ? "x" : "",
+                              (unsigned long long)dims[k]);
+    if (!nd)
+        snprintf(buf, cap, "()");
 }
 
-/* Find 'key': in the header dict; pointer after the colon or NULL. */
-static const char *npy_key(const char *h, const char *key)
-{
-    char q[32];
-    snprintf(q, sizeof q, "'%s':", key);
-    const char *p = strstr(h, q);
-    if (!p)
-        return NULL;
-    p += strlen(q);
-    while (*p == ' ')
-        p++;
-    return p;
-}
-
-/* Check the .npy in data[0..n) against a; *off = start of the array.
-   1, or 0 after printing an error. */
+/* Check the .npy in data[0..n) (a file of total bytes) against a; *off =
+   start of the array.  1, or 0 after printing an error. */
 static int npy_check(const run_arg *a, const char *path, const char *data,
                      size_t n, size_t total, size_t *off)
 {
-    const unsigned char *u = (const unsigned char *)data;
-    if (n < 10 || memcmp(data, "\x93NUMPY", 6) != 0) {
-        cli_error("--arg '%s': '%s' is not a .npy file", a->text, path);
+    npy_header h;
+    const char *e = npy_parse(data, n, &h);
+    if (e) {
+        cli_error("--arg '%s': '%s': %s", a->text, path, e);
         return 0;
     }
-    size_t hl, hs;
-    if (u[6] == 1) {
-        hl = (size_t)u[8] | (size_t)u[9] << 8;
-        hs = 10;
-    } else {
-        if (n < 12)
-            return cli_error("--arg '%s': '%s' is truncated", a->text, path), 0;
-        hl = (size_t)u[8] | (size_t)u[9] << 8 | (size_t)u[10] << 16 |
-             (size_t)u[11] << 24;
-        hs = 12;
-    }
-    if (hs + hl > n || hl > 65536)
-        return cli_error("--arg '%s': '%s' is truncated", a->text, path), 0;
-    char h[65537];
-    memcpy(h, data + hs, hl);
-    h[hl] = 0;
-    const char *descr = npy_key(h, "descr");
-    const char *fo = npy_key(h, "fortran_order");
-    const char *shape = npy_key(h, "shape");
     const char *want = npy_descr(a->type);
-    if (!descr || !fo || !shape) {
-        cli_error("--arg '%s': '%s': unreadable .npy header", a->text, path);
-        return 0;
-    }
-    if (!want || strncmp(descr + 1, want, 3) != 0 ||
-        (descr[4] != '\'' && descr[4] != '"')) {
-        cli_error("--arg '%s': '%s' holds %.5s, the spec says %s (%s)",
-                  a->text, path, descr, wm_ptx_type_name(a->type),
+    if (!want || strcmp(h.descr, want) != 0) {
+        cli_error("--arg '%s': '%s' holds '%s', the spec says %s (%s)",
+                  a->text, path, h.descr, wm_ptx_type_name(a->type),
                   want ? want : "no .npy type");
         return 0;
     }
-    if (strncmp(fo, "False", 5) != 0) {
+    if (h.fortran_order) {
         cli_error("--arg '%s': '%s' is in Fortran order; save it C-ordered",
                   a->text, path);
         return 0;
     }
-    uint64_t dims[8], count = 1;
-    unsigned nd = 0;
-    const char *p = shape + 1;
-    while (*p && *p != ')' && nd < 8) {
-        while (*p == ' ' || *p == ',')
-            p++;
-        if (*p == ')')
-            break;
-        char *end;
-        dims[nd] = strtoull(p, &end, 10);
-        if (end == p)
-            break;
-        count *= dims[nd++];
-        p = end;
-    }
-    int same = count == a->count;
+    int same = h.count == a->count;
     if (same && a->ndims > 1) {
-        same = nd == a->ndims;
-        for (unsigned k = 0; same && k < nd; k++)
-            same = dims[k] == a->dims[k];
+        same = h.ndims == a->ndims;
+        for (unsigned k = 0; same && k < h.ndims; k++)
+            same = h.dims[k] == a->dims[k];
     }
     if (!same) {
-        char got[128] = "", spec[128] = "";
-        size_t o = 0;
-        for (unsigned k = 0; k < nd && o < sizeof got; k++)
-            o += (size_t)snprintf(got + o, sizeof got - o, "%s%llu",
-                                  k ? "x" : "", (unsigned long long)dims[k]);
-        o = 0;
-        for (unsigned k = 0; k < a->ndims && o < sizeof spec; k++)
-            o += (size_t)snprintf(spec + o, sizeof spec - o, "%s%llu",
-                                  k ? "x" : "", (unsigned long long)a->dims[k]);
+        char got[128], spec[128];
+        shape_text(got, sizeof got, h.dims, h.ndims);
+        shape_text(spec, sizeof spec, a->dims, a->ndims);
         cli_error("--arg '%s': '%s' has shape %s, the spec %s", a->text, path,
-                  nd ? got : "()", spec);
+                  got, spec);
         return 0;
     }
-    *off = hs + hl;
+    *off = h.data_off;
     if (total - *off != a->bytes) {
         cli_error("--arg '%s': '%s' has %zu data bytes, the buffer %zu",
                   a->text, path, total - *off, a->bytes);
@@ -572,29 +520,10 @@ static int write_one(const run_arg *a, const char *path, const void *data)
     }
     int ok = 1, err = 0;
     if (has_ext(path, ".npy")) {
-        char h[256], shape[128] = "";
-        size_t o = 0;
-        for (unsigned k = 0; k < a->ndims; k++)
-            o += (size_t)snprintf(shape + o, sizeof shape - o, "%llu,%s",
-                                  (unsigned long long)a->dims[k],
-                                  k + 1 < a->ndims ? " " : "");
-        if (a->ndims > 1 && o)
-            shape[o - 1] = 0; /* (R, C) has no trailing comma */
-        int n = snprintf(h, sizeof h,
-                         "{'descr': '%s', 'fortran_order': False, "
-                         "'shape': (%s), }",
-                         npy_descr(a->type) ? npy_descr(a->type) : "<u2",
-                         shape);
-        size_t total = 10 + (size_t)n + 1;
-        size_t pad = (64 - total % 64) % 64;
-        unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0};
-        size_t hl = (size_t)n + pad + 1;
-        pre[8] = (unsigned char)(hl & 0xff);
-        pre[9] = (unsigned char)(hl >> 8);
-        ok = fwrite(pre, 1, 10, f) == 10 && fwrite(h, 1, (size_t)n, f) == (size_t)n;
-        for (size_t k = 0; ok && k < pad; k++)
-            ok = fputc(' ', f) != EOF;
-        ok = ok && fputc('\n', f) != EOF;
+        char h[256];
+        const char *d = npy_descr(a->type);
+        size_t hl = npy_format(h, sizeof h, d ? d : "<u2", a->dims, a->ndims);
+        ok = hl && fwrite(h, 1, hl, f) == hl;
     }
     /* through a bounce buffer: lazily mapped pages fault in user space,
        where they are filled, not inside write(2) */

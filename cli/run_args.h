@@ -41,6 +41,7 @@ typedef struct run_arg {
     char *out;      /* :out=PATH (owned) */
     int inout;      /* :in-out */
     int uninit;     /* :uninit (for --check init) */
+    int nomem;      /* run_arg_parse failed for want of memory */
     /* after run_arg_alloc */
     void *buf;
     size_t bytes;   /* count * element size */
@@ -55,7 +56,8 @@ typedef struct run_arg {
 } run_arg;
 
 /* Parse spec into a (file/out paths are copied).  1, or 0 after printing
-   a usage error.  Allocates no buffer. */
+   a usage error (or "out of memory", with a->nomem set).  Allocates no
+   buffer. */
 int run_arg_parse(const char *spec, run_arg *a);
 
 /* Check a (given as --arg number i, 1-based in messages as the user

@@ -20,12 +20,17 @@
  * A buffer spec "TYPE[N]..." with N past 2^24: the CLI allocates it with
  * calloc, which the OS gives lazily, but ASan's calloc also maps and
  * clears shadow memory for it (an f16[9102091020] buffer is 2 GiB of
- * shadow), so a campaign would report its own out-of-memory.
+ * shadow), so a campaign would report its own out-of-memory.  A struct
+ * field's buffer is filled eagerly, so a 4 GiB field filled by rand=
+ * would run for minutes.
  */
 static int fuzz_arg_huge(const char *a)
 {
-    const char *br = strchr(a, '[');
-    return br && strtoull(br + 1, NULL, 10) > (1ull << 24);
+    /* every bracket: a by-value struct has one per field */
+    for (const char *br = strchr(a, '['); br; br = strchr(br + 1, '['))
+        if (strtoull(br + 1, NULL, 10) > (1ull << 24))
+            return 1;
+    return 0;
 }
 
 static int fuzz_arg_unsafe(const char *a)

@@ -3,6 +3,7 @@
 # committed corpus (fuzz/corpus/NAME, read only) plus a work corpus in
 # BUILD/fuzz-corpus/NAME that keeps what the runs find.  Crashes are written
 # to BUILD/fuzz-crashes/; the script exits nonzero if any harness fails.
+# FUZZ_RUNS=N also stops each harness after N executions (campaigns).
 #   fuzz/run.sh [BUILD [SECONDS [NAME...]]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +11,7 @@ build=${1:-build-fuzz}
 secs=${2:-5}
 shift $(( $# > 2 ? 2 : $# ))
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(ptx expr arch cli argspec ncucsv)
+[ ${#names[@]} -gt 0 ] || names=(ptx expr arch cli argspec ncucsv npy)
 # allocator_may_return_null: a huge --arg buffer is an "cannot allocate"
 # error for the CLI, not a crash of the harness
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
@@ -24,7 +25,8 @@ for n in "${names[@]}"; do
     mkdir -p "$work"
     echo "== fuzz_$n: ${secs}s =="
     extra=()
-    case $n in cli|argspec) extra=(-close_fd_mask=3) ;; esac
+    [ -z "${FUZZ_RUNS:-}" ] || extra+=(-runs="$FUZZ_RUNS")
+    case $n in cli|argspec|npy) extra+=(-close_fd_mask=3) ;; esac
     if ! "$bin" "$work" "fuzz/corpus/$n" -dict="fuzz/$n.dict" \
             -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
             -malloc_limit_mb=2097152 -max_len=65536 -print_final_stats=1 "${extra[@]}" \

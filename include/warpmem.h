@@ -1155,9 +1155,11 @@ typedef struct wm_ptx_report_opts {
  * file is readable) the summed numbers, lines with excessive sectors or
  * bank conflicts marked worst first, each memory instruction under its
  * line, then kernel totals under Nsight Compute names (text, JSON or CSV).
+ * Returns WM_ERR_NOMEM (having written nothing, or part of the report)
+ * when memory ran out, else WM_OK; write errors are the stream's.
  */
-WM_API void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
-                          const wm_ptx_report_opts *o);
+WM_API wm_status wm_ptx_report(FILE *f, const wm_ptx_module *m,
+                               const wm_agg *g, const wm_ptx_report_opts *o);
 
 /*
  * Write the self-contained HTML report of a run (wm_html_report): kernel
@@ -1453,10 +1455,11 @@ typedef struct wm_lint_report_opts {
  * order, flagged lines numbered worst first, each instruction with its
  * figure, verdict, stride, address form and notes), JSON (one object) or
  * CSV (one row per verdict, the header line first when `header`).  o may
- * be NULL (text, no colour).
+ * be NULL (text, no colour).  Returns WM_ERR_NOMEM (having written
+ * nothing) when memory ran out, else WM_OK.
  */
-WM_API void wm_lint_report(FILE *f, const wm_lint *l,
-                           const wm_lint_report_opts *o, int header);
+WM_API wm_status wm_lint_report(FILE *f, const wm_lint *l,
+                                const wm_lint_report_opts *o, int header);
 
 /* The worst severity of the verdicts (WM_SEV_NONE if nothing flagged). */
 WM_API wm_severity wm_lint_worst(const wm_lint *l);

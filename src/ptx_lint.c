@@ -1148,14 +1148,13 @@ static void append(char *buf, size_t cap, const char *s)
 
 /* The symbolic bytes from lane to lane along tid.x: the coefficient of
    tid.x, "non-affine" when tid.x also sits inside an atom. */
-static void stride_text(lint *L, const wmi_aff *a, char *buf, size_t cap)
+static wm_status stride_text(lint *L, const wmi_aff *a, char *buf,
+                             size_t cap)
 {
     wmi_aff s = wmi_aff_const(0);
     uint8_t *seen = calloc(L->ax.nvars + 1, 1);
-    if (!seen) {
-        snprintf(buf, cap, "?");
-        return;
-    }
+    if (!seen)
+        return WM_ERR_NOMEM;
     for (unsigned i = 0; i < a->nterms && !s.top; i++) {
         const wmi_avar *v = &L->ax.vars[a->t[i].v];
         if (v->uniform)
@@ -1184,7 +1183,7 @@ static void stride_text(lint *L, const wmi_aff *a, char *buf, size_t cap)
             if (hit) {
                 free(seen);
                 snprintf(buf, cap, "non-affine");
-                return;
+                return WM_OK;
             }
             continue;
         }
@@ -1192,6 +1191,7 @@ static void stride_text(lint *L, const wmi_aff *a, char *buf, size_t cap)
     }
     free(seen);
     wmi_aff_print(&L->ax, &s, name_var, L, buf, cap);
+    return WM_OK;
 }
 
 static void name_var(void *ud, const wmi_avar *v, char *out, size_t cap)
@@ -1467,7 +1467,8 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
     memcpy(v->form, win, off);
     wmi_aff_print(&L->ax, &shown, name_var, L, v->form + off,
                   sizeof v->form - off);
-    stride_text(L, &r->addr, v->stride, sizeof v->stride);
+    if (stride_text(L, &r->addr, v->stride, sizeof v->stride) != WM_OK)
+        return WM_ERR_NOMEM;
     unsigned nth = eb->ec.block[0] * eb->ec.block[1] * eb->ec.block[2];
     unsigned nw = (nth + 31) / 32;
     wm_access base[32];
@@ -1884,7 +1885,10 @@ wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k, const wm_arch *arch,
             goto done;
         wm_ptx_where w;
         if (wm_ptx_where_insn(m, v.insn, &w))
-            wm_agg_label(R->agg, (uint32_t)v.insn, w.text, w.file, w.line);
+            st = wm_agg_label(R->agg, (uint32_t)v.insn, w.text, w.file,
+                              w.line);
+        if (st != WM_OK)
+            goto done;
     }
     if (!chosen) {
         st = by_shape(R, &L, &eb, given, arch, f);

@@ -377,8 +377,8 @@ static void emit_insn(wmi_out *o, const wm_lint *l, const wm_lint_insn *v,
     wmi_out_row_end(o);
 }
 
-void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
-                    int header)
+wm_status wm_lint_report(FILE *f, const wm_lint *l,
+                         const wm_lint_report_opts *o, int header)
 {
     wm_lint_report_opts dflt;
     if (!o) {
@@ -389,10 +389,14 @@ void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
     lgroup *g;
     size_t ng;
     if (!group(l, &rows, &g, &ng))
-        return;
+        return WM_ERR_NOMEM;
     wmi_sources src;
-    int have_src =
-        o->format == WM_FMT_TEXT && wmi_sources_load(&src, l->m, o->ptx_path);
+    int have_src = o->format == WM_FMT_TEXT;
+    if (have_src && !wmi_sources_load(&src, l->m, o->ptx_path)) {
+        free(rows);
+        free(g);
+        return WM_ERR_NOMEM;
+    }
     if (o->format == WM_FMT_TEXT) {
         text_report(f, l, o, rows, g, ng, have_src ? &src : NULL);
     } else {
@@ -419,4 +423,5 @@ void wm_lint_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
         wmi_sources_free(&src);
     free(rows);
     free(g);
+    return WM_OK;
 }

@@ -111,9 +111,10 @@ static void explain_line(FILE *f, const wm_ptx_module *m, const wm_agg *g,
     }
 }
 
-void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
-                   const wm_ptx_report_opts *o)
+wm_status wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
+                        const wm_ptx_report_opts *o)
 {
+    wm_status st = WM_OK;
     size_t n = wm_agg_nsites(g);
     wm_site *sites = calloc(n ? n : 1, sizeof *sites);
     wmi_line_group *groups = calloc(n ? n : 1, sizeof *groups);
@@ -123,7 +124,7 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
     wm_totals tot;
     const wm_ptx_result *res = o->res;
     if (!sites || !groups || !ranked) {
-        fprintf(f, "out of memory\n");
+        st = WM_ERR_NOMEM;
         goto done;
     }
     for (size_t i = 0; i < n; i++)
@@ -165,11 +166,15 @@ void wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
     qsort(ranked, nranked, sizeof *ranked, cmp_rank);
     for (size_t i = 0; i < nranked; i++)
         ranked[i]->rank = (int)i + 1;
-    if (o->format == WM_FMT_TEXT || o->format == WM_FMT_JSON)
-        wmi_sources_load(&files, m, o->ptx_path);
+    if ((o->format == WM_FMT_TEXT || o->format == WM_FMT_JSON) &&
+        !wmi_sources_load(&files, m, o->ptx_path)) {
+        st = WM_ERR_NOMEM;
+        goto done;
+    }
 
     if (o->format != WM_FMT_TEXT) {
-        wmi_ptx_report_doc(f, m, g, o, sites, n, groups, ngroups, &files);
+        st = wmi_ptx_report_doc(f, m, g, o, sites, n, groups, ngroups,
+                                &files);
         goto done;
     }
 
@@ -372,4 +377,5 @@ done:
     free(sites);
     free(groups);
     free(ranked);
+    return st;
 }

@@ -290,7 +290,7 @@ static void emit(wmi_out *out, const wm_ptx_module *m, const wm_agg *g,
     wmi_doc_end(out);
 }
 
-void wmi_ptx_report_doc(FILE *f, const wm_ptx_module *m, const wm_agg *g,
+wm_status wmi_ptx_report_doc(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                         const wm_ptx_report_opts *o, const wm_site *sites,
                         size_t n, const wmi_line_group *groups,
                         size_t ngroups, const wmi_sources *files)
@@ -308,11 +308,11 @@ void wmi_ptx_report_doc(FILE *f, const wm_ptx_module *m, const wm_agg *g,
             wmi_ptx_scale_totals(&tot, k, &est);
             tot = est;
         }
-        wmi_ncu_write(f, &l, &tot, o->cache, o->format == WM_FMT_NCU_RAW);
-        return;
+        return wmi_ncu_write(f, &l, &tot, o->cache,
+                             o->format == WM_FMT_NCU_RAW);
     }
     wmi_out out;
     wmi_out_init(&out, f, o->format == WM_FMT_CSV);
     emit(&out, m, g, o, sites, n, groups, ngroups, files);
-    wmi_out_finish(&out);
+    return wmi_out_finish(&out);
 }

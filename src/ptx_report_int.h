@@ -28,7 +28,8 @@ typedef struct wmi_sources {
  * Read every .file of m that can be found: the path as written, then
  * relative to the PTX's directory, then the base name in the PTX's
  * parent directory (examples/kernels/sm_80/x.ptx -> ../x.cu).  Files that
- * cannot be read are kept with text NULL.  Returns 0 on OOM (s empty).
+ * cannot be read are kept with text NULL.  Returns 0 when memory ran out
+ * (s empty), also while reading a file.
  */
 int wmi_sources_load(wmi_sources *s, const wm_ptx_module *m,
                      const char *ptx_path);
@@ -93,8 +94,9 @@ const char *wmi_per_request_unit(wm_space sp);
  * The document of a run in o->format (JSON, CSV or an ncu CSV; see
  * docs/output.md): sites[0..n) sorted by file and line, grouped into
  * groups[0..ngroups), source text from files (ptx_report_doc.c).
+ * WM_ERR_NOMEM or WM_ERR_IO when the writer failed.
  */
-void wmi_ptx_report_doc(FILE *f, const wm_ptx_module *m, const wm_agg *g,
+wm_status wmi_ptx_report_doc(FILE *f, const wm_ptx_module *m, const wm_agg *g,
                         const wm_ptx_report_opts *o, const wm_site *sites,
                         size_t n, const wmi_line_group *groups,
                         size_t ngroups, const wmi_sources *files);

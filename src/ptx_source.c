@@ -8,14 +8,16 @@
 #include "ptx_report_int.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <stdio.h>
 
 /* Try the .file path, then the PTX's directory with the path's base name,
    then its parent directory (examples/kernels/sm_80/x.ptx -> ../x.cu). */
-static char *find_source(const char *path, const char *ptx_path)
+static char *find_source(const char *path, const char *ptx_path, int *nomem)
 {
     char *t = wm_read_file(path, NULL);
-    if (t || !ptx_path)
+    *nomem = !t && errno == ENOMEM;
+    if (t || !ptx_path || *nomem)
         return t;
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -28,22 +30,28 @@ static char *find_source(const char *path, const char *ptx_path)
             continue;
         snprintf(buf, sizeof buf, "%.*s%s", (int)dl, ptx_path, rel[i]);
         t = wm_read_file(buf, NULL);
+        *nomem = !t && errno == ENOMEM;
+        if (*nomem)
+            return NULL;
     }
     if (!t) {
         snprintf(buf, sizeof buf, "%.*s../%s", (int)dl, ptx_path, base);
         t = wm_read_file(buf, NULL);
+        *nomem = !t && errno == ENOMEM;
     }
     return t;
 }
 
-static void load(wmi_srcfile *s, const char *path, const char *ptx_path)
+/* 1, or 0 when memory ran out (a file not found is no error). */
+static int load(wmi_srcfile *s, const char *path, const char *ptx_path)
 {
+    int nomem = 0;
     s->path = path;
-    s->text = *path ? find_source(path, ptx_path) : NULL;
+    s->text = *path ? find_source(path, ptx_path, &nomem) : NULL;
     s->lines = NULL;
     s->nlines = 0;
     if (!s->text)
-        return;
+        return !nomem;
     /* Lines end at LF, CRLF or a lone CR, as the compiler counts them,
        so .loc line numbers name the line nvcc meant. */
     size_t n = 1;
@@ -53,7 +61,7 @@ static void load(wmi_srcfile *s, const char *path, const char *ptx_path)
     if (!s->lines) {
         free(s->text);
         s->text = NULL;
-        return;
+        return 0;
     }
     char *p = s->text;
     s->lines[s->nlines++] = p;
@@ -65,6 +73,7 @@ static void load(wmi_srcfile *s, const char *path, const char *ptx_path)
             s->lines[s->nlines++] = p + 1;
         }
     assert(s->nlines <= n);
+    return 1;
 }
 
 int wmi_sources_load(wmi_sources *s, const wm_ptx_module *m,
@@ -75,7 +84,10 @@ int wmi_sources_load(wmi_sources *s, const wm_ptx_module *m,
     if (!s->files)
         return 0;
     for (size_t i = 0; i < m->nfiles; i++)
-        load(&s->files[s->n++], m->files[i].path, ptx_path);
+        if (!load(&s->files[s->n++], m->files[i].path, ptx_path)) {
+            wmi_sources_free(s);
+            return 0;
+        }
     return 1;
 }
 

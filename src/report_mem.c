@@ -33,7 +33,7 @@ char *wm_ptx_report_string(const wm_ptx_module *m, const wm_agg *g,
     if (html)
         ok = wm_ptx_report_html(f, m, g, o) == WM_OK;
     else
-        wm_ptx_report(f, m, g, o);
+        ok = wm_ptx_report(f, m, g, o) == WM_OK;
     if (fflush(f) != 0 || ferror(f))
         ok = 0;
     char *buf = NULL;

@@ -1,99 +1,24 @@
 /*
  * test_nomem.c -- allocation-failure injection (SQLite's approach).  The
  * test is linked with -Wl,--wrap for malloc, calloc, realloc and free, so
- * every allocation the library makes goes through the wrappers below.
+ * every allocation the library makes goes through nomem_alloc.c.
  * For each example (every kernel case of kernel_cases.c on a two-CTA grid,
  * every expression of examples/expr) the work is first run once to count
  * its allocations; then, for every N up to that count, it is run again
  * with the N-th allocation failing.  Each such run must return
  * WM_ERR_NOMEM from the call that failed and free everything it allocated
- * (the wrappers count live blocks); under ASan a crash or a leak fails the
+ * (the wrappers track live blocks); under ASan a crash or a leak fails the
  * test as well.
  */
 #include "check.h"
 #include "kernel_cases.h"
+#include "nomem_alloc.h"
 #include "warpmem.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t k, size_t n);
-void *__real_realloc(void *p, size_t n);
-void __real_free(void *p);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t k, size_t n);
-void *__wrap_realloc(void *p, size_t n);
-void __wrap_free(void *p);
-
-/* Armed: count allocations, fail the fail_at-th (0: never), track live
-   blocks.  Unarmed: pass through. */
-static int armed;
-static unsigned long nallocs, fail_at;
-static long live;
-static int failed;
-
-static int inject(void *caller)
-{
-    if (!armed)
-        return 0;
-    nallocs++;
-    if (fail_at && nallocs == fail_at) {
-        failed = 1;
-        if (getenv("WM_NOMEM_TRACE")) /* addr2line -f -e test_nomem ADDR */
-            fprintf(stderr, "allocation %lu fails in %p\n", nallocs, caller);
-        return 1;
-    }
-    return 0;
-}
-
-void *__wrap_malloc(size_t n)
-{
-    if (inject(__builtin_return_address(0)))
-        return NULL;
-    void *p = __real_malloc(n);
-    if (p && armed)
-        live++;
-    return p;
-}
-
-void *__wrap_calloc(size_t k, size_t n)
-{
-    if (inject(__builtin_return_address(0)))
-        return NULL;
-    void *p = __real_calloc(k, n);
-    if (p && armed)
-        live++;
-    return p;
-}
-
-void *__wrap_realloc(void *p, size_t n)
-{
-    if (inject(__builtin_return_address(0)))
-        return NULL;
-    void *q = __real_realloc(p, n);
-    if (q && !p && armed)
-        live++;
-    return q;
-}
-
-void __wrap_free(void *p)
-{
-    if (p && armed)
-        live--;
-    __real_free(p);
-}
-
-static void arm(unsigned long at)
-{
-    nallocs = 0;
-    fail_at = at;
-    live = 0;
-    failed = 0;
-    armed = 1;
-}
 
 /* ---- the work ----------------------------------------------------------- */
 
@@ -232,25 +157,26 @@ static void inject_all(const char *name, work_fn fn, const void *ctx,
     const char *only = getenv("WM_NOMEM_ONLY");
     if (only && strcmp(only, name) != 0)
         return;
-    arm(0);
+    nomem_arm(0);
     wm_status st = fn(ctx, arch);
-    armed = 0;
-    unsigned long count = nallocs;
+    nomem_disarm();
+    unsigned long count = nomem_count();
     CHECK_EQ(st, WM_OK);
-    CHECK_EQ(live, 0);
+    CHECK_EQ(nomem_live(), 0);
     if (st != WM_OK) {
         fprintf(stderr, "%s: %s without injection\n", name, wm_status_str(st));
         return;
     }
     for (unsigned long at = 1; at <= count; at++) {
-        arm(at);
+        nomem_arm(at);
         st = fn(ctx, arch);
-        armed = 0;
-        if (st != WM_ERR_NOMEM || live != 0 || !failed)
+        nomem_disarm();
+        long live = nomem_live();
+        if (st != WM_ERR_NOMEM || live != 0 || !nomem_failed())
             fprintf(stderr, "%s: allocation %lu of %lu failed: status %s, "
                             "%ld blocks left\n",
                     name, at, count, wm_status_str(st), live);
-        CHECK(failed);
+        CHECK(nomem_failed());
         CHECK_EQ(st, WM_ERR_NOMEM);
         CHECK_EQ(live, 0);
     }
