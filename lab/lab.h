@@ -218,9 +218,11 @@ double lab_row_measured_rel(const lab_table *t, const lab_env *e, size_t i);
  * baseline's, or n-way relative to the baseline's.  0 if no prediction. */
 double lab_row_predicted_rel(const lab_table *t, size_t i);
 
-/* Write the table as text, JSON or CSV.  list: prediction only. */
-void lab_write(FILE *f, const lab_table *t, const lab_env *e, wm_format fmt,
-               int list);
+/* Write the table as text, JSON or CSV (JSON and CSV through the library's
+ * writer; JSON begins with the common head of docs/output.md).  list:
+ * prediction only.  Returns WM_ERR_IO on a failed write. */
+wm_status lab_write(FILE *f, const lab_table *t, const lab_env *e,
+                    wm_format fmt, int list);
 
 /*
  * Write the table as one HTML page with charts, measured next to the model

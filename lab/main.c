@@ -108,8 +108,7 @@ static int write_json_now(const char *path, const lab_table *t,
         fprintf(stderr, "warpmem-lab: error: %s: %s\n", part, strerror(errno));
         return -1;
     }
-    lab_write(f, t, e, WM_FMT_JSON, 0);
-    bad = ferror(f);
+    bad = lab_write(f, t, e, WM_FMT_JSON, 0) != WM_OK || ferror(f);
     if (fclose(f) != 0 || bad || rename(part, path) != 0) {
         fprintf(stderr, "warpmem-lab: error: %s: %s\n", path, strerror(errno));
         remove(part);

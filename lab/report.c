@@ -8,6 +8,7 @@
  * (g.ld, g.st), wavefronts for shared (s.ld, s.st).
  */
 #include "lab.h"
+#include "out_int.h"
 
 #include <string.h>
 
@@ -222,246 +223,262 @@ static void write_run_text(FILE *f, const lab_table *t, const lab_env *e)
                "over-fetched sectors were reused through L1/L2.\n");
 }
 
-/* ---- JSON ---------------------------------------------------------------- */
+/* ---- JSON (through the library's writer, out_int.h) ---------------------- */
 
-static void json_num(FILE *f, double v)
-{
-    if (v != v || v > 1e300 || v < -1e300)
-        fprintf(f, "null");
-    else
-        fprintf(f, "%.6g", v);
-}
-
-static void json_cat(FILE *f, const char *name, const char *what,
+/* A count category of the model: requests, count (sectors or wavefronts)
+ * and the ideal. */
+static void json_cat(wmi_out *o, const char *name, const char *what,
                      uint64_t req, uint64_t got, uint64_t ideal)
 {
-    fprintf(f, "\"%s\": {\"requests\": %llu, \"%s\": %llu, \"ideal\": %llu}",
-            name, (unsigned long long)req, what, (unsigned long long)got,
-            (unsigned long long)ideal);
+    wmi_out_obj(o, name);
+    wmi_out_uint(o, "requests", req);
+    wmi_out_uint(o, what, got);
+    wmi_out_uint(o, "ideal", ideal);
+    wmi_out_end(o);
 }
 
-static void json_row(FILE *f, const lab_table *t, const lab_env *e, size_t i,
-                     int list)
+static void json_model(wmi_out *o, const lab_pred *p)
+{
+    if (!p->has) {
+        wmi_out_null(o, "model");
+        return;
+    }
+    wmi_out_obj(o, "model");
+    json_cat(o, "global_ld", "sectors", p->g_ld_req, p->g_ld_sectors,
+             p->g_ld_ideal);
+    json_cat(o, "global_st", "sectors", p->g_st_req, p->g_st_sectors,
+             p->g_st_ideal);
+    json_cat(o, "shared_ld", "wavefronts", p->s_ld_req, p->s_ld_wavefronts,
+             p->s_ld_ideal);
+    json_cat(o, "shared_st", "wavefronts", p->s_st_req, p->s_st_wavefronts,
+             p->s_st_ideal);
+    wmi_out_num(o, "efficiency", p->efficiency);
+    wmi_out_uint(o, "nway", p->s_nway);
+    wmi_out_num(o, "probe_wavefronts_per_request", p->nway_pred);
+    wmi_out_end(o);
+}
+
+static void json_hier(wmi_out *o, const lab_hier *h)
+{
+    wmi_out_obj(o, "hierarchy");
+    wmi_out_str(o, "gpu", h->gpu);
+    wmi_out_uint(o, "n", h->n);
+    wmi_out_uint(o, "bytes", h->bytes);
+    wmi_out_num(o, "l1_hit", h->l1_hit);
+    wmi_out_num(o, "l2_hit", h->l2_hit);
+    wmi_out_uint(o, "dram_bytes", h->dram_bytes);
+    wmi_out_num(o, "time_us", h->time_us);
+    wmi_out_num(o, "gbs", h->gbs);
+    wmi_out_str(o, "bound", h->bound);
+    wmi_out_end(o);
+}
+
+/* {"median", "min", "max"} under key. */
+static void json_spread(wmi_out *o, const char *key, double med, double min,
+                        double max)
+{
+    wmi_out_obj(o, key);
+    wmi_out_num(o, "median", med);
+    wmi_out_num(o, "min", min);
+    wmi_out_num(o, "max", max);
+    wmi_out_end(o);
+}
+
+static void json_measured(wmi_out *o, const lab_table *t, const lab_env *e,
+                          size_t i)
+{
+    const lab_meas *m = &t->rows[i].meas;
+    double mr = lab_row_measured_rel(t, e, i);
+    double pr = lab_row_predicted_rel(t, i);
+    wmi_out_obj(o, "measured");
+    wmi_out_str(o, "status", status_name(m->status));
+    wmi_out_str(o, "note", m->note);
+    wmi_out_num(o, "bytes", m->bytes);
+    wmi_out_uint(o, "samples", m->samples);
+    wmi_out_uint(o, "launches_per_sample", m->launches);
+    wmi_out_uint(o, "kernel_launches", m->kernel_launches);
+    wmi_out_num(o, "warmup_ms", m->warmup_ms);
+    wmi_out_obj(o, "clocks_mhz");
+    wmi_out_uint(o, "sm", m->sm_mhz);
+    wmi_out_uint(o, "mem", m->mem_mhz);
+    wmi_out_end(o);
+    wmi_out_bool(o, "clocks_moved", row_clock_moved(e, m));
+    json_spread(o, "ms", m->ms_med, m->ms_min, m->ms_max);
+    json_spread(o, "gbs", m->gbs_med, m->gbs_min, m->gbs_max);
+    wmi_out_num(o, "x_cref", lab_row_x_cref(t, e, i));
+    wmi_out_num(o, "measured_rel", mr);
+    wmi_out_num(o, "measured_over_predicted",
+                mr > 0 && pr > 0 ? mr / pr : 0.0);
+    wmi_out_obj(o, "launch");
+    wmi_out_uints(o, "grid", m->grid, 3);
+    wmi_out_uints(o, "block", m->block, 3);
+    wmi_out_str(o, "args", m->args);
+    wmi_out_end(o);
+    wmi_out_end(o);
+}
+
+static void json_row(wmi_out *o, const lab_table *t, const lab_env *e,
+                     size_t i, int list)
 {
     const lab_row *r = &t->rows[i];
-    const lab_pred *p = &r->pred;
-    const lab_meas *m = &r->meas;
-    fprintf(f, "    {\"id\": ");
-    wm_json_string(f, r->id);
-    fprintf(f, ", \"experiment\": ");
-    wm_json_string(f, r->experiment);
-    fprintf(f, ", \"title\": ");
-    wm_json_string(f, r->title);
-    fprintf(f, ", \"type\": \"%s\", \"kernel\": ",
-            r->type == LAB_ROW_SMEM ? "smem" : "bandwidth");
-    wm_json_string(f, kernel_name(r));
-    fprintf(f, ", \"ptx\": ");
-    if (*lab_kind_ptx(r->kind))
-        wm_json_string(f, lab_kind_ptx(r->kind));
-    else
-        fprintf(f, "null");
-    fprintf(f, ", \"baseline\": ");
+    wmi_out_obj(o, NULL);
+    wmi_out_str(o, "id", r->id);
+    wmi_out_str(o, "experiment", r->experiment);
+    wmi_out_str(o, "title", r->title);
+    wmi_out_str(o, "type", r->type == LAB_ROW_SMEM ? "smem" : "bandwidth");
+    wmi_out_str(o, "kernel", kernel_name(r));
+    wmi_out_str(o, "ptx", *lab_kind_ptx(r->kind) ? lab_kind_ptx(r->kind)
+                                                  : NULL);
     if (r->baseline >= 0)
-        wm_json_string(f, t->rows[r->baseline].id);
+        wmi_out_str(o, "baseline", t->rows[r->baseline].id);
     else
-        fprintf(f, r->type == LAB_ROW_BW ? "\"C_ref\"" : "null");
-    fprintf(f, ",\n     \"params\": {\"width\": %u, \"stride\": %u, "
-               "\"offset\": %u, \"a\": %d, \"b\": %d, \"c\": %d},\n",
-            r->p.width, r->p.stride, r->p.offset, r->p.a, r->p.b, r->p.c);
-    fprintf(f, "     \"model\": ");
-    if (!p->has) {
-        fprintf(f, "null");
-    } else {
-        fprintf(f, "{");
-        json_cat(f, "global_ld", "sectors", p->g_ld_req, p->g_ld_sectors,
-                 p->g_ld_ideal);
-        fprintf(f, ", ");
-        json_cat(f, "global_st", "sectors", p->g_st_req, p->g_st_sectors,
-                 p->g_st_ideal);
-        fprintf(f, ",\n               ");
-        json_cat(f, "shared_ld", "wavefronts", p->s_ld_req,
-                 p->s_ld_wavefronts, p->s_ld_ideal);
-        fprintf(f, ", ");
-        json_cat(f, "shared_st", "wavefronts", p->s_st_req,
-                 p->s_st_wavefronts, p->s_st_ideal);
-        fprintf(f, ",\n               \"efficiency\": ");
-        json_num(f, p->efficiency);
-        fprintf(f, ", \"nway\": %u, \"probe_wavefronts_per_request\": ",
-                p->s_nway);
-        json_num(f, p->nway_pred);
-        fprintf(f, "}");
-    }
-    fprintf(f, ",\n     \"predicted_rel\": ");
-    if (p->has)
-        json_num(f, lab_row_predicted_rel(t, i));
+        wmi_out_str(o, "baseline", r->type == LAB_ROW_BW ? "C_ref" : NULL);
+    wmi_out_obj(o, "params");
+    wmi_out_uint(o, "width", r->p.width);
+    wmi_out_uint(o, "stride", r->p.stride);
+    wmi_out_uint(o, "offset", r->p.offset);
+    wmi_out_int(o, "a", r->p.a);
+    wmi_out_int(o, "b", r->p.b);
+    wmi_out_int(o, "c", r->p.c);
+    wmi_out_end(o);
+    json_model(o, &r->pred);
+    if (r->pred.has)
+        wmi_out_num(o, "predicted_rel", lab_row_predicted_rel(t, i));
     else
-        fprintf(f, "null");
-    if (r->hier.has) {
-        const lab_hier *h = &r->hier;
-        fprintf(f, ",\n     \"hierarchy\": {\"gpu\": ");
-        wm_json_string(f, h->gpu);
-        fprintf(f, ", \"n\": %u, \"bytes\": %llu, \"l1_hit\": ", h->n,
-                (unsigned long long)h->bytes);
-        json_num(f, h->l1_hit);
-        fprintf(f, ", \"l2_hit\": ");
-        json_num(f, h->l2_hit);
-        fprintf(f, ", \"dram_bytes\": %llu, \"time_us\": ",
-                (unsigned long long)h->dram_bytes);
-        json_num(f, h->time_us);
-        fprintf(f, ", \"gbs\": ");
-        json_num(f, h->gbs);
-        fprintf(f, ", \"bound\": \"%s\"}", h->bound);
-    }
-    if (!list) {
-        double mr = lab_row_measured_rel(t, e, i);
-        double pr = lab_row_predicted_rel(t, i);
-        fprintf(f, ",\n     \"measured\": {\"status\": \"%s\", \"note\": ",
-                status_name(m->status));
-        wm_json_string(f, m->note);
-        fprintf(f, ", \"bytes\": ");
-        json_num(f, m->bytes);
-        fprintf(f, ", \"samples\": %u, \"launches_per_sample\": %u, "
-                   "\"kernel_launches\": %u, \"warmup_ms\": ",
-                m->samples, m->launches, m->kernel_launches);
-        json_num(f, m->warmup_ms);
-        fprintf(f, ",\n       \"clocks_mhz\": {\"sm\": %u, \"mem\": %u}, "
-                   "\"clocks_moved\": %s,\n       \"ms\": {\"median\": ",
-                m->sm_mhz, m->mem_mhz,
-                row_clock_moved(e, m)
-                    ? "true"
-                    : "false");
-        json_num(f, m->ms_med);
-        fprintf(f, ", \"min\": ");
-        json_num(f, m->ms_min);
-        fprintf(f, ", \"max\": ");
-        json_num(f, m->ms_max);
-        fprintf(f, "}, \"gbs\": {\"median\": ");
-        json_num(f, m->gbs_med);
-        fprintf(f, ", \"min\": ");
-        json_num(f, m->gbs_min);
-        fprintf(f, ", \"max\": ");
-        json_num(f, m->gbs_max);
-        fprintf(f, "},\n       \"x_cref\": ");
-        json_num(f, lab_row_x_cref(t, e, i));
-        fprintf(f, ", \"measured_rel\": ");
-        json_num(f, mr);
-        fprintf(f, ", \"measured_over_predicted\": ");
-        json_num(f, mr > 0 && pr > 0 ? mr / pr : 0.0);
-        fprintf(f, ",\n       \"launch\": {\"grid\": [%u, %u, %u], "
-                   "\"block\": [%u, %u, %u], \"args\": ",
-                m->grid[0], m->grid[1], m->grid[2], m->block[0], m->block[1],
-                m->block[2]);
-        wm_json_string(f, m->args);
-        fprintf(f, "}}");
-    }
-    fprintf(f, "}");
+        wmi_out_null(o, "predicted_rel");
+    if (r->hier.has)
+        json_hier(o, &r->hier);
+    if (!list)
+        json_measured(o, t, e, i);
+    wmi_out_end(o);
 }
 
-static void write_json(FILE *f, const lab_table *t, const lab_env *e,
+static void json_env(wmi_out *o, const lab_table *t, const lab_env *e)
+{
+    static const char *const at[3] = {"open", "first warm-up", "end"};
+    char cc[24];
+    snprintf(cc, sizeof cc, "%d.%d", e->cc_major, e->cc_minor);
+    wmi_out_obj(o, "env");
+    wmi_out_str(o, "device", e->device);
+    wmi_out_str(o, "cc", cc);
+    wmi_out_int(o, "sms", e->sms);
+    wmi_out_int(o, "l2_bytes", e->l2_bytes);
+    wmi_out_int(o, "mem_bytes", e->mem_bytes);
+    wmi_out_int(o, "driver", e->driver);
+    wmi_out_int(o, "runtime", e->runtime);
+    wmi_out_str(o, "date", e->date);
+    wmi_out_int(o, "buf_bytes", e->buf_bytes);
+    wmi_out_int(o, "lesson_n", e->lesson_n);
+    wmi_out_int(o, "matrix_n", e->matrix_n);
+    wmi_out_uint(o, "repeat", e->repeat);
+    wmi_out_bool(o, "once", e->once);
+    wmi_out_num(o, "c_ref_gbs", e->c_ref_gbs);
+    wmi_out_num(o, "warmup_ms", LAB_WARMUP_MS);
+    wmi_out_bool(o, "cublas", e->cublas);
+    wmi_out_str(o, "commit", e->commit[0] ? e->commit : NULL);
+    wmi_out_obj(o, "clocks_mhz");
+    wmi_out_bool(o, "known", e->have_clocks);
+    wmi_out_uints(o, "sm", e->sm_mhz, 3);
+    wmi_out_uints(o, "mem", e->mem_mhz, 3);
+    wmi_out_arr(o, "at");
+    for (size_t k = 0; k < 3; k++)
+        wmi_out_str(o, NULL, at[k]);
+    wmi_out_end(o);
+    wmi_out_bool(o, "moved", !e->once && lab_env_clocks_moved(t, e));
+    wmi_out_end(o);
+    wmi_out_str(o, "units",
+                "GB/s = 1e9 B/s, bytes = read + written, median of samples");
+    wmi_out_end(o);
+}
+
+/* The document: the common head (docs/output.md; no one kernel: null),
+ * then the lab's own members. */
+static void write_json(wmi_out *o, const lab_table *t, const lab_env *e,
                        int list)
 {
-    int first = 1;
-    fprintf(f, "{\n  \"tool\": \"warpmem-lab\", \"version\": \"%s\", "
-               "\"profile\": \"%s\",\n",
-            WM_VERSION, wm_arch_default()->name);
-    if (list) {
-        fprintf(f, "  \"list\": true,\n");
-    } else {
-        fprintf(f, "  \"env\": {\"device\": ");
-        wm_json_string(f, e->device);
-        fprintf(f, ", \"cc\": \"%d.%d\", \"sms\": %d, \"l2_bytes\": %lld, "
-                   "\"mem_bytes\": %lld,\n          \"driver\": %d, "
-                   "\"runtime\": %d, \"date\": ",
-                e->cc_major, e->cc_minor, e->sms, e->l2_bytes, e->mem_bytes,
-                e->driver, e->runtime);
-        wm_json_string(f, e->date);
-        fprintf(f, ", \"buf_bytes\": %lld, \"lesson_n\": %d, "
-                   "\"matrix_n\": %d,\n          \"repeat\": %u, "
-                   "\"once\": %s, \"c_ref_gbs\": ",
-                e->buf_bytes, e->lesson_n, e->matrix_n, e->repeat,
-                e->once ? "true" : "false");
-        json_num(f, e->c_ref_gbs);
-        fprintf(f, ", \"warmup_ms\": ");
-        json_num(f, LAB_WARMUP_MS);
-        fprintf(f, ", \"cublas\": %s, \"commit\": ",
-                e->cublas ? "true" : "false");
-        if (e->commit[0])
-            wm_json_string(f, e->commit);
-        else
-            fprintf(f, "null");
-        fprintf(f, ",\n          \"clocks_mhz\": {\"known\": %s, "
-                   "\"sm\": [%u, %u, %u], \"mem\": [%u, %u, %u], "
-                   "\"at\": [\"open\", \"first warm-up\", \"end\"], "
-                   "\"moved\": %s}",
-                e->have_clocks ? "true" : "false", e->sm_mhz[0], e->sm_mhz[1],
-                e->sm_mhz[2], e->mem_mhz[0], e->mem_mhz[1], e->mem_mhz[2],
-                !e->once && lab_env_clocks_moved(t, e) ? "true" : "false");
-        fprintf(f, ",\n          \"units\": \"GB/s = 1e9 B/s, bytes = read + "
-                   "written, median of samples\"},\n");
-    }
-    fprintf(f, "  \"rows\": [\n");
-    for (size_t i = 0; i < t->nrows; i++) {
-        if (!list && !t->rows[i].selected)
-            continue;
-        fprintf(f, "%s", first ? "" : ",\n");
-        json_row(f, t, e, i, list);
-        first = 0;
-    }
-    fprintf(f, "\n  ]\n}\n");
+    wmi_doc_begin(o, "lab", wm_arch_default()->name, NULL);
+    wmi_out_str(o, "tool", "warpmem-lab");
+    wmi_out_str(o, "version", WM_VERSION);
+    wmi_out_str(o, "profile", wm_arch_default()->name);
+    if (list)
+        wmi_out_bool(o, "list", 1);
+    else
+        json_env(o, t, e);
+    wmi_out_arr(o, "rows");
+    for (size_t i = 0; i < t->nrows; i++)
+        if (list || t->rows[i].selected)
+            json_row(o, t, e, i, list);
+    wmi_out_end(o);
+    wmi_doc_end(o);
 }
 
 /* ---- CSV ----------------------------------------------------------------- */
 
-static void write_csv(FILE *f, const lab_table *t, const lab_env *e, int list)
+/* One row a table row: its prediction per request, measured columns unless
+ * list. */
+static void csv_row(wmi_out *o, const lab_table *t, const lab_env *e,
+                    size_t i, int list)
 {
-    fprintf(f, "id,experiment,kernel,type,g_ld_sectors_per_req,"
-               "g_st_sectors_per_req,s_ld_wavefronts_per_req,"
-               "s_st_wavefronts_per_req,efficiency,predicted_rel");
-    if (!list)
-        fprintf(f, ",status,bytes,ms_med,ms_min,ms_max,gbs_med,gbs_min,"
-                   "gbs_max,x_cref,measured_rel,measured_over_predicted");
-    fprintf(f, "\n");
-    for (size_t i = 0; i < t->nrows; i++) {
-        const lab_row *r = &t->rows[i];
-        const lab_pred *p = &r->pred;
-        if (!list && !r->selected)
-            continue;
-        fprintf(f, "%s,%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", r->id,
-                r->experiment, kernel_name(r),
-                r->type == LAB_ROW_SMEM ? "smem" : "bandwidth",
-                per(p->g_ld_sectors, p->g_ld_req),
-                per(p->g_st_sectors, p->g_st_req),
-                per(p->s_ld_wavefronts, p->s_ld_req),
-                per(p->s_st_wavefronts, p->s_st_req),
-                p->has ? p->efficiency : 0.0, lab_row_predicted_rel(t, i));
-        if (!list) {
-            const lab_meas *m = &r->meas;
-            double mr = lab_row_measured_rel(t, e, i);
-            double pr = lab_row_predicted_rel(t, i);
-            fprintf(f, ",%s,%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g",
-                    status_name(m->status), m->bytes, m->ms_med, m->ms_min,
-                    m->ms_max, m->gbs_med, m->gbs_min, m->gbs_max,
-                    lab_row_x_cref(t, e, i), mr,
+    const lab_row *r = &t->rows[i];
+    const lab_pred *p = &r->pred;
+    wmi_out_row(o, NULL);
+    wmi_out_str(o, "id", r->id);
+    wmi_out_str(o, "experiment", r->experiment);
+    wmi_out_str(o, "kernel", kernel_name(r));
+    wmi_out_str(o, "type", r->type == LAB_ROW_SMEM ? "smem" : "bandwidth");
+    wmi_out_num(o, "g_ld_sectors_per_req", per(p->g_ld_sectors, p->g_ld_req));
+    wmi_out_num(o, "g_st_sectors_per_req", per(p->g_st_sectors, p->g_st_req));
+    wmi_out_num(o, "s_ld_wavefronts_per_req",
+                per(p->s_ld_wavefronts, p->s_ld_req));
+    wmi_out_num(o, "s_st_wavefronts_per_req",
+                per(p->s_st_wavefronts, p->s_st_req));
+    wmi_out_num(o, "efficiency", p->has ? p->efficiency : 0.0);
+    wmi_out_num(o, "predicted_rel", lab_row_predicted_rel(t, i));
+    if (!list) {
+        const lab_meas *m = &r->meas;
+        double mr = lab_row_measured_rel(t, e, i);
+        double pr = lab_row_predicted_rel(t, i);
+        wmi_out_str(o, "status", status_name(m->status));
+        wmi_out_num(o, "bytes", m->bytes);
+        wmi_out_num(o, "ms_med", m->ms_med);
+        wmi_out_num(o, "ms_min", m->ms_min);
+        wmi_out_num(o, "ms_max", m->ms_max);
+        wmi_out_num(o, "gbs_med", m->gbs_med);
+        wmi_out_num(o, "gbs_min", m->gbs_min);
+        wmi_out_num(o, "gbs_max", m->gbs_max);
+        wmi_out_num(o, "x_cref", lab_row_x_cref(t, e, i));
+        wmi_out_num(o, "measured_rel", mr);
+        wmi_out_num(o, "measured_over_predicted",
                     mr > 0 && pr > 0 ? mr / pr : 0.0);
-        }
-        fprintf(f, "\n");
     }
+    wmi_out_row_end(o);
+}
+
+static void write_csv(wmi_out *o, const lab_table *t, const lab_env *e,
+                      int list)
+{
+    for (size_t i = 0; i < t->nrows; i++)
+        if (list || t->rows[i].selected)
+            csv_row(o, t, e, i, list);
 }
 
 /* Contract in lab.h. */
-void lab_write(FILE *f, const lab_table *t, const lab_env *e, wm_format fmt,
-               int list)
+wm_status lab_write(FILE *f, const lab_table *t, const lab_env *e,
+                    wm_format fmt, int list)
 {
-    switch (fmt) {
-    case WM_FMT_TEXT:
+    wmi_out o;
+    if (fmt == WM_FMT_TEXT) {
         if (list)
             write_list_text(f, t);
         else
             write_run_text(f, t, e);
-        break;
-    case WM_FMT_JSON: write_json(f, t, e, list); break;
-    case WM_FMT_CSV:
-    case WM_FMT_NCU_CSV: /* the lab has no ncu form: its own table */
-    case WM_FMT_NCU_RAW: write_csv(f, t, e, list); break;
+        return ferror(f) ? WM_ERR_IO : WM_OK;
     }
+    /* json, else csv (the lab has no ncu form: its own table) */
+    wmi_out_init(&o, f, fmt != WM_FMT_JSON);
+    if (fmt == WM_FMT_JSON)
+        write_json(&o, t, e, list);
+    else
+        write_csv(&o, t, e, list);
+    return wmi_out_finish(&o);
 }
