@@ -23,27 +23,6 @@ static void usage(FILE *f)
     cli_help_command(f, "compare");
 }
 
-/* Read and parse one file; NULL after printing why. */
-static wm_ncu *load(const char *path)
-{
-    size_t n = 0;
-    errno = 0;
-    char *text = wm_read_file(path, &n);
-    if (!text) {
-        cli_error("cannot read '%s': %s", path, wm_read_error(errno));
-        return NULL;
-    }
-    wm_ncu *x = NULL;
-    wm_diag d;
-    wm_status st = wm_ncu_parse(text, n, &x, &d);
-    if (st == WM_ERR_PARSE)
-        wm_diag_print(stderr, &d, path, text, n);
-    else if (st != WM_OK)
-        cli_error("%s: %s", path, wm_status_str(st));
-    free(text);
-    return x;
-}
-
 typedef struct compare_args {
     const char *files[MAX_FILES];
     size_t nfiles;
@@ -110,7 +89,7 @@ int wm_cmd_compare(int argc, char **argv)
         return WM_EXIT_USAGE;
     int rc = WM_EXIT_OK;
     for (size_t i = 0; i < a.nfiles && rc == WM_EXIT_OK; i++)
-        if (!(x[i] = load(a.files[i])))
+        if (!(x[i] = cli_ncu_load(a.files[i], NULL)))
             rc = WM_EXIT_ERR;
     if (rc == WM_EXIT_OK && a.nfiles == 1) {
         if (wm_ncu_dump(stdout, x[0], a.o.format) != WM_OK)

@@ -51,15 +51,14 @@ int cli_compare_opt(int argc, char **argv, int *i, cli_compare_opts *c)
     return 0;
 }
 
-/* Parse one export; NULL after printing why. */
-static wm_ncu *load(const char *path)
+wm_ncu *cli_ncu_load(const char *path, const char *flag)
 {
     size_t n = 0;
     errno = 0;
     char *text = wm_read_file(path, &n);
     if (!text) {
-        cli_error("cannot read '%s' (--compare): %s", path,
-                  wm_read_error(errno));
+        cli_error("cannot read '%s'%s%s%s: %s", path, flag ? " (" : "",
+                  flag ? flag : "", flag ? ")" : "", wm_read_error(errno));
         return NULL;
     }
     wm_ncu *x = NULL;
@@ -91,7 +90,7 @@ int cli_compare_run(const cli_compare_opts *c, const wm_ptx_module *m,
         rc = cli_error("--compare: the run's own CSV: %s", d.msg);
     wm_free(text);
     for (size_t i = 0; i < c->nfiles && rc == WM_EXIT_OK; i++)
-        if (!(meas[i] = load(c->files[i])))
+        if (!(meas[i] = cli_ncu_load(c->files[i], "--compare")))
             rc = WM_EXIT_ERR;
     if (rc == WM_EXIT_OK) {
         fputc('\n', stdout);

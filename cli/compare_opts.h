@@ -26,6 +26,10 @@ int cli_parse_tolerance(const char *text, double *out);
  * after a usage error. */
 int cli_compare_opt(int argc, char **argv, int *i, cli_compare_opts *c);
 
+/* Read and parse one export (or prediction); NULL after printing why,
+ * naming flag (e.g. "--compare", or NULL) in a read error. */
+wm_ncu *cli_ncu_load(const char *path, const char *flag);
+
 /*
  * With --compare: the run's warpmem CSV (wm_ptx_report of ro with the
  * CSV format, so per-line sums too) compared with the exports, on
