@@ -200,13 +200,20 @@ static void emit_site(wmi_out *out, const wm_ptx_module *m, const wm_agg *g,
 
 /* One source line: its summed stats, per (space, op) and its sites. */
 static void emit_line(wmi_out *out, const wm_site *sites,
-                      const wmi_line_group *lg, const wmi_sources *files)
+                      const wmi_line_group *lg, const wmi_sources *files,
+                      int explain)
 {
     wmi_out_obj(out, NULL);
     wmi_out_str(out, "file", lg->file);
     wmi_out_uint(out, "line", lg->line);
     wmi_out_str(out, "source", wmi_sources_line(files, lg->file, lg->line));
     wmi_out_int(out, "rank", lg->rank);
+    if (explain && lg->waste) {
+        /* the line's instructions of one kind sized together, as the
+           text report and the HTML page rank them (docs/advisor.md) */
+        wmi_out_str(out, "severity", wm_severity_name(lg->sev));
+        wmi_out_num(out, "excessive_share", lg->share);
+    }
     wmi_doc_stats(out, "stats", &lg->sum);
     wmi_out_arr(out, "accesses");
     for (int sp = 0; sp < WM_NSPACES; sp++)
@@ -274,7 +281,7 @@ static void emit(wmi_out *out, const wm_ptx_module *m, const wm_agg *g,
     (void)n;
     wmi_out_arr(out, "lines");
     for (size_t i = 0; i < ngroups; i++)
-        emit_line(out, sites, &groups[i], files);
+        emit_line(out, sites, &groups[i], files, o->explain);
     wmi_out_end(out);
     if (o->cache)
         wmi_cache_emit(out, o->cache, g);

@@ -96,3 +96,11 @@ if(Python3_Interpreter_FOUND)
   set_tests_properties(run_html_wellformed PROPERTIES
     FIXTURES_REQUIRED wm_run_html_files)
 endif()
+
+# JSON: the line of the tiled transpose's four column-read instructions is
+# sized as one (31744 of 33792 shared wavefronts excessive = 0.939394, high),
+# as the text report ranks it; each instruction alone is a quarter of that
+wm_cli_test(NAME run_explain_tiled_json_line
+  ARGS run ${K}/transpose.ptx --kernel transpose_tiled ${TRANSPOSE_ARGS}
+       --explain --format json
+  STDOUT "\"line\": 47, \"source\": \"[^\"]*\", \"rank\": 1, \"severity\": \"high\", \"excessive_share\": 0.939394")
