@@ -8,6 +8,7 @@
  * Usage: bench_check [repeats]   (median CPU time of repeats, default 3)
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_util.h"
 #include "warpmem.h"
 
 #include <stdint.h>
@@ -18,29 +19,7 @@
 
 static double cpu_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static wm_ptx_module *load(const char *name)
-{
-    char path[2048];
-    const char *here = __FILE__;
-    const char *slash = strrchr(here, '/');
-    int dl = slash ? (int)(slash - here) : 0;
-    snprintf(path, sizeof path, "%.*s%s../examples/kernels/sm_80/%s", dl, here,
-             dl ? "/" : "", name);
-    size_t n;
-    char *src = wm_read_file(path, &n);
-    wm_ptx_module *m = NULL;
-    wm_diag d;
-    if (!src || wm_ptx_parse(src, n, path, &m, &d) != WM_OK) {
-        fprintf(stderr, "bench_check: cannot load %s\n", path);
-        exit(1);
-    }
-    free(src);
-    return m;
+    return bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 /* One benchmark case: a kernel, its grid and up to 6 arguments. */
@@ -201,7 +180,7 @@ int main(int argc, char **argv)
     printf("|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bcase *c = &cases[i];
-        wm_ptx_module *m = load(c->file);
+        wm_ptx_module *m = bench_load("bench_check", c->file);
         double p = median_of(c, m, 0, reps);
         double t = median_of(c, m, WM_CHECK_RACE | WM_CHECK_INIT, reps);
         double a = median_of(c, m,

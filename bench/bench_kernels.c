@@ -19,6 +19,7 @@
  * Usage: bench_kernels [repeats [name-substring]]   (default 3, all)
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_util.h"
 #include "native_kernels.h"
 #include "ptx_int.h"
 
@@ -61,16 +62,9 @@ typedef struct kfig {
     uint64_t ti;
 } kfig;
 
-static double clock_s(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static double cpu_s(void)
 {
-    return clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    return bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -96,29 +90,6 @@ static void *xalloc(size_t n)
         exit(1);
     }
     return p;
-}
-
-static wm_ptx_module *load(const char *name)
-{
-    char path[2048];
-    const char *here = __FILE__, *slash = strrchr(here, '/');
-    int dl = slash ? (int)(slash - here) : 0;
-    snprintf(path, sizeof path, "%.*s%s../examples/kernels/sm_80/%s", dl, here,
-             dl ? "/" : "", name);
-    size_t n;
-    char *src = wm_read_file(path, &n);
-    if (!src) {
-        fprintf(stderr, "bench_kernels: cannot read %s\n", path);
-        exit(1);
-    }
-    wm_ptx_module *m;
-    wm_diag d;
-    if (wm_ptx_parse(src, n, path, &m, &d) != WM_OK) {
-        wm_diag_print(stderr, &d, path, src, n);
-        exit(1);
-    }
-    free(src);
-    return m;
 }
 
 /* ---- setup ------------------------------------------------------------- */
@@ -401,10 +372,10 @@ static double interp(const kbench *k, const wm_ptx_module *m, unsigned threads,
     }
     wm_ptx_result res;
     wm_ptx_fault ft;
-    double c0 = cpu_s(), w0 = clock_s(CLOCK_MONOTONIC);
+    double c0 = cpu_s(), w0 = bench_clock_s(CLOCK_MONOTONIC);
     wm_status st = wmi_ptx_run_opts(m, (size_t)wm_ptx_find_kernel(m, k->kernel),
                                     &l, g, &res, &ft, 0);
-    *wall = clock_s(CLOCK_MONOTONIC) - w0;
+    *wall = bench_clock_s(CLOCK_MONOTONIC) - w0;
     double cpu = cpu_s() - c0;
     if (st != WM_OK) {
         fprintf(stderr, "bench_kernels: %s failed: %s\n", k->name, ft.msg);
@@ -468,7 +439,7 @@ static int same_outputs(const kbench *k, int save)
 
 static void measure(const kbench *k, int reps, kfig *f)
 {
-    wm_ptx_module *m = load(k->ptx);
+    wm_ptx_module *m = bench_load("bench_kernels", k->ptx);
     for (int r = 0; r < reps; r++) {
         ktotals t1, t2;
         clear_outputs(k);

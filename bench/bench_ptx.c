@@ -12,6 +12,7 @@
  * Usage: bench_ptx [repeats]   (median of repeats, default 3)
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_util.h"
 #include "ptx_int.h"
 
 #include <math.h>
@@ -19,37 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double clock_s(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static wm_ptx_module *load(const char *name)
-{
-    char path[2048];
-    const char *here = __FILE__;
-    const char *slash = strrchr(here, '/');
-    int dl = slash ? (int)(slash - here) : 0;
-    snprintf(path, sizeof path, "%.*s%s../examples/kernels/sm_80/%s", dl, here,
-             dl ? "/" : "", name);
-    size_t n;
-    char *src = wm_read_file(path, &n);
-    if (!src) {
-        fprintf(stderr, "bench_ptx: cannot read %s\n", path);
-        exit(1);
-    }
-    wm_ptx_module *m;
-    wm_diag d;
-    if (wm_ptx_parse(src, n, path, &m, &d) != WM_OK) {
-        wm_diag_print(stderr, &d, path, src, n);
-        exit(1);
-    }
-    free(src);
-    return m;
-}
 
 static wm_ptx_arg buf(void *p, size_t bytes)
 {
@@ -102,11 +72,11 @@ static timing run(const wm_ptx_module *m, const char *kernel, unsigned gx,
     wm_ptx_fault ft;
     timing t;
     memset(&t, 0, sizeof t);
-    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), w0 = clock_s(CLOCK_MONOTONIC);
+    double c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID), w0 = bench_clock_s(CLOCK_MONOTONIC);
     wm_status st = wmi_ptx_run_opts(m, (size_t)wm_ptx_find_kernel(m, kernel),
                                     &l, g, &res, &ft, flags);
-    t.wall = clock_s(CLOCK_MONOTONIC) - w0;
-    t.cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    t.wall = bench_clock_s(CLOCK_MONOTONIC) - w0;
+    t.cpu = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
     if (st != WM_OK) {
         fprintf(stderr, "bench_ptx: %s failed: %s\n", kernel, ft.msg);
         exit(1);
@@ -196,7 +166,7 @@ int main(int argc, char **argv)
     /* copy: 4 M floats */
     {
         enum { N = 1 << 22 };
-        wm_ptx_module *m = load("copy.ptx");
+        wm_ptx_module *m = bench_load("bench_ptx", "copy.ptx");
         float *in = malloc(N * 4), *out = calloc(N, 4);
         for (int i = 0; i < N; i++)
             in[i] = (float)i;
@@ -210,7 +180,7 @@ int main(int argc, char **argv)
     /* naive transpose 2048 x 2048 */
     {
         enum { N = 2048 };
-        wm_ptx_module *m = load("transpose.ptx");
+        wm_ptx_module *m = bench_load("bench_ptx", "transpose.ptx");
         float *in = malloc((size_t)N * N * 4), *out = calloc((size_t)N * N, 4);
         for (int i = 0; i < N * N; i++)
             in[i] = (float)i;
@@ -227,7 +197,7 @@ int main(int argc, char **argv)
     /* reduction of 4 M floats: one partial sum per block */
     {
         enum { N = 1 << 22, NB = N / 256 };
-        wm_ptx_module *m = load("reduce.ptx");
+        wm_ptx_module *m = bench_load("bench_ptx", "reduce.ptx");
         float *in = malloc(N * 4), *part = calloc(NB, 4);
         for (int i = 0; i < N; i++)
             in[i] = 1.0f;
@@ -242,7 +212,7 @@ int main(int argc, char **argv)
     /* SGEMM 256^3 */
     {
         enum { N = 256 };
-        wm_ptx_module *m = load("sgemm.ptx");
+        wm_ptx_module *m = bench_load("bench_ptx", "sgemm.ptx");
         float *A = malloc(N * N * 4), *B = malloc(N * N * 4), *C = calloc(N * N, 4);
         for (int i = 0; i < N * N; i++) {
             A[i] = 1.0f;
@@ -261,7 +231,7 @@ int main(int argc, char **argv)
     /* the lesson's 8192 x 8192 transposed copy, full grid */
     {
         enum { N = 8192 };
-        wm_ptx_module *m = load("transpose.ptx");
+        wm_ptx_module *m = bench_load("bench_ptx", "transpose.ptx");
         float *in = malloc((size_t)N * N * 4), *out = calloc((size_t)N * N, 4);
         for (size_t i = 0; i < (size_t)N * N; i++)
             in[i] = (float)(i & 0xffff);
