@@ -44,6 +44,10 @@ int cli_error(const char *fmt, ...)
 #endif
     ;
 
+/* --grid/--block "64", "64,8", "64x8x2" -> d (missing dimensions are 1,
+ * each 1..2^31-1); 1 ok, 0 after a usage error naming flag. */
+int cli_parse_dims(const char *flag, const char *s, unsigned d[3]);
+
 /*
  * Number parsers for flag values: decimal, 0x hex or 0b binary, optional
  * sign where allowed.  On failure they print

@@ -21,28 +21,6 @@ static void usage(FILE *f)
     cli_help_command(f, "lint");
 }
 
-/* "64", "64,8", "64x8x2" -> dims (missing ones are 1). */
-static int parse_dims(const char *flag, const char *s, unsigned d[3])
-{
-    d[0] = d[1] = d[2] = 1;
-    for (int k = 0; k < 3; k++) {
-        char *end;
-        errno = 0;
-        if (*s < '0' || *s > '9')
-            return cli_usage_error("%s: '%s' is not X[,Y[,Z]]", flag, s), 0;
-        unsigned long v = strtoul(s, &end, 10);
-        if (errno || v == 0 || v > 0x7fffffffUL)
-            return cli_usage_error("%s: dimension out of range", flag), 0;
-        d[k] = (unsigned)v;
-        if (*end == 0)
-            return 1;
-        if ((*end != ',' && *end != 'x') || k == 2)
-            return cli_usage_error("%s: '%s' is not X[,Y[,Z]]", flag, s), 0;
-        s = end + 1;
-    }
-    return 1;
-}
-
 
 static int parse_sev(const char *v, wm_severity *out)
 {
@@ -113,10 +91,10 @@ int wm_cmd_lint(int argc, char **argv)
                 goto out;
             kname = v;
         } else if ((r = cli_opt(argc, argv, &i, "--block", NULL, &v))) {
-            if (r < 0 || !parse_dims("--block", v, lo.block))
+            if (r < 0 || !cli_parse_dims("--block", v, lo.block))
                 goto out;
         } else if ((r = cli_opt(argc, argv, &i, "--grid", NULL, &v))) {
-            if (r < 0 || !parse_dims("--grid", v, lo.grid))
+            if (r < 0 || !cli_parse_dims("--grid", v, lo.grid))
                 goto out;
         } else if ((r = cli_opt(argc, argv, &i, "--param", "-p", &v))) {
             if (r < 0)

@@ -33,34 +33,6 @@ static void usage(FILE *f)
     cli_help_command(f, "run");
 }
 
-/* "64", "64,8", "64x8x2" -> dims (missing ones are 1). */
-static int parse_dims(const char *flag, const char *s, unsigned d[3])
-{
-    d[0] = d[1] = d[2] = 1;
-    for (int k = 0; k < 3; k++) {
-        char *end;
-        errno = 0;
-        if (*s < '0' || *s > '9') {
-            cli_usage_error("%s: '%s' is not X[,Y[,Z]]", flag, s);
-            return 0;
-        }
-        unsigned long v = strtoul(s, &end, 10);
-        if (errno || v == 0 || v > 0x7fffffffUL) {
-            cli_usage_error("%s: dimension out of range 1..2147483647", flag);
-            return 0;
-        }
-        d[k] = (unsigned)v;
-        if (*end == 0)
-            return 1;
-        if ((*end != ',' && *end != 'x') || k == 2) {
-            cli_usage_error("%s: '%s' is not X[,Y[,Z]]", flag, s);
-            return 0;
-        }
-        s = end + 1;
-    }
-    return 1;
-}
-
 
 
 typedef struct progress_state {
@@ -465,11 +437,11 @@ int wm_cmd_run(int argc, char **argv)
                 goto out;
             kname = v;
         } else if ((r = cli_opt(argc, argv, &i, "--grid", NULL, &v))) {
-            if (r < 0 || !parse_dims("--grid", v, grid))
+            if (r < 0 || !cli_parse_dims("--grid", v, grid))
                 goto out;
             have_grid = 1;
         } else if ((r = cli_opt(argc, argv, &i, "--block", NULL, &v))) {
-            if (r < 0 || !parse_dims("--block", v, block))
+            if (r < 0 || !cli_parse_dims("--block", v, block))
                 goto out;
             have_block = 1;
         } else if ((r = cli_opt(argc, argv, &i, "--smem", NULL, &v))) {

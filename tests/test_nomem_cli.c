@@ -169,7 +169,9 @@ static void inject_all(const char *name, char *const *argv,
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/wm-nomem-cli-XXXXXX");
+    const char *tmp = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/wm-nomem-cli-XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(tmpdir))
         return 1;
     snprintf(out_path, sizeof out_path, "%s/stdout", tmpdir);
