@@ -609,9 +609,8 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_EXIT:
     case OP_TRAP:
     case OP_CP_BULK: /* a bulk copy writes no register */
+    case OP_SUST:    /* texture and surface traffic is not linted */
     case OP_BAR: return;
-    case OP_SUST: /* texture and surface traffic is not linted */
-        return;
     case OP_TEX:
     case OP_TLD4:
     case OP_SULD:
