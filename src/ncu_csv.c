@@ -344,7 +344,10 @@ static wm_status take_record(wm_ncu *x, const csv_rec *h, const page_cols *c,
                 (n > 4 && strcmp(m.name + n - 4, ".pct") == 0) ||
                 strstr(m.name, "nway"))
                 return WM_OK;
-            if (parse_value(field(r, c->line), &line) != 1 || line < 1)
+            /* not a line number (none, 0, or past 32 bits): no per-line
+               value */
+            if (parse_value(field(r, c->line), &line) != 1 || !(line >= 1) ||
+                line > (double)UINT32_MAX)
                 return WM_OK;
             m.line = (uint32_t)line;
             m.file = field(r, c->file);
