@@ -341,6 +341,8 @@ struct wm_ptx_module {
     size_t npool, cappool;
     wmi_func *funcs;
     size_t nfuncs, capfuncs;
+    uint32_t *kern; /* kern[k]: the index in funcs of the k-th .entry */
+    size_t nkern;
     wmi_loc *locs; /* locs[0] is "no location" */
     size_t nlocs, caplocs;
     wmi_file *files;
@@ -363,6 +365,8 @@ struct wm_ptx_module {
 
 /* Path of .file number num, or "" (lives as long as the module). */
 const char *wmi_ptx_file(const wm_ptx_module *m, uint32_t num);
+/* The k-th .entry function (k < wm_ptx_nkernels), else NULL. */
+const wmi_func *wmi_ptx_kernel(const wm_ptx_module *m, size_t k);
 
 /* Source attribution of instruction i: user file/line (inlined code goes
    to its call site unless caller and callee share a file). */

@@ -1800,12 +1800,7 @@ wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k, const wm_arch *arch,
     if (!arch)
         arch = wm_arch_default();
     /* kernel k: the k-th entry */
-    const wmi_func *f = NULL;
-    for (size_t i = 0, e = 0; i < m->nfuncs; i++)
-        if (m->funcs[i].is_entry && e++ == k) {
-            f = &m->funcs[i];
-            break;
-        }
+    const wmi_func *f = wmi_ptx_kernel(m, k);
     if (!f)
         return WM_ERR_ARG;
     unsigned block[3] = {0, 0, 0}, grid[3] = {1024, 1024, 64};

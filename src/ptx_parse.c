@@ -137,11 +137,8 @@ typedef struct parser {
     int coords;     /* the instruction is a texture form: keep the
                        coordinates of [handle, {x, y}] (ptx_tex.c) */
     /* function names declared so far (bodies and prototypes) */
-    struct fname {
-        const char *name;
-        size_t len;
-    } *fnames;
-    size_t nfnames, capfnames;
+    wmi_namemap fnames;
+    wmi_namemap vnames; /* variable name -> its last index in m->vars */
     /* constants holding function addresses, fixed at module end */
     struct ffix {
         uint32_t func, cidx;
@@ -593,6 +590,13 @@ static int parse_reg_decl(parser *p)
 static long find_var(const parser *p, const char *s, size_t n)
 {
     const wm_ptx_module *m = p->m;
+    uint32_t last = wmi_namemap_get(&p->vnames, s, n);
+    if (last == UINT32_MAX)
+        return -1;
+    if (m->vars[last].func == WMI_NOREG || m->vars[last].func == p->fidx)
+        return (long)last;
+    /* the newest of the name is another function's: an older one may be
+       this function's or the module's */
     for (size_t i = m->nvars; i-- > 0;) {
         const wmi_var *v = &m->vars[i];
         if ((v->func == WMI_NOREG || v->func == p->fidx) &&
@@ -691,6 +695,8 @@ static int parse_var(parser *p, wmi_space sp, int is_extern)
     if (!v->name)
         return nomem(p);
     p->m->nvars++;
+    if (!wmi_namemap_put(&p->vnames, v->name, name.len, (uint32_t)(p->m->nvars - 1)))
+        return nomem(p);
     v->space = sp;
     v->func = p->f ? p->fidx : WMI_NOREG;
     v->size = size;
@@ -1004,9 +1010,7 @@ static int sym_value(parser *p, const operand *o, size_t soff, size_t slen,
         *slot = const_slot(p, fs->off + (uint64_t)add, NULL);
         return !p->oom;
     }
-    for (size_t i = 0; i < p->nfnames; i++)
-        if (p->fnames[i].len == slen &&
-            memcmp(p->fnames[i].name, p->s + soff, slen) == 0) {
+    if (wmi_namemap_get(&p->fnames, p->s + soff, slen) != UINT32_MAX) {
             /* a function's address: fixed at module end */
             uint32_t cidx = 0;
             *slot = const_slot(p, 0, &cidx);
@@ -1833,21 +1837,33 @@ static int lower_call(parser *p, wmi_insn *in, const operand *ops,
 static void resolve_calls(parser *p)
 {
     wm_ptx_module *m = p->m;
-    for (size_t i = 0; i < m->ncalls; i++) {
-        wmi_call *cl = &m->calls[i];
-        for (size_t j = 0; *cl->name && j < m->nfuncs; j++)
-            if (!m->funcs[j].is_entry && strcmp(m->funcs[j].name, cl->name) == 0)
-                cl->callee = (uint32_t)j;
+    /* the last function of a name wins, as in module order */
+    wmi_namemap any = {0}, callable = {0};
+    int ok = 1;
+    for (size_t j = 0; ok && j < m->nfuncs; j++) {
+        const char *name = m->funcs[j].name;
+        ok = wmi_namemap_put(&any, name, strlen(name), (uint32_t)j) &&
+             (m->funcs[j].is_entry ||
+              wmi_namemap_put(&callable, name, strlen(name), (uint32_t)j));
     }
-    for (size_t i = 0; i < p->nffixes; i++) {
-        const struct ffix *x = &p->ffixes[i];
-        uint64_t v = WMI_FUNC_TAG | 0xffffffffu;
-        for (size_t j = 0; j < m->nfuncs; j++)
-            if (strlen(m->funcs[j].name) == x->len &&
-                memcmp(m->funcs[j].name, p->s + x->off, x->len) == 0)
-                v = WMI_FUNC_TAG | j;
-        m->funcs[x->func].cvals[x->cidx] = v;
+    if (!ok) {
+        nomem(p);
+    } else {
+        for (size_t i = 0; i < m->ncalls; i++) {
+            wmi_call *cl = &m->calls[i];
+            uint32_t j = wmi_namemap_get(&callable, cl->name, strlen(cl->name));
+            if (*cl->name && j != UINT32_MAX)
+                cl->callee = j;
+        }
+        for (size_t i = 0; i < p->nffixes; i++) {
+            const struct ffix *x = &p->ffixes[i];
+            uint32_t j = wmi_namemap_get(&any, p->s + x->off, x->len);
+            m->funcs[x->func].cvals[x->cidx] =
+                WMI_FUNC_TAG | (j != UINT32_MAX ? j : 0xffffffffu);
+        }
     }
+    wmi_namemap_free(&any);
+    wmi_namemap_free(&callable);
     for (size_t j = 0; j < m->nfuncs; j++) {
         const wmi_func *f = &m->funcs[j];
         if (f->nslots > m->max_slots)
@@ -1901,6 +1917,24 @@ static int resolve_labels(parser *p)
  * error (docs/design/ptx-front-end.md 4).  Out of memory stays fatal.
  * Returns 1 when parsing can go on.
  */
+/* Line and column of d->offset from the line cursor, which only moves
+   forward: a module of many broken functions is located in one pass over
+   it, not one pass from the top per function. */
+static void locate(parser *p, wm_diag *d)
+{
+    size_t end = d->offset < p->n ? d->offset : p->n, b = end;
+    if (end < p->lpos) {
+        wm_diag_locate(d, p->s, p->n);
+        return;
+    }
+    for (; p->lpos < end; p->lpos++)
+        p->lline += p->s[p->lpos] == '\n';
+    while (b > 0 && p->s[b - 1] != '\n')
+        b--;
+    d->line = (int)p->lline;
+    d->col = (int)(end - b + 1);
+}
+
 static int drop_body(parser *p, size_t body)
 {
     wm_ptx_module *m = p->m;
@@ -1911,7 +1945,7 @@ static int drop_body(parser *p, size_t body)
     if (!f->err)
         return nomem(p);
     *f->err = *p->d;
-    wm_diag_locate(f->err, p->s, p->n);
+    locate(p, f->err);
     memset(p->d, 0, sizeof *p->d);
     m->ncode = f->first;
     f->count = 0;
@@ -1964,11 +1998,8 @@ static int parse_function(parser *p, int is_entry)
     if (!p->f->name)
         return nomem(p);
     if (!is_entry) {
-        PUSH(p->fnames, p->nfnames, p->capfnames, ok);
-        if (!ok)
+        if (!wmi_namemap_put(&p->fnames, p->s + p->t.off, p->t.len, 0))
             return nomem(p);
-        p->fnames[p->nfnames].name = p->s + p->t.off;
-        p->fnames[p->nfnames++].len = p->t.len;
     }
     p->f->pretty = demangle_ident(p->f->name);
     if (!p->f->pretty)
@@ -2238,6 +2269,7 @@ void wm_ptx_free(wm_ptx_module *m)
     for (size_t i = 0; i < m->nvars; i++)
         free(m->vars[i].name);
     free(m->funcs);
+    free(m->kern);
     free(m->files);
     free(m->vars);
     free(m->code);
@@ -2250,16 +2282,32 @@ void wm_ptx_free(wm_ptx_module *m)
     free(m);
 }
 
+/* m->kern: the functions of the .entry kernels, in module order. */
+static void index_kernels(wm_ptx_module *m, wm_diag *d)
+{
+    m->kern = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof *m->kern);
+    if (!m->kern) {
+        wm_diag_set(d, WM_ERR_NOMEM, 0, 1, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < m->nfuncs; i++)
+        if (m->funcs[i].is_entry)
+            m->kern[m->nkern++] = (uint32_t)i;
+}
+
 /* A module whose every kernel failed to parse has nothing to run: it is
    rejected with the first kernel's error. */
 static void all_broken(const wm_ptx_module *m, wm_diag *d)
 {
     const wmi_func *first = NULL;
+    size_t nk = 0;
+    for (size_t i = 0; i < m->nfuncs; i++)
+        nk += m->funcs[i].is_entry != 0;
     for (size_t i = 0; i < m->nfuncs; i++) {
         const wmi_func *f = &m->funcs[i];
         if (f->is_entry && !f->err)
             return;
-        if (!first && f->err && (f->is_entry || !wm_ptx_nkernels(m)))
+        if (!first && f->err && (f->is_entry || !nk))
             first = f;
     }
     if (first)
@@ -2303,6 +2351,8 @@ wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
         all_broken(m, d);
     if (d->status == WM_OK)
         resolve_calls(&p);
+    if (d->status == WM_OK)
+        index_kernels(m, d);
     free(p.regs);
     free(p.lrefs);
     free(p.sparent);
@@ -2310,7 +2360,8 @@ wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
     free(p.fixes);
     free(p.csym);
     free(p.fsyms);
-    free(p.fnames);
+    wmi_namemap_free(&p.fnames);
+    wmi_namemap_free(&p.vnames);
     free(p.ffixes);
     if (d->status != WM_OK) {
         wm_diag_locate(d, src, n);
@@ -2353,36 +2404,29 @@ void wmi_ptx_attr(const wm_ptx_module *m, size_t i, const char **file,
 
 size_t wm_ptx_nkernels(const wm_ptx_module *m)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < m->nfuncs; i++)
-        k += m->funcs[i].is_entry != 0;
-    return k;
+    return m->nkern;
 }
 
-/* The k-th entry function. */
-static const wmi_func *kernel(const wm_ptx_module *m, size_t k)
+const wmi_func *wmi_ptx_kernel(const wm_ptx_module *m, size_t k)
 {
-    for (size_t i = 0; i < m->nfuncs; i++)
-        if (m->funcs[i].is_entry && k-- == 0)
-            return &m->funcs[i];
-    return NULL;
+    return k < m->nkern ? &m->funcs[m->kern[k]] : NULL;
 }
 
 const char *wm_ptx_kernel_name(const wm_ptx_module *m, size_t k)
 {
-    const wmi_func *f = kernel(m, k);
+    const wmi_func *f = wmi_ptx_kernel(m, k);
     return f ? f->name : NULL;
 }
 
 const char *wm_ptx_kernel_pretty(const wm_ptx_module *m, size_t k)
 {
-    const wmi_func *f = kernel(m, k);
+    const wmi_func *f = wmi_ptx_kernel(m, k);
     return f ? f->pretty : NULL;
 }
 
 int wm_ptx_kernel_error(const wm_ptx_module *m, size_t k, wm_diag *d)
 {
-    const wmi_func *f = kernel(m, k);
+    const wmi_func *f = wmi_ptx_kernel(m, k);
     if (!f || !f->err)
         return 0;
     if (d)
@@ -2392,13 +2436,13 @@ int wm_ptx_kernel_error(const wm_ptx_module *m, size_t k, wm_diag *d)
 
 size_t wm_ptx_kernel_nparams(const wm_ptx_module *m, size_t k)
 {
-    const wmi_func *f = kernel(m, k);
+    const wmi_func *f = wmi_ptx_kernel(m, k);
     return f ? f->nparams : 0;
 }
 
 size_t wm_ptx_param_size(const wm_ptx_module *m, size_t k, size_t i)
 {
-    const wmi_func *f = kernel(m, k);
+    const wmi_func *f = wmi_ptx_kernel(m, k);
     return f && i < f->nparams ? f->params[i].size : 0;
 }
 
@@ -2409,10 +2453,10 @@ long wm_ptx_find_kernel(const wm_ptx_module *m, const char *name)
     if (!name || !*name)
         return nk == 1 ? 0 : (nk ? -2 : -1);
     for (size_t k = 0; k < nk; k++)
-        if (strcmp(kernel(m, k)->name, name) == 0)
+        if (strcmp(wmi_ptx_kernel(m, k)->name, name) == 0)
             return (long)k;
     for (size_t k = 0; k < nk; k++)
-        if (strcmp(kernel(m, k)->pretty, name) == 0) {
+        if (strcmp(wmi_ptx_kernel(m, k)->pretty, name) == 0) {
             if (found >= 0)
                 return -2;
             found = (long)k;

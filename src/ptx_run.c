@@ -29,14 +29,6 @@
 #define MAX_CHUNKS 64
 #define MAX_SMEM ((unsigned)WM_LIMIT_SMEM)
 
-static const wmi_func *kernel_func(const wm_ptx_module *m, size_t k)
-{
-    for (size_t i = 0; i < m->nfuncs; i++)
-        if (m->funcs[i].is_entry && k-- == 0)
-            return &m->funcs[i];
-    return NULL;
-}
-
 /* ---- one worker's CTA state ------------------------------------------- */
 
 static void cta_free(wmi_cta *c)
@@ -649,7 +641,7 @@ static wm_status check_geometry(const wmi_func *f, const wm_ptx_launch *l,
 wm_status wm_ptx_launch_check(const wm_ptx_module *m, size_t k,
                               const wm_ptx_launch *l, wm_ptx_fault *fault)
 {
-    const wmi_func *f = m ? kernel_func(m, k) : NULL;
+    const wmi_func *f = m ? wmi_ptx_kernel(m, k) : NULL;
     wm_ptx_fault dummy;
     uint64_t smem;
     if (!fault)
@@ -696,7 +688,7 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
                            wm_ptx_result *res, wm_ptx_fault *fault,
                            unsigned flags)
 {
-    const wmi_func *f = m ? kernel_func(m, k) : NULL;
+    const wmi_func *f = m ? wmi_ptx_kernel(m, k) : NULL;
     wm_ptx_fault dummy;
     if (!fault)
         fault = &dummy;
@@ -721,7 +713,7 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     }
     uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    uint64_t smem;
+    uint64_t smem = 0;
     wm_status gst = check_geometry(f, l, fault, &smem);
     if (gst != WM_OK)
         return gst;

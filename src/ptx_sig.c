@@ -372,14 +372,6 @@ static long demangle(const char *name, const char *fallback, char *display,
 
 /* ---- parameter use ------------------------------------------------------ */
 
-static const wmi_func *entry(const wm_ptx_module *m, size_t k)
-{
-    for (size_t i = 0; i < m->nfuncs; i++)
-        if (m->funcs[i].is_entry && k-- == 0)
-            return &m->funcs[i];
-    return NULL;
-}
-
 /* The parameter whose bytes hold param-space offset off, or -1. */
 static long param_at(const wmi_func *f, uint64_t off)
 {
@@ -619,7 +611,7 @@ size_t wm_ptx_kernel_describe(const wm_ptx_module *m, size_t k,
                               wm_ptx_kernel_info *info,
                               wm_ptx_param_info *params, size_t cap)
 {
-    const wmi_func *f = m ? entry(m, k) : NULL;
+    const wmi_func *f = m ? wmi_ptx_kernel(m, k) : NULL;
     wm_ptx_kernel_info ki;
     if (!info)
         info = &ki;
@@ -726,7 +718,7 @@ size_t wm_ptx_match_kernels(const wm_ptx_module *m, const char *name,
             if (rule > 0 || !name || !*name)
                 wm_ptx_kernel_describe(m, k, &ki, NULL, 0);
             else
-                ki.name = entry(m, k)->name;
+                ki.name = wmi_ptx_kernel(m, k)->name;
             int ok;
             if (!name || !*name)
                 ok = 1;
@@ -739,9 +731,9 @@ size_t wm_ptx_match_kernels(const wm_ptx_module *m, const char *name,
                 ok = base_len(ki.display) == strlen(name) &&
                      memcmp(ki.display, name, strlen(name)) == 0;
             else if (rule == 3) /* the identifier after any namespace */
-                ok = strcmp(entry(m, k)->pretty, name) == 0 ||
-                     (strrchr(entry(m, k)->pretty, ':') &&
-                      strcmp(strrchr(entry(m, k)->pretty, ':') + 1, name) == 0);
+                ok = strcmp(wmi_ptx_kernel(m, k)->pretty, name) == 0 ||
+                     (strrchr(wmi_ptx_kernel(m, k)->pretty, ':') &&
+                      strcmp(strrchr(wmi_ptx_kernel(m, k)->pretty, ':') + 1, name) == 0);
             else
                 ok = strncmp(ki.display, name, strlen(name)) == 0 ||
                      strncmp(ki.name, name, strlen(name)) == 0;

@@ -123,4 +123,21 @@ void wmi_agg_set_tap(wm_agg *g, wmi_agg_tap tap, void *ud);
  */
 const uint32_t *wmi_agg_site_hist(const wm_agg *g, size_t i);
 
+/* ---- name map (namemap.c) ------------------------------------------------ */
+
+/* Names are borrowed: they must outlive the map.  put overwrites the
+   value of a name already there; get gives UINT32_MAX for a missing one. */
+typedef struct wmi_name {
+    const char *s;
+    size_t n;
+    uint32_t v;
+} wmi_name;
+typedef struct wmi_namemap {
+    wmi_name *e;
+    size_t cap, len; /* cap: 0 or a power of two */
+} wmi_namemap;
+int wmi_namemap_put(wmi_namemap *nm, const char *s, size_t n, uint32_t v);
+uint32_t wmi_namemap_get(const wmi_namemap *nm, const char *s, size_t n);
+void wmi_namemap_free(wmi_namemap *nm);
+
 #endif /* WM_INT_H */

@@ -62,9 +62,52 @@ static void test_only_kernel_broken(void)
     CHECK(strstr(d.msg, "undeclared register '%r9'") != NULL);
 }
 
+/* Many broken kernels, their errors located in one forward pass: each
+   kernel's line:col is the one a scan from the top gives.  Odd kernels
+   fail at function end on a label used earlier (located behind the
+   cursor), even ones on their third line. */
+static void test_many_broken(void)
+{
+    enum { NK = 300, LINES = 6 };
+    size_t cap = 64 + NK * 96, n = 0;
+    char *src = malloc(cap);
+    CHECK(src != NULL);
+    if (!src)
+        return;
+    n += (size_t)snprintf(src + n, cap - n, "%s", PI_HEAD);
+    for (int i = 0; i < NK; i++)
+        n += (size_t)snprintf(src + n, cap - n,
+                              ".visible .entry b%d()\n{\n\t.reg .b32 %%r<2>;\n"
+                              "\t%s;\n\tret;\n}\n",
+                              i, i % 2 ? "bra $L_missing" : "mov.u32 %r9, 1");
+    n += (size_t)snprintf(src + n, cap - n, ".visible .entry g()\n{\n\tret;\n}\n");
+    CHECK(n < cap);
+    wm_ptx_module *m = pi_parse(src, "many.ptx");
+    CHECK(m != NULL);
+    if (!m) {
+        free(src);
+        return;
+    }
+    CHECK_EQ(wm_ptx_nkernels(m), NK + 1);
+    for (int i = 0; i < NK; i++) {
+        wm_diag d, ref;
+        CHECK_EQ(wm_ptx_kernel_error(m, (size_t)i, &d), 1);
+        CHECK_EQ(d.line, 3 + i * LINES + 4);
+        CHECK_EQ(d.col, i % 2 ? 6 : 10);
+        ref = d;
+        wm_diag_locate(&ref, src, n);
+        CHECK_EQ(d.line, ref.line);
+        CHECK_EQ(d.col, ref.col);
+    }
+    CHECK_EQ(wm_ptx_kernel_error(m, NK, NULL), 0);
+    wm_ptx_free(m);
+    free(src);
+}
+
 int main(void)
 {
     test_one_broken();
     test_only_kernel_broken();
+    test_many_broken();
     return check_done("test_ptx_recover");
 }
