@@ -40,12 +40,16 @@ static int grow(wmi_namemap *nm)
     return 1;
 }
 
+/* Overwriting a name already there never allocates, so cannot fail. */
 int wmi_namemap_put(wmi_namemap *nm, const char *s, size_t n, uint32_t v)
 {
-    if (2 * (nm->len + 1) > nm->cap && !grow(nm))
-        return 0;
-    wmi_name *e = slot(nm, s, n);
-    nm->len += !e->s;
+    wmi_name *e = nm->cap ? slot(nm, s, n) : NULL;
+    if (!e || !e->s) {
+        if (2 * (nm->len + 1) > nm->cap && !grow(nm))
+            return 0;
+        e = slot(nm, s, n);
+        nm->len++;
+    }
     e->s = s;
     e->n = n;
     e->v = v;

@@ -71,6 +71,7 @@ typedef struct regname {
     uint32_t slot;
     uint32_t count; /* 0: single register, else range name<count> */
     int depth;
+    uint32_t prev; /* the entry of the same name this one hides, or none */
 } regname;
 
 /* Labels are scoped by braces (inline assembly repeats its labels in
@@ -108,6 +109,7 @@ typedef struct parser {
     uint32_t fidx;
     regname *regs;
     size_t nregs, capregs;
+    wmi_namemap rnames; /* register name -> newest entry of regs */
     int depth;
     label_ref *lrefs;
     size_t nlrefs, caplrefs;
@@ -499,27 +501,57 @@ static const char *const sreg_names[SR_COUNT] = {
 #undef X
 };
 
-/* Resolve a register name to its slot; WMI_NOREG if undeclared. */
+/* The register s names in entry r (r->name is s or a prefix of it), or
+   WMI_NOREG: a single register is its name, a range name<N> covers the
+   name followed by a number below N. */
+static uint32_t reg_in(const regname *r, const char *s, size_t n)
+{
+    if (r->count == 0)
+        return r->len == n && memcmp(r->name, s, n) == 0 ? r->slot : WMI_NOREG;
+    if (n <= r->len || memcmp(r->name, s, r->len) != 0)
+        return WMI_NOREG;
+    uint32_t k = 0;
+    for (size_t j = r->len; j < n; j++) {
+        if (s[j] < '0' || s[j] > '9' || k > 100000000u)
+            return WMI_NOREG;
+        k = k * 10 + (uint32_t)(s[j] - '0');
+    }
+    return k < r->count ? r->slot + k : WMI_NOREG;
+}
+
+/* The newest entry naming s: entries are found by the whole name and by
+   each prefix that ends where the trailing digits begin, following each
+   name's chain of hidden entries. */
+static long find_reg_entry(const parser *p, const char *s, size_t n)
+{
+    size_t d = n;
+    while (d > 0 && s[d - 1] >= '0' && s[d - 1] <= '9')
+        d--;
+    long best = -1;
+    for (size_t len = n + 1; len-- > (d ? d : 1);) {
+        uint32_t i = wmi_namemap_get(&p->rnames, s, len);
+        for (; i != UINT32_MAX && (long)i > best; i = p->regs[i].prev)
+            if (reg_in(&p->regs[i], s, n) != WMI_NOREG) {
+                best = (long)i;
+                break;
+            }
+    }
+    return best;
+}
+
+/* Resolve a register name to its slot; WMI_NOREG if undeclared.  A few
+   entries (the usual function) are scanned, newest first. */
 static uint32_t find_reg(parser *p, const char *s, size_t n)
 {
-    for (size_t i = p->nregs; i-- > 0;) {
-        const regname *r = &p->regs[i];
-        if (r->count == 0) {
-            if (r->len == n && memcmp(r->name, s, n) == 0)
-                return r->slot;
-        } else if (n > r->len && memcmp(r->name, s, r->len) == 0) {
-            uint32_t k = 0;
-            size_t j = r->len;
-            int ok = 1;
-            for (; j < n; j++) {
-                if (s[j] < '0' || s[j] > '9' || k > 100000000u) {
-                    ok = 0;
-                    break;
-                }
-                k = k * 10 + (uint32_t)(s[j] - '0');
-            }
-            if (ok && k < r->count)
-                return r->slot + k;
+    if (p->nregs > 16) {
+        long i = find_reg_entry(p, s, n);
+        if (i >= 0)
+            return reg_in(&p->regs[i], s, n);
+    } else {
+        for (size_t i = p->nregs; i-- > 0;) {
+            uint32_t slot = reg_in(&p->regs[i], s, n);
+            if (slot != WMI_NOREG)
+                return slot;
         }
     }
     for (unsigned i = 0; i < SR_COUNT; i++)
@@ -575,6 +607,9 @@ static int parse_reg_decl(parser *p)
         r->count = count;
         r->slot = new_slots(p, count ? count : 1);
         r->depth = p->depth;
+        r->prev = wmi_namemap_get(&p->rnames, r->name, r->len);
+        if (!wmi_namemap_put(&p->rnames, r->name, r->len, (uint32_t)(p->nregs - 1)))
+            return nomem(p);
         if (p->f->nslots > WM_LIMIT_REGS)
             return regs_limit(p);
         if (is_p(p, ','))
@@ -2045,6 +2080,7 @@ static int parse_function(parser *p, int is_entry)
     size_t body = p->t.off;
     p->f->first = (uint32_t)m->ncode;
     p->nregs = p->nlrefs = p->nldefs = p->nfixes = 0;
+    wmi_namemap_free(&p->rnames);
     p->scope = 0; /* block 0: the body, its own parent */
     p->nscopes = 0;
     int ok_scope;
@@ -2109,8 +2145,11 @@ static int parse_body(parser *p)
             return err(p, "expected '}' to close the function body");
         if (is_p(p, '}')) {
             /* leaving a scope drops its names and frees its frame bytes */
-            while (p->nregs > 0 && p->regs[p->nregs - 1].depth == p->depth)
-                p->nregs--;
+            while (p->nregs > 0 && p->regs[p->nregs - 1].depth == p->depth) {
+                const regname *r = &p->regs[--p->nregs];
+                /* cannot fail: the name is in the map */
+                (void)wmi_namemap_put(&p->rnames, r->name, r->len, r->prev);
+            }
             p->depth--;
             p->scope = outer;
             p->nfsyms = save_nfsyms;
@@ -2362,6 +2401,7 @@ wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
     free(p.fsyms);
     wmi_namemap_free(&p.fnames);
     wmi_namemap_free(&p.vnames);
+    wmi_namemap_free(&p.rnames);
     free(p.ffixes);
     if (d->status != WM_OK) {
         wm_diag_locate(d, src, n);

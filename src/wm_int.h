@@ -126,7 +126,8 @@ const uint32_t *wmi_agg_site_hist(const wm_agg *g, size_t i);
 /* ---- name map (namemap.c) ------------------------------------------------ */
 
 /* Names are borrowed: they must outlive the map.  put overwrites the
-   value of a name already there; get gives UINT32_MAX for a missing one. */
+   value of a name already there (which cannot fail); get gives
+   UINT32_MAX for a missing one. */
 typedef struct wmi_name {
     const char *s;
     size_t n;

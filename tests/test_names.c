@@ -2,7 +2,8 @@
  * test_names.c -- name lookup in the PTX parser: the name map against a
  * linear scan on random names, and a module of many functions, calls and
  * variables (resolved through the map) computing a known sum, with a
- * function-scope variable shadowing a module one.
+ * function-scope variable shadowing a module one; register names with
+ * and without the map.
  */
 #include "check.h"
 #include "ptx_inline.h"
@@ -100,9 +101,52 @@ static void many_names(void)
     wm_ptx_free(m);
 }
 
+/* Register names through ranges whose names end in digits (%a1<3> holds
+   %a10..%a12), a block's range hiding an outer one, and nb more
+   single registers: with few declarations the parser scans them, with
+   many it looks them up in its map; both must agree with the hand
+   values.  out = {12, 1, 10, 100, 1000, sum of 0..nb-1} */
+static void registers(int nb)
+{
+    char s[8192];
+    size_t n = 0, cap = sizeof s;
+#define OUT(...) (n += (size_t)snprintf(s + n, cap - n, __VA_ARGS__))
+    OUT("%s.visible .entry r(.param .u64 out)\n{\n"
+        "\t.reg .b32 %%a<3>, %%a1<3>, %%s;\n\t.reg .b64 %%p;\n", PI_HEAD);
+    for (int i = 0; i < nb; i++)
+        OUT("\t.reg .b32 %%b%d;\n", i);
+    OUT("\tld.param.u64 %%p, [out];\n"
+        "\tmov.u32 %%a2, 1;\n\tmov.u32 %%a12, 10;\n"
+        "\tmov.u32 %%a10, 100;\n\tmov.u32 %%a1, 1000;\n"
+        "\t{\n\t.reg .b32 %%a<20>;\n\tmov.u32 %%a12, 5;\n\tmov.u32 %%a1, 7;\n"
+        "\tadd.u32 %%s, %%a12, %%a1;\n\t}\n"
+        "\tst.global.u32 [%%p], %%s;\n\tst.global.u32 [%%p+4], %%a2;\n"
+        "\tst.global.u32 [%%p+8], %%a12;\n\tst.global.u32 [%%p+12], %%a10;\n"
+        "\tst.global.u32 [%%p+16], %%a1;\n\tmov.u32 %%s, 0;\n");
+    for (int i = 0; i < nb; i++)
+        OUT("\tmov.u32 %%b%d, %d;\n\tadd.u32 %%s, %%s, %%b%d;\n", i, i, i);
+    OUT("\tst.global.u32 [%%p+20], %%s;\n\tret;\n}\n");
+#undef OUT
+    CHECK(n < cap);
+    wm_ptx_module *m = pi_parse(s, "regs.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    uint32_t out[6] = {0};
+    pi_launch l = pi_dims(1, 1);
+    pi_buf(&l, out, sizeof out);
+    CHECK_EQ(pi_run(m, "r", &l, NULL), WM_OK);
+    const uint32_t want[6] = {12, 1, 10, 100, 1000, (uint32_t)(nb * (nb - 1) / 2)};
+    for (int i = 0; i < 6; i++)
+        CHECK_EQ(out[i], want[i]);
+    wm_ptx_free(m);
+}
+
 int main(void)
 {
     map_against_scan();
     many_names();
+    registers(0);
+    registers(40);
     return check_done("test_names");
 }
