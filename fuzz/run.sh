@@ -3,7 +3,9 @@
 # committed corpus (fuzz/corpus/NAME, read only) plus a work corpus in
 # BUILD/fuzz-corpus/NAME that keeps what the runs find.  Crashes are written
 # to BUILD/fuzz-crashes/; the script exits nonzero if any harness fails.
-# FUZZ_RUNS=N also stops each harness after N executions (campaigns).
+# FUZZ_RUNS=N also stops each harness after N executions (campaigns);
+# FUZZ_TIMEOUT=S (default 10) is the wall-clock time after which one input
+# counts as a hang: raise it for campaigns under nice on a loaded machine.
 #   fuzz/run.sh [BUILD [SECONDS [NAME...]]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +30,7 @@ for n in "${names[@]}"; do
     [ -z "${FUZZ_RUNS:-}" ] || extra+=(-runs="$FUZZ_RUNS")
     case $n in cli|argspec|npy) extra+=(-close_fd_mask=3) ;; esac
     if ! "$bin" "$work" "fuzz/corpus/$n" -dict="fuzz/$n.dict" \
-            -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+            -max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
             -malloc_limit_mb=2097152 -max_len=65536 -print_final_stats=1 "${extra[@]}" \
             -artifact_prefix="$build/fuzz-crashes/${n}-" 2>"$build/fuzz-$n.log"; then
         echo "fuzz_$n: FAILED (log: $build/fuzz-$n.log)" >&2
