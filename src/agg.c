@@ -33,6 +33,7 @@ struct wm_agg {
     wm_arch arch;
     site_rec *sites;
     size_t nsites, capsites;
+    uint32_t *order; /* order[i]: the site i-th in key order (capsites) */
     uint32_t *index; /* hash slot -> site index + 1 (0 = empty) */
     size_t nindex;   /* power of two */
     label_rec *labels;
@@ -86,6 +87,7 @@ void wm_agg_free(wm_agg *g)
         free(g->labels[i].file);
     }
     free(g->sites);
+    free(g->order);
     free(g->labels);
     free(g->index);
     free(g);
@@ -115,6 +117,24 @@ static wm_status rehash(wm_agg *g)
     return WM_OK;
 }
 
+/* Site nsites (being created) with key k joins the key order: sites
+   usually come in key order (instructions, statements), so this is
+   mostly an append. */
+static void order_insert(wm_agg *g, uint64_t k)
+{
+    size_t lo = 0, hi = g->nsites;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const site_rec *r = &g->sites[g->order[mid]];
+        if (key_of(r->site, r->space, r->op) < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    memmove(g->order + lo + 1, g->order + lo, (g->nsites - lo) * sizeof *g->order);
+    g->order[lo] = (uint32_t)g->nsites;
+}
+
 /* Find or create the record for (site, space, op); NULL on OOM. */
 static site_rec *site_get(wm_agg *g, uint32_t site, wm_space sp, wm_op op)
 {
@@ -139,6 +159,10 @@ static site_rec *site_get(wm_agg *g, uint32_t site, wm_space sp, wm_op op)
         if (!s)
             return NULL;
         g->sites = s;
+        uint32_t *o = realloc(g->order, cap * sizeof *o);
+        if (!o)
+            return NULL;
+        g->order = o;
         g->capsites = cap;
     }
     site_rec *r = &g->sites[g->nsites];
@@ -149,6 +173,7 @@ static site_rec *site_get(wm_agg *g, uint32_t site, wm_space sp, wm_op op)
     r->site = site;
     r->space = sp;
     r->op = op;
+    order_insert(g, k);
     g->index[h] = (uint32_t)(++g->nsites);
     g->last = g->nsites - 1;
     if (g->nsites * 2 > g->nindex && rehash(g) != WM_OK) {
@@ -341,40 +366,15 @@ wm_status wm_agg_merge(wm_agg *dst, const wm_agg *src)
     return WM_OK;
 }
 
-static int rec_cmp(const void *x, const void *y)
-{
-    const site_rec *a = *(const site_rec *const *)x;
-    const site_rec *b = *(const site_rec *const *)y;
-    uint64_t ka = key_of(a->site, a->space, a->op);
-    uint64_t kb = key_of(b->site, b->space, b->op);
-    return ka < kb ? -1 : ka > kb;
-}
-
 size_t wm_agg_nsites(const wm_agg *g)
 {
     return g->nsites;
 }
 
-/* i-th site in key order: sort a pointer array on demand. */
+/* i-th site in key order. */
 static const site_rec *nth_site(const wm_agg *g, size_t i)
 {
-    /* Sites are usually created in key order already (instruction or
-     * statement order); check that before sorting. */
-    int sorted = 1;
-    for (size_t k = 1; k < g->nsites && sorted; k++)
-        sorted = rec_cmp(&(const site_rec *){&g->sites[k - 1]},
-                         &(const site_rec *){&g->sites[k]}) < 0;
-    if (sorted)
-        return &g->sites[i];
-    const site_rec **v = malloc(g->nsites * sizeof *v);
-    if (!v)
-        return NULL;
-    for (size_t k = 0; k < g->nsites; k++)
-        v[k] = &g->sites[k];
-    qsort(v, g->nsites, sizeof *v, rec_cmp);
-    const site_rec *r = v[i];
-    free(v);
-    return r;
+    return &g->sites[g->order[i]];
 }
 
 static wm_dist dist_of(const site_rec *r)

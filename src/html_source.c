@@ -146,9 +146,10 @@ static void table_head(FILE *f, const char *file, uint32_t nlines)
           f);
 }
 
-/* Every line of a file the nlines callback knows. */
+/* Every line of a file the nlines callback knows; its rows are page
+   lines[b, e). */
 static void whole_file(FILE *f, const wmi_hpage *p, unsigned ifile,
-                       uint32_t n)
+                       uint32_t n, size_t b, size_t e)
 {
     const char *file = p->files[ifile];
     table_head(f, file, n);
@@ -169,19 +170,21 @@ static void whole_file(FILE *f, const wmi_hpage *p, unsigned ifile,
     }
     /* sites on lines past the end (the file changed since it was
        compiled) keep their rows */
-    for (size_t i = 0; i < p->nlines; i++)
-        if (p->lines[i].ifile == ifile && p->lines[i].line > n)
+    for (size_t i = b; i < e; i++)
+        if (p->lines[i].line > n)
             line_row(f, p, &p->lines[i], NULL);
     fputs("</tbody></table>\n", f);
 }
 
-/* The rows of one file (statements, or lines of an unreadable file). */
-static void rows_only(FILE *f, const wmi_hpage *p, unsigned ifile)
+/* The rows of one file, page lines[b, e) (statements, or lines of an
+   unreadable file). */
+static void rows_only(FILE *f, const wmi_hpage *p, unsigned ifile, size_t b,
+                      size_t e)
 {
     table_head(f, p->files[ifile], 0);
-    for (size_t i = 0; i < p->nlines; i++) {
+    for (size_t i = b; i < e; i++) {
         const wmi_hline *l = &p->lines[i];
-        if (l->ifile != ifile || !l->line)
+        if (!l->line)
             continue;
         line_row(f, p, l,
                  wmi_hpage_text(p, l->file, l->line, &p->sites[l->first]));
@@ -265,13 +268,14 @@ void wmi_html_source(FILE *f, const wmi_hpage *p)
     int nolines = 0;
     for (size_t j = 0; j < p->nlines; j++)
         nolines |= p->lines[j].line == 0;
-    for (size_t i = 0; i < p->nfiles; i++) {
+    /* the rows are sorted by file, so each file's rows are lines[b, e) */
+    for (size_t i = 0, e = 0; i < p->nfiles; i++) {
         const char *file = p->files[i];
         uint32_t n = 0;
         int has_line = 0;
-        for (size_t j = 0; j < p->nlines; j++)
-            if (p->lines[j].ifile == i && p->lines[j].line)
-                has_line = 1;
+        size_t b = e;
+        for (; e < p->nlines && p->lines[e].ifile == i; e++)
+            has_line |= p->lines[e].line != 0;
         if (!has_line)
             continue;
         if (p->o.nlines && p->o.source)
@@ -282,9 +286,9 @@ void wmi_html_source(FILE *f, const wmi_hpage *p)
         wmi_html_escape(f, *file ? file : "(no file)");
         fputs("</h3>\n", f);
         if (n)
-            whole_file(f, p, (unsigned)i, n);
+            whole_file(f, p, (unsigned)i, n, b, e);
         else
-            rows_only(f, p, (unsigned)i);
+            rows_only(f, p, (unsigned)i, b, e);
     }
     if (nolines) {
         fputs("<h3>Instructions without a source line</h3>\n", f);

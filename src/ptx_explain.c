@@ -60,24 +60,18 @@ typedef struct html_ctx {
     wmi_sources src;
 } html_ctx;
 
-static const wmi_srcfile *html_file(const html_ctx *c, const char *file)
-{
-    for (size_t i = 0; i < c->src.n; i++)
-        if (strcmp(c->src.files[i].path, file) == 0)
-            return c->src.files[i].text ? &c->src.files[i] : NULL;
-    return NULL;
-}
-
 /* A source line as written (the source page keeps the indentation). */
 static const char *html_source(void *ctx, const char *file, uint32_t line)
 {
-    const wmi_srcfile *sf = html_file(ctx, file);
+    const html_ctx *c = ctx;
+    const wmi_srcfile *sf = wmi_sources_file(&c->src, file);
     return sf && line && line <= sf->nlines ? sf->lines[line - 1] : NULL;
 }
 
 static uint32_t html_nlines(void *ctx, const char *file)
 {
-    const wmi_srcfile *sf = html_file(ctx, file);
+    const html_ctx *c = ctx;
+    const wmi_srcfile *sf = wmi_sources_file(&c->src, file);
     if (!sf || !sf->nlines)
         return 0;
     /* the empty piece after a final newline is no line */
@@ -103,7 +97,7 @@ wm_status wm_ptx_report_html(FILE *f, const wm_ptx_module *m,
 {
     if (!f || !m || !g || !o)
         return WM_ERR_ARG;
-    html_ctx c = {m, {NULL, 0}};
+    html_ctx c = {.m = m};
     if (!wmi_sources_load(&c.src, m, o->ptx_path))
         return WM_ERR_NOMEM;
     char title[200], launch[300] = "";

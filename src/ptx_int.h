@@ -346,6 +346,7 @@ struct wm_ptx_module {
     wmi_loc *locs; /* locs[0] is "no location" */
     size_t nlocs, caplocs;
     wmi_file *files;
+    uint32_t *file_order; /* files by number, then declaration order */
     size_t nfiles, capfiles;
     wmi_var *vars;
     size_t nvars, capvars;

@@ -2310,6 +2310,7 @@ void wm_ptx_free(wm_ptx_module *m)
     free(m->funcs);
     free(m->kern);
     free(m->files);
+    free(m->file_order);
     free(m->vars);
     free(m->code);
     free(m->pool);
@@ -2332,6 +2333,30 @@ static void index_kernels(wm_ptx_module *m, wm_diag *d)
     for (size_t i = 0; i < m->nfuncs; i++)
         if (m->funcs[i].is_entry)
             m->kern[m->nkern++] = (uint32_t)i;
+}
+
+static int by_file_num(const void *x, const void *y)
+{
+    const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* m->file_order for wmi_ptx_file: (number, index) pairs sorted. */
+static void index_files(wm_ptx_module *m, wm_diag *d)
+{
+    uint64_t *v = malloc((m->nfiles ? m->nfiles : 1) * sizeof *v);
+    m->file_order = malloc((m->nfiles ? m->nfiles : 1) * sizeof *m->file_order);
+    if (!v || !m->file_order) {
+        free(v);
+        wm_diag_set(d, WM_ERR_NOMEM, 0, 1, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < m->nfiles; i++)
+        v[i] = (uint64_t)m->files[i].num << 32 | i;
+    qsort(v, m->nfiles, sizeof *v, by_file_num);
+    for (size_t i = 0; i < m->nfiles; i++)
+        m->file_order[i] = (uint32_t)v[i];
+    free(v);
 }
 
 /* A module whose every kernel failed to parse has nothing to run: it is
@@ -2392,6 +2417,8 @@ wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
         resolve_calls(&p);
     if (d->status == WM_OK)
         index_kernels(m, d);
+    if (d->status == WM_OK)
+        index_files(m, d);
     free(p.regs);
     free(p.lrefs);
     free(p.sparent);
@@ -2412,12 +2439,20 @@ wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
     return WM_OK;
 }
 
+/* The path of .file num (the first such directive), "" if none. */
 const char *wmi_ptx_file(const wm_ptx_module *m, uint32_t num)
 {
-    for (size_t i = 0; i < m->nfiles; i++)
-        if (m->files[i].num == num)
-            return m->files[i].path;
-    return "";
+    size_t lo = 0, hi = m->nfiles;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->files[m->file_order[mid]].num < num)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->nfiles && m->files[m->file_order[lo]].num == num
+               ? m->files[m->file_order[lo]].path
+               : "";
 }
 
 static const char *base_name(const char *path)

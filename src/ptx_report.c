@@ -119,7 +119,7 @@ wm_status wm_ptx_report(FILE *f, const wm_ptx_module *m, const wm_agg *g,
     wm_site *sites = calloc(n ? n : 1, sizeof *sites);
     wmi_line_group *groups = calloc(n ? n : 1, sizeof *groups);
     wmi_line_group **ranked = calloc(n ? n : 1, sizeof *ranked);
-    wmi_sources files = {NULL, 0};
+    wmi_sources files = {0};
     size_t ngroups = 0, nranked = 0;
     wm_totals tot;
     const wm_ptx_result *res = o->res;

@@ -22,6 +22,7 @@ typedef struct wmi_srcfile {
 typedef struct wmi_sources {
     wmi_srcfile *files;
     size_t n;
+    wmi_namemap bypath; /* path -> the first file of that path */
 } wmi_sources;
 
 /*
@@ -35,6 +36,8 @@ int wmi_sources_load(wmi_sources *s, const wm_ptx_module *m,
                      const char *ptx_path);
 
 /* Text of file:line with leading blanks trimmed, or NULL. */
+/* The readable file of that path, else NULL. */
+const wmi_srcfile *wmi_sources_file(const wmi_sources *s, const char *file);
 const char *wmi_sources_line(const wmi_sources *s, const char *file,
                              uint32_t line);
 

@@ -79,32 +79,39 @@ static int load(wmi_srcfile *s, const char *path, const char *ptx_path)
 int wmi_sources_load(wmi_sources *s, const wm_ptx_module *m,
                      const char *ptx_path)
 {
-    s->n = 0;
+    memset(s, 0, sizeof *s);
     s->files = calloc(m->nfiles + 1, sizeof *s->files);
     if (!s->files)
         return 0;
-    for (size_t i = 0; i < m->nfiles; i++)
-        if (!load(&s->files[s->n++], m->files[i].path, ptx_path)) {
+    for (size_t i = 0; i < m->nfiles; i++) {
+        const char *path = m->files[i].path;
+        size_t len = strlen(path);
+        int ok = wmi_namemap_get(&s->bypath, path, len) != UINT32_MAX ||
+                 wmi_namemap_put(&s->bypath, path, len, (uint32_t)s->n);
+        if (!ok || !load(&s->files[s->n++], path, ptx_path)) {
             wmi_sources_free(s);
             return 0;
         }
+    }
     return 1;
+}
+
+const wmi_srcfile *wmi_sources_file(const wmi_sources *s, const char *file)
+{
+    uint32_t i = wmi_namemap_get(&s->bypath, file, strlen(file));
+    return i != UINT32_MAX && s->files[i].text ? &s->files[i] : NULL;
 }
 
 const char *wmi_sources_line(const wmi_sources *s, const char *file,
                              uint32_t line)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->files[i].path, file) == 0) {
-            const wmi_srcfile *sf = &s->files[i];
-            if (!sf->text || line == 0 || line > sf->nlines)
-                return NULL;
-            const char *t = sf->lines[line - 1];
-            while (*t == ' ' || *t == '\t')
-                t++;
-            return t;
-        }
-    return NULL;
+    const wmi_srcfile *sf = wmi_sources_file(s, file);
+    if (!sf || line == 0 || line > sf->nlines)
+        return NULL;
+    const char *t = sf->lines[line - 1];
+    while (*t == ' ' || *t == '\t')
+        t++;
+    return t;
 }
 
 void wmi_sources_free(wmi_sources *s)
@@ -114,6 +121,7 @@ void wmi_sources_free(wmi_sources *s)
         free((void *)(uintptr_t)s->files[i].lines);
     }
     free(s->files);
+    wmi_namemap_free(&s->bypath);
     s->files = NULL;
     s->n = 0;
 }
