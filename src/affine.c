@@ -39,6 +39,7 @@ void wmi_actx_free(wmi_actx *x)
         return;
     free(x->vars);
     free(x->forms);
+    free(x->hidx);
     memset(x, 0, sizeof *x);
 }
 
@@ -67,28 +68,80 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
     return 1;
 }
 
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h = (h ^ v) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
+/* A hash of what same_var compares: the fields, and for atoms their
+   first form (what wmi_aff_eq compares of it). */
+static uint64_t var_hash(const wmi_actx *x, const wmi_avar *v)
+{
+    uint64_t h = mix(mix(mix(mix(mix(0, v->kind), v->op), v->bits), v->sgn), v->id);
+    if (v->kind != WMI_AV_ATOM)
+        return mix(mix(h, v->x), v->y);
+    const wmi_aff *f = &x->forms[v->x];
+    if (f->top)
+        return mix(h, f->why);
+    h = mix(mix(h, (uint64_t)f->c0), f->nterms);
+    for (unsigned i = 0; i < f->nterms; i++)
+        h = mix(mix(h, (uint64_t)f->t[i].c), f->t[i].v);
+    return h;
+}
+
+/* Is variable u the candidate v (with its nforms forms)? */
+static int same_var(const wmi_actx *x, const wmi_avar *u, const wmi_avar *v,
+                    unsigned nforms)
+{
+    if (u->kind != v->kind || u->op != v->op || u->bits != v->bits ||
+        u->sgn != v->sgn || u->id != v->id)
+        return 0;
+    if (v->kind != WMI_AV_ATOM)
+        return u->x == v->x && u->y == v->y;
+    for (unsigned k = 0; k < nforms; k++) {
+        uint32_t fu = k == 1 && v->op != WMI_AOP_SEL ? u->y : u->x + k;
+        uint32_t fv = k == 1 && v->op != WMI_AOP_SEL ? v->y : v->x + k;
+        if (!wmi_aff_eq(&x->forms[fu], &x->forms[fv]))
+            return 0;
+    }
+    return 1;
+}
+
+/* The table of variables by hash, doubled. */
+static int rehash(wmi_actx *x)
+{
+    size_t n = x->nh ? x->nh * 2 : 256;
+    uint32_t *t = calloc(n, sizeof *t);
+    if (!t)
+        return 0;
+    for (size_t i = 0; i < x->nvars; i++) {
+        size_t h = (size_t)var_hash(x, &x->vars[i]) & (n - 1);
+        while (t[h])
+            h = (h + 1) & (n - 1);
+        t[h] = (uint32_t)(i + 1);
+    }
+    free(x->hidx);
+    x->hidx = t;
+    x->nh = n;
+    return 1;
+}
+
 /* Find variable *v (kind, op, bits, sgn, id, x, y and for atoms the forms
    behind x, y) or append it.  WMI_NOREG on OOM. */
 static uint32_t intern(wmi_actx *x, const wmi_avar *v, unsigned nforms)
 {
-    for (size_t i = 0; i < x->nvars; i++) {
-        const wmi_avar *u = &x->vars[i];
-        if (u->kind != v->kind || u->op != v->op || u->bits != v->bits ||
-            u->sgn != v->sgn || u->id != v->id)
-            continue;
-        if (v->kind == WMI_AV_ATOM) {
-            int same = 1;
-            for (unsigned k = 0; k < nforms && same; k++) {
-                uint32_t fu = k == 1 && v->op != WMI_AOP_SEL ? u->y : u->x + k;
-                uint32_t fv = k == 1 && v->op != WMI_AOP_SEL ? v->y : v->x + k;
-                same = wmi_aff_eq(&x->forms[fu], &x->forms[fv]);
-            }
-            if (same) {
+    if (2 * (x->nvars + 1) > x->nh && !rehash(x)) {
+        x->oom = 1;
+        return WMI_NOREG;
+    }
+    size_t h = (size_t)var_hash(x, v) & (x->nh - 1);
+    for (; x->hidx[h]; h = (h + 1) & (x->nh - 1)) {
+        uint32_t i = x->hidx[h] - 1;
+        if (same_var(x, &x->vars[i], v, nforms)) {
+            if (v->kind == WMI_AV_ATOM)
                 x->nforms -= nforms; /* drop the candidate's forms */
-                return (uint32_t)i;
-            }
-        } else if (u->x == v->x && u->y == v->y) {
-            return (uint32_t)i;
+            return i;
         }
     }
     if (x->nvars >= 0x7fffffff ||
@@ -100,6 +153,7 @@ static uint32_t intern(wmi_actx *x, const wmi_avar *v, unsigned nforms)
     assert(v->kind != WMI_AV_PROD || (v->x < x->nvars && v->y < x->nvars));
     assert(v->kind != WMI_AV_ATOM || v->x + nforms <= x->nforms);
     x->vars[x->nvars] = *v;
+    x->hidx[h] = (uint32_t)(x->nvars + 1);
     return (uint32_t)x->nvars++;
 }
 

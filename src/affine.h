@@ -124,6 +124,8 @@ typedef struct wmi_actx {
     size_t nvars, capvars;
     wmi_aff *forms; /* operands of atoms */
     size_t nforms, capforms;
+    uint32_t *hidx; /* hash slot -> variable + 1 (0: empty), nh slots */
+    size_t nh;
     int oom; /* an allocation failed: every new value is top */
 } wmi_actx;
 

@@ -978,9 +978,19 @@ static int64_t leaf(void *ud, const wmi_avar *v)
     return 0;
 }
 
+/* Symbols reached from some forms: seen[v] for each, and the list of
+   them, so that clearing and visiting them costs what was marked, not
+   every symbol of the kernel. */
+typedef struct marks {
+    uint8_t *seen; /* one per symbol */
+    uint32_t *ids; /* the marked ones, in marking order */
+    size_t n;
+} marks;
+
 typedef struct evalbuf {
     wmi_aenv env;
     evalctx ec;
+    marks mk;
 } evalbuf;
 
 /*
@@ -1112,28 +1122,42 @@ static int same_shift(const wm_access *a, const wm_access *b)
 }
 
 /* Mark the base symbols variable v depends on. */
-static void mark_leaves(const wmi_actx *x, uint32_t v, uint8_t *seen);
+static void mark_leaves(const wmi_actx *x, uint32_t v, marks *mk);
 
-static void mark_form(const wmi_actx *x, const wmi_aff *a, uint8_t *seen)
+static void mark_form(const wmi_actx *x, const wmi_aff *a, marks *mk)
 {
     for (unsigned i = 0; i < a->nterms && !a->top; i++)
-        mark_leaves(x, a->t[i].v, seen);
+        mark_leaves(x, a->t[i].v, mk);
 }
 
-static void mark_leaves(const wmi_actx *x, uint32_t v, uint8_t *seen)
+static void mark_leaves(const wmi_actx *x, uint32_t v, marks *mk)
 {
-    if (seen[v])
+    if (mk->seen[v])
         return;
-    seen[v] = 1;
+    mk->seen[v] = 1;
+    mk->ids[mk->n++] = v;
     const wmi_avar *u = &x->vars[v];
     if (u->kind == WMI_AV_PROD) {
-        mark_leaves(x, u->x, seen);
-        mark_leaves(x, u->y, seen);
+        mark_leaves(x, u->x, mk);
+        mark_leaves(x, u->y, mk);
     } else if (u->kind == WMI_AV_ATOM) {
         unsigned nf = u->op == WMI_AOP_SEL ? 4 : 2;
         for (unsigned k = 0; k < nf; k++)
-            mark_form(x, &x->forms[u->x + k], seen);
+            mark_form(x, &x->forms[u->x + k], mk);
     }
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static void marks_clear(marks *mk)
+{
+    for (size_t i = 0; i < mk->n; i++)
+        mk->seen[mk->ids[i]] = 0;
+    mk->n = 0;
 }
 
 static void name_var(void *ud, const wmi_avar *v, char *out, size_t cap);
@@ -1147,13 +1171,10 @@ static void append(char *buf, size_t cap, const char *s)
 
 /* The symbolic bytes from lane to lane along tid.x: the coefficient of
    tid.x, "non-affine" when tid.x also sits inside an atom. */
-static wm_status stride_text(lint *L, const wmi_aff *a, char *buf,
-                             size_t cap)
+static void stride_text(lint *L, marks *mk, const wmi_aff *a, char *buf,
+                        size_t cap)
 {
     wmi_aff s = wmi_aff_const(0);
-    uint8_t *seen = calloc(L->ax.nvars + 1, 1);
-    if (!seen)
-        return WM_ERR_NOMEM;
     for (unsigned i = 0; i < a->nterms && !s.top; i++) {
         const wmi_avar *v = &L->ax.vars[a->t[i].v];
         if (v->uniform)
@@ -1172,25 +1193,23 @@ static wm_status stride_text(lint *L, const wmi_aff *a, char *buf,
             t.t[0].c = a->t[i].c;
             t.t[0].v = px ? v->y : v->x;
         } else {
-            memset(seen, 0, L->ax.nvars + 1);
-            mark_leaves(&L->ax, a->t[i].v, seen);
+            mark_leaves(&L->ax, a->t[i].v, mk);
             int hit = 0;
-            for (uint32_t k = 0; k < L->ax.nvars && !hit; k++)
-                hit = seen[k] && L->ax.vars[k].kind == WMI_AV_SREG &&
-                      (L->ax.vars[k].id == SR_TID_X ||
-                       L->ax.vars[k].id == SR_LANEID);
+            for (size_t k = 0; k < mk->n && !hit; k++) {
+                const wmi_avar *u = &L->ax.vars[mk->ids[k]];
+                hit = u->kind == WMI_AV_SREG &&
+                      (u->id == SR_TID_X || u->id == SR_LANEID);
+            }
+            marks_clear(mk);
             if (hit) {
-                free(seen);
                 snprintf(buf, cap, "non-affine");
-                return WM_OK;
+                return;
             }
             continue;
         }
         s = wmi_aff_add(&s, &t);
     }
-    free(seen);
     wmi_aff_print(&L->ax, &s, name_var, L, buf, cap);
-    return WM_OK;
 }
 
 static void name_var(void *ud, const wmi_avar *v, char *out, size_t cap)
@@ -1327,23 +1346,24 @@ static wm_status move_symbols(lint *L, const memrec *r, evalbuf *eb,
 {
     /* move each uniform symbol: a shift joins the worst case, a new
        pattern names the symbol */
-    uint8_t *seen = calloc(L->ax.nvars ? L->ax.nvars : 1, 1);
-    if (!seen)
-        return WM_ERR_NOMEM;
-    mark_form(&L->ax, &r->addr, seen);
+    marks *mk = &eb->mk;
+    mark_form(&L->ax, &r->addr, mk);
     for (unsigned k = 0; k < r->npath; k++) {
-        mark_form(&L->ax, &L->conds[r->path[k] >> 1].l, seen);
-        mark_form(&L->ax, &L->conds[r->path[k] >> 1].r, seen);
+        mark_form(&L->ax, &L->conds[r->path[k] >> 1].l, mk);
+        mark_form(&L->ax, &L->conds[r->path[k] >> 1].r, mk);
     }
     if (r->guard != NOCOND) {
-        mark_form(&L->ax, &L->conds[r->guard >> 1].l, seen);
-        mark_form(&L->ax, &L->conds[r->guard >> 1].r, seen);
+        mark_form(&L->ax, &L->conds[r->guard >> 1].l, mk);
+        mark_form(&L->ax, &L->conds[r->guard >> 1].r, mk);
     }
+    /* the lowest ids first, as a scan of all symbols would find them */
+    qsort(mk->ids, mk->n, sizeof *mk->ids, cmp_u32);
     /* the symbols to move, and their sample values */
     uint32_t sym[16];
     int64_t val[16][16];
     size_t nval[16], nsym = 0;
-    for (uint32_t id = 0; id < L->ax.nvars && nsym < 16; id++) {
+    for (size_t i = 0; i < mk->n && nsym < 16; i++) {
+        uint32_t id = mk->ids[i];
         const wmi_avar *u = &L->ax.vars[id];
         int vary = u->kind == WMI_AV_ITER || u->kind == WMI_AV_LOAD ||
                    u->kind == WMI_AV_JOIN ||
@@ -1351,13 +1371,13 @@ static wm_status move_symbols(lint *L, const memrec *r, evalbuf *eb,
                     u->id <= SR_CTAID_Z) ||
                    (u->kind == WMI_AV_PARAM && !given[u->id] &&
                     L->f->params[u->id].size < 8);
-        if (!seen[id] || !vary)
+        if (!vary)
             continue;
         sym[nsym] = id;
         nval[nsym] = samples(u, eb->ec.grid, val[nsym]);
         nsym++;
     }
-    free(seen);
+    marks_clear(mk);
     shot sh = {0, 0, v->worst, UINT32_MAX, 0};
     for (size_t k = 0; k < nsym; k++) {
         sh.moved = 0;
@@ -1466,8 +1486,7 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
     memcpy(v->form, win, off);
     wmi_aff_print(&L->ax, &shown, name_var, L, v->form + off,
                   sizeof v->form - off);
-    if (stride_text(L, &r->addr, v->stride, sizeof v->stride) != WM_OK)
-        return WM_ERR_NOMEM;
+    stride_text(L, &eb->mk, &r->addr, v->stride, sizeof v->stride);
     unsigned nth = eb->ec.block[0] * eb->ec.block[1] * eb->ec.block[2];
     unsigned nw = (nth + 31) / 32;
     wm_access base[32];
@@ -1868,7 +1887,9 @@ wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k, const wm_arch *arch,
     eb.env.ud = &eb.ec;
     eb.env.val = calloc(L.ax.nvars + 1, sizeof *eb.env.val);
     eb.env.stamp = calloc(L.ax.nvars + 1, sizeof *eb.env.stamp);
-    if (!eb.env.val || !eb.env.stamp)
+    eb.mk.seen = calloc(L.ax.nvars + 1, 1);
+    eb.mk.ids = malloc((L.ax.nvars + 1) * sizeof *eb.mk.ids);
+    if (!eb.env.val || !eb.env.stamp || !eb.mk.seen || !eb.mk.ids)
         goto done;
     for (size_t i = 0; i < L.nrecs; i++) {
         wm_lint_insn v;
@@ -1893,6 +1914,8 @@ wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k, const wm_arch *arch,
 done:
     free(eb.env.val);
     free(eb.env.stamp);
+    free(eb.mk.seen);
+    free(eb.mk.ids);
     free(param);
     free(given);
     lint_free(&L);
