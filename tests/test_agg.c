@@ -157,9 +157,51 @@ static void merge_equals_single(void)
     wm_agg_free(NULL);
 }
 
+/* Sites created in random order (sites, spaces, ops) are listed in key
+   order: site, then space, then op; each site's count is its own. */
+static void key_order(void)
+{
+    wm_agg *g = wm_agg_new(wm_arch_default());
+    CHECK(g != NULL);
+    if (!g)
+        return;
+    enum { NS = 300 };
+    static uint8_t made[NS][2][2];
+    uint64_t r = 12345;
+    size_t n = 0;
+    for (unsigned step = 0; step < 3000; step++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t site = (uint32_t)(r >> 33) % NS;
+        unsigned sp = (unsigned)(r >> 20) & 1, op = (unsigned)(r >> 21) & 1;
+        wm_access a = strided(site, sp ? WM_SPACE_SHARED : WM_SPACE_GLOBAL,
+                              op ? WM_OP_ST : WM_OP_LD, 4, 4, 0xffffffffu);
+        CHECK_EQ(wm_agg_add(g, &a, NULL), WM_OK);
+        n += !made[site][sp][op];
+        made[site][sp][op]++;
+    }
+    CHECK_EQ(wm_agg_nsites(g), n);
+    size_t i = 0;
+    for (uint32_t site = 0; site < NS; site++)
+        for (unsigned sp = 0; sp < 2; sp++)
+            for (unsigned op = 0; op < 2; op++) {
+                wm_space want_sp = sp ? WM_SPACE_SHARED : WM_SPACE_GLOBAL;
+                wm_op want_op = op ? WM_OP_ST : WM_OP_LD;
+                if (!made[site][sp][op])
+                    continue;
+                wm_site st;
+                CHECK(wm_agg_site(g, i++, &st));
+                CHECK_EQ(st.site, site);
+                CHECK_EQ(st.space, want_sp);
+                CHECK_EQ(st.op, want_op);
+                CHECK_EQ(st.stats.inst, made[site][sp][op]);
+            }
+    wm_agg_free(g);
+}
+
 int main(void)
 {
     sums_and_distribution();
     merge_equals_single();
+    key_order();
     return check_done("test_agg");
 }
