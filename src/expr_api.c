@@ -147,12 +147,16 @@ wm_status wm_expr_parse(wm_expr *e, const char *src, size_t n,
     e->labels = calloc(e->nstmts ? e->nstmts : 1, sizeof *e->labels);
     if (!e->labels)
         return wm_diag_set(d, WM_ERR_NOMEM, 0, 1, "out of memory");
+    /* statements come in source order: count lines from the previous */
+    size_t pos = 0;
+    uint32_t line = 1;
     for (size_t i = 0; i < e->nstmts; i++) {
         xstmt *s = &e->stmts[i];
-        wm_diag at = {0};
-        at.offset = s->off;
-        wm_diag_locate(&at, e->src, e->nsrc);
-        s->line = (uint32_t)at.line;
+        if (s->off < pos)
+            pos = 0, line = 1;
+        for (; pos < s->off && pos < e->nsrc; pos++)
+            line += e->src[pos] == '\n';
+        s->line = line;
         e->labels[i] = dup_text(e->src + s->off, s->len);
         if (!e->labels[i])
             return wm_diag_set(d, WM_ERR_NOMEM, 0, 1, "out of memory");
