@@ -11,22 +11,23 @@
  */
 #include "wm_int.h"
 
-/* Over a lane run: OR of all addresses, and OR of (address XOR the affine
- * prediction ad[0] + i*d), zero iff the run steps by d.  One pass; the
- * induction variable vectorises. */
+/* Over a lane run: OR of all addresses, and OR of (step XOR d) over the
+ * neighbouring lanes, zero iff the run steps by d (mod 2^64).  One pass of
+ * independent loads and ORs, no loop-carried prediction, so it vectorises
+ * without spilling. */
 static void scan_run(const uint64_t *ad, unsigned n, uint64_t *bits,
                      uint64_t *bad, uint64_t d)
 {
-    uint64_t o = 0, x = 0, e = ad[0];
+    uint64_t o = ad[0], x = 0;
     if (n == 32) { /* constant trip count: fully unrolled and vectorised */
-        for (unsigned i = 0; i < 32; i++, e += d) {
+        for (unsigned i = 1; i < 32; i++) {
             o |= ad[i];
-            x |= ad[i] ^ e;
+            x |= (ad[i] - ad[i - 1]) ^ d;
         }
     } else {
-        for (unsigned i = 0; i < n; i++, e += d) {
+        for (unsigned i = 1; i < n; i++) {
             o |= ad[i];
-            x |= ad[i] ^ e;
+            x |= (ad[i] - ad[i - 1]) ^ d;
         }
     }
     *bits = o;
