@@ -5,11 +5,12 @@
  * addresses are read once, in place) or sector ids gathered by coalesce.c
  * (vs = 0).  Line of a key: its sector >> shift.  All paths are exact.
  *
- *   1. window: every sector lies in 512 sectors from a line-aligned base
- *      near the first one.  Each key stores one byte of a 512-byte map (a
- *      plain store, no read-modify-write, so equal sectors form no chain);
- *      vector adds then count the marked bytes (sectors) and vector compares
- *      the empty groups of 2^shift bytes (lines).
+ *   1. window: every sector lies in 256 sectors centred on the first one,
+ *      or else in 512 from 192 below it, from a line boundary.  Each key
+ *      stores one byte of a byte map (a plain store, no read-modify-write,
+ *      so equal sectors form no chain); vector adds then count the marked
+ *      bytes (sectors) and vector compares the empty groups of 2^shift
+ *      bytes (lines).
  *   2. scattered, n <= 64: a 2048-bit hash signature of the lines.  A key
  *      whose bit was clear has a line no earlier key has; only keys that hit
  *      a set bit (for 32 random lines, none in 78 % of warps) are compared
@@ -57,70 +58,80 @@ static inline unsigned byte_sum(v16u8 x)
     return (unsigned)(((d[0] + d[1]) * 0x0101010101010101ull) >> 56);
 }
 
-/* Lines with at least one marked sector: groups of 2^shift bytes that are
- * not all zero.  Compares count the empty groups lane-wise (-1 each). */
+/* Lines with at least one marked sector among the first `win` bytes:
+ * groups of 2^shift bytes that are not all zero.  Compares count the
+ * empty groups lane-wise (-1 each). */
 static inline __attribute__((always_inline)) unsigned
-lines_marked(const bytemap *m, unsigned shift)
+lines_marked(const bytemap *m, unsigned win, unsigned shift)
 {
-    unsigned groups = WIN >> shift, empty = 0;
+    unsigned nv = win / 16, empty = 0;
     if (shift == 1) {
         v8u16 e = {0};
 #pragma GCC unroll 32
-        for (unsigned i = 0; i < WIN / 16; i++)
+        for (unsigned i = 0; i < nv; i++)
             e -= (v8u16)(m->h[i] == 0);
         for (unsigned k = 0; k < 8; k++)
             empty += e[k];
     } else if (shift == 2) {
         v4u32 e = {0};
 #pragma GCC unroll 32
-        for (unsigned i = 0; i < WIN / 16; i++)
+        for (unsigned i = 0; i < nv; i++)
             e -= (v4u32)(m->w[i] == 0);
         empty = e[0] + e[1] + e[2] + e[3];
     } else if (shift == 3) {
         v2u64 e = {0};
 #pragma GCC unroll 32
-        for (unsigned i = 0; i < WIN / 16; i++)
+        for (unsigned i = 0; i < nv; i++)
             e -= (v2u64)(m->d[i] == 0);
         empty = (unsigned)(e[0] + e[1]);
     } else { /* lines of 16 sectors or more: whole vectors per line */
         unsigned per = 1u << (shift - 4);
-        for (unsigned i = 0; i < WIN / 16; i += per) {
+        for (unsigned i = 0; i < nv; i += per) {
             v2u64 x = m->d[i];
             for (unsigned k = 1; k < per; k++)
                 x |= m->d[i + k];
             empty += (x[0] | x[1]) == 0;
         }
     }
-    return groups - empty;
+    return (win >> shift) - empty;
 }
 
-/* Path 1.  Returns 0, counting nothing, when a key lies outside the
- * window.  The window starts 192 sectors below the first key (lanes tend
- * to ascend), on a line boundary; modular arithmetic keeps it exact near
- * address 0 and 2^64. */
+/* Path 1 over `win` sectors starting `below` sectors under the first key,
+ * on a line boundary (modular arithmetic keeps it exact near address 0
+ * and 2^64).  Returns 0, counting nothing, when a key lies outside. */
+static inline __attribute__((always_inline)) int
+count_map(const uint64_t *v, unsigned n, unsigned vs, unsigned shift,
+          unsigned win, unsigned below, wm_counts *c)
+{
+    uint64_t base = ((v[0] >> vs) - below) & ~(((uint64_t)1 << shift) - 1);
+    uint64_t out = 0;
+    for (unsigned i = 0; i < n; i++) /* branch-free: vectorised */
+        out |= (v[i] >> vs) - base;
+    if (out >= win)
+        return 0;
+    bytemap m;
+    clear(&m, win);
+#pragma GCC unroll 32
+    for (unsigned i = 0; i < n; i++)
+        m.at[((v[i] >> vs) - base) & (win - 1)] = 1;
+    /* Each byte lane of the sum gathers win / 16 <= 32 bytes of 0 or 1. */
+    v16u8 s = {0};
+#pragma GCC unroll 32
+    for (unsigned i = 0; i < win / 16; i++)
+        s += m.b[i];
+    c->sectors = byte_sum(s);
+    c->tags = shift ? lines_marked(&m, win, shift) : c->sectors;
+    return 1;
+}
+
+/* Path 1: 256 sectors centred on the first key (half the map to clear and
+ * count), else 512 from 192 below it (lanes tend to ascend). */
 static inline __attribute__((always_inline)) int
 count_window(const uint64_t *v, unsigned n, unsigned vs, unsigned shift,
              wm_counts *c)
 {
-    uint64_t base = ((v[0] >> vs) - 192) & ~(((uint64_t)1 << shift) - 1);
-    uint64_t out = 0;
-    for (unsigned i = 0; i < n; i++) /* branch-free: vectorised */
-        out |= (v[i] >> vs) - base;
-    if (out >= WIN)
-        return 0;
-    bytemap m;
-    clear(&m, WIN);
-#pragma GCC unroll 32
-    for (unsigned i = 0; i < n; i++)
-        m.at[((v[i] >> vs) - base) & (WIN - 1)] = 1;
-    /* Each byte lane of the sum gathers WIN / 16 = 32 bytes of 0 or 1. */
-    v16u8 s = {0};
-#pragma GCC unroll 32
-    for (unsigned i = 0; i < WIN / 16; i++)
-        s += m.b[i];
-    c->sectors = byte_sum(s);
-    c->tags = shift ? lines_marked(&m, shift) : c->sectors;
-    return 1;
+    return count_map(v, n, vs, shift, WIN / 2, 128, c) ||
+           count_map(v, n, vs, shift, WIN, 192, c);
 }
 
 static inline unsigned hash_slot(uint64_t key, unsigned bits)
@@ -169,8 +180,9 @@ count_signature(const uint64_t *v, unsigned n, unsigned vs, unsigned shift,
     c->tags = n - dl;
 }
 
-/* Path 3: hash set of lines, load factor <= 1/2. */
-static void count_set(const uint64_t *v, unsigned n, unsigned vs,
+/* Path 3: hash set of lines, load factor <= 1/2.  Out of line, so its
+ * 8 KiB of slots stay off the hot paths' stack frame. */
+static __attribute__((noinline)) void count_set(const uint64_t *v, unsigned n, unsigned vs,
                       unsigned shift, wm_counts *c)
 {
     uint64_t low = ((uint64_t)1 << shift) - 1;

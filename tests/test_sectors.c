@@ -116,8 +116,8 @@ static void sectors_random(unsigned iters)
     CHECK_EQ(bad, 0);
 }
 
-/* Keys exactly on the window's edges: the window starts 192 sectors under
- * the first key, line-aligned down, and holds 512 sectors. */
+/* Keys on and around the windows' edges: 256 sectors from 128 under the
+ * first key, 512 from 192 under it, both line-aligned down. */
 static void sectors_edges(void)
 {
     unsigned bad = 0;
