@@ -164,6 +164,7 @@ count_signature(const uint64_t *v, unsigned n, unsigned vs, unsigned shift,
     bytemap sig; /* SIG bits: q[] as 32 words */
     uint64_t hit[64], any = 0;
     clear(&sig, SIG / 8);
+#pragma GCC unroll 32
     for (unsigned i = 0; i < n; i++) {
         unsigned h = hash_slot(v[i] >> (vs + shift), 11);
         uint64_t b = (uint64_t)1 << (h & 63);
