@@ -188,7 +188,7 @@ static void model_random(const wm_arch *arch, unsigned iters)
 
 int main(void)
 {
-    sectors_random(100000);
+    sectors_random(50000);
     sectors_edges();
     static const char *profiles[] = {
         "amd-wave64",
@@ -198,11 +198,11 @@ int main(void)
         "generic,sector=16,line=256",  /* 16 sectors per line */
         "generic,warp=64,sector=64,line=128",
     };
-    model_random(wm_arch_default(), 100000);
+    model_random(wm_arch_default(), 50000);
     for (unsigned i = 0; i < sizeof profiles / sizeof *profiles; i++) {
         wm_arch arch;
         CHECK_EQ(wm_arch_parse(profiles[i], &arch, NULL, 0), WM_OK);
-        model_random(&arch, 20000);
+        model_random(&arch, 10000);
     }
     return check_done("test_sectors");
 }
