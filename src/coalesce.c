@@ -4,23 +4,20 @@
  *
  * sectors = |{ byte >> log2(sector) }| over every byte of every active lane,
  * tags    = |{ byte >> log2(line) }|, ideal = ceil(active * size / sector).
- * Three ways to the same sets, fastest first:
+ * Two ways to the same sets:
  *   1. affine (found by model.c's scan): the active lanes form one run whose
  *      addresses step by a constant d.  The sector ids are then monotone;
  *      with |d| < sector they have no gaps (count = span + 1), with
  *      |d| >= sector every lane has its own sector (count = lanes).  Lines
  *      likewise.
- *   2. clustered: all touched sectors lie in a window of 512 sectors
- *      around the first one, starting on a line boundary: a 512-bit map
- *      counts sectors, and the same bits folded per line count lines.
- *   3. scattered: first a 2048-bit hash signature of the lines, which for
- *      most scattered warps proves all lines (hence all sectors) distinct;
- *      otherwise an open-addressing set of lines on the stack, each slot
- *      carrying its sector mask; occupancy lives in a bitmask, so the table
- *      needs no clearing.
+ *   2. any other access: sectors.c counts the distinct sectors and lines of
+ *      a list of keys (a byte-map window for clustered ones, a hash
+ *      signature for scattered ones).  A run of lanes with one sector each
+ *      is passed as its addresses, in place; otherwise the sector id of
+ *      every piece is gathered first.
  * Local memory is interleaved per 32-bit word across the warp's lanes
  * (Profiling Guide, S1): thread word w of lane i lives at physical word
- * w * warp_size + i.  Its pieces always take path 2 or 3.
+ * w * warp_size + i.  Its pieces always take path 2.
  */
 #include "wm_int.h"
 

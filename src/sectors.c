@@ -27,7 +27,7 @@ typedef uint16_t v8u16 __attribute__((vector_size(16)));
 typedef uint32_t v4u32 __attribute__((vector_size(16)));
 typedef uint64_t v2u64 __attribute__((vector_size(16)));
 
-#define WIN 512 /* window of path 1, in sectors */
+#define WIN 512  /* window of path 1, in sectors */
 #define SIG 2048 /* signature of path 2, in bits */
 
 /* A 512-byte map, viewed as bytes and as 16-byte vectors of each width. */
@@ -51,11 +51,14 @@ static inline __attribute__((always_inline)) void clear(bytemap *m,
         m->b[i] = (v16u8){0};
 }
 
-/* Sum of the bytes of x, when it is below 256. */
+/* Sum of the bytes of x, each at most 64 (so the halves' bytes add up
+ * without carry); pairs of bytes first, so the total may exceed 255. */
 static inline unsigned byte_sum(v16u8 x)
 {
     v2u64 d = (v2u64)x;
-    return (unsigned)(((d[0] + d[1]) * 0x0101010101010101ull) >> 56);
+    uint64_t b = d[0] + d[1], m = 0x00FF00FF00FF00FFull;
+    uint64_t h = (b & m) + ((b >> 8) & m); /* four 16-bit sums <= 256 */
+    return (unsigned)((h * 0x0001000100010001ull) >> 48);
 }
 
 /* Lines with at least one marked sector among the first `win` bytes:
@@ -183,8 +186,9 @@ count_signature(const uint64_t *v, unsigned n, unsigned vs, unsigned shift,
 
 /* Path 3: hash set of lines, load factor <= 1/2.  Out of line, so its
  * 8 KiB of slots stay off the hot paths' stack frame. */
-static __attribute__((noinline)) void count_set(const uint64_t *v, unsigned n, unsigned vs,
-                      unsigned shift, wm_counts *c)
+static __attribute__((noinline)) void
+count_set(const uint64_t *v, unsigned n, unsigned vs, unsigned shift,
+          wm_counts *c)
 {
     uint64_t low = ((uint64_t)1 << shift) - 1;
     unsigned bits = n <= 32 ? 6 : n <= 64 ? 7 : n <= 128 ? 8 : 9;

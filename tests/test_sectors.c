@@ -132,6 +132,52 @@ static void sectors_edges(void)
     CHECK_EQ(bad, 0);
 }
 
+/* Up to 256 keys, all distinct sectors of one window (more than a byte
+ * can count), in a shuffled order with the first key anywhere. */
+static void sectors_dense(void)
+{
+    uint64_t v[256];
+    unsigned bad = 0;
+    for (unsigned it = 0; it < 2000; it++) {
+        unsigned n = 200 + (unsigned)(rnd() % 57), shift = it % 7;
+        uint64_t lo = rnd() >> 8;
+        for (unsigned i = 0; i < n; i++)
+            v[i] = lo + i;
+        for (unsigned i = n - 1; i > 0; i--) {
+            unsigned j = (unsigned)(rnd() % (i + 1));
+            uint64_t t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+        }
+        check_keys(v, n, 0, shift, &bad);
+    }
+    CHECK_EQ(bad, 0);
+}
+
+/* Local memory, 16-byte lanes of a 64-lane warp with 4-byte sectors: 256
+ * distinct pieces in one window. */
+static void model_dense_local(void)
+{
+    wm_arch arch;
+    CHECK_EQ(wm_arch_parse("generic,warp=64,sector=4,line=128", &arch, NULL,
+                           0),
+             WM_OK);
+    wm_access a;
+    memset(&a, 0, sizeof a);
+    a.space = WM_SPACE_LOCAL;
+    a.op = WM_OP_ST;
+    a.size = 16;
+    a.mask = wmi_lanes_mask(64);
+    for (unsigned i = 0; i < 64; i++)
+        a.addr[i] = 4096;
+    wm_counts f, r;
+    CHECK_EQ(wm_count(&arch, &a, &f), WM_OK);
+    CHECK_EQ(wmi_reference_count(&arch, &a, &r), WM_OK);
+    CHECK_EQ(f.sectors, 256);
+    CHECK_EQ(f.sectors, r.sectors);
+    CHECK_EQ(f.tags, r.tags);
+}
+
 static int same_counts(const wm_counts *x, const wm_counts *y)
 {
     return memcmp(x, y, sizeof *x) == 0;
@@ -190,6 +236,8 @@ int main(void)
 {
     sectors_random(50000);
     sectors_edges();
+    sectors_dense();
+    model_dense_local();
     static const char *profiles[] = {
         "amd-wave64",
         "generic,sector=8,line=64,banks=16,bankbytes=8",
