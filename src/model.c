@@ -11,22 +11,40 @@
  */
 #include "wm_int.h"
 
-/* Over a lane run: OR of all addresses, and OR of (address XOR the affine
- * prediction ad[0] + i*d), zero iff the run steps by d.  One pass; the
- * induction variable vectorises. */
-static void scan_run(const uint64_t *ad, unsigned n, uint64_t *bits,
-                     uint64_t *bad, uint64_t d)
+typedef uint64_t v2u64 __attribute__((vector_size(16)));
+
+static inline v2u64 load2(const uint64_t *p)
 {
-    uint64_t o = 0, x = 0, e = ad[0];
-    if (n == 32) { /* constant trip count: fully unrolled and vectorised */
-        for (unsigned i = 0; i < 32; i++, e += d) {
-            o |= ad[i];
-            x |= ad[i] ^ e;
+    v2u64 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Over a lane run: OR of all addresses, and OR of (address XOR the affine
+ * prediction ad[0] + i*d), zero iff the run steps by d (mod 2^64).  A full
+ * warp goes two lanes per vector with the prediction as a vector induction
+ * (written out: Clang does not vectorise the loop), unrolled only 4 times
+ * (unrolled fully, GCC computes all predictions first and spills them). */
+static inline __attribute__((always_inline)) void
+scan_run(const uint64_t *ad, unsigned n, uint64_t *bits, uint64_t *bad,
+         uint64_t d)
+{
+    uint64_t o = 0, x = 0;
+    if (n == 32) {
+        v2u64 vo = {0, 0}, vx = {0, 0}, e = {ad[0], ad[0] + d};
+        v2u64 step = {2 * d, 2 * d};
+#pragma GCC unroll 4
+        for (unsigned i = 0; i < 32; i += 2, e += step) {
+            v2u64 cur = load2(ad + i);
+            vo |= cur;
+            vx |= cur ^ e;
         }
+        o = vo[0] | vo[1];
+        x = vx[0] | vx[1];
     } else {
-        for (unsigned i = 0; i < n; i++, e += d) {
+        for (unsigned i = 0; i < n; i++) {
             o |= ad[i];
-            x |= ad[i] ^ e;
+            x |= ad[i] ^ (ad[0] + i * d);
         }
     }
     *bits = o;

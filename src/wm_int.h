@@ -59,6 +59,12 @@ wm_status wmi_access_check(const wm_arch *arch, const wm_access *a,
 void wmi_coalesce_count(const wm_arch *arch, const wm_access *a,
                         const wmi_scan *sc, wm_counts *c);
 
+/* Distinct sectors and lines (c->sectors, c->tags) of n keys, 1 <= n <=
+ * 256: key i is sector v[i] >> vs, its line that sector >> shift
+ * (sectors.c). */
+void wmi_sectors_count(const uint64_t *v, unsigned n, unsigned vs,
+                       unsigned shift, wm_counts *c);
+
 /* Shared counting; a is valid and has at least one active lane. */
 void wmi_banks_count(const wm_arch *arch, const wm_access *a,
                      const wmi_scan *sc, wm_counts *c);
