@@ -474,7 +474,8 @@ FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
  * (x86-64-v2: 2-lane SSE vectors) and, on x86-64 with GCC or Clang, for
  * AVX2 (4 lanes per vector and three-operand forms: the lane passes take
  * about a third fewer instructions), chosen at run time.  Both compile
- * the same C, so they compute the same bits.
+ * the same C, so they compute the same bits (WMI_RUN_BASE_ISA runs the
+ * baseline build anyway, for the tests).
  */
 static int fast_base(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                      uint32_t pc, uint32_t m, int store, wm_status *st)
@@ -497,7 +498,7 @@ int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                       uint32_t pc, uint32_t m, int store, wm_status *st)
 {
 #ifdef WM_FASTMEM_AVX2
-    if (__builtin_cpu_supports("avx2"))
+    if (!(c->flags & WMI_RUN_BASE_ISA) && __builtin_cpu_supports("avx2"))
         return fast_avx2(c, w, in, pc, m, store, st);
 #endif
     return fast_base(c, w, in, pc, m, store, st);

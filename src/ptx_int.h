@@ -512,7 +512,8 @@ typedef struct wmi_cta {
 enum {
     WMI_RUN_SLOW = 1u << 0,
     WMI_RUN_CHECK = 1u << 1, /* the checker tracks accesses (set per worker) */
-    WMI_RUN_ALT = 1u << 2    /* one run of a schedule comparison */
+    WMI_RUN_ALT = 1u << 2,   /* one run of a schedule comparison */
+    WMI_RUN_BASE_ISA = 1u << 3 /* fast paths without run-time ISA clones */
 };
 
 /* wm_ptx_run with internal options (flags: WMI_RUN_*). */

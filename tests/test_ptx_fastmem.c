@@ -13,8 +13,10 @@
  * every fast path off) and its output is compared with the reference;
  * misaligned and out-of-bounds lanes must fault the same way on both
  * paths, inactive bad lanes must not fault at all.  Half of the
- * rotating runs go without statistics (no memo).  Also: --check sees the
- * full width of a vector access on the fast path.
+ * rotating runs go without statistics (no memo); every correct launch
+ * runs once more with the fast path's baseline-ISA build
+ * (WMI_RUN_BASE_ISA), which must agree.  Also: --check sees the full
+ * width of a vector access on the fast path.
  */
 #include "check.h"
 #include "ptx_twin.h"
@@ -293,6 +295,16 @@ static void one(const wm_ptx_module *m, const shape *sh, int shared,
         CHECK(memcmp(rext, ext, NT * 64) == 0);
         if (!shared)
             CHECK(memcmp(rout, out, GBYTES) == 0);
+        /* the baseline-ISA build of the fast path gives the same */
+        memset(out, 0, GBYTES);
+        memset(ext, 0, NT * 64);
+        wm_agg *g2 = stats ? wm_agg_new(&arch) : NULL;
+        CHECK_EQ(wmi_ptx_run_opts(m, 0, &l, g2, NULL, &ft, WMI_RUN_BASE_ISA),
+                 WM_OK);
+        CHECK(memcmp(rext, ext, NT * 64) == 0);
+        CHECK(shared || memcmp(rout, out, GBYTES) == 0);
+        CHECK(twin_same_agg(g, g2));
+        wm_agg_free(g2);
     }
     wm_agg_free(g);
 done:
