@@ -18,11 +18,12 @@
  *   - The model record is the one emit() in ptx_exec.c builds: size is
  *     the bytes per lane (all elements), inactive lanes' addresses zero.
  *
- * For a full mask the address pass also classifies each half warp: all
- * 16 lanes at one address (a broadcast, such as the SGEMM tile's
- * As[ty][k]) or at consecutive addresses (coalesced rows, Bs[k][tx]).
- * Those halves move as one element or one straight copy (a vectorised
- * zero-extension into the 64-bit registers) instead of a 16-lane gather.
+ * A full warp's half warps are classified (classify): all 16 lanes at
+ * one address (a broadcast, such as the SGEMM tile's As[ty][k]) or at
+ * consecutive addresses (coalesced rows, Bs[k][tx]).  Those halves move
+ * as one element or one straight copy (a vectorised zero-extension into
+ * the 64-bit registers) instead of a 16-lane gather.  The class is kept
+ * in the memo beside the pattern it belongs to, so a repeat reuses it.
  */
 #include "ptx_int.h"
 
@@ -81,7 +82,7 @@ static wm_space model_space(wmi_space s)
  * than 16 bytes, which the model does not count).
  */
 FM_INLINE int shape(const wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                 int store, fm_ldst *o)
+                    int store, fm_ldst *o)
 {
     const wm_ptx_module *mod = c->m;
     wmi_type t = (wmi_type)in->type;
@@ -104,8 +105,8 @@ FM_INLINE int shape(const wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 
 /* ld.param of one scalar from a uniform address (the parameter symbol
    lives in a constant slot): one bounds check, one load, broadcast. */
-FM_INLINE int param_load(const wmi_cta *c, const wmi_insn *in, const fm_ldst *o,
-                      const uint64_t *A, uint32_t m)
+FM_INLINE int param_load(const wmi_cta *c, const wmi_insn *in,
+                         const fm_ldst *o, const uint64_t *A, uint32_t m)
 {
     if (o->n != 1 || !c->uni[in->a])
         return 0;
@@ -143,7 +144,7 @@ FM_INLINE int pass(const uint64_t *restrict A, uint64_t off, uint32_t m,
 /* The lanes' addresses into ad[] and o->base; 0 when some lane might
    fault. */
 FM_INLINE int addrs(const wmi_cta *c, const uint64_t *A, int64_t imm,
-                 wmi_space sp, uint32_t m, fm_ldst *o, uint64_t *ad)
+                    wmi_space sp, uint32_t m, fm_ldst *o, uint64_t *ad)
 {
     const uint64_t off = (uint64_t)imm;
     if (sp == SP_SHARED) {
@@ -401,9 +402,9 @@ FM_INLINE int memo_same(const wmi_memo *mo, const uint64_t *ad, uint32_t m)
  * memo's counts (wmi_memo in ptx_int.h).  A new pattern replaces the
  * memo's, with its half-warp class `kind`.
  */
-FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp, int store,
-                        uint32_t m, unsigned size, wmi_memo *mo, int same,
-                        uint8_t kind)
+FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
+                           int store, uint32_t m, unsigned size,
+                           wmi_memo *mo, int same, uint8_t kind)
 {
     wm_access *a = &c->acc;
     uint64_t *ad = a->addr;

@@ -111,7 +111,8 @@ static char *kernel(const shape *sh, int shared)
             "\tst.shared.v2.u64 [%%r10], {%%rd17, %%rd17};\n"
             "\tst.shared.v2.u64 [%%r10+16], {%%rd17, %%rd17};\n"
             "\tbar.sync 0;\n"
-            "\tmul.wide.u32 %%rd18, %%r4, %u;\n\tadd.s64 %%rd19, %%rd1, %%rd18;\n"
+            "\tmul.wide.u32 %%rd18, %%r4, %u;\n"
+            "\tadd.s64 %%rd19, %%rd1, %%rd18;\n"
             "\t@%%p1 ld.global.%s %s, [%%rd19];\n"
             "\tadd.s32 %%r11, %%r8, %%r6;\n\t@%%p1 st.shared.%s [%%r11], %s;\n"
             "\tbar.sync 0;\n"
@@ -329,7 +330,8 @@ static void test_shapes(void)
             CHECK(src != NULL);
             if (!src)
                 continue;
-            if (wm_ptx_parse(src, strlen(src), "fastmem.ptx", &m, &d) != WM_OK) {
+            if (wm_ptx_parse(src, strlen(src), "fastmem.ptx", &m, &d) !=
+                WM_OK) {
                 wm_diag_print(stderr, &d, "fastmem.ptx", src, strlen(src));
                 CHECK(0);
                 free(src);
