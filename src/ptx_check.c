@@ -651,10 +651,12 @@ void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,
                     uint32_t pc, uint32_t m, int store)
 {
     unsigned bits = wmi_type_bits((wmi_type)in->type);
+    uint32_t vals = store ? in->b : in->d;
+    unsigned n = (vals & WMI_VEC) ? c->m->pool[vals & ~WMI_VEC] : 1;
     if (in->space != SP_SHARED && in->space != SP_GLOBAL)
         return; /* ld.param */
     wmi_check_mem(c, w, pc, store ? WMI_ACC_WRITE : WMI_ACC_READ,
-                  bits < 8 ? 1 : bits / 8, c->acc.addr,
+                  (bits < 8 ? 1 : bits / 8) * n, c->acc.addr,
                   in->space == SP_SHARED ? m : 0,
                   in->space == SP_GLOBAL ? m : 0);
 }

@@ -79,8 +79,8 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
                    wmi_acc_kind kind, unsigned size, const uint64_t *addr,
                    uint32_t ms, uint32_t mg);
 
-/* The same for a scalar ld/st that took the interpreter's fast path: the
-   lanes in m accessed in->space at c->acc.addr[l]. */
+/* The same for an ld/st (scalar or vector) that took the interpreter's
+   fast path: the lanes in m accessed in->space at c->acc.addr[l]. */
 void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,
                     uint32_t pc, uint32_t m, int store);
 

@@ -455,6 +455,8 @@ typedef struct wmi_memo {
     uint64_t a0;      /* address of the first active lane */
     uint32_t mask;    /* active lanes; 0 = nothing stored yet */
     uint32_t site;    /* the aggregator's record index (a hint) */
+    uint8_t kind;     /* how the pattern's half warps address memory
+                         (ptx_fastmem.c's classify) */
     wm_counts counts;
 } wmi_memo;
 
@@ -515,7 +517,8 @@ typedef struct wmi_cta {
 enum {
     WMI_RUN_SLOW = 1u << 0,
     WMI_RUN_CHECK = 1u << 1, /* the checker tracks accesses (set per worker) */
-    WMI_RUN_ALT = 1u << 2    /* one run of a schedule comparison */
+    WMI_RUN_ALT = 1u << 2,   /* one run of a schedule comparison */
+    WMI_RUN_BASE_ISA = 1u << 3 /* fast paths without run-time ISA clones */
 };
 
 /* wm_ptx_run with internal options (flags: WMI_RUN_*). */
@@ -549,6 +552,20 @@ wm_status wmi_ptx_fault(wmi_cta *c, const wmi_warp *w, unsigned lane,
 uint8_t *wmi_ptx_block(wmi_cta *c, const wmi_warp *w, unsigned l,
                        uint32_t pc, wmi_space sp, uint64_t addr,
                        uint64_t size, const char *what, wmi_space *rs);
+
+/* ---- fast memory path (ptx_fastmem.c) ---------------------------------- */
+
+/*
+ * ld/st of the lanes in m without per-lane checks (not called under
+ * WMI_RUN_SLOW): explicit global or shared accesses of 1-16 bytes per
+ * lane (scalars and .v2/.v4 vectors) that no lane can fault, and ld.param
+ * of a scalar from a uniform address.  Returns 0 when the checked path
+ * must run (it reports any fault; nothing was read or written), else 1
+ * with *st the status of counting the access; c->acc then holds the
+ * model's record (its addresses are what --check tracks).
+ */
+int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                      uint32_t pc, uint32_t m, int store, wm_status *st);
 
 /* ---- calls (ptx_call.c) ---------------------------------------------- */
 

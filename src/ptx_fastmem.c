@@ -1,0 +1,506 @@
+/*
+ * ptx_fastmem.c -- the fast path of ld/st (never under WMI_RUN_SLOW):
+ * explicit global and shared accesses, scalar or vector, whose lanes
+ * cannot fault, and ld.param from a uniform address.  do_ldst in
+ * ptx_exec.c calls it first and runs its checked per-lane path when this
+ * declines.
+ *
+ * Invariants (tests/ptx_twin.h holds every launch of the PTX tests to
+ * them against the slow path):
+ *   - A lane that might fault (out of bounds, misaligned for the whole
+ *     vector, in another buffer) declines the whole instruction before
+ *     anything is read or written, so the slow path reports the fault.
+ *   - Memory and registers end as the slow path leaves them.  The slow
+ *     path moves element k of every lane in lane order, k = 0, 1, ...;
+ *     two lanes' aligned accesses of one size either coincide or are
+ *     disjoint, so any order that keeps lane order per address (and k
+ *     order per register) gives the same bytes.
+ *   - The model record is the one emit() in ptx_exec.c builds: size is
+ *     the bytes per lane (all elements), inactive lanes' addresses zero.
+ *
+ * A full warp's half warps are classified (classify): all 16 lanes at
+ * one address (a broadcast, such as the SGEMM tile's As[ty][k]) or at
+ * consecutive addresses (coalesced rows, Bs[k][tx]).  Those halves move
+ * as one element or one straight copy (a vectorised zero-extension into
+ * the 64-bit registers) instead of a 16-lane gather.  The class is kept
+ * in the memo beside the pattern it belongs to, so a repeat reuses it.
+ */
+#include "ptx_int.h"
+
+#define FULL 0xffffffffu
+
+/* Lanes of m; the full-mask loop has no test so it vectorises. */
+#define LOOP(...)                                                            \
+    do {                                                                      \
+        if (m == FULL) {                                                      \
+            for (unsigned l = 0; l < 32; l++) {                               \
+                __VA_ARGS__;                                                  \
+            }                                                                 \
+        } else {                                                              \
+            for (unsigned l = 0; l < 32; l++)                                 \
+                if (m >> l & 1) {                                             \
+                    __VA_ARGS__;                                              \
+                }                                                             \
+        }                                                                     \
+    } while (0)
+
+/* Forced inlining: the element loops are instantiated per (size, count)
+   so that the compiler sees constant strides. */
+#if defined(__GNUC__)
+#define FM_INLINE static inline __attribute__((always_inline))
+#else
+#define FM_INLINE static inline
+#endif
+
+/* How a half warp's 16 lanes address memory (full masks only). */
+enum { H_ANY, H_SAME, H_LIN };
+
+/* One ld/st as the fast path sees it. */
+typedef struct fm_ldst {
+    unsigned esz, n, size; /* element bytes, elements, bytes per lane */
+    int sgn;               /* signed load: sign-extend each element */
+    uint64_t *V[8];        /* element k's register (32 lanes) */
+    uintptr_t base;        /* host address of simulated address 0 */
+    uint8_t kind;          /* H_*: how each half warp's lanes address */
+} fm_ldst;
+
+static inline uint64_t sext(uint64_t v, unsigned bits)
+{
+    uint64_t s = (uint64_t)1 << (bits - 1);
+    v &= (s << 1) - 1;
+    return (v ^ s) - s;
+}
+
+static wm_space model_space(wmi_space s)
+{
+    return s == SP_SHARED ? WM_SPACE_SHARED : WM_SPACE_GLOBAL;
+}
+
+/*
+ * The instruction's element size, count and registers into *o; 0 for a
+ * shape left to the slow path (b128 and other sizes, vectors of more
+ * than 16 bytes, which the model does not count).
+ */
+FM_INLINE int shape(const wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                    int store, fm_ldst *o)
+{
+    const wm_ptx_module *mod = c->m;
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    uint32_t vals = store ? in->b : in->d;
+    assert(vals != WMI_NOREG && in->a != WMI_NOREG);
+    o->esz = bits < 8 ? 1 : bits / 8;
+    o->n = (vals & WMI_VEC) ? mod->pool[vals & ~WMI_VEC] : 1;
+    o->size = o->esz * o->n;
+    if ((o->esz != 1 && o->esz != 2 && o->esz != 4 && o->esz != 8) ||
+        (o->n != 1 && o->n != 2 && o->n != 4 && o->n != 8) || o->size > 16)
+        return 0;
+    o->sgn = wmi_type_signed(t) && o->esz < 8;
+    for (unsigned k = 0; k < o->n; k++)
+        o->V[k] = w->r[(vals & WMI_VEC) ? mod->pool[(vals & ~WMI_VEC) + 1 + k]
+                                        : vals];
+    o->kind = H_ANY;
+    return 1;
+}
+
+/* ld.param of one scalar from a uniform address (the parameter symbol
+   lives in a constant slot): one bounds check, one load, broadcast. */
+FM_INLINE int param_load(const wmi_cta *c, const wmi_insn *in,
+                         const fm_ldst *o, const uint64_t *A, uint32_t m)
+{
+    if (o->n != 1 || !c->uni[in->a])
+        return 0;
+    uint64_t addr = A[0] + (uint64_t)in->imm, v = 0;
+    if ((addr & (o->size - 1)) || addr + o->size > c->f->param_bytes ||
+        addr + o->size < addr)
+        return 0;
+    memcpy(&v, c->params + addr, o->size);
+    v = o->sgn ? sext(v, o->esz * 8) : v;
+    uint64_t *V = o->V[0];
+    LOOP(V[l] = v);
+    return 1;
+}
+
+/*
+ * One branch-free pass over the lanes (the space a constant after
+ * inlining; vectorised for a full mask): ad[l] = the address, `orv` ORs
+ * them (alignment) and `bad` ORs lim - y | y for the offset y in the
+ * window (shared: the 32-bit offset itself), whose bits above the window
+ * offset are clear iff every y <= lim (y and lim are below 2^40, so
+ * lim - y has bit 63 set iff y > lim; an address below the window start
+ * wraps y past 2^63).  Returns 0 when some lane might fault.
+ */
+FM_INLINE int pass(const uint64_t *restrict A, uint64_t off, uint32_t m,
+                   uint64_t start, uint64_t lim, uint64_t size,
+                   uint64_t *restrict ad, int shared)
+{
+    const uint64_t keep = shared ? 0xffffffffu : ~(uint64_t)0;
+    uint64_t orv = 0, bad = 0;
+    LOOP(uint64_t x = (A[l] + off) & keep; ad[l] = x; orv |= x;
+         bad |= shared ? lim - x : (lim - (x - start)) | (x - start));
+    return !(orv & (size - 1)) && !(bad & ~WMI_WIN_MASK);
+}
+
+/* The lanes' addresses into ad[] and o->base; 0 when some lane might
+   fault. */
+FM_INLINE int addrs(const wmi_cta *c, const uint64_t *A, int64_t imm,
+                    wmi_space sp, uint32_t m, fm_ldst *o, uint64_t *ad)
+{
+    const uint64_t off = (uint64_t)imm;
+    if (sp == SP_SHARED) {
+        if (c->smem_bytes < o->size)
+            return 0;
+        o->base = (uintptr_t)c->smem;
+        return pass(A, off, m, 0, c->smem_bytes - o->size, o->size, ad, 1);
+    }
+    uint64_t i = (A[__builtin_ctz(m)] + off) >> WMI_WIN_SHIFT;
+    if (i < 1 || i > c->ngbufs - 1)
+        return 0;
+    const wmi_gbuf *b = &c->gbufs[i - 1];
+    if (!b->p || b->bytes < o->size || b->bytes > WMI_WIN_MASK)
+        return 0;
+    /* modular: base + addr is b->p + offset for every lane */
+    o->base = (uintptr_t)b->p - (uintptr_t)(i << WMI_WIN_SHIFT);
+    return pass(A, off, m, i << WMI_WIN_SHIFT, b->bytes - o->size, o->size,
+                ad, 0);
+}
+
+/*
+ * How a full warp's lanes address memory, by half warp: H_SAME when
+ * each half's 16 lanes share one address, H_LIN when each half's lanes
+ * are consecutive (ad[h + i] = ad[h] + i * size), else H_ANY.  A pure
+ * function of the addresses relative to lane 0, so a memo hit reuses it.
+ */
+FM_INLINE uint8_t classify(const uint64_t *ad, uint64_t size)
+{
+    uint64_t same = 0, lin = 0;
+    for (unsigned i = 0; i < 16; i++) {
+        uint64_t d0 = ad[i] - ad[0], d1 = ad[16 + i] - ad[16];
+        same |= d0 | d1;
+        lin |= (d0 ^ i * size) | (d1 ^ i * size);
+    }
+    return !same ? H_SAME : !lin ? H_LIN : H_ANY;
+}
+
+/* esz bytes at p, zero-extended (esz a constant after inlining). */
+FM_INLINE uint64_t get(const uint8_t *p, unsigned esz)
+{
+    uint8_t b;
+    uint16_t h;
+    uint32_t u;
+    uint64_t d;
+    switch (esz) {
+    case 1: memcpy(&b, p, 1); return b;
+    case 2: memcpy(&h, p, 2); return h;
+    case 4: memcpy(&u, p, 4); return u;
+    default: memcpy(&d, p, 8); return d;
+    }
+}
+
+/* The low esz bytes of v to p. */
+FM_INLINE void put(uint8_t *p, uint64_t v, unsigned esz)
+{
+    uint8_t b = (uint8_t)v;
+    uint16_t h = (uint16_t)v;
+    uint32_t u = (uint32_t)v;
+    switch (esz) {
+    case 1: memcpy(p, &b, 1); break;
+    case 2: memcpy(p, &h, 2); break;
+    case 4: memcpy(p, &u, 4); break;
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+#define HOST(a) ((uint8_t *)(o->base + (uintptr_t)(a)))
+
+/* Element k of nl consecutive lanes (z bytes apart from p) to and from
+   lanes l0... of D; restrict: host memory and registers never overlap,
+   so the widening and narrowing loops vectorise without alias checks. */
+FM_INLINE void get_row(uint64_t *restrict D, const uint8_t *restrict p,
+                       unsigned nl, unsigned z, unsigned esz)
+{
+    for (unsigned i = 0; i < nl; i++)
+        D[i] = get(p + i * z, esz);
+}
+
+FM_INLINE void put_row(uint8_t *restrict p, const uint64_t *restrict S,
+                       unsigned nl, unsigned z, unsigned esz)
+{
+    for (unsigned i = 0; i < nl; i++)
+        put(p + i * z, S[i], esz);
+}
+
+FM_INLINE void load_rows(uint64_t *const *V, unsigned l0, unsigned nl,
+                         const uint8_t *p, unsigned esz, unsigned n)
+{
+    for (unsigned k = 0; k < n; k++)
+        get_row(V[k] + l0, p + k * esz, nl, esz * n, esz);
+}
+
+FM_INLINE void store_rows(uint64_t *const *V, unsigned l0, unsigned nl,
+                          uint8_t *p, unsigned esz, unsigned n)
+{
+    for (unsigned k = 0; k < n; k++)
+        put_row(p + k * esz, V[k] + l0, nl, esz * n, esz);
+}
+
+/*
+ * Load element by element (esz, n constants after inlining): a half warp
+ * at one address loads one element per register; consecutive halves
+ * load rows (one copy when the second continues the first).
+ */
+FM_INLINE void load_as(const fm_ldst *o, const uint64_t *ad, uint32_t m,
+                       unsigned esz, unsigned n)
+{
+    const unsigned z = esz * n;
+    const uint8_t *p0 = HOST(ad[0]), *p16 = HOST(ad[16]);
+    if (m != FULL || o->kind == H_ANY) {
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t *V = o->V[k];
+            LOOP(V[l] = get(HOST(ad[l]) + k * esz, esz));
+        }
+    } else if (o->kind == H_SAME) {
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t *V = o->V[k];
+            uint64_t v0 = get(p0 + k * esz, esz), v16 = get(p16 + k * esz, esz);
+            for (unsigned l = 0; l < 16; l++)
+                V[l] = v0;
+            for (unsigned l = 16; l < 32; l++)
+                V[l] = v16;
+        }
+    } else if (p16 == p0 + 16 * z) {
+        load_rows(o->V, 0, 32, p0, esz, n);
+    } else {
+        load_rows(o->V, 0, 16, p0, esz, n);
+        load_rows(o->V, 16, 16, p16, esz, n);
+    }
+}
+
+/*
+ * Store element by element, each address's lanes in lane order: a half
+ * warp at one address stores its last lane, and the second half always
+ * after the first (the halves may overlap).
+ */
+FM_INLINE void store_as(const fm_ldst *o, const uint64_t *ad, uint32_t m,
+                        unsigned esz, unsigned n)
+{
+    const unsigned z = esz * n;
+    uint8_t *p0 = HOST(ad[0]), *p16 = HOST(ad[16]);
+    if (m != FULL || o->kind == H_ANY) {
+        for (unsigned k = 0; k < n; k++) {
+            const uint64_t *V = o->V[k];
+            LOOP(put(HOST(ad[l]) + k * esz, V[l], esz));
+        }
+    } else if (o->kind == H_SAME) {
+        for (unsigned k = 0; k < n; k++)
+            put(p0 + k * esz, o->V[k][15], esz);
+        for (unsigned k = 0; k < n; k++)
+            put(p16 + k * esz, o->V[k][31], esz);
+    } else if (p16 == p0 + 16 * z) {
+        store_rows(o->V, 0, 32, p0, esz, n);
+    } else {
+        store_rows(o->V, 0, 16, p0, esz, n);
+        store_rows(o->V, 16, 16, p16, esz, n);
+    }
+}
+
+#undef HOST
+
+/*
+ * Shapes with loops of their own: scalars and the 4- and 8-byte vectors
+ * (float2, float4, double2 ...); the rest share one generic loop.  Each
+ * is a function of its own, not inlined: GCC optimises blocks it guesses
+ * rarely run for size (no vectorising, `rep movs` copies), and inside
+ * one big function every branch of this dispatch looks rare.  They run
+ * at the baseline ISA in both builds of the path.
+ */
+#define FM_SHAPES(X) X(1, 1) X(2, 1) X(4, 1) X(8, 1) X(4, 2) X(4, 4) X(8, 2)
+
+#if defined(__GNUC__)
+#define FM_NOINLINE __attribute__((noinline))
+#else
+#define FM_NOINLINE
+#endif
+
+#define X(e, n)                                                               \
+    static FM_NOINLINE void load_##e##_##n(const fm_ldst *o,                 \
+                                           const uint64_t *ad, uint32_t m)   \
+    {                                                                         \
+        load_as(o, ad, m, e, n);                                              \
+    }                                                                         \
+    static FM_NOINLINE void store_##e##_##n(const fm_ldst *o,                \
+                                            const uint64_t *ad, uint32_t m)  \
+    {                                                                         \
+        store_as(o, ad, m, e, n);                                             \
+    }
+FM_SHAPES(X)
+#undef X
+
+static FM_NOINLINE void load_any(const fm_ldst *o, const uint64_t *ad,
+                                 uint32_t m)
+{
+    load_as(o, ad, m, o->esz, o->n);
+}
+
+static FM_NOINLINE void store_any(const fm_ldst *o, const uint64_t *ad,
+                                  uint32_t m)
+{
+    store_as(o, ad, m, o->esz, o->n);
+}
+
+static void load_host(const fm_ldst *o, const uint64_t *ad, uint32_t m)
+{
+    switch (o->esz * 16 + o->n) {
+#define X(e, n)                                                               \
+    case e * 16 + n: load_##e##_##n(o, ad, m); break;
+        FM_SHAPES(X)
+#undef X
+    default: load_any(o, ad, m); break;
+    }
+    if (o->sgn)
+        for (unsigned k = 0; k < o->n; k++) {
+            uint64_t *V = o->V[k];
+            LOOP(V[l] = sext(V[l], o->esz * 8));
+        }
+}
+
+static void store_host(const fm_ldst *o, const uint64_t *ad, uint32_t m)
+{
+    switch (o->esz * 16 + o->n) {
+#define X(e, n)                                                               \
+    case e * 16 + n: store_##e##_##n(o, ad, m); break;
+        FM_SHAPES(X)
+#undef X
+    default: store_any(o, ad, m); break;
+    }
+}
+
+/* Instruction pc's memo, or NULL.  Kernels with calls run every fast
+   path off (ptx_run.c), so pc lies in the kernel; checked regardless. */
+FM_INLINE wmi_memo *memo_at(const wmi_cta *c, uint32_t pc)
+{
+    uint32_t at = pc - c->f->first;
+    uint32_t mi = ALWAYS(at < c->f->count) ? c->memo_of[at] : 0;
+    return mi ? &c->memo[mi - 1] : NULL;
+}
+
+/* Do the active lanes' addresses relative to the first repeat the memo's
+   pattern? */
+FM_INLINE int memo_same(const wmi_memo *mo, const uint64_t *ad, uint32_t m)
+{
+    if (!mo || mo->mask != m)
+        return 0;
+    uint64_t a0 = ad[__builtin_ctz(m)], diff = 0;
+    LOOP(diff |= (ad[l] - a0) ^ mo->rel[l]);
+    return !diff;
+}
+
+/*
+ * The model's record of the access in c->acc (inactive lanes zeroed as
+ * emit() does), counted -- or, when it repeats the memo's pattern
+ * (`same`) translated by a multiple of the line or bank unit, given the
+ * memo's counts (wmi_memo in ptx_int.h).  A new pattern replaces the
+ * memo's, with its half-warp class `kind`.
+ */
+FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
+                           int store, uint32_t m, unsigned size,
+                           wmi_memo *mo, int same, uint8_t kind)
+{
+    wm_access *a = &c->acc;
+    uint64_t *ad = a->addr;
+    if (m != FULL)
+        for (unsigned l = 0; l < 32; l++)
+            ad[l] = (m >> l & 1) ? ad[l] : 0;
+    a->site = pc;
+    a->space = model_space(sp);
+    a->op = store ? WM_OP_ST : WM_OP_LD;
+    a->size = size;
+    a->mask = m;
+    const wm_arch *arch = wm_agg_arch(c->agg);
+    uint64_t a0 = ad[__builtin_ctz(m)];
+    uint64_t per = sp == SP_SHARED
+                       ? (size > arch->bank_bytes ? size : arch->bank_bytes)
+                       : (arch->line_bytes > arch->sector_bytes
+                              ? arch->line_bytes : arch->sector_bytes);
+    if (same && ((a0 - mo->a0) & (per - 1)) == 0 && (per & (per - 1)) == 0)
+        return wmi_agg_add_counted(c->agg, a, &mo->counts, &mo->site);
+    wm_counts cnt;
+    wm_status st = wm_count(arch, a, &cnt);
+    if (st != WM_OK)
+        return st;
+    if (mo) {
+        LOOP(mo->rel[l] = ad[l] - a0);
+        mo->a0 = a0;
+        mo->mask = m;
+        mo->kind = kind;
+        mo->counts = cnt;
+    }
+    return wmi_agg_add_counted(c->agg, a, &cnt, mo ? &mo->site : NULL);
+}
+
+FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                        uint32_t pc, uint32_t m, int store, wm_status *st)
+{
+    fm_ldst o;
+    wmi_space sp = (wmi_space)in->space;
+    if (!m || !shape(c, w, in, store, &o))
+        return 0;
+    const uint64_t *A = w->r[in->a];
+    if (sp == SP_PARAM) {
+        if (store || !param_load(c, in, &o, A, m))
+            return 0;
+        *st = WM_OK;
+        return 1;
+    }
+    if (sp != SP_GLOBAL && sp != SP_SHARED)
+        return 0;
+    uint64_t *ad = c->acc.addr;
+    if (!addrs(c, A, in->imm, sp, m, &o, ad))
+        return 0;
+    wmi_memo *mo = c->agg ? memo_at(c, pc) : NULL;
+    int same = memo_same(mo, ad, m);
+    if (m == FULL)
+        o.kind = same ? mo->kind : classify(ad, o.size);
+    if (store)
+        store_host(&o, ad, m);
+    else
+        load_host(&o, ad, m);
+    *st = c->agg ? record(c, pc, sp, store, m, o.size, mo, same, o.kind)
+                 : WM_OK;
+    return 1;
+}
+
+/*
+ * The whole path is compiled twice: for the library's baseline
+ * (x86-64-v2: 2-lane SSE vectors) and, on x86-64 with GCC or Clang, for
+ * AVX2 (4 lanes per vector and three-operand forms: the lane passes take
+ * about a third fewer instructions), chosen at run time.  Both compile
+ * the same C, so they compute the same bits (WMI_RUN_BASE_ISA runs the
+ * baseline build anyway, for the tests).
+ */
+static int fast_base(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                     uint32_t pc, uint32_t m, int store, wm_status *st)
+{
+    return fast_ldst(c, w, in, pc, m, store, st);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) &&        \
+    !defined(__AVX2__)
+#define WM_FASTMEM_AVX2 1
+__attribute__((target("avx2"))) static int
+fast_avx2(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
+          uint32_t m, int store, wm_status *st)
+{
+    return fast_ldst(c, w, in, pc, m, store, st);
+}
+#endif
+
+int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                      uint32_t pc, uint32_t m, int store, wm_status *st)
+{
+#ifdef WM_FASTMEM_AVX2
+    if (!(c->flags & WMI_RUN_BASE_ISA) && __builtin_cpu_supports("avx2"))
+        return fast_avx2(c, w, in, pc, m, store, st);
+#endif
+    return fast_base(c, w, in, pc, m, store, st);
+}
