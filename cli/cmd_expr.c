@@ -439,17 +439,23 @@ static void print_text(const wm_expr *e, const wm_agg *g, const expr_opts *o,
 static const char *stmt_source(void *ctx, const char *file, uint32_t line)
 {
     const wm_expr *e = ctx;
-    const char *text = NULL;
     (void)file; /* one program, one file */
-    for (size_t i = 0; i < wm_expr_nstmts(e); i++) {
-        wm_expr_stmt si;
-        if (!wm_expr_stmt_info(e, i, &si) || si.line != line)
-            continue;
-        if (text)
-            return NULL;
-        text = si.text;
+    /* statements are in source order: the first on the line, by halves */
+    size_t lo = 0, hi = wm_expr_nstmts(e);
+    wm_expr_stmt si, next;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        wm_expr_stmt_info(e, mid, &si);
+        if (si.line < line)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return text;
+    if (!wm_expr_stmt_info(e, lo, &si) || si.line != line)
+        return NULL;
+    if (wm_expr_stmt_info(e, lo + 1, &next) && next.line == line)
+        return NULL;
+    return si.text;
 }
 
 /* --html FILE: the whole run, sites worst first. */
