@@ -1457,7 +1457,146 @@ static inline uint32_t pred_mask(const uint64_t *G)
     return (uint32_t)g;
 }
 
+/* ---- the loop's prologue and epilogue ------------------------------------- */
+
+/* The lanes of act that run the instruction: all of them, or those whose
+   guard predicate (@p, @!p) holds. */
+static inline uint32_t guard_lanes(uint64_t (*R)[32], const wmi_insn *in,
+                                   uint32_t act)
+{
+    if (in->guard == WMI_NOREG)
+        return act;
+    return act & (in->guard_neg ? ~pred_mask(R[in->guard])
+                                : pred_mask(R[in->guard]));
+}
+
+/* Memory instructions run even with no lane active (their helpers account
+   for the empty access); everything else is skipped. */
+static inline int runs_without_lanes(wmi_op op)
+{
+    return op == OP_LD || op == OP_ST || op == OP_ATOM || op == OP_RED;
+}
+
+static wm_status fault_past_end(wmi_cta *c, const wmi_warp *w, uint32_t act,
+                                uint32_t pc)
+{
+    return wmi_ptx_fault(c, w, first_lane(act), pc ? pc - 1 : 0, WM_ERR_FAULT,
+                         "execution ran past the end of the kernel");
+}
+
+static wm_status fault_steps(wmi_cta *c, const wmi_warp *w, uint32_t act,
+                             uint32_t pc)
+{
+    return wmi_ptx_fault(c, w, first_lane(act), pc, WM_ERR_LIMIT,
+                         "step budget of %llu warp instructions "
+                         "exhausted (an endless loop? raise "
+                         "--max-steps)",
+                         (unsigned long long)c->max_steps);
+}
+
+/* An instruction the model does not run, named by its text and, when the
+   PTX carries line info, the source line it came from. */
+static wm_status fault_unsupported(wmi_cta *c, const wmi_warp *w,
+                                   const wmi_insn *in, uint32_t pc,
+                                   uint32_t m)
+{
+    const wm_ptx_module *mod = c->m;
+    const char *txt = mod->texts + in->text, *file, *inl;
+    uint32_t line, il;
+    wmi_ptx_attr(mod, pc, &file, &line, &inl, &il);
+    if (line) /* "... at kernel.cu:42": the source line nvcc means */
+        return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
+                             "unsupported instruction '%.120s' at %s:%u",
+                             txt, file, line);
+    return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
+                         "unsupported instruction '%s'", txt);
+}
+
+/* A warp that waits on another (a spin-wait's poll, an mbarrier wait):
+   its lanes resume after this instruction once the other warps ran. */
+static void yield_warp(wmi_cta *c, wmi_warp *w, uint32_t act, uint32_t pc)
+{
+    store_pcs(w, act, pc + 1);
+    c->yielded = 1;
+}
+
+/* ---- control flow ------------------------------------------------------------ */
+
+/* A kernel's exit (or ret) for the lanes of m: returns the lanes left. */
+static uint32_t exit_lanes(wmi_cta *c, wmi_warp *w, uint32_t m, uint32_t act)
+{
+    w->live &= ~m;
+    c->exited += wmi_popcount64(m);
+    return act & ~m;
+}
+
+/*
+ * bar.sync / bar.arrive for the lanes of m.  A lane that waits (not
+ * .arrive) is marked waiting at barrier id and all of act resume after the
+ * instruction; *wait says whether the lanes of m wait.
+ */
+static wm_status exec_bar(wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
+                          const wmi_insn *in, uint32_t pc, uint32_t m,
+                          uint32_t act, int *wait)
+{
+    unsigned l0 = first_lane(m);
+    uint32_t id = (uint32_t)R[in->a][l0];
+    uint32_t cnt = in->b != WMI_NOREG ? (uint32_t)R[in->b][l0] : 0;
+    *wait = 0;
+    if (id >= 16)
+        return wmi_ptx_fault(c, w, l0, pc, WM_ERR_FAULT,
+                             "barrier id %u out of range 0..15", id);
+    wmi_barrier *b = &c->bars[id];
+    if (b->arrived == 0) {
+        b->pc = pc;
+        b->pc2 = WMI_NOREG;
+        b->expected = cnt;
+    } else if (b->pc != pc) {
+        b->pc2 = pc;
+    }
+    if (cnt && cnt % 32)
+        return wmi_ptx_fault(c, w, l0, pc, WM_ERR_FAULT,
+                             "barrier thread count %u is not a "
+                             "multiple of the warp size", cnt);
+    /* arrivals count whole warps for counted barriers (PTX ISA
+       bar: "in units of warps") and threads otherwise */
+    b->arrived += cnt ? 32 : wmi_popcount64(m);
+    if (c->flags & WMI_RUN_CHECK)
+        wmi_check_arrive(c, w, id);
+    if (in->flags & F_ARRIVE)
+        return WM_OK;
+    w->wait |= m;
+    w->wait_at[id] |= m;
+    for (unsigned l = 0; l < 32; l++)
+        if (m >> l & 1)
+            w->bar_of[l] = (uint8_t)id;
+    store_pcs(w, act, pc + 1);
+    *wait = 1;
+    return WM_OK;
+}
+
 /* ---- the interpreter loop --------------------------------------------------- */
+
+/* A helper's failure ends the run with its status. */
+#define TRY(call)                                                            \
+    do {                                                                      \
+        st = (call);                                                          \
+        if (st != WM_OK)                                                      \
+            return st;                                                        \
+    } while (0)
+
+/* Pick the lanes to run next (reselect) and load their pc, mask, registers
+   and code end (END: a call or return moves it); none ready ends the run. */
+#define RESCHEDULE(END)                                                      \
+    do {                                                                      \
+        if (!reselect(c, w, &omin))                                           \
+            return WM_OK;                                                     \
+        pc = w->cur;                                                          \
+        act = w->act;                                                         \
+        R = w->r;                                                             \
+        end = (END);                                                          \
+    } while (0)
+
 
 wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
 {
@@ -1475,32 +1614,22 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
        (all 0 under WMI_RUN_SLOW, which turns the uniform paths off) */
     const int fast = !(c->flags & WMI_RUN_SLOW);
     const uint8_t *uni = c->uni;
+    int wait, yield;
 
     for (;;) {
         if (pc >= end)
-            return wmi_ptx_fault(c, w, first_lane(act), pc ? pc - 1 : 0,
-                                 WM_ERR_FAULT,
-                                 "execution ran past the end of the kernel");
+            return fault_past_end(c, w, act, pc);
         const wmi_insn *in = &code[pc];
         assert(wmi_ptx_shape_ok(in));
-        uint32_t m = act;
-        if (in->guard != WMI_NOREG) {
-            m &= in->guard_neg ? ~pred_mask(R[in->guard])
-                               : pred_mask(R[in->guard]);
-        }
+        uint32_t m = guard_lanes(R, in, act);
         if (++c->steps > c->step_limit)
-            return wmi_ptx_fault(c, w, first_lane(act), pc, WM_ERR_LIMIT,
-                                 "step budget of %llu warp instructions "
-                                 "exhausted (an endless loop? raise "
-                                 "--max-steps)",
-                                 (unsigned long long)c->max_steps);
+            return fault_steps(c, w, act, pc);
         /* warp_insts: run_cta adds the CTA's steps */
         c->thread_insts += wmi_popcount64(act);
         wmi_type t = (wmi_type)in->type;
         unsigned bits = wmi_type_bits(t);
         int sg = wmi_type_signed(t);
-        if (!m && in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM &&
-            in->op != OP_RED)
+        if (!m && !runs_without_lanes((wmi_op)in->op))
             goto next;
         switch ((wmi_op)in->op) {
         case OP_NOP:
@@ -1955,185 +2084,89 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             break;
         case OP_ATOM:
         case OP_RED:
-            st = do_atom(c, w, in, pc, m, in->op == OP_ATOM);
-            if (st != WM_OK)
-                return st;
+            TRY(do_atom(c, w, in, pc, m, in->op == OP_ATOM));
             break;
         case OP_CP_ASYNC:
-            st = do_cp_async(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
+            TRY(do_cp_async(c, w, in, pc, m));
             break;
         case OP_LDMATRIX:
-            st = wmi_ptx_ldmatrix(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
+            TRY(wmi_ptx_ldmatrix(c, w, in, pc, m));
             break;
         case OP_MMA:
-            st = wmi_ptx_mma(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
+            TRY(wmi_ptx_mma(c, w, in, pc, m));
             break;
         case OP_SHFL:
-            st = do_shfl(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
+            TRY(do_shfl(c, w, in, pc, m));
             break;
         case OP_VOTE:
-            st = do_vote(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
+            TRY(do_vote(c, w, in, pc, m));
             break;
         case OP_MATCH:
         case OP_REDUX:
-            st = do_match_redux(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
+            TRY(do_match_redux(c, w, in, pc, m));
             break;
         case OP_ELECT:
-            st = wmi_ptx_elect(c, w, in, pc, m); /* ptx_elect.c */
-            if (st != WM_OK)
-                return st;
+            TRY(wmi_ptx_elect(c, w, in, pc, m)); /* ptx_elect.c */
             break;
-        case OP_ACTIVEMASK: {
-            uint64_t *D = R[in->d];
-            LOOP(D[l] = act);
+        case OP_ACTIVEMASK:
+            LOOP(R[in->d][l] = act);
             break;
-        }
-        case OP_BRA: {
-            uint32_t target = in->target;
+        case OP_BRA:
             if (m == act) { /* uniform */
-                pc = target;
-                if (pc >= omin) {
-                    store_pcs(w, act, pc);
-                    if (!reselect(c, w, &omin))
-                        return WM_OK;
-                    pc = w->cur;
-                    act = w->act;
-                    R = w->r;
-                    end = c->has_calls ? w->gend : end;
-                }
-                continue;
+                pc = in->target;
+                if (pc < omin)
+                    continue;
+                store_pcs(w, act, pc);
+            } else { /* divergent: taken lanes go to target, the rest on */
+                store_pcs(w, m, in->target);
+                store_pcs(w, act & ~m, pc + 1);
             }
-            /* divergent: taken lanes go to target, the rest fall through */
-            store_pcs(w, m, target);
-            store_pcs(w, act & ~m, pc + 1);
-            if (!reselect(c, w, &omin))
-                return WM_OK;
-            pc = w->cur;
-            act = w->act;
-            R = w->r;
-            end = c->has_calls ? w->gend : end;
+            RESCHEDULE(c->has_calls ? w->gend : end);
             continue;
-        }
         case OP_CALL:
-            st = wmi_ptx_call(c, w, in, pc, m, act);
-            if (st != WM_OK)
-                return st;
-            if (!reselect(c, w, &omin))
-                return WM_OK;
-            pc = w->cur;
-            act = w->act;
-            R = w->r;
-            end = w->gend;
+            TRY(wmi_ptx_call(c, w, in, pc, m, act));
+            RESCHEDULE(w->gend);
             continue;
         case OP_RET:
             if (w->gdepth > 0) { /* back to the callers */
                 wmi_ptx_return(c, w, pc, m, act);
-                if (!reselect(c, w, &omin))
-                    return WM_OK;
-                pc = w->cur;
-                act = w->act;
-                R = w->r;
-                end = w->gend;
+                RESCHEDULE(w->gend);
                 continue;
             }
             goto exit_lanes; /* a kernel's ret ends its threads */
         case OP_EXIT:
         exit_lanes:
-            w->live &= ~m;
-            c->exited += wmi_popcount64(m);
-            act &= ~m;
+            act = exit_lanes(c, w, m, act);
             if (act)
                 break;
             store_pcs(w, act, pc + 1);
-            if (!reselect(c, w, &omin))
-                return WM_OK;
-            pc = w->cur;
-            act = w->act;
-            R = w->r;
-            end = c->has_calls ? w->gend : end;
+            RESCHEDULE(c->has_calls ? w->gend : end);
             continue;
-        case OP_BAR: {
-            unsigned l0 = first_lane(m);
-            uint32_t id = (uint32_t)R[in->a][l0];
-            uint32_t cnt = in->b != WMI_NOREG ? (uint32_t)R[in->b][l0] : 0;
-            if (id >= 16)
-                return wmi_ptx_fault(c, w, l0, pc, WM_ERR_FAULT,
-                                     "barrier id %u out of range 0..15", id);
-            wmi_barrier *b = &c->bars[id];
-            if (b->arrived == 0) {
-                b->pc = pc;
-                b->pc2 = WMI_NOREG;
-                b->expected = cnt;
-            } else if (b->pc != pc) {
-                b->pc2 = pc;
-            }
-            if (cnt && cnt % 32)
-                return wmi_ptx_fault(c, w, l0, pc, WM_ERR_FAULT,
-                                     "barrier thread count %u is not a "
-                                     "multiple of the warp size", cnt);
-            /* arrivals count whole warps for counted barriers (PTX ISA
-               bar: "in units of warps") and threads otherwise */
-            b->arrived += cnt ? 32 : wmi_popcount64(m);
-            if (c->flags & WMI_RUN_CHECK)
-                wmi_check_arrive(c, w, id);
-            if (in->flags & F_ARRIVE)
+        case OP_BAR:
+            TRY(exec_bar(c, w, R, in, pc, m, act, &wait));
+            if (!wait)
                 break;
-            w->wait |= m;
-            w->wait_at[id] |= m;
-            for (unsigned l = 0; l < 32; l++)
-                if (m >> l & 1)
-                    w->bar_of[l] = (uint8_t)id;
-            store_pcs(w, act, pc + 1);
             act &= ~m;
             if (act) {
                 pc++;
                 continue;
             }
-            if (!reselect(c, w, &omin)) {
-                w->cur = pc + 1;
-                return WM_OK; /* blocked */
-            }
-            pc = w->cur;
-            act = w->act;
-            R = w->r;
-            end = c->has_calls ? w->gend : end;
+            w->cur = pc + 1; /* where a blocked warp resumes */
+            RESCHEDULE(c->has_calls ? w->gend : end);
             continue;
-        }
-        case OP_MBAR: {
-            int yield = 0;
-            st = wmi_ptx_mbarrier(c, w, in, pc, m, &yield);
-            if (st != WM_OK)
-                return st;
-            if (yield) {
-                /* a wait that did not complete: let the other warps run
-                   (the producer may be one of them); resume after it */
-                store_pcs(w, act, pc + 1);
-                c->yielded = 1;
+        case OP_MBAR:
+            yield = 0;
+            TRY(wmi_ptx_mbarrier(c, w, in, pc, m, &yield));
+            if (yield) { /* a wait not complete: the producer may be */
+                yield_warp(c, w, act, pc); /* another warp; let it run */
                 return WM_OK;
             }
             break;
-        }
         case OP_CP_BULK:
-            st = wmi_ptx_cp_bulk(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
+            TRY(wmi_ptx_cp_bulk(c, w, in, pc, m));
             break;
         case OP_TEX: case OP_TLD4: case OP_SULD: case OP_SUST: case OP_TXQ:
-            st = wmi_ptx_tex(c, w, in, pc, m); /* ptx_tex.c */
-            if (st != WM_OK)
-                return st;
+            TRY(wmi_ptx_tex(c, w, in, pc, m)); /* ptx_tex.c */
             break;
         case OP_TRAP:
             return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_FAULT,
@@ -2148,24 +2181,10 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         if (pc >= omin) {
             /* reached lanes waiting further on: merge or pick anew */
             store_pcs(w, act, pc);
-            if (!reselect(c, w, &omin))
-                return WM_OK;
-            pc = w->cur;
-            act = w->act;
-            R = w->r;
-            end = c->has_calls ? w->gend : end;
+            RESCHEDULE(c->has_calls ? w->gend : end);
         }
         continue;
-    unsupported: {
-        const char *txt = mod->texts + in->text, *file, *inl;
-        uint32_t line, il;
-        wmi_ptx_attr(mod, pc, &file, &line, &inl, &il);
-        if (line) /* "... at kernel.cu:42": the source line nvcc means */
-            return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
-                                 "unsupported instruction '%.120s' at %s:%u",
-                                 txt, file, line);
-        return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
-                             "unsupported instruction '%s'", txt);
-    }
+    unsupported:
+        return fault_unsupported(c, w, in, pc, m);
     }
 }
