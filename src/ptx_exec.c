@@ -1461,7 +1461,7 @@ static inline uint32_t pred_mask(const uint64_t *G)
     return (uint32_t)g;
 }
 
-/* ---- instruction helpers: one per opcode or opcode pair ------------------- */
+/* ---- instruction helpers: one per opcode or opcode pair ----------------- */
 
 /*
  * Each helper runs one instruction for the lanes of m on the register file
@@ -1840,13 +1840,14 @@ static void exec_dp4a(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     uint64_t *D = R[in->d];
     int sa = wmi_type_signed((wmi_type)in->type);
     int sb2 = wmi_type_signed((wmi_type)in->type2);
-    LOOP(int64_t acc = (int32_t)(uint32_t)C[l]; for (unsigned k = 0; k < 4; k++) {
-        int64_t x = (int64_t)((A[l] >> (8 * k)) & 0xff);
-        int64_t y = (int64_t)((B[l] >> (8 * k)) & 0xff);
-        if (sa && x > 127) x -= 256;
-        if (sb2 && y > 127) y -= 256;
-        acc += x * y;
-    } D[l] = (uint32_t)acc);
+    LOOP(int64_t acc = (int32_t)(uint32_t)C[l];
+         for (unsigned k = 0; k < 4; k++) {
+             int64_t x = (int64_t)((A[l] >> (8 * k)) & 0xff);
+             int64_t y = (int64_t)((B[l] >> (8 * k)) & 0xff);
+             if (sa && x > 127) x -= 256;
+             if (sb2 && y > 127) y -= 256;
+             acc += x * y;
+         } D[l] = (uint32_t)acc);
 }
 
 /* Compare a with b in type ct for the lanes of m: res[l] = 0 or 1. */
@@ -2011,7 +2012,7 @@ static void exec_cvta(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
                                          ? 64 : 32) + base);
 }
 
-/* ---- the loop's prologue and epilogue ------------------------------------- */
+/* ---- the loop's prologue and epilogue ---------------------------------- */
 
 /* The lanes of act that run the instruction: all of them, or those whose
    guard predicate (@p, @!p) holds. */
@@ -2024,8 +2025,9 @@ static inline uint32_t guard_lanes(uint64_t (*R)[32], const wmi_insn *in,
                                 : pred_mask(R[in->guard]));
 }
 
-/* Memory instructions run even with no lane active (their helpers account
-   for the empty access); everything else is skipped. */
+/* Memory instructions run even with no lane active: a fully predicated-off
+   one is still an executed instruction the model counts.  Every other
+   instruction is skipped then. */
 static inline int runs_without_lanes(wmi_op op)
 {
     return op == OP_LD || op == OP_ST || op == OP_ATOM || op == OP_RED;
@@ -2074,7 +2076,7 @@ static void yield_warp(wmi_cta *c, wmi_warp *w, uint32_t act, uint32_t pc)
     c->yielded = 1;
 }
 
-/* ---- control flow ------------------------------------------------------------ */
+/* ---- control flow -------------------------------------------------------- */
 
 /* A kernel's exit (or ret) for the lanes of m: returns the lanes left. */
 static uint32_t exit_lanes(wmi_cta *c, wmi_warp *w, uint32_t m, uint32_t act)
@@ -2203,9 +2205,7 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_ADD: SUPPORTED(exec_add(R, in, m)); break;
         case OP_SUB: SUPPORTED(exec_sub(R, in, m)); break;
         case OP_MUL:
-        case OP_MAD:
-            SUPPORTED(exec_mul(R, in, m, fast));
-            break;
+        case OP_MAD: SUPPORTED(exec_mul(R, in, m, fast)); break;
         case OP_FMA: SUPPORTED(exec_fma(R, in, m)); break;
         case OP_MUL24:
         case OP_MAD24: exec_mul24(R, in, m); break;
@@ -2214,9 +2214,7 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_ABS: SUPPORTED(exec_abs(R, in, m)); break;
         case OP_NEG: SUPPORTED(exec_neg(R, in, m)); break;
         case OP_MIN:
-        case OP_MAX:
-            SUPPORTED(exec_minmax(R, in, m));
-            break;
+        case OP_MAX: SUPPORTED(exec_minmax(R, in, m)); break;
         case OP_AND: IBIN(a & b); break;
         case OP_OR: IBIN(a | b); break;
         case OP_XOR: IBIN(a ^ b); break;
@@ -2243,9 +2241,7 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_LOP3: exec_lop3(R, in, m); break;
         case OP_DP4A: exec_dp4a(R, in, m); break;
         case OP_SETP:
-        case OP_SET:
-            SUPPORTED(exec_setp(R, in, m, fast));
-            break;
+        case OP_SET: SUPPORTED(exec_setp(R, in, m, fast)); break;
         case OP_SELP: exec_selp(R, in, m); break;
         case OP_SLCT: exec_slct(R, in, m); break;
         case OP_CVT: SUPPORTED(exec_cvt(R, in, m)); break;
