@@ -15,6 +15,10 @@
  * Registers: R[slot][lane], 64 raw bits each (see ptx_int.h).  Integer
  * arithmetic runs on unsigned types and wraps as PTX does; 32-lane loops
  * over a full mask are plain loops the compiler vectorises.
+ *
+ * Layout: the per-opcode helpers (exec_*, do_*) come first; the loop,
+ * wmi_ptx_warp_run at the end, is one switch whose cases each call one
+ * helper, plus the steps that move the pc (branches, calls, barriers).
  */
 #include "ptx_int.h"
 #include "ptx_check_int.h"
@@ -1306,7 +1310,705 @@ static inline uint32_t pred_mask(const uint64_t *G)
     return (uint32_t)g;
 }
 
+/* ---- instruction helpers: one per opcode or opcode pair ----------------- */
+
+/*
+ * Each helper runs one instruction for the lanes of m on the register file
+ * R.  Those returning int give 1 when done and 0 for a form the model does
+ * not run, which the loop reports as unsupported; FOP jumps to their
+ * `unsupported` label for a float type it does not know.
+ */
+
+/* The helpers of the most frequent opcodes are forced inline: gcc keeps
+   these larger ones out of the (already large) loop function otherwise, and
+   the calls cost 3 % more instructions on a transposed copy (cachegrind). */
+#define HOT inline __attribute__((always_inline))
+
+/* mov, with the vector forms that pack lanes' halves or unpack them. */
+static HOT void exec_mov(const wm_ptx_module *mod, uint64_t (*R)[32],
+                     const wmi_insn *in, uint32_t m)
+{
+    unsigned bits = wmi_type_bits((wmi_type)in->type);
+    if (in->d & WMI_VEC) { /* unpack: mov.b32 {lo, hi}, r */
+        unsigned n = vcount(mod, in->d), pb = bits / n;
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t *D = R[vslot(mod, in->d, k)];
+            const uint64_t *A = R[in->a];
+            LOOP(D[l] = trunc_bits(A[l] >> (pb * k), pb));
+        }
+    } else if (in->a & WMI_VEC) { /* pack: mov.b32 r, {lo, hi} */
+        unsigned n = vcount(mod, in->a), pb = bits / n;
+        uint64_t tmp[32] = {0};
+        for (unsigned k = 0; k < n; k++) {
+            const uint64_t *A = R[vslot(mod, in->a, k)];
+            LOOP(tmp[l] |= trunc_bits(A[l], pb) << (pb * k));
+        }
+        uint64_t *D = R[in->d];
+        LOOP(D[l] = tmp[l]);
+    } else {
+        const uint64_t *A = R[in->a];
+        uint64_t *D = R[in->d];
+        LOOP(D[l] = A[l]);
+    }
+}
+
+static HOT int exec_add(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    if (is_ftype(t))
+        FOP(a + b);
+    else if ((in->flags & F_SAT) && t == PT_S32)
+        IBIN(sat_add_s32(a, b));
+    else
+        IBIN(a + b);
+    return 1;
+unsupported:
+    return 0;
+}
+
+static HOT int exec_sub(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    if (is_ftype(t))
+        FOP(a - b);
+    else
+        IBIN(a - b);
+    return 1;
+unsupported:
+    return 0;
+}
+
+/* Integer mul and mad (C is zero for mul): .wide, .hi and .lo. */
+static HOT void mul_int(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
+                    int fast)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    int sg = wmi_type_signed(t);
+    const uint64_t *A = R[in->a], *B = R[in->b];
+    const uint64_t *C = R[in->op == OP_MAD ? in->c : SLOT_ZERO];
+    uint64_t *D = R[in->d];
+    if ((in->flags & F_WIDE) && bits == 32 && fast) {
+        /* 32 x 32 -> 64: pmuldq / pmuludq */
+        if (sg)
+            LOOP(D[l] = (uint64_t)((int64_t)(int32_t)(uint32_t)A[l] *
+                                   (int64_t)(int32_t)(uint32_t)B[l]) +
+                        C[l]);
+        else
+            LOOP(D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l] + C[l]);
+    } else if (in->flags & F_WIDE) {
+        unsigned wb = bits * 2;
+        if (sg)
+            LOOP(D[l] = trunc_bits((uint64_t)((int64_t)sext(A[l], bits) *
+                                              (int64_t)sext(B[l], bits)) +
+                                       C[l], wb));
+        else
+            LOOP(D[l] = trunc_bits(trunc_bits(A[l], bits) *
+                                       trunc_bits(B[l], bits) + C[l], wb));
+    } else if (in->flags & F_HI) {
+        if (sg)
+            LOOP(D[l] = trunc_bits(mulhi_s(A[l], B[l], bits) + C[l], bits));
+        else
+            LOOP(D[l] = trunc_bits(mulhi_u(trunc_bits(A[l], bits),
+                                           trunc_bits(B[l], bits), bits) +
+                                       C[l], bits));
+    } else if (bits == 32) {
+        LOOP(D[l] = (uint32_t)(A[l] * B[l] + C[l]));
+    } else {
+        LOOP(D[l] = trunc_bits(A[l] * B[l] + C[l], bits));
+    }
+}
+
+/* fma, and mad on floats: one rounding (f32 through wmi_fma_f32). */
+static HOT int exec_fma(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    if (t == PT_F32) {
+        wmi_fma_f32(R[in->d], R[in->a], R[in->b], R[FSRC(in->c)], m);
+        return 1;
+    }
+    FOP(t == PT_F64 ? fma((double)a, (double)b, (double)cc)
+                    : (double)fmaf((float)a, (float)b, (float)cc));
+    return 1;
+unsupported:
+    return 0;
+}
+
+static HOT int exec_mul(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
+                    int fast)
+{
+    wmi_type t = (wmi_type)in->type;
+    if (!is_ftype(t)) {
+        mul_int(R, in, m, fast);
+        return 1;
+    }
+    if (in->op == OP_MAD)
+        return exec_fma(R, in, m);
+    FOP(a * b);
+    return 1;
+unsupported:
+    return 0;
+}
+
+/* mul24 and mad24 (.lo): 24 x 24 bits, the low 32 of the product. */
+static void exec_mul24(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a], *B = R[in->b];
+    const uint64_t *C = R[in->op == OP_MAD24 ? in->c : SLOT_ZERO];
+    uint64_t *D = R[in->d];
+    if (wmi_type_signed((wmi_type)in->type))
+        LOOP(D[l] = (uint32_t)((uint64_t)((int64_t)sext(A[l], 24) *
+                                          (int64_t)sext(B[l], 24)) +
+                               C[l]));
+    else
+        LOOP(D[l] = (uint32_t)((A[l] & 0xffffff) * (B[l] & 0xffffff) +
+                               C[l]));
+}
+
+static int exec_div(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    if (is_ftype(t))
+        FOP(a / b);
+    else if (wmi_type_signed(t))
+        IBIN(sdiv(a, b, bits));
+    else
+        IBIN(b == 0 ? trunc_bits(~(uint64_t)0, bits) : a / b);
+    return 1;
+unsupported:
+    return 0;
+}
+
+static void exec_rem(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    if (wmi_type_signed(t))
+        IBIN(srem(a, b, bits));
+    else
+        IBIN(b == 0 ? a : a % b);
+}
+
+static int exec_abs(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    if (is_ftype(t))
+        FOP(fabs((double)a));
+    else
+        IBIN((int64_t)sext(a, bits) < 0 ? (uint64_t)0 - a : a);
+    return 1;
+unsupported:
+    return 0;
+}
+
+static int exec_neg(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    if (is_ftype(t))
+        FOP(-a);
+    else
+        IBIN((uint64_t)0 - a);
+    return 1;
+unsupported:
+    return 0;
+}
+
+/* min and max; .relu clamps a float result at zero. */
+static int exec_minmax(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    int mx = in->op == OP_MAX;
+    if (is_ftype(t)) {
+        if (mx)
+            FOP(fmax((double)a, (double)b));
+        else
+            FOP(fmin((double)a, (double)b));
+        if (in->flags & F_RELU)
+            FOP(a < 0 ? 0 : a);
+    } else if (wmi_type_signed(t)) {
+        if (mx)
+            IBIN((int64_t)sext(a, bits) > (int64_t)sext(b, bits) ? a : b);
+        else
+            IBIN((int64_t)sext(a, bits) < (int64_t)sext(b, bits) ? a : b);
+    } else {
+        if (mx)
+            IBIN(a > b ? a : b);
+        else
+            IBIN(a < b ? a : b);
+    }
+    return 1;
+unsupported:
+    return 0;
+}
+
+/* shl: a count of the width or more gives 0 (PTX clamps it). */
+static void exec_shl(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
+                     const uint8_t *uni)
+{
+    unsigned bits = wmi_type_bits((wmi_type)in->type);
+    const uint64_t *A = R[in->a], *B = R[in->b];
+    uint64_t *D = R[in->d];
+    if (uni[in->b]) {
+        /* one shift count for all lanes: a vector shift */
+        uint32_t s = (uint32_t)B[0];
+        if (s >= bits)
+            LOOP(D[l] = 0);
+        else if (bits == 32)
+            LOOP(D[l] = (uint32_t)(A[l] << s));
+        else
+            LOOP(D[l] = trunc_bits(A[l] << s, bits));
+        return;
+    }
+    LOOP(uint32_t s = (uint32_t)B[l];
+         D[l] = s >= bits ? 0 : trunc_bits(A[l] << s, bits));
+}
+
+/* shr: arithmetic for signed types (a large count fills with the sign). */
+static void exec_shr(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
+                     const uint8_t *uni)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    int sg = wmi_type_signed(t);
+    const uint64_t *A = R[in->a], *B = R[in->b];
+    uint64_t *D = R[in->d];
+    if (uni[in->b] && !sg && bits == 32) {
+        uint32_t s = (uint32_t)B[0];
+        if (s >= 32)
+            LOOP(D[l] = 0);
+        else
+            LOOP(D[l] = (uint32_t)A[l] >> s);
+    } else if (sg)
+        LOOP(uint32_t s = (uint32_t)B[l];
+             D[l] = trunc_bits((uint64_t)((int64_t)sext(A[l], bits) >>
+                                          (s >= bits ? bits - 1 : s)),
+                               bits));
+    else
+        LOOP(uint32_t s = (uint32_t)B[l];
+             D[l] = s >= bits ? 0 : trunc_bits(A[l], bits) >> s);
+}
+
+/* shf.l / shf.r: a funnel shift of the 64-bit pair b:a, count .clamp'ed
+   or .wrap'ed. */
+static void exec_shf(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+    uint64_t *D = R[in->d];
+    int left = (in->flags & F_LEFT) != 0;
+    int clamp = (in->flags & F_CLAMP) != 0;
+    LOOP(uint32_t n = (uint32_t)C[l];
+         n = clamp ? (n > 32 ? 32 : n) : (n & 31);
+         uint64_t v = (uint64_t)(uint32_t)B[l] << 32 | (uint32_t)A[l];
+         D[l] = left ? (uint32_t)((v << n) >> 32) : (uint32_t)(v >> n));
+}
+
+/* bfind: the position of the highest set bit (highest clear bit of a
+   negative signed value), 0xffffffff for none. */
+static void exec_bfind(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    int sg = wmi_type_signed(t);
+    const uint64_t *A = R[in->a];
+    uint64_t *D = R[in->d];
+    LOOP(uint64_t a = trunc_bits(A[l], bits);
+         if (sg && (a >> (bits - 1) & 1)) a = trunc_bits(~a, bits);
+         uint32_t pos = a ? 63u - (uint32_t)__builtin_clzll(a)
+                          : 0xffffffffu;
+         D[l] = pos);
+    /* .shiftamt: bits-1-pos */
+    if (in->flags & F_SHIFTAMT)
+        LOOP(D[l] = D[l] == 0xffffffffu ? D[l] : bits - 1 - D[l]);
+}
+
+static void exec_brev(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    unsigned bits = wmi_type_bits((wmi_type)in->type);
+    const uint64_t *A = R[in->a];
+    uint64_t *D = R[in->d];
+    LOOP(uint64_t a = A[l]; uint64_t r = 0;
+         for (unsigned i = 0; i < bits; i++) r |= ((a >> i) & 1)
+                                                  << (bits - 1 - i);
+         D[l] = r);
+}
+
+static void exec_bfe(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    int sg = wmi_type_signed(t);
+    const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+    uint64_t *D = R[in->d];
+    LOOP(D[l] = bfe(trunc_bits(A[l], bits), (uint32_t)B[l],
+                    (uint32_t)C[l], bits, sg));
+}
+
+/* bfi d, a, b, pos, len: len bits of a into b at pos. */
+static void exec_bfi(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    unsigned bits = wmi_type_bits((wmi_type)in->type);
+    const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c],
+                   *E = R[in->e];
+    uint64_t *D = R[in->d];
+    LOOP(uint32_t pos = (uint32_t)C[l] & 0xff;
+         uint32_t len = (uint32_t)E[l] & 0xff; uint64_t r = B[l];
+         for (uint32_t i = 0; i < len && pos + i < bits; i++) {
+             r &= ~((uint64_t)1 << (pos + i));
+             r |= ((A[l] >> i) & 1) << (pos + i);
+         } D[l] = trunc_bits(r, bits));
+}
+
+static void exec_prmt(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+    uint64_t *D = R[in->d];
+    LOOP(D[l] = prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l]));
+}
+
+static void exec_lop3(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    unsigned bits = wmi_type_bits((wmi_type)in->type);
+    const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c],
+                   *E = R[in->e];
+    uint64_t *D = R[in->d];
+    LOOP(D[l] = trunc_bits(lop3(A[l], B[l], C[l], (unsigned)E[l] & 0xff),
+                           bits));
+}
+
+/* dp4a: c plus the dot product of a's and b's four bytes, each signed
+   or unsigned by its own type. */
+static void exec_dp4a(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+    uint64_t *D = R[in->d];
+    int sa = wmi_type_signed((wmi_type)in->type);
+    int sb2 = wmi_type_signed((wmi_type)in->type2);
+    LOOP(int64_t acc = (int32_t)(uint32_t)C[l];
+         for (unsigned k = 0; k < 4; k++) {
+             int64_t x = (int64_t)((A[l] >> (8 * k)) & 0xff);
+             int64_t y = (int64_t)((B[l] >> (8 * k)) & 0xff);
+             if (sa && x > 127) x -= 256;
+             if (sb2 && y > 127) y -= 256;
+             acc += x * y;
+         } D[l] = (uint32_t)acc);
+}
+
+/* Compare a with b in type ct for the lanes of m: res[l] = 0 or 1. */
+static void compare_lanes(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
+                          int fast, wmi_type ct, uint64_t *res)
+{
+    unsigned cb = wmi_type_bits(ct);
+    int csg = wmi_type_signed(ct), cfl = is_ftype(ct);
+    const uint64_t *A = R[in->a], *B = R[in->b];
+    wmi_cmp op = (wmi_cmp)in->mod;
+    if (fast && !cfl && (cb == 32 || cb == 64) &&
+        cmp_lanes(op, A, B, m, cb, csg, res))
+        ; /* done: the compare hoisted out of the lane loop */
+    else if (cfl)
+        LOOP(res[l] = (uint64_t)cmp_flt(op, fget(ct, A[l]), fget(ct, B[l])));
+    else if (cb == 32 && !csg)
+        LOOP(res[l] = (uint64_t)cmp_int(op, (uint32_t)A[l], (uint32_t)B[l], 0));
+    else if (cb == 32)
+        LOOP(res[l] = (uint64_t)cmp_int(op, sext(A[l], 32), sext(B[l], 32), 1));
+    else
+        LOOP(res[l] = (uint64_t)cmp_int(
+                 op, csg ? sext(A[l], cb) : trunc_bits(A[l], cb),
+                 csg ? sext(B[l], cb) : trunc_bits(B[l], cb), csg));
+}
+
+/* setp's results: p = res (.and/.or/.xor with predicate c), and the
+   optional second destination q = the complement. */
+static void setp_store(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
+                       uint64_t *res)
+{
+    const uint64_t *C = R[in->c == WMI_NOREG ? SLOT_ZERO : in->c];
+    uint64_t *D = R[in->d];
+    switch ((wmi_boolop)in->mod2) {
+    case BOOL_NONE:
+        LOOP(D[l] = res[l]);
+        if (in->d2 != WMI_NOREG)
+            LOOP(R[in->d2][l] = res[l] ^ 1);
+        break;
+    case BOOL_AND:
+    case BOOL_OR:
+    case BOOL_XOR: {
+        uint64_t r2[32];
+        LOOP(uint64_t cc = C[l] & 1; uint64_t r = res[l];
+             uint64_t nr = r ^ 1;
+             if (in->mod2 == BOOL_AND) { r &= cc; nr &= cc; }
+             else if (in->mod2 == BOOL_OR) { r |= cc; nr |= cc; }
+             else { r ^= cc; nr ^= cc; }
+             res[l] = r; r2[l] = nr);
+        LOOP(D[l] = res[l]);
+        if (in->d2 != WMI_NOREG)
+            LOOP(R[in->d2][l] = r2[l]);
+        break;
+    }
+    }
+}
+
+/* setp (a predicate) and set (all ones, or 1.0f for .f32, when true). */
+static HOT int exec_setp(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
+                     int fast)
+{
+    wmi_type t = (wmi_type)in->type;
+    wmi_type ct = in->op == OP_SET ? (wmi_type)in->type2 : t;
+    uint64_t res[32];
+    if (ct == PT_F16X2 || ct == PT_BF16X2)
+        return 0;
+    compare_lanes(R, in, m, fast, ct, res);
+    if (in->op == OP_SET) {
+        uint64_t *D = R[in->d];
+        uint64_t one = t == PT_F32 ? 0x3f800000u
+                                   : trunc_bits(~(uint64_t)0, wmi_type_bits(t));
+        LOOP(D[l] = res[l] ? one : 0);
+        return 1;
+    }
+    setp_store(R, in, m, res);
+    return 1;
+}
+
+static void exec_selp(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+    uint64_t *D = R[in->d];
+    LOOP(D[l] = (C[l] & 1) ? A[l] : B[l]);
+}
+
+/* slct: a where c >= 0, else b (c an s32 or an f32). */
+static void exec_slct(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+    uint64_t *D = R[in->d];
+    if (in->type2 == PT_F32)
+        LOOP(D[l] = F(C[l]) >= 0.0f ? A[l] : B[l]);
+    else
+        LOOP(D[l] = (int32_t)(uint32_t)C[l] >= 0 ? A[l] : B[l]);
+}
+
+/* cvt.rn.f16x2.f32 d, a, b (and .bf16x2): a to the upper half; the only
+   pair form modelled. */
+static int cvt_pair(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    const uint64_t *A = R[in->a];
+    uint64_t *D = R[in->d];
+    wmi_rnd r = (wmi_rnd)in->rnd;
+    int sat = (in->flags & F_SAT) != 0;
+    if ((wmi_type)in->type2 != PT_F32 || in->b == WMI_NOREG)
+        return 0;
+    const uint64_t *B = R[in->b];
+    wmi_type h = t == PT_F16X2 ? PT_F16 : PT_BF16;
+    LOOP(D[l] = cvt_one(h, PT_F32, A[l], r, sat) << 16 |
+                cvt_one(h, PT_F32, B[l], r, sat));
+    return !(in->flags & F_RELU);
+}
+
+static HOT int exec_cvt(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type, st2 = (wmi_type)in->type2;
+    unsigned bits = wmi_type_bits(t);
+    const uint64_t *A = R[in->a];
+    uint64_t *D = R[in->d];
+    wmi_rnd r = (wmi_rnd)in->rnd;
+    int sat = (in->flags & F_SAT) != 0;
+    if (t == PT_F16X2 || t == PT_BF16X2)
+        return cvt_pair(R, in, m);
+    if (t >= PT_E4M3X2 || st2 >= PT_E4M3X2 || t == PT_NONE ||
+        st2 == PT_NONE || t == PT_PRED)
+        return 0;
+    if (t == PT_F32 && st2 == PT_F32 && r == RND_NONE && !sat)
+        LOOP(D[l] = (uint32_t)A[l]);
+    else if (!sat && !wmi_type_float(t) && !wmi_type_float(st2)) {
+        /* integer widening / narrowing: cvt_one's first case */
+        unsigned sb = wmi_type_bits(st2), db = wmi_type_bits(t);
+        if (wmi_type_signed(st2))
+            LOOP(D[l] = trunc_bits(sext(A[l], sb), db));
+        else
+            LOOP(D[l] = trunc_bits(trunc_bits(A[l], sb), db));
+    } else
+        LOOP(D[l] = cvt_one(t, st2, A[l], r, sat));
+    if (wmi_type_signed(t) && bits < 64)
+        LOOP(D[l] = trunc_bits(D[l], bits));
+    return 1;
+}
+
+/* cvta: a state-space address to a generic one (its window's base added)
+   or back (.to). */
+static void exec_cvta(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
+                      int fast)
+{
+    unsigned bits = wmi_type_bits((wmi_type)in->type);
+    const uint64_t *A = R[in->a];
+    uint64_t *D = R[in->d];
+    uint64_t base = in->space == SP_SHARED ? WMI_SHARED_WIN
+                    : in->space == SP_LOCAL ? WMI_LOCAL_WIN
+                    : in->space == SP_PARAM ? WMI_PARAM_WIN : 0;
+    if ((in->flags & F_TO) && (bits == 64 || bits == 0) && fast)
+        LOOP(D[l] = A[l] - base);
+    else if (in->flags & F_TO)
+        LOOP(D[l] = trunc_bits(A[l] - base, bits ? bits : 64));
+    else
+        /* .const lives in the global window, 64-bit like .global */
+        LOOP(D[l] = trunc_bits(A[l], in->space == SP_GLOBAL ||
+                                             in->space == SP_CONST
+                                         ? 64 : 32) + base);
+}
+
+/* ---- the loop's prologue and epilogue ---------------------------------- */
+
+/* The lanes of act that run the instruction: all of them, or those whose
+   guard predicate (@p, @!p) holds. */
+static inline uint32_t guard_lanes(uint64_t (*R)[32], const wmi_insn *in,
+                                   uint32_t act)
+{
+    if (in->guard == WMI_NOREG)
+        return act;
+    return act & (in->guard_neg ? ~pred_mask(R[in->guard])
+                                : pred_mask(R[in->guard]));
+}
+
+/* Memory instructions run even with no lane active: a fully predicated-off
+   one is still an executed instruction the model counts.  Every other
+   instruction is skipped then. */
+static inline int runs_without_lanes(wmi_op op)
+{
+    return op == OP_LD || op == OP_ST || op == OP_ATOM || op == OP_RED;
+}
+
+static wm_status fault_past_end(wmi_cta *c, const wmi_warp *w, uint32_t act,
+                                uint32_t pc)
+{
+    return wmi_ptx_fault(c, w, first_lane(act), pc ? pc - 1 : 0, WM_ERR_FAULT,
+                         "execution ran past the end of the kernel");
+}
+
+static wm_status fault_steps(wmi_cta *c, const wmi_warp *w, uint32_t act,
+                             uint32_t pc)
+{
+    return wmi_ptx_fault(c, w, first_lane(act), pc, WM_ERR_LIMIT,
+                         "step budget of %llu warp instructions "
+                         "exhausted (an endless loop? raise "
+                         "--max-steps)",
+                         (unsigned long long)c->max_steps);
+}
+
+/* An instruction the model does not run, named by its text and, when the
+   PTX carries line info, the source line it came from. */
+static wm_status fault_unsupported(wmi_cta *c, const wmi_warp *w,
+                                   const wmi_insn *in, uint32_t pc,
+                                   uint32_t m)
+{
+    const wm_ptx_module *mod = c->m;
+    const char *txt = mod->texts + in->text, *file, *inl;
+    uint32_t line, il;
+    wmi_ptx_attr(mod, pc, &file, &line, &inl, &il);
+    if (line) /* "... at kernel.cu:42": the source line nvcc means */
+        return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
+                             "unsupported instruction '%.120s' at %s:%u",
+                             txt, file, line);
+    return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
+                         "unsupported instruction '%s'", txt);
+}
+
+/* A warp that waits on another (a spin-wait's poll, an mbarrier wait):
+   its lanes resume after this instruction once the other warps ran. */
+static void yield_warp(wmi_cta *c, wmi_warp *w, uint32_t act, uint32_t pc)
+{
+    store_pcs(w, act, pc + 1);
+    c->yielded = 1;
+}
+
+/* ---- control flow -------------------------------------------------------- */
+
+/* A kernel's exit (or ret) for the lanes of m: returns the lanes left. */
+static uint32_t exit_lanes(wmi_cta *c, wmi_warp *w, uint32_t m, uint32_t act)
+{
+    w->live &= ~m;
+    c->exited += wmi_popcount64(m);
+    return act & ~m;
+}
+
+/*
+ * bar.sync / bar.arrive for the lanes of m.  A lane that waits (not
+ * .arrive) is marked waiting at barrier id and all of act resume after the
+ * instruction; *wait says whether the lanes of m wait.
+ */
+static wm_status exec_bar(wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
+                          const wmi_insn *in, uint32_t pc, uint32_t m,
+                          uint32_t act, int *wait)
+{
+    unsigned l0 = first_lane(m);
+    uint32_t id = (uint32_t)R[in->a][l0];
+    uint32_t cnt = in->b != WMI_NOREG ? (uint32_t)R[in->b][l0] : 0;
+    *wait = 0;
+    if (id >= 16)
+        return wmi_ptx_fault(c, w, l0, pc, WM_ERR_FAULT,
+                             "barrier id %u out of range 0..15", id);
+    wmi_barrier *b = &c->bars[id];
+    if (b->arrived == 0) {
+        b->pc = pc;
+        b->pc2 = WMI_NOREG;
+        b->expected = cnt;
+    } else if (b->pc != pc) {
+        b->pc2 = pc;
+    }
+    if (cnt && cnt % 32)
+        return wmi_ptx_fault(c, w, l0, pc, WM_ERR_FAULT,
+                             "barrier thread count %u is not a "
+                             "multiple of the warp size", cnt);
+    /* arrivals count whole warps for counted barriers (PTX ISA
+       bar: "in units of warps") and threads otherwise */
+    b->arrived += cnt ? 32 : wmi_popcount64(m);
+    if (c->flags & WMI_RUN_CHECK)
+        wmi_check_arrive(c, w, id);
+    if (in->flags & F_ARRIVE)
+        return WM_OK;
+    w->wait |= m;
+    w->wait_at[id] |= m;
+    for (unsigned l = 0; l < 32; l++)
+        if (m >> l & 1)
+            w->bar_of[l] = (uint8_t)id;
+    store_pcs(w, act, pc + 1);
+    *wait = 1;
+    return WM_OK;
+}
+
 /* ---- the interpreter loop --------------------------------------------------- */
+
+/* A helper that returns 0 met a form the model does not run. */
+#define SUPPORTED(call)                                                      \
+    do {                                                                      \
+        if (!(call))                                                          \
+            goto unsupported;                                                 \
+    } while (0)
+
+/* A helper's failure ends the run with its status. */
+#define TRY(call)                                                            \
+    do {                                                                      \
+        st = (call);                                                          \
+        if (st != WM_OK)                                                      \
+            return st;                                                        \
+    } while (0)
+
+/* Pick the lanes to run next (reselect) and load their pc, mask, registers
+   and code end (END: a call or return moves it); none ready ends the run. */
+#define RESCHEDULE(END)                                                      \
+    do {                                                                      \
+        if (!reselect(c, w, &omin))                                           \
+            return WM_OK;                                                     \
+        pc = w->cur;                                                          \
+        act = w->act;                                                         \
+        R = w->r;                                                             \
+        end = (END);                                                          \
+    } while (0)
+
 
 wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
 {
@@ -1324,32 +2026,21 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
        (all 0 under WMI_RUN_SLOW, which turns the uniform paths off) */
     const int fast = !(c->flags & WMI_RUN_SLOW);
     const uint8_t *uni = c->uni;
+    int wait, yield;
 
     for (;;) {
         if (pc >= end)
-            return wmi_ptx_fault(c, w, first_lane(act), pc ? pc - 1 : 0,
-                                 WM_ERR_FAULT,
-                                 "execution ran past the end of the kernel");
+            return fault_past_end(c, w, act, pc);
         const wmi_insn *in = &code[pc];
         assert(wmi_ptx_shape_ok(in));
-        uint32_t m = act;
-        if (in->guard != WMI_NOREG) {
-            m &= in->guard_neg ? ~pred_mask(R[in->guard])
-                               : pred_mask(R[in->guard]);
-        }
+        uint32_t m = guard_lanes(R, in, act);
         if (++c->steps > c->step_limit)
-            return wmi_ptx_fault(c, w, first_lane(act), pc, WM_ERR_LIMIT,
-                                 "step budget of %llu warp instructions "
-                                 "exhausted (an endless loop? raise "
-                                 "--max-steps)",
-                                 (unsigned long long)c->max_steps);
+            return fault_steps(c, w, act, pc);
         /* warp_insts: run_cta adds the CTA's steps */
         c->thread_insts += wmi_popcount64(act);
         wmi_type t = (wmi_type)in->type;
         unsigned bits = wmi_type_bits(t);
-        int sg = wmi_type_signed(t);
-        if (!m && in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM &&
-            in->op != OP_RED)
+        if (!m && !runs_without_lanes((wmi_op)in->op))
             goto next;
         switch ((wmi_op)in->op) {
         case OP_NOP:
@@ -1359,161 +2050,20 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_CP_COMMIT:
         case OP_CP_WAIT:
             break;
-        case OP_MOV:
-            if (in->d & WMI_VEC) { /* unpack: mov.b32 {lo, hi}, r */
-                unsigned n = vcount(mod, in->d), pb = bits / n;
-                for (unsigned k = 0; k < n; k++) {
-                    uint64_t *D = R[vslot(mod, in->d, k)];
-                    const uint64_t *A = R[in->a];
-                    LOOP(D[l] = trunc_bits(A[l] >> (pb * k), pb));
-                }
-            } else if (in->a & WMI_VEC) { /* pack: mov.b32 r, {lo, hi} */
-                unsigned n = vcount(mod, in->a), pb = bits / n;
-                uint64_t tmp[32] = {0};
-                for (unsigned k = 0; k < n; k++) {
-                    const uint64_t *A = R[vslot(mod, in->a, k)];
-                    LOOP(tmp[l] |= trunc_bits(A[l], pb) << (pb * k));
-                }
-                uint64_t *D = R[in->d];
-                LOOP(D[l] = tmp[l]);
-            } else {
-                const uint64_t *A = R[in->a];
-                uint64_t *D = R[in->d];
-                LOOP(D[l] = A[l]);
-            }
-            break;
-        case OP_ADD:
-            if (is_ftype(t))
-                FOP(a + b);
-            else if ((in->flags & F_SAT) && t == PT_S32)
-                IBIN(sat_add_s32(a, b));
-            else
-                IBIN(a + b);
-            break;
-        case OP_SUB:
-            if (is_ftype(t))
-                FOP(a - b);
-            else
-                IBIN(a - b);
-            break;
+        case OP_MOV: exec_mov(mod, R, in, m); break;
+        case OP_ADD: SUPPORTED(exec_add(R, in, m)); break;
+        case OP_SUB: SUPPORTED(exec_sub(R, in, m)); break;
         case OP_MUL:
-        case OP_MAD: {
-            int mad = in->op == OP_MAD;
-            if (is_ftype(t)) {
-                if (mad && t == PT_F32)
-                    wmi_fma_f32(R[in->d], R[in->a], R[in->b], R[FSRC(in->c)], m);
-                else if (mad)
-                    FOP(t == PT_F64 ? fma((double)a, (double)b, (double)cc)
-                                    : (double)fmaf((float)a, (float)b, (float)cc));
-                else
-                    FOP(a * b);
-                break;
-            }
-            const uint64_t *A = R[in->a], *B = R[in->b];
-            const uint64_t *C = R[mad ? in->c : SLOT_ZERO];
-            uint64_t *D = R[in->d];
-            if ((in->flags & F_WIDE) && bits == 32 && fast) {
-                /* 32 x 32 -> 64: pmuldq / pmuludq */
-                if (sg)
-                    LOOP(D[l] = (uint64_t)((int64_t)(int32_t)(uint32_t)A[l] *
-                                           (int64_t)(int32_t)(uint32_t)B[l]) +
-                                C[l]);
-                else
-                    LOOP(D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l] + C[l]);
-            } else if (in->flags & F_WIDE) {
-                unsigned wb = bits * 2;
-                if (sg)
-                    LOOP(D[l] = trunc_bits((uint64_t)((int64_t)sext(A[l], bits) *
-                                                      (int64_t)sext(B[l], bits)) +
-                                               C[l], wb));
-                else
-                    LOOP(D[l] = trunc_bits(trunc_bits(A[l], bits) *
-                                               trunc_bits(B[l], bits) + C[l], wb));
-            } else if (in->flags & F_HI) {
-                if (sg)
-                    LOOP(D[l] = trunc_bits(mulhi_s(A[l], B[l], bits) + C[l], bits));
-                else
-                    LOOP(D[l] = trunc_bits(mulhi_u(trunc_bits(A[l], bits),
-                                                   trunc_bits(B[l], bits), bits) +
-                                               C[l], bits));
-            } else if (bits == 32) {
-                LOOP(D[l] = (uint32_t)(A[l] * B[l] + C[l]));
-            } else {
-                LOOP(D[l] = trunc_bits(A[l] * B[l] + C[l], bits));
-            }
-            break;
-        }
-        case OP_FMA:
-            if (t == PT_F32) {
-                wmi_fma_f32(R[in->d], R[in->a], R[in->b], R[FSRC(in->c)], m);
-                break;
-            }
-            FOP(t == PT_F64 ? fma((double)a, (double)b, (double)cc)
-                            : (double)fmaf((float)a, (float)b, (float)cc));
-            break;
+        case OP_MAD: SUPPORTED(exec_mul(R, in, m, fast)); break;
+        case OP_FMA: SUPPORTED(exec_fma(R, in, m)); break;
         case OP_MUL24:
-        case OP_MAD24: {
-            const uint64_t *A = R[in->a], *B = R[in->b];
-            const uint64_t *C = R[in->op == OP_MAD24 ? in->c : SLOT_ZERO];
-            uint64_t *D = R[in->d];
-            if (sg)
-                LOOP(D[l] = (uint32_t)((uint64_t)((int64_t)sext(A[l], 24) *
-                                                  (int64_t)sext(B[l], 24)) +
-                                       C[l]));
-            else
-                LOOP(D[l] = (uint32_t)((A[l] & 0xffffff) * (B[l] & 0xffffff) +
-                                       C[l]));
-            break;
-        }
-        case OP_DIV:
-            if (is_ftype(t))
-                FOP(a / b);
-            else if (sg)
-                IBIN(sdiv(a, b, bits));
-            else
-                IBIN(b == 0 ? trunc_bits(~(uint64_t)0, bits) : a / b);
-            break;
-        case OP_REM:
-            if (sg)
-                IBIN(srem(a, b, bits));
-            else
-                IBIN(b == 0 ? a : a % b);
-            break;
-        case OP_ABS:
-            if (is_ftype(t))
-                FOP(fabs((double)a));
-            else
-                IBIN((int64_t)sext(a, bits) < 0 ? (uint64_t)0 - a : a);
-            break;
-        case OP_NEG:
-            if (is_ftype(t))
-                FOP(-a);
-            else
-                IBIN((uint64_t)0 - a);
-            break;
+        case OP_MAD24: exec_mul24(R, in, m); break;
+        case OP_DIV: SUPPORTED(exec_div(R, in, m)); break;
+        case OP_REM: exec_rem(R, in, m); break;
+        case OP_ABS: SUPPORTED(exec_abs(R, in, m)); break;
+        case OP_NEG: SUPPORTED(exec_neg(R, in, m)); break;
         case OP_MIN:
-        case OP_MAX: {
-            int mx = in->op == OP_MAX;
-            if (is_ftype(t)) {
-                if (mx)
-                    FOP(fmax((double)a, (double)b));
-                else
-                    FOP(fmin((double)a, (double)b));
-                if (in->flags & F_RELU)
-                    FOP(a < 0 ? 0 : a);
-            } else if (sg) {
-                if (mx)
-                    IBIN((int64_t)sext(a, bits) > (int64_t)sext(b, bits) ? a : b);
-                else
-                    IBIN((int64_t)sext(a, bits) < (int64_t)sext(b, bits) ? a : b);
-            } else {
-                if (mx)
-                    IBIN(a > b ? a : b);
-                else
-                    IBIN(a < b ? a : b);
-            }
-            break;
-        }
+        case OP_MAX: SUPPORTED(exec_minmax(R, in, m)); break;
         case OP_AND: IBIN(a & b); break;
         case OP_OR: IBIN(a | b); break;
         case OP_XOR: IBIN(a ^ b); break;
@@ -1524,250 +2074,27 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
                 IBIN(~a);
             break;
         case OP_CNOT: IBIN(a == 0); break;
-        case OP_SHL: {
-            const uint64_t *A = R[in->a], *B = R[in->b];
-            uint64_t *D = R[in->d];
-            if (uni[in->b]) {
-                /* one shift count for all lanes: a vector shift */
-                uint32_t s = (uint32_t)B[0];
-                if (s >= bits)
-                    LOOP(D[l] = 0);
-                else if (bits == 32)
-                    LOOP(D[l] = (uint32_t)(A[l] << s));
-                else
-                    LOOP(D[l] = trunc_bits(A[l] << s, bits));
-                break;
-            }
-            LOOP(uint32_t s = (uint32_t)B[l];
-                 D[l] = s >= bits ? 0 : trunc_bits(A[l] << s, bits));
-            break;
-        }
-        case OP_SHR: {
-            const uint64_t *A = R[in->a], *B = R[in->b];
-            uint64_t *D = R[in->d];
-            if (uni[in->b] && !sg && bits == 32) {
-                uint32_t s = (uint32_t)B[0];
-                if (s >= 32)
-                    LOOP(D[l] = 0);
-                else
-                    LOOP(D[l] = (uint32_t)A[l] >> s);
-            } else if (sg)
-                LOOP(uint32_t s = (uint32_t)B[l];
-                     D[l] = trunc_bits((uint64_t)((int64_t)sext(A[l], bits) >>
-                                                  (s >= bits ? bits - 1 : s)),
-                                       bits));
-            else
-                LOOP(uint32_t s = (uint32_t)B[l];
-                     D[l] = s >= bits ? 0 : trunc_bits(A[l], bits) >> s);
-            break;
-        }
-        case OP_SHF: {
-            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
-            uint64_t *D = R[in->d];
-            int left = (in->flags & F_LEFT) != 0;
-            int clamp = (in->flags & F_CLAMP) != 0;
-            LOOP(uint32_t n = (uint32_t)C[l];
-                 n = clamp ? (n > 32 ? 32 : n) : (n & 31);
-                 uint64_t v = (uint64_t)(uint32_t)B[l] << 32 | (uint32_t)A[l];
-                 D[l] = left ? (uint32_t)((v << n) >> 32) : (uint32_t)(v >> n));
-            break;
-        }
+        case OP_SHL: exec_shl(R, in, m, uni); break;
+        case OP_SHR: exec_shr(R, in, m, uni); break;
+        case OP_SHF: exec_shf(R, in, m); break;
         case OP_POPC: IBIN((uint64_t)__builtin_popcountll(a)); break;
         case OP_CLZ:
             IBIN(a == 0 ? bits
                         : (uint64_t)(__builtin_clzll(a) - (int)(64 - bits)));
             break;
-        case OP_BFIND: {
-            const uint64_t *A = R[in->a];
-            uint64_t *D = R[in->d];
-            LOOP(uint64_t a = trunc_bits(A[l], bits);
-                 if (sg && (a >> (bits - 1) & 1)) a = trunc_bits(~a, bits);
-                 uint32_t pos = a ? 63u - (uint32_t)__builtin_clzll(a)
-                                  : 0xffffffffu;
-                 D[l] = pos);
-            /* .shiftamt: bits-1-pos */
-            if (in->flags & F_SHIFTAMT)
-                LOOP(D[l] = D[l] == 0xffffffffu ? D[l] : bits - 1 - D[l]);
-            break;
-        }
-        case OP_BREV: {
-            const uint64_t *A = R[in->a];
-            uint64_t *D = R[in->d];
-            LOOP(uint64_t a = A[l]; uint64_t r = 0;
-                 for (unsigned i = 0; i < bits; i++) r |= ((a >> i) & 1)
-                                                          << (bits - 1 - i);
-                 D[l] = r);
-            break;
-        }
-        case OP_BFE: {
-            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
-            uint64_t *D = R[in->d];
-            LOOP(D[l] = bfe(trunc_bits(A[l], bits), (uint32_t)B[l],
-                            (uint32_t)C[l], bits, sg));
-            break;
-        }
-        case OP_BFI: {
-            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c],
-                           *E = R[in->e];
-            uint64_t *D = R[in->d];
-            LOOP(uint32_t pos = (uint32_t)C[l] & 0xff;
-                 uint32_t len = (uint32_t)E[l] & 0xff; uint64_t r = B[l];
-                 for (uint32_t i = 0; i < len && pos + i < bits; i++) {
-                     r &= ~((uint64_t)1 << (pos + i));
-                     r |= ((A[l] >> i) & 1) << (pos + i);
-                 } D[l] = trunc_bits(r, bits));
-            break;
-        }
-        case OP_PRMT: {
-            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
-            uint64_t *D = R[in->d];
-            LOOP(D[l] = prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l]));
-            break;
-        }
-        case OP_LOP3: {
-            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c],
-                           *E = R[in->e];
-            uint64_t *D = R[in->d];
-            LOOP(D[l] = trunc_bits(lop3(A[l], B[l], C[l], (unsigned)E[l] & 0xff),
-                                   bits));
-            break;
-        }
-        case OP_DP4A: {
-            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
-            uint64_t *D = R[in->d];
-            int sa = wmi_type_signed(t), sb2 = wmi_type_signed((wmi_type)in->type2);
-            LOOP(int64_t acc = (int32_t)(uint32_t)C[l]; for (unsigned k = 0; k < 4; k++) {
-                int64_t x = (int64_t)((A[l] >> (8 * k)) & 0xff);
-                int64_t y = (int64_t)((B[l] >> (8 * k)) & 0xff);
-                if (sa && x > 127) x -= 256;
-                if (sb2 && y > 127) y -= 256;
-                acc += x * y;
-            } D[l] = (uint32_t)acc);
-            break;
-        }
+        case OP_BFIND: exec_bfind(R, in, m); break;
+        case OP_BREV: exec_brev(R, in, m); break;
+        case OP_BFE: exec_bfe(R, in, m); break;
+        case OP_BFI: exec_bfi(R, in, m); break;
+        case OP_PRMT: exec_prmt(R, in, m); break;
+        case OP_LOP3: exec_lop3(R, in, m); break;
+        case OP_DP4A: exec_dp4a(R, in, m); break;
         case OP_SETP:
-        case OP_SET: {
-            wmi_type ct = in->op == OP_SET ? (wmi_type)in->type2 : t;
-            unsigned cb = wmi_type_bits(ct);
-            int csg = wmi_type_signed(ct), cfl = is_ftype(ct);
-            const uint64_t *A = R[in->a], *B = R[in->b];
-            const uint64_t *C = R[in->c == WMI_NOREG ? SLOT_ZERO : in->c];
-            uint64_t res[32];
-            wmi_cmp op = (wmi_cmp)in->mod;
-            if (ct == PT_F16X2 || ct == PT_BF16X2)
-                goto unsupported;
-            if (fast && !cfl && (cb == 32 || cb == 64) &&
-                cmp_lanes(op, A, B, m, cb, csg, res))
-                ; /* done: the compare hoisted out of the lane loop */
-            else if (cfl)
-                LOOP(res[l] = (uint64_t)cmp_flt(op, fget(ct, A[l]), fget(ct, B[l])));
-            else if (cb == 32 && !csg)
-                LOOP(res[l] = (uint64_t)cmp_int(op, (uint32_t)A[l], (uint32_t)B[l], 0));
-            else if (cb == 32)
-                LOOP(res[l] = (uint64_t)cmp_int(op, sext(A[l], 32), sext(B[l], 32), 1));
-            else
-                LOOP(res[l] = (uint64_t)cmp_int(
-                         op, csg ? sext(A[l], cb) : trunc_bits(A[l], cb),
-                         csg ? sext(B[l], cb) : trunc_bits(B[l], cb), csg));
-            uint64_t *D = R[in->d];
-            if (in->op == OP_SET) {
-                uint64_t one = t == PT_F32 ? 0x3f800000u : trunc_bits(~(uint64_t)0, bits);
-                LOOP(D[l] = res[l] ? one : 0);
-                break;
-            }
-            switch ((wmi_boolop)in->mod2) {
-            case BOOL_NONE:
-                LOOP(D[l] = res[l]);
-                if (in->d2 != WMI_NOREG)
-                    LOOP(R[in->d2][l] = res[l] ^ 1);
-                break;
-            case BOOL_AND:
-            case BOOL_OR:
-            case BOOL_XOR: {
-                uint64_t r2[32];
-                LOOP(uint64_t cc = C[l] & 1; uint64_t r = res[l];
-                     uint64_t nr = r ^ 1;
-                     if (in->mod2 == BOOL_AND) { r &= cc; nr &= cc; }
-                     else if (in->mod2 == BOOL_OR) { r |= cc; nr |= cc; }
-                     else { r ^= cc; nr ^= cc; }
-                     res[l] = r; r2[l] = nr);
-                LOOP(D[l] = res[l]);
-                if (in->d2 != WMI_NOREG)
-                    LOOP(R[in->d2][l] = r2[l]);
-                break;
-            }
-            }
-            break;
-        }
-        case OP_SELP: {
-            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
-            uint64_t *D = R[in->d];
-            LOOP(D[l] = (C[l] & 1) ? A[l] : B[l]);
-            break;
-        }
-        case OP_SLCT: {
-            const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
-            uint64_t *D = R[in->d];
-            if (in->type2 == PT_F32)
-                LOOP(D[l] = F(C[l]) >= 0.0f ? A[l] : B[l]);
-            else
-                LOOP(D[l] = (int32_t)(uint32_t)C[l] >= 0 ? A[l] : B[l]);
-            break;
-        }
-        case OP_CVT: {
-            const uint64_t *A = R[in->a];
-            uint64_t *D = R[in->d];
-            wmi_type st2 = (wmi_type)in->type2;
-            wmi_rnd r = (wmi_rnd)in->rnd;
-            int sat = (in->flags & F_SAT) != 0;
-            if ((t == PT_F16X2 || t == PT_BF16X2) &&
-                (st2 != PT_F32 || in->b == WMI_NOREG))
-                goto unsupported; /* only the pair form of f32 is modelled */
-            if (t == PT_F16X2 || t == PT_BF16X2) {
-                /* cvt.rn.f16x2.f32 d, a, b: a to the upper half */
-                const uint64_t *B = R[in->b];
-                wmi_type h = t == PT_F16X2 ? PT_F16 : PT_BF16;
-                LOOP(D[l] = cvt_one(h, PT_F32, A[l], r, sat) << 16 |
-                            cvt_one(h, PT_F32, B[l], r, sat));
-                if (in->flags & F_RELU)
-                    goto unsupported;
-                break;
-            }
-            if (t >= PT_E4M3X2 || st2 >= PT_E4M3X2 || t == PT_NONE ||
-                st2 == PT_NONE || t == PT_PRED)
-                goto unsupported;
-            if (t == PT_F32 && st2 == PT_F32 && r == RND_NONE && !sat)
-                LOOP(D[l] = (uint32_t)A[l]);
-            else if (!sat && !wmi_type_float(t) && !wmi_type_float(st2)) {
-                /* integer widening / narrowing: cvt_one's first case */
-                unsigned sb = wmi_type_bits(st2), db = wmi_type_bits(t);
-                if (wmi_type_signed(st2))
-                    LOOP(D[l] = trunc_bits(sext(A[l], sb), db));
-                else
-                    LOOP(D[l] = trunc_bits(trunc_bits(A[l], sb), db));
-            } else
-                LOOP(D[l] = cvt_one(t, st2, A[l], r, sat));
-            if (wmi_type_signed(t) && bits < 64)
-                LOOP(D[l] = trunc_bits(D[l], bits));
-            break;
-        }
-        case OP_CVTA: {
-            const uint64_t *A = R[in->a];
-            uint64_t *D = R[in->d];
-            uint64_t base = in->space == SP_SHARED ? WMI_SHARED_WIN
-                            : in->space == SP_LOCAL ? WMI_LOCAL_WIN
-                            : in->space == SP_PARAM ? WMI_PARAM_WIN : 0;
-            if ((in->flags & F_TO) && (bits == 64 || bits == 0) && fast)
-                LOOP(D[l] = A[l] - base);
-            else if (in->flags & F_TO)
-                LOOP(D[l] = trunc_bits(A[l] - base, bits ? bits : 64));
-            else
-                /* .const lives in the global window, 64-bit like .global */
-                LOOP(D[l] = trunc_bits(A[l], in->space == SP_GLOBAL ||
-                                                     in->space == SP_CONST
-                                                 ? 64 : 32) + base);
-            break;
-        }
+        case OP_SET: SUPPORTED(exec_setp(R, in, m, fast)); break;
+        case OP_SELP: exec_selp(R, in, m); break;
+        case OP_SLCT: exec_slct(R, in, m); break;
+        case OP_CVT: SUPPORTED(exec_cvt(R, in, m)); break;
+        case OP_CVTA: exec_cvta(R, in, m, fast); break;
         case OP_RCP: FOP(1.0 / (double)a); break;
         case OP_SQRT: FOP(sqrt((double)a)); break;
         case OP_RSQRT: FOP(1.0 / sqrt((double)a)); break;
@@ -1803,192 +2130,79 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             }
             break;
         case OP_ATOM:
-        case OP_RED:
-            st = do_atom(c, w, in, pc, m, in->op == OP_ATOM);
-            if (st != WM_OK)
-                return st;
-            break;
-        case OP_CP_ASYNC:
-            st = do_cp_async(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
-            break;
-        case OP_LDMATRIX:
-            st = wmi_ptx_ldmatrix(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
-            break;
-        case OP_MMA:
-            st = wmi_ptx_mma(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
-            break;
-        case OP_SHFL:
-            st = do_shfl(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
-            break;
-        case OP_VOTE:
-            st = do_vote(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
-            break;
+        case OP_RED: TRY(do_atom(c, w, in, pc, m, in->op == OP_ATOM)); break;
+        case OP_CP_ASYNC: TRY(do_cp_async(c, w, in, pc, m)); break;
+        case OP_LDMATRIX: TRY(wmi_ptx_ldmatrix(c, w, in, pc, m)); break;
+        case OP_MMA: TRY(wmi_ptx_mma(c, w, in, pc, m)); break;
+        case OP_SHFL: TRY(do_shfl(c, w, in, pc, m)); break;
+        case OP_VOTE: TRY(do_vote(c, w, in, pc, m)); break;
         case OP_MATCH:
-        case OP_REDUX:
-            st = do_match_redux(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
-            break;
+        case OP_REDUX: TRY(do_match_redux(c, w, in, pc, m)); break;
         case OP_ELECT:
-            st = wmi_ptx_elect(c, w, in, pc, m); /* ptx_elect.c */
-            if (st != WM_OK)
-                return st;
+            TRY(wmi_ptx_elect(c, w, in, pc, m)); /* ptx_elect.c */
             break;
-        case OP_ACTIVEMASK: {
-            uint64_t *D = R[in->d];
-            LOOP(D[l] = act);
+        case OP_ACTIVEMASK:
+            LOOP(R[in->d][l] = act);
             break;
-        }
-        case OP_BRA: {
-            uint32_t target = in->target;
+        case OP_BRA:
             if (m == act) { /* uniform */
-                pc = target;
-                if (pc >= omin) {
-                    store_pcs(w, act, pc);
-                    if (!reselect(c, w, &omin))
-                        return WM_OK;
-                    pc = w->cur;
-                    act = w->act;
-                    R = w->r;
-                    end = c->has_calls ? w->gend : end;
-                }
-                continue;
+                pc = in->target;
+                if (pc < omin)
+                    continue;
+                store_pcs(w, act, pc);
+            } else { /* divergent: taken lanes go to target, the rest on */
+                store_pcs(w, m, in->target);
+                store_pcs(w, act & ~m, pc + 1);
             }
-            /* divergent: taken lanes go to target, the rest fall through */
-            store_pcs(w, m, target);
-            store_pcs(w, act & ~m, pc + 1);
-            if (!reselect(c, w, &omin))
-                return WM_OK;
-            pc = w->cur;
-            act = w->act;
-            R = w->r;
-            end = c->has_calls ? w->gend : end;
+            RESCHEDULE(c->has_calls ? w->gend : end);
             continue;
-        }
         case OP_CALL:
-            st = wmi_ptx_call(c, w, in, pc, m, act);
-            if (st != WM_OK)
-                return st;
-            if (!reselect(c, w, &omin))
-                return WM_OK;
-            pc = w->cur;
-            act = w->act;
-            R = w->r;
-            end = w->gend;
+            TRY(wmi_ptx_call(c, w, in, pc, m, act));
+            RESCHEDULE(w->gend);
             continue;
         case OP_RET:
             if (w->gdepth > 0) { /* back to the callers */
                 wmi_ptx_return(c, w, pc, m, act);
-                if (!reselect(c, w, &omin))
-                    return WM_OK;
-                pc = w->cur;
-                act = w->act;
-                R = w->r;
-                end = w->gend;
+                RESCHEDULE(w->gend);
                 continue;
             }
             goto exit_lanes; /* a kernel's ret ends its threads */
         case OP_EXIT:
         exit_lanes:
-            w->live &= ~m;
-            c->exited += wmi_popcount64(m);
-            act &= ~m;
+            act = exit_lanes(c, w, m, act);
             if (act)
                 break;
             store_pcs(w, act, pc + 1);
-            if (!reselect(c, w, &omin))
-                return WM_OK;
-            pc = w->cur;
-            act = w->act;
-            R = w->r;
-            end = c->has_calls ? w->gend : end;
+            RESCHEDULE(c->has_calls ? w->gend : end);
             continue;
-        case OP_BAR: {
-            unsigned l0 = first_lane(m);
-            uint32_t id = (uint32_t)R[in->a][l0];
-            uint32_t cnt = in->b != WMI_NOREG ? (uint32_t)R[in->b][l0] : 0;
-            if (id >= 16)
-                return wmi_ptx_fault(c, w, l0, pc, WM_ERR_FAULT,
-                                     "barrier id %u out of range 0..15", id);
-            wmi_barrier *b = &c->bars[id];
-            if (b->arrived == 0) {
-                b->pc = pc;
-                b->pc2 = WMI_NOREG;
-                b->expected = cnt;
-            } else if (b->pc != pc) {
-                b->pc2 = pc;
-            }
-            if (cnt && cnt % 32)
-                return wmi_ptx_fault(c, w, l0, pc, WM_ERR_FAULT,
-                                     "barrier thread count %u is not a "
-                                     "multiple of the warp size", cnt);
-            /* arrivals count whole warps for counted barriers (PTX ISA
-               bar: "in units of warps") and threads otherwise */
-            b->arrived += cnt ? 32 : wmi_popcount64(m);
-            if (c->flags & WMI_RUN_CHECK)
-                wmi_check_arrive(c, w, id);
-            if (in->flags & F_ARRIVE)
+        case OP_BAR:
+            TRY(exec_bar(c, w, R, in, pc, m, act, &wait));
+            if (!wait)
                 break;
-            w->wait |= m;
-            w->wait_at[id] |= m;
-            for (unsigned l = 0; l < 32; l++)
-                if (m >> l & 1)
-                    w->bar_of[l] = (uint8_t)id;
-            store_pcs(w, act, pc + 1);
             act &= ~m;
             if (act) {
                 pc++;
                 continue;
             }
-            if (!reselect(c, w, &omin)) {
-                w->cur = pc + 1;
-                return WM_OK; /* blocked */
-            }
-            pc = w->cur;
-            act = w->act;
-            R = w->r;
-            end = c->has_calls ? w->gend : end;
+            w->cur = pc + 1; /* where a blocked warp resumes */
+            RESCHEDULE(c->has_calls ? w->gend : end);
             continue;
-        }
-        case OP_MBAR: {
-            int yield = 0;
-            st = wmi_ptx_mbarrier(c, w, in, pc, m, &yield);
-            if (st != WM_OK)
-                return st;
-            if (yield) {
-                /* a wait that did not complete: let the other warps run
-                   (the producer may be one of them); resume after it */
-                store_pcs(w, act, pc + 1);
-                c->yielded = 1;
+        case OP_MBAR:
+            yield = 0;
+            TRY(wmi_ptx_mbarrier(c, w, in, pc, m, &yield));
+            if (yield) { /* a wait not complete: the producer may be */
+                yield_warp(c, w, act, pc); /* another warp; let it run */
                 return WM_OK;
             }
             break;
-        }
-        case OP_CP_BULK:
-            st = wmi_ptx_cp_bulk(c, w, in, pc, m);
-            if (st != WM_OK)
-                return st;
-            break;
+        case OP_CP_BULK: TRY(wmi_ptx_cp_bulk(c, w, in, pc, m)); break;
         case OP_TEX: case OP_TLD4: case OP_SULD: case OP_SUST: case OP_TXQ:
-            st = wmi_ptx_tex(c, w, in, pc, m); /* ptx_tex.c */
-            if (st != WM_OK)
-                return st;
+            TRY(wmi_ptx_tex(c, w, in, pc, m)); /* ptx_tex.c */
             break;
         case OP_TRAP:
             return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_FAULT,
                                  "trap instruction executed");
         case OP_UNKNOWN:
-            goto unsupported;
         case OP_COUNT:
             goto unsupported;
         }
@@ -1997,24 +2211,10 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         if (pc >= omin) {
             /* reached lanes waiting further on: merge or pick anew */
             store_pcs(w, act, pc);
-            if (!reselect(c, w, &omin))
-                return WM_OK;
-            pc = w->cur;
-            act = w->act;
-            R = w->r;
-            end = c->has_calls ? w->gend : end;
+            RESCHEDULE(c->has_calls ? w->gend : end);
         }
         continue;
-    unsupported: {
-        const char *txt = mod->texts + in->text, *file, *inl;
-        uint32_t line, il;
-        wmi_ptx_attr(mod, pc, &file, &line, &inl, &il);
-        if (line) /* "... at kernel.cu:42": the source line nvcc means */
-            return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
-                                 "unsupported instruction '%.120s' at %s:%u",
-                                 txt, file, line);
-        return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
-                             "unsupported instruction '%s'", txt);
-    }
+    unsupported:
+        return fault_unsupported(c, w, in, pc, m);
     }
 }
