@@ -32,22 +32,6 @@ __extension__ typedef unsigned __int128 u128;
 __extension__ typedef __int128 i128;
 #endif
 
-#define FULL 0xffffffffu
-
-/* Lanes of m; the full-mask loop has no test so it vectorises. */
-#define LOOP(...)                                                            \
-    do {                                                                      \
-        if (m == FULL) {                                                      \
-            for (unsigned l = 0; l < 32; l++) {                               \
-                __VA_ARGS__;                                                  \
-            }                                                                 \
-        } else {                                                              \
-            for (unsigned l = 0; l < 32; l++)                                 \
-                if (m >> l & 1) {                                             \
-                    __VA_ARGS__;                                              \
-                }                                                             \
-        }                                                                     \
-    } while (0)
 
 static inline float F(uint64_t x)
 {
@@ -612,16 +596,16 @@ static wm_status do_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     if (n == 1 && esz == 4 && !sgn) {
         uint64_t *V = R[vslot(mod, vals, 0)];
         if (store)
-            LOOP(uint32_t v = (uint32_t)V[l]; memcpy(ptr[l], &v, 4));
+            WMI_LOOP(uint32_t v = (uint32_t)V[l]; memcpy(ptr[l], &v, 4));
         else
-            LOOP(uint32_t v; memcpy(&v, ptr[l], 4); V[l] = v);
+            WMI_LOOP(uint32_t v; memcpy(&v, ptr[l], 4); V[l] = v);
     } else {
         for (unsigned k = 0; k < n; k++) {
             uint64_t *V = R[vslot(mod, vals, k)];
             if (store) {
-                LOOP(uint64_t v = V[l]; memcpy(ptr[l] + k * esz, &v, esz));
+                WMI_LOOP(uint64_t v = V[l]; memcpy(ptr[l] + k * esz, &v, esz));
             } else {
-                LOOP(uint64_t v = 0; memcpy(&v, ptr[l] + k * esz, esz > 8 ? 8 : esz);
+                WMI_LOOP(uint64_t v = 0; memcpy(&v, ptr[l] + k * esz, esz > 8 ? 8 : esz);
                      V[l] = sgn ? sext(v, bits) : v);
             }
         }
@@ -629,7 +613,7 @@ static wm_status do_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     if (c->flags & WMI_RUN_CHECK)
         wmi_check_mem(c, w, pc, store ? WMI_ACC_WRITE : WMI_ACC_READ, size,
                       x.addr, x.mask[SP_SHARED], x.mask[SP_GLOBAL]);
-    return emit(c, &x, pc, store ? WM_OP_ST : WM_OP_LD, size, FULL, sp);
+    return emit(c, &x, pc, store ? WM_OP_ST : WM_OP_LD, size, WMI_FULL, sp);
 }
 
 /* Apply one atomic op to *p (size bytes); returns the old value. */
@@ -736,7 +720,7 @@ static wm_status do_atom(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     if (c->flags & WMI_RUN_CHECK)
         wmi_check_mem(c, w, pc, WMI_ACC_ATOMIC, size, x.addr,
                       x.mask[SP_SHARED], x.mask[SP_GLOBAL]);
-    return emit(c, &x, pc, WM_OP_ATOM, size, FULL, sp);
+    return emit(c, &x, pc, WM_OP_ATOM, size, WMI_FULL, sp);
 }
 
 static wm_status do_cp_async(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
@@ -780,9 +764,9 @@ static wm_status do_cp_async(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         wmi_check_mem(c, w, pc, WMI_ACC_WRITE, size, sx.addr,
                       sx.mask[SP_SHARED], 0);
     }
-    wm_status st = emit(c, &gx, pc, WM_OP_LDGSTS, size, FULL, SP_GLOBAL);
+    wm_status st = emit(c, &gx, pc, WM_OP_LDGSTS, size, WMI_FULL, SP_GLOBAL);
     if (st == WM_OK)
-        st = emit(c, &sx, pc, WM_OP_LDGSTS, size, FULL, SP_SHARED);
+        st = emit(c, &sx, pc, WM_OP_LDGSTS, size, WMI_FULL, SP_SHARED);
     return st;
 }
 
@@ -792,7 +776,7 @@ static wm_status do_cp_async(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 static wm_status check_members(wmi_cta *c, wmi_warp *w, uint32_t pc,
                                uint32_t act, uint32_t members, const char *op)
 {
-    uint32_t exist = w->nthreads >= 32 ? FULL : (1u << w->nthreads) - 1;
+    uint32_t exist = w->nthreads >= 32 ? WMI_FULL : (1u << w->nthreads) - 1;
     uint32_t missing = members & exist & ~act;
     if (missing)
         return wmi_ptx_fault(
@@ -863,7 +847,7 @@ static wm_status do_vote(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     case VOTE_BALLOT: r = ballot; break;
     default: break;
     }
-    LOOP(R[in->d][l] = r);
+    WMI_LOOP(R[in->d][l] = r);
     return WM_OK;
 }
 
@@ -895,9 +879,9 @@ static wm_status do_match_redux(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                     eqm |= 1u << k;
             res[l] = (in->flags & F_ALL) ? (all ? m : 0) : eqm;
         }
-        LOOP(R[in->d][l] = res[l]);
+        WMI_LOOP(R[in->d][l] = res[l]);
         if (in->d2 != WMI_NOREG)
-            LOOP(R[in->d2][l] = (uint64_t)all);
+            WMI_LOOP(R[in->d2][l] = (uint64_t)all);
         return WM_OK;
     }
     int sg = wmi_type_signed((wmi_type)in->type);
@@ -926,7 +910,7 @@ static wm_status do_match_redux(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         default: break;
         }
     }
-    LOOP(R[in->d][l] = acc);
+    WMI_LOOP(R[in->d][l] = acc);
     return WM_OK;
 }
 
@@ -958,16 +942,16 @@ static int cmp_int(wmi_cmp op, uint64_t a, uint64_t b, int sg)
  */
 #define CMP_CASES(X, U)                                                      \
     switch (op) {                                                            \
-    case CMP_EQ: case CMP_EQU: LOOP(res[l] = X(A[l]) == X(B[l])); return 1;  \
-    case CMP_NE: case CMP_NEU: LOOP(res[l] = X(A[l]) != X(B[l])); return 1;  \
-    case CMP_LT: case CMP_LTU: LOOP(res[l] = X(A[l]) < X(B[l])); return 1;   \
-    case CMP_LE: case CMP_LEU: LOOP(res[l] = X(A[l]) <= X(B[l])); return 1;  \
-    case CMP_GT: case CMP_GTU: LOOP(res[l] = X(A[l]) > X(B[l])); return 1;   \
-    case CMP_GE: case CMP_GEU: LOOP(res[l] = X(A[l]) >= X(B[l])); return 1;  \
-    case CMP_LO: LOOP(res[l] = U(A[l]) < U(B[l])); return 1;                 \
-    case CMP_LS: LOOP(res[l] = U(A[l]) <= U(B[l])); return 1;                \
-    case CMP_HI: LOOP(res[l] = U(A[l]) > U(B[l])); return 1;                 \
-    case CMP_HS: LOOP(res[l] = U(A[l]) >= U(B[l])); return 1;                \
+    case CMP_EQ: case CMP_EQU: WMI_LOOP(res[l] = X(A[l]) == X(B[l])); return 1;  \
+    case CMP_NE: case CMP_NEU: WMI_LOOP(res[l] = X(A[l]) != X(B[l])); return 1;  \
+    case CMP_LT: case CMP_LTU: WMI_LOOP(res[l] = X(A[l]) < X(B[l])); return 1;   \
+    case CMP_LE: case CMP_LEU: WMI_LOOP(res[l] = X(A[l]) <= X(B[l])); return 1;  \
+    case CMP_GT: case CMP_GTU: WMI_LOOP(res[l] = X(A[l]) > X(B[l])); return 1;   \
+    case CMP_GE: case CMP_GEU: WMI_LOOP(res[l] = X(A[l]) >= X(B[l])); return 1;  \
+    case CMP_LO: WMI_LOOP(res[l] = U(A[l]) < U(B[l])); return 1;                 \
+    case CMP_LS: WMI_LOOP(res[l] = U(A[l]) <= U(B[l])); return 1;                \
+    case CMP_HI: WMI_LOOP(res[l] = U(A[l]) > U(B[l])); return 1;                 \
+    case CMP_HS: WMI_LOOP(res[l] = U(A[l]) >= U(B[l])); return 1;                \
     case CMP_NUM: case CMP_NAN: return 0;                                     \
     }                                                                         \
     return 0
@@ -1133,16 +1117,16 @@ static uint64_t cvt_one(wmi_type dt, wmi_type st, uint64_t v, wmi_rnd r,
         const uint64_t *B = R[in->b == WMI_NOREG ? SLOT_ZERO : in->b];        \
         uint64_t *D = R[in->d];                                               \
         switch (bits) {                                                       \
-        case 64: LOOP(uint64_t a = A[l]; uint64_t b = B[l]; (void)b;             \
+        case 64: WMI_LOOP(uint64_t a = A[l]; uint64_t b = B[l]; (void)b;             \
              D[l] = (__VA_ARGS__));   \
             break;                                                            \
         case 32:                                                              \
-            LOOP(uint64_t a = (uint32_t)A[l]; uint64_t b = (uint32_t)B[l];    \
+            WMI_LOOP(uint64_t a = (uint32_t)A[l]; uint64_t b = (uint32_t)B[l];    \
                  (void)b;                                                     \
                  D[l] = (uint32_t)(__VA_ARGS__));                                    \
             break;                                                            \
         default:                                                              \
-            LOOP(uint64_t a = trunc_bits(A[l], bits);                         \
+            WMI_LOOP(uint64_t a = trunc_bits(A[l], bits);                         \
                  uint64_t b = trunc_bits(B[l], bits); (void)b;                \
                  D[l] = trunc_bits((__VA_ARGS__), bits));                            \
             break;                                                            \
@@ -1161,24 +1145,24 @@ static uint64_t cvt_one(wmi_type dt, wmi_type st, uint64_t v, wmi_rnd r,
         uint64_t *D = R[in->d];                                               \
         switch ((int)t) {                                                          \
         case PT_F32:                                                          \
-            LOOP(float a = F(A[l]); float b = F(B[l]); float cc = F(C[l]);    \
+            WMI_LOOP(float a = F(A[l]); float b = F(B[l]); float cc = F(C[l]);    \
                  (void)b; (void)cc; D[l] = UF((float)(__VA_ARGS__)));                \
             break;                                                            \
         case PT_F64:                                                          \
-            LOOP(double a = DD(A[l]); double b = DD(B[l]);                    \
+            WMI_LOOP(double a = DD(A[l]); double b = DD(B[l]);                    \
                  double cc = DD(C[l]); (void)b; (void)cc;                     \
                  D[l] = UD((double)(__VA_ARGS__)));                                  \
             break;                                                            \
         case PT_F16:                                                          \
-            LOOP(float a = H(A[l]); float b = H(B[l]); float cc = H(C[l]);    \
+            WMI_LOOP(float a = H(A[l]); float b = H(B[l]); float cc = H(C[l]);    \
                  (void)b; (void)cc; D[l] = UH((float)(__VA_ARGS__)));                \
             break;                                                            \
         case PT_BF16:                                                         \
-            LOOP(float a = BF(A[l]); float b = BF(B[l]); float cc = BF(C[l]); \
+            WMI_LOOP(float a = BF(A[l]); float b = BF(B[l]); float cc = BF(C[l]); \
                  (void)b; (void)cc; D[l] = UBF((float)(__VA_ARGS__)));               \
             break;                                                            \
         case PT_F16X2:                                                        \
-            LOOP(uint64_t r0, r1; {                                           \
+            WMI_LOOP(uint64_t r0, r1; {                                           \
                 float a = H(A[l]); float b = H(B[l]); float cc = H(C[l]);     \
                 (void)b; (void)cc; r0 = UH((float)(__VA_ARGS__)); }                  \
                 {                                                             \
@@ -1188,7 +1172,7 @@ static uint64_t cvt_one(wmi_type dt, wmi_type st, uint64_t v, wmi_rnd r,
                 D[l] = r0 | r1 << 16);                                        \
             break;                                                            \
         case PT_BF16X2:                                                       \
-            LOOP(uint64_t r0, r1; {                                           \
+            WMI_LOOP(uint64_t r0, r1; {                                           \
                 float a = BF(A[l]); float b = BF(B[l]); float cc = BF(C[l]);  \
                 (void)b; (void)cc; r0 = UBF((float)(__VA_ARGS__)); }                 \
                 {                                                             \
@@ -1334,21 +1318,21 @@ static HOT void exec_mov(const wm_ptx_module *mod, uint64_t (*R)[32],
         for (unsigned k = 0; k < n; k++) {
             uint64_t *D = R[vslot(mod, in->d, k)];
             const uint64_t *A = R[in->a];
-            LOOP(D[l] = trunc_bits(A[l] >> (pb * k), pb));
+            WMI_LOOP(D[l] = trunc_bits(A[l] >> (pb * k), pb));
         }
     } else if (in->a & WMI_VEC) { /* pack: mov.b32 r, {lo, hi} */
         unsigned n = vcount(mod, in->a), pb = bits / n;
         uint64_t tmp[32] = {0};
         for (unsigned k = 0; k < n; k++) {
             const uint64_t *A = R[vslot(mod, in->a, k)];
-            LOOP(tmp[l] |= trunc_bits(A[l], pb) << (pb * k));
+            WMI_LOOP(tmp[l] |= trunc_bits(A[l], pb) << (pb * k));
         }
         uint64_t *D = R[in->d];
-        LOOP(D[l] = tmp[l]);
+        WMI_LOOP(D[l] = tmp[l]);
     } else {
         const uint64_t *A = R[in->a];
         uint64_t *D = R[in->d];
-        LOOP(D[l] = A[l]);
+        WMI_LOOP(D[l] = A[l]);
     }
 }
 
@@ -1393,31 +1377,31 @@ static HOT void mul_int(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
     if ((in->flags & F_WIDE) && bits == 32 && fast) {
         /* 32 x 32 -> 64: pmuldq / pmuludq */
         if (sg)
-            LOOP(D[l] = (uint64_t)((int64_t)(int32_t)(uint32_t)A[l] *
+            WMI_LOOP(D[l] = (uint64_t)((int64_t)(int32_t)(uint32_t)A[l] *
                                    (int64_t)(int32_t)(uint32_t)B[l]) +
                         C[l]);
         else
-            LOOP(D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l] + C[l]);
+            WMI_LOOP(D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l] + C[l]);
     } else if (in->flags & F_WIDE) {
         unsigned wb = bits * 2;
         if (sg)
-            LOOP(D[l] = trunc_bits((uint64_t)((int64_t)sext(A[l], bits) *
+            WMI_LOOP(D[l] = trunc_bits((uint64_t)((int64_t)sext(A[l], bits) *
                                               (int64_t)sext(B[l], bits)) +
                                        C[l], wb));
         else
-            LOOP(D[l] = trunc_bits(trunc_bits(A[l], bits) *
+            WMI_LOOP(D[l] = trunc_bits(trunc_bits(A[l], bits) *
                                        trunc_bits(B[l], bits) + C[l], wb));
     } else if (in->flags & F_HI) {
         if (sg)
-            LOOP(D[l] = trunc_bits(mulhi_s(A[l], B[l], bits) + C[l], bits));
+            WMI_LOOP(D[l] = trunc_bits(mulhi_s(A[l], B[l], bits) + C[l], bits));
         else
-            LOOP(D[l] = trunc_bits(mulhi_u(trunc_bits(A[l], bits),
+            WMI_LOOP(D[l] = trunc_bits(mulhi_u(trunc_bits(A[l], bits),
                                            trunc_bits(B[l], bits), bits) +
                                        C[l], bits));
     } else if (bits == 32) {
-        LOOP(D[l] = (uint32_t)(A[l] * B[l] + C[l]));
+        WMI_LOOP(D[l] = (uint32_t)(A[l] * B[l] + C[l]));
     } else {
-        LOOP(D[l] = trunc_bits(A[l] * B[l] + C[l], bits));
+        WMI_LOOP(D[l] = trunc_bits(A[l] * B[l] + C[l], bits));
     }
 }
 
@@ -1459,11 +1443,11 @@ static void exec_mul24(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     const uint64_t *C = R[in->op == OP_MAD24 ? in->c : SLOT_ZERO];
     uint64_t *D = R[in->d];
     if (wmi_type_signed((wmi_type)in->type))
-        LOOP(D[l] = (uint32_t)((uint64_t)((int64_t)sext(A[l], 24) *
+        WMI_LOOP(D[l] = (uint32_t)((uint64_t)((int64_t)sext(A[l], 24) *
                                           (int64_t)sext(B[l], 24)) +
                                C[l]));
     else
-        LOOP(D[l] = (uint32_t)((A[l] & 0xffffff) * (B[l] & 0xffffff) +
+        WMI_LOOP(D[l] = (uint32_t)((A[l] & 0xffffff) * (B[l] & 0xffffff) +
                                C[l]));
 }
 
@@ -1558,14 +1542,14 @@ static void exec_shl(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
         /* one shift count for all lanes: a vector shift */
         uint32_t s = (uint32_t)B[0];
         if (s >= bits)
-            LOOP(D[l] = 0);
+            WMI_LOOP(D[l] = 0);
         else if (bits == 32)
-            LOOP(D[l] = (uint32_t)(A[l] << s));
+            WMI_LOOP(D[l] = (uint32_t)(A[l] << s));
         else
-            LOOP(D[l] = trunc_bits(A[l] << s, bits));
+            WMI_LOOP(D[l] = trunc_bits(A[l] << s, bits));
         return;
     }
-    LOOP(uint32_t s = (uint32_t)B[l];
+    WMI_LOOP(uint32_t s = (uint32_t)B[l];
          D[l] = s >= bits ? 0 : trunc_bits(A[l] << s, bits));
 }
 
@@ -1581,16 +1565,16 @@ static void exec_shr(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
     if (uni[in->b] && !sg && bits == 32) {
         uint32_t s = (uint32_t)B[0];
         if (s >= 32)
-            LOOP(D[l] = 0);
+            WMI_LOOP(D[l] = 0);
         else
-            LOOP(D[l] = (uint32_t)A[l] >> s);
+            WMI_LOOP(D[l] = (uint32_t)A[l] >> s);
     } else if (sg)
-        LOOP(uint32_t s = (uint32_t)B[l];
+        WMI_LOOP(uint32_t s = (uint32_t)B[l];
              D[l] = trunc_bits((uint64_t)((int64_t)sext(A[l], bits) >>
                                           (s >= bits ? bits - 1 : s)),
                                bits));
     else
-        LOOP(uint32_t s = (uint32_t)B[l];
+        WMI_LOOP(uint32_t s = (uint32_t)B[l];
              D[l] = s >= bits ? 0 : trunc_bits(A[l], bits) >> s);
 }
 
@@ -1602,7 +1586,7 @@ static void exec_shf(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     uint64_t *D = R[in->d];
     int left = (in->flags & F_LEFT) != 0;
     int clamp = (in->flags & F_CLAMP) != 0;
-    LOOP(uint32_t n = (uint32_t)C[l];
+    WMI_LOOP(uint32_t n = (uint32_t)C[l];
          n = clamp ? (n > 32 ? 32 : n) : (n & 31);
          uint64_t v = (uint64_t)(uint32_t)B[l] << 32 | (uint32_t)A[l];
          D[l] = left ? (uint32_t)((v << n) >> 32) : (uint32_t)(v >> n));
@@ -1617,14 +1601,14 @@ static void exec_bfind(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     int sg = wmi_type_signed(t);
     const uint64_t *A = R[in->a];
     uint64_t *D = R[in->d];
-    LOOP(uint64_t a = trunc_bits(A[l], bits);
+    WMI_LOOP(uint64_t a = trunc_bits(A[l], bits);
          if (sg && (a >> (bits - 1) & 1)) a = trunc_bits(~a, bits);
          uint32_t pos = a ? 63u - (uint32_t)__builtin_clzll(a)
                           : 0xffffffffu;
          D[l] = pos);
     /* .shiftamt: bits-1-pos */
     if (in->flags & F_SHIFTAMT)
-        LOOP(D[l] = D[l] == 0xffffffffu ? D[l] : bits - 1 - D[l]);
+        WMI_LOOP(D[l] = D[l] == 0xffffffffu ? D[l] : bits - 1 - D[l]);
 }
 
 static void exec_brev(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
@@ -1632,7 +1616,7 @@ static void exec_brev(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     unsigned bits = wmi_type_bits((wmi_type)in->type);
     const uint64_t *A = R[in->a];
     uint64_t *D = R[in->d];
-    LOOP(uint64_t a = A[l]; uint64_t r = 0;
+    WMI_LOOP(uint64_t a = A[l]; uint64_t r = 0;
          for (unsigned i = 0; i < bits; i++) r |= ((a >> i) & 1)
                                                   << (bits - 1 - i);
          D[l] = r);
@@ -1645,7 +1629,7 @@ static void exec_bfe(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     int sg = wmi_type_signed(t);
     const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
     uint64_t *D = R[in->d];
-    LOOP(D[l] = bfe(trunc_bits(A[l], bits), (uint32_t)B[l],
+    WMI_LOOP(D[l] = bfe(trunc_bits(A[l], bits), (uint32_t)B[l],
                     (uint32_t)C[l], bits, sg));
 }
 
@@ -1656,7 +1640,7 @@ static void exec_bfi(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c],
                    *E = R[in->e];
     uint64_t *D = R[in->d];
-    LOOP(uint32_t pos = (uint32_t)C[l] & 0xff;
+    WMI_LOOP(uint32_t pos = (uint32_t)C[l] & 0xff;
          uint32_t len = (uint32_t)E[l] & 0xff; uint64_t r = B[l];
          for (uint32_t i = 0; i < len && pos + i < bits; i++) {
              r &= ~((uint64_t)1 << (pos + i));
@@ -1668,7 +1652,7 @@ static void exec_prmt(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
 {
     const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
     uint64_t *D = R[in->d];
-    LOOP(D[l] = prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l]));
+    WMI_LOOP(D[l] = prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l]));
 }
 
 static void exec_lop3(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
@@ -1677,7 +1661,7 @@ static void exec_lop3(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c],
                    *E = R[in->e];
     uint64_t *D = R[in->d];
-    LOOP(D[l] = trunc_bits(lop3(A[l], B[l], C[l], (unsigned)E[l] & 0xff),
+    WMI_LOOP(D[l] = trunc_bits(lop3(A[l], B[l], C[l], (unsigned)E[l] & 0xff),
                            bits));
 }
 
@@ -1689,7 +1673,7 @@ static void exec_dp4a(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     uint64_t *D = R[in->d];
     int sa = wmi_type_signed((wmi_type)in->type);
     int sb2 = wmi_type_signed((wmi_type)in->type2);
-    LOOP(int64_t acc = (int32_t)(uint32_t)C[l];
+    WMI_LOOP(int64_t acc = (int32_t)(uint32_t)C[l];
          for (unsigned k = 0; k < 4; k++) {
              int64_t x = (int64_t)((A[l] >> (8 * k)) & 0xff);
              int64_t y = (int64_t)((B[l] >> (8 * k)) & 0xff);
@@ -1711,13 +1695,13 @@ static void compare_lanes(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
         cmp_lanes(op, A, B, m, cb, csg, res))
         ; /* done: the compare hoisted out of the lane loop */
     else if (cfl)
-        LOOP(res[l] = (uint64_t)cmp_flt(op, fget(ct, A[l]), fget(ct, B[l])));
+        WMI_LOOP(res[l] = (uint64_t)cmp_flt(op, fget(ct, A[l]), fget(ct, B[l])));
     else if (cb == 32 && !csg)
-        LOOP(res[l] = (uint64_t)cmp_int(op, (uint32_t)A[l], (uint32_t)B[l], 0));
+        WMI_LOOP(res[l] = (uint64_t)cmp_int(op, (uint32_t)A[l], (uint32_t)B[l], 0));
     else if (cb == 32)
-        LOOP(res[l] = (uint64_t)cmp_int(op, sext(A[l], 32), sext(B[l], 32), 1));
+        WMI_LOOP(res[l] = (uint64_t)cmp_int(op, sext(A[l], 32), sext(B[l], 32), 1));
     else
-        LOOP(res[l] = (uint64_t)cmp_int(
+        WMI_LOOP(res[l] = (uint64_t)cmp_int(
                  op, csg ? sext(A[l], cb) : trunc_bits(A[l], cb),
                  csg ? sext(B[l], cb) : trunc_bits(B[l], cb), csg));
 }
@@ -1731,23 +1715,23 @@ static void setp_store(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
     uint64_t *D = R[in->d];
     switch ((wmi_boolop)in->mod2) {
     case BOOL_NONE:
-        LOOP(D[l] = res[l]);
+        WMI_LOOP(D[l] = res[l]);
         if (in->d2 != WMI_NOREG)
-            LOOP(R[in->d2][l] = res[l] ^ 1);
+            WMI_LOOP(R[in->d2][l] = res[l] ^ 1);
         break;
     case BOOL_AND:
     case BOOL_OR:
     case BOOL_XOR: {
         uint64_t r2[32];
-        LOOP(uint64_t cc = C[l] & 1; uint64_t r = res[l];
+        WMI_LOOP(uint64_t cc = C[l] & 1; uint64_t r = res[l];
              uint64_t nr = r ^ 1;
              if (in->mod2 == BOOL_AND) { r &= cc; nr &= cc; }
              else if (in->mod2 == BOOL_OR) { r |= cc; nr |= cc; }
              else { r ^= cc; nr ^= cc; }
              res[l] = r; r2[l] = nr);
-        LOOP(D[l] = res[l]);
+        WMI_LOOP(D[l] = res[l]);
         if (in->d2 != WMI_NOREG)
-            LOOP(R[in->d2][l] = r2[l]);
+            WMI_LOOP(R[in->d2][l] = r2[l]);
         break;
     }
     }
@@ -1767,7 +1751,7 @@ static HOT int exec_setp(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
         uint64_t *D = R[in->d];
         uint64_t one = t == PT_F32 ? 0x3f800000u
                                    : trunc_bits(~(uint64_t)0, wmi_type_bits(t));
-        LOOP(D[l] = res[l] ? one : 0);
+        WMI_LOOP(D[l] = res[l] ? one : 0);
         return 1;
     }
     setp_store(R, in, m, res);
@@ -1778,7 +1762,7 @@ static void exec_selp(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
 {
     const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
     uint64_t *D = R[in->d];
-    LOOP(D[l] = (C[l] & 1) ? A[l] : B[l]);
+    WMI_LOOP(D[l] = (C[l] & 1) ? A[l] : B[l]);
 }
 
 /* slct: a where c >= 0, else b (c an s32 or an f32). */
@@ -1787,9 +1771,9 @@ static void exec_slct(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
     uint64_t *D = R[in->d];
     if (in->type2 == PT_F32)
-        LOOP(D[l] = F(C[l]) >= 0.0f ? A[l] : B[l]);
+        WMI_LOOP(D[l] = F(C[l]) >= 0.0f ? A[l] : B[l]);
     else
-        LOOP(D[l] = (int32_t)(uint32_t)C[l] >= 0 ? A[l] : B[l]);
+        WMI_LOOP(D[l] = (int32_t)(uint32_t)C[l] >= 0 ? A[l] : B[l]);
 }
 
 /* cvt.rn.f16x2.f32 d, a, b (and .bf16x2): a to the upper half; the only
@@ -1805,7 +1789,7 @@ static int cvt_pair(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
         return 0;
     const uint64_t *B = R[in->b];
     wmi_type h = t == PT_F16X2 ? PT_F16 : PT_BF16;
-    LOOP(D[l] = cvt_one(h, PT_F32, A[l], r, sat) << 16 |
+    WMI_LOOP(D[l] = cvt_one(h, PT_F32, A[l], r, sat) << 16 |
                 cvt_one(h, PT_F32, B[l], r, sat));
     return !(in->flags & F_RELU);
 }
@@ -1824,18 +1808,18 @@ static HOT int exec_cvt(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
         st2 == PT_NONE || t == PT_PRED)
         return 0;
     if (t == PT_F32 && st2 == PT_F32 && r == RND_NONE && !sat)
-        LOOP(D[l] = (uint32_t)A[l]);
+        WMI_LOOP(D[l] = (uint32_t)A[l]);
     else if (!sat && !wmi_type_float(t) && !wmi_type_float(st2)) {
         /* integer widening / narrowing: cvt_one's first case */
         unsigned sb = wmi_type_bits(st2), db = wmi_type_bits(t);
         if (wmi_type_signed(st2))
-            LOOP(D[l] = trunc_bits(sext(A[l], sb), db));
+            WMI_LOOP(D[l] = trunc_bits(sext(A[l], sb), db));
         else
-            LOOP(D[l] = trunc_bits(trunc_bits(A[l], sb), db));
+            WMI_LOOP(D[l] = trunc_bits(trunc_bits(A[l], sb), db));
     } else
-        LOOP(D[l] = cvt_one(t, st2, A[l], r, sat));
+        WMI_LOOP(D[l] = cvt_one(t, st2, A[l], r, sat));
     if (wmi_type_signed(t) && bits < 64)
-        LOOP(D[l] = trunc_bits(D[l], bits));
+        WMI_LOOP(D[l] = trunc_bits(D[l], bits));
     return 1;
 }
 
@@ -1851,12 +1835,12 @@ static void exec_cvta(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
                     : in->space == SP_LOCAL ? WMI_LOCAL_WIN
                     : in->space == SP_PARAM ? WMI_PARAM_WIN : 0;
     if ((in->flags & F_TO) && (bits == 64 || bits == 0) && fast)
-        LOOP(D[l] = A[l] - base);
+        WMI_LOOP(D[l] = A[l] - base);
     else if (in->flags & F_TO)
-        LOOP(D[l] = trunc_bits(A[l] - base, bits ? bits : 64));
+        WMI_LOOP(D[l] = trunc_bits(A[l] - base, bits ? bits : 64));
     else
         /* .const lives in the global window, 64-bit like .global */
-        LOOP(D[l] = trunc_bits(A[l], in->space == SP_GLOBAL ||
+        WMI_LOOP(D[l] = trunc_bits(A[l], in->space == SP_GLOBAL ||
                                              in->space == SP_CONST
                                          ? 64 : 32) + base);
 }
@@ -2142,7 +2126,7 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             TRY(wmi_ptx_elect(c, w, in, pc, m)); /* ptx_elect.c */
             break;
         case OP_ACTIVEMASK:
-            LOOP(R[in->d][l] = act);
+            WMI_LOOP(R[in->d][l] = act);
             break;
         case OP_BRA:
             if (m == act) { /* uniform */

@@ -27,22 +27,6 @@
  */
 #include "ptx_int.h"
 
-#define FULL 0xffffffffu
-
-/* Lanes of m; the full-mask loop has no test so it vectorises. */
-#define LOOP(...)                                                            \
-    do {                                                                      \
-        if (m == FULL) {                                                      \
-            for (unsigned l = 0; l < 32; l++) {                               \
-                __VA_ARGS__;                                                  \
-            }                                                                 \
-        } else {                                                              \
-            for (unsigned l = 0; l < 32; l++)                                 \
-                if (m >> l & 1) {                                             \
-                    __VA_ARGS__;                                              \
-                }                                                             \
-        }                                                                     \
-    } while (0)
 
 /* Forced inlining: the element loops are instantiated per (size, count)
    so that the compiler sees constant strides. */
@@ -117,7 +101,7 @@ FM_INLINE int param_load(const wmi_cta *c, const wmi_insn *in,
     memcpy(&v, c->params + addr, o->size);
     v = o->sgn ? sext(v, o->esz * 8) : v;
     uint64_t *V = o->V[0];
-    LOOP(V[l] = v);
+    WMI_LOOP(V[l] = v);
     return 1;
 }
 
@@ -136,7 +120,7 @@ FM_INLINE int pass(const uint64_t *restrict A, uint64_t off, uint32_t m,
 {
     const uint64_t keep = shared ? 0xffffffffu : ~(uint64_t)0;
     uint64_t orv = 0, bad = 0;
-    LOOP(uint64_t x = (A[l] + off) & keep; ad[l] = x; orv |= x;
+    WMI_LOOP(uint64_t x = (A[l] + off) & keep; ad[l] = x; orv |= x;
          bad |= shared ? lim - x : (lim - (x - start)) | (x - start));
     return !(orv & (size - 1)) && !(bad & ~WMI_WIN_MASK);
 }
@@ -254,10 +238,10 @@ FM_INLINE void load_as(const fm_ldst *o, const uint64_t *ad, uint32_t m,
 {
     const unsigned z = esz * n;
     const uint8_t *p0 = HOST(ad[0]), *p16 = HOST(ad[16]);
-    if (m != FULL || o->kind == H_ANY) {
+    if (m != WMI_FULL || o->kind == H_ANY) {
         for (unsigned k = 0; k < n; k++) {
             uint64_t *V = o->V[k];
-            LOOP(V[l] = get(HOST(ad[l]) + k * esz, esz));
+            WMI_LOOP(V[l] = get(HOST(ad[l]) + k * esz, esz));
         }
     } else if (o->kind == H_SAME) {
         for (unsigned k = 0; k < n; k++) {
@@ -286,10 +270,10 @@ FM_INLINE void store_as(const fm_ldst *o, const uint64_t *ad, uint32_t m,
 {
     const unsigned z = esz * n;
     uint8_t *p0 = HOST(ad[0]), *p16 = HOST(ad[16]);
-    if (m != FULL || o->kind == H_ANY) {
+    if (m != WMI_FULL || o->kind == H_ANY) {
         for (unsigned k = 0; k < n; k++) {
             const uint64_t *V = o->V[k];
-            LOOP(put(HOST(ad[l]) + k * esz, V[l], esz));
+            WMI_LOOP(put(HOST(ad[l]) + k * esz, V[l], esz));
         }
     } else if (o->kind == H_SAME) {
         for (unsigned k = 0; k < n; k++)
@@ -360,7 +344,7 @@ static void load_host(const fm_ldst *o, const uint64_t *ad, uint32_t m)
     if (o->sgn)
         for (unsigned k = 0; k < o->n; k++) {
             uint64_t *V = o->V[k];
-            LOOP(V[l] = sext(V[l], o->esz * 8));
+            WMI_LOOP(V[l] = sext(V[l], o->esz * 8));
         }
 }
 
@@ -391,7 +375,7 @@ FM_INLINE int memo_same(const wmi_memo *mo, const uint64_t *ad, uint32_t m)
     if (!mo || mo->mask != m)
         return 0;
     uint64_t a0 = ad[__builtin_ctz(m)], diff = 0;
-    LOOP(diff |= (ad[l] - a0) ^ mo->rel[l]);
+    WMI_LOOP(diff |= (ad[l] - a0) ^ mo->rel[l]);
     return !diff;
 }
 
@@ -408,7 +392,7 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
 {
     wm_access *a = &c->acc;
     uint64_t *ad = a->addr;
-    if (m != FULL)
+    if (m != WMI_FULL)
         for (unsigned l = 0; l < 32; l++)
             ad[l] = (m >> l & 1) ? ad[l] : 0;
     a->site = pc;
@@ -429,7 +413,7 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
     if (st != WM_OK)
         return st;
     if (mo) {
-        LOOP(mo->rel[l] = ad[l] - a0);
+        WMI_LOOP(mo->rel[l] = ad[l] - a0);
         mo->a0 = a0;
         mo->mask = m;
         mo->kind = kind;
@@ -459,7 +443,7 @@ FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         return 0;
     wmi_memo *mo = c->agg ? memo_at(c, pc) : NULL;
     int same = memo_same(mo, ad, m);
-    if (m == FULL)
+    if (m == WMI_FULL)
         o.kind = same ? mo->kind : classify(ad, o.size);
     if (store)
         store_host(&o, ad, m);

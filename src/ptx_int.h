@@ -643,4 +643,22 @@ wm_status wmi_ptx_ldmatrix(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 wm_status wmi_ptx_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                       uint32_t pc, uint32_t m);
 
+/* The interpreter's lane loops (ptx_exec.c, ptx_fastmem.c): WMI_FULL is
+   every lane; WMI_LOOP runs its body for each lane l of the mask m in
+   scope, and the full-mask loop has no test so it vectorises. */
+#define WMI_FULL 0xffffffffu
+#define WMI_LOOP(...)                                                         \
+    do {                                                                      \
+        if (m == WMI_FULL) {                                                  \
+            for (unsigned l = 0; l < 32; l++) {                               \
+                __VA_ARGS__;                                                  \
+            }                                                                 \
+        } else {                                                              \
+            for (unsigned l = 0; l < 32; l++)                                 \
+                if (m >> l & 1) {                                             \
+                    __VA_ARGS__;                                              \
+                }                                                             \
+        }                                                                     \
+    } while (0)
+
 #endif /* WM_PTX_INT_H */
