@@ -95,16 +95,6 @@ static void column_metric(const char *col, char *out, size_t cap)
     out[k] = '\0';
 }
 
-/* Does the prediction's metric name stand for source column norm? */
-static int names_match(const char *metric, const char *norm)
-{
-    size_t a = strlen(metric), b = strlen(norm);
-    if (a == b)
-        return strcmp(metric, norm) == 0;
-    return a > b && strcmp(metric + a - b, norm) == 0 &&
-           metric[a - b - 1] == '_';
-}
-
 typedef struct cmp_state {
     wmi_out *out; /* JSON, or NULL for text */
     FILE *f;
@@ -168,56 +158,124 @@ static size_t match_launch(const wm_ncu *meas, const wm_ncu_launch *p,
     return nth >= 0 ? (size_t)-1 : first;
 }
 
+/* One measured counter, for finding it by line and name: sorted by
+   (line, key, k), so the first row of a (line, key) is the earliest. */
+typedef struct mrow {
+    uint32_t line;
+    const char *key;
+    size_t k; /* the counter's index in its launch */
+} mrow;
+
+static int mrow_cmp(const void *x, const void *y)
+{
+    const mrow *a = x, *b = y;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    int c = strcmp(a->key, b->key);
+    return c ? c : (a->k > b->k) - (a->k < b->k);
+}
+
+/* The earliest counter on line with that key, or SIZE_MAX. */
+static size_t mrow_find(const mrow *v, size_t n, uint32_t line, const char *key)
+{
+    mrow want = {line, key, 0};
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (mrow_cmp(&v[mid], &want) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].line == line && strcmp(v[lo].key, key) == 0
+               ? v[lo].k : SIZE_MAX;
+}
+
 /* The totals of predicted launch pl against measured launch ml. */
-static void compare_totals(cmp_state *s, const wm_ncu *pred, size_t pl,
-                           const wm_ncu *meas, size_t ml)
+static wm_status compare_totals(cmp_state *s, const wm_ncu *pred, size_t pl,
+                                const wm_ncu *meas, size_t ml)
 {
     wm_ncu_launch p, m;
     wm_ncu_launch_info(pred, pl, &p);
     wm_ncu_launch_info(meas, ml, &m);
+    mrow *v = malloc((m.nmetrics ? m.nmetrics : 1) * sizeof *v);
+    if (!v)
+        return WM_ERR_NOMEM;
+    size_t n = 0;
+    for (size_t k = 0; k < m.nmetrics; k++) {
+        wm_ncu_value mv;
+        wm_ncu_metric(meas, ml, k, &mv);
+        if (!mv.line && mv.has_value)
+            v[n++] = (mrow){0, mv.name, k};
+    }
+    qsort(v, n, sizeof *v, mrow_cmp);
     for (size_t j = 0; j < p.nmetrics; j++) {
-        wm_ncu_value pv;
+        wm_ncu_value pv, mv;
         wm_ncu_metric(pred, pl, j, &pv);
         if (pv.line || !pv.has_value)
             continue;
-        for (size_t k = 0; k < m.nmetrics; k++) {
-            wm_ncu_value mv;
-            wm_ncu_metric(meas, ml, k, &mv);
-            if (mv.line || !mv.has_value || strcmp(mv.name, pv.name) != 0)
-                continue;
-            /* the measured value in the prediction's unit (ncu may
-               print Kbyte where warpmem prints byte) */
-            pair(s, 0, pv.name, pv.unit, pv.value,
-                 mv.value * unit_scale(mv.unit) / unit_scale(pv.unit));
-            break;
-        }
+        size_t k = mrow_find(v, n, 0, pv.name);
+        if (k == SIZE_MAX)
+            continue;
+        wm_ncu_metric(meas, ml, k, &mv);
+        /* the measured value in the prediction's unit (ncu may print
+           Kbyte where warpmem prints byte) */
+        pair(s, 0, pv.name, pv.unit, pv.value,
+             mv.value * unit_scale(mv.unit) / unit_scale(pv.unit));
     }
+    free(v);
+    return WM_OK;
 }
 
-/* The per-line counters of predicted launch pl against a source page. */
-static void compare_lines(cmp_state *s, const wm_ncu *pred, size_t pl,
-                          const wm_ncu *src)
+/* The per-line counters of predicted launch pl against a source page: a
+   column matches a metric named as it is or ending in "_" + its name. */
+static wm_status compare_lines(cmp_state *s, const wm_ncu *pred, size_t pl,
+                               const wm_ncu *src)
 {
     wm_ncu_launch p, m;
-    char norm[200];
     wm_ncu_launch_info(pred, pl, &p);
     if (!wm_ncu_launch_info(src, 0, &m))
-        return;
+        return WM_OK;
+    size_t bytes = 1;
+    for (size_t k = 0; k < m.nmetrics; k++) {
+        wm_ncu_value mv;
+        wm_ncu_metric(src, 0, k, &mv);
+        bytes += strlen(mv.name) + 1;
+    }
+    mrow *v = malloc((m.nmetrics ? m.nmetrics : 1) * sizeof *v);
+    char *norms = malloc(bytes), *at = norms;
+    if (!v || !norms) {
+        free(v);
+        free(norms);
+        return WM_ERR_NOMEM;
+    }
+    for (size_t k = 0; k < m.nmetrics; k++) {
+        wm_ncu_value mv;
+        wm_ncu_metric(src, 0, k, &mv);
+        size_t len = strlen(mv.name) + 1;
+        column_metric(mv.name, at, len);
+        v[k] = (mrow){mv.line, at, k};
+        at += len;
+    }
+    qsort(v, m.nmetrics, sizeof *v, mrow_cmp);
     for (size_t j = 0; j < p.nmetrics; j++) {
-        wm_ncu_value pv;
+        wm_ncu_value pv, mv;
         wm_ncu_metric(pred, pl, j, &pv);
         if (!pv.line)
             continue;
-        for (size_t k = 0; k < m.nmetrics; k++) {
-            wm_ncu_value mv;
-            wm_ncu_metric(src, 0, k, &mv);
-            column_metric(mv.name, norm, sizeof norm);
-            if (mv.line != pv.line || !names_match(pv.name, norm))
-                continue;
-            pair(s, pv.line, pv.name, pv.unit, pv.value, mv.value);
-            break;
+        size_t best = mrow_find(v, m.nmetrics, pv.line, pv.name);
+        for (const char *u = strchr(pv.name, '_'); u; u = strchr(u + 1, '_')) {
+            size_t k = mrow_find(v, m.nmetrics, pv.line, u + 1);
+            best = k < best ? k : best;
         }
+        if (best == SIZE_MAX)
+            continue;
+        wm_ncu_metric(src, 0, best, &mv);
+        pair(s, pv.line, pv.name, pv.unit, pv.value, mv.value);
     }
+    free(v);
+    free(norms);
+    return WM_OK;
 }
 
 static void launch_head(cmp_state *s, const wm_ncu_launch *p,
@@ -252,6 +310,14 @@ static void launch_head(cmp_state *s, const wm_ncu_launch *p,
                 : "");
     fprintf(s->f, "  %-66s %-15s %14s %14s %8s\n", "metric", "unit",
             "predicted", "measured", "ratio");
+}
+
+/* Out of memory midway: the document is abandoned. */
+static wm_status nomem(cmp_state *s)
+{
+    if (s->out)
+        wmi_out_finish(s->out);
+    return WM_ERR_NOMEM;
 }
 
 wm_status wm_ncu_compare(FILE *f, const wm_ncu *const *meas, size_t nmeas,
@@ -289,15 +355,16 @@ wm_status wm_ncu_compare(FILE *f, const wm_ncu *const *meas, size_t nmeas,
         launch_head(&s, &p, &m, mx != NULL);
         if (s.out)
             wmi_out_arr(s.out, "metrics");
-        if (mx)
-            compare_totals(&s, pred, pl, mx, ml);
+        if (mx && compare_totals(&s, pred, pl, mx, ml) != WM_OK)
+            return nomem(&s);
         if (s.out) {
             wmi_out_end(s.out);
             wmi_out_arr(s.out, "lines");
         }
         for (size_t i = 0; i < nmeas; i++)
-            if (wm_ncu_page_of(meas[i]) == WM_NCU_SOURCE)
-                compare_lines(&s, pred, pl, meas[i]);
+            if (wm_ncu_page_of(meas[i]) == WM_NCU_SOURCE &&
+                compare_lines(&s, pred, pl, meas[i]) != WM_OK)
+                return nomem(&s);
         if (s.out) {
             wmi_out_end(s.out);
             wmi_out_end(s.out);
