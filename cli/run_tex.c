@@ -136,6 +136,9 @@ static const char *parse_extent(const char *spec, const char *s,
 }
 
 int run_tex_parse(const char *spec, run_arg *a, size_t index) {
+    /* *a is freed by the caller on failure, also when failing before
+       run_arg_parse fills it */
+    memset(a, 0, sizeof *a);
     int k = kind_of(spec);
     wm_ptx_texture t;
     memset(&t, 0, sizeof t);

@@ -66,3 +66,10 @@ wm_cli_test(NAME run_tex_int_linear EXIT 2
   ARGS run ${C}/tex_sm_80.ptx --kernel luminance --grid 1 --block 8
        --arg tex2d:u8x4[8x1]:linear --arg f32[8] --arg i32=8 --arg i32=1
   STDERR "linear filtering of integer texels needs norm-read")
+
+# found by fuzz_argspec: a texture spec refused before its buffer part
+# left run's argument slot uninitialised, and run freed it
+wm_cli_test(NAME run_tex_refused_slot EXIT 2
+  ARGS run ${C}/tex_sm_80.ptx --kernel fetch_strided --grid 1 --block 8
+       --arg tex2d:u8[9]:rand=2i:i1
+  STDERR "^warpmem: error: --arg 'tex2d:u8\\[9\\]:rand=2i:i1': expected \\[WxH\\] extents in texels, 1 \\.\\. 2\\^20 each \\(width first, as CUDA gives them\\)\n")
