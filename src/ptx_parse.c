@@ -415,6 +415,16 @@ static double u2d(uint64_t u)
     return f;
 }
 
+/* Can lit_bits convert l to type t?  A decimal literal (1.5, 2e64) in
+   an integer instruction is truncated to an integer, which must exist. */
+static int lit_fits(const lit *l, wmi_type t)
+{
+    if (l->k != LIT_DEC || t == PT_PRED || t == PT_F32 || t == PT_TF32 ||
+        t == PT_F64 || t == PT_F16 || t == PT_BF16)
+        return 1;
+    return l->dval >= -0x1p63 && l->dval < 0x1p63; /* NaN fails */
+}
+
 /* The raw register bits of literal l read as type t. */
 static uint64_t lit_bits(const lit *l, wmi_type t)
 {
@@ -1076,6 +1086,13 @@ static int sym_value(parser *p, const operand *o, size_t soff, size_t slen,
     return 0;
 }
 
+static int lit_range_error(parser *p, const operand *o)
+{
+    wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len ? o->len : 1,
+                "decimal literal out of the range of a 64-bit integer");
+    return 0;
+}
+
 /* Lower an operand that is read to a slot (or a vector pool entry). */
 static int src_slot(parser *p, const operand *o, wmi_type t, uint32_t *out)
 {
@@ -1084,6 +1101,8 @@ static int src_slot(parser *p, const operand *o, wmi_type t, uint32_t *out)
         *out = o->slot;
         return 1;
     case O_LIT:
+        if (!lit_fits(&o->l, t))
+            return lit_range_error(p, o);
         *out = const_slot(p, lit_bits(&o->l, t), NULL);
         return !p->oom;
     case O_SYM:
@@ -1104,6 +1123,8 @@ static int src_slot(parser *p, const operand *o, wmi_type t, uint32_t *out)
         m->pool[m->npool++] = o->nvec;
         for (unsigned i = 0; i < o->nvec; i++) {
             uint32_t s = o->vec[i];
+            if (s == WMI_NOREG && !lit_fits(&o->vlit[i], t))
+                return lit_range_error(p, o);
             if (s == WMI_NOREG)
                 s = const_slot(p, lit_bits(&o->vlit[i], t), NULL);
             m->pool[m->npool++] = s;
