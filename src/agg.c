@@ -49,6 +49,11 @@ void wmi_agg_set_tap(wm_agg *g, wmi_agg_tap tap, void *ud)
     g->tap_ud = ud;
 }
 
+int wmi_agg_has_tap(const wm_agg *g)
+{
+    return g->tap != NULL;
+}
+
 static uint64_t key_of(uint32_t site, wm_space sp, wm_op op)
 {
     return ((uint64_t)site << 8) | ((uint64_t)sp << 4) | (uint64_t)op;
@@ -185,24 +190,26 @@ static site_rec *site_get(wm_agg *g, uint32_t site, wm_space sp, wm_op op)
     return &g->sites[g->last];
 }
 
-static void stats_add_counts(wm_stats *s, const wm_counts *c)
+/* n instructions with counts c each */
+static void stats_add_counts(wm_stats *s, const wm_counts *c, uint64_t n)
 {
-    s->inst_all++;
+    s->inst_all += n;
     if (!c->requests)
         return;
-    s->inst++;
-    s->active_lanes += c->active;
-    s->requests += c->requests;
-    s->bytes += c->bytes;
-    s->sectors += c->sectors;
-    s->tags += c->tags;
-    s->ideal_sectors += c->ideal_sectors;
+    s->inst += n;
+    s->active_lanes += n * c->active;
+    s->requests += n * c->requests;
+    s->bytes += n * c->bytes;
+    s->sectors += n * c->sectors;
+    s->tags += n * c->tags;
+    s->ideal_sectors += n * c->ideal_sectors;
     s->excessive_sectors +=
-        c->sectors > c->ideal_sectors ? c->sectors - c->ideal_sectors : 0;
-    s->t_wavefronts += c->t_wavefronts;
-    s->wavefronts += c->wavefronts;
-    s->ideal_wavefronts += c->ideal_wavefronts;
-    s->conflicts += c->conflicts;
+        n * (c->sectors > c->ideal_sectors ? c->sectors - c->ideal_sectors
+                                           : 0);
+    s->t_wavefronts += n * c->t_wavefronts;
+    s->wavefronts += n * c->wavefronts;
+    s->ideal_wavefronts += n * c->ideal_wavefronts;
+    s->conflicts += n * c->conflicts;
 }
 
 void wmi_stats_add(wm_stats *d, const wm_stats *s)
@@ -239,28 +246,56 @@ wm_status wm_agg_add(wm_agg *g, const wm_access *a, wm_counts *out)
     return wmi_agg_add_counted(g, a, &c, NULL);
 }
 
+/* The record of (site, space, op), through the hint when it is right. */
+static site_rec *site_hinted(wm_agg *g, uint32_t site, wm_space space,
+                             wm_op op, uint32_t *hint)
+{
+    if (hint && *hint < g->nsites) {
+        site_rec *r = &g->sites[*hint];
+        if (r->site == site && r->space == space && r->op == op)
+            return r;
+    }
+    site_rec *r = site_get(g, site, space, op);
+    if (r && hint)
+        *hint = (uint32_t)(r - g->sites);
+    return r;
+}
+
+/* Adds n accesses of counts c to record r (the worst access aside). */
+static uint32_t record_counts(site_rec *r, wm_space space, uint32_t size,
+                              const wm_counts *c, uint64_t n)
+{
+    r->size = size;
+    stats_add_counts(&r->stats, c, n);
+    uint32_t v = per_request_value(space, c);
+    if (c->requests)
+        r->hist[v < WM_HIST_MAX ? v : WM_HIST_MAX] += (uint32_t)n; /* mod 2^32, as n increments */
+    return v;
+}
+
+wm_status wmi_agg_add_repeats(wm_agg *g, uint32_t site, wm_space space,
+                              wm_op op, uint32_t size, const wm_counts *c,
+                              uint64_t n, uint32_t *hint)
+{
+    site_rec *r = site_hinted(g, site, space, op, hint);
+    if (!r)
+        return WM_ERR_NOMEM;
+    uint32_t v = record_counts(r, space, size, c, n);
+    /* the first of them was added with its access: none is worse */
+    assert(!c->requests || (r->has_worst && v <= r->worst_value));
+    (void)v;
+    return WM_OK;
+}
+
 wm_status wmi_agg_add_counted(wm_agg *g, const wm_access *a,
                               const wm_counts *c, uint32_t *hint)
 {
-    site_rec *r = NULL;
-    if (hint && *hint < g->nsites) {
-        r = &g->sites[*hint];
-        if (r->site != a->site || r->space != a->space || r->op != a->op)
-            r = NULL;
-    }
-    if (!r) {
-        r = site_get(g, a->site, a->space, a->op);
-        if (!r)
-            return WM_ERR_NOMEM;
-        if (hint)
-            *hint = (uint32_t)(r - g->sites);
-    }
-    r->size = a->size;
-    stats_add_counts(&r->stats, c);
+    site_rec *r = site_hinted(g, a->site, a->space, a->op, hint);
+    if (!r)
+        return WM_ERR_NOMEM;
+    uint32_t v = record_counts(r, a->space, a->size, c, 1);
     if (!c->requests)
         return WM_OK;
-    uint32_t v = per_request_value(a->space, c);
-    r->hist[v < WM_HIST_MAX ? v : WM_HIST_MAX]++;
     if (!r->has_worst || v > r->worst_value) {
         r->has_worst = 1;
         r->worst_value = v;

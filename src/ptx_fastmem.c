@@ -27,6 +27,10 @@
  */
 #include "ptx_int.h"
 
+#ifdef __SSE4_1__
+#include <smmintrin.h>
+#endif
+
 
 /* Forced inlining: the element loops are instantiated per (size, count)
    so that the compiler sees constant strides. */
@@ -203,6 +207,19 @@ FM_INLINE void put(uint8_t *p, uint64_t v, unsigned esz)
 FM_INLINE void get_row(uint64_t *restrict D, const uint8_t *restrict p,
                        unsigned nl, unsigned z, unsigned esz)
 {
+#ifdef __SSE4_1__
+    if (esz == 4 && z == 4 && nl % 2 == 0) {
+        /* two lanes per 16-byte store: GCC writes this loop as one 8-byte
+           store per lane, and the next instruction's 16-byte reads of the
+           row cannot be forwarded from two stores (they wait for the
+           stores to reach the cache: the loaded row is read at once) */
+        for (unsigned i = 0; i < nl; i += 2)
+            _mm_storeu_si128((__m128i *)(void *)(D + i),
+                             _mm_cvtepu32_epi64(_mm_loadl_epi64(
+                                 (const __m128i *)(const void *)(p + i * 4))));
+        return;
+    }
+#endif
     for (unsigned i = 0; i < nl; i++)
         D[i] = get(p + i * z, esz);
 }
@@ -359,6 +376,30 @@ static void store_host(const fm_ldst *o, const uint64_t *ad, uint32_t m)
     }
 }
 
+/* Adds the memo's pending repeats to the aggregator. */
+static wm_status memo_flush_one(wmi_cta *c, wmi_memo *mo)
+{
+    uint64_t n = mo->pending;
+    mo->pending = 0;
+    if (!n)
+        return WM_OK;
+    return wmi_agg_add_repeats(c->agg, mo->pc, (wm_space)mo->space,
+                               (wm_op)mo->op, mo->size, &mo->counts, n,
+                               &mo->site);
+}
+
+wm_status wmi_ptx_memo_flush(wmi_cta *c)
+{
+    wm_status st = WM_OK;
+    for (uint32_t i = 0; i < c->nmemo; i++) {
+        wm_status s = c->agg ? memo_flush_one(c, &c->memo[i]) : WM_OK;
+        st = st != WM_OK ? st : s;
+        c->memo[i].pending = 0;
+        c->memo[i].mask = 0; /* the next aggregator sees a first access */
+    }
+    return st;
+}
+
 /* Instruction pc's memo, or NULL.  Kernels with calls run every fast
    path off (ptx_run.c), so pc lies in the kernel; checked regardless. */
 FM_INLINE wmi_memo *memo_at(const wmi_cta *c, uint32_t pc)
@@ -406,13 +447,24 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
                        ? (size > arch->bank_bytes ? size : arch->bank_bytes)
                        : (arch->line_bytes > arch->sector_bytes
                               ? arch->line_bytes : arch->sector_bytes);
-    if (same && ((a0 - mo->a0) & (per - 1)) == 0 && (per & (per - 1)) == 0)
-        return wmi_agg_add_counted(c->agg, a, &mo->counts, &mo->site);
+    if (same && ((a0 - mo->a0) & (per - 1)) == 0 && (per & (per - 1)) == 0) {
+        if (wmi_agg_has_tap(c->agg))
+            return wmi_agg_add_counted(c->agg, a, &mo->counts, &mo->site);
+        mo->pending++; /* added with the others by memo_flush_one */
+        return WM_OK;
+    }
     wm_counts cnt;
     wm_status st = wm_count(arch, a, &cnt);
     if (st != WM_OK)
         return st;
     if (mo) {
+        st = memo_flush_one(c, mo); /* the counts it holds change */
+        if (st != WM_OK)
+            return st;
+        mo->pc = pc;
+        mo->size = size;
+        mo->space = (uint8_t)a->space;
+        mo->op = (uint8_t)a->op;
         WMI_LOOP(mo->rel[l] = ad[l] - a0);
         mo->a0 = a0;
         mo->mask = m;

@@ -43,7 +43,7 @@ static inline uint64_t lane_bits(float f)
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) &&        \
     !defined(__FMA__)
 #define WM_FMA_CLONE 1
-__attribute__((target("fma"))) static void
+__attribute__((target("avx2,fma"))) static void
 fma_hw(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C,
        uint32_t m)
 {
@@ -61,7 +61,7 @@ void wmi_fma_f32(uint64_t *D, const uint64_t *A, const uint64_t *B,
                  const uint64_t *C, uint32_t m)
 {
 #ifdef WM_FMA_CLONE
-    if (__builtin_cpu_supports("fma")) {
+    if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2")) {
         fma_hw(D, A, B, C, m);
         return;
     }

@@ -458,6 +458,15 @@ typedef struct wmi_memo {
     uint8_t kind;     /* how the pattern's half warps address memory
                          (ptx_fastmem.c's classify) */
     wm_counts counts;
+    /* Repeats of the pattern not yet added to the aggregator: the first
+       access of a pattern is added with its addresses (it may be the
+       site's worst), the repeats, equal to it, are added together by
+       wmi_ptx_memo_flush when the pattern changes or the chunk of CTAs
+       ends (wmi_agg_add_repeats).  Not with a tap: it sees each access. */
+    uint64_t pending;
+    uint32_t pc;      /* the instruction (the aggregator's site) */
+    uint32_t size;    /* bytes per lane */
+    uint8_t space, op; /* wm_space, wm_op of its accesses */
 } wmi_memo;
 
 /* One worker's state: a CTA's warps and memories. */
@@ -494,12 +503,16 @@ typedef struct wmi_cta {
        no instruction writes these slots.  All 0 under WMI_RUN_SLOW.
        nslots entries. */
     uint8_t *uni;
-    /* the fast memory path's access record; lanes 32.. stay zero */
-    wm_access acc;
+    /* the fast memory path's access record; lanes 32.. stay zero.  On a
+       cache line of its own: its lane addresses are written and read as
+       vectors, which a line boundary would split (where the worker's
+       frame put it, the naive transpose ran 3 % slower) */
+    _Alignas(64) wm_access acc;
     /* memo_of[pc - f->first]: 1 + index into memo of a memory instruction
        (0: none; all 0 under WMI_RUN_SLOW) */
     uint32_t *memo_of;
     wmi_memo *memo;
+    uint32_t nmemo;
     /* --check (ptx_check_int.h): the launch's checker or NULL, and the
        schedule's warp order (NULL: warps in order) */
     struct wmi_check *chk;
@@ -566,6 +579,10 @@ uint8_t *wmi_ptx_block(wmi_cta *c, const wmi_warp *w, unsigned l,
  */
 int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                       uint32_t pc, uint32_t m, int store, wm_status *st);
+
+/* Adds the memos' pending repeats to c->agg (before the aggregator is
+   read or changed); WM_OK or WM_ERR_NOMEM. */
+wm_status wmi_ptx_memo_flush(wmi_cta *c);
 
 /* ---- calls (ptx_call.c) ---------------------------------------------- */
 

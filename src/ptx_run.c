@@ -46,6 +46,7 @@ static void cta_free(wmi_cta *c)
     free(c->memo);
     c->memo_of = NULL;
     c->memo = NULL;
+    c->nmemo = 0;
     c->warps = NULL;
     c->smem = c->lmem = NULL;
     c->uni = NULL;
@@ -92,6 +93,7 @@ static wm_status cta_alloc(wmi_cta *c)
         c->memo = calloc(nmemo ? nmemo : 1, sizeof *c->memo);
         if (!c->memo)
             return WM_ERR_NOMEM;
+        c->nmemo = nmemo;
         c->uni[SLOT_ZERO] = 1;
         for (uint32_t k = 0; k < f->nconsts; k++)
             c->uni[f->cslots[k]] = 1;
@@ -448,7 +450,18 @@ static void budget_add(job *j, uint64_t d)
         budget_over(j, tot);
 }
 
+static void run_chunk_ctas(job *j, wmi_cta *c, uint32_t k);
+
+/* Run chunk k's CTAs into its aggregator, then add the memos' pending
+   repeats to it (they belong to this chunk's aggregator). */
 static void run_chunk(job *j, wmi_cta *c, uint32_t k)
+{
+    run_chunk_ctas(j, c, k);
+    if (wmi_ptx_memo_flush(c) != WM_OK)
+        j->oom = WM_ERR_NOMEM;
+}
+
+static void run_chunk_ctas(job *j, wmi_cta *c, uint32_t k)
 {
     uint64_t lo = j->nsel * k / j->nchunks, hi = j->nsel * (k + 1) / j->nchunks;
     c->agg = j->aggs ? j->aggs[k] : NULL;

@@ -97,6 +97,21 @@ wm_status wmi_agg_add_counted(wm_agg *g, const wm_access *a,
                               const wm_counts *c, uint32_t *hint);
 
 /*
+ * n more accesses of one site with counts c, where an access of that site
+ * with the same counts was already added by wmi_agg_add_counted (so the
+ * worst access stays): the PTX interpreter's batched memo hits.  The
+ * aggregate is the one n calls of wmi_agg_add_counted would leave.  Only
+ * for an aggregator without a tap (the tap sees each access).  Returns
+ * WM_OK or WM_ERR_NOMEM.
+ */
+wm_status wmi_agg_add_repeats(wm_agg *g, uint32_t site, wm_space space,
+                              wm_op op, uint32_t size, const wm_counts *c,
+                              uint64_t n, uint32_t *hint);
+
+/* Does the aggregator pass each access to a tap (wmi_agg_set_tap)? */
+int wmi_agg_has_tap(const wm_agg *g);
+
+/*
  * Counts of translated repeats (count_memo.c): wmi_cmemo_add is wm_agg_add
  * (same record, same counts in *out) that reuses the counts of the pattern
  * last seen under key (any value but UINT64_MAX; its low bits pick one of

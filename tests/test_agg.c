@@ -198,10 +198,53 @@ static void key_order(void)
     wm_agg_free(g);
 }
 
+/* wmi_agg_add_repeats(n) after one access equals n + 1 adds of it (the
+   PTX interpreter's batched memo hits), on random sites and patterns,
+   empty masks included (they count in inst_all only). */
+static void repeats_equal_adds(void)
+{
+    wm_agg *one = wm_agg_new(wm_arch_default());
+    wm_agg *rep = wm_agg_new(wm_arch_default());
+    uint64_t x = 777;
+    uint32_t hint = 12345; /* any value is safe */
+    for (unsigned i = 0; i < 2000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t site = (uint32_t)(x >> 59);
+        wm_space sp = (x >> 40) & 1 ? WM_SPACE_SHARED : WM_SPACE_GLOBAL;
+        wm_op op = (x >> 41) & 1 ? WM_OP_ST : WM_OP_LD;
+        uint64_t mask = (x >> 42) % 7 == 0 ? 0 : (x >> 20 & 0xffffffffu);
+        wm_access a = strided(site, sp, op, 4, 4 * ((x >> 33) % 40), mask);
+        unsigned n = (unsigned)(x >> 12) % 5; /* 0..4 repeats */
+        wm_counts c;
+        for (unsigned k = 0; k <= n; k++)
+            CHECK_EQ(wm_agg_add(one, &a, k ? NULL : &c), WM_OK);
+        CHECK_EQ(wmi_agg_add_counted(rep, &a, &c, &hint), WM_OK);
+        if (n)
+            CHECK_EQ(wmi_agg_add_repeats(rep, site, sp, op, 4, &c, n, &hint),
+                     WM_OK);
+    }
+    CHECK_EQ(wm_agg_nsites(rep), wm_agg_nsites(one));
+    for (size_t i = 0; i < wm_agg_nsites(one); i++) {
+        wm_site a, b;
+        CHECK(wm_agg_site(one, i, &a));
+        CHECK(wm_agg_site(rep, i, &b));
+        CHECK_EQ(a.site, b.site);
+        CHECK(memcmp(&a.stats, &b.stats, sizeof a.stats) == 0);
+        CHECK(memcmp(wmi_agg_site_hist(one, i), wmi_agg_site_hist(rep, i),
+                     (WM_HIST_MAX + 1) * sizeof(uint32_t)) == 0);
+        CHECK((a.worst == NULL) == (b.worst == NULL));
+        if (a.worst && b.worst)
+            CHECK(memcmp(a.worst, b.worst, sizeof *a.worst) == 0);
+    }
+    wm_agg_free(one);
+    wm_agg_free(rep);
+}
+
 int main(void)
 {
     sums_and_distribution();
     merge_equals_single();
     key_order();
+    repeats_equal_adds();
     return check_done("test_agg");
 }
