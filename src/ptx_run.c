@@ -412,7 +412,6 @@ typedef struct job {
     wm_status *status;       /* one per chunk */
     uint32_t next_chunk;     /* atomic */
     uint32_t fault_chunk;    /* atomic min: lowest chunk with a fault */
-    uint64_t done;           /* atomic: CTAs finished */
     uint64_t warp_insts, thread_insts; /* atomic sums */
     wm_status oom;
     unsigned flags; /* WMI_RUN_* */
@@ -420,9 +419,16 @@ typedef struct job {
        finished CTAs' warp instructions; the first CTA to finish gives the
        estimate nsel x its steps; over (atomic, first writer wins) is the
        estimate or count that passed the budget, and stops every worker */
-    uint64_t budget, steps, over;
-    uint32_t first_done;
+    uint64_t budget, over;
     wmi_check *chk; /* l->check: the launch's checker (one worker) */
+    /* Written by every worker: on cache lines of their own, away from
+       the fields each CTA reads (fault_chunk, over), which would
+       otherwise move between the cores with every write.  done is added
+       per chunk, steps per CTA only under a budget. */
+    _Alignas(64) uint64_t done; /* atomic: CTAs finished */
+    uint64_t steps;             /* atomic, with a budget */
+    uint32_t first_done;
+    _Alignas(64) char end_of_shared_line;
 } job;
 
 /* Record that the launch passes its budget (est warp instructions). */
@@ -436,10 +442,11 @@ static void budget_over(job *j, uint64_t est)
 /* Count one finished CTA's steps against the whole-launch budget. */
 static void budget_add(job *j, uint64_t d)
 {
-    uint64_t tot = __atomic_add_fetch(&j->steps, d, __ATOMIC_RELAXED);
     if (!j->budget)
         return;
-    if (__atomic_exchange_n(&j->first_done, 1, __ATOMIC_RELAXED) == 0) {
+    uint64_t tot = __atomic_add_fetch(&j->steps, d, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&j->first_done, __ATOMIC_RELAXED) &&
+        __atomic_exchange_n(&j->first_done, 1, __ATOMIC_RELAXED) == 0) {
         uint64_t est;
         if (__builtin_mul_overflow(d, j->nsel, &est))
             est = UINT64_MAX;
@@ -450,28 +457,33 @@ static void budget_add(job *j, uint64_t d)
         budget_over(j, tot);
 }
 
-static void run_chunk_ctas(job *j, wmi_cta *c, uint32_t k);
+static uint64_t run_chunk_ctas(job *j, wmi_cta *c, uint32_t k);
 
 /* Run chunk k's CTAs into its aggregator, then add the memos' pending
-   repeats to it (they belong to this chunk's aggregator). */
+   repeats to it (they belong to this chunk's aggregator), and the CTAs
+   that finished to j->done. */
 static void run_chunk(job *j, wmi_cta *c, uint32_t k)
 {
-    run_chunk_ctas(j, c, k);
+    uint64_t n = run_chunk_ctas(j, c, k);
     if (wmi_ptx_memo_flush(c) != WM_OK)
         j->oom = WM_ERR_NOMEM;
+    __atomic_add_fetch(&j->done, n, __ATOMIC_RELAXED);
 }
 
-static void run_chunk_ctas(job *j, wmi_cta *c, uint32_t k)
+/* The CTAs of chunk k until one faults or a stop; returns how many
+   finished. */
+static uint64_t run_chunk_ctas(job *j, wmi_cta *c, uint32_t k)
 {
     uint64_t lo = j->nsel * k / j->nchunks, hi = j->nsel * (k + 1) / j->nchunks;
     c->agg = j->aggs ? j->aggs[k] : NULL;
     c->trace = j->feeder ? wmi_cache_trace(j->feeder, k) : NULL;
     c->fault = &j->faults[k];
+    uint64_t n = 0;
     for (uint64_t i = lo; i < hi; i++) {
         if (__atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED) < k)
-            return; /* an earlier chunk faulted: its fault is reported */
+            return n; /* an earlier chunk faulted: its fault is reported */
         if (__atomic_load_n(&j->over, __ATOMIC_RELAXED))
-            return; /* past the whole-launch budget */
+            return n; /* past the whole-launch budget */
         uint64_t id = j->list ? j->list[i] : i;
         uint64_t gx = j->l->grid[0], gy = j->l->grid[1];
         c->ctaid[0] = (unsigned)(id % gx);
@@ -479,11 +491,11 @@ static void run_chunk_ctas(job *j, wmi_cta *c, uint32_t k)
         c->ctaid[2] = (unsigned)(id / (gx * gy));
         if (c->trace && wmi_ctrace_cta(c->trace) != WM_OK) {
             j->oom = WM_ERR_NOMEM;
-            return;
+            return n;
         }
         uint64_t before = c->warp_insts;
         wm_status st = run_cta(c);
-        __atomic_add_fetch(&j->done, 1, __ATOMIC_RELAXED);
+        n++;
         budget_add(j, c->warp_insts - before);
         if (st != WM_OK) {
             j->status[k] = st;
@@ -492,9 +504,10 @@ static void run_chunk_ctas(job *j, wmi_cta *c, uint32_t k)
                                   &j->fault_chunk, &cur, k, 0, __ATOMIC_RELAXED,
                                   __ATOMIC_RELAXED))
                 ;
-            return;
+            return n;
         }
     }
+    return n;
 }
 
 static void *worker(void *arg)
