@@ -280,3 +280,30 @@ wm_cli_test(NAME run_mad_wide_buffer
   ARGS run ${P}/mad_wide_ptr.ptx --grid 1 --block 32 --arg u32[32] --arg u32=32
        --format csv
   STDOUT ",global,st,4,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,sector,4\n")
+
+# lazily filled buffers of more pages than a process may have mappings
+# (65 530 by default): each thread reads one float of its own page of a
+# 261 MiB buffer (stride 1024), then of every other page of a 522 MiB one
+# (stride 2048: the open pages cannot merge, so past the limit the whole
+# buffer is opened at once).  Filling a page once made a mapping of its
+# own, and past the limit the run spun in the fault handler for ever; the
+# values read must equal eager filling's.
+foreach(stride 1024 2048)
+  math(EXPR elems "66816 * ${stride}")
+  foreach(mode lazy eager)
+    wm_cli_test(NAME run_fill_pages_${stride}_${mode}
+      ARGS run ${K}/strided_copy.ptx --grid 261 --block 256
+           --arg f32[66816]:out=${B}/fill_pages_${stride}_${mode}.bin
+           --arg f32[${elems}]:rand=5 --arg i32=66816 --arg i32=${stride}
+           --fill ${mode} --draw 0
+      STDOUT "^kernel strided_copy_f32: 261 of 261 CTAs")
+    set_tests_properties(cli_run_fill_pages_${stride}_${mode} PROPERTIES
+      FIXTURES_SETUP fill_pages_${stride}_${mode} TIMEOUT 300
+      RESOURCE_LOCK big_memory)
+  endforeach()
+  add_test(NAME run_fill_pages_${stride}_same COMMAND ${CMAKE_COMMAND} -E
+    compare_files ${B}/fill_pages_${stride}_lazy.bin
+    ${B}/fill_pages_${stride}_eager.bin)
+  set_tests_properties(run_fill_pages_${stride}_same PROPERTIES
+    FIXTURES_REQUIRED "fill_pages_${stride}_lazy;fill_pages_${stride}_eager")
+endforeach()
