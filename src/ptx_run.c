@@ -421,14 +421,14 @@ typedef struct job {
        estimate or count that passed the budget, and stops every worker */
     uint64_t budget, over;
     wmi_check *chk; /* l->check: the launch's checker (one worker) */
-    /* Written by every worker: on cache lines of their own, away from
-       the fields each CTA reads (fault_chunk, over), which would
+    /* Written by every worker: on a cache line of their own (the last;
+       the struct's size is a multiple of its 64-byte alignment), away
+       from the fields each CTA reads (fault_chunk, over), which would
        otherwise move between the cores with every write.  done is added
        per chunk, steps per CTA only under a budget. */
     _Alignas(64) uint64_t done; /* atomic: CTAs finished */
     uint64_t steps;             /* atomic, with a budget */
     uint32_t first_done;
-    _Alignas(64) char end_of_shared_line;
 } job;
 
 /* Record that the launch passes its budget (est warp instructions). */
