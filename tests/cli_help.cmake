@@ -56,6 +56,14 @@ if(WM_ZSH)
   add_test(NAME completion_zsh COMMAND ${WM_ZSH} -f
     ${CMAKE_CURRENT_SOURCE_DIR}/completion_zsh.sh ${PROJECT_BINARY_DIR}/_warpmem
     $<TARGET_FILE_DIR:warpmem> ${PROJECT_SOURCE_DIR})
+  # In the sanitizer build, LeakSanitizer's exit-time scan of the
+  # `warpmem run FILE --list` that the completion runs in a $(...) under
+  # zsh stops the process with ptrace and, in most runs on a 2-core
+  # machine, never sees it stop (the tracer waits in wait4, the command
+  # spins in sched_yield: a hang).  Leaks of that command line are checked
+  # by the run tests; here LeakSanitizer is off (ASan's other checks stay).
+  set_tests_properties(completion_zsh PROPERTIES
+    ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0" TIMEOUT 120)
 endif()
 
 # The table itself (tests/test_help_table.c) reads cli/help_table.c.
