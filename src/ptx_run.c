@@ -412,7 +412,12 @@ typedef struct job {
     wm_status *status;       /* one per chunk */
     uint32_t next_chunk;     /* atomic */
     uint32_t fault_chunk;    /* atomic min: lowest chunk with a fault */
-    uint64_t warp_insts, thread_insts; /* atomic sums */
+    /* per chunk, written by the worker that ran it: CTAs finished and
+       their warp and thread instructions.  A launch that faults reports
+       the chunks up to the faulting one: chunks after it may or may not
+       have run, as the workers' timing fell. */
+    uint64_t chunk_done[MAX_CHUNKS], chunk_warp[MAX_CHUNKS],
+        chunk_thread[MAX_CHUNKS];
     wm_status oom;
     unsigned flags; /* WMI_RUN_* */
     /* whole-launch budget (l->max_total_steps, 0 = none): steps sums the
@@ -425,8 +430,9 @@ typedef struct job {
        the struct's size is a multiple of its 64-byte alignment), away
        from the fields each CTA reads (fault_chunk, over), which would
        otherwise move between the cores with every write.  done is added
-       per chunk, steps per CTA only under a budget. */
-    _Alignas(64) uint64_t done; /* atomic: CTAs finished */
+       per chunk (for the progress line), steps per CTA only under a
+       budget. */
+    _Alignas(64) uint64_t done; /* atomic: CTAs finished so far */
     uint64_t steps;             /* atomic, with a budget */
     uint32_t first_done;
 } job;
@@ -464,10 +470,14 @@ static uint64_t run_chunk_ctas(job *j, wmi_cta *c, uint32_t k);
    that finished to j->done. */
 static void run_chunk(job *j, wmi_cta *c, uint32_t k)
 {
+    uint64_t w0 = c->warp_insts, t0 = c->thread_insts;
     uint64_t n = run_chunk_ctas(j, c, k);
     if (wmi_ptx_memo_flush(c) != WM_OK)
         j->oom = WM_ERR_NOMEM;
-    __atomic_add_fetch(&j->done, n, __ATOMIC_RELAXED);
+    j->chunk_done[k] = n;
+    j->chunk_warp[k] = c->warp_insts - w0;
+    j->chunk_thread[k] = c->thread_insts - t0;
+    __atomic_add_fetch(&j->done, n, __ATOMIC_RELAXED); /* progress */
 }
 
 /* The CTAs of chunk k until one faults or a stop; returns how many
@@ -555,8 +565,6 @@ static void *worker(void *arg)
         if (j->feeder)
             wmi_cache_chunk_done(j->feeder, k);
     }
-    __atomic_add_fetch(&j->warp_insts, c.warp_insts, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&j->thread_insts, c.thread_insts, __ATOMIC_RELAXED);
     cta_free(&c);
     return NULL;
 }
@@ -925,8 +933,10 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     } else if (st == WM_OK && j.over) {
         st = budget_fault(fault, j.over, nsel, j.budget, 0);
     }
+    /* the chunks that count: all, or those up to the first fault */
+    uint32_t upto = j.fault_chunk < j.nchunks ? j.fault_chunk + 1 : j.nchunks;
     if (agg && j.aggs) {
-        for (uint32_t i = 0; i < j.nchunks && st != WM_ERR_NOMEM; i++)
+        for (uint32_t i = 0; i < upto && st != WM_ERR_NOMEM; i++)
             if (j.aggs[i]) {
                 wm_status ms = wm_agg_merge(agg, j.aggs[i]);
                 if (ms != WM_OK && st == WM_OK)
@@ -951,10 +961,13 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     }
     if (res) {
         res->ctas_total = nctas;
-        res->ctas_run = j.done;
+        res->ctas_run = res->warp_insts = res->thread_insts = 0;
+        for (uint32_t i = 0; i < upto; i++) {
+            res->ctas_run += j.chunk_done[i];
+            res->warp_insts += j.chunk_warp[i];
+            res->thread_insts += j.chunk_thread[i];
+        }
         res->sampled = nsel < nctas;
-        res->warp_insts = j.warp_insts;
-        res->thread_insts = j.thread_insts;
     }
     if (j.aggs)
         for (uint32_t i = 0; i < j.nchunks; i++)
