@@ -268,8 +268,8 @@ static uint32_t record_counts(site_rec *r, wm_space space, uint32_t size,
     r->size = size;
     stats_add_counts(&r->stats, c, n);
     uint32_t v = per_request_value(space, c);
-    if (c->requests)
-        r->hist[v < WM_HIST_MAX ? v : WM_HIST_MAX] += (uint32_t)n; /* mod 2^32, as n increments */
+    if (c->requests) /* mod 2^32, as n increments would be */
+        r->hist[v < WM_HIST_MAX ? v : WM_HIST_MAX] += (uint32_t)n;
     return v;
 }
 

@@ -717,6 +717,47 @@ uint64_t wm_ptx_extra_address(size_t nargs, size_t j)
     return (uint64_t)(nargs + j + 1) << WMI_WIN_SHIFT;
 }
 
+/* The chunks whose work a launch reports: all, or those up to the first
+   fault (later ones ran or not as the workers' timing fell). */
+static uint32_t job_chunks_counted(const job *j)
+{
+    return j->fault_chunk < j->nchunks ? j->fault_chunk + 1 : j->nchunks;
+}
+
+/* Merges the counted chunks' aggregators into agg and labels its sites;
+   returns st, or the first error of these steps when st is WM_OK. */
+static wm_status job_merge(job *j, const wm_ptx_module *m, wm_agg *agg,
+                           wm_status st)
+{
+    if (!agg || !j->aggs)
+        return st;
+    uint32_t upto = job_chunks_counted(j);
+    for (uint32_t i = 0; i < upto && st != WM_ERR_NOMEM; i++)
+        if (j->aggs[i]) {
+            wm_status ms = wm_agg_merge(agg, j->aggs[i]);
+            if (ms != WM_OK && st == WM_OK)
+                st = ms;
+        }
+    if (st != WM_ERR_NOMEM) {
+        wm_status ls = label_sites(m, agg);
+        if (ls != WM_OK && st == WM_OK)
+            st = ls;
+    }
+    return st;
+}
+
+/* CTAs run and instructions of the counted chunks into res. */
+static void job_totals(const job *j, wm_ptx_result *res)
+{
+    uint32_t upto = job_chunks_counted(j);
+    res->ctas_run = res->warp_insts = res->thread_insts = 0;
+    for (uint32_t i = 0; i < upto; i++) {
+        res->ctas_run += j->chunk_done[i];
+        res->warp_insts += j->chunk_warp[i];
+        res->thread_insts += j->chunk_thread[i];
+    }
+}
+
 wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
                            const wm_ptx_launch *l, wm_agg *agg,
                            wm_ptx_result *res, wm_ptx_fault *fault,
@@ -933,21 +974,7 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     } else if (st == WM_OK && j.over) {
         st = budget_fault(fault, j.over, nsel, j.budget, 0);
     }
-    /* the chunks that count: all, or those up to the first fault */
-    uint32_t upto = j.fault_chunk < j.nchunks ? j.fault_chunk + 1 : j.nchunks;
-    if (agg && j.aggs) {
-        for (uint32_t i = 0; i < upto && st != WM_ERR_NOMEM; i++)
-            if (j.aggs[i]) {
-                wm_status ms = wm_agg_merge(agg, j.aggs[i]);
-                if (ms != WM_OK && st == WM_OK)
-                    st = ms;
-            }
-        if (st != WM_ERR_NOMEM) {
-            wm_status ls = label_sites(m, agg);
-            if (ls != WM_OK && st == WM_OK)
-                st = ls;
-        }
-    }
+    st = job_merge(&j, m, agg, st);
     if (j.feeder) {
         wm_status cs = wmi_cache_feeder_end(j.feeder, st == WM_OK);
         if (cs != WM_OK && st == WM_OK)
@@ -960,13 +987,8 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
         wmi_check_free(j.chk);
     }
     if (res) {
+        job_totals(&j, res);
         res->ctas_total = nctas;
-        res->ctas_run = res->warp_insts = res->thread_insts = 0;
-        for (uint32_t i = 0; i < upto; i++) {
-            res->ctas_run += j.chunk_done[i];
-            res->warp_insts += j.chunk_warp[i];
-            res->thread_insts += j.chunk_thread[i];
-        }
         res->sampled = nsel < nctas;
     }
     if (j.aggs)
