@@ -672,85 +672,69 @@ static uint64_t align_up(uint64_t x, uint64_t a)
  *             [= { init, ... } | = value] ;
  * for space .global .const .shared .local (module or function scope).
  */
-static int parse_var(parser *p, wmi_space sp, int is_extern)
+/* A declaration's qualifiers up to its name: .align N, .v2/.v4 (which
+   multiply *count) and the element type (*elem bytes; 0 if none). */
+static int parse_var_quals(parser *p, uint32_t *align, uint32_t *elem,
+                           uint64_t *count)
 {
-    uint32_t align = 0, elem = 0;
-    uint64_t count = 1;
-    int unsized = 0;
-    wmi_type ty = PT_NONE;
-    next(p); /* the space word */
+    static const struct { const char *n; uint32_t b; } ts[] = {
+        {"b8", 1}, {"u8", 1}, {"s8", 1}, {"b16", 2}, {"u16", 2},
+        {"s16", 2}, {"f16", 2}, {"bf16", 2}, {"b32", 4}, {"u32", 4},
+        {"s32", 4}, {"f32", 4}, {"b64", 8}, {"u64", 8}, {"s64", 8},
+        {"f64", 8}, {"f16x2", 4}, {"pred", 1}};
     while (p->t.k == T_WORD && p->s[p->t.off] == '.') {
         if (is_w(p, ".align")) {
             next(p);
             lit l;
             if (p->t.k != T_NUM || !parse_number(p, 0, &l) || l.k != LIT_INT)
                 return err(p, "expected an alignment");
-            align = (uint32_t)l.bits;
+            *align = (uint32_t)l.bits;
         } else if (is_w(p, ".v2") || is_w(p, ".v4")) {
-            count *= (uint64_t)(p->s[p->t.off + 2] - '0');
+            *count *= (uint64_t)(p->s[p->t.off + 2] - '0');
         } else {
             const char *w = p->s + p->t.off + 1;
             size_t wl = p->t.len - 1;
-            static const struct { const char *n; uint32_t b; } ts[] = {
-                {"b8", 1}, {"u8", 1}, {"s8", 1}, {"b16", 2}, {"u16", 2},
-                {"s16", 2}, {"f16", 2}, {"bf16", 2}, {"b32", 4}, {"u32", 4},
-                {"s32", 4}, {"f32", 4}, {"b64", 8}, {"u64", 8}, {"s64", 8},
-                {"f64", 8}, {"f16x2", 4}, {"pred", 1}};
             for (size_t i = 0; i < WM_ARRAY_LEN(ts); i++)
-                if (strlen(ts[i].n) == wl && memcmp(ts[i].n, w, wl) == 0) {
-                    elem = ts[i].b;
-                    ty = PT_B8;
-                }
+                if (strlen(ts[i].n) == wl && memcmp(ts[i].n, w, wl) == 0)
+                    *elem = ts[i].b;
         }
         next(p);
     }
-    (void)ty;
-    if (p->t.k != T_WORD || !elem)
-        return err(p, "expected a type and a variable name");
-    tok name = p->t;
-    next(p);
+    return 1;
+}
+
+/* The array dimensions after a name, "[N]" or "[]" (*unsized), each
+   multiplying *count. */
+static int parse_var_dims(parser *p, uint64_t *count, int *unsized)
+{
     while (is_p(p, '[')) {
         next(p);
         if (is_p(p, ']')) {
-            unsized = 1;
+            *unsized = 1;
         } else {
             lit l;
             if (p->t.k != T_NUM || !parse_number(p, 0, &l) || l.k != LIT_INT)
                 return err(p, "expected an array size");
-            if (l.bits && count > UINT64_MAX / l.bits)
+            if (l.bits && *count > UINT64_MAX / l.bits)
                 return err(p, "array size overflows 64 bits");
-            count *= l.bits;
+            *count *= l.bits;
             next(p);
         }
         if (!expect_p(p, ']', "to close the array size"))
             return 0;
     }
-    if (!align)
-        align = elem;
-    if (!unsized && count > UINT64_MAX / elem)
-        return err(p, "array size overflows 64 bits");
-    uint64_t size = unsized ? 0 : count * elem;
-    int ok;
-    PUSH(p->m->vars, p->m->nvars, p->m->capvars, ok);
-    if (!ok)
-        return nomem(p);
-    wmi_var *v = &p->m->vars[p->m->nvars];
-    memset(v, 0, sizeof *v);
-    v->name = dupn(p->s + name.off, name.len);
-    if (!v->name)
-        return nomem(p);
-    p->m->nvars++;
-    if (!wmi_namemap_put(&p->vnames, v->name, name.len, (uint32_t)(p->m->nvars - 1)))
-        return nomem(p);
-    v->space = sp;
-    v->func = p->f ? p->fidx : WMI_NOREG;
-    v->size = size;
-    v->align = align;
-    v->is_extern = is_extern && sp == SP_SHARED && unsized;
-    /* Sizes are checked before they are stored in 32 bits or allocated:
-       shared and local against their hardware limits (a launch checks the
-       exact totals again), module data against WM_LIMIT_MODULE_DATA. */
-    if (sp == SP_SHARED && !v->is_extern) {
+    return 1;
+}
+
+/* Gives v (size and alignment set) its offset in its space.  Sizes are
+   checked before they are stored in 32 bits or allocated: shared and
+   local against their hardware limits (a launch checks the exact totals
+   again), module data against WM_LIMIT_MODULE_DATA. */
+static int place_var(parser *p, wmi_var *v, tok name)
+{
+    uint64_t size = v->size;
+    uint32_t align = v->align;
+    if (v->space == SP_SHARED && !v->is_extern) {
         uint32_t *acc = p->f ? &p->f->smem_static : &p->module_smem;
         uint64_t off = align_up(*acc, align);
         if (size > WM_LIMIT_SMEM || off + size > WM_LIMIT_SMEM)
@@ -758,14 +742,14 @@ static int parse_var(parser *p, wmi_space sp, int is_extern)
                              "a fixed limit");
         v->offset = off;
         *acc = (uint32_t)(off + size);
-    } else if (sp == SP_LOCAL && p->f) {
+    } else if (v->space == SP_LOCAL && p->f) {
         uint64_t off = align_up(p->f->local_bytes, align);
         if (size > WM_LIMIT_LOCAL || off + size > WM_LIMIT_LOCAL)
             return var_limit(p, name, ".local memory per thread",
                              WM_LIMIT_LOCAL, "a fixed limit");
         v->offset = off;
         p->f->local_bytes = (uint32_t)(off + size);
-    } else if (sp == SP_GLOBAL || sp == SP_CONST) {
+    } else if (v->space == SP_GLOBAL || v->space == SP_CONST) {
         uint64_t off = align_up(p->m->gbytes, align < 16 ? 16 : align);
         if (size > WM_LIMIT_MODULE_DATA || off > WM_LIMIT_MODULE_DATA - size)
             return var_limit(p, name, "module .global/.const data",
@@ -786,43 +770,79 @@ static int parse_var(parser *p, wmi_space sp, int is_extern)
         if (align > p->f->dyn_align)
             p->f->dyn_align = align;
     }
-    if (is_p(p, '=')) {
-        /* initialiser: = value | = { v, v, ... } (nested braces flattened) */
-        uint64_t k = 0;
-        int depth = 0;
-        next(p);
-        do {
-            if (is_p(p, '{')) {
-                depth++;
-                next(p);
-                continue;
-            }
-            if (is_p(p, '}')) {
-                depth--;
-                next(p);
-                continue;
-            }
-            if (is_p(p, ',')) {
-                next(p);
-                continue;
-            }
-            int neg = 0;
-            if (is_p(p, '-')) {
-                neg = 1;
-                next(p);
-            }
-            lit l;
-            if (p->t.k != T_NUM || !parse_number(p, neg, &l))
-                return err(p, "expected a number in the initialiser");
-            if ((sp == SP_GLOBAL || sp == SP_CONST) && (k + 1) * elem <= size) {
-                uint64_t b = l.k == LIT_INT ? l.bits
-                                            : lit_bits(&l, elem == 8 ? PT_F64 : PT_F32);
-                memcpy(p->m->gdata + v->offset + k * elem, &b, elem);
-            }
-            k++;
+    return 1;
+}
+
+/* An initialiser after '=': a value or { v, v, ... } (nested braces
+   flattened); module data keeps the elements that fit v. */
+static int parse_var_init(parser *p, const wmi_var *v, uint32_t elem)
+{
+    int data = v->space == SP_GLOBAL || v->space == SP_CONST;
+    uint64_t k = 0;
+    int depth = 0;
+    next(p); /* '=' */
+    do {
+        if (is_p(p, '{') || is_p(p, '}') || is_p(p, ',')) {
+            depth += is_p(p, '{') - is_p(p, '}');
             next(p);
-        } while (depth > 0 && p->t.k != T_EOF);
-    }
+            continue;
+        }
+        int neg = is_p(p, '-');
+        if (neg)
+            next(p);
+        lit l;
+        if (p->t.k != T_NUM || !parse_number(p, neg, &l))
+            return err(p, "expected a number in the initialiser");
+        if (data && (k + 1) * elem <= v->size) {
+            uint64_t b = l.k == LIT_INT ? l.bits
+                                        : lit_bits(&l, elem == 8 ? PT_F64 : PT_F32);
+            memcpy(p->m->gdata + v->offset + k * elem, &b, elem);
+        }
+        k++;
+        next(p);
+    } while (depth > 0 && p->t.k != T_EOF);
+    return 1;
+}
+
+static int parse_var(parser *p, wmi_space sp, int is_extern)
+{
+    uint32_t align = 0, elem = 0;
+    uint64_t count = 1;
+    int unsized = 0;
+    next(p); /* the space word */
+    if (!parse_var_quals(p, &align, &elem, &count))
+        return 0;
+    if (p->t.k != T_WORD || !elem)
+        return err(p, "expected a type and a variable name");
+    tok name = p->t;
+    next(p);
+    if (!parse_var_dims(p, &count, &unsized))
+        return 0;
+    if (!align)
+        align = elem;
+    if (!unsized && count > UINT64_MAX / elem)
+        return err(p, "array size overflows 64 bits");
+    int ok;
+    PUSH(p->m->vars, p->m->nvars, p->m->capvars, ok);
+    if (!ok)
+        return nomem(p);
+    wmi_var *v = &p->m->vars[p->m->nvars];
+    memset(v, 0, sizeof *v);
+    v->name = dupn(p->s + name.off, name.len);
+    if (!v->name)
+        return nomem(p);
+    p->m->nvars++;
+    if (!wmi_namemap_put(&p->vnames, v->name, name.len, (uint32_t)(p->m->nvars - 1)))
+        return nomem(p);
+    v->space = sp;
+    v->func = p->f ? p->fidx : WMI_NOREG;
+    v->size = unsized ? 0 : count * elem;
+    v->align = align;
+    v->is_extern = is_extern && sp == SP_SHARED && unsized;
+    if (!place_var(p, v, name))
+        return 0;
+    if (is_p(p, '=') && !parse_var_init(p, v, elem))
+        return 0;
     return expect_p(p, ';', "after the variable declaration");
 }
 
@@ -1278,6 +1298,200 @@ static int check_arity(parser *p, const wmi_insn *in, tok optok,
  * instruction := ['@' ['!'] pred] opcode [operand {, operand}] ;
  * start is the offset of the guard or opcode.
  */
+/* A guard, "@%p" or "@!%p", if there is one. */
+static int parse_guard(parser *p, wmi_insn *in)
+{
+    if (!is_p(p, '@'))
+        return 1;
+    next(p);
+    if (is_p(p, '!')) {
+        in->guard_neg = 1;
+        next(p);
+    }
+    if (p->t.k != T_WORD)
+        return err(p, "expected a predicate after '@'");
+    in->guard = find_reg(p, p->s + p->t.off, p->t.len);
+    if (in->guard == WMI_NOREG)
+        return err(p, "undeclared predicate '%.*s'", (int)p->t.len,
+                   p->s + p->t.off);
+    next(p);
+    return 1;
+}
+
+/* The comma-separated operands up to ';' (at most 8). */
+static int parse_operands(parser *p, operand ops[8], unsigned *nops)
+{
+    *nops = 0;
+    while (!is_p(p, ';')) {
+        if (p->t.k == T_EOF || is_p(p, '}'))
+            return err(p, "expected ';' after the instruction");
+        if (*nops >= 8)
+            return err(p, "too many operands");
+        if (!parse_operand(p, &ops[*nops]))
+            return 0;
+        ++*nops;
+        if (is_p(p, ','))
+            next(p);
+        else if (!is_p(p, ';'))
+            return err(p, "expected ',' or ';' after an operand");
+    }
+    return 1;
+}
+
+/* Whether an ld/st.param names a call-sequence parameter (param0,
+   func_retval0), which is not modelled: such an instruction faults as
+   unsupported if run. */
+static int unmodelled_param(const parser *p, const operand *ops,
+                            unsigned nops)
+{
+    for (unsigned k = 0; k < nops; k++) {
+        const operand *o = &ops[k];
+        if (o->k != O_ADDR || !o->has_sym ||
+            find_var(p, p->s + o->soff, o->slen) >= 0 ||
+            find_fsym(p, p->s + o->soff, o->slen))
+            continue;
+        int known = 0;
+        for (uint32_t i = 0; i < p->f->nparams; i++)
+            known |= strlen(p->f->params[i].name) == o->slen &&
+                     memcmp(p->f->params[i].name, p->s + o->soff, o->slen) == 0;
+        if (!known)
+            return 1;
+    }
+    return 0;
+}
+
+/* bra's label, resolved when its scope closes. */
+static int add_label_ref(parser *p, const operand *ops, unsigned nops,
+                         uint32_t idx)
+{
+    if (nops != 1 || ops[0].k != O_SYM)
+        return err(p, "expected a label after bra");
+    int ok;
+    PUSH(p->lrefs, p->nlrefs, p->caplrefs, ok);
+    if (!ok)
+        return nomem(p);
+    p->lrefs[p->nlrefs].off = ops[0].soff;
+    p->lrefs[p->nlrefs].len = ops[0].slen;
+    p->lrefs[p->nlrefs].insn = idx;
+    p->lrefs[p->nlrefs].scope = p->scope;
+    p->nlrefs++;
+    return 1;
+}
+
+/* The destination operand: a register, "a|b", or a vector. */
+static int bind_dest(parser *p, wmi_insn *in, const operand *o)
+{
+    if (o->k == O_REG) {
+        in->d = o->slot;
+        in->d2 = o->slot2;
+        if (in->d2 != WMI_NOREG)
+            in->flags |= F_DEST2;
+        return 1;
+    }
+    if (o->k == O_VEC)
+        return src_slot(p, o, (wmi_type)in->type, &in->d);
+    wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len,
+                "expected a destination register");
+    return 0;
+}
+
+/* An address operand as source nsrc: its base into *field and its
+   offset into imm (source 0) or imm2 (source 1). */
+static int bind_addr(parser *p, wmi_insn *in, const operand *o,
+                     unsigned nsrc, uint32_t *field)
+{
+    int64_t off;
+    if (!addr_operand(p, o, (wmi_space)in->space, field, &off))
+        return 0;
+    if (nsrc == 0)
+        in->imm = off;
+    else if (nsrc == 1)
+        in->imm2 = off;
+    else if (off) /* cp.async.bulk's [mbar]: no field */
+        return err(p, "an offset in this address operand is not supported");
+    return 1;
+}
+
+/* The source operands ops[k..nops) into a, b, c, e. */
+static int bind_sources(parser *p, wmi_insn *in, const operand *ops,
+                        unsigned k, unsigned nops)
+{
+    uint32_t *fields[4] = {&in->a, &in->b, &in->c, &in->e};
+    for (unsigned nsrc = 0; k < nops; k++, nsrc++) {
+        const operand *o = &ops[k];
+        if (nsrc >= 4)
+            return err(p, "too many source operands");
+        if (o->k == O_ADDR && o->tensor && p->coords) {
+            /* [handle, {coordinates}]: two fields */
+            if (nsrc > 2)
+                return err(p, "too many source operands");
+            if (!tex_address(p, o, wmi_ptx_src_type(in, nsrc + 1),
+                             fields[nsrc], fields[nsrc + 1]))
+                return 0;
+            nsrc++;
+        } else if (o->k == O_ADDR) {
+            if (!bind_addr(p, in, o, nsrc, fields[nsrc]))
+                return 0;
+        } else if (o->k == O_LIST) {
+            return err(p, "unexpected parenthesised list");
+        } else {
+            wmi_type t = in->op == OP_SETP && nsrc == 2 && o->k == O_LIT
+                             ? PT_PRED : wmi_ptx_src_type(in, nsrc);
+            if (!src_slot(p, o, t, fields[nsrc]))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* What the operands of some opcodes must be beyond their count. */
+static int check_forms(parser *p, wmi_insn *in, tok optok,
+                       const operand *ops, unsigned nops)
+{
+    wmi_op op = (wmi_op)in->op;
+    if (op == OP_MOV && ((in->d | in->a) & WMI_VEC) &&
+        (((in->d & in->a) & WMI_VEC) ||
+         wmi_type_bits((wmi_type)in->type) > 64))
+        return err(p, "%.*s packs or unpacks a vector of at most 64 bits "
+                      "into one register", (int)optok.len,
+                   p->s + optok.off);
+    if (op == OP_CP_ASYNC) {
+        /* cp.async [dst], [src], cp-size[, src-size] */
+        if (nops < 3 || ops[2].k != O_LIT)
+            return err(p, "expected cp.async [dst], [src], size");
+        in->mod = (uint8_t)ops[2].l.bits;
+    }
+    if ((op == OP_LD || op == OP_ST || op == OP_ATOM || op == OP_RED ||
+         op == OP_LDMATRIX) &&
+        (nops < 2 || ops[op == OP_ST || op == OP_RED ? 0 : 1].k != O_ADDR))
+        return err(p, "expected an address operand in brackets");
+    return 1;
+}
+
+/* The operands of an opcode of the shape table into the instruction. */
+static int bind_operands(parser *p, wmi_insn *in, tok optok,
+                         const operand *ops, unsigned nops)
+{
+    wmi_op op = (wmi_op)in->op;
+    const wmi_shape *sh = &wmi_op_shapes[op];
+    /* mbarrier: arrive returns a state, the waits a predicate */
+    unsigned nd = op == OP_MBAR ? (in->mod == MB_ARRIVE || in->mod == MB_WAIT)
+                                : sh->ndst;
+    assert(nd <= nops);
+    for (unsigned v = 0; v < nops; v++)
+        if (ops[v].k == O_VEC && !sh->vec) {
+            wm_diag_set(p->d, WM_ERR_PARSE, ops[v].off, ops[v].len,
+                        "%.*s takes no vector operand", (int)optok.len,
+                        p->s + optok.off);
+            return 0;
+        }
+    if (nd && !bind_dest(p, in, &ops[0]))
+        return 0;
+    if (!bind_sources(p, in, ops, nd ? 1 : 0, nops))
+        return 0;
+    return check_forms(p, in, optok, ops, nops);
+}
+
 static int parse_insn(parser *p, size_t start)
 {
     wmi_insn in;
@@ -1285,20 +1499,8 @@ static int parse_insn(parser *p, size_t start)
     p->frame_ref = 0;
     in.guard = WMI_NOREG;
     in.d = in.d2 = in.a = in.b = in.c = in.e = WMI_NOREG;
-    if (is_p(p, '@')) {
-        next(p);
-        if (is_p(p, '!')) {
-            in.guard_neg = 1;
-            next(p);
-        }
-        if (p->t.k != T_WORD)
-            return err(p, "expected a predicate after '@'");
-        in.guard = find_reg(p, p->s + p->t.off, p->t.len);
-        if (in.guard == WMI_NOREG)
-            return err(p, "undeclared predicate '%.*s'", (int)p->t.len,
-                       p->s + p->t.off);
-        next(p);
-    }
+    if (!parse_guard(p, &in))
+        return 0;
     if (p->t.k != T_WORD)
         return err(p, "expected an instruction");
     tok optok = p->t;
@@ -1306,157 +1508,39 @@ static int parse_insn(parser *p, size_t start)
     p->coords = wmi_ptx_is_tex(in.op);
     next(p);
     operand ops[8];
-    unsigned nops = 0;
-    while (!is_p(p, ';')) {
-        if (p->t.k == T_EOF || is_p(p, '}'))
-            return err(p, "expected ';' after the instruction");
-        if (nops >= 8)
-            return err(p, "too many operands");
-        if (!parse_operand(p, &ops[nops]))
-            return 0;
-        nops++;
-        if (is_p(p, ','))
-            next(p);
-        else if (!is_p(p, ';'))
-            return err(p, "expected ',' or ';' after an operand");
-    }
-    size_t end = p->t.off;
-    in.line = 0;
+    unsigned nops;
+    if (!parse_operands(p, ops, &nops))
+        return 0;
     in.loc = p->curloc;
-    if (!add_text(p, start, end, &in.text))
+    if (!add_text(p, start, p->t.off, &in.text))
         return 0;
     /* PTX line of the instruction: a cursor that only moves forward */
     for (; p->lpos < optok.off; p->lpos++)
         p->lline += p->s[p->lpos] == '\n';
     in.line = p->lline;
+    if ((in.op == OP_LD || in.op == OP_ST) && in.space == SP_PARAM &&
+        unmodelled_param(p, ops, nops))
+        in.op = OP_UNKNOWN;
     wmi_op op = (wmi_op)in.op;
-    uint32_t idx = (uint32_t)p->m->ncode;
-    if ((op == OP_LD || op == OP_ST) && in.space == SP_PARAM) {
-        /* call-sequence parameters (param0, func_retval0) are not
-           modelled: such an instruction faults as unsupported if run */
-        for (unsigned k = 0; k < nops; k++)
-            if (ops[k].k == O_ADDR && ops[k].has_sym &&
-                find_var(p, p->s + ops[k].soff, ops[k].slen) < 0) {
-                int known = find_fsym(p, p->s + ops[k].soff,
-                                      ops[k].slen) != NULL;
-                for (uint32_t i = 0; i < p->f->nparams; i++)
-                    known |= strlen(p->f->params[i].name) == ops[k].slen &&
-                             memcmp(p->f->params[i].name, p->s + ops[k].soff,
-                                    ops[k].slen) == 0;
-                if (!known)
-                    op = OP_UNKNOWN;
-            }
-        in.op = (uint8_t)op;
-    }
     unsigned nfields = nops; /* [handle, {coordinates}] counts twice */
     for (unsigned k = 0; k < nops && p->coords; k++)
         nfields += ops[k].k == O_ADDR && ops[k].tensor;
     if (op != OP_UNKNOWN && op != OP_CALL &&
         !check_arity(p, &in, optok, nfields))
         return 0;
-    if (op == OP_CALL) {
-        if (!lower_call(p, &in, ops, nops))
-            return 0;
-    } else if (op == OP_UNKNOWN) {
-        /* keep the instruction: it faults only when executed */
-    } else if (op == OP_BRA) {
-        if (nops != 1 || ops[0].k != O_SYM)
-            return err(p, "expected a label after bra");
-        int ok;
-        PUSH(p->lrefs, p->nlrefs, p->caplrefs, ok);
-        if (!ok)
-            return nomem(p);
-        p->lrefs[p->nlrefs].off = ops[0].soff;
-        p->lrefs[p->nlrefs].len = ops[0].slen;
-        p->lrefs[p->nlrefs].insn = idx;
-        p->lrefs[p->nlrefs].scope = p->scope;
-        p->nlrefs++;
-    } else {
-        const wmi_shape *sh = &wmi_op_shapes[op];
-        /* mbarrier: arrive returns a state, the waits a predicate */
-        unsigned nd = op == OP_MBAR ? (in.mod == MB_ARRIVE || in.mod == MB_WAIT)
-                                    : sh->ndst,
-                 k = 0, nsrc = 0;
-        assert(nd <= nops);
-        for (unsigned v = 0; v < nops; v++)
-            if (ops[v].k == O_VEC && !sh->vec) {
-                wm_diag_set(p->d, WM_ERR_PARSE, ops[v].off, ops[v].len,
-                            "%.*s takes no vector operand", (int)optok.len,
-                            p->s + optok.off);
-                return 0;
-            }
-        if (nd) {
-            if (ops[0].k == O_REG) {
-                in.d = ops[0].slot;
-                in.d2 = ops[0].slot2;
-                if (in.d2 != WMI_NOREG)
-                    in.flags |= F_DEST2;
-            } else if (ops[0].k == O_VEC) {
-                if (!src_slot(p, &ops[0], (wmi_type)in.type, &in.d))
-                    return 0;
-            } else {
-                wm_diag_set(p->d, WM_ERR_PARSE, ops[0].off, ops[0].len,
-                            "expected a destination register");
-                return 0;
-            }
-            k = 1;
-        }
-        uint32_t *fields[4] = {&in.a, &in.b, &in.c, &in.e};
-        for (; k < nops; k++, nsrc++) {
-            if (nsrc >= 4)
-                return err(p, "too many source operands");
-            wmi_type t = wmi_ptx_src_type(&in, nsrc);
-            if (ops[k].k == O_ADDR && ops[k].tensor && p->coords) {
-                if (nsrc > 2 || !tex_address(p, &ops[k],
-                                             wmi_ptx_src_type(&in, nsrc + 1),
-                                             fields[nsrc], fields[nsrc + 1]))
-                    return nsrc > 2 ? err(p, "too many source operands") : 0;
-                nsrc++;
-                continue;
-            }
-            if (ops[k].k == O_ADDR) {
-                int64_t off;
-                if (!addr_operand(p, &ops[k], (wmi_space)in.space,
-                                  fields[nsrc], &off))
-                    return 0;
-                if (nsrc == 0)
-                    in.imm = off;
-                else if (nsrc == 1)
-                    in.imm2 = off;
-                else if (off) /* cp.async.bulk's [mbar]: no field */
-                    return err(p, "an offset in this address operand is "
-                                  "not supported");
-            } else if (ops[k].k == O_LIST) {
-                return err(p, "unexpected parenthesised list");
-            } else if (op == OP_SETP && nsrc == 2 && ops[k].k == O_LIT) {
-                if (!src_slot(p, &ops[k], PT_PRED, fields[nsrc]))
-                    return 0;
-            } else {
-                if (!src_slot(p, &ops[k], t, fields[nsrc]))
-                    return 0;
-            }
-        }
-        if (op == OP_MOV && ((in.d | in.a) & WMI_VEC) &&
-            (((in.d & in.a) & WMI_VEC) ||
-             wmi_type_bits((wmi_type)in.type) > 64))
-            return err(p, "%.*s packs or unpacks a vector of at most 64 bits "
-                          "into one register", (int)optok.len,
-                       p->s + optok.off);
-        if (op == OP_CP_ASYNC) {
-            /* cp.async [dst], [src], cp-size[, src-size] */
-            if (nops < 3 || ops[2].k != O_LIT)
-                return err(p, "expected cp.async [dst], [src], size");
-            in.mod = (uint8_t)ops[2].l.bits;
-        }
-        if ((op == OP_LD || op == OP_ST || op == OP_ATOM || op == OP_RED ||
-             op == OP_LDMATRIX) && (nops < 2 || ops[op == OP_ST || op == OP_RED ? 0 : 1].k != O_ADDR))
-            return err(p, "expected an address operand in brackets");
-    }
+    int ok = 1;
+    if (op == OP_CALL)
+        ok = lower_call(p, &in, ops, nops);
+    else if (op == OP_BRA)
+        ok = add_label_ref(p, ops, nops, (uint32_t)p->m->ncode);
+    else if (op != OP_UNKNOWN) /* else kept: it faults only when executed */
+        ok = bind_operands(p, &in, optok, ops, nops);
+    if (!ok)
+        return 0;
     /* a .func's ld/st.param and any call-sequence .param are frame bytes */
     if ((op == OP_LD || op == OP_ST) && in.space == SP_PARAM &&
         (!p->f->is_entry || p->frame_ref))
         in.space = SP_FRAME;
-    int ok;
     PUSH(p->m->code, p->m->ncode, p->m->capcode, ok);
     if (!ok)
         return nomem(p);

@@ -758,6 +758,294 @@ static void job_totals(const job *j, wm_ptx_result *res)
     }
 }
 
+#define MAX_GLOBALS 64 /* l->nglobals */
+
+/* The checks of a launch against its kernel and module before anything is
+   allocated; gv[i]: the variable of l->globals[i]. */
+static wm_status check_launch(const wm_ptx_module *m, const wmi_func *f,
+                              const wm_ptx_launch *l, wm_ptx_fault *fault,
+                              const wmi_var **gv, uint64_t *smem)
+{
+    wm_status st = check_geometry(f, l, fault, smem);
+    if (st != WM_OK)
+        return st;
+    if (l->nargs != f->nparams)
+        return launch_error(fault, "kernel %s takes %u parameters, %zu "
+                            "arguments given", f->pretty, f->nparams, l->nargs);
+    if (l->nargs >= WMI_MAX_GLOBAL_BUFS)
+        return launch_error(fault, "too many arguments");
+    /* parameter buffer and global windows */
+    if (l->nargs + l->nextra >= WMI_MAX_GLOBAL_BUFS)
+        return launch_error(fault, "too many buffers");
+    for (size_t i = 0; i < l->ntextures; i++) { /* ptx_tex.c */
+        char why[160];
+        if (!wmi_ptx_tex_check(&l->textures[i], why, sizeof why))
+            return launch_error(fault, "texture %zu: %s", i, why);
+    }
+    if (l->ntextures > ((size_t)1 << 20))
+        return launch_error(fault, "too many textures");
+    if (l->nglobals > MAX_GLOBALS)
+        return launch_error(fault, "at most %d globals", MAX_GLOBALS);
+    for (size_t i = 0; i < l->nglobals; i++) {
+        const wm_ptx_global *g = &l->globals[i];
+        gv[i] = g->name ? find_global(m, g->name) : NULL;
+        if (!gv[i])
+            return launch_error(fault, "no __device__ or __constant__ "
+                                "variable '%s' in the module",
+                                g->name ? g->name : "");
+        if (g->bytes > gv[i]->size)
+            return launch_error(fault, "%zu bytes for '%s', which has %llu",
+                                g->bytes, g->name,
+                                (unsigned long long)gv[i]->size);
+    }
+    return WM_OK;
+}
+
+/* What a launch's threads address besides shared memory: the parameter
+   bytes, the global windows (arguments, extra buffers, module data). */
+typedef struct launch_mem {
+    uint8_t *params;
+    wmi_gbuf *gbufs;
+    uint8_t *gdata; /* the module's .global/.const data */
+} launch_mem;
+
+static void launch_mem_free(launch_mem *lm)
+{
+    free(lm->params);
+    free(lm->gbufs);
+    free(lm->gdata);
+}
+
+/* Lays out the parameter bytes and windows of l's arguments. */
+static wm_status bind_args(const wmi_func *f, const wm_ptx_launch *l,
+                           launch_mem *lm, wm_ptx_fault *fault)
+{
+    for (size_t i = 0; i < l->nargs; i++) {
+        const wm_ptx_arg *a = &l->args[i];
+        const wmi_param *pa = &f->params[i];
+        if (a->buf) {
+            if (pa->size != 8)
+                return launch_error(fault,
+                                    "argument %zu is a buffer but parameter "
+                                    "%zu has %u bytes (a pointer has 8)",
+                                    i, i, pa->size);
+            uint64_t addr = (uint64_t)(i + 1) << WMI_WIN_SHIFT;
+            memcpy(lm->params + pa->offset, &addr, 8);
+            lm->gbufs[i].p = a->buf;
+            lm->gbufs[i].bytes = a->bytes;
+        } else {
+            if (a->size != pa->size || (!a->value && a->size > 8))
+                return launch_error(fault,
+                                    "argument %zu is a %u-byte %s but "
+                                    "parameter %zu has %u bytes",
+                                    i, a->size, a->value ? "value" : "scalar",
+                                    i, pa->size);
+            memcpy(lm->params + pa->offset, a->value ? a->value : &a->scalar,
+                   a->size);
+        }
+    }
+    return WM_OK;
+}
+
+/* Allocates and fills the launch's memory; frees it on failure. */
+static wm_status launch_mem_new(const wm_ptx_module *m, const wmi_func *f,
+                                const wm_ptx_launch *l, const wmi_var **gv,
+                                launch_mem *lm, wm_ptx_fault *fault)
+{
+    lm->params = calloc(f->param_bytes + 8, 1);
+    lm->gbufs = calloc(l->nargs + l->nextra + 1, sizeof *lm->gbufs);
+    /* calloc: the zero pages of a large .global stay untouched */
+    lm->gdata = calloc(m->gbytes + 16, 1);
+    if (!lm->params || !lm->gbufs || !lm->gdata) {
+        launch_mem_free(lm);
+        return WM_ERR_NOMEM;
+    }
+    memcpy(lm->gdata, m->gdata, m->ginit);
+    for (size_t i = 0; i < l->nglobals; i++)
+        if (l->globals[i].init)
+            memcpy(lm->gdata + gv[i]->offset, l->globals[i].init,
+                   l->globals[i].bytes);
+    for (size_t j = 0; j < l->nextra; j++) {
+        lm->gbufs[l->nargs + j].p = l->extra[j].buf;
+        lm->gbufs[l->nargs + j].bytes = l->extra[j].bytes;
+    }
+    lm->gbufs[l->nargs + l->nextra].p = lm->gdata;
+    lm->gbufs[l->nargs + l->nextra].bytes = m->gbytes;
+    wm_status st = bind_args(f, l, lm, fault);
+    if (st != WM_OK)
+        launch_mem_free(lm);
+    return st;
+}
+
+/* The CTAs a launch runs: *nsel of them, the first ones (*list NULL) or a
+   sample (*list, to free). */
+static wm_status select_ctas(const wm_ptx_launch *l, const wm_agg *agg,
+                             uint64_t nctas, uint64_t *nsel, uint64_t **list)
+{
+    *nsel = nctas;
+    *list = NULL;
+    if (l->ctas == WM_PTX_CTAS_FIRST && l->ctas_n < nctas) {
+        *nsel = l->ctas_n;
+    } else if (l->ctas == WM_PTX_CTAS_SAMPLE && l->ctas_n < nctas) {
+        *nsel = l->ctas_n;
+        *list = l->cache && agg ? sample_waves(l->cache, nctas, nsel, l->seed)
+                                : sample(nctas, *nsel, l->seed);
+        if (!*list)
+            return WM_ERR_NOMEM;
+    }
+    return WM_OK;
+}
+
+/* The per-chunk state of j: faults, statuses, the checker, aggregators
+   (with agg) and the hierarchy model's feeder (with l->cache). */
+static wm_status job_alloc(job *j, const wm_ptx_launch *l, const wm_agg *agg)
+{
+    j->faults = calloc(j->nchunks, sizeof *j->faults);
+    j->status = calloc(j->nchunks, sizeof *j->status);
+    if (l->check)
+        j->chk = wmi_check_new(j->m, l->block, j->smem_bytes, j->gbufs,
+                               j->ngbufs, l->check);
+    if (!j->faults || !j->status || (l->check && !j->chk))
+        return WM_ERR_NOMEM;
+    if (!agg)
+        return WM_OK;
+    j->aggs = calloc(j->nchunks, sizeof *j->aggs);
+    if (!j->aggs)
+        return WM_ERR_NOMEM;
+    for (uint32_t i = 0; i < j->nchunks; i++)
+        if (!(j->aggs[i] = wm_agg_new(wm_agg_arch(agg))))
+            return WM_ERR_NOMEM;
+    if (l->cache &&
+        !(j->feeder = wmi_cache_feeder_new(l->cache, j->m, j->aggs,
+                                           j->nchunks)))
+        return WM_ERR_NOMEM;
+    return WM_OK;
+}
+
+static void job_free(job *j)
+{
+    if (j->chk)
+        wmi_check_free(j->chk);
+    if (j->aggs)
+        for (uint32_t i = 0; i < j->nchunks; i++)
+            wm_agg_free(j->aggs[i]);
+    free(j->aggs);
+    free(j->faults);
+    free(j->status);
+}
+
+/* Runs j's chunks on l->threads workers (the caller's thread if one),
+   calling l->progress every 0.1 s after the first half second. */
+static wm_status job_run(job *j, const wm_ptx_launch *l)
+{
+    unsigned nt = l->threads ? l->threads : ncores();
+    if (j->chk)
+        nt = 1; /* one shadow memory, one deterministic order */
+    if (nt > j->nchunks)
+        nt = j->nchunks;
+    if (nt > 256)
+        nt = 256;
+    pthread_t tids[256];
+    unsigned started = 0;
+    if (nt > 1)
+        for (; started < nt; started++)
+            if (pthread_create(&tids[started], NULL, worker, j) != 0)
+                break;
+    if (started == 0) {
+        worker(j); /* one thread: the caller's */
+    } else {
+        double t0 = now_s();
+        while (l->progress &&
+               __atomic_load_n(&j->next_chunk, __ATOMIC_RELAXED) < j->nchunks) {
+            struct timespec ts = {0, 100000000};
+            nanosleep(&ts, NULL);
+            if (now_s() - t0 > 0.5)
+                l->progress(l->progress_ud,
+                            __atomic_load_n(&j->done, __ATOMIC_RELAXED),
+                            j->nsel);
+        }
+        for (unsigned i = 0; i < started; i++)
+            pthread_join(tids[i], NULL);
+    }
+    return j->oom;
+}
+
+/* The launch's outcome after its run (st): the first fault, the budget,
+   then the merge, the hierarchy model and the checker's report. */
+static wm_status job_end(job *j, wm_agg *agg, wm_ptx_fault *fault,
+                         wm_status st)
+{
+    if (st == WM_OK && j->fault_chunk != UINT32_MAX) {
+        *fault = j->faults[j->fault_chunk];
+        st = j->status[j->fault_chunk];
+    } else if (st == WM_OK && j->over) {
+        st = budget_fault(fault, j->over, j->nsel, j->budget, 0);
+    }
+    st = job_merge(j, j->m, agg, st);
+    if (j->feeder) {
+        wm_status cs = wmi_cache_feeder_end(j->feeder, st == WM_OK);
+        if (cs != WM_OK && st == WM_OK)
+            st = cs;
+    }
+    if (j->chk) {
+        wm_status cs = wmi_check_finish(j->chk, j->l->check);
+        if (cs != WM_OK && st == WM_OK)
+            st = cs;
+    }
+    return st;
+}
+
+/* Runs the selected CTAs of a checked launch whose memory is laid out. */
+static wm_status run_job(const wm_ptx_module *m, const wmi_func *f,
+                         const wm_ptx_launch *l, const launch_mem *lm,
+                         uint64_t smem, wm_agg *agg, wm_ptx_result *res,
+                         wm_ptx_fault *fault, unsigned flags)
+{
+    /* check_geometry: no overflow */
+    uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    uint64_t nsel, *list;
+    wm_status st = select_ctas(l, agg, nctas, &nsel, &list);
+    if (st != WM_OK)
+        return st;
+    /* Before the run: every warp of every selected CTA executes at least
+       one instruction, so nsel x warps bounds the launch from below. */
+    uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    uint64_t nwarps = (nthreads + 31) / 32, least;
+    if (__builtin_mul_overflow(nsel, nwarps, &least))
+        least = UINT64_MAX;
+    if (l->max_total_steps && least > l->max_total_steps) {
+        free(list);
+        return budget_fault(fault, least, nsel, l->max_total_steps, 1);
+    }
+    job j;
+    memset(&j, 0, sizeof j);
+    j.budget = l->max_total_steps;
+    j.m = m;
+    j.f = f;
+    j.l = l;
+    j.gbufs = lm->gbufs;
+    j.ngbufs = (uint32_t)(l->nargs + l->nextra) + 1;
+    j.params = lm->params;
+    j.smem_bytes = smem;
+    j.list = list;
+    j.nsel = nsel;
+    j.nchunks = nsel < MAX_CHUNKS ? (uint32_t)(nsel ? nsel : 1) : MAX_CHUNKS;
+    j.fault_chunk = UINT32_MAX;
+    j.flags = flags;
+    st = job_alloc(&j, l, agg);
+    if (st == WM_OK)
+        st = job_run(&j, l);
+    st = job_end(&j, agg, fault, st);
+    if (res) {
+        job_totals(&j, res);
+        res->ctas_total = nctas;
+        res->sampled = nsel < nctas;
+    }
+    job_free(&j);
+    free(list);
+    return st;
+}
+
 wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
                            const wm_ptx_launch *l, wm_agg *agg,
                            wm_ptx_result *res, wm_ptx_fault *fault,
@@ -786,224 +1074,17 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
                  f->err->line, f->err->col, f->err->msg);
         return WM_ERR_PARSE;
     }
-    uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
-    uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    const wmi_var *gv[MAX_GLOBALS];
     uint64_t smem = 0;
-    wm_status gst = check_geometry(f, l, fault, &smem);
-    if (gst != WM_OK)
-        return gst;
-    if (l->nargs != f->nparams)
-        return launch_error(fault, "kernel %s takes %u parameters, %zu "
-                            "arguments given", f->pretty, f->nparams, l->nargs);
-    if (l->nargs >= WMI_MAX_GLOBAL_BUFS)
-        return launch_error(fault, "too many arguments");
-    /* parameter buffer and global windows */
-    if (l->nargs + l->nextra >= WMI_MAX_GLOBAL_BUFS)
-        return launch_error(fault, "too many buffers");
-    for (size_t i = 0; i < l->ntextures; i++) { /* ptx_tex.c */
-        char why[160];
-        if (!wmi_ptx_tex_check(&l->textures[i], why, sizeof why))
-            return launch_error(fault, "texture %zu: %s", i, why);
-    }
-    if (l->ntextures > ((size_t)1 << 20))
-        return launch_error(fault, "too many textures");
-    const wmi_var *gv[64];
-    if (l->nglobals > WM_ARRAY_LEN(gv))
-        return launch_error(fault, "at most %zu globals", WM_ARRAY_LEN(gv));
-    for (size_t i = 0; i < l->nglobals; i++) {
-        const wm_ptx_global *g = &l->globals[i];
-        gv[i] = g->name ? find_global(m, g->name) : NULL;
-        if (!gv[i])
-            return launch_error(fault, "no __device__ or __constant__ "
-                                "variable '%s' in the module",
-                                g->name ? g->name : "");
-        if (g->bytes > gv[i]->size)
-            return launch_error(fault, "%zu bytes for '%s', which has %llu",
-                                g->bytes, g->name,
-                                (unsigned long long)gv[i]->size);
-    }
-    uint8_t *params = calloc(f->param_bytes + 8, 1);
-    wmi_gbuf *gbufs = calloc(l->nargs + l->nextra + 1, sizeof *gbufs);
-    /* calloc: the zero pages of a large .global stay untouched */
-    uint8_t *gdata = calloc(m->gbytes + 16, 1);
-    if (!params || !gbufs || !gdata) {
-        free(params);
-        free(gbufs);
-        free(gdata);
-        return WM_ERR_NOMEM;
-    }
-    memcpy(gdata, m->gdata, m->ginit);
-    for (size_t i = 0; i < l->nglobals; i++)
-        if (l->globals[i].init)
-            memcpy(gdata + gv[i]->offset, l->globals[i].init,
-                   l->globals[i].bytes);
-    for (size_t j = 0; j < l->nextra; j++) {
-        gbufs[l->nargs + j].p = l->extra[j].buf;
-        gbufs[l->nargs + j].bytes = l->extra[j].bytes;
-    }
-    gbufs[l->nargs + l->nextra].p = gdata;
-    gbufs[l->nargs + l->nextra].bytes = m->gbytes;
-    for (size_t i = 0; i < l->nargs; i++) {
-        const wm_ptx_arg *a = &l->args[i];
-        const wmi_param *pa = &f->params[i];
-        if (a->buf) {
-            if (pa->size != 8) {
-                free(params);
-                free(gbufs);
-                free(gdata);
-                return launch_error(fault,
-                                    "argument %zu is a buffer but parameter "
-                                    "%zu has %u bytes (a pointer has 8)",
-                                    i, i, pa->size);
-            }
-            uint64_t addr = (uint64_t)(i + 1) << WMI_WIN_SHIFT;
-            memcpy(params + pa->offset, &addr, 8);
-            gbufs[i].p = a->buf;
-            gbufs[i].bytes = a->bytes;
-        } else {
-            if (a->size != pa->size || (!a->value && a->size > 8)) {
-                free(params);
-                free(gbufs);
-                free(gdata);
-                return launch_error(fault,
-                                    "argument %zu is a %u-byte %s but "
-                                    "parameter %zu has %u bytes",
-                                    i, a->size, a->value ? "value" : "scalar",
-                                    i, pa->size);
-            }
-            memcpy(params + pa->offset, a->value ? a->value : &a->scalar,
-                   a->size);
-        }
-    }
-    /* CTA selection */
-    uint64_t nsel = nctas;
-    uint64_t *list = NULL;
-    if (l->ctas == WM_PTX_CTAS_FIRST && l->ctas_n < nctas)
-        nsel = l->ctas_n;
-    else if (l->ctas == WM_PTX_CTAS_SAMPLE && l->ctas_n < nctas) {
-        nsel = l->ctas_n;
-        list = l->cache && agg ? sample_waves(l->cache, nctas, &nsel, l->seed)
-                               : sample(nctas, nsel, l->seed);
-        if (!list) {
-            free(params);
-            free(gbufs);
-            free(gdata);
-            return WM_ERR_NOMEM;
-        }
-    }
-    /* Before the run: every warp of every selected CTA executes at least
-       one instruction, so nsel x warps bounds the launch from below. */
-    uint64_t nwarps = (nthreads + 31) / 32, least;
-    if (__builtin_mul_overflow(nsel, nwarps, &least))
-        least = UINT64_MAX;
-    if (l->max_total_steps && least > l->max_total_steps) {
-        free(list);
-        free(params);
-        free(gbufs);
-        free(gdata);
-        return budget_fault(fault, least, nsel, l->max_total_steps, 1);
-    }
-    job j;
-    memset(&j, 0, sizeof j);
-    j.budget = l->max_total_steps;
-    j.m = m;
-    j.f = f;
-    j.l = l;
-    j.gbufs = gbufs;
-    j.ngbufs = (uint32_t)(l->nargs + l->nextra) + 1;
-    j.params = params;
-    j.smem_bytes = smem;
-    j.list = list;
-    j.nsel = nsel;
-    j.nchunks = nsel < MAX_CHUNKS ? (uint32_t)(nsel ? nsel : 1) : MAX_CHUNKS;
-    j.fault_chunk = UINT32_MAX;
-    j.flags = flags;
-    j.faults = calloc(j.nchunks, sizeof *j.faults);
-    j.status = calloc(j.nchunks, sizeof *j.status);
-    if (l->check)
-        j.chk = wmi_check_new(m, l->block, smem, gbufs, j.ngbufs, l->check);
-    wm_status st = (j.faults && j.status && (j.chk || !l->check))
-                       ? WM_OK : WM_ERR_NOMEM;
-    if (agg && st == WM_OK) {
-        j.aggs = calloc(j.nchunks, sizeof *j.aggs);
-        if (!j.aggs)
-            st = WM_ERR_NOMEM;
-        for (uint32_t i = 0; st == WM_OK && i < j.nchunks; i++)
-            if (!(j.aggs[i] = wm_agg_new(wm_agg_arch(agg))))
-                st = WM_ERR_NOMEM;
-        if (st == WM_OK && l->cache &&
-            !(j.feeder = wmi_cache_feeder_new(l->cache, m, j.aggs,
-                                              j.nchunks)))
-            st = WM_ERR_NOMEM;
-    }
-    if (st == WM_OK) {
-        unsigned nt = l->threads ? l->threads : ncores();
-        if (j.chk)
-            nt = 1; /* one shadow memory, one deterministic order */
-        if (nt > j.nchunks)
-            nt = j.nchunks;
-        if (nt > 256)
-            nt = 256;
-        pthread_t tids[256];
-        unsigned started = 0;
-        if (nt > 1)
-            for (; started < nt; started++)
-                if (pthread_create(&tids[started], NULL, worker, &j) != 0)
-                    break;
-        if (started == 0) {
-            worker(&j); /* one thread: the caller's */
-        } else {
-            double t0 = now_s();
-            while (l->progress &&
-                   __atomic_load_n(&j.next_chunk, __ATOMIC_RELAXED) < j.nchunks) {
-                struct timespec ts = {0, 100000000};
-                nanosleep(&ts, NULL);
-                if (now_s() - t0 > 0.5)
-                    l->progress(l->progress_ud,
-                                __atomic_load_n(&j.done, __ATOMIC_RELAXED), nsel);
-            }
-            for (unsigned i = 0; i < started; i++)
-                pthread_join(tids[i], NULL);
-        }
-        if (j.oom)
-            st = j.oom;
-    }
-    if (st == WM_OK && j.fault_chunk != UINT32_MAX) {
-        *fault = j.faults[j.fault_chunk];
-        st = j.status[j.fault_chunk];
-    } else if (st == WM_OK && j.over) {
-        st = budget_fault(fault, j.over, nsel, j.budget, 0);
-    }
-    st = job_merge(&j, m, agg, st);
-    if (j.feeder) {
-        wm_status cs = wmi_cache_feeder_end(j.feeder, st == WM_OK);
-        if (cs != WM_OK && st == WM_OK)
-            st = cs;
-    }
-    if (j.chk) {
-        wm_status cs = wmi_check_finish(j.chk, l->check);
-        if (cs != WM_OK && st == WM_OK)
-            st = cs;
-        wmi_check_free(j.chk);
-    }
-    if (res) {
-        job_totals(&j, res);
-        res->ctas_total = nctas;
-        res->sampled = nsel < nctas;
-    }
-    if (j.aggs)
-        for (uint32_t i = 0; i < j.nchunks; i++)
-            wm_agg_free(j.aggs[i]);
-    free(j.aggs);
-    free(j.faults);
-    free(j.status);
-    free(list);
+    launch_mem lm;
+    wm_status st = check_launch(m, f, l, fault, gv, &smem);
+    if (st != WM_OK || (st = launch_mem_new(m, f, l, gv, &lm, fault)) != WM_OK)
+        return st;
+    st = run_job(m, f, l, &lm, smem, agg, res, fault, flags);
     for (size_t i = 0; i < l->nglobals; i++) /* cudaMemcpyFromSymbol */
         if (l->globals[i].out)
-            memcpy(l->globals[i].out, gdata + gv[i]->offset,
+            memcpy(l->globals[i].out, lm.gdata + gv[i]->offset,
                    l->globals[i].bytes);
-    free(params);
-    free(gbufs);
-    free(gdata);
+    launch_mem_free(&lm);
     return st;
 }
