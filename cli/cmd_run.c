@@ -374,475 +374,667 @@ static int map_args(const wm_ptx_kernel_info *ki, const wm_ptx_param_info *pi,
     return 1;
 }
 
-int wm_cmd_run(int argc, char **argv)
-{
-    const char *input = NULL, *kname = NULL, *v;
-    const char *arch_name = NULL;
-    unsigned grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
-    int have_grid = 0, have_block = 0, list = 0, lazy = 1;
-    cli_output output;
-    int64_t smem = 0, draw = 2, jobs = 0, max_steps = WM_LIMIT_CTA_STEPS;
-    int64_t max_total = (int64_t)WM_LIMIT_TOTAL_STEPS;
-    run_arg args[MAX_ARGS];
-    size_t nargs = 0, ntex = 0;
-    wm_ptx_texture textures[MAX_ARGS];
-    const char *nvcc_flags[CLI_MAX_NVCC_FLAGS];
-    size_t nflags = 0;
-    run_values rv;
-    memset(&rv, 0, sizeof rv);
-    wm_ptx_launch l;
-    memset(&l, 0, sizeof l);
-    l.ctas = WM_PTX_CTAS_ALL;
-    cli_output_init(&output);
-    cli_cache cache_opt;
-    cli_cache_init(&cache_opt);
-    run_check rchk;
-    run_check_init(&rchk);
-    cli_compare_opts compare_opt;
-    cli_compare_init(&compare_opt);
-    int rc = WM_EXIT_USAGE;
-    char *src = NULL;
-    wm_ptx_module *m = NULL;
-    wm_agg *agg = NULL;
-    wm_ptx_arg *pargs = NULL;
-    wm_ptx_param_info *pinfo = NULL;
+/* A step's result when the command goes on to the next step; any other
+   result is the exit status. */
+enum { RUN_NEXT = -1 };
 
+/* The command line of one run.  The --arg specs, the by-value and
+   --global state and the check options own memory: run_free. */
+typedef struct run_opts {
+    const char *input, *kname, *arch_name;
+    wm_arch arch; /* --arch; the module's .target may replace the default */
+    int is_cu;    /* input is a .cu source, compiled with nvcc */
+    unsigned grid[3], block[3];
+    int have_grid, have_block, list, lazy;
+    cli_output output;
+    int64_t smem, draw, jobs, max_steps, max_total;
+    wm_ptx_ctas ctas; /* --ctas, copied into the launch */
+    uint64_t ctas_n, seed;
+    run_arg args[MAX_ARGS];
+    size_t nargs, ntex;
+    const char *nvcc_flags[CLI_MAX_NVCC_FLAGS];
+    size_t nflags;
+    int nomem; /* an --arg failed for want of memory */
+    run_values rv;
+    cli_cache cache;
+    run_check rchk;
+    cli_compare_opts compare;
+} run_opts;
+
+/* What the run makes, step by step: the module, the kernel and its
+   parameters, the launch, the aggregator and the result (run_free). */
+typedef struct run_state {
+    char *src; /* the PTX text */
+    size_t n;
+    wm_ptx_module *m;
+    size_t k; /* the kernel */
+    wm_ptx_kernel_info ki;
+    wm_ptx_param_info *pinfo; /* the kernel's np parameters ... */
+    wm_ptx_arg *pargs;        /* ... and their launch arguments */
+    size_t np;
+    char arch_note[96]; /* the profile and where it came from */
+    wm_ptx_launch l;
+    wm_ptx_texture textures[MAX_ARGS];
+    progress_state ps;
+    wm_agg *agg;
+    wm_ptx_result res;
+    wm_ptx_fault ft;
+    int faulted;      /* the run stopped at ft */
+    const char *hint; /* appended to the fault's message */
+} run_state;
+
+/* Every option at its default. */
+static void opts_init(run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->lazy = 1;
+    o->draw = 2;
+    o->max_steps = WM_LIMIT_CTA_STEPS;
+    o->max_total = (int64_t)WM_LIMIT_TOTAL_STEPS;
+    o->ctas = WM_PTX_CTAS_ALL;
+    cli_output_init(&o->output);
+    cli_cache_init(&o->cache);
+    run_check_init(&o->rchk);
+    cli_compare_init(&o->compare);
+}
+
+/* Try argv[*i] as --nvcc-flag, --kernel, --grid, --block or --smem: 1
+   taken, 0 not one of them, -1 after a usage error. */
+static int kernel_opt(int argc, char **argv, int *i, run_opts *o)
+{
+    const char *v;
+    int r;
+    if ((r = cli_opt(argc, argv, i, "--nvcc-flag", NULL, &v))) {
+        if (r < 0)
+            return -1;
+        if (o->nflags >= CLI_MAX_NVCC_FLAGS) {
+            cli_usage_error("--nvcc-flag: at most %d", CLI_MAX_NVCC_FLAGS);
+            return -1;
+        }
+        o->nvcc_flags[o->nflags++] = v;
+    } else if ((r = cli_opt(argc, argv, i, "--kernel", "-k", &v))) {
+        if (r < 0)
+            return -1;
+        o->kname = v;
+    } else if ((r = cli_opt(argc, argv, i, "--grid", NULL, &v))) {
+        if (r < 0 || !cli_parse_dims("--grid", v, o->grid))
+            return -1;
+        o->have_grid = 1;
+    } else if ((r = cli_opt(argc, argv, i, "--block", NULL, &v))) {
+        if (r < 0 || !cli_parse_dims("--block", v, o->block))
+            return -1;
+        o->have_block = 1;
+    } else if ((r = cli_opt(argc, argv, i, "--smem", NULL, &v))) {
+        if (r < 0 || !cli_parse_i64("--smem", v, 0, 1 << 30, &o->smem))
+            return -1;
+    }
+    return r;
+}
+
+/* Try argv[*i] as --arg SPEC: 1 taken, 0 not --arg, -1 after an error
+   (with o->nomem set when it is no usage error).  A spec that fails is
+   not counted, and what it allocated is freed here (by-value forms: with
+   o->rv). */
+static int arg_opt(int argc, char **argv, int *i, run_opts *o)
+{
+    const char *v;
+    int r = cli_opt(argc, argv, i, "--arg", "-a", &v);
+    if (r <= 0)
+        return r;
+    if (o->nargs >= MAX_ARGS) {
+        cli_usage_error("--arg: at most %d arguments", MAX_ARGS);
+        return -1;
+    }
+    run_arg *a = &o->args[o->nargs];
+    if (run_tex_is(v)) { /* tex2d:...: run_tex.c */
+        if (!run_tex_parse(v, a, o->ntex++)) {
+            run_arg_free(a);
+            return -1;
+        }
+    } else if (rv_is_value(v)) { /* by-value: run_value.c */
+        memset(a, 0, sizeof *a);
+        a->text = v;
+        a->form = RUN_ARG_VALUE;
+        if (!rv_value_arg(v, &a->value, &o->rv))
+            return -1;
+    } else if (!run_arg_parse(v, a)) {
+        if (a->nomem)
+            o->nomem = 1; /* not a usage error */
+        run_arg_free(a);
+        return -1;
+    }
+    o->nargs++;
+    return 1;
+}
+
+/* --ctas all | first:N | sample:K[,SEED].  1, or 0 after a usage
+   error. */
+static int parse_ctas(const char *v, run_opts *o)
+{
+    if (strcmp(v, "all") == 0) {
+        o->ctas = WM_PTX_CTAS_ALL;
+    } else if (strncmp(v, "first:", 6) == 0) {
+        int64_t n;
+        if (!cli_parse_i64("--ctas first:N", v + 6, 1, INT64_MAX, &n))
+            return 0;
+        o->ctas = WM_PTX_CTAS_FIRST;
+        o->ctas_n = (uint64_t)n;
+    } else if (strncmp(v, "sample:", 7) == 0) {
+        char kbuf[32];
+        const char *comma = strchr(v + 7, ',');
+        size_t kl = comma ? (size_t)(comma - (v + 7)) : strlen(v + 7);
+        int64_t n, seed = 1;
+        if (kl >= sizeof kbuf) {
+            cli_usage_error("--ctas: '%s' is not sample:K[,SEED]", v);
+            return 0;
+        }
+        memcpy(kbuf, v + 7, kl);
+        kbuf[kl] = 0;
+        if (!cli_parse_i64("--ctas sample:K", kbuf, 1, INT64_MAX, &n) ||
+            (comma &&
+             !cli_parse_i64("--ctas seed", comma + 1, 0, INT64_MAX, &seed)))
+            return 0;
+        o->ctas = WM_PTX_CTAS_SAMPLE;
+        o->ctas_n = (uint64_t)n;
+        o->seed = (uint64_t)seed;
+    } else {
+        cli_usage_error("--ctas: '%s' is not all, first:N or "
+                        "sample:K[,SEED]",
+                        v);
+        return 0;
+    }
+    return 1;
+}
+
+/* Try argv[*i] as --global, --ctas, --max-total-steps, --max-steps,
+   --jobs or --arch: 1 taken, 0 not one of them, -1 after a usage
+   error. */
+static int launch_opt(int argc, char **argv, int *i, run_opts *o)
+{
+    const char *v;
+    int r;
+    if ((r = cli_opt(argc, argv, i, "--global", NULL, &v))) {
+        if (r < 0 || !rv_global(v, &o->rv))
+            return -1;
+    } else if ((r = cli_opt(argc, argv, i, "--ctas", NULL, &v))) {
+        if (r < 0 || !parse_ctas(v, o))
+            return -1;
+    } else if ((r = cli_opt(argc, argv, i, "--max-total-steps", NULL, &v))) {
+        if (r < 0 ||
+            !cli_parse_i64("--max-total-steps", v, 0, INT64_MAX, &o->max_total))
+            return -1;
+    } else if ((r = cli_opt(argc, argv, i, "--max-steps", NULL, &v))) {
+        if (r < 0 ||
+            !cli_parse_i64("--max-steps", v, 1, INT64_MAX, &o->max_steps))
+            return -1;
+    } else if ((r = cli_opt(argc, argv, i, "--jobs", "-j", &v))) {
+        if (r < 0 || !cli_parse_i64("-j", v, 1, 256, &o->jobs))
+            return -1;
+    } else if ((r = cli_opt(argc, argv, i, "--arch", NULL, &v))) {
+        if (r < 0)
+            return -1;
+        o->arch_name = v;
+    }
+    return r;
+}
+
+/* Try argv[*i] as --draw or --fill: 1 taken, 0 neither, -1 after a
+   usage error. */
+static int report_opt(int argc, char **argv, int *i, run_opts *o)
+{
+    const char *v;
+    int r;
+    if ((r = cli_opt(argc, argv, i, "--draw", NULL, &v))) {
+        if (r < 0 || !cli_parse_i64("--draw", v, 0, 1000, &o->draw))
+            return -1;
+    } else if ((r = cli_opt(argc, argv, i, "--fill", NULL, &v))) {
+        if (r < 0)
+            return -1;
+        if (strcmp(v, "lazy") != 0 && strcmp(v, "eager") != 0) {
+            cli_usage_error("--fill: '%s' is not lazy or eager", v);
+            return -1;
+        }
+        o->lazy = strcmp(v, "lazy") == 0;
+    }
+    return r;
+}
+
+/* The command line into o, in order, so that --help after a bad option
+   is not reached.  RUN_NEXT, or the exit status after --help or an
+   error. */
+static int parse_args(int argc, char **argv, run_opts *o)
+{
     for (int i = 1; i < argc; i++) {
         int r;
         if (cli_is_help(argv[i])) {
             usage(stdout);
-            rc = WM_EXIT_OK;
-            goto out;
+            return WM_EXIT_OK;
         } else if (strcmp(argv[i], "--") == 0) {
             /* the rest goes to nvcc */
             for (i++; i < argc; i++) {
-                if (nflags >= CLI_MAX_NVCC_FLAGS) {
-                    cli_usage_error("--: at most %d nvcc arguments",
-                                    CLI_MAX_NVCC_FLAGS);
-                    goto out;
-                }
-                nvcc_flags[nflags++] = argv[i];
+                if (o->nflags >= CLI_MAX_NVCC_FLAGS)
+                    return cli_usage_error("--: at most %d nvcc arguments",
+                                           CLI_MAX_NVCC_FLAGS);
+                o->nvcc_flags[o->nflags++] = argv[i];
             }
             break;
-        } else if ((r = cli_opt(argc, argv, &i, "--nvcc-flag", NULL, &v))) {
+        } else if ((r = kernel_opt(argc, argv, &i, o)) ||
+                   (r = arg_opt(argc, argv, &i, o)) ||
+                   (r = launch_opt(argc, argv, &i, o)) ||
+                   (r = cli_output_opt(argc, argv, &i, &o->output)) ||
+                   (r = cli_cache_opt(argc, argv, &i, &o->cache)) ||
+                   (r = run_check_opt(argc, argv, &i, &o->rchk)) ||
+                   (r = cli_compare_opt(argc, argv, &i, &o->compare)) ||
+                   (r = report_opt(argc, argv, &i, o))) {
             if (r < 0)
-                goto out;
-            if (nflags >= CLI_MAX_NVCC_FLAGS) {
-                cli_usage_error("--nvcc-flag: at most %d", CLI_MAX_NVCC_FLAGS);
-                goto out;
-            }
-            nvcc_flags[nflags++] = v;
-        } else if ((r = cli_opt(argc, argv, &i, "--kernel", "-k", &v))) {
-            if (r < 0)
-                goto out;
-            kname = v;
-        } else if ((r = cli_opt(argc, argv, &i, "--grid", NULL, &v))) {
-            if (r < 0 || !cli_parse_dims("--grid", v, grid))
-                goto out;
-            have_grid = 1;
-        } else if ((r = cli_opt(argc, argv, &i, "--block", NULL, &v))) {
-            if (r < 0 || !cli_parse_dims("--block", v, block))
-                goto out;
-            have_block = 1;
-        } else if ((r = cli_opt(argc, argv, &i, "--smem", NULL, &v))) {
-            if (r < 0 || !cli_parse_i64("--smem", v, 0, 1 << 30, &smem))
-                goto out;
-        } else if ((r = cli_opt(argc, argv, &i, "--arg", "-a", &v))) {
-            if (r < 0)
-                goto out;
-            if (nargs >= MAX_ARGS) {
-                cli_usage_error("--arg: at most %d arguments", MAX_ARGS);
-                goto out;
-            }
-            if (run_tex_is(v)) { /* tex2d:...: run_tex.c */
-                if (!run_tex_parse(v, &args[nargs], ntex++)) {
-                    run_arg_free(&args[nargs]);
-                    goto out;
-                }
-            } else if (rv_is_value(v)) { /* by-value: run_value.c */
-                memset(&args[nargs], 0, sizeof args[nargs]);
-                args[nargs].text = v;
-                args[nargs].form = RUN_ARG_VALUE;
-                if (!rv_value_arg(v, &args[nargs].value, &rv))
-                    goto out;
-            } else if (!run_arg_parse(v, &args[nargs])) {
-                if (args[nargs].nomem)
-                    rc = WM_EXIT_ERR; /* not a usage error */
-                run_arg_free(&args[nargs]);
-                goto out;
-            }
-            nargs++;
-        } else if ((r = cli_opt(argc, argv, &i, "--global", NULL, &v))) {
-            if (r < 0 || !rv_global(v, &rv))
-                goto out;
-        } else if ((r = cli_opt(argc, argv, &i, "--ctas", NULL, &v))) {
-            if (r < 0)
-                goto out;
-            if (strcmp(v, "all") == 0) {
-                l.ctas = WM_PTX_CTAS_ALL;
-            } else if (strncmp(v, "first:", 6) == 0) {
-                int64_t n;
-                if (!cli_parse_i64("--ctas first:N", v + 6, 1, INT64_MAX, &n))
-                    goto out;
-                l.ctas = WM_PTX_CTAS_FIRST;
-                l.ctas_n = (uint64_t)n;
-            } else if (strncmp(v, "sample:", 7) == 0) {
-                char kbuf[32];
-                const char *comma = strchr(v + 7, ',');
-                size_t kl = comma ? (size_t)(comma - (v + 7)) : strlen(v + 7);
-                int64_t n, seed = 1;
-                if (kl >= sizeof kbuf) {
-                    cli_usage_error("--ctas: '%s' is not sample:K[,SEED]", v);
-                    goto out;
-                }
-                memcpy(kbuf, v + 7, kl);
-                kbuf[kl] = 0;
-                if (!cli_parse_i64("--ctas sample:K", kbuf, 1, INT64_MAX, &n) ||
-                    (comma && !cli_parse_i64("--ctas seed", comma + 1, 0,
-                                             INT64_MAX, &seed)))
-                    goto out;
-                l.ctas = WM_PTX_CTAS_SAMPLE;
-                l.ctas_n = (uint64_t)n;
-                l.seed = (uint64_t)seed;
-            } else {
-                cli_usage_error("--ctas: '%s' is not all, first:N or "
-                                "sample:K[,SEED]",
-                                v);
-                goto out;
-            }
-        } else if ((r = cli_opt(argc, argv, &i, "--max-total-steps", NULL,
-                                &v))) {
-            if (r < 0 || !cli_parse_i64("--max-total-steps", v, 0, INT64_MAX,
-                                        &max_total))
-                goto out;
-        } else if ((r = cli_opt(argc, argv, &i, "--max-steps", NULL, &v))) {
-            if (r < 0 || !cli_parse_i64("--max-steps", v, 1, INT64_MAX, &max_steps))
-                goto out;
-        } else if ((r = cli_opt(argc, argv, &i, "--jobs", "-j", &v))) {
-            if (r < 0 || !cli_parse_i64("-j", v, 1, 256, &jobs))
-                goto out;
-        } else if ((r = cli_opt(argc, argv, &i, "--arch", NULL, &v))) {
-            if (r < 0)
-                goto out;
-            arch_name = v;
-        } else if ((r = cli_output_opt(argc, argv, &i, &output))) {
-            if (r < 0)
-                goto out;
-        } else if ((r = cli_cache_opt(argc, argv, &i, &cache_opt))) {
-            if (r < 0)
-                goto out;
-        } else if ((r = run_check_opt(argc, argv, &i, &rchk))) {
-            if (r < 0)
-                goto out;
-        } else if ((r = cli_compare_opt(argc, argv, &i, &compare_opt))) {
-            if (r < 0)
-                goto out;
-        } else if ((r = cli_opt(argc, argv, &i, "--draw", NULL, &v))) {
-            if (r < 0 || !cli_parse_i64("--draw", v, 0, 1000, &draw))
-                goto out;
-        } else if ((r = cli_opt(argc, argv, &i, "--fill", NULL, &v))) {
-            if (r < 0)
-                goto out;
-            if (strcmp(v, "lazy") != 0 && strcmp(v, "eager") != 0) {
-                cli_usage_error("--fill: '%s' is not lazy or eager", v);
-                goto out;
-            }
-            lazy = strcmp(v, "lazy") == 0;
+                return o->nomem ? WM_EXIT_ERR : WM_EXIT_USAGE;
         } else if (cli_flag(argv, i, "--list", NULL)) {
-            list = 1;
+            o->list = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_usage_error("run: unknown option '%s'", argv[i]);
-            goto out;
-        } else if (!input) {
-            input = argv[i];
+            return cli_usage_error("run: unknown option '%s'", argv[i]);
+        } else if (!o->input) {
+            o->input = argv[i];
         } else {
-            cli_usage_error("run: unexpected argument '%s'", argv[i]);
-            goto out;
+            return cli_usage_error("run: unexpected argument '%s'", argv[i]);
         }
     }
-    /* every refusal of the command line comes before any work */
-    if (!input) {
-        cli_usage_error("run: no kernel file (try 'warpmem run --help')");
-        goto out;
-    }
-    wm_arch arch;
-    if (!cli_parse_arch(arch_name, &arch))
-        goto out;
-    if (!cli_output_check(&output))
-        goto out;
-    if (!list && (!have_grid || !have_block)) {
-        cli_usage_error("run: --grid and --block are required");
-        goto out;
-    }
-    size_t len = strlen(input);
-    int is_cu = len > 3 && strcmp(input + len - 3, ".cu") == 0;
-    if (nflags && !is_cu) {
-        cli_usage_error("run: nvcc flags (--nvcc-flag, --) need a .cu input, "
-                        "not '%s'",
-                        input);
-        goto out;
-    }
+    return RUN_NEXT;
+}
 
-    /* load (and compile) the kernel */
-    rc = WM_EXIT_ERR;
+/* Every refusal of the command line comes before any work.  RUN_NEXT or
+   WM_EXIT_USAGE. */
+static int check_args(run_opts *o)
+{
+    if (!o->input)
+        return cli_usage_error("run: no kernel file (try 'warpmem run "
+                               "--help')");
+    if (!cli_parse_arch(o->arch_name, &o->arch))
+        return WM_EXIT_USAGE;
+    if (!cli_output_check(&o->output))
+        return WM_EXIT_USAGE;
+    if (!o->list && (!o->have_grid || !o->have_block))
+        return cli_usage_error("run: --grid and --block are required");
+    size_t len = strlen(o->input);
+    o->is_cu = len > 3 && strcmp(o->input + len - 3, ".cu") == 0;
+    if (o->nflags && !o->is_cu)
+        return cli_usage_error("run: nvcc flags (--nvcc-flag, --) need a "
+                               ".cu input, not '%s'",
+                               o->input);
+    return RUN_NEXT;
+}
+
+/* Read the PTX (from nvcc for a .cu, whose output is removed once read)
+   and parse it.  RUN_NEXT, or WM_EXIT_ERR after printing why. */
+static int load_module(const run_opts *o, run_state *s)
+{
     char tmp[512] = "";
-    const char *ptx_path = input;
-    if (is_cu) {
-        if (!cli_compile_cu(input, arch_name ? arch.sm : 80, nvcc_flags, nflags,
-                        tmp, sizeof tmp))
-            goto out;
+    const char *ptx_path = o->input;
+    if (o->is_cu) {
+        if (!cli_compile_cu(o->input, o->arch_name ? o->arch.sm : 80,
+                            o->nvcc_flags, o->nflags, tmp, sizeof tmp))
+            return WM_EXIT_ERR;
         ptx_path = tmp;
     }
-    size_t n = 0;
-    src = wm_read_file(ptx_path, &n);
-    if (!src) {
-        cli_error("cannot read '%s': %s", input, wm_read_error(errno));
+    s->src = wm_read_file(ptx_path, &s->n);
+    if (!s->src) {
+        cli_error("cannot read '%s': %s", o->input, wm_read_error(errno));
         if (*tmp)
             unlink(tmp);
-        goto out;
+        return WM_EXIT_ERR;
     }
     if (*tmp)
         unlink(tmp);
     wm_diag d;
-    if (wm_ptx_parse(src, n, input, &m, &d) != WM_OK) {
-        wm_diag_print(stderr, &d, *tmp ? "(nvcc output)" : input, src, n);
-        goto out;
+    if (wm_ptx_parse(s->src, s->n, o->input, &s->m, &d) != WM_OK) {
+        wm_diag_print(stderr, &d, *tmp ? "(nvcc output)" : o->input, s->src,
+                      s->n);
+        return WM_EXIT_ERR;
     }
-    if (list) {
-        rc = output.format == WM_FMT_JSON ? list_kernels_json(m)
-                                          : list_kernels(m);
-        goto out;
-    }
-    rc = WM_EXIT_USAGE;
+    return RUN_NEXT;
+}
+
+/* The kernel --kernel names (or the only one).  RUN_NEXT, WM_EXIT_USAGE
+   when there is not exactly one (the candidates listed), or WM_EXIT_ERR
+   when its body did not parse. */
+static int select_kernel(const run_opts *o, run_state *s)
+{
     size_t cand[16];
-    size_t nc = wm_ptx_match_kernels(m, kname, cand, NELEMS(cand));
+    size_t nc = wm_ptx_match_kernels(s->m, o->kname, cand, NELEMS(cand));
     if (nc != 1) {
         if (nc == 0)
-            cli_usage_error("%s: no kernel '%s' (see --list)", input,
-                            kname ? kname : "");
-        else if (!kname)
+            cli_usage_error("%s: no kernel '%s' (see --list)", o->input,
+                            o->kname ? o->kname : "");
+        else if (!o->kname)
             cli_usage_error("%s has %zu kernels: name one with --kernel (see "
                             "--list)",
-                            input, nc);
+                            o->input, nc);
         else
             cli_usage_error("%s: '%s' matches %zu kernels; name one of them:",
-                            input, kname, nc);
+                            o->input, o->kname, nc);
         for (size_t i = 0; nc > 1 && i < nc && i < NELEMS(cand); i++) {
             wm_ptx_kernel_info ki;
-            wm_ptx_kernel_describe(m, cand[i], &ki, NULL, 0);
+            wm_ptx_kernel_describe(s->m, cand[i], &ki, NULL, 0);
             fprintf(stderr, "  %s\n", ki.display);
         }
-        goto out;
+        return WM_EXIT_USAGE;
     }
-    size_t k = cand[0];
-    if (kernel_broken(m, k, input, src, n)) {
-        rc = WM_EXIT_ERR;
-        goto out;
-    }
+    s->k = cand[0];
+    if (kernel_broken(s->m, s->k, o->input, s->src, s->n))
+        return WM_EXIT_ERR;
+    return RUN_NEXT;
+}
 
-    /* the profile: --arch, else the module's .target */
-    const char *target = wm_ptx_target(m);
+/* The profile: --arch, else the module's .target (o->arch replaced), else
+   the default; s->arch_note says which for the report. */
+static void choose_profile(run_opts *o, run_state *s)
+{
+    const char *target = wm_ptx_target(s->m);
     const wm_arch *ta = wm_arch_for_target(target);
-    char arch_note[96];
-    if (!arch_name && ta) {
-        arch = *ta;
-        snprintf(arch_note, sizeof arch_note, "%s (from .target %s)",
-                 arch.name, target);
-    } else if (arch_name) {
-        if (ta && ta->sm != arch.sm)
+    char *note = s->arch_note;
+    size_t cap = sizeof s->arch_note;
+    if (!o->arch_name && ta) {
+        o->arch = *ta;
+        snprintf(note, cap, "%s (from .target %s)", o->arch.name, target);
+    } else if (o->arch_name) {
+        if (ta && ta->sm != o->arch.sm)
             fprintf(stderr, "warpmem: warning: --arch %s overrides the "
                             "module's .target %s\n",
-                    arch.name, target);
-        snprintf(arch_note, sizeof arch_note, "%s (--arch)", arch.name);
+                    o->arch.name, target);
+        snprintf(note, cap, "%s (--arch)", o->arch.name);
     } else {
-        snprintf(arch_note, sizeof arch_note, "%s (default: %s)", arch.name,
+        snprintf(note, cap, "%s (default: %s)", o->arch.name,
                  *target ? "no profile for the .target" : "no .target");
     }
+}
 
-    wm_ptx_kernel_info ki;
-    size_t np = wm_ptx_kernel_describe(m, k, &ki, NULL, 0);
-    pinfo = calloc(np ? np : 1, sizeof *pinfo);
-    pargs = calloc(np ? np : 1, sizeof *pargs);
-    if (!pinfo || !pargs || !ki.name ||
-        wm_ptx_kernel_describe(m, k, &ki, pinfo, np) != np) {
-        cli_error("out of memory");
-        rc = WM_EXIT_ERR;
-        goto out;
-    }
-    /* check every spec against its parameter before allocating: the
-       buffers are not made yet, so this maps only types and sizes */
-    if (!map_args(&ki, pinfo, np, args, nargs, pargs))
-        goto out;
-    memcpy(l.grid, grid, sizeof grid);
-    memcpy(l.block, block, sizeof block);
-    l.dyn_smem = (size_t)smem;
+/* The kernel's parameters, every spec checked against its parameter and
+   the launch's shape checked, all before any buffer is allocated: the
+   mapping here sees only types and sizes.  RUN_NEXT or an exit status. */
+static int check_params(const run_opts *o, run_state *s)
+{
+    s->np = wm_ptx_kernel_describe(s->m, s->k, &s->ki, NULL, 0);
+    s->pinfo = calloc(s->np ? s->np : 1, sizeof *s->pinfo);
+    s->pargs = calloc(s->np ? s->np : 1, sizeof *s->pargs);
+    if (!s->pinfo || !s->pargs || !s->ki.name ||
+        wm_ptx_kernel_describe(s->m, s->k, &s->ki, s->pinfo, s->np) != s->np)
+        return cli_error("out of memory");
+    if (!map_args(&s->ki, s->pinfo, s->np, o->args, o->nargs, s->pargs))
+        return WM_EXIT_USAGE;
+    memcpy(s->l.grid, o->grid, sizeof o->grid);
+    memcpy(s->l.block, o->block, sizeof o->block);
+    s->l.dyn_smem = (size_t)o->smem;
+    s->l.ctas = o->ctas;
+    s->l.ctas_n = o->ctas_n;
+    s->l.seed = o->seed;
     wm_ptx_fault lf;
-    if (wm_ptx_launch_check(m, k, &l, &lf) != WM_OK) {
-        cli_usage_error("%s", lf.msg);
-        goto out;
-    }
-    rc = WM_EXIT_ERR;
-    for (size_t i = 0; i < nargs; i++)
-        if (!run_arg_check_file(&args[i]))
-            goto out;
-    if (rchk.given)
-        lazy = 0; /* the schedule comparison copies every buffer */
-    for (size_t i = 0; i < nargs; i++)
-        if (!run_arg_alloc(&args[i], lazy))
-            goto out;
-    if (!map_args(&ki, pinfo, np, args, nargs, pargs)) {
-        rc = WM_EXIT_USAGE;
-        goto out;
-    }
-    memcpy(l.grid, grid, sizeof grid);
-    memcpy(l.block, block, sizeof block);
-    l.dyn_smem = (size_t)smem;
-    l.args = pargs;
-    l.nargs = np;
-    rv_finish(&rv, np); /* extra buffers follow the np parameters */
-    l.extra = rv.extra;
-    l.nextra = rv.nextra;
-    l.globals = rv.globals;
-    l.nglobals = rv.nglobals;
-    l.ntextures = run_tex_collect(args, nargs, textures);
-    l.textures = textures;
-    l.max_steps = (uint64_t)max_steps;
-    l.max_total_steps = (uint64_t)max_total;
-    l.threads = (unsigned)jobs;
-    progress_state ps = {now_s(), 0};
+    if (wm_ptx_launch_check(s->m, s->k, &s->l, &lf) != WM_OK)
+        return cli_usage_error("%s", lf.msg);
+    return RUN_NEXT;
+}
+
+/* Check the :file= inputs, then allocate and fill the buffers and map
+   them onto the launch arguments.  RUN_NEXT or an exit status. */
+static int alloc_args(run_opts *o, run_state *s)
+{
+    for (size_t i = 0; i < o->nargs; i++)
+        if (!run_arg_check_file(&o->args[i]))
+            return WM_EXIT_ERR;
+    /* The schedule comparison copies every buffer, so none is lazy. */
+    int lazy = o->rchk.given ? 0 : o->lazy;
+    for (size_t i = 0; i < o->nargs; i++)
+        if (!run_arg_alloc(&o->args[i], lazy))
+            return WM_EXIT_ERR;
+    if (!map_args(&s->ki, s->pinfo, s->np, o->args, o->nargs, s->pargs))
+        return WM_EXIT_USAGE;
+    return RUN_NEXT;
+}
+
+/* The rest of the launch: the arguments, the extra buffers and module
+   variables of run_value.c, the textures, the budgets, the workers and
+   the progress line (on a terminal only). */
+static void fill_launch(run_opts *o, run_state *s)
+{
+    wm_ptx_launch *l = &s->l;
+    l->args = s->pargs;
+    l->nargs = s->np;
+    rv_finish(&o->rv, s->np); /* extra buffers follow the np parameters */
+    l->extra = o->rv.extra;
+    l->nextra = o->rv.nextra;
+    l->globals = o->rv.globals;
+    l->nglobals = o->rv.nglobals;
+    l->ntextures = run_tex_collect(o->args, o->nargs, s->textures);
+    l->textures = s->textures;
+    l->max_steps = (uint64_t)o->max_steps;
+    l->max_total_steps = (uint64_t)o->max_total;
+    l->threads = (unsigned)o->jobs;
+    s->ps.t0 = now_s();
+    s->ps.shown = 0;
     if (isatty(2)) {
-        l.progress = on_progress;
-        l.progress_ud = &ps;
+        l->progress = on_progress;
+        l->progress_ud = &s->ps;
     }
-    agg = wm_agg_new(&arch);
-    if (!agg) {
-        cli_error("out of memory");
-        goto out;
-    }
+}
+
+/* What the run feeds: the aggregator, the hierarchy model (--cache) and
+   the checks (--check, --schedule).  RUN_NEXT or an exit status. */
+static int make_sinks(run_opts *o, run_state *s)
+{
+    s->agg = wm_agg_new(&o->arch);
+    if (!s->agg)
+        return cli_error("out of memory");
     int cache_failed;
-    l.cache = cli_cache_new(&cache_opt, &arch,
-                            (uint64_t)block[0] * block[1] * block[2],
-                            wm_ptx_kernel_smem(m, (size_t)k, (uint64_t)smem),
-                            &cache_failed);
-    if (cache_failed) {
-        rc = WM_EXIT_USAGE;
-        goto out;
-    }
+    s->l.cache = cli_cache_new(
+        &o->cache, &o->arch, (uint64_t)o->block[0] * o->block[1] * o->block[2],
+        wm_ptx_kernel_smem(s->m, s->k, (uint64_t)o->smem), &cache_failed);
+    if (cache_failed)
+        return WM_EXIT_USAGE;
     int check_oom;
-    l.check = run_check_setup(&rchk, args, nargs, pargs, np, &check_oom);
-    if (check_oom) {
-        cli_error("out of memory");
-        goto out;
-    }
-    wm_ptx_result res;
-    wm_ptx_fault ft;
-    wm_status st = wm_ptx_run(m, k, &l, agg, &res, &ft);
-    if (ps.shown)
+    s->l.check = run_check_setup(&o->rchk, o->args, o->nargs, s->pargs, s->np,
+                                 &check_oom);
+    if (check_oom)
+        return cli_error("out of memory");
+    return RUN_NEXT;
+}
+
+/* Interpret the launch.  A fault, the step budget or an unsupported
+   instruction still goes on to the report (s->faulted); other failures
+   end the command. */
+static int run_kernel(const run_opts *o, run_state *s)
+{
+    wm_status st = wm_ptx_run(s->m, s->k, &s->l, s->agg, &s->res, &s->ft);
+    if (s->ps.shown)
         fputs("\r\x1b[K", stderr);
-    if (st == WM_ERR_ARG) {
-        cli_usage_error("%s", ft.msg);
-        rc = WM_EXIT_USAGE;
-        goto out;
-    }
+    if (st == WM_ERR_ARG)
+        return cli_usage_error("%s", s->ft.msg);
     if (st != WM_OK && st != WM_ERR_FAULT && st != WM_ERR_LIMIT &&
-        st != WM_ERR_UNSUPPORTED) {
-        cli_error("%s", wm_status_str(st));
-        goto out;
-    }
-    int faulted = st != WM_OK;
-    const char *hint = "";
-    if (faulted && !smem && ki.dyn_smem && strstr(ft.msg, "out-of-bounds shared"))
-        hint = "; the kernel uses dynamic shared memory: pass --smem BYTES";
-    /* :out= buffers are written even after a fault (the state the kernel
-       left), so a failing kernel can be looked at */
-    const char *written[MAX_ARGS];
-    size_t nwritten = 0;
-    rc = WM_EXIT_OK;
-    for (size_t i = 0; i < nargs; i++) {
-        if (!args[i].out)
+        st != WM_ERR_UNSUPPORTED)
+        return cli_error("%s", wm_status_str(st));
+    s->faulted = st != WM_OK;
+    s->hint = "";
+    if (s->faulted && !o->smem && s->ki.dyn_smem &&
+        strstr(s->ft.msg, "out-of-bounds shared"))
+        s->hint = "; the kernel uses dynamic shared memory: pass --smem BYTES";
+    return RUN_NEXT;
+}
+
+/* The :out= files are written even after a fault (the state the kernel
+   left), so a failing kernel can be looked at.  The paths written go to
+   written[*nwritten]; WM_EXIT_OK, or WM_EXIT_ERR when one failed. */
+static int write_outputs(const run_opts *o, const char **written,
+                         size_t *nwritten)
+{
+    int rc = WM_EXIT_OK;
+    for (size_t i = 0; i < o->nargs; i++) {
+        if (!o->args[i].out)
             continue;
-        if (!run_arg_write(&args[i]))
+        if (!run_arg_write(&o->args[i]))
             rc = WM_EXIT_ERR;
         else
-            written[nwritten++] = args[i].out;
+            written[(*nwritten)++] = o->args[i].out;
     }
-    if (!rv_write(&rv)) /* --global and struct-field :out= files */
+    if (!rv_write(&o->rv)) /* --global and struct-field :out= files */
         rc = WM_EXIT_ERR;
-    wm_ptx_report_opts ro;
-    memset(&ro, 0, sizeof ro);
-    ro.format = output.format;
-    ro.color = output.color;
-    ro.width = cli_term_width();
-    ro.draw_top = (unsigned)draw;
-    ro.ptx_path = input;
-    ro.kernel = ki.display;
-    ro.res = &res;
-    ro.explain = output.explain;
-    ro.arch = arch_note;
-    ro.fault = faulted ? &ft : NULL;
-    ro.fault_hint = hint;
-    ro.written = written;
-    ro.nwritten = nwritten;
-    ro.check = l.check;
-    /* --check: the hazards after the text report, in the JSON document,
-       on stderr beside a CSV table */
-    FILE *check_out = ro.format == WM_FMT_TEXT ? stdout : stderr;
-    memcpy(ro.grid, l.grid, sizeof ro.grid);
-    memcpy(ro.block, l.block, sizeof ro.block);
-    char cmd[2048];
-    cli_command_line(argc, argv, cmd, sizeof cmd);
-    ro.command = cmd;
-    if (faulted) {
-        print_fault(m, input, is_cu, &ft, hint);
-        for (size_t i = 0; i < nwritten; i++)
-            fprintf(stderr, "warpmem: note: wrote %s as the kernel left it "
-                            "at the fault\n",
-                    written[i]);
-        wm_status rst = wm_ptx_report(stdout, m, agg, &ro);
-        if (rst != WM_OK && rst != WM_ERR_IO) /* IO: said at the end */
-            cli_error("report: %s", wm_status_str(rst));
-        if (ro.format != WM_FMT_JSON)
-            wm_ptx_check_print(check_out, m, l.check);
-        rc = WM_EXIT_ERR;
-        goto out;
+    return rc;
+}
+
+/* The report's options; the command line and (without a fault) the
+   hierarchy model are added by the caller. */
+static void fill_report_opts(const run_opts *o, const run_state *s,
+                             const char **written, size_t nwritten,
+                             wm_ptx_report_opts *ro)
+{
+    memset(ro, 0, sizeof *ro);
+    ro->format = o->output.format;
+    ro->color = o->output.color;
+    ro->width = cli_term_width();
+    ro->draw_top = (unsigned)o->draw;
+    ro->ptx_path = o->input;
+    ro->kernel = s->ki.display;
+    ro->res = &s->res;
+    ro->explain = o->output.explain;
+    ro->arch = s->arch_note;
+    ro->fault = s->faulted ? &s->ft : NULL;
+    ro->fault_hint = s->hint;
+    ro->written = written;
+    ro->nwritten = nwritten;
+    ro->check = s->l.check;
+    memcpy(ro->grid, s->l.grid, sizeof ro->grid);
+    memcpy(ro->block, s->l.block, sizeof ro->block);
+}
+
+/* --check: the hazards after the text report, in the JSON document, on
+   stderr beside a CSV table. */
+static void print_check(const run_state *s, const wm_ptx_report_opts *ro)
+{
+    FILE *check_out = ro->format == WM_FMT_TEXT ? stdout : stderr;
+    if (ro->format != WM_FMT_JSON)
+        wm_ptx_check_print(check_out, s->m, s->l.check);
+}
+
+/* A run that stopped at a fault: the fault, the files written, and the
+   report of the work up to it.  Always WM_EXIT_ERR. */
+static int report_fault(const run_opts *o, const run_state *s,
+                        const wm_ptx_report_opts *ro)
+{
+    print_fault(s->m, o->input, o->is_cu, &s->ft, s->hint);
+    for (size_t i = 0; i < ro->nwritten; i++)
+        fprintf(stderr, "warpmem: note: wrote %s as the kernel left it "
+                        "at the fault\n",
+                ro->written[i]);
+    wm_status rst = wm_ptx_report(stdout, s->m, s->agg, ro);
+    if (rst != WM_OK && rst != WM_ERR_IO) /* IO: said at the end */
+        cli_error("report: %s", wm_status_str(rst));
+    print_check(s, ro);
+    return WM_EXIT_ERR;
+}
+
+/* After a clean run: how many elements of each :in-out buffer the kernel
+   changed. */
+static void print_inout_changes(const run_opts *o)
+{
+    for (size_t i = 0; i < o->nargs; i++) {
+        const run_arg *a = &o->args[i];
+        if (!a->inout || !a->input)
+            continue;
+        size_t changed = 0, esz = wm_ptx_type_size(a->type);
+        for (size_t e = 0; e < a->count; e++)
+            changed += memcmp((char *)a->buf + e * esz,
+                              (char *)a->input + e * esz, esz) != 0;
+        fprintf(stderr, "warpmem: --arg %zu (in-out): %zu of %llu "
+                        "elements changed\n",
+                i, changed, (unsigned long long)a->count);
     }
-    ro.cache = l.cache; /* JSON/CSV/ncu: the report carries the model */
-    wm_status rst = wm_ptx_report(stdout, m, agg, &ro);
+}
+
+/* A run that finished: the report, the hierarchy model, the checks, the
+   --compare and --html outputs and the in-out summary.  rc is the status
+   so far (the :out= files); the exit status is returned. */
+static int report_result(const run_opts *o, const run_state *s,
+                         wm_ptx_report_opts *ro, int rc)
+{
+    ro->cache = s->l.cache; /* JSON/CSV/ncu: the report carries the model */
+    wm_status rst = wm_ptx_report(stdout, s->m, s->agg, ro);
     if (rst == WM_ERR_IO) /* "cannot write standard output" at the end */
         rc = WM_EXIT_ERR;
     else if (rst != WM_OK)
         rc = cli_error("report: %s", wm_status_str(rst));
-    if (l.cache && ro.format == WM_FMT_TEXT)
-        wm_cache_report(stdout, l.cache, agg, WM_FMT_TEXT);
-    if (ro.format != WM_FMT_JSON)
-        wm_ptx_check_print(check_out, m, l.check);
-    if (run_check_found(&rchk))
+    if (s->l.cache && ro->format == WM_FMT_TEXT)
+        wm_cache_report(stdout, s->l.cache, s->agg, WM_FMT_TEXT);
+    print_check(s, ro);
+    if (run_check_found(&o->rchk))
         rc = WM_EXIT_ERR;
     if (rc == WM_EXIT_OK)
-        rc = cli_compare_run(&compare_opt, m, agg, &ro);
-    if (output.html && write_html(output.html, m, agg, &ro) != WM_OK)
+        rc = cli_compare_run(&o->compare, s->m, s->agg, ro);
+    if (o->output.html && write_html(o->output.html, s->m, s->agg, ro) != WM_OK)
         rc = WM_EXIT_ERR;
     if (rc == WM_EXIT_OK)
-        for (size_t i = 0; i < nargs; i++)
-            if (args[i].inout && args[i].input) {
-                size_t changed = 0, esz = wm_ptx_type_size(args[i].type);
-                for (size_t e = 0; e < args[i].count; e++)
-                    changed += memcmp((char *)args[i].buf + e * esz,
-                                      (char *)args[i].input + e * esz, esz) != 0;
-                fprintf(stderr, "warpmem: --arg %zu (in-out): %zu of %llu "
-                                "elements changed\n",
-                        i, changed, (unsigned long long)args[i].count);
-            }
-out:
-    wm_agg_free(agg);
-    wm_cache_free(l.cache);
-    wm_ptx_free(m);
-    free(src);
-    free(pargs);
-    free(pinfo);
-    for (size_t i = 0; i < nargs; i++)
-        run_arg_free(&args[i]);
-    rv_free(&rv);
-    run_check_free(&rchk);
+        print_inout_changes(o);
+    return rc;
+}
+
+/* Everything after the run: the :out= files, then the fault or the
+   result.  The exit status. */
+static int report(int argc, char **argv, const run_opts *o,
+                  const run_state *s)
+{
+    const char *written[MAX_ARGS];
+    size_t nwritten = 0;
+    int rc = write_outputs(o, written, &nwritten);
+    wm_ptx_report_opts ro;
+    fill_report_opts(o, s, written, nwritten, &ro);
+    char cmd[2048];
+    cli_command_line(argc, argv, cmd, sizeof cmd);
+    ro.command = cmd;
+    if (s->faulted)
+        return report_fault(o, s, &ro);
+    return report_result(o, s, &ro, rc);
+}
+
+/* Whatever the steps made, on every path. */
+static void run_free(run_opts *o, run_state *s)
+{
+    wm_agg_free(s->agg);
+    wm_cache_free(s->l.cache);
+    wm_ptx_free(s->m);
+    free(s->src);
+    free(s->pargs);
+    free(s->pinfo);
+    for (size_t i = 0; i < o->nargs; i++)
+        run_arg_free(&o->args[i]);
+    rv_free(&o->rv);
+    run_check_free(&o->rchk);
+}
+
+int wm_cmd_run(int argc, char **argv)
+{
+    run_opts o;
+    run_state s;
+    opts_init(&o);
+    memset(&s, 0, sizeof s);
+    int rc = parse_args(argc, argv, &o);
+    if (rc == RUN_NEXT)
+        rc = check_args(&o);
+    if (rc == RUN_NEXT)
+        rc = load_module(&o, &s);
+    if (rc == RUN_NEXT && o.list)
+        rc = o.output.format == WM_FMT_JSON ? list_kernels_json(s.m)
+                                            : list_kernels(s.m);
+    if (rc == RUN_NEXT)
+        rc = select_kernel(&o, &s);
+    if (rc == RUN_NEXT) {
+        choose_profile(&o, &s);
+        rc = check_params(&o, &s);
+    }
+    if (rc == RUN_NEXT)
+        rc = alloc_args(&o, &s);
+    if (rc == RUN_NEXT) {
+        fill_launch(&o, &s);
+        rc = make_sinks(&o, &s);
+    }
+    if (rc == RUN_NEXT)
+        rc = run_kernel(&o, &s);
+    if (rc == RUN_NEXT)
+        rc = report(argc, argv, &o, &s);
+    run_free(&o, &s);
     return rc;
 }
