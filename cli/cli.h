@@ -37,6 +37,16 @@ int cli_usage_error(const char *fmt, ...)
  */
 int cli_write_error(const char *what, int err);
 
+/* A failed --html FILE: "cannot write 'path' (--html): reason" for an
+ * I/O error (reason from err), else the status; returns WM_EXIT_ERR. */
+int cli_html_error(const char *path, wm_status st, int err);
+
+/* --html FILE: the self-contained HTML report of a PTX kernel's run or
+ * lint into path; on failure prints cli_html_error's message and returns
+ * the status. */
+wm_status cli_ptx_html(const char *path, const wm_ptx_module *m,
+                       const wm_agg *agg, const wm_ptx_report_opts *ro);
+
 /* Print "warpmem: error: <msg>" on stderr; returns WM_EXIT_ERR. */
 int cli_error(const char *fmt, ...)
 #ifdef __GNUC__
@@ -120,10 +130,6 @@ int cli_opt(int argc, char **argv, int *i, const char *name,
 
 /* Same for a flag without value ("--explain"). */
 int cli_flag(char **argv, int i, const char *name, const char *short_name);
-
-/* "warpmem ARGV..." as typed (shell-quoted where needed) into buf[cap],
- * for reports; truncated when longer. */
-void cli_command_line(int argc, char **argv, char *buf, size_t cap);
 
 /* Most nvcc flags one command passes on (--nvcc-flag, -- ARGS). */
 #define CLI_MAX_NVCC_FLAGS 32

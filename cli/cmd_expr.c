@@ -480,14 +480,7 @@ static int write_html(const wm_expr *e, const wm_agg *g, const expr_opts *o,
     opts.source_ctx = (void *)(uintptr_t)e;
     errno = 0;
     wm_status st = wm_html_report_file(o->out.html, g, &opts);
-    if (st == WM_ERR_IO) {
-        char what[1100];
-        snprintf(what, sizeof what, "'%s' (--html)", o->out.html);
-        return cli_write_error(what, errno);
-    }
-    if (st != WM_OK)
-        return cli_error("--html: %s", wm_status_str(st));
-    return WM_EXIT_OK;
+    return st == WM_OK ? WM_EXIT_OK : cli_html_error(o->out.html, st, errno);
 }
 
 /* ---- entry ----------------------------------------------------------- */

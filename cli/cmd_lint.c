@@ -56,18 +56,12 @@ static wm_status write_html(const char *path, const wm_ptx_module *m, size_t k,
                             const wm_lint *res, const char *ptx_path,
                             const char *cmd)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return WM_ERR_IO;
     wm_ptx_report_opts ro;
     memset(&ro, 0, sizeof ro);
     ro.ptx_path = ptx_path;
     ro.kernel = wm_ptx_kernel_pretty(m, k);
     ro.command = cmd;
-    wm_status st = wm_ptx_report_html(f, m, wm_lint_agg(res), &ro);
-    if (fclose(f) != 0 && st == WM_OK)
-        st = WM_ERR_IO;
-    return st;
+    return cli_ptx_html(path, m, wm_lint_agg(res), &ro);
 }
 
 int wm_cmd_lint(int argc, char **argv)
@@ -224,10 +218,8 @@ int wm_cmd_lint(int argc, char **argv)
         size_t hk = only >= 0 ? (size_t)only : 0;
         cli_command_line(argc, argv, cmd, sizeof cmd);
         if (res[hk] &&
-            write_html(output.html, m, hk, res[hk], input, cmd) != WM_OK) {
-            cli_error("--html: cannot write '%s'", output.html);
+            write_html(output.html, m, hk, res[hk], input, cmd) != WM_OK)
             rc = WM_EXIT_ERR;
-        }
     }
     if (rc == WM_EXIT_OK && fail_on != WM_SEV_NONE && worst >= fail_on)
         rc = WM_EXIT_ERR;

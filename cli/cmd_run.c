@@ -59,32 +59,6 @@ static void on_progress(void *ud, uint64_t done, uint64_t total)
     p->shown = 1;
 }
 
-/* --html FILE: the self-contained report of the run. */
-static wm_status write_html(const char *path, const wm_ptx_module *m,
-                            const wm_agg *agg, const wm_ptx_report_opts *ro)
-{
-    char what[1100];
-    snprintf(what, sizeof what, "'%s' (--html)", path);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        cli_write_error(what, errno);
-        return WM_ERR_IO;
-    }
-    errno = 0;
-    wm_status st = wm_ptx_report_html(f, m, agg, ro);
-    int e = errno;
-    if (fclose(f) != 0) {
-        e = errno;
-        if (st == WM_OK)
-            st = WM_ERR_IO;
-    }
-    if (st == WM_ERR_IO)
-        cli_write_error(what, e);
-    else if (st != WM_OK)
-        cli_error("--html: %s", wm_status_str(st));
-    return st;
-}
-
 /* A kernel whose body did not parse: print its error (file:line:col,
    the line and a caret) and return 1. */
 static int kernel_broken(const wm_ptx_module *m, size_t k, const char *path,
@@ -965,7 +939,8 @@ static int report_result(const run_opts *o, const run_state *s,
         rc = WM_EXIT_ERR;
     if (rc == WM_EXIT_OK)
         rc = cli_compare_run(&o->compare, s->m, s->agg, ro);
-    if (o->output.html && write_html(o->output.html, s->m, s->agg, ro) != WM_OK)
+    if (o->output.html &&
+        cli_ptx_html(o->output.html, s->m, s->agg, ro) != WM_OK)
         rc = WM_EXIT_ERR;
     if (rc == WM_EXIT_OK)
         print_inout_changes(o);

@@ -108,7 +108,9 @@ if(EXISTS /dev/full)
       "out_arg|${wm_copy} --arg f32[512]:out=/dev/full --arg i32=512 >/dev/null|cannot write '/dev/full' \\(:out=\\): No space left on device"
       "html_run|${wm_copy} --arg f32[512] --arg i32=512 --html /dev/full >/dev/null|cannot write '/dev/full' \\(--html\\): No space left on device"
       "html_expr|expr -f examples/expr/contiguous_copy.expr --html /dev/full >/dev/null|cannot write '/dev/full' \\(--html\\): No space left on device"
-      "html_dir|expr -f examples/expr/contiguous_copy.expr --html tests/limits/none/x.html >/dev/null|cannot write 'tests/limits/none/x.html' \\(--html\\): No such file or directory")
+      "html_dir|expr -f examples/expr/contiguous_copy.expr --html tests/limits/none/x.html >/dev/null|cannot write 'tests/limits/none/x.html' \\(--html\\): No such file or directory"
+      "html_lint|lint examples/kernels/sm_80/histogram.ptx --html /dev/full >/dev/null|cannot write '/dev/full' \\(--html\\): No space left on device"
+      "html_lint_dir|lint examples/kernels/sm_80/histogram.ptx --html tests/limits/none/x.html >/dev/null|cannot write 'tests/limits/none/x.html' \\(--html\\): No such file or directory")
     string(REPLACE "|" ";" parts "${pair}")
     list(GET parts 0 name)
     list(GET parts 1 cmdline)

@@ -1,0 +1,39 @@
+/*
+ * html_out.c -- --html FILE for the commands that write one: the PTX
+ * report of `run` and `lint`, and the message of a failed write, which
+ * names the file and the reason as every writer of the CLI does.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+int cli_html_error(const char *path, wm_status st, int err)
+{
+    if (st != WM_ERR_IO)
+        return cli_error("--html: %s", wm_status_str(st));
+    char what[1100];
+    snprintf(what, sizeof what, "'%s' (--html)", path);
+    return cli_write_error(what, err);
+}
+
+wm_status cli_ptx_html(const char *path, const wm_ptx_module *m,
+                       const wm_agg *agg, const wm_ptx_report_opts *ro)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_html_error(path, WM_ERR_IO, errno);
+        return WM_ERR_IO;
+    }
+    errno = 0;
+    wm_status st = wm_ptx_report_html(f, m, agg, ro);
+    int e = errno; /* of the failed write, if one failed */
+    if (fclose(f) != 0) {
+        e = errno;
+        if (st == WM_OK)
+            st = WM_ERR_IO;
+    }
+    if (st != WM_OK)
+        cli_html_error(path, st, e);
+    return st;
+}
