@@ -91,6 +91,7 @@ WM_API void wm_free(void *p);
 #define WM_LIMIT_SMEM (228ull << 10)
 #define WM_LIMIT_LOCAL (512ull << 10)
 #define WM_LIMIT_EXPR_DEPTH 200ull
+#define WM_LIMIT_PTX_NESTING 256ull
 #define WM_LIMIT_CTA_STEPS 100000000ull
 #define WM_LIMIT_TOTAL_STEPS 100000000000ull
 #define WM_EXPR_DEFAULT_LIMIT ((uint64_t)1 << 28)
@@ -111,6 +112,9 @@ WM_API void wm_free(void *p);
     X(WM_LIMIT_EXPR_DEPTH,                                                    \
       "nesting depth of an expression (parentheses, unary and binary "        \
       "operators)",                                                           \
+      "fixed (no flag)")                                                      \
+    X(WM_LIMIT_PTX_NESTING,                                                   \
+      "nesting depth of { } blocks in a PTX function body",                   \
       "fixed (no flag)")                                                      \
     X(WM_LIMIT_CTA_STEPS, "warp instructions of one CTA (default)",           \
       "run --max-steps N")                                                    \

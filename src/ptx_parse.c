@@ -794,8 +794,8 @@ static int parse_var_init(parser *p, const wmi_var *v, uint32_t elem)
         if (p->t.k != T_NUM || !parse_number(p, neg, &l))
             return err(p, "expected a number in the initialiser");
         if (data && (k + 1) * elem <= v->size) {
-            uint64_t b = l.k == LIT_INT ? l.bits
-                                        : lit_bits(&l, elem == 8 ? PT_F64 : PT_F32);
+            wmi_type ft = elem == 8 ? PT_F64 : PT_F32;
+            uint64_t b = l.k == LIT_INT ? l.bits : lit_bits(&l, ft);
             memcpy(p->m->gdata + v->offset + k * elem, &b, elem);
         }
         k++;
@@ -832,7 +832,8 @@ static int parse_var(parser *p, wmi_space sp, int is_extern)
     if (!v->name)
         return nomem(p);
     p->m->nvars++;
-    if (!wmi_namemap_put(&p->vnames, v->name, name.len, (uint32_t)(p->m->nvars - 1)))
+    if (!wmi_namemap_put(&p->vnames, v->name, name.len,
+                         (uint32_t)(p->m->nvars - 1)))
         return nomem(p);
     v->space = sp;
     v->func = p->f ? p->fidx : WMI_NOREG;
@@ -2232,6 +2233,10 @@ static int parse_body(parser *p)
     int ok;
     size_t save_nfsyms = p->nfsyms;
     uint32_t save_fcur = p->fcur;
+    /* each level is a frame of this recursion: bounded before the stack */
+    if ((uint64_t)p->depth >= WM_LIMIT_PTX_NESTING)
+        return err(p, "blocks nested deeper than %llu levels (a fixed limit)",
+                   WM_LIMIT_PTX_NESTING);
     next(p); /* '{' */
     p->depth++;
     /* a new label scope inside the function body's */

@@ -11,12 +11,18 @@ foreach(t arity_mad arity_bar arity_or vec_add lit_range lit_range_vec)
     STDERR_GOLDEN limits_${t}.txt)
 endforeach()
 
-# sizes: no wrap-around, no 32-bit truncation, no huge allocation
-foreach(t global_wrap global_10g shared_4g local_4g regs)
+# sizes: no wrap-around, no 32-bit truncation, no huge allocation; nested
+# blocks stop at WM_LIMIT_PTX_NESTING instead of the stack's end
+foreach(t global_wrap global_10g shared_4g local_4g regs nesting)
   wm_cli_test(NAME limits_${t} EXIT 1
     ARGS run ${L}/${t}.ptx --grid 1 --block 32
     STDERR_GOLDEN limits_${t}.txt)
 endforeach()
+wm_cli_test(NAME limits_nesting_lint EXIT 1
+  ARGS lint ${L}/nesting.ptx STDERR_GOLDEN limits_nesting.txt)
+wm_cli_test(NAME limits_nesting_ok
+  ARGS run ${L}/nesting_ok.ptx --grid 1 --block 32
+  STDOUT "kernel k: 1 of 1 CTAs, 1 warp instructions")
 # a 1 GiB .global at the limit runs (allocated once, zero pages untouched)
 wm_cli_test(NAME limits_global_1g
   ARGS run ${L}/global_1g.ptx --grid 1 --block 32
