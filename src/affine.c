@@ -257,6 +257,11 @@ static uint32_t prod_var(wmi_actx *x, uint32_t u, uint32_t v)
     p.y = u < v ? v : u;
     p.uniform = x->vars[u].uniform && x->vars[v].uniform;
     p.loops = x->vars[u].loops | x->vars[v].loops;
+    unsigned h = x->vars[u].height > x->vars[v].height ? x->vars[u].height
+                                                       : x->vars[v].height;
+    if (h >= WMI_AVAR_MAX_HEIGHT)
+        return WMI_NOREG; /* top */
+    p.height = (uint8_t)(h + 1);
     return intern(x, &p, 0);
 }
 
@@ -406,11 +411,18 @@ static wmi_aff atom(wmi_actx *x, wmi_aop op, unsigned bits, int sgn,
     v.x = (uint32_t)x->nforms;
     v.y = nf > 1 ? (uint32_t)x->nforms + 1 : v.x;
     v.uniform = 1;
+    unsigned h = 0;
     for (unsigned k = 0; k < nf; k++) {
         x->forms[x->nforms + k] = f[k];
         v.uniform &= (uint8_t)wmi_aff_uniform(x, &f[k]);
         v.loops |= wmi_aff_loops(x, &f[k]);
+        for (unsigned i = 0; i < f[k].nterms; i++)
+            if (x->vars[f[k].t[i].v].height > h)
+                h = x->vars[f[k].t[i].v].height;
     }
+    if (h >= WMI_AVAR_MAX_HEIGHT)
+        return wmi_aff_top(WMI_TOP_TERMS, WMI_NOREG);
+    v.height = (uint8_t)(h + 1);
     x->nforms += nf;
     return one_var(intern(x, &v, nf));
 }

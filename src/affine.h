@@ -111,12 +111,21 @@ typedef struct wmi_avar {
     uint8_t bits;    /* atoms: operation width 32 or 64 */
     uint8_t sgn;     /* atoms: signed operation */
     uint8_t uniform; /* same value in every lane of a warp */
+    uint8_t height;  /* PROD, ATOM: 1 + the highest operand variable's;
+                        at most WMI_AVAR_MAX_HEIGHT */
     uint32_t id;     /* see wmi_avar_kind */
     uint32_t x, y;   /* PROD: variables; ATOM: forms (SEL: x is the first
                         of four: l, r, a, b and id the wmi_cmp); PHI: x =
                         slot */
     uint64_t loops;  /* bit (loop id % 64) for each loop it depends on */
 } wmi_avar;
+
+/* Products and atoms nest at most this deep.  Evaluation and the lint's
+ * marking recurse once per level, and a chain of dependent instructions
+ * (100 000 "mul %r1, %r1, %r2") would otherwise run off the stack; a
+ * deeper value is top (WMI_TOP_TERMS).  Index arithmetic of real kernels
+ * nests a few levels. */
+#define WMI_AVAR_MAX_HEIGHT 64
 
 /* The variables and the forms that atoms refer to. */
 typedef struct wmi_actx {

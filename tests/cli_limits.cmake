@@ -136,3 +136,15 @@ wm_cli_test(NAME limits_help ARGS --help
          "268435456 +bytes of one input file"
          "100000000000 warp instructions of a whole launch"
          "raise: run --max-total-steps N, or fewer CTAs: --ctas sample:N")
+
+# lint of a 100 000-instruction dependent chain (mul, selp): the symbolic
+# values stop at WMI_AVAR_MAX_HEIGHT instead of recursing off the stack
+foreach(op "mul.lo.s32 %r1, %r1, %r2" "selp.b32 %r1, %r1, %r2, %p1")
+  string(REGEX MATCH "^[a-z]+" name "${op}")
+  add_test(NAME cli_limits_lint_chain_${name}
+    COMMAND sh -c "awk -v op=\"$1\" 'BEGIN { print \".version 8.0\\n.target sm_80\\n.address_size 64\\n.visible .entry k(.param .u64 p)\\n{\\n.reg .b32 %r<5>;\\n.reg .b64 %rd<4>;\\n.reg .pred %p<2>;\\nld.param.u64 %rd1, [p];\\nmov.u32 %r1, %tid.x;\\nmov.u32 %r2, %ctaid.x;\\nsetp.lt.u32 %p1, %r1, 7;\"; for (i = 0; i < 100000; i++) print op \";\"; print \"cvt.u64.u32 %rd2, %r1;\\nadd.s64 %rd3, %rd1, %rd2;\\nld.global.u8 %r4, [%rd3];\\nret;\\n}\" }' > chain_$2.ptx && \"$0\" lint chain_$2.ptx; echo \"rc=$?\""
+            $<TARGET_FILE:warpmem> "${op}" ${name}
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(cli_limits_lint_chain_${name} PROPERTIES TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "ld.global.u8 %r4, \\[%rd3\\].*rc=0\n$")
+endforeach()

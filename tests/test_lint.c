@@ -488,6 +488,54 @@ static void test_affine(void)
     wmi_actx_free(&x);
 }
 
+/* Dependent chains: products and atoms nest up to WMI_AVAR_MAX_HEIGHT,
+   are evaluated exactly there, and are top past it (100 000 levels would
+   recurse off the stack in evaluation and in the lint's marking). */
+static void test_affine_height(void)
+{
+    wmi_actx x;
+    wmi_actx_init(&x);
+    wmi_aff tid = wmi_aff_sym(&x, WMI_AV_SREG, SR_TID_X, 0, 0, 0);
+    wmi_aff k7 = wmi_aff_const(7);
+    /* p = tid^(n+1), one product term; q = (((tid ^ 7) & tid) ^ 7) ... */
+    wmi_aff p = tid, q = tid;
+    int64_t tv = 3, pv = 3, qv = 3;
+    unsigned n = 0;
+    for (; n < 1000; n++) {
+        wmi_aff np = wmi_aff_mul(&x, &p, &tid);
+        wmi_aff nq = wmi_aff_op(&x, n % 2 ? WMI_AOP_AND : WMI_AOP_XOR, 32, 0,
+                                &q, n % 2 ? &tid : &k7, 0);
+        CHECK(np.top == nq.top);
+        if (np.top) {
+            CHECK(np.why == WMI_TOP_TERMS && nq.why == WMI_TOP_TERMS);
+            break;
+        }
+        p = np;
+        q = nq;
+        pv = (int64_t)((uint64_t)pv * 3); /* wraps as the domain does */
+        qv = n % 2 ? qv & tv : qv ^ 7;
+    }
+    /* tid is height 0: levels 1..WMI_AVAR_MAX_HEIGHT are kept */
+    CHECK_EQ(n, WMI_AVAR_MAX_HEIGHT);
+    int64_t *val = calloc(x.nvars, sizeof *val);
+    uint32_t *stamp = calloc(x.nvars, sizeof *stamp);
+    CHECK(val && stamp);
+    if (val && stamp) {
+        wmi_aenv env = {leaf_tid, &tv, val, stamp, 1};
+        CHECK_EQ(wmi_aff_eval(&x, &p, &env), pv);
+        CHECK_EQ(wmi_aff_eval(&x, &q, &env), qv);
+    }
+    free(val);
+    free(stamp);
+    /* a chain far past the limit stays top and allocates nothing more */
+    size_t nv = x.nvars;
+    for (unsigned i = 0; i < 100000; i++)
+        q = wmi_aff_op(&x, WMI_AOP_MIN, 32, 1, &q, &tid, 0);
+    CHECK(q.top && q.why == WMI_TOP_TERMS);
+    CHECK(x.nvars <= nv + WMI_AVAR_MAX_HEIGHT);
+    wmi_actx_free(&x);
+}
+
 int main(void)
 {
     int table = getenv("WM_LINT_TABLE") != NULL;
@@ -537,6 +585,7 @@ int main(void)
     CHECK(all.exact > 0);
     CHECK_EQ(all.agree, all.exact + all.varies);
     test_affine();
+    test_affine_height();
     test_synthetic();
     return check_done("test_lint");
 }
