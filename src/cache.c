@@ -575,6 +575,8 @@ wm_status wmi_cache_feed(wm_cache *c, const wmi_ctrace *t)
             return st;
         size_t lo = t->cta[k], hi = k + 1 < t->ncta ? t->cta[k + 1] : t->n;
         wmi_ctrace *p = &c->pending;
+        if (hi == lo)
+            continue; /* a CTA without global accesses (t->w may be NULL) */
         if (!grow((void **)&p->w, &p->cap, p->n + (hi - lo), sizeof *p->w))
             return WM_ERR_NOMEM;
         memcpy(p->w + p->n, t->w + lo, (hi - lo) * sizeof *p->w);

@@ -37,3 +37,9 @@ wm_cli_test(NAME run_cache_regs
   STDOUT "memory hierarchy \\(H200 model: 132 SMs x 2 CTAs")
 wm_usage_error(cache_sms "--sms: '0' is out of range \\[1, 100000\\]"
   run ${WM_COPY_ARGS} --sms 0)
+# a kernel without global accesses: CTAs with empty traces (feeding them
+# was pointer arithmetic on NULL, which UBSan stops on)
+wm_cli_test(NAME run_cache_no_global
+  ARGS run tests/limits/nesting_ok.ptx --grid 3 --block 64 --cache
+  STDOUT "dram__bytes_read.sum +0\n"
+         "predicted memory time 0.000 us")
