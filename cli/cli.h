@@ -37,6 +37,12 @@ int cli_usage_error(const char *fmt, ...)
  */
 int cli_write_error(const char *what, int err);
 
+/* A kernel whose body did not parse: prints its error (file:line:col, the
+ * line and a caret) and "(kernel K cannot <verb>; the module's other
+ * kernels can)"; returns 1.  0 (nothing printed) for a sound kernel. */
+int cli_kernel_broken(const wm_ptx_module *m, size_t k, const char *path,
+                      const char *src, size_t n, const char *verb);
+
 /* A failed --html FILE: "cannot write 'path' (--html): reason" for an
  * I/O error (reason from err), else the status; returns WM_EXIT_ERR. */
 int cli_html_error(const char *path, wm_status st, int err);

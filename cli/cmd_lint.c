@@ -191,6 +191,11 @@ int wm_cmd_lint(int argc, char **argv)
     for (size_t k = 0; k < nk; k++) {
         if (only >= 0 && (size_t)only != k)
             continue;
+        if (cli_kernel_broken(m, k, *tmp ? "(nvcc output)" : input, src, n,
+                              "be linted")) {
+            rc = WM_EXIT_ERR;
+            continue;
+        }
         wm_status st = wm_lint_kernel(m, k, &arch, &lo, &res[k]);
         if (st != WM_OK) {
             cli_error("kernel %s: %s", wm_ptx_kernel_pretty(m, k),

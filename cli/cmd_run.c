@@ -59,20 +59,6 @@ static void on_progress(void *ud, uint64_t done, uint64_t total)
     p->shown = 1;
 }
 
-/* A kernel whose body did not parse: print its error (file:line:col,
-   the line and a caret) and return 1. */
-static int kernel_broken(const wm_ptx_module *m, size_t k, const char *path,
-                         const char *src, size_t n)
-{
-    wm_diag d;
-    if (!wm_ptx_kernel_error(m, k, &d))
-        return 0;
-    wm_diag_print(stderr, &d, path, src, n);
-    fprintf(stderr, "  (kernel %s cannot run; the module's other kernels "
-            "can)\n", wm_ptx_kernel_pretty(m, k));
-    return 1;
-}
-
 /* A fault inside a called function: the kernel's call site. */
 static void print_call_site(const char *path, const wm_ptx_fault *ft)
 {
@@ -693,7 +679,7 @@ static int select_kernel(const run_opts *o, run_state *s)
         return WM_EXIT_USAGE;
     }
     s->k = cand[0];
-    if (kernel_broken(s->m, s->k, o->input, s->src, s->n))
+    if (cli_kernel_broken(s->m, s->k, o->input, s->src, s->n, "run"))
         return WM_EXIT_ERR;
     return RUN_NEXT;
 }

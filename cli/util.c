@@ -316,3 +316,15 @@ int cli_parse_dims(const char *flag, const char *s, unsigned d[3])
     }
     return 1;
 }
+
+int cli_kernel_broken(const wm_ptx_module *m, size_t k, const char *path,
+                      const char *src, size_t n, const char *verb)
+{
+    wm_diag d;
+    if (!wm_ptx_kernel_error(m, k, &d))
+        return 0;
+    wm_diag_print(stderr, &d, path, src, n);
+    fprintf(stderr, "  (kernel %s cannot %s; the module's other kernels "
+            "can)\n", wm_ptx_kernel_pretty(m, k), verb);
+    return 1;
+}

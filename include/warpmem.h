@@ -1410,7 +1410,8 @@ typedef struct wm_lint wm_lint;
 /*
  * Lint kernel k of m for profile arch.  o may be NULL (defaults).  On
  * WM_OK *out is a new result (wm_lint_free); WM_ERR_ARG for a bad kernel
- * index or block, WM_ERR_NOMEM.
+ * index or block, WM_ERR_PARSE for a kernel whose body did not parse
+ * (wm_ptx_kernel_error says where), WM_ERR_NOMEM.
  */
 WM_API wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k,
                                 const wm_arch *arch, const wm_lint_opts *o,

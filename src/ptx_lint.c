@@ -1822,6 +1822,8 @@ wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k, const wm_arch *arch,
     const wmi_func *f = wmi_ptx_kernel(m, k);
     if (!f)
         return WM_ERR_ARG;
+    if (f->err) /* its body did not parse: no code to analyse */
+        return WM_ERR_PARSE;
     unsigned block[3] = {0, 0, 0}, grid[3] = {1024, 1024, 64};
     /* the user's block, else .reqntid, else one by rank (and the table) */
     const unsigned *want = o && (o->block[0] || o->block[1] || o->block[2])

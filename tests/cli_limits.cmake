@@ -20,6 +20,12 @@ foreach(t global_wrap global_10g shared_4g local_4g regs nesting)
 endforeach()
 wm_cli_test(NAME limits_nesting_lint EXIT 1
   ARGS lint ${L}/nesting.ptx STDERR_GOLDEN limits_nesting.txt)
+# a module with a kernel whose body did not parse: lint says where and
+# lints the others (the broken kernel's empty code crashed it)
+wm_cli_test(NAME limits_lint_broken_kernel EXIT 1
+  ARGS lint ${L}/broken_kernel.ptx
+  STDOUT "kernel copy: lint for block 256x1x1, 2 memory instructions"
+  STDERR_GOLDEN limits_lint_broken_kernel.txt)
 wm_cli_test(NAME limits_nesting_ok
   ARGS run ${L}/nesting_ok.ptx --grid 1 --block 32
   STDOUT "kernel k: 1 of 1 CTAs, 1 warp instructions")

@@ -536,6 +536,31 @@ static void test_affine_height(void)
     wmi_actx_free(&x);
 }
 
+/* A kernel whose body did not parse has no code: WM_ERR_PARSE, and the
+   module's sound kernel still lints. */
+static void test_broken_kernel(void)
+{
+    size_t n = 0;
+    char *src = wm_read_file(WM_SOURCE_DIR "/tests/limits/broken_kernel.ptx",
+                             &n);
+    CHECK(src != NULL);
+    if (!src)
+        return;
+    wm_ptx_module *m = NULL;
+    wm_diag d;
+    CHECK(wm_ptx_parse(src, n, "broken_kernel.ptx", &m, &d) == WM_OK);
+    wm_lint *l = NULL;
+    if (m) {
+        CHECK(wm_ptx_kernel_error(m, 0, &d));
+        CHECK(wm_lint_kernel(m, 0, NULL, NULL, &l) == WM_ERR_PARSE && !l);
+        CHECK(wm_lint_kernel(m, 1, NULL, NULL, &l) == WM_OK && l);
+        CHECK(l && wm_lint_count(l) == 2);
+        wm_lint_free(l);
+    }
+    wm_ptx_free(m);
+    free(src);
+}
+
 int main(void)
 {
     int table = getenv("WM_LINT_TABLE") != NULL;
@@ -586,6 +611,7 @@ int main(void)
     CHECK_EQ(all.agree, all.exact + all.varies);
     test_affine();
     test_affine_height();
+    test_broken_kernel();
     test_synthetic();
     return check_done("test_lint");
 }
