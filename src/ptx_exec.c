@@ -1385,8 +1385,8 @@ static HOT void mul_int(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
     } else if (in->flags & F_WIDE) {
         unsigned wb = bits * 2;
         if (sg)
-            WMI_LOOP(D[l] = trunc_bits((uint64_t)((int64_t)sext(A[l], bits) *
-                                              (int64_t)sext(B[l], bits)) +
+            WMI_LOOP(D[l] = trunc_bits((uint64_t)sext(A[l], bits) *
+                                           (uint64_t)sext(B[l], bits) +
                                        C[l], wb));
         else
             WMI_LOOP(D[l] = trunc_bits(trunc_bits(A[l], bits) *

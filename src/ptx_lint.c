@@ -896,6 +896,8 @@ static void leave_block(lint *L, size_t bi, bstate *s)
 static void sweep(lint *L, int k)
 {
     uint32_t n = L->f->nslots;
+    if (L->nblocks == 0) /* an empty body: nothing to enter */
+        return;
     memset(L->loopback, 0, sizeof L->loopback);
     for (size_t bi = 0; bi < L->nblocks; bi++) {
         L->in[bi].reached = 0;

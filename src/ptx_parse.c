@@ -1450,6 +1450,14 @@ static int check_forms(parser *p, wmi_insn *in, tok optok,
                        const operand *ops, unsigned nops)
 {
     wmi_op op = (wmi_op)in->op;
+    wmi_type t = (wmi_type)in->type;
+    if ((op == OP_MUL || op == OP_MAD) && (in->flags & F_WIDE) &&
+        t != PT_U16 && t != PT_S16 && t != PT_U32 && t != PT_S32) {
+        wm_diag_set(p->d, WM_ERR_PARSE, optok.off, optok.len,
+                    "%.*s: .wide takes a 16- or 32-bit integer type",
+                    (int)optok.len, p->s + optok.off);
+        return 0;
+    }
     if (op == OP_MOV && ((in->d | in->a) & WMI_VEC) &&
         (((in->d & in->a) & WMI_VEC) ||
          wmi_type_bits((wmi_type)in->type) > 64))

@@ -5,7 +5,7 @@
 set(L tests/limits)
 
 # operand arity from the ptx_ops.def table; literals integers cannot hold
-foreach(t arity_mad arity_bar arity_or vec_add lit_range lit_range_vec)
+foreach(t arity_mad arity_bar arity_or vec_add lit_range lit_range_vec wide64)
   wm_cli_test(NAME limits_${t} EXIT 1
     ARGS run ${L}/${t}.ptx --grid 1 --block 32
     STDERR_GOLDEN limits_${t}.txt)
@@ -26,6 +26,10 @@ wm_cli_test(NAME limits_lint_broken_kernel EXIT 1
   ARGS lint ${L}/broken_kernel.ptx
   STDOUT "kernel copy: lint for block 256x1x1, 2 memory instructions"
   STDERR_GOLDEN limits_lint_broken_kernel.txt)
+wm_cli_test(NAME limits_lint_empty_body
+  ARGS lint ${L}/empty_body.ptx
+  STDOUT "kernel k: lint for block 256x1x1, 0 memory instructions"
+         "no memory instruction flagged")
 wm_cli_test(NAME limits_nesting_ok
   ARGS run ${L}/nesting_ok.ptx --grid 1 --block 32
   STDOUT "kernel k: 1 of 1 CTAs, 1 warp instructions")
