@@ -197,6 +197,14 @@ int wm_cmd_lint(int argc, char **argv)
             continue;
         }
         wm_status st = wm_lint_kernel(m, k, &arch, &lo, &res[k]);
+        if (st == WM_ERR_LIMIT) {
+            rc = cli_error("kernel %s: too large to lint: its analysis "
+                           "state would pass %llu MiB (WM_LIMIT_LINT_BYTES, "
+                           "a fixed limit; run it instead)",
+                           wm_ptx_kernel_pretty(m, k),
+                           WM_LIMIT_LINT_BYTES >> 20);
+            continue;
+        }
         if (st != WM_OK) {
             cli_error("kernel %s: %s", wm_ptx_kernel_pretty(m, k),
                       wm_status_str(st));

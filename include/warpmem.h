@@ -92,6 +92,7 @@ WM_API void wm_free(void *p);
 #define WM_LIMIT_LOCAL (512ull << 10)
 #define WM_LIMIT_EXPR_DEPTH 200ull
 #define WM_LIMIT_PTX_NESTING 256ull
+#define WM_LIMIT_LINT_BYTES (1ull << 30)
 #define WM_LIMIT_CTA_STEPS 100000000ull
 #define WM_LIMIT_TOTAL_STEPS 100000000000ull
 #define WM_EXPR_DEFAULT_LIMIT ((uint64_t)1 << 28)
@@ -115,6 +116,9 @@ WM_API void wm_free(void *p);
       "fixed (no flag)")                                                      \
     X(WM_LIMIT_PTX_NESTING,                                                   \
       "nesting depth of { } blocks in a PTX function body",                   \
+      "fixed (no flag)")                                                      \
+    X(WM_LIMIT_LINT_BYTES,                                                    \
+      "bytes of lint's per-block state of one kernel (blocks x registers)",   \
       "fixed (no flag)")                                                      \
     X(WM_LIMIT_CTA_STEPS, "warp instructions of one CTA (default)",           \
       "run --max-steps N")                                                    \

@@ -111,6 +111,7 @@ typedef struct lint {
     uint64_t cur_loops; /* inloops of the block being swept */
     int changed;
     int oom;
+    int too_big; /* the states would pass WM_LIMIT_LINT_BYTES */
 } lint;
 
 /* ---- states ------------------------------------------------------------- */
@@ -1722,6 +1723,21 @@ static int find_records(lint *L)
     return 1;
 }
 
+/* Bytes of the per-block states lint_init allocates: every block's entry
+   state, and for a loop header two back-edge states, the header's last
+   values and its written set.  Blocks x register slots: a long kernel
+   with many branches and constants is quadratic. */
+static uint64_t state_bytes(const lint *L)
+{
+    uint64_t n = L->f->nslots ? L->f->nslots : 1;
+    uint64_t state = n * (sizeof(wmi_aff) + sizeof(int32_t));
+    uint64_t loop = 2 * state + n * (sizeof(wmi_aff) + 1);
+    uint64_t total = 0;
+    for (size_t b = 0; b < L->nblocks; b++)
+        total += state + (L->blocks[b].loop >= 0 ? loop : 0);
+    return total;
+}
+
 static int lint_init(lint *L, const wm_ptx_module *m, const wmi_func *f)
 {
     memset(L, 0, sizeof *L);
@@ -1744,6 +1760,10 @@ static int lint_init(lint *L, const wm_ptx_module *m, const wmi_func *f)
             L->cval[f->cslots[k]] = (int64_t)f->cvals[k];
         }
     size_t nb = L->nblocks;
+    if (state_bytes(L) > WM_LIMIT_LINT_BYTES) {
+        L->too_big = 1;
+        return 0;
+    }
     L->in = calloc(nb, sizeof *L->in);
     L->back_prev = calloc(nb, sizeof *L->back_prev);
     L->back_cur = calloc(nb, sizeof *L->back_cur);
@@ -1863,6 +1883,8 @@ wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k, const wm_arch *arch,
     evalbuf eb;
     memset(&eb, 0, sizeof eb);
     int ok = lint_init(&L, m, f);
+    if (L.too_big)
+        st = WM_ERR_LIMIT;
     if (!R->agg || !param || !given || !ok)
         goto done;
     for (int i = 0; i < MAXSWEEPS; i++) {

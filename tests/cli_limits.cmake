@@ -158,3 +158,12 @@ foreach(op "mul.lo.s32 %r1, %r1, %r2" "selp.b32 %r1, %r1, %r2, %p1")
   set_tests_properties(cli_limits_lint_chain_${name} PROPERTIES TIMEOUT 60
     PASS_REGULAR_EXPRESSION "ld.global.u8 %r4, \\[%rd3\\].*rc=0\n$")
 endforeach()
+
+# lint of 6 000 loops, each with its own constant: blocks x register slots
+# would be 5 GiB of analysis state; refused at WM_LIMIT_LINT_BYTES
+add_test(NAME cli_limits_lint_state
+  COMMAND sh -c "awk 'BEGIN { print \".version 8.0\\n.target sm_80\\n.address_size 64\\n.visible .entry k(.param .u64 p)\\n{\\n.reg .b32 %r<4>;\\n.reg .pred %p<2>;\\nmov.u32 %r2, 0;\"; for (i = 0; i < 6000; i++) print \"L\" i \":\\nadd.s32 %r2, %r2, 1;\\nsetp.lt.u32 %p1, %r2, \" i + 3 \";\\n@%p1 bra L\" i \";\"; print \"ret;\\n}\" }' > loops.ptx && \"$0\" lint loops.ptx; echo \"rc=$?\""
+          $<TARGET_FILE:warpmem>
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(cli_limits_lint_state PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "^warpmem: error: kernel k: too large to lint: its analysis state would pass 1024 MiB \\(WM_LIMIT_LINT_BYTES, a fixed limit; run it instead\\)\nrc=1\n$")
