@@ -44,6 +44,8 @@ static void attr(FILE *f, const char *name, double v)
 static void rect(FILE *f, double x, double y, double w, double h,
                  const char *style)
 {
+    if (w < 0.5) /* slots of a few pixels: a hairline, not an invalid size */
+        w = 0.5;
     fputs("<rect", f);
     attr(f, "x", x);
     attr(f, "y", y);
@@ -187,6 +189,11 @@ static double sec_layout(secmap *sm)
 {
     sm->aw = VIEW_W - LEFT - RIGHT;
     sm->gap = 8;
+    /* Many lines (a 64-lane warp of scattered 16-byte local accesses
+       touches up to 256): narrower gaps keep half the row for the slots,
+       whose width would otherwise go negative. */
+    if (sm->nlines > 1 && (sm->nlines - 1) * sm->gap > sm->aw / 2)
+        sm->gap = sm->aw / 2 / (sm->nlines - 1);
     sm->ys = 150;
     sm->hs = 36;
     sm->full = sm->nlines * sm->spl * 12.0 + (sm->nlines - 1) * sm->gap <=
@@ -242,7 +249,7 @@ static void sec_bracket(FILE *f, const secmap *sm, unsigned l, uint64_t line,
     wmi_svg_num(f, x - 1);
     fputs("v-4\" fill=\"none\" stroke=\"#6b7280\"/>\n", f);
     unsigned every = 1;
-    while ((x - gx + sm->gap) * every < 44)
+    while ((x - gx + sm->gap) * every < 44 && every < sm->nlines)
         every *= 2;
     if (l % every != 0)
         return;

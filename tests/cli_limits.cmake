@@ -167,3 +167,12 @@ add_test(NAME cli_limits_lint_state
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(cli_limits_lint_state PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "^warpmem: error: kernel k: too large to lint: its analysis state would pass 1024 MiB \\(WM_LIMIT_LINT_BYTES, a fixed limit; run it instead\\)\nrc=1\n$")
+
+# the sector map of a 64-lane warp touching 244 lines: its slots once had
+# a negative width, and the label spacing doubled for ever
+add_test(NAME cli_limits_html_many_lines
+  COMMAND sh -c "\"$0\" global --local --size 16 --arch generic,warp=64 --addrs 0,1024,2048,3072,4096,5120,6144,7168,0,9216,10240,11264,12288,13312,14336,15360,0,17408,18432,19456,20480,21504,22528,23552,0,25600,26624,27648,28672,29696,30720,31744,32768,33792,34816,35840,36864,37888,38912,39936,40960,41984,43008,44032,45056,46080,47104,48128,49152,50176,51200,52224,53248,54272,55296,56320,57344,58368,59392,60416,61440,62464,63488,64512 --html many_lines.html >/dev/null; echo \"rc=$? negative=$(grep -c 'width=.-' many_lines.html)\""
+          $<TARGET_FILE:warpmem>
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(cli_limits_html_many_lines PROPERTIES TIMEOUT 30
+  PASS_REGULAR_EXPRESSION "^rc=0 negative=0\n$")
