@@ -13,7 +13,7 @@ build=${1:-build-fuzz}
 secs=${2:-5}
 shift $(( $# > 2 ? 2 : $# ))
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(ptx lint expr arch cli argspec ncucsv npy)
+[ ${#names[@]} -gt 0 ] || names=(ptx lint expr arch cli argspec ncucsv npy draw)
 # allocator_may_return_null: a huge --arg buffer is an "cannot allocate"
 # error for the CLI, not a crash of the harness
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
