@@ -4,9 +4,9 @@
  * static lint of its first kernel (the block-shape table, or one block
  * chosen by the input's length) and its report in every format, then a
  * bounded run with the race, initialisation and schedule checks and the
- * L1/L2/DRAM model, and their reports.  Buffers of 4 KiB stand for
- * pointer parameters, as in fuzz_ptx.
+ * L1/L2/DRAM model, and their reports (the launch of fuzz_launch.h).
  */
+#include "fuzz_launch.h"
 #include "warpmem.h"
 
 #include <stdint.h>
@@ -41,36 +41,12 @@ static void lint(const wm_ptx_module *m, const wm_arch *arch, size_t size)
 static void checked_run(const wm_ptx_module *m, const wm_arch *arch,
                         size_t size)
 {
-    static uint8_t bufs[16][4096];
-    wm_ptx_arg args[16];
-    size_t np = wm_ptx_kernel_nparams(m, 0);
-    memset(args, 0, sizeof args);
-    for (size_t i = 0; i < np; i++) {
-        size_t ps = wm_ptx_param_size(m, 0, i);
-        if (ps == 8 && (i & 1) == 0) {
-            memset(bufs[i], 0, sizeof bufs[i]);
-            args[i].buf = bufs[i];
-            args[i].bytes = sizeof bufs[i];
-        } else {
-            args[i].size = ps == 1 || ps == 2 || ps == 4 || ps == 8
-                               ? (unsigned)ps : 4;
-            args[i].scalar = 64;
-        }
-    }
     wm_ptx_check chk;
     memset(&chk, 0, sizeof chk);
     chk.checks = WM_CHECK_RACE | WM_CHECK_INIT | WM_CHECK_SCHEDULES;
+    wm_ptx_arg args[16];
     wm_ptx_launch l;
-    memset(&l, 0, sizeof l);
-    l.grid[0] = 3;
-    l.grid[1] = l.grid[2] = 1;
-    l.block[0] = 64;
-    l.block[1] = l.block[2] = 1;
-    l.args = args;
-    l.nargs = np;
-    l.max_steps = 2000;
-    l.max_total_steps = 8000;
-    l.threads = 1;
+    fuzz_launch(m, 3, args, &l);
     l.check = &chk;
     wm_cache_config cc;
     wm_cache *cache = NULL;
