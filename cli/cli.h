@@ -149,6 +149,18 @@ int cli_flag(char **argv, int i, const char *name, const char *short_name);
 int cli_compile_cu(const char *cu, unsigned sm, const char *const *flags,
                    size_t nflags, char *out, size_t outlen);
 
+/* Does path name a CUDA source (".cu")? */
+int cli_is_cu(const char *path);
+
+/*
+ * The module of input: a .ptx read, or a .cu compiled for sm with nvcc
+ * flags first; then parsed.  1 with *src (*n bytes, to free) and *m (to
+ * wm_ptx_free); 0 after printing why (the read's reason, or the parse
+ * error at file:line:col), with *src and *m to free as they are.
+ */
+int cli_load_ptx(const char *input, unsigned sm, const char *const *flags,
+                 size_t nflags, char **src, size_t *n, wm_ptx_module **m);
+
 /*
  * Compare a prediction with ncu exports (wm_ncu_compare) onto f: 0 all
  * within the tolerance, 1 (after printing why) when one is over it,

@@ -64,186 +64,208 @@ static wm_status write_html(const char *path, const wm_ptx_module *m, size_t k,
     return cli_ptx_html(path, m, wm_lint_agg(res), &ro);
 }
 
-int wm_cmd_lint(int argc, char **argv)
-{
-    const char *input = NULL, *kname = NULL, *arch_name = NULL, *v;
+/* The command line of `lint`. */
+typedef struct lint_cmd {
+    const char *input, *kname, *arch_name;
     wm_lint_opts lo;
     wm_lint_param params[MAX_PARAMS];
-    wm_severity fail_on = WM_SEV_NONE;
+    wm_severity fail_on;
     cli_output output;
-    memset(&lo, 0, sizeof lo);
-    cli_output_init(&output);
-    int rc = WM_EXIT_USAGE;
+    wm_arch arch;
+} lint_cmd;
+
+#define LINT_NEXT (-1) /* go on; else an exit status */
+
+/* Try argv[*i] as one of lint's own options: 1 taken, 0 not one, -1
+   after a usage error. */
+static int lint_opt(int argc, char **argv, int *i, lint_cmd *c)
+{
+    const char *v;
+    int r;
+    if ((r = cli_opt(argc, argv, i, "--kernel", "-k", &v))) {
+        if (r > 0)
+            c->kname = v;
+    } else if ((r = cli_opt(argc, argv, i, "--block", NULL, &v))) {
+        if (r > 0 && !cli_parse_dims("--block", v, c->lo.block))
+            r = -1;
+    } else if ((r = cli_opt(argc, argv, i, "--grid", NULL, &v))) {
+        if (r > 0 && !cli_parse_dims("--grid", v, c->lo.grid))
+            r = -1;
+    } else if ((r = cli_opt(argc, argv, i, "--param", "-p", &v))) {
+        if (r > 0 && c->lo.nparams >= MAX_PARAMS)
+            r = (cli_usage_error("--param: at most %d", MAX_PARAMS), -1);
+        else if (r > 0 && !parse_param(v, &c->params[c->lo.nparams]))
+            r = -1;
+        else if (r > 0)
+            c->lo.nparams++;
+    } else if ((r = cli_opt(argc, argv, i, "--fail-on", NULL, &v))) {
+        if (r > 0 && !parse_sev(v, &c->fail_on))
+            r = -1;
+    } else if ((r = cli_opt(argc, argv, i, "--arch", NULL, &v))) {
+        if (r > 0)
+            c->arch_name = v;
+    }
+    return r;
+}
+
+/* The command line into c.  LINT_NEXT, or the exit status after --help
+   or a usage error. */
+static int lint_args(int argc, char **argv, lint_cmd *c)
+{
     for (int i = 1; i < argc; i++) {
         int r;
         if (cli_is_help(argv[i])) {
             usage(stdout);
-            rc = WM_EXIT_OK;
-            goto out;
-        } else if ((r = cli_opt(argc, argv, &i, "--kernel", "-k", &v))) {
+            return WM_EXIT_OK;
+        } else if ((r = lint_opt(argc, argv, &i, c)) ||
+                   (r = cli_output_opt(argc, argv, &i, &c->output))) {
             if (r < 0)
-                goto out;
-            kname = v;
-        } else if ((r = cli_opt(argc, argv, &i, "--block", NULL, &v))) {
-            if (r < 0 || !cli_parse_dims("--block", v, lo.block))
-                goto out;
-        } else if ((r = cli_opt(argc, argv, &i, "--grid", NULL, &v))) {
-            if (r < 0 || !cli_parse_dims("--grid", v, lo.grid))
-                goto out;
-        } else if ((r = cli_opt(argc, argv, &i, "--param", "-p", &v))) {
-            if (r < 0)
-                goto out;
-            if (lo.nparams >= MAX_PARAMS) {
-                cli_usage_error("--param: at most %d", MAX_PARAMS);
-                goto out;
-            }
-            if (!parse_param(v, &params[lo.nparams]))
-                goto out;
-            lo.nparams++;
-        } else if ((r = cli_opt(argc, argv, &i, "--fail-on", NULL, &v))) {
-            if (r < 0 || !parse_sev(v, &fail_on))
-                goto out;
-        } else if ((r = cli_opt(argc, argv, &i, "--arch", NULL, &v))) {
-            if (r < 0)
-                goto out;
-            arch_name = v;
-        } else if ((r = cli_output_opt(argc, argv, &i, &output))) {
-            if (r < 0)
-                goto out;
+                return WM_EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_usage_error("lint: unknown option '%s'", argv[i]);
-            goto out;
-        } else if (!input) {
-            input = argv[i];
+            return cli_usage_error("lint: unknown option '%s'", argv[i]);
+        } else if (!c->input) {
+            c->input = argv[i];
         } else {
-            cli_usage_error("lint: unexpected argument '%s'", argv[i]);
-            goto out;
+            return cli_usage_error("lint: unexpected argument '%s'", argv[i]);
         }
     }
-    lo.params = params;
-    if (!input) {
-        cli_usage_error("lint: no kernel file (try 'warpmem lint --help')");
-        goto out;
-    }
-    wm_arch arch;
-    if (!cli_parse_arch(arch_name, &arch) || !cli_output_check(&output))
-        goto out;
+    c->lo.params = c->params;
+    if (!c->input)
+        return cli_usage_error("lint: no kernel file (try 'warpmem lint "
+                               "--help')");
+    if (!cli_parse_arch(c->arch_name, &c->arch) ||
+        !cli_output_check(&c->output))
+        return WM_EXIT_USAGE;
+    return LINT_NEXT;
+}
 
-    rc = WM_EXIT_ERR;
-    char tmp[512] = "";
-    const char *ptx_path = input;
-    size_t len = strlen(input);
-    if (len > 3 && strcmp(input + len - 3, ".cu") == 0) {
-        if (!cli_compile_cu(input, arch.sm, NULL, 0, tmp, sizeof tmp))
-            goto out;
-        ptx_path = tmp;
-    }
-    size_t n = 0;
-    char *src = wm_read_file(ptx_path, &n);
-    int err = errno;
-    if (*tmp)
-        unlink(tmp);
-    if (!src) {
-        cli_error("cannot read '%s': %s", input, strerror(err));
-        goto out;
-    }
-    wm_ptx_module *m = NULL;
-    wm_diag d;
-    if (wm_ptx_parse(src, n, input, &m, &d) != WM_OK) {
-        wm_diag_print(stderr, &d, *tmp ? "(nvcc output)" : input, src, n);
-        free(src);
-        goto out;
-    }
+/* The kernel --kernel names (*only), or -1 for all.  LINT_NEXT, or
+   WM_EXIT_USAGE after saying why. */
+static int lint_select(const lint_cmd *c, const wm_ptx_module *m, long *only)
+{
     size_t nk = wm_ptx_nkernels(m);
-    long only = -1;
-    if (output.html && !kname && nk > 1) {
-        cli_usage_error("--html: %s has %zu kernels: name one with --kernel",
-                        input, nk);
-        rc = WM_EXIT_USAGE;
-        goto done;
+    *only = -1;
+    if (c->output.html && !c->kname && nk > 1)
+        return cli_usage_error("--html: %s has %zu kernels: name one with "
+                               "--kernel",
+                               c->input, nk);
+    if (!c->kname)
+        return LINT_NEXT;
+    *only = wm_ptx_find_kernel(m, c->kname);
+    if (*only < 0)
+        return cli_usage_error("%s: no kernel %s'%s'", c->input,
+                               *only == -2 ? "unique match for " : "",
+                               c->kname);
+    return LINT_NEXT;
+}
+
+/* Lint kernel k into *res and print it (after others when printed).
+   WM_EXIT_OK, or the status of what stopped it, said on stderr. */
+static int lint_one(const lint_cmd *c, const wm_ptx_module *m, size_t k,
+                    const char *src, size_t n, int printed, wm_lint **res)
+{
+    const char *shown = cli_is_cu(c->input) ? "(nvcc output)" : c->input;
+    if (cli_kernel_broken(m, k, shown, src, n, "be linted"))
+        return WM_EXIT_ERR;
+    wm_status st = wm_lint_kernel(m, k, &c->arch, &c->lo, res);
+    if (st == WM_ERR_LIMIT)
+        return cli_error("kernel %s: too large to lint: its analysis state "
+                         "would pass %llu MiB (WM_LIMIT_LINT_BYTES, a "
+                         "fixed limit; run it instead)",
+                         wm_ptx_kernel_pretty(m, k),
+                         WM_LIMIT_LINT_BYTES >> 20);
+    if (st != WM_OK) {
+        cli_error("kernel %s: %s", wm_ptx_kernel_pretty(m, k),
+                  wm_status_str(st));
+        return st == WM_ERR_ARG ? WM_EXIT_USAGE : WM_EXIT_ERR;
     }
-    if (kname) {
-        only = wm_ptx_find_kernel(m, kname);
-        if (only < 0) {
-            cli_usage_error("%s: no kernel %s'%s'", input,
-                            only == -2 ? "unique match for " : "", kname);
-            rc = WM_EXIT_USAGE;
-            goto done;
-        }
-    }
-    wm_lint **res = calloc(nk + 1, sizeof *res);
-    if (!res) {
-        cli_error("out of memory");
-        goto done;
-    }
-    wm_severity worst = WM_SEV_NONE;
-    rc = WM_EXIT_OK;
     wm_lint_report_opts ro;
     memset(&ro, 0, sizeof ro);
-    ro.format = output.format;
-    ro.color = output.color;
-    ro.explain = output.explain;
+    ro.format = c->output.format;
+    ro.color = c->output.color;
+    ro.explain = c->output.explain;
     ro.width = cli_term_width();
-    ro.ptx_path = input;
-    if (output.format == WM_FMT_JSON && only < 0)
+    ro.ptx_path = c->input;
+    if (printed && c->output.format == WM_FMT_TEXT)
+        printf("\n");
+    if (printed && c->output.format == WM_FMT_JSON)
+        printf(",");
+    if (wm_lint_report(stdout, *res, &ro, !printed) != WM_OK)
+        return cli_error("kernel %s: report: out of memory",
+                         wm_ptx_kernel_pretty(m, k));
+    return WM_EXIT_OK;
+}
+
+/* Every kernel (or only one) linted and printed into res[]; the worst
+   severity into *worst.  The exit status so far. */
+static int lint_all(const lint_cmd *c, const wm_ptx_module *m,
+                    const char *src, size_t n, long only, wm_lint **res,
+                    wm_severity *worst)
+{
+    int rc = WM_EXIT_OK, printed = 0;
+    *worst = WM_SEV_NONE;
+    if (c->output.format == WM_FMT_JSON && only < 0)
         printf("[");
-    int printed = 0;
-    for (size_t k = 0; k < nk; k++) {
+    for (size_t k = 0; k < wm_ptx_nkernels(m); k++) {
         if (only >= 0 && (size_t)only != k)
             continue;
-        if (cli_kernel_broken(m, k, *tmp ? "(nvcc output)" : input, src, n,
-                              "be linted")) {
-            rc = WM_EXIT_ERR;
-            continue;
-        }
-        wm_status st = wm_lint_kernel(m, k, &arch, &lo, &res[k]);
-        if (st == WM_ERR_LIMIT) {
-            rc = cli_error("kernel %s: too large to lint: its analysis "
-                           "state would pass %llu MiB (WM_LIMIT_LINT_BYTES, "
-                           "a fixed limit; run it instead)",
-                           wm_ptx_kernel_pretty(m, k),
-                           WM_LIMIT_LINT_BYTES >> 20);
-            continue;
-        }
-        if (st != WM_OK) {
-            cli_error("kernel %s: %s", wm_ptx_kernel_pretty(m, k),
-                      wm_status_str(st));
-            rc = st == WM_ERR_ARG ? WM_EXIT_USAGE : WM_EXIT_ERR;
-            continue;
-        }
-        if (printed && output.format == WM_FMT_TEXT)
-            printf("\n");
-        if (printed && output.format == WM_FMT_JSON)
-            printf(",");
-        if (wm_lint_report(stdout, res[k], &ro, !printed) != WM_OK) {
-            rc = cli_error("kernel %s: report: out of memory",
-                           wm_ptx_kernel_pretty(m, k));
+        int r = lint_one(c, m, k, src, n, printed, &res[k]);
+        if (r != WM_EXIT_OK && res[k]) { /* the report failed */
+            rc = r;
             break;
         }
+        if (r != WM_EXIT_OK) {
+            rc = r;
+            continue;
+        }
         printed = 1;
-        if (wm_lint_worst(res[k]) > worst)
-            worst = wm_lint_worst(res[k]);
+        if (wm_lint_worst(res[k]) > *worst)
+            *worst = wm_lint_worst(res[k]);
     }
-    if (output.format == WM_FMT_JSON && only < 0)
+    if (c->output.format == WM_FMT_JSON && only < 0)
         printf("]\n");
-    if (output.html) {
+    return rc;
+}
+
+int wm_cmd_lint(int argc, char **argv)
+{
+    lint_cmd c;
+    memset(&c, 0, sizeof c);
+    c.fail_on = WM_SEV_NONE;
+    cli_output_init(&c.output);
+    char *src = NULL;
+    size_t n = 0;
+    wm_ptx_module *m = NULL;
+    wm_lint **res = NULL;
+    long only = -1;
+    int rc = lint_args(argc, argv, &c);
+    if (rc == LINT_NEXT &&
+        !cli_load_ptx(c.input, c.arch.sm, NULL, 0, &src, &n, &m))
+        rc = WM_EXIT_ERR;
+    if (rc == LINT_NEXT)
+        rc = lint_select(&c, m, &only);
+    if (rc == LINT_NEXT &&
+        !(res = calloc(wm_ptx_nkernels(m) + 1, sizeof *res)))
+        rc = cli_error("out of memory");
+    wm_severity worst = WM_SEV_NONE;
+    if (rc == LINT_NEXT)
+        rc = lint_all(&c, m, src, n, only, res, &worst);
+    if (res && c.output.html) {
         char cmd[2048];
         size_t hk = only >= 0 ? (size_t)only : 0;
         cli_command_line(argc, argv, cmd, sizeof cmd);
         if (res[hk] &&
-            write_html(output.html, m, hk, res[hk], input, cmd) != WM_OK)
+            write_html(c.output.html, m, hk, res[hk], c.input, cmd) != WM_OK)
             rc = WM_EXIT_ERR;
     }
-    if (rc == WM_EXIT_OK && fail_on != WM_SEV_NONE && worst >= fail_on)
+    if (rc == WM_EXIT_OK && c.fail_on != WM_SEV_NONE && worst >= c.fail_on)
         rc = WM_EXIT_ERR;
-    for (size_t k = 0; k < nk; k++)
+    for (size_t k = 0; res && k < wm_ptx_nkernels(m); k++)
         wm_lint_free(res[k]);
     free(res);
-done:
     wm_ptx_free(m);
     free(src);
-out:
-    for (size_t i = 0; i < lo.nparams; i++)
-        free((void *)(uintptr_t)params[i].name);
+    for (size_t i = 0; i < c.lo.nparams; i++)
+        free((void *)(uintptr_t)c.params[i].name);
     return rc;
 }

@@ -614,8 +614,7 @@ static int check_args(run_opts *o)
         return WM_EXIT_USAGE;
     if (!o->list && (!o->have_grid || !o->have_block))
         return cli_usage_error("run: --grid and --block are required");
-    size_t len = strlen(o->input);
-    o->is_cu = len > 3 && strcmp(o->input + len - 3, ".cu") == 0;
+    o->is_cu = cli_is_cu(o->input);
     if (o->nflags && !o->is_cu)
         return cli_usage_error("run: nvcc flags (--nvcc-flag, --) need a "
                                ".cu input, not '%s'",
@@ -627,30 +626,10 @@ static int check_args(run_opts *o)
    and parse it.  RUN_NEXT, or WM_EXIT_ERR after printing why. */
 static int load_module(const run_opts *o, run_state *s)
 {
-    char tmp[512] = "";
-    const char *ptx_path = o->input;
-    if (o->is_cu) {
-        if (!cli_compile_cu(o->input, o->arch_name ? o->arch.sm : 80,
-                            o->nvcc_flags, o->nflags, tmp, sizeof tmp))
-            return WM_EXIT_ERR;
-        ptx_path = tmp;
-    }
-    s->src = wm_read_file(ptx_path, &s->n);
-    if (!s->src) {
-        cli_error("cannot read '%s': %s", o->input, wm_read_error(errno));
-        if (*tmp)
-            unlink(tmp);
-        return WM_EXIT_ERR;
-    }
-    if (*tmp)
-        unlink(tmp);
-    wm_diag d;
-    if (wm_ptx_parse(s->src, s->n, o->input, &s->m, &d) != WM_OK) {
-        wm_diag_print(stderr, &d, *tmp ? "(nvcc output)" : o->input, s->src,
-                      s->n);
-        return WM_EXIT_ERR;
-    }
-    return RUN_NEXT;
+    return cli_load_ptx(o->input, o->arch_name ? o->arch.sm : 80,
+                        o->nvcc_flags, o->nflags, &s->src, &s->n, &s->m)
+               ? RUN_NEXT
+               : WM_EXIT_ERR;
 }
 
 /* The kernel --kernel names (or the only one).  RUN_NEXT, WM_EXIT_USAGE

@@ -1,6 +1,7 @@
 /*
- * nvcc.c -- the one place the CLI runs nvcc: a .cu given to `run` or
- * `lint` becomes PTX with line information in a temporary file.
+ * nvcc.c -- the PTX `run` and `lint` read: a .ptx file, or a .cu that
+ * nvcc (run only here) compiles to PTX with line information in a
+ * temporary file; read and parsed, with the reason printed on failure.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
@@ -59,6 +60,39 @@ int cli_compile_cu(const char *cu, unsigned sm, const char *const *flags,
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         unlink(out);
         return cli_error("%s: nvcc failed", cu), 0;
+    }
+    return 1;
+}
+
+int cli_is_cu(const char *path)
+{
+    size_t len = strlen(path);
+    return len > 3 && strcmp(path + len - 3, ".cu") == 0;
+}
+
+int cli_load_ptx(const char *input, unsigned sm, const char *const *flags,
+                 size_t nflags, char **src, size_t *n, wm_ptx_module **m)
+{
+    char tmp[512] = "";
+    const char *path = input;
+    *src = NULL;
+    *m = NULL;
+    if (cli_is_cu(input)) {
+        if (!cli_compile_cu(input, sm, flags, nflags, tmp, sizeof tmp))
+            return 0;
+        path = tmp;
+    }
+    *src = wm_read_file(path, n);
+    int err = errno;
+    if (*tmp)
+        unlink(tmp);
+    if (!*src)
+        return cli_error("cannot read '%s': %s", input, wm_read_error(err)),
+               0;
+    wm_diag d;
+    if (wm_ptx_parse(*src, *n, input, m, &d) != WM_OK) {
+        wm_diag_print(stderr, &d, *tmp ? "(nvcc output)" : input, *src, *n);
+        return 0;
     }
     return 1;
 }

@@ -45,6 +45,8 @@ wm_cli_test(NAME limits_run_dir EXIT 1
 wm_cli_test(NAME limits_run_dev_zero EXIT 1
   ARGS run /dev/zero --grid 1 --block 32
   STDERR_GOLDEN limits_run_dev_zero.txt)
+wm_cli_test(NAME limits_lint_dev_zero EXIT 1
+  ARGS lint /dev/zero STDERR_GOLDEN limits_run_dev_zero.txt)
 wm_cli_test(NAME limits_expr_dir EXIT 1
   ARGS expr -f tests STDERR_GOLDEN limits_expr_dir.txt)
 wm_cli_test(NAME limits_expr_dev_zero EXIT 1
