@@ -57,6 +57,13 @@ static int eq(const char *s, size_t n, const char *lit)
     return strlen(lit) == n && memcmp(s, lit, n) == 0;
 }
 
+/* Does s (n bytes) hold lit at offset off? */
+static int has_at(const char *s, size_t n, size_t off, const char *lit)
+{
+    size_t l = strlen(lit);
+    return off <= n && n - off >= l && memcmp(s + off, lit, l) == 0;
+}
+
 static wmi_type parse_type(const char *s, size_t n)
 {
     for (int t = PT_PRED; t < PT_COUNT; t++)
@@ -318,15 +325,15 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         in->mod = AOP_NONE;
     /* cp.async forms and the bar/barrier spellings. */
     if (eq(s, i, "cp")) {
-        if (n >= 8 && memcmp(s, "cp.async", 8) == 0) {
-            if (n > 9 && memcmp(s + 8, ".bulk", 5) == 0)
+        if (has_at(s, n, 0, "cp.async")) {
+            if (has_at(s, n, 8, ".bulk"))
                 in->op = OP_CP_BULK; /* decode_bulk says which */
-            else if (n >= 21 && memcmp(s + 8, ".commit_group", 13) == 0)
+            else if (has_at(s, n, 8, ".commit_group"))
                 in->op = OP_CP_COMMIT;
-            else if (n >= 19 && (memcmp(s + 8, ".wait_group", 11) == 0 ||
-                                 memcmp(s + 8, ".wait_all", 9) == 0))
+            else if (has_at(s, n, 8, ".wait_group") ||
+                     has_at(s, n, 8, ".wait_all"))
                 in->op = OP_CP_WAIT;
-            else if (n >= 14 && memcmp(s + 8, ".mbarrier", 9) == 0)
+            else if (has_at(s, n, 8, ".mbarrier"))
                 in->op = OP_UNKNOWN;
             else
                 in->op = OP_CP_ASYNC;
@@ -354,16 +361,13 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         in->mod2 = LD_ACQUIRE;
     if (in->op == OP_BAR) {
         /* bar.sync / bar.arrive / barrier.sync; bar.red is not modelled */
-        if (n >= 7 && memcmp(s, "bar.red", 7) == 0)
+        if (has_at(s, n, 0, "bar.red") || has_at(s, n, 0, "barrier.red"))
             in->op = OP_UNKNOWN;
-        if (n >= 11 && memcmp(s, "barrier.red", 11) == 0)
-            in->op = OP_UNKNOWN;
-        if (n >= 11 && memcmp(s, "bar.warp", 8) == 0)
-        {
+        if (has_at(s, n, 0, "bar.warp")) {
             in->op = OP_NOP; /* bar.warp.sync: lanes already in lockstep */
             in->mod2 = WMI_NOP_WARPSYNC; /* ... but it orders memory */
         }
-        if (n >= 15 && memcmp(s, "barrier.cluster", 15) == 0)
+        if (has_at(s, n, 0, "barrier.cluster"))
             in->op = OP_UNKNOWN; /* cluster barriers: not modelled */
     }
     if ((in->op == OP_MOV || in->op == OP_ELECT) && in->type == PT_NONE)

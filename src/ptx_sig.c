@@ -470,7 +470,6 @@ static int scan_uses(const wm_ptx_module *m, const wmi_func *f,
         const wmi_insn *in = &m->code[pc];
         uint32_t pa = from(org, f->nslots, in->a);
         uint32_t pb = from(org, f->nslots, in->b);
-        uint32_t pcc = from(org, f->nslots, in->c);
         if (in->op == OP_LD && in->space == SP_PARAM && in->a < f->nslots &&
             isc[in->a]) {
             long p = param_at(f, cval[in->a] + (uint64_t)in->imm);
@@ -480,7 +479,6 @@ static int scan_uses(const wm_ptx_module *m, const wmi_func *f,
         }
         switch (in->op) {
         case OP_LD: case OP_ST: case OP_ATOM: case OP_RED: case OP_LDMATRIX:
-        case OP_CP_ASYNC:
             if (pa != WMI_NOREG)
                 raise_use(use, pa, in->space == SP_PARAM ? WM_PTX_USE_ESCAPES
                                                          : WM_PTX_USE_POINTER);
@@ -488,8 +486,15 @@ static int scan_uses(const wm_ptx_module *m, const wmi_func *f,
             if (in->op != OP_LD && pb != WMI_NOREG)
                 raise_use(use, pb, is64(in->type) ? WM_PTX_USE_ESCAPES
                                                   : WM_PTX_USE_VALUE);
-            if (pcc != WMI_NOREG && in->op == OP_CP_ASYNC)
-                raise_use(use, pcc, WM_PTX_USE_POINTER);
+            break;
+        case OP_CP_ASYNC: case OP_CP_BULK:
+            /* [dst], [src]: both addresses; the global one may come
+               straight from a pointer parameter (no cvta: template
+               libraries pass the pointer to their inline asm) */
+            if (pa != WMI_NOREG)
+                raise_use(use, pa, WM_PTX_USE_POINTER);
+            if (pb != WMI_NOREG)
+                raise_use(use, pb, WM_PTX_USE_POINTER);
             break;
         case OP_CVTA:
             if (pa != WMI_NOREG)

@@ -5,7 +5,8 @@
 set(L tests/limits)
 
 # operand arity from the ptx_ops.def table; literals integers cannot hold
-foreach(t arity_mad arity_bar arity_or vec_add lit_range lit_range_vec wide64)
+foreach(t arity_mad arity_bar arity_or vec_add lit_range lit_range_vec wide64
+    cut_opcode)
   wm_cli_test(NAME limits_${t} EXIT 1
     ARGS run ${L}/${t}.ptx --grid 1 --block 32
     STDERR_GOLDEN limits_${t}.txt)

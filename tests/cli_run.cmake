@@ -112,3 +112,9 @@ wm_cli_test(NAME run_one_broken_bad EXIT 1
   STDERR "one_broken.ptx:29:15: error: undeclared register '%r7'"
          "add.s32 %r1, %r7, 1;"
          "kernel broken cannot run")
+# a pointer parameter that reaches cp.async's source without cvta (inline
+# asm of template libraries) is a pointer: buffers are accepted for it
+wm_cli_test(NAME run_cp_async_param_pointer
+  ARGS run tests/corpus/ptx/cp_async_all_sm_80.ptx --grid 2 --block 64
+       --arg f32[512] --arg f32[512]:iota --arg f32[512]:iota
+  STDOUT "kernel stage_pair: 2 of 2 CTAs, 140 warp instructions")

@@ -747,6 +747,41 @@ typedef struct corpus_case {
 static const char *const o3[] = {"sm_80", "sm_90", "G_sm_80", "G_sm_90", NULL};
 static const char *const h90a[] = {"sm_90a", "G_sm_90a", NULL};
 
+/* Inline-asm cp.async.cg of 16 bytes, two commit groups and
+   cp.async.wait_all (which decoded as a copy before), then the tiles read
+   back after the barrier. */
+static void cp_async_all(const char *b)
+{
+    enum { N = 128 }; /* float4 per array: two CTAs of 64 */
+    static float a[4 * N], bb[4 * N], out[4 * N];
+    for (int i = 0; i < 4 * N; i++) {
+        a[i] = (float)i;
+        bb[i] = (float)(1000 + 3 * i);
+        out[i] = -1.0f;
+    }
+    pi_launch l = pi_dims(2, 64);
+    pi_buf(&l, out, sizeof out);
+    pi_buf(&l, a, sizeof a);
+    pi_buf(&l, bb, sizeof bb);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("cp_async_all", b, "stage_pair", &l, &g), WM_OK);
+    int bad = 0;
+    for (int c = 0; c < 2; c++)
+        for (int t = 0; t < 64; t++)
+            for (int k = 0; k < 4; k++) {
+                int i = 4 * (64 * c + t) + k, j = 4 * (64 * c + 63 - t) + k;
+                bad += out[i] != a[i] + bb[j];
+            }
+    CHECK_EQ(bad, 0);
+    /* both copies (line 12, inlined twice): per CTA 2 warps x 2 copies of
+       32 lanes x 16 contiguous bytes, 16 sectors each */
+    wm_stats s = pi_line(g, "cp_async_all.cu", 12, WM_SPACE_GLOBAL,
+                         WM_OP_LDGSTS);
+    CHECK_EQ(s.requests, 8);
+    CHECK_EQ(s.sectors, 128);
+    wm_agg_free(g);
+}
+
 static const corpus_case cases[] = {
     {"cg_reduce", cg_reduce, o3},
     {"reserved_smem", reserved_smem, o3},
@@ -766,6 +801,7 @@ static const corpus_case cases[] = {
     {"elect", elect, o3},
     {"asm_labels", asm_labels, o3},
     {"tile64", tile64, o3},
+    {"cp_async_all", cp_async_all, o3},
 };
 
 int main(void)

@@ -113,9 +113,38 @@ static void test_all_shapes(void)
            nparsed);
 }
 
+/* Text that ends inside an opcode, parsed from a buffer of exactly its
+   length (so ASan sees a read past it): every prefix of "cp.async.bulk",
+   "cp.async.wait_all", "bar.warp.sync" and "barrier.cluster.arrive"
+   after a kernel header is a parse error, never a read past the end. */
+static void test_cut_opcodes(void)
+{
+    static const char *const ops[] = {"cp.async.bulk.global.shared::cta",
+                                      "cp.async.wait_all", "bar.warp.sync",
+                                      "barrier.cluster.arrive"};
+    static const char head[] = ".version 9.0\n.target sm_80\n"
+                               ".address_size 64\n.visible .entry k()\n{\n";
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
+        for (size_t n = 1; n <= strlen(ops[o]); n++) {
+            size_t len = sizeof head - 1 + n;
+            char *src = malloc(len);
+            CHECK(src != NULL);
+            if (!src)
+                return;
+            memcpy(src, head, sizeof head - 1);
+            memcpy(src + sizeof head - 1, ops[o], n);
+            wm_ptx_module *m = NULL;
+            wm_diag d;
+            CHECK(wm_ptx_parse(src, len, "cut.ptx", &m, &d) == WM_ERR_PARSE);
+            CHECK(m == NULL);
+            free(src);
+        }
+}
+
 int main(void)
 {
     test_shapes();
     test_all_shapes();
+    test_cut_opcodes();
     return check_done("test_limits");
 }
