@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wm_agg *g = wm_agg_new(&arch);
     if (g) {
         wm_expr_fault f;
-        wm_expr_run(e, g, 20000, &f);
+        wm_expr_run(e, g, 2000, &f);
         for (size_t i = 0; i < wm_expr_nstmts(e); i++)
             {
             wm_expr_where w;
