@@ -34,3 +34,45 @@ def transpose_padded(dst, src):
     tile[ty, tx] = src[y, x]
     cuda.syncthreads()
     dst[cuda.blockIdx.x * TILE + ty, cuda.blockIdx.y * TILE + tx] = tile[tx, ty]
+
+
+BLOCK = 128
+
+
+@cuda.jit
+def reverse_racy(out, x):
+    # reverses each block's slice through shared memory, but the barrier
+    # between the write and the read is missing
+    tile = cuda.shared.array(BLOCK, float32)
+    t = cuda.threadIdx.x
+    i = cuda.blockIdx.x * BLOCK + t
+    tile[t] = x[i]
+    out[i] = tile[BLOCK - 1 - t]
+
+
+@cuda.jit
+def reverse_synced(out, x):
+    tile = cuda.shared.array(BLOCK, float32)
+    t = cuda.threadIdx.x
+    i = cuda.blockIdx.x * BLOCK + t
+    tile[t] = x[i]
+    cuda.syncthreads()
+    out[i] = tile[BLOCK - 1 - t]
+
+
+@cuda.jit
+def gather_first(out, pts):
+    # reads one coordinate of each point: pts may be a strided view
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = pts[i]
+
+
+@cuda.jit
+def scale_rows(out, m, nrows):
+    # out[r, c] = 2 m[r, c]; the bound is on the rows, the columns are the
+    # block's x; a wrong nrows reads past m
+    r = cuda.blockIdx.x
+    c = cuda.threadIdx.x
+    if r < nrows:
+        out[r, c] = 2 * m[r, c]

@@ -105,9 +105,13 @@ def test_report_outputs(tmp_path):
     back = pickle.loads(pickle.dumps(rep))
     assert back.lines == rep.lines and back.totals == rep.totals
     pd = pytest.importorskip("pandas")
-    df = rep.to_pandas()
-    assert isinstance(df, pd.DataFrame) and len(df) == len(rep.lines)
+    df = rep.to_pandas()  # per source line
+    assert isinstance(df, pd.DataFrame) and len(df) == len(rep.by_line())
     assert {"file", "line", "source", "sectors", "wavefronts"} <= set(df)
+    di = rep.to_pandas(by="instruction")
+    assert len(di) == len(rep.lines) and "ptx" in set(di)
+    with pytest.raises(ValueError, match="by"):
+        rep.to_pandas(by="site")
 
 
 def test_html_renders_in_chromium(tmp_path):
@@ -183,14 +187,33 @@ def test_describe_and_sampling():
     assert rep._data["launch"]["ctas_run"] == 2 and rep.totals_estimated
 
 
-def test_non_contiguous_buffers_are_written_back():
+def test_views_are_passed_as_a_gpu_sees_them():
+    # The kernel indexes its pointer contiguously.  Given the strided view
+    # big[:, 0] it gets the view's first element inside big's memory, as
+    # Triton's launcher passes data_ptr() on a GPU: it writes big's first
+    # 256 floats, both columns, and nothing is copied or written back.
     n = 256
     big = np.zeros((n, 2), np.float32)
-    out = big[:, 0]                          # a strided view
     x = np.ones(n, np.float32)
     warpmem.run_ptx(os.path.join(PTX, "triton_add.ptx"), grid=1, block=128,
-                    args=[x, x, out, n])
-    assert (big[:, 0] == 2).all() and (big[:, 1] == 0).all()
+                    args=[x, x, big[:, 0], n])
+    assert (big.ravel()[:n] == 2).all() and (big.ravel()[n:] == 0).all()
+    # a slice starts at its offset in the base buffer
+    base = np.zeros(n + 16, np.float32)
+    warpmem.run_ptx(os.path.join(PTX, "triton_add.ptx"), grid=1, block=128,
+                    args=[x, x, base[16:], n])
+    assert (base[:16] == 0).all() and (base[16:] == 2).all()
+
+
+def test_by_line_sums_the_instructions_of_a_line():
+    rep, *_ = _add()
+    rows = rep.by_line()
+    assert len(rows) == 3 and len(rep.lines) == 6
+    for r in rows:
+        ins = rep.line(r["line"])
+        assert r["instructions"] == len(ins) == 2
+        for k in ("requests", "sectors", "excessive_sectors", "bytes"):
+            assert r[k] == sum(i[k] for i in ins), k
 
 
 def test_python_m_warpmem(tmp_path):

@@ -9,6 +9,7 @@ warpmem.triton.analyze and warpmem.numba.analyze compile a Triton or
 numba-cuda kernel to PTX (no GPU needed) and run it the same way.
 """
 from ._lib import lib as _clib
+from ._checks import HazardError, HazardWarning, KernelFaultWarning
 from .core import KernelFault, Report, count, expr
 from .ptx import Kernel, describe, run_ptx
 from .sweep import sweep
@@ -26,4 +27,5 @@ def __getattr__(name: str):
 
 
 __all__ = ["count", "expr", "run_ptx", "describe", "sweep", "Report",
+           "HazardError", "HazardWarning", "KernelFaultWarning",
            "Kernel", "KernelFault", "__version__"]

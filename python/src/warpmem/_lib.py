@@ -157,6 +157,28 @@ class ReportOpts(Structure):
                 ("grid", c_uint * 3), ("block", c_uint * 3)]
 
 
+class Check(Structure):
+    _fields_ = [("checks", c_uint), ("schedule", c_int), ("seed", c_uint64),
+                ("uninit", c_void_p), ("nuninit", c_size_t),
+                ("elem_size", POINTER(c_uint)), ("nelem_size", c_size_t),
+                ("hazards", c_void_p), ("nhazards", c_size_t),
+                ("dropped", c_uint64), ("differs", c_int), ("other", c_int),
+                ("diff_arg", c_long), ("diff_byte", c_uint64),
+                ("diff_elem", c_uint64),
+                ("diff_bytes", (ctypes.c_ubyte * 8) * 2)]
+
+
+CHECK_RACE, CHECK_INIT, CHECK_SCHEDULES = 1, 2, 4
+
+
+class CacheConfig(Structure):
+    _fields_ = [("gpu", c_void_p), ("nsms", c_uint), ("ctas_per_sm", c_uint),
+                ("l1_bytes", c_uint64), ("l1_ways", c_uint),
+                ("l2_bytes", c_uint64), ("l2_ways", c_uint),
+                ("line_bytes", c_uint), ("sector_bytes", c_uint),
+                ("smem_carveout", c_uint64), ("order", c_int)]
+
+
 # name -> the structure, for the ABI test
 STRUCTS = {"wm_arch": Arch, "wm_access": Access, "wm_counts": Counts,
            "wm_diag": Diag, "wm_stats": Stats, "wm_totals": Totals,
@@ -164,7 +186,8 @@ STRUCTS = {"wm_arch": Arch, "wm_access": Access, "wm_counts": Counts,
            "wm_expr_fault": ExprFault, "wm_ptx_param_info": ParamInfo,
            "wm_ptx_kernel_info": KernelInfo, "wm_ptx_arg": PtxArg,
            "wm_ptx_launch": Launch, "wm_ptx_result": Result,
-           "wm_ptx_fault": Fault, "wm_ptx_report_opts": ReportOpts}
+           "wm_ptx_fault": Fault, "wm_ptx_report_opts": ReportOpts,
+           "wm_ptx_check": Check, "wm_cache_config": CacheConfig}
 
 
 def _lib_names() -> list[str]:
@@ -243,6 +266,17 @@ def _declare(lib: ctypes.CDLL) -> None:
       P(Fault))
     f("wm_ptx_report_string", c_void_p, c_void_p, c_void_p, P(ReportOpts),
       c_int, P(c_size_t))
+    f("wm_ptx_extra_address", c_uint64, c_size_t, c_size_t)
+    f("wm_ptx_check_clear", None, P(Check))
+    f("wm_ptx_kernel_smem", c_uint64, c_void_p, c_size_t, c_uint64)
+    f("wm_gpu_for_arch", c_void_p, P(Arch))
+    f("wm_gpu_find", c_void_p, c_char_p)
+    f("wm_gpu_count", c_size_t)
+    f("wm_gpu_at", c_void_p, c_size_t)
+    f("wm_cache_config_init_regs", c_int, P(CacheConfig), c_void_p, c_uint64,
+      c_uint64, c_uint)
+    f("wm_cache_new", c_void_p, P(CacheConfig))
+    f("wm_cache_free", None, c_void_p)
 
 
 lib = ctypes.CDLL(_find())
@@ -261,6 +295,11 @@ def take_string(ptr: int | None, n: int) -> str:
 
 def status_str(st: int) -> str:
     return lib.wm_status_str(st).decode()
+
+
+def gpu_name(g: int) -> str:
+    """The name of a wm_gpu (its first member)."""
+    return s(ctypes.cast(g, POINTER(c_char_p))[0])
 
 
 def s(b: bytes | None) -> str:

@@ -60,13 +60,23 @@ class Report:
     faults
         The fault the run stopped at, as a one-element list (only when the
         run was asked not to raise), else empty.
+    hazards
+        With ``check=``: one record (dict) per distinct hazard (kind,
+        space, argument and index or variable, block, count, the two
+        accesses as first_* / second_*, message); empty when none was
+        found or no check ran (``checked`` says which).
+    hierarchy
+        With ``cache=``: the hierarchy model's results (hit rates, DRAM
+        bytes, predicted time and bound); else None.
     advice
         The advisor's verdicts on the flagged instructions (dicts as
         ``warpmem run --explain --format json`` writes them).
     """
 
     def __init__(self, data: dict, html: str | None = None,
-                 text: str | None = None):
+                 text: str | None = None, where=None):
+        from ._checks import hazard_records, hierarchy_of
+
         self._data = data
         self._html = html
         self._text = text
@@ -78,6 +88,10 @@ class Report:
         self.totals_estimated: dict[str, float] | None = (
             _values(est) if est is not None else None)
         self.faults: list[dict] = [data["fault"]] if data.get("fault") else []
+        self.checked: bool = "hazards" in data
+        self.hazards: list[dict] = hazard_records(
+            data, where or (lambda b, o: (None, None, "")))
+        self.hierarchy: dict | None = hierarchy_of(data)
         self.lines: list[dict] = []
         self.advice: list[dict] = []
         # the sites (one per memory instruction) joined with their line
@@ -107,6 +121,22 @@ class Report:
                      "ptx": ins.get("ptx")}
                 a.update(adv)
                 self.advice.append(a)
+
+    @property
+    def instructions(self) -> list[dict]:
+        """``lines``: one record per memory instruction."""
+        return self.lines
+
+    def by_line(self) -> list[dict]:
+        """One record per source line (a Triton ``tl.load`` that is
+        several PTX instructions is one row): file, line, source,
+        instructions (memory instructions on the line), accesses ("global
+        ld, shared st"), rank, executions, requests, bytes, sectors,
+        ideal_sectors, excessive_sectors, wavefronts, ideal_wavefronts,
+        conflicts, excess (excessive sectors + conflicts) and advice (the
+        advisor's headline for the line's worst instruction)."""
+        from ._lines import line_records
+        return line_records(self._data, self.lines)
 
     # -- queries ----------------------------------------------------------
     def line(self, line: int, space: str | None = None, op: str | None = None,
@@ -155,14 +185,20 @@ class Report:
     def _repr_html_(self) -> str | None:
         return self._html
 
-    def to_pandas(self):
-        """``lines`` as a pandas DataFrame (needs pandas)."""
+    def to_pandas(self, by: str = "line"):
+        """A pandas DataFrame (needs pandas): by="line" (``by_line()``, the
+        default), "instruction" (``lines``) or "hazard" (``hazards``)."""
+        rows = {"line": self.by_line, "instruction": lambda: self.lines,
+                "hazard": lambda: self.hazards}
+        if by not in rows:
+            raise ValueError("by: %r is not 'line', 'instruction' or "
+                             "'hazard'" % (by,))
         try:
             import pandas
         except ImportError as e:  # pragma: no cover - depends on the env
             raise ImportError("Report.to_pandas needs pandas "
                               "(pip install pandas)") from e
-        return pandas.DataFrame(self.lines)
+        return pandas.DataFrame(rows[by]())
 
     def __str__(self) -> str:
         return self._text if self._text is not None else self.to_json(1)

@@ -5,10 +5,12 @@ itemsize, data, shape, strides) from the numpy arrays, run it in
 libwarpmem and report per line of the Python source."""
 from __future__ import annotations
 
+import inspect
 from typing import Any, Sequence
 
 import numpy as np
 
+from ._arrays import as_device_array
 from .core import Report, _arch
 from .ptx import run_ptx
 
@@ -30,9 +32,18 @@ def compile_ptx(cuda_jit_fn: Any, *args: Any, arch: str = "sm_80"
     if not a.sm:
         raise ValueError("arch: %s is not an NVIDIA profile" % arch)
     types, values = [], []
+    names = arg_names(cuda_jit_fn, len(args))
     for i, v in enumerate(args):
-        if type(v).__module__.startswith("torch"):
-            v = v.detach().numpy()
+        da = None
+        try:
+            da = as_device_array(v)
+        except (TypeError, ValueError) as e:
+            raise type(e)("%s: %s" % (names[i], e)) from None
+        if da is not None and not isinstance(v, np.ndarray):
+            if da.dtype == "bfloat16":
+                raise TypeError("%s: numba has no bfloat16 arrays"
+                                % names[i])
+            v = da.view  # a torch tensor: numba types it as this ndarray
         if isinstance(v, bool):
             v = np.bool_(v)
         elif isinstance(v, int):
@@ -40,8 +51,8 @@ def compile_ptx(cuda_jit_fn: Any, *args: Any, arch: str = "sm_80"
         elif isinstance(v, float):
             v = np.float64(v)
         if not isinstance(v, (np.ndarray, np.generic)):
-            raise TypeError("args[%d]: expected a numpy array or scalar, got "
-                            "%s" % (i, type(v).__name__))
+            raise TypeError("%s: expected an array or a scalar, got %s"
+                            % (names[i], type(v).__name__))
         types.append(numba.typeof(v))
         values.append(v)
     ptx, _ = cuda.compile_ptx(fn, tuple(types), cc=(a.sm // 10, a.sm % 10),
@@ -49,13 +60,32 @@ def compile_ptx(cuda_jit_fn: Any, *args: Any, arch: str = "sm_80"
     return ptx, values
 
 
+def arg_names(cuda_jit_fn: Any, n: int) -> list[str]:
+    """The kernel's parameter names (``args[i]`` past them)."""
+    fn = getattr(cuda_jit_fn, "py_func", cuda_jit_fn)
+    try:
+        names = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        names = []
+    return (names + ["args[%d]" % i for i in range(len(names), n)])[:n]
+
+
 def analyze(cuda_jit_fn: Any, grid: "int | Sequence[int]",
             block: "int | Sequence[int]", *arrays: Any, arch: str = "sm_80",
             smem: int = 0, ctas: str = "all", max_steps: int = 100_000_000,
-            threads: int = 0) -> Report:
+            threads: int = 0, check: "str | None" = None,
+            cache: "bool | str" = False, regs: int = 0,
+            sms: "int | None" = None, uninit: Sequence[Any] = (),
+            on_hazard: str = "warn", on_fault: str = "raise") -> Report:
     """Compile ``cuda_jit_fn`` for ``arch`` and run it over grid x block
-    with ``arrays`` (numpy arrays, written back in place, and scalars)."""
+    with ``arrays`` (numpy arrays or CPU torch tensors, used in place with
+    their strides, and scalars).  check, cache, regs, sms, uninit,
+    on_hazard and on_fault are run_ptx's; errors, faults and hazards name
+    the kernel's parameters."""
     ptx, values = compile_ptx(cuda_jit_fn, *arrays, arch=arch)
     return run_ptx(ptx, grid=grid, block=block, args=values, smem=smem,
                    arch=arch, ctas=ctas, max_steps=max_steps,
-                   threads=threads)
+                   threads=threads, check=check, cache=cache, regs=regs,
+                   sms=sms, uninit=uninit, on_hazard=on_hazard,
+                   on_fault=on_fault,
+                   names=arg_names(cuda_jit_fn, len(values)))

@@ -8,10 +8,13 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import re
 from typing import Any, Sequence
 
 from . import _lib as L
 from ._lib import lib
+from . import _checks as C
+from ._arrays import DeviceArray, as_device_array
 from .core import KernelFault, Report, _arch, _dims
 
 __all__ = ["run_ptx", "describe", "Kernel"]
@@ -114,36 +117,8 @@ def describe(ptx: "str | bytes | os.PathLike", kernel: str | None = None
     return mod.describe(mod.find(kernel))[0]
 
 
-def _as_array(v: Any):
-    """numpy array (or CPU torch tensor) -> (contiguous ndarray, write-back
-    function or None); None when v is not an array."""
-    import numpy as np
-
-    if type(v).__module__.startswith("torch"):
-        if getattr(v, "device", None) is not None and v.device.type != "cpu":
-            raise ValueError("a torch tensor on %s: pass a CPU tensor"
-                             % v.device)
-        t = v.detach()
-        if t.is_contiguous():
-            return t.numpy(), None  # shares the tensor's memory
-        arr = t.contiguous().numpy()
-
-        def back(arr=arr, t=t):
-            import torch
-            t.copy_(torch.from_numpy(arr))
-        return arr, back
-    if isinstance(v, np.ndarray):
-        if v.flags.c_contiguous and v.flags.writeable:
-            return v, None
-        c = np.ascontiguousarray(v).copy()
-        if v.flags.writeable:
-            return c, (lambda c=c, v=v: np.copyto(v, c))
-        return c, None
-    return None
-
-
 def _elem_name(arr) -> str:
-    name = str(arr.dtype)
+    name = arr.dtype if isinstance(arr, DeviceArray) else str(arr.dtype)
     if name not in _DTYPES:
         raise TypeError("unsupported dtype %s" % name)
     return _DTYPES[name]
@@ -196,7 +171,8 @@ def _scalar(v: Any, p: L.ParamInfo, what: str, keep: list) -> L.PtxArg:
                     arr.itemsize)
 
 
-def _buffer(arr, p: L.ParamInfo, what: str, keep: list) -> L.PtxArg:
+def _buffer(da: DeviceArray, p: L.ParamInfo, what: str,
+            bind: "_Binding") -> L.PtxArg:
     err = ctypes.create_string_buffer(200)
     # a parameter the PTX declares .ptr (Triton does) is a pointer whatever
     # the library's use scan concludes (the scan is flow-insensitive and
@@ -204,16 +180,11 @@ def _buffer(arr, p: L.ParamInfo, what: str, keep: list) -> L.PtxArg:
     if not p.declared_ptr and \
             not lib.wm_ptx_param_accepts_buffer(ctypes.byref(p), err, 200):
         raise TypeError("%s: %s" % (what, err.value.decode()))
-    if arr.nbytes == 0:  # a buffer needs an address; nothing is inside it
-        dummy = ctypes.create_string_buffer(1)
-        keep.append(dummy)
-        return L.PtxArg(ctypes.addressof(dummy), 0, 0, 0)
-    keep.append(arr)
-    return L.PtxArg(arr.ctypes.data, arr.nbytes, 0, 0)
+    return bind.pointer(da)
 
 
-def _numba_field(arr, role: str, p: L.ParamInfo, what: str,
-                 keep: list) -> L.PtxArg:
+def _numba_field(arr: DeviceArray, role: str, p: L.ParamInfo, what: str,
+                 bind: "_Binding") -> L.PtxArg:
     """One of numba's flattened array parameters (role "argN.FIELD")."""
     field = role.split(".", 1)[1]
     if field == "data":
@@ -221,7 +192,7 @@ def _numba_field(arr, role: str, p: L.ParamInfo, what: str,
                 L.PTX_TYPES[p.elem] != _elem_name(arr):
             raise TypeError("%s: a %s array given for a %s array parameter"
                             % (what, arr.dtype, L.PTX_TYPES[p.elem]))
-        return _buffer(arr, p, what, keep)
+        return _buffer(arr, p, what, bind)
     if field in ("meminfo", "parent"):
         v = 0
     elif field == "nitems":
@@ -231,9 +202,9 @@ def _numba_field(arr, role: str, p: L.ParamInfo, what: str,
     else:
         kind, idx = field.rstrip("]").split("[")
         idx = int(idx)
-        if idx >= arr.ndim:
+        if idx >= len(arr.shape):
             raise ValueError("%s: a %d-D array given for a parameter of more "
-                             "dimensions" % (what, arr.ndim))
+                             "dimensions" % (what, len(arr.shape)))
         v = arr.shape[idx] if kind == "shape" else arr.strides[idx]
     return L.PtxArg(None, 0, v & (2**64 - 1), p.size)
 
@@ -255,6 +226,154 @@ def _ctas(ctas: Any) -> tuple[int, int, int]:
                      % (ctas,))
 
 
+class _Binding:
+    """The device memory of a launch: array arguments whose view is their
+    whole allocation are the parameter's own buffer; every other one lives
+    in an extra buffer holding its whole allocation (one per allocation, so
+    views of one buffer alias as on a GPU) and the parameter is the
+    address of its first element in it."""
+
+    def __init__(self, nparams: int):
+        self.nparams = nparams
+        self.keep: list = []
+        self.extra: list = []      # DeviceArray roots, by extra index
+        self._extra_of: dict = {}  # (address, bytes) -> extra index
+        self.param = -1            # the parameter being bound
+        self.group = -1
+        # library buffer index -> [(group, DeviceArray)]
+        self.buffers: dict[int, list] = {}
+
+    def pointer(self, da: DeviceArray) -> L.PtxArg:
+        self.keep.append(da)
+        if da.nbytes == 0:  # a buffer needs an address; nothing is inside
+            dummy = ctypes.create_string_buffer(1)
+            self.keep.append(dummy)
+            self.buffers.setdefault(self.param, []).append((self.group, da))
+            return L.PtxArg(ctypes.addressof(dummy), 0, 0, 0)
+        if da.whole:
+            self.buffers.setdefault(self.param, []).append((self.group, da))
+            return L.PtxArg(da.root_addr, da.nbytes, 0, 0)
+        key = (da.root_addr, da.nbytes)
+        j = self._extra_of.get(key)
+        if j is None:
+            j = self._extra_of[key] = len(self.extra)
+            self.extra.append(da)
+        b = self.nparams + j
+        if all(g != self.group for g, _ in self.buffers.get(b, [])):
+            self.buffers.setdefault(b, []).append((self.group, da))
+        addr = lib.wm_ptx_extra_address(self.nparams, j) + da.offset
+        return L.PtxArg(None, 0, addr, 8)
+
+    def extra_args(self):
+        ex = (L.PtxArg * max(len(self.extra), 1))()
+        for j, da in enumerate(self.extra):
+            ex[j] = L.PtxArg(da.root_addr, da.nbytes, 0, 0)
+        return ex, len(self.extra)
+
+    def where(self, names: Sequence[str], buf: int, byte: int
+              ) -> tuple["str | None", "tuple | None", str]:
+        """(argument name, element index or None, words) of byte ``byte``
+        of library buffer ``buf``."""
+        cands = self.buffers.get(buf)
+        if not cands:
+            return None, None, ""
+        # the argument whose view holds an element there, else the first
+        for g, da in cands:
+            if da.index_of(byte) is not None:
+                break
+        else:
+            g, da = cands[0]
+        idx, words = da.describe(byte)
+        return names[g], idx, words
+
+
+def _pick_arch(mod: _Module, arch: "str | None") -> tuple[L.Arch, str]:
+    target = L.s(lib.wm_ptx_target(mod.m))
+    if arch is not None:
+        a = _arch(arch)
+        return a, "%s (arch=%r)" % (a.name.decode(), arch)
+    ta = lib.wm_arch_for_target(target.encode())
+    if ta:
+        a = L.Arch()
+        ctypes.memmove(ctypes.byref(a), ta, ctypes.sizeof(a))
+        return a, "%s (from .target %s)" % (a.name.decode(), target)
+    a = _arch(None)
+    return a, "%s (default: %s)" % (a.name.decode(), "no profile for the "
+                                    ".target" if target else "no .target")
+
+
+def _bind(kern: Kernel, params: list, args: list, names: Sequence[str],
+          bind: _Binding):
+    """The PTX parameters from the source-level arguments; returns them
+    and per parameter its element size (0: not an array)."""
+    n = len(params)
+    per_param = len(args) == n and len(args) != kern.ngroups
+    if len(args) != kern.ngroups and not per_param:
+        raise TypeError("args: %s takes %d arguments, %d given" % (
+            kern.signature, kern.ngroups, len(args)))
+    arr_of: dict[int, Any] = {}
+    cargs = (L.PtxArg * max(n, 1))()
+    elem = [0] * n
+    for i, p in enumerate(params):
+        g = i if per_param else p.group
+        role = L.s(p.role)
+        if g < 0:  # Triton's scratch pointers: null unless asked for
+            cargs[i] = L.PtxArg(None, 0, 0, p.size)
+            continue
+        what = names[g]
+        v = args[g]
+        if g not in arr_of:
+            try:
+                arr_of[g] = as_device_array(v)
+            except (ValueError, TypeError) as e:
+                raise type(e)("%s: %s" % (what, e)) from None
+        da = arr_of[g]
+        bind.param, bind.group = i, g
+        if kern.origin == "numba" and "." in role and not per_param:
+            if da is None:
+                raise TypeError("%s: numba array parameter %s needs an "
+                                "array, got %s" % (what, role,
+                                                   type(v).__name__))
+            try:
+                _elem_name(da)
+            except TypeError as e:
+                raise TypeError("%s: %s" % (what, e)) from None
+            cargs[i] = _numba_field(da, role, p, what, bind)
+        elif da is not None:
+            cargs[i] = _buffer(da, p, what, bind)
+        elif v is None:
+            cargs[i] = L.PtxArg(None, 0, 0, p.size)
+        else:
+            cargs[i] = _scalar(v, p, what, bind.keep)
+        if da is not None:
+            elem[i] = da.itemsize
+    return cargs, elem, per_param
+
+
+def _name_fault(fault: dict, bind: _Binding, names: Sequence[str]) -> None:
+    """Add argument / index / element to a global memory fault and say them
+    in its message."""
+    b = fault.get("buffer")
+    if isinstance(b, dict):
+        buf, off = b.get("argument", -1), b.get("offset", 0)
+    elif fault.get("space") == "global" and fault.get("address"):
+        # a fault without a buffer (misaligned): the window of the address
+        addr = fault["address"]
+        buf, off = (addr >> 40) - 1, addr & ((1 << 40) - 1)
+    else:
+        return
+    name, idx, words = bind.where(names, buf, off)
+    if name is None:
+        return
+    fault["argument"] = name
+    fault["index"] = idx
+    fault["element"] = name + words
+    # the library numbers PTX parameters and extra buffers; say the name
+    msg = re.sub(r"the buffer of (argument|extra) \d+ ", "the buffer of %s "
+                 % name.replace("\\", "\\\\"), fault["message"])
+    fault["message"] = msg + ": " + name + words
+
+
 def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
             grid: "int | Sequence[int]" = 1,
             block: "int | Sequence[int]" = 32,
@@ -262,7 +381,11 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
             arch: str | None = None, ctas: str = "all",
             max_steps: int = 100_000_000, threads: int = 0,
             explain: bool = True, raise_on_fault: bool = True,
-            text_format: str = "text") -> Report:
+            text_format: str = "text", check: "str | None" = None,
+            cache: "bool | str" = False, regs: int = 0,
+            sms: "int | None" = None, uninit: Sequence[Any] = (),
+            on_hazard: str = "warn", on_fault: "str | None" = None,
+            names: "Sequence[str] | None" = None) -> Report:
     """Interpret ``kernel`` of a PTX module on the CPU and report its memory
     traffic per source line.
 
@@ -274,138 +397,155 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
         One per source-level argument (Triton's scratch pointers and
         numba's array fields are filled from the signature; passing every
         PTX parameter also works): numpy arrays or CPU torch tensors for
-        pointers (the kernel reads and writes them in place), Python/numpy
-        scalars, or bytes for parameters passed by value.
+        pointers (the kernel reads and writes them in place, at the
+        addresses a GPU launch would give them: a view points into its
+        base buffer with its own strides), Python/numpy scalars, or bytes
+        for parameters passed by value.
     arch
         Profile name; None takes it from the module's ``.target``.
     ctas
         "all", "first:N" or "sample:K[,SEED]".
-    raise_on_fault
-        A fault raises KernelFault (default); False returns the report of
-        the work before it with ``faults`` filled.
+    check
+        "race", "init", "schedules", "all" or a comma list of them (the
+        CLI's ``--check``): the hazards go to ``Report.hazards``.
+    cache
+        True (the profile's GPU) or a GPU name ("H200", "A100" ...): run
+        the cache hierarchy model; ``Report.hierarchy``.  regs: registers
+        per thread for occupancy; sms: SMs the CTAs are placed on.
+    uninit
+        Arguments (indices or names) whose bytes start uninitialised, for
+        ``check="init"``.
+    on_hazard, on_fault
+        "raise", "warn" or "ignore": a hazard is a HazardWarning by
+        default (HazardError with "raise"); a fault raises KernelFault by
+        default ("warn": a KernelFaultWarning and the report of the work
+        before it; raise_on_fault=False is on_fault="ignore").
+    names
+        What errors, faults and hazards call each argument (default
+        "args[i]"; Triton and numba pass their parameter names).
     text_format
         What ``str(report)`` holds: the library's "text" or "csv" report.
     """
+    on_hazard = C.action("on_hazard", on_hazard)
+    on_fault = C.action("on_fault", on_fault if on_fault is not None else
+                        "raise" if raise_on_fault else "ignore")
+    if text_format not in ("text", "csv"):
+        raise ValueError("text_format: %r is not 'text' or 'csv'"
+                         % (text_format,))
+    bits = C.parse_checks(check)
     mod = _Module(ptx)
     k = mod.find(kernel)
     kern, params = mod.describe(k)
-    target = L.s(lib.wm_ptx_target(mod.m))
-    if arch is None:
-        ta = lib.wm_arch_for_target(target.encode())
-        if ta:
-            a = L.Arch()
-            ctypes.memmove(ctypes.byref(a), ta, ctypes.sizeof(a))
-            note = "%s (from .target %s)" % (a.name.decode(), target)
-        else:
-            a = _arch(None)
-            note = "%s (default: %s)" % (a.name.decode(), "no profile for "
-                                         "the .target" if target else
-                                         "no .target")
-    else:
-        a = _arch(arch)
-        note = "%s (arch=%r)" % (a.name.decode(), arch)
+    a, note = _pick_arch(mod, arch)
     gd, bd = _dims(grid, "grid"), _dims(block, "block")
     if not isinstance(smem, int) or smem < 0:
         raise ValueError("smem: expected a byte count >= 0, got %r" % (smem,))
     args = list(args)
     n = len(params)
-    per_param = len(args) == n and len(args) != kern.ngroups
-    if len(args) != kern.ngroups and not per_param:
-        raise TypeError("args: %s takes %d arguments, %d given" % (
-            kern.signature, kern.ngroups, len(args)))
-    keep: list = []
-    back: list = []
-    arr_of: dict[int, Any] = {}
-    cargs = (L.PtxArg * max(n, 1))()
-    for i, p in enumerate(params):
-        g = i if per_param else p.group
-        role = L.s(p.role)
-        what = "args[%d]" % g
-        if g < 0:  # Triton's scratch pointers: null unless asked for
-            cargs[i] = L.PtxArg(None, 0, 0, p.size)
-            continue
-        v = args[g]
-        conv = arr_of.get(g)
-        if conv is None:
-            try:
-                conv = _as_array(v)
-            except ValueError as e:
-                raise ValueError("%s: %s" % (what, e)) from None
-            if conv is not None:
-                arr_of[g] = conv
-                if conv[1]:
-                    back.append(conv[1])
-        if kern.origin == "numba" and "." in role and not per_param:
-            if conv is None:
-                raise TypeError("%s: numba array parameter %s needs a numpy "
-                                "array, got %s" % (what, role,
-                                                   type(v).__name__))
-            try:
-                _elem_name(conv[0])
-            except TypeError as e:
-                raise TypeError("%s: %s" % (what, e)) from None
-            cargs[i] = _numba_field(conv[0], role, p, what, keep)
-        elif conv is not None:
-            cargs[i] = _buffer(conv[0], p, what, keep)
-        elif v is None:
-            cargs[i] = L.PtxArg(None, 0, 0, p.size)
-        else:
-            cargs[i] = _scalar(v, p, what, keep)
-    if text_format not in ("text", "csv"):
-        raise ValueError("text_format: %r is not 'text' or 'csv'"
-                         % (text_format,))
+    names = list(names) if names is not None else []
+    names += ["args[%d]" % i for i in range(len(names), max(len(args), n))]
+    bind = _Binding(n)
+    cargs, elem, per_param = _bind(kern, params, args, names, bind)
     ct, cn, seed = _ctas(ctas)
+    un = _uninit(uninit, names, params, per_param, n)
+    chk = C.new_check(bits, elem, un, bind.keep)
+    cch = C.new_cache(cache, a, bd[0] * bd[1] * bd[2],
+                      lib.wm_ptx_kernel_smem(mod.m, k, smem), regs, sms)
     lch = L.Launch()
     lch.grid[:] = gd
     lch.block[:] = bd
     lch.dyn_smem = smem
     lch.args = cargs
     lch.nargs = n
+    lch.extra, lch.nextra = bind.extra_args()
     lch.ctas, lch.ctas_n, lch.seed = ct, cn, seed
     lch.max_steps = int(max_steps)
     lch.threads = int(threads)
+    lch.cache = cch
+    lch.check = ctypes.cast(ctypes.pointer(chk), ctypes.c_void_p) \
+        if chk else None
     g = lib.wm_agg_new(ctypes.byref(a))
     if not g:
+        lib.wm_cache_free(cch)
         raise MemoryError("warpmem: out of memory")
     try:
         res, ft = L.Result(), L.Fault()
         st = lib.wm_ptx_run(mod.m, k, ctypes.byref(lch), g, ctypes.byref(res),
                             ctypes.byref(ft))
-        for wb in back:
-            wb()
         if st == L.WM_ERR_ARG:
             raise ValueError("launch: %s" % ft.msg.decode())
         faulted = st in (L.WM_ERR_FAULT, L.WM_ERR_LIMIT, L.WM_ERR_UNSUPPORTED)
         if st != L.WM_OK and not faulted:
             raise RuntimeError("warpmem: run: %s" % L.status_str(st))
-        hint = b""
-        if faulted and not smem and kern.dyn_smem and \
-                b"out-of-bounds shared" in ft.msg:
-            hint = b"; the kernel uses dynamic shared memory: pass smem=BYTES"
-        ro = L.ReportOpts()
-        ro.format = L.FMT_JSON
-        ro.width = 100
-        ro.draw_top = 2
-        ro.ptx_path = mod.path.encode()
-        ro.kernel = kern.display.encode()
-        ro.res = ctypes.pointer(res)
-        ro.explain = 1 if explain else 0
-        ro.arch = note.encode()
-        ro.fault = ctypes.pointer(ft) if faulted else None
-        ro.fault_hint = hint
-        ro.command = ("warpmem.run_ptx(%s, kernel=%r, grid=%s, block=%s)" % (
-            os.path.basename(mod.path), kern.display, gd, bd)).encode()
-        ln = ctypes.c_size_t()
-        js = L.take_string(lib.wm_ptx_report_string(
-            mod.m, g, ctypes.byref(ro), 0, ctypes.byref(ln)), ln.value)
-        ro.format = L.FMT_CSV if text_format == "csv" else L.FMT_TEXT
-        txt = L.take_string(lib.wm_ptx_report_string(
-            mod.m, g, ctypes.byref(ro), 0, ctypes.byref(ln)), ln.value)
-        html = L.take_string(lib.wm_ptx_report_string(
-            mod.m, g, ctypes.byref(ro), 1, ctypes.byref(ln)), ln.value)
+        js, txt, html = _reports(mod, g, kern, res, ft if faulted else None,
+                                 note, gd, bd, explain, text_format, smem,
+                                 lch)
     finally:
         lib.wm_agg_free(g)
-    rep = Report(json.loads(js), html=html, text=txt)
-    if faulted and raise_on_fault:
-        raise KernelFault(rep.faults[0], rep)
+        if chk:
+            lib.wm_ptx_check_clear(ctypes.byref(chk))
+        lib.wm_cache_free(cch)
+    doc = json.loads(js)
+    if doc.get("fault"):
+        _name_fault(doc["fault"], bind, names)
+    rep = Report(doc, html=html, text=txt,
+                 where=lambda b, o: bind.where(names, b, o))
+    if faulted and on_fault != "ignore":
+        if on_fault == "raise":
+            raise KernelFault(rep.faults[0], rep)
+        import warnings
+        warnings.warn(str(KernelFault(rep.faults[0], rep)),
+                      C.KernelFaultWarning, stacklevel=2)
+    C.warn_or_raise(rep.hazards or [], on_hazard, rep)
     return rep
+
+
+def _uninit(uninit: Sequence[Any], names: Sequence[str], params: list,
+            per_param: bool, n: int) -> list[int]:
+    """Per PTX parameter 1 when its argument starts uninitialised."""
+    groups = set()
+    for u in uninit:
+        if isinstance(u, int) and not isinstance(u, bool):
+            groups.add(u)
+        elif u in names:
+            groups.add(names.index(u))
+        else:
+            raise ValueError("uninit: %r is neither an argument index nor "
+                             "one of %s" % (u, ", ".join(names)))
+    return [1 if (i if per_param else p.group) in groups else 0
+            for i, p in enumerate(params)][:n]
+
+
+def _reports(mod: _Module, g: int, kern: Kernel, res: L.Result,
+             ft: "L.Fault | None", note: str, gd, bd, explain: bool,
+             text_format: str, smem: int, lch: L.Launch):
+    """The JSON document, the text (or CSV) and the HTML report."""
+    hint = b""
+    if ft is not None and not smem and kern.dyn_smem and \
+            b"out-of-bounds shared" in ft.msg:
+        hint = b"; the kernel uses dynamic shared memory: pass smem=BYTES"
+    ro = L.ReportOpts()
+    ro.format = L.FMT_JSON
+    ro.width = 100
+    ro.draw_top = 2
+    ro.ptx_path = mod.path.encode()
+    ro.kernel = kern.display.encode()
+    ro.res = ctypes.pointer(res)
+    ro.explain = 1 if explain else 0
+    ro.arch = note.encode()
+    ro.fault = ctypes.pointer(ft) if ft is not None else None
+    ro.fault_hint = hint
+    ro.check = lch.check
+    ro.cache = lch.cache if ft is None else None
+    ro.grid[:] = gd
+    ro.block[:] = bd
+    ro.command = ("warpmem.run_ptx(%s, kernel=%r, grid=%s, block=%s)" % (
+        os.path.basename(mod.path), kern.display, gd, bd)).encode()
+    ln = ctypes.c_size_t()
+    out = []
+    for fmt, html in ((L.FMT_JSON, 0), (L.FMT_CSV if text_format == "csv"
+                                        else L.FMT_TEXT, 0), (L.FMT_JSON, 1)):
+        ro.format = fmt
+        out.append(L.take_string(lib.wm_ptx_report_string(
+            mod.m, g, ctypes.byref(ro), html, ctypes.byref(ln)), ln.value))
+    return out

@@ -9,6 +9,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ._arrays import as_device_array
 from .core import Report, _arch
 from .ptx import run_ptx
 
@@ -21,11 +22,12 @@ _PTR = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16",
 
 
 def _dtype_name(v: Any) -> str | None:
+    """The element type of an array argument (numpy, torch or any object
+    of the array protocols), None for a scalar."""
     if isinstance(v, np.ndarray):
         return str(v.dtype)
-    if type(v).__module__.startswith("torch") and hasattr(v, "dtype"):
-        return str(v.dtype).replace("torch.", "")
-    return None
+    da = as_device_array(v)
+    return da.dtype if da is not None else None
 
 
 def _sig(name: str, v: Any) -> tuple[str, Any]:
@@ -96,6 +98,13 @@ def signature_of(jit_fn: Any, args: Sequence[Any], constexprs: dict
     return sig, consts, values
 
 
+def runtime_names(jit_fn: Any) -> list[str]:
+    """The names of the kernel's parameters that are not constexprs, in
+    order (what the PTX's parameters stand for)."""
+    return [n for p, n in zip(jit_fn.params, jit_fn.arg_names)
+            if not p.is_constexpr]
+
+
 def compile_ptx(jit_fn: Any, *args: Any, num_warps: int = 4,
                 num_stages: int | None = None, arch: str = "sm_90",
                 align: bool = True, **constexprs: Any
@@ -110,10 +119,11 @@ def compile_ptx(jit_fn: Any, *args: Any, num_warps: int = 4,
     if not a.sm:
         raise ValueError("arch: %s is not an NVIDIA profile" % arch)
     sig, consts, values = signature_of(jit_fn, args, constexprs)
-    # What Triton's launcher tells the compiler on a GPU: pointers (the
-    # interpreter's buffers start on aligned windows) and integers that
-    # are multiples of 16 are divisible by 16.  This enables vector loads
-    # and cp.async as on the device.
+    # What Triton's launcher tells the compiler on a GPU: pointers whose
+    # address is a multiple of 16 (the interpreter's allocations start on
+    # aligned windows, so a view is aligned when its offset in its
+    # allocation is) and integers that are multiples of 16 are divisible
+    # by 16.  This enables vector loads and cp.async as on the device.
     attrs = {}
     if align:
         vi = 0
@@ -123,7 +133,11 @@ def compile_ptx(jit_fn: Any, *args: Any, num_warps: int = 4,
                 continue
             v = values[vi]
             vi += 1
-            if t.startswith("*") or (t in ("i32", "i64") and int(v) % 16 == 0):
+            if t.startswith("*"):
+                da = as_device_array(v)
+                if da is None or da.offset % 16 == 0:
+                    attrs[(i,)] = [["tt.divisibility", 16]]
+            elif t in ("i32", "i64") and int(v) % 16 == 0:
                 attrs[(i,)] = [["tt.divisibility", 16]]
     src = triton.compiler.ASTSource(fn=jit_fn, signature=sig,
                                     constexprs=consts, attrs=attrs)
@@ -165,13 +179,19 @@ def analyze(jit_fn: Any, grid: "int | Sequence[int] | Callable[[dict], Any]",
             *args: Any, num_warps: int = 4, num_stages: int | None = None,
             arch: str = "sm_90", ctas: str = "all",
             max_steps: int = 100_000_000, threads: int = 0,
-            align: bool = True, **constexprs: Any) -> Report:
+            align: bool = True, check: "str | None" = None,
+            cache: "bool | str" = False, regs: int = 0,
+            sms: "int | None" = None, uninit: Sequence[Any] = (),
+            on_hazard: str = "warn", on_fault: str = "raise",
+            **constexprs: Any) -> Report:
     """Compile ``jit_fn`` for ``arch`` (no GPU needed), run it on the CPU
     over ``grid`` programs of ``num_warps`` warps with ``args`` (numpy
     arrays or CPU torch tensors for pointers, written back in place;
     Python or numpy scalars) and the constexprs as keywords, and report per
     line of the Python source.  grid may be a callable of the constexprs,
-    as in ``kernel[lambda META: ...]``."""
+    as in ``kernel[lambda META: ...]``.  check, cache, regs, sms, uninit,
+    on_hazard and on_fault are run_ptx's; errors, faults and hazards name
+    the kernel's parameters."""
     ptx, md, values, consts = compile_ptx(
         jit_fn, *args, num_warps=num_warps, num_stages=num_stages,
         arch=arch, align=align, **constexprs)
@@ -182,4 +202,7 @@ def analyze(jit_fn: Any, grid: "int | Sequence[int] | Callable[[dict], Any]",
     return run_ptx(ptx, kernel=md.name, grid=tuple(grid),
                    block=(int(md.num_warps) * 32, 1, 1), args=values,
                    smem=int(md.shared), arch=arch, ctas=ctas,
-                   max_steps=max_steps, threads=threads)
+                   max_steps=max_steps, threads=threads, check=check,
+                   cache=cache, regs=regs, sms=sms, uninit=uninit,
+                   on_hazard=on_hazard, on_fault=on_fault,
+                   names=runtime_names(jit_fn))

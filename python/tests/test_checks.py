@@ -1,0 +1,183 @@
+"""check=, cache=, on_hazard= and on_fault= on numba, Triton and raw PTX
+kernels: the hazards a missing barrier makes, the hierarchy model's
+numbers, and how they reach Python (warning, exception, records)."""
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import warpmem
+from conftest import REPO
+
+CHECK_PTX = os.path.join(REPO, "tests", "check", "ptx")
+
+
+def _numba():
+    pytest.importorskip("numba.cuda")
+    import warpmem.numba as wn
+    import numba_kernels as K
+    return wn, K
+
+
+def test_numba_missing_syncthreads_is_reported():
+    wn, K = _numba()
+    x = np.arange(256, dtype=np.float32)
+    out = np.zeros(256, np.float32)
+    with pytest.warns(warpmem.HazardWarning, match="tile|smem") as rec:
+        rep = wn.analyze(K.reverse_racy, 2, 128, out, x, check="race,init")
+    # the wrong result the missing barrier gives in warp order: warp 0
+    # reads slots warp 3 has not written yet
+    assert (out[:64] == 0).all() and not np.array_equal(out[:128],
+                                                        x[:128][::-1])
+    kinds = {h["kind"] for h in rep.hazards}
+    assert kinds == {"read-after-write", "write-after-read",
+                     "uninitialized-read"}
+    assert len(rec) == len(rep.hazards) == 3
+    (raw,) = [h for h in rep.hazards if h["kind"] == "read-after-write"]
+    assert raw["space"] == "shared" and raw["block"] == (0, 0, 0)
+    assert raw["first_access"] == "write" and raw["second_access"] == "read"
+    assert raw["first_source"] == "tile[t] = x[i]"
+    assert raw["second_source"] == "out[i] = tile[BLOCK - 1 - t]"
+    # thread 63 wrote slot 63 and thread 64 read it (127 - 64) with no
+    # barrier between; the first occurrence is described, all counted
+    assert raw["first_thread"] == [63, 0, 0]
+    assert raw["second_thread"] == [64, 0, 0] and raw["index"] == (63,)
+    assert raw["count"] == 128
+    assert "read-after-write on shared" in raw["message"]
+
+
+def test_numba_fixed_kernel_is_clean():
+    wn, K = _numba()
+    x = np.arange(256, dtype=np.float32)
+    out = np.zeros(256, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rep = wn.analyze(K.reverse_synced, 2, 128, out, x, check="race,init")
+    np.testing.assert_array_equal(out.reshape(2, 128),
+                                  x.reshape(2, 128)[:, ::-1])
+    assert rep.checked and rep.hazards == []
+
+
+def test_on_hazard_raise_and_ignore():
+    wn, K = _numba()
+    x = np.arange(256, dtype=np.float32)
+    out = np.zeros(256, np.float32)
+    with pytest.raises(warpmem.HazardError, match="and 2 more") as ei:
+        wn.analyze(K.reverse_racy, 2, 128, out, x, check="race,init",
+                   on_hazard="raise")
+    assert len(ei.value.hazards) == 3 and ei.value.report.hazards
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rep = wn.analyze(K.reverse_racy, 2, 128, out, x, check="race",
+                         on_hazard="ignore")
+    # race only: no uninitialized-read
+    assert {h["kind"] for h in rep.hazards} == {"read-after-write",
+                                               "write-after-read"}
+    with pytest.raises(ValueError, match="on_hazard"):
+        wn.analyze(K.reverse_racy, 2, 128, out, x, check="race",
+                   on_hazard="log")
+    with pytest.raises(ValueError, match="check: 'races'"):
+        wn.analyze(K.reverse_racy, 2, 128, out, x, check="races")
+
+
+def test_hazards_dataframe():
+    pd = pytest.importorskip("pandas")
+    wn, K = _numba()
+    x = np.arange(256, dtype=np.float32)
+    out = np.zeros(256, np.float32)
+    rep = wn.analyze(K.reverse_racy, 2, 128, out, x, check="race,init",
+                     on_hazard="ignore")
+    df = rep.to_pandas(by="hazard")
+    assert isinstance(df, pd.DataFrame) and len(df) == 3
+    assert set(df["kind"]) == {h["kind"] for h in rep.hazards}
+    assert {"first_line", "second_line", "count", "message"} <= set(df)
+
+
+def test_numba_hierarchy():
+    wn, K = _numba()
+    n = 4096
+    x = np.arange(n, dtype=np.float32)
+    out = np.zeros(n, np.float32)
+    rep = wn.analyze(K.reverse_synced, n // 128, 128, out, x, cache=True)
+    h = rep.hierarchy
+    assert h["gpu"] == "A100"  # sm_80's default GPU
+    # every byte of x read once from DRAM, out written once: no reuse
+    assert h["dram_read_bytes"] == 4 * n and h["dram_write_bytes"] == 4 * n
+    assert h["dram_bytes"] == 8 * n
+    assert h["l1_hit_rate"] == 0 and h["l2_hit_rate"] == 0
+    assert h["bound"] == "DRAM" and h["time_s"] > 0
+    assert h["time_s"] == max(h["dram_s"], h["l2_s"], h["l1_s"])
+    rd = [s for s in h["sites"] if s["dram_rd_bytes"]]
+    assert len(rd) == 1 and rd[0]["dram_rd_bytes"] == 4 * n
+    with pytest.raises(ValueError, match="cache: 'B200' is not one of"):
+        wn.analyze(K.reverse_synced, 1, 128, out, x, cache="B200")
+    rep2 = wn.analyze(K.reverse_synced, n // 128, 128, out, x,
+                      cache="H200")
+    assert rep2.hierarchy["gpu"] == "H200"
+    assert rep2.hierarchy["time_s"] < h["time_s"]  # more DRAM bandwidth
+
+
+def test_raw_ptx_check_and_cache():
+    # a block reduction whose second loop lacks a __syncthreads (the CLI's
+    # run_check_reduce_nosync test): the same write-after-read
+    f = os.path.join(CHECK_PTX, "reduce_nosync_sm_80.ptx")
+    out = np.zeros(1, np.float32)
+    x = np.arange(256, dtype=np.float32)
+    rep = warpmem.run_ptx(f, grid=1, block=256, args=[out, x],
+                          check="race", cache=True, on_hazard="ignore")
+    (h,) = rep.hazards
+    assert h["kind"] == "write-after-read" and h["variable"] == "sdata"
+    assert h["index"] == (128,) and h["count"] == 128
+    assert h["first_thread"] == [0, 0, 0] and h["second_thread"] == [128, 0,
+                                                                      0]
+    assert h["first_file"].endswith("reduce_nosync.cu")
+    assert h["first_line"] == 18 and h["second_line"] == 14
+    assert rep.hierarchy["dram_read_bytes"] == 1024
+    with pytest.raises(ValueError, match="uninit"):
+        warpmem.run_ptx(f, grid=1, block=256, args=[out, x], check="init",
+                        uninit=["nope"])
+
+
+def test_global_hazards_name_the_argument():
+    f = os.path.join(CHECK_PTX, "reduce_nosync_sm_80.ptx")
+    out = np.zeros(1, np.float32)
+    x = np.arange(256, dtype=np.float32)
+    # x marked uninitialised: the first reads of it are reported in x's
+    # own index
+    rep = warpmem.run_ptx(f, grid=1, block=256, args=[out, x], check="init",
+                          uninit=[1], on_hazard="ignore",
+                          names=["out", "x"])
+    (h,) = [h for h in rep.hazards if h["space"] == "global"]
+    assert h["kind"] == "uninitialized-read"
+    assert h["argument"] == "x" and h["index"] == (0,)
+    assert "on x[0]" in h["message"]
+
+
+def test_triton_clean_kernel_check_and_cache():
+    pytest.importorskip("triton")
+    import warpmem.triton as wt
+    import triton_kernels as T
+    n = 4096
+    a = np.arange(n, dtype=np.float32)
+    b = np.ones(n, np.float32)
+    c = np.zeros(n, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpmem.HazardWarning)
+        rep = wt.analyze(T.vec_add, n // 256, a, b, c, n, BLOCK=256,
+                         check="race,init", cache=True)
+    np.testing.assert_array_equal(c, a + b)
+    assert rep.checked and rep.hazards == []
+    h = rep.hierarchy
+    assert h["gpu"] == "H200"
+    assert h["dram_read_bytes"] == 8 * n and h["dram_write_bytes"] == 4 * n
+
+
+def test_fault_as_warning():
+    f = os.path.join(REPO, "tests", "ptx", "faults.ptx")
+    buf = np.zeros(40, np.float32)
+    with pytest.warns(warpmem.KernelFaultWarning, match="out-of-bounds"):
+        rep = warpmem.run_ptx(f, kernel="oob", grid=2, block=32,
+                              args=[buf, np.uint32(9)], on_fault="warn")
+    assert rep.faults[0]["argument"] == "args[0]"
+    assert rep.faults[0]["index"] == (40,)
