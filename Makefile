@@ -11,7 +11,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # and triton and numba-cuda to compile kernels to PTX; no GPU needed).
 PYVENV ?= $(BUILD)/pyvenv
 PYTHON ?= python3
-PYTEST_DEPS ?= numpy pytest pandas triton numba-cuda
+PYTEST_DEPS ?= numpy pytest pandas matplotlib triton numba-cuda
 
 # `make install`: the library, header, CMake package, warpmem.pc, the
 # command, its manual page and completions under PREFIX (staged under

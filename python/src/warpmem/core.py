@@ -200,6 +200,13 @@ class Report:
                               "(pip install pandas)") from e
         return pandas.DataFrame(rows[by]())
 
+    def plot(self, ax=None, top: int = 20):
+        """Bars of the excess per source line (excessive sectors and bank
+        conflicts, stacked), worst first, at most ``top`` lines; needs
+        matplotlib.  Returns the Axes."""
+        from ._plot import plot_report
+        return plot_report(self, ax, top)
+
     def __str__(self) -> str:
         return self._text if self._text is not None else self.to_json(1)
 
