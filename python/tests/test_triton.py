@@ -127,3 +127,27 @@ def test_matmul_sm80_tensor_cores():
     st = [r for r in rows_of(rep, "tl.store(c_ptr") if r["space"] == "global"]
     assert st and all(r["excessive_sectors"] == 0 for r in st)
     assert "sm_80" in rep.arch
+
+
+def test_by_line_one_row_per_triton_line():
+    # BLOCK=1024 on one warp: each lane holds 32 floats, so every tl.load
+    # and tl.store is 8 vector instructions (ld.global.v4.b32); by_line()
+    # has one row per Python line with their sums
+    n = 4096
+    a = np.ones(n, np.float32)
+    b = np.ones(n, np.float32)
+    c = np.zeros(n, np.float32)
+    rep = wt.analyze(K.vec_add, n // 1024, a, b, c, n, BLOCK=1024,
+                     num_warps=1)
+    assert (c == 2).all()
+    assert len(rep.lines) == 24
+    rows = rep.by_line()
+    assert [r["instructions"] for r in rows] == [8, 8, 8]
+    assert [r["accesses"] for r in rows] == ["global ld", "global ld",
+                                             "global st"]
+    assert rows[0]["source"] == "a = tl.load(a_ptr + idx, mask=keep, " \
+        "other=0.0)"
+    # 4 programs x 8 instructions, each 16 bytes x 32 lanes = 16 sectors
+    assert [r["requests"] for r in rows] == [32, 32, 32]
+    assert [r["sectors"] for r in rows] == [512, 512, 512]
+    assert all(r["excessive_sectors"] == 0 for r in rows)
