@@ -195,3 +195,18 @@ def test_real_torch_tensors():
     assert torch.equal(out, pts[:, 1])
     (ld,) = [r for r in rep.find("out[i] = pts[i]") if r["op"] == "ld"]
     assert ld["per_request_max"] == 8
+
+
+def test_torch_like_fault_names_the_argument():
+    wt, T = _triton()
+    store = np.zeros(1016, np.float32)
+    a = FakeTensor(store, (1000,), (1,), offset=16)   # store[16:]
+    b = np.zeros(1024, np.float32)
+    c = np.zeros(1024, np.float32)
+    with pytest.raises(warpmem.KernelFault) as ei:
+        wt.analyze(T.vec_add, 4, a, b, c, 1024, BLOCK=256)
+    e = ei.value
+    assert e.argument == "a_ptr" and e.index == (1000,)
+    assert "a_ptr[1000], outside its shape (1000,)" in str(e)
+    # the storage is 1016 floats: the fault is past the storage's end
+    assert e.buffer["bytes"] == 4064
