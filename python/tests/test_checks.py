@@ -181,3 +181,38 @@ def test_fault_as_warning():
                               args=[buf, np.uint32(9)], on_fault="warn")
     assert rep.faults[0]["argument"] == "args[0]"
     assert rep.faults[0]["index"] == (40,)
+
+
+def test_schedules_name_the_differing_element():
+    # reduce_nosync's sum differs when the warps run in reverse order; the
+    # output is out[0] whether out is its own buffer or a view 12 bytes
+    # into one (an extra buffer of the launch)
+    f = os.path.join(CHECK_PTX, "reduce_nosync_sm_80.ptx")
+    x = np.arange(256, dtype=np.float32)
+    for out, base in ((np.zeros(1, np.float32), 0),
+                      (np.zeros(8, np.float32)[3:], 12)):
+        rep = warpmem.run_ptx(f, grid=1, block=256, args=[out, x],
+                              check="schedules", names=["out", "x"])
+        sc = rep.schedules
+        assert sc["differs"] and sc["other"] == "reverse"
+        assert sc["name"] == "out" and sc["index"] == (0,)
+        assert sc["element_name"] == "out[0]"
+        assert sc["byte"] == base + 2  # the float's third byte differs
+        # the element's bytes under both orders, as floats
+        vals = [np.array([int(v, 16)], np.uint32).view(np.float32)[0]
+                for v in sc["values"]]
+        assert vals[0] == out[0] and vals[0] != vals[1]
+    assert warpmem.run_ptx(f, grid=1, block=256, args=[out, x]
+                           ).schedules is None
+
+
+def test_uninit_view_in_its_allocation():
+    f = os.path.join(CHECK_PTX, "reduce_nosync_sm_80.ptx")
+    out = np.zeros(1, np.float32)
+    xb = np.zeros(512, np.float32)
+    rep = warpmem.run_ptx(f, grid=1, block=256, args=[out, xb[256:]],
+                          check="init", uninit=["x"], on_hazard="ignore",
+                          names=["out", "x"])
+    (h,) = [h for h in rep.hazards if h["space"] == "global"]
+    assert h["argument"] == "x" and h["index"] == (0,)
+    assert h["address"] == 1024       # x[0] is byte 1024 of xb

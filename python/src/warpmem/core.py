@@ -65,6 +65,10 @@ class Report:
         space, argument and index or variable, block, count, the two
         accesses as first_* / second_*, message); empty when none was
         found or no check ran (``checked`` says which).
+    schedules
+        With ``check="schedules"``: whether the outputs differ when the
+        warps run in the other order (reported, other, differs, and the
+        first differing argument: name, index, values); else None.
     hierarchy
         With ``cache=``: the hierarchy model's results (hit rates, DRAM
         bytes, predicted time and bound); else None.
@@ -92,6 +96,7 @@ class Report:
         self.hazards: list[dict] = hazard_records(
             data, where or (lambda b, o: (None, None, "")))
         self.hierarchy: dict | None = hierarchy_of(data)
+        self.schedules: dict | None = data.get("schedules")
         self.lines: list[dict] = []
         self.advice: list[dict] = []
         # the sites (one per memory instruction) joined with their line

@@ -270,10 +270,12 @@ class _Binding:
             ex[j] = L.PtxArg(da.root_addr, da.nbytes, 0, 0)
         return ex, len(self.extra)
 
-    def where(self, names: Sequence[str], buf: int, byte: int
+    def where(self, names: Sequence[str], buf: int, byte: int,
+              containing: bool = False
               ) -> tuple["str | None", "tuple | None", str]:
         """(argument name, element index or None, words) of byte ``byte``
-        of library buffer ``buf``."""
+        of library buffer ``buf`` (containing: of the element holding
+        it)."""
         cands = self.buffers.get(buf)
         if not cands:
             return None, None, ""
@@ -281,10 +283,30 @@ class _Binding:
         for g, da in cands:
             if da.index_of(byte) is not None:
                 break
+            if containing and da.index_of(_floor(da, byte)) is not None:
+                byte = _floor(da, byte)
+                break
         else:
             g, da = cands[0]
         idx, words = da.describe(byte)
         return names[g], idx, words
+
+
+def _floor(da: DeviceArray, byte: int) -> int:
+    """The first byte of the element slot holding ``byte``."""
+    return byte - (byte - da.offset) % da.itemsize
+
+
+def _name_schedules(doc: dict, bind: _Binding, names: Sequence[str]) -> None:
+    """Name the argument and element whose bytes differ between schedules
+    (check="schedules")."""
+    sc = doc.get("schedules")
+    if not sc or not sc.get("differs") or "argument" not in sc:
+        return
+    name, idx, words = bind.where(names, sc["argument"], sc.get("byte", 0),
+                                  containing=True)
+    if name is not None:
+        sc["name"], sc["index"], sc["element_name"] = name, idx, name + words
 
 
 def _pick_arch(mod: _Module, arch: "str | None") -> tuple[L.Arch, str]:
@@ -447,7 +469,14 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     bind = _Binding(n)
     cargs, elem, per_param = _bind(kern, params, args, names, bind)
     ct, cn, seed = _ctas(ctas)
-    un = _uninit(uninit, names, params, per_param, n)
+    groups = _uninit(uninit, names)
+    un = [1 if (i if per_param else p.group) in groups else 0
+          for i, p in enumerate(params)]
+    # the extra buffers (views in their allocations) after the parameters
+    for j in range(len(bind.extra)):
+        users = [g for g, _ in bind.buffers.get(n + j, [])]
+        un.append(1 if any(g in groups for g in users) else 0)
+        elem.append(bind.extra[j].itemsize)
     chk = C.new_check(bits, elem, un, bind.keep)
     cch = C.new_cache(cache, a, bd[0] * bd[1] * bd[2],
                       lib.wm_ptx_kernel_smem(mod.m, k, smem), regs, sms)
@@ -488,6 +517,7 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     doc = json.loads(js)
     if doc.get("fault"):
         _name_fault(doc["fault"], bind, names)
+    _name_schedules(doc, bind, names)
     rep = Report(doc, html=html, text=txt,
                  where=lambda b, o: bind.where(names, b, o))
     if faulted and on_fault != "ignore":
@@ -500,9 +530,8 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     return rep
 
 
-def _uninit(uninit: Sequence[Any], names: Sequence[str], params: list,
-            per_param: bool, n: int) -> list[int]:
-    """Per PTX parameter 1 when its argument starts uninitialised."""
+def _uninit(uninit: Sequence[Any], names: Sequence[str]) -> set[int]:
+    """The argument indices uninit names (indices or names)."""
     groups = set()
     for u in uninit:
         if isinstance(u, int) and not isinstance(u, bool):
@@ -512,8 +541,7 @@ def _uninit(uninit: Sequence[Any], names: Sequence[str], params: list,
         else:
             raise ValueError("uninit: %r is neither an argument index nor "
                              "one of %s" % (u, ", ".join(names)))
-    return [1 if (i if per_param else p.group) in groups else 0
-            for i, p in enumerate(params)][:n]
+    return groups
 
 
 def _reports(mod: _Module, g: int, kern: Kernel, res: L.Result,
