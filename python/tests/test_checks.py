@@ -216,3 +216,26 @@ def test_uninit_view_in_its_allocation():
     (h,) = [h for h in rep.hazards if h["space"] == "global"]
     assert h["argument"] == "x" and h["index"] == (0,)
     assert h["address"] == 1024       # x[0] is byte 1024 of xb
+
+
+def test_triton_global_race_names_the_argument():
+    pytest.importorskip("triton")
+    import warpmem.triton as wt
+    import triton_kernels as T
+    x = np.arange(128, dtype=np.float32)
+    out = np.zeros(32, np.float32)
+    with pytest.warns(warpmem.HazardWarning, match=r"write-after-write on "
+                      r"out_ptr\[0\]"):
+        rep = wt.analyze(T.fold_store, 1, out, x, WIDTH=32, BLOCK=128,
+                         check="race")
+    (h,) = rep.hazards
+    assert h["kind"] == "write-after-write" and h["space"] == "global"
+    assert h["argument"] == "out_ptr" and h["index"] == (0,)
+    assert h["first_thread"] == [0, 0, 0] and h["second_thread"] == [32, 0,
+                                                                      0]
+    assert h["first_source"] == h["second_source"] == \
+        "tl.store(out_ptr + idx % WIDTH, x)"
+    # warps 1, 2 and 3 each overwrite the 32 words: 96 pairs; the last
+    # warp's values stay, as in warp order
+    assert h["count"] == 96
+    np.testing.assert_array_equal(out, x[96:])
