@@ -169,8 +169,11 @@ def test_kernel_fault_and_partial_report():
     rep = warpmem.run_ptx(f, kernel="oob", grid=2, block=32,
                           args=[buf, np.uint32(9)], raise_on_fault=False)
     assert rep.faults and rep.faults[0]["lane"] == 31
-    with pytest.raises(warpmem.KernelFault, match="step"):
+    assert e.argument == "args[0]" and e.index == (40,)
+    assert e.element == "args[0][40], outside its shape (40,)"
+    with pytest.raises(warpmem.KernelFault, match="step") as ei:
         warpmem.run_ptx(f, kernel="spin", grid=1, block=32, max_steps=1000)
+    assert ei.value.argument is None and ei.value.index is None
 
 
 def test_describe_and_sampling():

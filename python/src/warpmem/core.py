@@ -22,12 +22,16 @@ class KernelFault(RuntimeError):
     instruction).  The attributes are the fields of the CLI's fault report
     (``warpmem run --format json``): status, kind, message, block, thread,
     warp, lane, ptx_line, ptx, source and, for memory faults, space,
-    address and buffer or bound.  ``report`` covers the work before the
+    address and buffer or bound, and argument (its name), index (in its
+    shape) and element ("x[3]") when the address is in an argument's
+    allocation.  ``report`` covers the work before the
     fault; the argument buffers hold what the kernel left in them."""
 
     def __init__(self, fault: dict, report: "Report"):
         self.fault = dict(fault)
         self.report = report
+        # the argument the faulting address is in, when it is in one
+        self.argument = self.index = self.element = None
         for k, v in fault.items():
             setattr(self, k, v)
         where = fault.get("source") or "PTX line %s" % fault.get("ptx_line")
