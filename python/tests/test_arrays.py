@@ -210,3 +210,37 @@ def test_torch_like_fault_names_the_argument():
     assert "a_ptr[1000], outside its shape (1000,)" in str(e)
     # the storage is 1016 floats: the fault is past the storage's end
     assert e.buffer["bytes"] == 4064
+
+
+def test_array_protocol_objects():
+    # objects exposing only __array_interface__ or only __dlpack__ are
+    # used in place, like the numpy arrays behind them
+    import os
+    from conftest import REPO
+
+    class Iface:
+        def __init__(self, a):
+            self.__array_interface__ = a.__array_interface__
+            self.keep = a
+
+    class Dl:
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack__(self, **kw):
+            return self.a.__dlpack__(**kw)
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+
+    f = os.path.join(REPO, "tests", "ptx", "triton_add.ptx")
+    x = np.arange(256, dtype=np.float32)
+    out = np.zeros(256, np.float32)
+    out2 = np.zeros(256, np.float32)
+    warpmem.run_ptx(f, grid=1, block=128, args=[Iface(x), Dl(x), Iface(out),
+                                                256])
+    np.testing.assert_array_equal(out, 2 * x)
+    warpmem.run_ptx(f, grid=1, block=128, args=[x, x, Dl(out2), 256])
+    np.testing.assert_array_equal(out2, 2 * x)
+    with pytest.raises(TypeError, match=r"args\[0\]"):
+        warpmem.run_ptx(f, grid=1, block=128, args=[object(), x, out, 256])
