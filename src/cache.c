@@ -163,9 +163,7 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
     memset(slot, -1, sizeof slot);
     /* stores: bytes per sector, for the partly written ones */
     int st = a->op == WM_OP_ST;
-    uint16_t fill[2 * WM_MAX_LANES][SPL];
-    if (st)
-        memset(fill, 0, sizeof fill);
+    uint16_t fill[2 * WM_MAX_LANES][SPL]; /* rows set as lines appear */
     for (uint64_t m = a->mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctzll(m);
         uint64_t lo = a->addr[l], hi = lo + (a->size ? a->size - 1 : 0);
@@ -186,6 +184,8 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
             if (slot[h] < 0) {
                 assert(nl < 2 * WM_MAX_LANES);
                 slot[h] = (int16_t)nl;
+                if (st)
+                    memset(fill[nl], 0, sizeof fill[nl]);
                 line[nl++] = li << 16;
             }
             line[slot[h]] |= bit;
@@ -400,7 +400,7 @@ static wm_cache_stats *site_stats(wm_cache *c, uint32_t site)
  * of the tag stage's ceil(lines / 4) and the data stage's ceil(sectors /
  * 4), 128 B a cycle). */
 static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
-                           int *served, unsigned *pipe)
+                           int *served, unsigned *pipe, unsigned *nsect)
 {
     uint32_t site = (uint32_t)h[0];
     unsigned nl = (unsigned)(h[0] >> 48) & 0xff;
@@ -464,6 +464,7 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
     unsigned data = (sectors + 3) / 4, tag = (nl + 3) / 4;
     st->l1_data_wavefronts += data;
     *pipe = data > tag ? data : tag;
+    *nsect = sectors;
     return WM_OK;
 }
 
@@ -480,15 +481,12 @@ static wm_status step(wm_cache *c, size_t k, unsigned sm, const uint64_t *h)
         return WM_OK;
     }
     int served;
-    unsigned pipe;
-    wm_status st = do_access(c, sm, h, &served, &pipe);
+    unsigned pipe, sect;
+    wm_status st = do_access(c, sm, h, &served, &pipe, &sect);
     if (st != WM_OK)
         return st;
     wmi_ctime_pipe(&c->tm, k, pipe);
     if (kind != WMI_CK_ST) {
-        unsigned nl = (unsigned)(h[0] >> 48) & 0xff, sect = 0;
-        for (unsigned i = 0; i < nl; i++)
-            sect += popc16((unsigned)(h[2 + i] & 0xf));
         wmi_ctime_load(&c->tm, c->cfg.gpu, k, wp, served, (uint64_t)sect * 32,
                        kind == WMI_CK_ATOM || (h[0] >> 60 & 1));
     }

@@ -256,7 +256,7 @@ static void test_dep(void)
     wm_ptx_free(m);
 }
 
-/* The validation's transposes (examples/kernels/transpose_shapes.cu)
+/* The validation's transposes (examples/kernels/shapes_transpose.cu)
  * against a CPU transpose, -O3 PTX for sm_80 and sm_90, n = 64. */
 static void test_shapes(void)
 {
@@ -269,7 +269,7 @@ static void test_shapes(void)
     for (unsigned arch = 80; arch <= 90; arch += 10) {
         char path[1024];
         snprintf(path, sizeof path,
-                 "%s/examples/kernels/sm_%u/transpose_shapes.ptx",
+                 "%s/examples/kernels/sm_%u/shapes_transpose.ptx",
                  WM_SOURCE_DIR, arch);
         size_t n;
         char *src = wm_read_file(path, &n);

@@ -1,4 +1,4 @@
-// transpose_shapes.cu -- transposes of an n x n fp32 matrix in the launch
+// shapes_transpose.cu -- transposes of an n x n fp32 matrix in the launch
 // shapes the memory-time validation of docs/hierarchy.md uses: one element
 // per thread in 32 x 32 blocks (direct, through a 32 x 32 tile, through a
 // padded 32 x 33 tile) and padded tiles whose 32 x (32 / R) blocks move R
