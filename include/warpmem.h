@@ -1638,6 +1638,10 @@ typedef struct wm_gpu {
     double dram_meas;        /* measured STREAM-class copy, bytes/s */
     double l2_bw;            /* measured L2 read bandwidth, bytes/s */
     const char *source;      /* one line naming the sources */
+    /* Load-to-use latencies in SM cycles of a dependent load served by
+     * L1, by L2 and by DRAM (pointer-chase microbenchmarks); 0: none. */
+    double lat_l1, lat_l2, lat_dram;
+    const char *lat_source;  /* where the latencies come from */
 } wm_gpu;
 
 /* Built-in GPUs: count, i-th (NULL past the end), by name (case-blind,
@@ -1710,6 +1714,10 @@ typedef struct wm_cache_stats {
     uint64_t dram_rd_sectors;
     uint64_t dram_wr_sectors; /* evictions of dirty sectors + final flush */
     uint64_t bytes;           /* requested global bytes (loads + stores) */
+    uint64_t l2_wr_partial;   /* store sectors written only in part (the
+                                 L2 merges them by read-modify-write) */
+    uint64_t l1_data_wavefronts; /* data-stage wavefronts of global
+                                    accesses, ceil(sectors / 4) */
 } wm_cache_stats;
 
 typedef struct wm_cache wm_cache;
@@ -1741,15 +1749,43 @@ WM_API size_t wm_cache_nsites(const wm_cache *c);
 WM_API int wm_cache_site(const wm_cache *c, size_t i, uint32_t *site,
                          wm_cache_stats *out);
 
-/* The predicted memory time and what bounds it. */
+/*
+ * The predicted memory time and what bounds it (docs/hierarchy.md, "The
+ * memory-time estimate"):
+ *   time = lat_s + l1_s + max(dram_s, l2_s)
+ * lat_s is the latency the resident warps do not hide (Little's law: per
+ * barrier interval the longest chain of dependent load groups of a CTA's
+ * warps, over the CTAs resident on an SM), l1_s the L1/shared pipe's
+ * cycles (tag and data stages, shared wavefronts) of the busiest SM,
+ * dram_s and l2_s the bytes over each level's bandwidth.  bound names the
+ * largest term; whatif_s is the time without it.
+ */
 typedef struct wm_cache_time {
     double dram_s, l2_s, l1_s; /* each level's bytes or wavefronts / rate */
-    double time_s;             /* the largest of them */
-    const char *bound;         /* "DRAM", "L2" or "L1" */
+    double time_s;             /* lat_s + l1_s + max(dram_s, l2_s) */
+    const char *bound;         /* "latency", "L1", "DRAM" or "L2" */
     double eff_bw;             /* requested bytes / time_s, bytes/s */
     double dram_bw;            /* DRAM bytes / time_s */
+    double lat_s;              /* latency not hidden by resident CTAs */
+    double inflight_sm;        /* load bytes in flight per SM (mean) */
+    double inflight_need;      /* bytes in flight per SM that DRAM
+                                  bandwidth x DRAM latency asks for */
+    double whatif_s;           /* the time without the bound's term */
+    unsigned nterms_missing;   /* terms left out for want of a figure */
 } wm_cache_time;
 WM_API void wm_cache_predict(const wm_cache *c, wm_cache_time *out);
+
+/* Barrier intervals seen (by index, over all CTAs), and interval i's
+ * latency and L1/shared-pipe seconds on the average SM (lat_s, l1_s of
+ * wm_cache_time, split by interval).  0 when i is out of range. */
+WM_API size_t wm_cache_nintervals(const wm_cache *c);
+WM_API int wm_cache_interval(const wm_cache *c, size_t i, double *lat_s,
+                             double *l1_s);
+
+/* Why the bound wins and what removes it, one line ("latency-bound: 8.0
+ * KiB in flight per SM, DRAM needs 7.3 KiB; ..."), into buf (always
+ * NUL-terminated); returns buf. */
+WM_API const char *wm_cache_reason(const wm_cache *c, char *buf, size_t n);
 
 /* Metrics under Nsight Compute's names (plus warpmem__ predictions). */
 WM_API size_t wm_cache_metric_count(void);

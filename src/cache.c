@@ -74,7 +74,9 @@ struct wm_cache {
     wm_cache_stats *site;
     size_t nsite;
     uint64_t flush_wr;  /* dirty sectors written back at finish */
-    uint64_t shared_wavefronts;
+    uint64_t shared_wavefronts; /* without an interval (the API's total) */
+    uint64_t shared_recorded;   /* from the trace's shared records */
+    wmi_ctime tm;               /* latency and pipe terms (cache_time.c) */
     int finished;
     /* replay scratch */
     size_t *acc;  /* access offsets, grouped by (cta, warp) */
@@ -118,14 +120,35 @@ wm_status wmi_ctrace_cta(wmi_ctrace *t)
     return WM_OK;
 }
 
-wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
-                         const wm_counts *c, wm_cache_ld ld)
+wm_status wmi_ctrace_shared(wmi_ctrace *t, uint64_t n)
 {
-    if (a->space == WM_SPACE_SHARED) {
-        if (c)
-            t->shared_wavefronts += c->wavefronts;
+    if (n == 0 || t->ncta == 0)
         return WM_OK;
-    }
+    if (!grow((void **)&t->w, &t->cap, t->n + 2, sizeof *t->w))
+        return WM_ERR_NOMEM;
+    t->shared_wavefronts += n;
+    t->w[t->n] = (uint64_t)(t->warp & 0xffff) << 32 |
+                 (uint64_t)WMI_CK_SHARED << 56;
+    t->w[t->n + 1] = (uint64_t)t->interval | n << 32;
+    t->n += 2;
+    return WM_OK;
+}
+
+/* Bytes lane accesses put in each sector of line slot i (stores only). */
+static void sector_bytes(uint16_t (*fill)[SPL], unsigned i, uint64_t s,
+                         uint64_t lo, uint64_t hi)
+{
+    uint64_t a = s << SECTOR_SHIFT, b = a + (1u << SECTOR_SHIFT) - 1;
+    uint64_t n = (hi < b ? hi : b) - (lo > a ? lo : a) + 1;
+    uint16_t *f = &fill[i][s & (SPL - 1)];
+    *f = (uint16_t)(*f + n > 0xffff ? 0xffff : *f + n);
+}
+
+wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
+                         const wm_counts *c, unsigned ld)
+{
+    if (a->space == WM_SPACE_SHARED)
+        return c ? wmi_ctrace_shared(t, c->wavefronts) : WM_OK;
     if (a->space != WM_SPACE_GLOBAL || !a->mask || t->ncta == 0)
         return WM_OK;
     if (!grow((void **)&t->w, &t->cap, t->n + 2 + WM_MAX_LANES * 2,
@@ -138,6 +161,9 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
      * index finds repeats (at most 2 x 64 lines for 64 lanes). */
     int16_t slot[128];
     memset(slot, -1, sizeof slot);
+    /* stores: bytes per sector, for the partly written ones */
+    int st = a->op == WM_OP_ST;
+    uint16_t fill[2 * WM_MAX_LANES][SPL]; /* rows set as lines appear */
     for (uint64_t m = a->mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctzll(m);
         uint64_t lo = a->addr[l], hi = lo + (a->size ? a->size - 1 : 0);
@@ -148,6 +174,8 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
             /* coalesced lanes: the line of the previous lane */
             if (nl && (line[nl - 1] >> 16) == li) {
                 line[nl - 1] |= bit;
+                if (st)
+                    sector_bytes(fill, nl - 1, s, lo, hi);
                 continue;
             }
             unsigned h = (unsigned)((li * 0x9E3779B97F4A7C15ull) >> 57);
@@ -156,17 +184,29 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
             if (slot[h] < 0) {
                 assert(nl < 2 * WM_MAX_LANES);
                 slot[h] = (int16_t)nl;
+                if (st)
+                    memset(fill[nl], 0, sizeof fill[nl]);
                 line[nl++] = li << 16;
             }
             line[slot[h]] |= bit;
+            if (st)
+                sector_bytes(fill, (unsigned)slot[h], s, lo, hi);
         }
     }
-    assert(nl >= 1 && (unsigned)ld <= WM_CACHE_LD_CV);
+    unsigned lead = (ld & WMI_CACHE_LEAD) ? 1 : 0;
+    ld &= WMI_CACHE_LEAD - 1;
+    assert(nl >= 1 && ld <= WM_CACHE_LD_CV);
     unsigned kind = a->op == WM_OP_ST   ? WMI_CK_ST
                     : a->op == WM_OP_ATOM ? WMI_CK_ATOM
-                                          : (unsigned)ld;
+                                          : ld;
+    /* stores: bits 4..7 of a line word mark its fully written sectors */
+    for (unsigned i = 0; st && i < nl; i++)
+        for (unsigned q = 0; q < SPL; q++)
+            if (fill[i][q] >= (1u << SECTOR_SHIFT))
+                line[i] |= (uint64_t)1 << (4 + q);
     t->w[t->n] = (uint64_t)a->site | (uint64_t)(t->warp & 0xffff) << 32 |
-                 (uint64_t)nl << 48 | (uint64_t)kind << 56;
+                 (uint64_t)nl << 48 | (uint64_t)kind << 56 |
+                 (uint64_t)lead << 60;
     t->w[t->n + 1] = (uint64_t)t->interval | bytes << 32;
     t->n += 2 + nl;
     return WM_OK;
@@ -175,9 +215,9 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
 wm_status wmi_ctrace_tap(void *ud, const wm_access *a, const wm_counts *c)
 {
     wmi_ctrace *t = ud;
-    wm_cache_ld ld = WM_CACHE_LD_CA;
+    unsigned ld = WM_CACHE_LD_CA;
     if (t->ld_kind && a->site < t->nld_kind)
-        ld = (wm_cache_ld)t->ld_kind[a->site];
+        ld = t->ld_kind[a->site];
     return wmi_ctrace_add(t, a, c, ld);
 }
 
@@ -295,8 +335,9 @@ static void refill(wm_cache_stats *st, way *w, uint64_t li)
     w->key = (li + 1) << 8;
 }
 
-/* L2 read of sectors mask of line li; cv: refetch even if present. */
-static void l2_read(wm_cache *c, wm_cache_stats *st, uint64_t li,
+/* L2 read of sectors mask of line li; cv: refetch even if present.
+ * Returns the sectors DRAM served. */
+static unsigned l2_read(wm_cache *c, wm_cache_stats *st, uint64_t li,
                     unsigned mask, int cv, int evict_first)
 {
     level *lv = &c->l2;
@@ -311,11 +352,13 @@ static void l2_read(wm_cache *c, wm_cache_stats *st, uint64_t li,
     st->l2_rd_hits += popc16(hit);
     st->dram_rd_sectors += popc16(mask & ~hit);
     set_bits(w, mask, 0);
+    unsigned dram = mask & ~hit;
     /* evict-first: a refill goes to the LRU end, a hit stays in place */
     if (!found)
         w->stamp = evict_first ? --lv->low : ++lv->clock;
     else if (!evict_first)
         w->stamp = ++lv->clock;
+    return dram;
 }
 
 /* L2 write (store) of sectors mask; atom: read-modify-write. */
@@ -352,12 +395,16 @@ static wm_cache_stats *site_stats(wm_cache *c, uint32_t site)
     return &c->site[site];
 }
 
-/* One warp access (header at h) on SM sm. */
-static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h)
+/* One warp access (header at h) on SM sm; *level: where its slowest
+ * sector came from (0 L1, 1 L2, 2 DRAM), *pipe: its L1 cycles (the larger
+ * of the tag stage's ceil(lines / 4) and the data stage's ceil(sectors /
+ * 4), 128 B a cycle). */
+static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
+                           int *served, unsigned *pipe, unsigned *nsect)
 {
     uint32_t site = (uint32_t)h[0];
     unsigned nl = (unsigned)(h[0] >> 48) & 0xff;
-    unsigned kind = (unsigned)(h[0] >> 56) & 0xf;
+    unsigned kind = (unsigned)(h[0] >> 56) & 0x7;
     assert(sm < c->cfg.nsms);
     assert(kind <= WMI_CK_ATOM);
     assert(nl >= 1 && nl <= 2 * WM_MAX_LANES);
@@ -368,11 +415,17 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h)
         st->bytes += h[1] >> 32;
     st->l1_wavefronts += (nl + 3) / 4;
     level *lv1 = &c->l1[sm];
+    unsigned sectors = 0;
+    *served = kind == WMI_CK_ATOM ? 1 : 0;
     for (unsigned i = 0; i < nl; i++) {
         uint64_t li = h[2 + i] >> 16;
-        unsigned mask = (unsigned)(h[2 + i] & 0xffff);
+        unsigned mask = (unsigned)(h[2 + i] & 0xf);
+        sectors += popc16(mask);
         if (kind == WMI_CK_ST || kind == WMI_CK_ATOM) {
             st->l1_st_sectors += popc16(mask);
+            if (kind == WMI_CK_ST)
+                st->l2_wr_partial +=
+                    popc16(mask & ~(unsigned)(h[2 + i] >> 4 & 0xf));
             l2_write(c, st, li, mask, kind == WMI_CK_ATOM);
             continue;
         }
@@ -393,8 +446,11 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h)
         if (!miss)
             continue;
         st->l2_rd_requests++;
-        l2_read(c, st, li, miss, kind == WM_CACHE_LD_CV,
-                kind == WM_CACHE_LD_EVICT_FIRST);
+        unsigned dram = l2_read(c, st, li, miss, kind == WM_CACHE_LD_CV,
+                                kind == WM_CACHE_LD_EVICT_FIRST);
+        int lvl = dram ? 2 : 1;
+        if (lvl > *served)
+            *served = lvl;
         if (!l1 || kind == WM_CACHE_LD_NO_ALLOCATE)
             continue;
         if (!found) {
@@ -404,6 +460,35 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h)
                                                        : ++lv1->clock;
         }
         set_bits(w, miss, 0);
+    }
+    unsigned data = (sectors + 3) / 4, tag = (nl + 3) / 4;
+    st->l1_data_wavefronts += data;
+    *pipe = data > tag ? data : tag;
+    *nsect = sectors;
+    return WM_OK;
+}
+
+/* Access h of CTA k (on SM sm): the model, then the time terms. */
+static wm_status step(wm_cache *c, size_t k, unsigned sm, const uint64_t *h)
+{
+    unsigned kind = (unsigned)(h[0] >> 56) & 0x7;
+    unsigned wp = (unsigned)(h[0] >> 32) & 63;
+    if (!wmi_ctime_interval(&c->tm, c->cfg.gpu, k, (unsigned)h[1]))
+        return WM_ERR_NOMEM;
+    if (kind == WMI_CK_SHARED) {
+        c->shared_recorded += h[1] >> 32;
+        wmi_ctime_pipe(&c->tm, k, (double)(h[1] >> 32));
+        return WM_OK;
+    }
+    int served;
+    unsigned pipe, sect;
+    wm_status st = do_access(c, sm, h, &served, &pipe, &sect);
+    if (st != WM_OK)
+        return st;
+    wmi_ctime_pipe(&c->tm, k, pipe);
+    if (kind != WMI_CK_ST) {
+        wmi_ctime_load(&c->tm, c->cfg.gpu, k, wp, served, (uint64_t)sect * 32,
+                       kind == WMI_CK_ATOM || (h[0] >> 60 & 1));
     }
     return WM_OK;
 }
@@ -454,6 +539,12 @@ static wm_status replay(wm_cache *c)
             c->acc[cur[k * MAXW + ((t->w[p] >> 32) & (MAXW - 1))]++] = p;
     }
     memcpy(cur, start, ncta * MAXW * sizeof *cur);
+    if (!wmi_ctime_wave(&c->tm, ncta)) {
+        free(start);
+        free(cur);
+        free(ival);
+        return WM_ERR_NOMEM;
+    }
     /* Rounds: every SM in turn, its CTAs in turn, their warps in turn. */
     unsigned nsms = c->cfg.nsms;
     int whole = c->cfg.order == WM_CACHE_ORDER_BARRIER;
@@ -473,7 +564,7 @@ static wm_status replay(wm_cache *c)
                             next = iv;
                         break;
                     }
-                    st = do_access(c, sm, h);
+                    st = step(c, k, sm, h);
                     (*q)++;
                     left--;
                     issued = 1;
@@ -486,6 +577,8 @@ static wm_status replay(wm_cache *c)
                 ival[k] = next;
         }
     }
+    if (st == WM_OK && !wmi_ctime_wave_end(&c->tm, c->cfg.gpu))
+        st = WM_ERR_NOMEM;
     free(start);
     free(cur);
     free(ival);
@@ -507,7 +600,8 @@ wm_cache *wm_cache_new(const wm_cache_config *cfg)
     c->cfg = *cfg;
     c->wave = (size_t)cfg->nsms * cfg->ctas_per_sm;
     c->l1 = calloc(cfg->nsms, sizeof *c->l1);
-    int ok = c->l1 && level_init(&c->l2, cfg->l2_bytes, cfg->l2_ways);
+    int ok = c->l1 && level_init(&c->l2, cfg->l2_bytes, cfg->l2_ways) &&
+             wmi_ctime_init(&c->tm, cfg->nsms);
     for (unsigned i = 0; ok && i < cfg->nsms; i++)
         ok = level_init(&c->l1[i], cfg->l1_bytes, cfg->l1_ways);
     if (!ok) {
@@ -529,6 +623,7 @@ void wm_cache_free(wm_cache *c)
     wmi_ctrace_free(&c->pending);
     free(c->site);
     free(c->acc);
+    wmi_ctime_free(&c->tm);
     free(c);
 }
 
@@ -566,9 +661,19 @@ wm_status wm_cache_add(wm_cache *c, unsigned warp, unsigned interval,
     return wmi_ctrace_add(&c->pending, a, NULL, ld);
 }
 
+wm_status wmi_cache_add_shared(wm_cache *c, unsigned warp, unsigned interval,
+                               uint64_t n)
+{
+    if (!c || c->finished || c->pending.ncta == 0 || warp >= 64)
+        return WM_ERR_ARG;
+    c->pending.warp = warp;
+    c->pending.interval = interval;
+    return wmi_ctrace_shared(&c->pending, n);
+}
+
 wm_status wmi_cache_feed(wm_cache *c, const wmi_ctrace *t)
 {
-    c->shared_wavefronts += t->shared_wavefronts;
+    /* shared wavefronts travel as records of t */
     for (size_t k = 0; k < t->ncta; k++) {
         wm_status st = wm_cache_cta(c);
         if (st != WM_OK)
@@ -621,6 +726,8 @@ static void stats_add(wm_cache_stats *d, const wm_cache_stats *s)
     d->dram_rd_sectors += s->dram_rd_sectors;
     d->dram_wr_sectors += s->dram_wr_sectors;
     d->bytes += s->bytes;
+    d->l2_wr_partial += s->l2_wr_partial;
+    d->l1_data_wavefronts += s->l1_data_wavefronts;
 }
 
 void wm_cache_totals(const wm_cache *c, wm_cache_stats *out)
@@ -661,6 +768,17 @@ int wm_cache_site(const wm_cache *c, size_t i, uint32_t *site,
     return 0;
 }
 
+/* The SM whose latency and pipe cycles add up to the most. */
+static unsigned busiest_sm(const wm_cache *c)
+{
+    unsigned b = 0;
+    for (unsigned i = 1; i < c->tm.nsms; i++)
+        if (c->tm.sm_lat[i] + c->tm.sm_pipe[i] >
+            c->tm.sm_lat[b] + c->tm.sm_pipe[b])
+            b = i;
+    return b;
+}
+
 void wm_cache_predict(const wm_cache *c, wm_cache_time *o)
 {
     memset(o, 0, sizeof *o);
@@ -670,25 +788,72 @@ void wm_cache_predict(const wm_cache *c, wm_cache_time *o)
     wm_cache_stats t;
     wm_cache_totals(c, &t);
     const wm_gpu *g = c->cfg.gpu;
-    double sb = (double)c->cfg.sector_bytes;
+    double sb = (double)c->cfg.sector_bytes, f = g->clock_hz;
     double dram = (double)(t.dram_rd_sectors + t.dram_wr_sectors) * sb;
-    double l2 = (double)(t.l2_rd_sectors + t.l2_wr_sectors) * sb;
-    double rate = g->dram_meas > 0 ? g->dram_meas : g->dram_peak;
+    /* a partly written sector costs the L2 a read-modify-write */
+    double l2 = (double)(t.l2_rd_sectors + t.l2_wr_sectors + t.l2_wr_partial) *
+                sb;
+    /* The peak: what keeps a copy below it is the latency term (a
+       measured copy already contains that latency) */
+    double rate = g->dram_peak > 0 ? g->dram_peak : g->dram_meas;
     o->dram_s = rate > 0 ? dram / rate : 0;
     o->l2_s = g->l2_bw > 0 ? l2 / g->l2_bw : 0;
-    /* One tag-stage (or shared) wavefront per SM per cycle, the work
-     * spread evenly over the SMs. */
-    o->l1_s = (double)(t.l1_wavefronts + c->shared_wavefronts) /
-              ((double)c->cfg.nsms * g->clock_hz);
-    o->time_s = o->dram_s;
-    if (o->l2_s > o->time_s)
-        o->time_s = o->l2_s, o->bound = "L2";
-    if (o->l1_s > o->time_s)
-        o->time_s = o->l1_s, o->bound = "L1";
+    o->nterms_missing = (unsigned)(g->l2_bw <= 0) + (unsigned)(g->lat_dram <= 0);
+    unsigned b = busiest_sm(c);
+    o->lat_s = c->tm.sm_lat[b] / f;
+    /* wavefronts the API gave without an SM are spread evenly */
+    o->l1_s = (c->tm.sm_pipe[b] +
+               (double)c->shared_wavefronts / (double)c->cfg.nsms) / f;
+    double mem = o->dram_s > o->l2_s ? o->dram_s : o->l2_s;
+    o->time_s = o->lat_s + o->l1_s + mem;
+    double big = o->dram_s;
+    if (o->l2_s > big)
+        big = o->l2_s, o->bound = "L2";
+    if (o->l1_s > big)
+        big = o->l1_s, o->bound = "L1";
+    if (o->lat_s > big)
+        big = o->lat_s, o->bound = "latency";
+    /* the what-if: the time with the bound's term gone (for DRAM or L2,
+       the other of the two takes its place) */
+    double other = o->dram_s > o->l2_s ? o->l2_s : o->dram_s;
+    o->whatif_s = o->time_s - big + (big == mem ? other : 0);
+    if (c->tm.groups)
+        o->inflight_sm = (double)c->tm.group_bytes / (double)c->tm.groups *
+                         c->tm.warps_cta * wmi_cache_resident(c);
+    o->inflight_need = g->dram_peak / c->cfg.nsms / f * g->lat_dram;
     if (o->time_s > 0) {
         o->eff_bw = (double)t.bytes / o->time_s;
         o->dram_bw = dram / o->time_s;
     }
+}
+
+unsigned wmi_cache_warps(const wm_cache *c)
+{
+    return c->tm.warps_cta;
+}
+
+unsigned wmi_cache_resident(const wm_cache *c)
+{
+    uint64_t per = (c->tm.ctas + c->cfg.nsms - 1) / c->cfg.nsms;
+    return per < c->cfg.ctas_per_sm ? (unsigned)per : c->cfg.ctas_per_sm;
+}
+
+size_t wm_cache_nintervals(const wm_cache *c)
+{
+    return c ? c->tm.niv : 0;
+}
+
+int wm_cache_interval(const wm_cache *c, size_t i, double *lat_s,
+                      double *l1_s)
+{
+    if (!c || i >= c->tm.niv)
+        return 0;
+    double d = (double)c->cfg.nsms * c->cfg.gpu->clock_hz;
+    if (lat_s)
+        *lat_s = c->tm.iv[i].lat / d;
+    if (l1_s)
+        *l1_s = c->tm.iv[i].pipe / d;
+    return 1;
 }
 
 /* ---- metrics ---------------------------------------------------------- */
@@ -709,7 +874,14 @@ void wm_cache_predict(const wm_cache *c, wm_cache_time *o)
     X("dram__bytes_write.sum", 1, "byte")                                        \
     X("gpu__time_duration.sum", 0, "nsecond")                                    \
     X("warpmem__effective_bandwidth.gbps", 0, "Gbyte/second")                    \
-    X("warpmem__dram_bandwidth.gbps", 0, "Gbyte/second")
+    X("warpmem__dram_bandwidth.gbps", 0, "Gbyte/second")                    \
+    X("warpmem__time_latency.ns", 0, "nsecond")                             \
+    X("warpmem__time_l1.ns", 0, "nsecond")                                  \
+    X("warpmem__time_dram.ns", 0, "nsecond")                                \
+    X("warpmem__time_l2.ns", 0, "nsecond")                                  \
+    X("warpmem__bound.code", 0, "")                                          \
+    X("warpmem__inflight_per_sm.avg", 0, "byte")                             \
+    X("warpmem__inflight_needed_per_sm.avg", 0, "byte")
 
 static const char *const metric_names[] = {
 #define X(n, count, unit) n,
@@ -766,6 +938,20 @@ double wm_cache_metric_value(const wm_cache *c, size_t i)
     case 11: wm_cache_predict(c, &tm); return tm.time_s * 1e9; /* ns */
     case 12: wm_cache_predict(c, &tm); return tm.eff_bw / 1e9;
     case 13: wm_cache_predict(c, &tm); return tm.dram_bw / 1e9;
+    default: break;
+    }
+    wm_cache_predict(c, &tm);
+    switch (i) {
+    case 14: return tm.lat_s * 1e9;
+    case 15: return tm.l1_s * 1e9;
+    case 16: return tm.dram_s * 1e9;
+    case 17: return tm.l2_s * 1e9;
+    case 18: /* 0 DRAM, 1 L2, 2 L1, 3 latency */
+        return tm.bound[0] == 'D' ? 0 : tm.bound[0] == 'L' && tm.bound[1] == '2'
+                                            ? 1
+                                        : tm.bound[0] == 'L' ? 2 : 3;
+    case 19: return tm.inflight_sm;
+    case 20: return tm.inflight_need;
     default: return 0.0;
     }
 }

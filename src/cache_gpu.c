@@ -20,6 +20,12 @@
  *   [BS]  BabelStream Copy, Azure/AI-benchmarking-guide ND_H200_v5 and
  *         ND_H100_v5 results: 4.01 TB/s (H200), 2.90 TB/s (H100 SXM).
  *   [RZ]  RRZE-HPC gpu-benches gpu-l2-cache: H200 L2 plateau 9.7-10.2 TB/s.
+ *   [PS]  "CUDA Performance Study -- NVIDIA H100 SXM5" (public benchmark
+ *         README, 1.98 GHz): pointer-chase latencies L1 40.2, L2 259.9,
+ *         HBM 570.5 cycles.
+ *   [UL]  Ultrasonics Sonochemistry 99 (2023) 106546, Table 3: L2
+ *         bandwidth V100/A100/H100 3133/7219/8986 GB/s; latencies rounded
+ *         to 20 (L1/shared), 200 (L2), 400 (DRAM) cycles.
  * A figure with no source is 0 and the time estimate leaves its term out
  * (dram_meas 0: the peak is used and the report says so).
  */
@@ -40,20 +46,25 @@ static const wm_gpu gpus[] = {
     {"H200", 90, 132, 1.98e9, 256, carve_90, 32, 64, KIB, 60 * MIB, 4.8e12,
      4.01e12, 10.0e12,
      "HW (GH100), L2 60 MB (L2 evidence), 4.8 TB/s datasheet, BabelStream "
-     "copy 4.01 TB/s, RRZE L2 10 TB/s"},
+     "copy 4.01 TB/s, RRZE L2 10 TB/s",
+     40.2, 259.9, 570.5, "H100 SXM5 pointer chase [PS] (same die)"},
     {"H100", 90, 132, 1.98e9, 256, carve_90, 32, 64, KIB, 50 * MIB, 3.35e12,
-     2.90e12, 0,
-     "HW (H100 SXM5), 3.35 TB/s datasheet, BabelStream copy 2.90 TB/s; L2 "
-     "bandwidth not measured"},
+     2.90e12, 8.986e12,
+     "HW (H100 SXM5), 3.35 TB/s datasheet, BabelStream copy 2.90 TB/s, L2 "
+     "8986 GB/s [UL]",
+     40.2, 259.9, 570.5, "H100 SXM5 pointer chase [PS]"},
     {"A100", 80, 108, 1.41e9, 192, carve_80, 32, 64, KIB, 40 * MIB, 1.555e12,
      0, 5120.0 * 1.41e9,
      "HW (A100 SXM4 40GB, L2 5120 B/clk), 1555 GB/s datasheet; no measured "
-     "copy figure"},
+     "copy figure",
+     20, 200, 400, "rounded table [UL]"},
     {"L4", 89, 58, 2.04e9, 128, carve_89, 24, 48, KIB, 48 * MIB, 300e9, 0, 0,
-     "HW (Ada AD104), 300 GB/s datasheet; no measured figures"},
+     "HW (Ada AD104), 300 GB/s datasheet; no L2 bandwidth figure",
+     40.2, 259.9, 570.5, "borrowed from H100 [PS]: no Ada figure"},
     {"RTX4090", 89, 128, 2.52e9, 128, carve_89, 24, 48, KIB, 72 * MIB,
      1.008e12, 0, 0,
-     "HW (Ada AD102), 1008 GB/s (21 Gbps x 384 bit); no measured figures"},
+     "HW (Ada AD102), 1008 GB/s (21 Gbps x 384 bit); no L2 bandwidth figure",
+     40.2, 259.9, 570.5, "borrowed from H100 [PS]: no Ada figure"},
 };
 
 size_t wm_gpu_count(void)

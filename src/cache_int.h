@@ -19,15 +19,26 @@
 
 #include "wm_int.h"
 
-/* Kinds: the wm_cache_ld policies (0..4), then these. */
-enum { WMI_CK_ST = 5, WMI_CK_ATOM = 6 };
+/* Kinds: the wm_cache_ld policies (0..4), then these.  A shared record
+ * has no lines: h1's upper half is its wavefronts. */
+enum { WMI_CK_ST = 5, WMI_CK_ATOM = 6, WMI_CK_SHARED = 7 };
+
+/* Or-ed into a load's policy (wmi_ctrace.ld_kind, wmi_ctrace_add's ld):
+ * the load starts a new group of loads in flight (cache_dep.c).  In the
+ * trace it is bit 60 of h0. */
+enum { WMI_CACHE_LEAD = 8 };
+
+/* Mark in kind[i] (one byte per instruction of m) the loads that start a
+ * group.  0 on OOM. */
+int wmi_cache_lead(const wm_ptx_module *m, uint8_t *kind);
 
 typedef struct wmi_ctrace {
     uint64_t *w;
     size_t n, cap;
     size_t *cta;
     size_t ncta, capcta;
-    const uint8_t *ld_kind; /* per site: wm_cache_ld of loads, may be NULL */
+    const uint8_t *ld_kind; /* per site: wm_cache_ld of loads | LEAD, may
+                               be NULL */
     size_t nld_kind;
     unsigned warp, interval; /* set by the runner before each warp runs */
     uint64_t shared_wavefronts;
@@ -40,7 +51,12 @@ wm_status wmi_ctrace_cta(wmi_ctrace *t);
  * wavefronts c->wavefronts; c may be NULL) for the current warp and
  * interval.  ld: the load policy.  WM_OK or WM_ERR_NOMEM. */
 wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
-                         const wm_counts *c, wm_cache_ld ld);
+                         const wm_counts *c, unsigned ld);
+/* Append n shared-memory wavefronts of the current warp and interval. */
+wm_status wmi_ctrace_shared(wmi_ctrace *t, uint64_t n);
+/* The same through the model (the expression runner). */
+wm_status wmi_cache_add_shared(wm_cache *c, unsigned warp, unsigned interval,
+                               uint64_t n);
 /* The aggregator tap (wmi_agg_tap) that records into a wmi_ctrace: the
  * load policy comes from t->ld_kind[a->site]. */
 wm_status wmi_ctrace_tap(void *t, const wm_access *a, const wm_counts *c);
@@ -66,5 +82,55 @@ wmi_cache_feeder *wmi_cache_feeder_new(wm_cache *c, const wm_ptx_module *m,
 wmi_ctrace *wmi_cache_trace(wmi_cache_feeder *f, uint32_t k);
 void wmi_cache_chunk_done(wmi_cache_feeder *f, uint32_t k);
 wm_status wmi_cache_feeder_end(wmi_cache_feeder *f, int feed);
+
+/* ---- time (cache_time.c) ---------------------------------------------- */
+
+/* Per barrier interval, over all CTAs: latency and pipe cycles divided
+ * as in the SM sums. */
+typedef struct wmi_ctime_iv {
+    double lat, pipe;
+} wmi_ctime_iv;
+
+/* What a warp's current group and interval have gathered. */
+typedef struct wmi_cwarp {
+    double chain;     /* cycles of closed groups this interval */
+    int level;        /* the open group's slowest level, -1: none */
+    uint64_t bytes;   /* the open group's sector bytes */
+} wmi_cwarp;
+
+typedef struct wmi_ctime {
+    double *sm_lat, *sm_pipe; /* per SM, cycles */
+    unsigned nsms;
+    wmi_ctime_iv *iv;
+    size_t niv, capiv;
+    uint64_t groups, group_bytes; /* load groups and their sector bytes */
+    unsigned warps_cta;           /* most warps a CTA used */
+    uint64_t ctas;                /* CTAs replayed */
+    /* the wave being replayed */
+    wmi_cwarp *w;   /* [cta * 64 + warp] */
+    double *cta_lat, *cta_pipe; /* per CTA: open interval's max chain, pipe */
+    unsigned *cta_iv;
+    unsigned *res; /* per SM: CTAs of the wave on it */
+    size_t ncta;
+} wmi_ctime;
+
+int wmi_ctime_init(wmi_ctime *t, unsigned nsms);
+void wmi_ctime_free(wmi_ctime *t);
+/* Start a wave of ncta CTAs (CTA k on SM k mod nsms).  0 on OOM. */
+int wmi_ctime_wave(wmi_ctime *t, size_t ncta);
+/* CTA k's interval becomes iv (its warps' open groups close). */
+int wmi_ctime_interval(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned iv);
+/* A load of warp wp of CTA k served at level (0 L1, 1 L2, 2 DRAM) with
+ * bytes sector bytes; lead: it starts a group. */
+void wmi_ctime_load(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned wp,
+                    int level, uint64_t bytes, int lead);
+/* Pipe cycles of CTA k's open interval. */
+void wmi_ctime_pipe(wmi_ctime *t, size_t k, double cycles);
+/* Warps per CTA the model saw (most of any CTA). */
+unsigned wmi_cache_warps(const wm_cache *c);
+/* CTAs resident per SM: the occupancy, or fewer for a small grid. */
+unsigned wmi_cache_resident(const wm_cache *c);
+/* Close every CTA of the wave.  0 on OOM. */
+int wmi_ctime_wave_end(wmi_ctime *t, const wm_gpu *g);
 
 #endif /* WM_CACHE_INT_H */

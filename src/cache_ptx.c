@@ -46,6 +46,14 @@ wmi_cache_feeder *wmi_cache_feeder_new(wm_cache *c, const wm_ptx_module *m,
                                    ? wmi_cache_ld_of_text(w.text)
                                    : WM_CACHE_LD_CA);
     }
+    if (!wmi_cache_lead(m, f->kind)) {
+        pthread_mutex_destroy(&f->mu);
+        free(f->t);
+        free(f->kind);
+        free(f->done);
+        free(f);
+        return NULL;
+    }
     for (uint32_t i = 0; i < n; i++) {
         f->t[i].ld_kind = f->kind;
         f->t[i].nld_kind = ni;

@@ -65,12 +65,37 @@ void wmi_cache_emit(wmi_out *o, const wm_cache *c, const wm_agg *g)
         wmi_out_end(o);
     }
     wmi_out_end(o);
+    char why[512];
+    wm_cache_reason(c, why, sizeof why);
     wmi_out_obj(o, "time");
     wmi_out_num(o, "dram_s", t.dram_s);
     wmi_out_num(o, "l2_s", t.l2_s);
     wmi_out_num(o, "l1_s", t.l1_s);
+    wmi_out_num(o, "lat_s", t.lat_s);
     wmi_out_num(o, "time_s", t.time_s);
     wmi_out_str(o, "bound", t.bound);
+    wmi_out_str(o, "reason", why);
+    wmi_out_num(o, "whatif_s", t.whatif_s);
+    wmi_out_num(o, "inflight_sm_bytes", t.inflight_sm);
+    wmi_out_num(o, "inflight_need_bytes", t.inflight_need);
+    wmi_out_arr(o, "terms_missing");
+    if (k->gpu->l2_bw <= 0)
+        wmi_out_str(o, NULL, "L2 bandwidth");
+    if (k->gpu->lat_dram <= 0)
+        wmi_out_str(o, NULL, "latency");
+    wmi_out_end(o);
+    wmi_out_arr(o, "intervals");
+    for (size_t i = 0; i < wm_cache_nintervals(c); i++) {
+        double il, ip;
+        wm_cache_interval(c, i, &il, &ip);
+        wmi_out_obj(o, NULL);
+        wmi_out_uint(o, "interval", i);
+        wmi_out_num(o, "lat_s", il);
+        wmi_out_num(o, "l1_s", ip);
+        wmi_out_str(o, "bound", il >= ip ? "latency" : "L1");
+        wmi_out_end(o);
+    }
+    wmi_out_end(o);
     wmi_out_end(o);
     wmi_out_arr(o, "sites");
     for (size_t i = 0; i < wm_cache_nsites(c); i++) {
@@ -122,20 +147,34 @@ static void report_text(FILE *f, const wm_cache *c, const wm_agg *g)
     }
     const wm_gpu *gp = k->gpu;
     fprintf(f,
-            "  predicted memory time %.3f us, %s-bound (DRAM %.3f, L2 %.3f, "
-            "L1 %.3f us)\n",
-            t.time_s * 1e6, t.bound, t.dram_s * 1e6, t.l2_s * 1e6,
-            t.l1_s * 1e6);
+            "  predicted memory time %.3f us, %s-bound (latency %.3f + L1 "
+            "%.3f + max(DRAM %.3f, L2 %.3f) us)\n",
+            t.time_s * 1e6, t.bound, t.lat_s * 1e6, t.l1_s * 1e6,
+            t.dram_s * 1e6, t.l2_s * 1e6);
+    char why[512];
+    fprintf(f, "  %s\n", wm_cache_reason(c, why, sizeof why));
+    size_t niv = wm_cache_nintervals(c);
+    for (size_t i = 0; i < niv && i < 8; i++) {
+        double il, ip;
+        wm_cache_interval(c, i, &il, &ip);
+        fprintf(f, "  barrier interval %zu: latency %.3f us, L1/shared %.3f "
+                   "us (%s)\n",
+                i, il * 1e6, ip * 1e6, il >= ip ? "latency" : "L1");
+    }
+    if (niv > 8)
+        fprintf(f, "  (%zu more barrier intervals)\n", niv - 8);
+    fprintf(f, "  latencies %.0f / %.0f / %.0f cycles (L1 / L2 / DRAM: %s)\n",
+            k->gpu->lat_l1, k->gpu->lat_l2, k->gpu->lat_dram,
+            k->gpu->lat_source ? k->gpu->lat_source : "none");
     fprintf(f,
             "  effective bandwidth %.1f GB/s (requested bytes / time); DRAM "
-            "at %.1f GB/s of %s %.0f GB/s\n",
-            t.eff_bw / 1e9, t.dram_bw / 1e9,
-            gp->dram_meas > 0 ? "measured" : "peak (no measured figure)",
-            (gp->dram_meas > 0 ? gp->dram_meas : gp->dram_peak) / 1e9);
-    if (gp->l2_bw <= 0)
-        fprintf(f, "  (no L2 bandwidth figure for %s: the L2 term is left "
-                   "out)\n",
-                gp->name);
+            "at %.1f GB/s of peak %.0f GB/s\n",
+            t.eff_bw / 1e9, t.dram_bw / 1e9, gp->dram_peak / 1e9);
+    fprintf(f, "  terms: latency, L1/shared pipe, DRAM%s%s\n",
+            gp->l2_bw > 0 ? ", L2" : "",
+            gp->l2_bw > 0 ? ""
+                          : " (no L2 bandwidth figure for this GPU: the L2 "
+                            "term is left out)");
     size_t n = wm_cache_nsites(c);
     if (!n)
         return;

@@ -4,6 +4,7 @@
  * wm_agg and remembers each statement's worst warp.
  */
 #include "expr_int.h"
+#include "cache_int.h"
 
 /* Worst access per statement, kept by the run's sink. */
 typedef struct xworst {
@@ -243,15 +244,15 @@ static wm_status run_sink(void *ctx, const wm_access *a,
                 return st;
         }
         if (a->space == WM_SPACE_SHARED)
-            wm_cache_add_shared_wavefronts(run->cache, c.wavefronts);
+            st = wmi_cache_add_shared(run->cache, w->warp, 0, c.wavefronts);
         else if (a->mask) {
             wm_access b = *a;
             for (uint64_t m = b.mask; m; m &= m - 1)
                 b.addr[__builtin_ctzll(m)] += run->base[a->site];
             st = wm_cache_add(run->cache, w->warp, 0, &b, WM_CACHE_LD_CA);
-            if (st != WM_OK)
-                return st;
         }
+        if (st != WM_OK)
+            return st;
     }
     xworst *wo = &run->worst[a->site];
     uint32_t v = a->space == WM_SPACE_SHARED ? c.wavefronts : c.sectors;

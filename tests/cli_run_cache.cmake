@@ -7,7 +7,21 @@ wm_cli_test(NAME run_cache_copy
          "dram__bytes_read.sum +8192\n"
          "dram__bytes_write.sum +8192\n"
          "l1tex__t_sector_hit_rate.pct +0.00\n"
-         "predicted memory time [0-9.]+ us, DRAM-bound")
+         "predicted memory time [0-9.]+ us, latency-bound \\(latency [0-9.]+ \\+ L1"
+         "latency-bound: 1.0 KiB in flight per SM \\(1 CTAs x 8 warps\\), DRAM bandwidth x latency needs 10.2 KiB"
+         "terms: latency, L1/shared pipe, DRAM, L2\n")
+# a GPU without an L2 bandwidth figure says that the term is left out
+wm_cli_test(NAME run_cache_terms
+  ARGS run ${WM_COPY_ARGS} --cache --arch L4 --color never
+  STDOUT "terms: latency, L1/shared pipe, DRAM \\(no L2 bandwidth figure")
+wm_cli_test(NAME run_cache_json_bound
+  ARGS run ${WM_COPY_ARGS} --cache --arch H100 --format json
+  STDOUT "\"bound\": \"latency\", \"reason\": \"latency-bound: "
+         "\"terms_missing\": \\[\\]"
+         "\"intervals\": \\[{\"interval\": 0, ")
+wm_cli_test(NAME run_cache_ncu_bound
+  ARGS run ${WM_COPY_ARGS} --cache --arch H100 --format ncu-csv
+  STDOUT "\"warpmem__bound.code\",\"\",\"3\"")
 wm_cli_test(NAME run_cache_json
   ARGS run ${WM_COPY_ARGS} --cache --arch A100 --format json
   STDOUT "\"hierarchy\": {\"gpu\": \"A100\", \"sms\": 108"

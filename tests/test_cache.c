@@ -529,6 +529,13 @@ static void test_reference(void)
                                                          : WM_CACHE_LD_CA),
                      WM_OK);
             r.s.l1_wavefronts += (nl + 3) / 4;
+            /* one 4-byte lane per sector: every stored sector is partial */
+            unsigned nsect = 0;
+            for (unsigned i = 0; i < nl; i++)
+                nsect += (unsigned)__builtin_popcount(masks[i]);
+            r.s.l1_data_wavefronts += (nsect + 3) / 4;
+            if (kind == WMI_CK_ST)
+                r.s.l2_wr_partial += nsect;
             if (kind != WMI_CK_ATOM)
                 r.s.bytes += 4u * lane;
             for (unsigned i = 0; i < nl; i++)

@@ -1,0 +1,207 @@
+/*
+ * cache_time.c -- the latency and pipe terms of the memory time, gathered
+ * while the hierarchy model replays a wave (docs/hierarchy.md, "The
+ * memory-time estimate").
+ *
+ * Within a barrier interval each warp of a CTA issues its loads in groups
+ * (cache_dep.c); a group costs the latency of its slowest access (L1 hit,
+ * L2 hit or DRAM), and a warp's chain is the sum over its groups.  The
+ * interval lasts, for the CTA alone, its longest chain; the CTA passes the
+ * barrier, and the next interval starts.  The R CTAs resident on an SM
+ * overlap their chains (Little's law: R times the bytes in flight), so
+ * each adds chain / R to the SM's latency cycles.  The L1/shared pipe's
+ * cycles add up per SM without overlap: a CTA's shared-memory phase after
+ * a barrier runs in series with its loads.
+ */
+#include "cache_int.h"
+
+#include <stdio.h>
+
+enum { MAXW = 64 };
+
+int wmi_ctime_init(wmi_ctime *t, unsigned nsms)
+{
+    memset(t, 0, sizeof *t);
+    t->nsms = nsms;
+    t->sm_lat = calloc(nsms, sizeof *t->sm_lat);
+    t->sm_pipe = calloc(nsms, sizeof *t->sm_pipe);
+    t->res = calloc(nsms, sizeof *t->res);
+    return t->sm_lat && t->sm_pipe && t->res;
+}
+
+void wmi_ctime_free(wmi_ctime *t)
+{
+    free(t->sm_lat);
+    free(t->sm_pipe);
+    free(t->res);
+    free(t->iv);
+    free(t->w);
+    free(t->cta_lat);
+    free(t->cta_pipe);
+    free(t->cta_iv);
+    memset(t, 0, sizeof *t);
+}
+
+int wmi_ctime_wave(wmi_ctime *t, size_t ncta)
+{
+    free(t->w);
+    free(t->cta_lat);
+    free(t->cta_pipe);
+    free(t->cta_iv);
+    t->ncta = ncta;
+    t->ctas += ncta;
+    t->w = calloc(ncta * MAXW, sizeof *t->w);
+    t->cta_lat = calloc(ncta, sizeof *t->cta_lat);
+    t->cta_pipe = calloc(ncta, sizeof *t->cta_pipe);
+    t->cta_iv = calloc(ncta, sizeof *t->cta_iv);
+    if (!t->w || !t->cta_lat || !t->cta_pipe || !t->cta_iv)
+        return 0;
+    for (size_t i = 0; i < ncta * MAXW; i++)
+        t->w[i].level = -1;
+    memset(t->res, 0, t->nsms * sizeof *t->res);
+    for (size_t k = 0; k < ncta; k++)
+        t->res[k % t->nsms]++;
+    return 1;
+}
+
+static double level_lat(const wm_gpu *g, int level)
+{
+    return level == 0 ? g->lat_l1 : level == 1 ? g->lat_l2 : g->lat_dram;
+}
+
+static void close_group(wmi_ctime *t, const wm_gpu *g, wmi_cwarp *w)
+{
+    if (w->level < 0)
+        return;
+    w->chain += level_lat(g, w->level);
+    t->groups++;
+    t->group_bytes += w->bytes;
+    w->level = -1;
+    w->bytes = 0;
+}
+
+void wmi_ctime_load(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned wp,
+                    int level, uint64_t bytes, int lead)
+{
+    assert(k < t->ncta && wp < MAXW);
+    wmi_cwarp *w = &t->w[k * MAXW + wp];
+    if (wp + 1 > t->warps_cta)
+        t->warps_cta = wp + 1;
+    if (lead)
+        close_group(t, g, w);
+    if (level > w->level)
+        w->level = level;
+    w->bytes += bytes;
+}
+
+void wmi_ctime_pipe(wmi_ctime *t, size_t k, double cycles)
+{
+    assert(k < t->ncta);
+    t->cta_pipe[k] += cycles;
+}
+
+/* Close CTA k's open interval: its longest chain and its pipe cycles go
+ * to its SM and to the interval's totals. */
+static int flush(wmi_ctime *t, const wm_gpu *g, size_t k)
+{
+    double lat = 0;
+    for (unsigned wp = 0; wp < MAXW; wp++) {
+        wmi_cwarp *w = &t->w[k * MAXW + wp];
+        close_group(t, g, w);
+        if (w->chain > lat)
+            lat = w->chain;
+        w->chain = 0;
+    }
+    unsigned sm = (unsigned)(k % t->nsms), iv = t->cta_iv[k];
+    double l = lat / t->res[sm], p = t->cta_pipe[k];
+    t->cta_pipe[k] = 0;
+    if (l == 0 && p == 0)
+        return 1;
+    t->sm_lat[sm] += l;
+    t->sm_pipe[sm] += p;
+    if (iv >= t->capiv) {
+        size_t nc = t->capiv ? t->capiv : 8;
+        while (nc <= iv)
+            nc *= 2;
+        wmi_ctime_iv *q = realloc(t->iv, nc * sizeof *q);
+        if (!q)
+            return 0;
+        memset(q + t->capiv, 0, (nc - t->capiv) * sizeof *q);
+        t->iv = q;
+        t->capiv = nc;
+    }
+    if (iv >= t->niv)
+        t->niv = iv + 1;
+    t->iv[iv].lat += l;
+    t->iv[iv].pipe += p;
+    return 1;
+}
+
+int wmi_ctime_interval(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned iv)
+{
+    assert(k < t->ncta);
+    if (iv == t->cta_iv[k])
+        return 1;
+    int ok = flush(t, g, k);
+    t->cta_iv[k] = iv;
+    return ok;
+}
+
+int wmi_ctime_wave_end(wmi_ctime *t, const wm_gpu *g)
+{
+    int ok = 1;
+    for (size_t k = 0; k < t->ncta; k++)
+        ok &= flush(t, g, k);
+    return ok;
+}
+
+/* "8.0 KiB" or "1.2 MiB". */
+static void fmt_bytes(char *b, size_t n, double v)
+{
+    if (v >= 1024.0 * 1024.0)
+        snprintf(b, n, "%.1f MiB", v / (1024.0 * 1024.0));
+    else
+        snprintf(b, n, "%.1f KiB", v / 1024.0);
+}
+
+const char *wm_cache_reason(const wm_cache *c, char *buf, size_t n)
+{
+    if (!buf || n == 0)
+        return buf;
+    buf[0] = '\0';
+    if (!c)
+        return buf;
+    wm_cache_time t;
+    wm_cache_predict(c, &t);
+
+    char have[32], need[32];
+    fmt_bytes(have, sizeof have, t.inflight_sm);
+    fmt_bytes(need, sizeof need, t.inflight_need);
+    double w = t.whatif_s * 1e6;
+    if (strcmp(t.bound, "latency") == 0)
+        snprintf(buf, n,
+                 "latency-bound: %s in flight per SM (%u CTAs x %u warps), "
+                 "DRAM bandwidth x latency needs %s; more independent loads "
+                 "per warp (coarsening), more resident CTAs or fewer "
+                 "barriers hide it (without it %.3f us)",
+                 have, wmi_cache_resident(c), wmi_cache_warps(c), need, w);
+    else if (strcmp(t.bound, "L1") == 0)
+        snprintf(buf, n,
+                 "L1-bound: the L1/shared pipe's wavefronts (tag, data and "
+                 "shared) run in series with the loads; fewer wavefronts per "
+                 "request (no bank conflicts, coalesced lines) remove it "
+                 "(without it %.3f us)",
+                 w);
+    else if (strcmp(t.bound, "L2") == 0)
+        snprintf(buf, n,
+                 "L2-bound: sectors through L2 (partial-sector writes count "
+                 "twice); fewer sectors per request (coalesced stores) remove "
+                 "it (with DRAM in its place %.3f us)",
+                 w);
+    else
+        snprintf(buf, n,
+                 "DRAM-bound: bytes from and to DRAM over its bandwidth; only "
+                 "fewer DRAM bytes help (with L2 in its place %.3f us)",
+                 w);
+    return buf;
+}
