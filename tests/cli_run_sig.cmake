@@ -128,11 +128,12 @@ wm_cli_test(NAME run_fault_json_membermask EXIT 1
   ARGS run ${P}/faults.ptx --kernel shfl_diverge --grid 1 --block 32
        --arg u32[32] --format json
   STDOUT ", \"fault\": \\{\"status\": \"fault\", \"kind\": \"membermask\", ")
+# after a fault only :partial= files are written (:out= stays as it was)
 wm_cli_test(NAME run_fault_out_written EXIT 1
   ARGS run ${P}/faults.ptx --kernel oob --grid 2 --block 32
-       --arg f32[40]:iota:out=${B}/fault_out.bin --arg u32=9 --format json
+       --arg f32[40]:iota:partial=${B}/fault_out.bin --arg u32=9 --format json
   STDOUT ", \"outputs_written\": \\[\"[^\"]*fault_out.bin\"\\]\\}\n$"
-  STDERR "warpmem: note: wrote [^\n]*fault_out.bin as the kernel left it at the fault\n$")
+  STDERR "warpmem: note: wrote [^\n]*fault_out.bin \\(:partial=\\) as the kernel left it at the fault\n$")
 wm_cli_test(NAME run_fault_smem_hint EXIT 1
   ARGS run ${P}/sig.ptx --kernel smem_sum --grid 1 --block 32
        --arg f32[32] --arg f32[1]
