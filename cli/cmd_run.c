@@ -472,11 +472,13 @@ static int arg_opt(int argc, char **argv, int *i, run_opts *o)
    error. */
 static int parse_ctas(const char *v, run_opts *o)
 {
+    char flag[300]; /* the whole value in the number parsers' messages */
+    snprintf(flag, sizeof flag, "--ctas '%.280s'", v);
     if (strcmp(v, "all") == 0) {
         o->ctas = WM_PTX_CTAS_ALL;
     } else if (strncmp(v, "first:", 6) == 0) {
         int64_t n;
-        if (!cli_parse_i64("--ctas first:N", v + 6, 1, INT64_MAX, &n))
+        if (!cli_parse_i64(flag, v + 6, 1, INT64_MAX, &n))
             return 0;
         o->ctas = WM_PTX_CTAS_FIRST;
         o->ctas_n = (uint64_t)n;
@@ -491,9 +493,8 @@ static int parse_ctas(const char *v, run_opts *o)
         }
         memcpy(kbuf, v + 7, kl);
         kbuf[kl] = 0;
-        if (!cli_parse_i64("--ctas sample:K", kbuf, 1, INT64_MAX, &n) ||
-            (comma &&
-             !cli_parse_i64("--ctas seed", comma + 1, 0, INT64_MAX, &seed)))
+        if (!cli_parse_i64(flag, kbuf, 1, INT64_MAX, &n) ||
+            (comma && !cli_parse_i64(flag, comma + 1, 0, INT64_MAX, &seed)))
             return 0;
         o->ctas = WM_PTX_CTAS_SAMPLE;
         o->ctas_n = (uint64_t)n;

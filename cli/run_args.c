@@ -40,6 +40,8 @@ static int parse_scalar(const char *spec, const char *s, run_arg *a)
     size_t esz = wm_ptx_type_size(a->type);
     wm_ptx_type t = a->type;
     uint64_t bits = 0;
+    char flag[300]; /* the whole spec in the number parsers' messages */
+    snprintf(flag, sizeof flag, "--arg '%.280s'", spec);
     a->form = RUN_ARG_SCALAR;
     if (t == WM_PTX_F16 || t == WM_PTX_BF16) {
         cli_usage_error("--arg '%s': %s scalars are not supported; pass "
@@ -67,12 +69,12 @@ static int parse_scalar(const char *spec, const char *s, run_arg *a)
         int64_t lo = esz == 8 ? INT64_MIN : -((int64_t)1 << (esz * 8 - 1));
         int64_t hi = esz == 8 ? INT64_MAX : ((int64_t)1 << (esz * 8 - 1)) - 1;
         int64_t v;
-        if (!cli_parse_i64("--arg", s, lo, hi, &v))
+        if (!cli_parse_i64(flag, s, lo, hi, &v))
             return 0;
         bits = (uint64_t)v;
     } else {
         uint64_t v;
-        if (!cli_parse_u64("--arg", s, &v))
+        if (!cli_parse_u64(flag, s, &v))
             return 0;
         if (esz < 8 && v >> (esz * 8)) {
             cli_usage_error("--arg '%s': value out of range for %s", spec,

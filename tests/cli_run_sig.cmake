@@ -101,7 +101,7 @@ wm_cli_test(NAME run_refuse_before_alloc_count EXIT 2
 wm_cli_test(NAME run_refuse_before_alloc_block EXIT 2
   ARGS run ${K}/copy.ptx --grid 1 --block 64,32 --arg f32[100000000000]
        --arg f32[4] --arg i32=4
-  STDERR "^warpmem: error: block has 2048 threads \\(1..1024 allowed\\)\n$")
+  STDERR "^warpmem: error: block has 2048 threads \\(CUDA's limit is 1024 threads per block\\)\n$")
 wm_cli_test(NAME run_refuse_before_alloc_smem EXIT 2
   ARGS run ${P}/sig.ptx --kernel smem_sum --grid 1 --block 32
        --arg f32[100000000000] --arg f32[4] --smem 300000
