@@ -112,8 +112,9 @@ int cli_compare(FILE *f, const wm_ncu *const *meas, size_t nmeas,
     if (st != WM_OK)
         return cli_error("compare: %s", wm_status_str(st));
     if (compared == 0)
-        return cli_error("compare: no metric is in both the prediction and "
-                         "the measurement (kernel names, --kernel, or the "
-                         "metrics ncu was asked for?)");
+        return cli_error("compare: nothing compared: no measured launch "
+                         "matched (see above), or no metric is in both the "
+                         "prediction and the measurement (kernel names, "
+                         "--kernel, or the metrics ncu was asked for?)");
     return flagged ? WM_EXIT_ERR : WM_EXIT_OK;
 }

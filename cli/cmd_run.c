@@ -381,6 +381,7 @@ typedef struct run_state {
     wm_ptx_fault ft;
     int faulted;      /* the run stopped at ft */
     const char *hint; /* appended to the fault's message */
+    cli_stage out;    /* every output file (out_stage.h) */
 } run_state;
 
 /* Every option at its default. */
@@ -471,11 +472,13 @@ static int arg_opt(int argc, char **argv, int *i, run_opts *o)
    error. */
 static int parse_ctas(const char *v, run_opts *o)
 {
+    char flag[300]; /* the whole value in the number parsers' messages */
+    snprintf(flag, sizeof flag, "--ctas '%.280s'", v);
     if (strcmp(v, "all") == 0) {
         o->ctas = WM_PTX_CTAS_ALL;
     } else if (strncmp(v, "first:", 6) == 0) {
         int64_t n;
-        if (!cli_parse_i64("--ctas first:N", v + 6, 1, INT64_MAX, &n))
+        if (!cli_parse_i64(flag, v + 6, 1, INT64_MAX, &n))
             return 0;
         o->ctas = WM_PTX_CTAS_FIRST;
         o->ctas_n = (uint64_t)n;
@@ -490,9 +493,8 @@ static int parse_ctas(const char *v, run_opts *o)
         }
         memcpy(kbuf, v + 7, kl);
         kbuf[kl] = 0;
-        if (!cli_parse_i64("--ctas sample:K", kbuf, 1, INT64_MAX, &n) ||
-            (comma &&
-             !cli_parse_i64("--ctas seed", comma + 1, 0, INT64_MAX, &seed)))
+        if (!cli_parse_i64(flag, kbuf, 1, INT64_MAX, &n) ||
+            (comma && !cli_parse_i64(flag, comma + 1, 0, INT64_MAX, &seed)))
             return 0;
         o->ctas = WM_PTX_CTAS_SAMPLE;
         o->ctas_n = (uint64_t)n;
@@ -620,6 +622,31 @@ static int check_args(run_opts *o)
                                ".cu input, not '%s'",
                                o->input);
     return RUN_NEXT;
+}
+
+/* Every output file registered and checked against the inputs and each
+   other, before any work.  RUN_NEXT or WM_EXIT_ERR. */
+static int check_outputs(const run_opts *o, run_state *s)
+{
+    const char *in[1 + MAX_ARGS + RV_MAX + CLI_MAX_COMPARE];
+    size_t nin = 0;
+    in[nin++] = o->input;
+    if (o->output.html && !cli_stage_add(&s->out, o->output.html, "--html"))
+        return WM_EXIT_ERR;
+    for (size_t i = 0; i < o->nargs; i++) {
+        if (!run_arg_outputs(&o->args[i], &s->out))
+            return WM_EXIT_ERR;
+        if (o->args[i].file)
+            in[nin++] = o->args[i].file;
+    }
+    if (!rv_outputs(&o->rv, &s->out))
+        return WM_EXIT_ERR;
+    for (size_t i = 0; i < o->rv.ninputs; i++)
+        in[nin++] = o->rv.inputs[i];
+    for (size_t i = 0; i < o->compare.nfiles; i++)
+        in[nin++] = o->compare.files[i];
+    return cli_stage_check(&s->out, in, nin) == WM_EXIT_OK ? RUN_NEXT
+                                                            : WM_EXIT_ERR;
 }
 
 /* Read the PTX (from nvcc for a .cu, whose output is removed once read)
@@ -796,24 +823,62 @@ static int run_kernel(const run_opts *o, run_state *s)
     return RUN_NEXT;
 }
 
-/* The :out= files are written even after a fault (the state the kernel
-   left), so a failing kernel can be looked at.  The paths written go to
-   written[*nwritten]; WM_EXIT_OK, or WM_EXIT_ERR when one failed. */
-static int write_outputs(const run_opts *o, const char **written,
+/* The :out= files (or, after a fault or a stop, the :partial= ones)
+   into their temporaries; nothing is in place before the commit.  The
+   paths go to written[*nwritten]; WM_EXIT_OK, or WM_EXIT_ERR when one
+   failed. */
+static int write_outputs(const run_opts *o, run_state *s, const char **written,
                          size_t *nwritten)
 {
     int rc = WM_EXIT_OK;
     for (size_t i = 0; i < o->nargs; i++) {
-        if (!o->args[i].out)
+        const run_arg *a = &o->args[i];
+        const char *path = s->faulted ? a->partial : a->out;
+        if (!path)
             continue;
-        if (!run_arg_write(&o->args[i]))
+        if (!run_arg_write(a, &s->out, s->faulted))
             rc = WM_EXIT_ERR;
         else
-            written[(*nwritten)++] = o->args[i].out;
+            written[(*nwritten)++] = path;
     }
-    if (!rv_write(&o->rv)) /* --global and struct-field :out= files */
+    /* --global and struct-field :out= files: only after a clean run */
+    if (!s->faulted && !rv_write(&o->rv, &s->out))
         rc = WM_EXIT_ERR;
     return rc;
+}
+
+/* Put the outputs in place when everything, standard output included,
+   was written (io_ok), else remove them, saying so.  1 when they are in
+   place. */
+static int commit_outputs(run_state *s, int io_ok)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0;
+    int e = errno;
+    if (bad || ferror(stdout)) { /* said here, with its reason */
+        cli_write_error("standard output", e);
+        clearerr(stdout);
+        io_ok = 0;
+    }
+    if (!io_ok) {
+        if (cli_stage_discard(&s->out))
+            fprintf(stderr, "warpmem: note: no output file written (an "
+                            "output failed); existing files are "
+                            "unchanged\n");
+        return 0;
+    }
+    return cli_stage_commit(&s->out) == WM_EXIT_OK;
+}
+
+/* After a fault or a stop: which :out= files were left as they were. */
+static void note_kept(const run_opts *o)
+{
+    for (size_t i = 0; i < o->nargs; i++)
+        if (o->args[i].out)
+            fprintf(stderr, "warpmem: note: '%s' (:out=) not written: the "
+                            "run did not finish (:partial=PATH keeps the "
+                            "buffer as the kernel left it)\n",
+                    o->args[i].out);
 }
 
 /* The report's options; the command line and (without a fault) the
@@ -850,20 +915,22 @@ static void print_check(const run_state *s, const wm_ptx_report_opts *ro)
         wm_ptx_check_print(check_out, s->m, s->l.check);
 }
 
-/* A run that stopped at a fault: the fault, the files written, and the
-   report of the work up to it.  Always WM_EXIT_ERR. */
-static int report_fault(const run_opts *o, const run_state *s,
-                        const wm_ptx_report_opts *ro)
+/* A run that stopped at a fault: the fault, the report of the work up
+   to it and the :partial= files asked for.  Always WM_EXIT_ERR. */
+static int report_fault(const run_opts *o, run_state *s,
+                        const wm_ptx_report_opts *ro, int io_ok)
 {
     print_fault(s->m, o->input, o->is_cu, &s->ft, s->hint);
-    for (size_t i = 0; i < ro->nwritten; i++)
-        fprintf(stderr, "warpmem: note: wrote %s as the kernel left it "
-                        "at the fault\n",
-                ro->written[i]);
+    note_kept(o);
     wm_status rst = wm_ptx_report(stdout, s->m, s->agg, ro);
     if (rst != WM_OK && rst != WM_ERR_IO) /* IO: said at the end */
         cli_error("report: %s", wm_status_str(rst));
     print_check(s, ro);
+    if (commit_outputs(s, io_ok))
+        for (size_t i = 0; i < ro->nwritten; i++)
+            fprintf(stderr, "warpmem: note: wrote %s (:partial=) as the "
+                            "kernel left it at the fault\n",
+                    ro->written[i]);
     return WM_EXIT_ERR;
 }
 
@@ -888,15 +955,16 @@ static void print_inout_changes(const run_opts *o)
 /* A run that finished: the report, the hierarchy model, the checks, the
    --compare and --html outputs and the in-out summary.  rc is the status
    so far (the :out= files); the exit status is returned. */
-static int report_result(const run_opts *o, const run_state *s,
-                         wm_ptx_report_opts *ro, int rc)
+static int report_result(const run_opts *o, run_state *s,
+                         wm_ptx_report_opts *ro, int io_ok)
 {
+    int rc = io_ok ? WM_EXIT_OK : WM_EXIT_ERR;
     ro->cache = s->l.cache; /* JSON/CSV/ncu: the report carries the model */
     wm_status rst = wm_ptx_report(stdout, s->m, s->agg, ro);
     if (rst == WM_ERR_IO) /* "cannot write standard output" at the end */
-        rc = WM_EXIT_ERR;
+        rc = WM_EXIT_ERR, io_ok = 0;
     else if (rst != WM_OK)
-        rc = cli_error("report: %s", wm_status_str(rst));
+        rc = cli_error("report: %s", wm_status_str(rst)), io_ok = 0;
     if (s->l.cache && ro->format == WM_FMT_TEXT)
         wm_cache_report(stdout, s->l.cache, s->agg, WM_FMT_TEXT);
     print_check(s, ro);
@@ -905,7 +973,10 @@ static int report_result(const run_opts *o, const run_state *s,
     if (rc == WM_EXIT_OK)
         rc = cli_compare_run(&o->compare, s->m, s->agg, ro);
     if (o->output.html &&
-        cli_ptx_html(o->output.html, s->m, s->agg, ro) != WM_OK)
+        cli_ptx_html_staged(&s->out, o->output.html, s->m, s->agg, ro) !=
+            WM_OK)
+        rc = WM_EXIT_ERR, io_ok = 0;
+    if (!commit_outputs(s, io_ok))
         rc = WM_EXIT_ERR;
     if (rc == WM_EXIT_OK)
         print_inout_changes(o);
@@ -914,20 +985,19 @@ static int report_result(const run_opts *o, const run_state *s,
 
 /* Everything after the run: the :out= files, then the fault or the
    result.  The exit status. */
-static int report(int argc, char **argv, const run_opts *o,
-                  const run_state *s)
+static int report(int argc, char **argv, const run_opts *o, run_state *s)
 {
     const char *written[MAX_ARGS];
     size_t nwritten = 0;
-    int rc = write_outputs(o, written, &nwritten);
+    int io_ok = write_outputs(o, s, written, &nwritten) == WM_EXIT_OK;
     wm_ptx_report_opts ro;
     fill_report_opts(o, s, written, nwritten, &ro);
     char cmd[2048];
     cli_command_line(argc, argv, cmd, sizeof cmd);
     ro.command = cmd;
     if (s->faulted)
-        return report_fault(o, s, &ro);
-    return report_result(o, s, &ro, rc);
+        return report_fault(o, s, &ro, io_ok);
+    return report_result(o, s, &ro, io_ok);
 }
 
 /* Whatever the steps made, on every path. */
@@ -943,6 +1013,7 @@ static void run_free(run_opts *o, run_state *s)
         run_arg_free(&o->args[i]);
     rv_free(&o->rv);
     run_check_free(&o->rchk);
+    cli_stage_free(&s->out);
 }
 
 int wm_cmd_run(int argc, char **argv)
@@ -954,6 +1025,8 @@ int wm_cmd_run(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc == RUN_NEXT)
         rc = check_args(&o);
+    if (rc == RUN_NEXT)
+        rc = check_outputs(&o, &s);
     if (rc == RUN_NEXT)
         rc = load_module(&o, &s);
     if (rc == RUN_NEXT && o.list)

@@ -4,6 +4,7 @@
  * names the file and the reason as every writer of the CLI does.
  */
 #include "cli.h"
+#include "out_stage.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,10 +18,10 @@ int cli_html_error(const char *path, wm_status st, int err)
     return cli_write_error(what, err);
 }
 
-wm_status cli_ptx_html(const char *path, const wm_ptx_module *m,
-                       const wm_agg *agg, const wm_ptx_report_opts *ro)
+/* The report into f (opened for path, closed here). */
+static wm_status html_into(FILE *f, const char *path, const wm_ptx_module *m,
+                           const wm_agg *agg, const wm_ptx_report_opts *ro)
 {
-    FILE *f = fopen(path, "w");
     if (!f) {
         cli_html_error(path, WM_ERR_IO, errno);
         return WM_ERR_IO;
@@ -36,4 +37,17 @@ wm_status cli_ptx_html(const char *path, const wm_ptx_module *m,
     if (st != WM_OK)
         cli_html_error(path, st, e);
     return st;
+}
+
+wm_status cli_ptx_html(const char *path, const wm_ptx_module *m,
+                       const wm_agg *agg, const wm_ptx_report_opts *ro)
+{
+    return html_into(fopen(path, "w"), path, m, agg, ro);
+}
+
+wm_status cli_ptx_html_staged(cli_stage *st, const char *path,
+                              const wm_ptx_module *m, const wm_agg *agg,
+                              const wm_ptx_report_opts *ro)
+{
+    return html_into(cli_stage_open(st, path), path, m, agg, ro);
 }

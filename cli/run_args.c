@@ -40,6 +40,8 @@ static int parse_scalar(const char *spec, const char *s, run_arg *a)
     size_t esz = wm_ptx_type_size(a->type);
     wm_ptx_type t = a->type;
     uint64_t bits = 0;
+    char flag[300]; /* the whole spec in the number parsers' messages */
+    snprintf(flag, sizeof flag, "--arg '%.280s'", spec);
     a->form = RUN_ARG_SCALAR;
     if (t == WM_PTX_F16 || t == WM_PTX_BF16) {
         cli_usage_error("--arg '%s': %s scalars are not supported; pass "
@@ -67,12 +69,12 @@ static int parse_scalar(const char *spec, const char *s, run_arg *a)
         int64_t lo = esz == 8 ? INT64_MIN : -((int64_t)1 << (esz * 8 - 1));
         int64_t hi = esz == 8 ? INT64_MAX : ((int64_t)1 << (esz * 8 - 1)) - 1;
         int64_t v;
-        if (!cli_parse_i64("--arg", s, lo, hi, &v))
+        if (!cli_parse_i64(flag, s, lo, hi, &v))
             return 0;
         bits = (uint64_t)v;
     } else {
         uint64_t v;
-        if (!cli_parse_u64("--arg", s, &v))
+        if (!cli_parse_u64(flag, s, &v))
             return 0;
         if (esz < 8 && v >> (esz * 8)) {
             cli_usage_error("--arg '%s': value out of range for %s", spec,
@@ -137,6 +139,12 @@ static int opt_out(const char *spec, const char *val, size_t n, run_arg *a)
     return opt_path(&a->out, &a->nomem, spec, val, n);
 }
 
+static int opt_partial(const char *spec, const char *val, size_t n,
+                       run_arg *a)
+{
+    return opt_path(&a->partial, &a->nomem, spec, val, n);
+}
+
 static int opt_inout(const char *spec, const char *val, size_t n, run_arg *a)
 {
     (void)spec;
@@ -168,7 +176,8 @@ static const struct {
 } options[] = {
     {"zeros", 0, 1, opt_init}, {"iota", 0, 1, opt_init},
     {"rand", 1, 1, opt_init},  {"file", 1, 0, opt_file},
-    {"out", 1, 0, opt_out},    {"in-out", 0, 0, opt_inout},
+    {"out", 1, 0, opt_out},    {"partial", 1, 0, opt_partial},
+    {"in-out", 0, 0, opt_inout},
     {"uninit", 0, 0, opt_uninit},
 };
 
@@ -222,8 +231,8 @@ static int parse_buffer(const char *spec, const char *s, run_arg *a)
         }
         if (k == NELEMS(options)) {
             cli_usage_error("--arg '%s': unknown init '%.*s' (zeros, iota, "
-                            "rand=SEED[,LO,HI], file=PATH, out=PATH, in-out, "
-                            "uninit)",
+                            "rand=SEED[,LO,HI], file=PATH, out=PATH, "
+                            "partial=PATH, in-out, uninit)",
                             spec, (int)l, s);
             return 0;
         }
@@ -508,12 +517,14 @@ wm_ptx_arg run_arg_launch(const run_arg *a)
     return r;
 }
 
-/* Write data as path (raw or .npy); 1 or 0 after printing an error. */
-static int write_one(const run_arg *a, const char *path, const void *data)
+/* Write data as path (raw or .npy) into its temporary of st; 1 or 0
+   after printing an error naming flag. */
+static int write_one(const run_arg *a, cli_stage *st, const char *path,
+                     const char *flag, const void *data)
 {
     char what[1100];
-    snprintf(what, sizeof what, "'%s' (:out=)", path);
-    FILE *f = fopen(path, "wb");
+    snprintf(what, sizeof what, "'%s' (%s)", path, flag);
+    FILE *f = cli_stage_open(st, path);
     if (!f) {
         cli_write_error(what, errno);
         return 0;
@@ -546,25 +557,62 @@ static int write_one(const run_arg *a, const char *path, const void *data)
     return ok;
 }
 
-int run_arg_write(const run_arg *a)
+/* NAME.EXT -> NAME.in.EXT (to free), or NULL when out of memory. */
+static char *in_name(const char *out)
 {
-    if ((a->form != RUN_ARG_BUFFER && a->form != RUN_ARG_TEX) || !a->out)
+    size_t n = strlen(out);
+    const char *dot = strrchr(out, '.');
+    const char *slash = strrchr(out, '/');
+    if (!dot || (slash && dot < slash))
+        dot = out + n;
+    char *in = malloc(n + 4);
+    if (!in)
+        return NULL;
+    memcpy(in, out, (size_t)(dot - out));
+    strcpy(in + (dot - out), ".in");
+    strcat(in, dot);
+    return in;
+}
+
+static int is_buffer(const run_arg *a)
+{
+    return a->form == RUN_ARG_BUFFER || a->form == RUN_ARG_TEX;
+}
+
+int run_arg_outputs(const run_arg *a, cli_stage *st)
+{
+    if (!is_buffer(a))
         return 1;
-    int ok = write_one(a, a->out, a->buf);
+    if (a->out && !cli_stage_add(st, a->out, ":out="))
+        return 0;
+    if (a->partial && !cli_stage_add(st, a->partial, ":partial="))
+        return 0;
+    if (a->out && a->inout) {
+        char *in = in_name(a->out);
+        int ok = in && cli_stage_add(st, in, ":in-out input");
+        if (!in)
+            cli_error("out of memory");
+        free(in);
+        return ok;
+    }
+    return 1;
+}
+
+int run_arg_write(const run_arg *a, cli_stage *st, int partial)
+{
+    if (!is_buffer(a))
+        return 1;
+    if (partial)
+        return !a->partial ||
+               write_one(a, st, a->partial, ":partial=", a->buf);
+    if (!a->out)
+        return 1;
+    int ok = write_one(a, st, a->out, ":out=", a->buf);
     if (a->inout && a->input) {
-        /* NAME.EXT -> NAME.in.EXT */
-        size_t n = strlen(a->out);
-        const char *dot = strrchr(a->out, '.');
-        const char *slash = strrchr(a->out, '/');
-        if (!dot || (slash && dot < slash))
-            dot = a->out + n;
-        char *in = malloc(n + 4);
+        char *in = in_name(a->out);
         if (!in)
             return cli_error("out of memory"), 0;
-        memcpy(in, a->out, (size_t)(dot - a->out));
-        strcpy(in + (dot - a->out), ".in");
-        strcat(in, dot);
-        ok = write_one(a, in, a->input) && ok;
+        ok = write_one(a, st, in, ":in-out input", a->input) && ok;
         free(in);
     }
     return ok;
@@ -578,7 +626,8 @@ void run_arg_free(run_arg *a)
         free(a->buf);
     free(a->file);
     free(a->out);
+    free(a->partial);
     free(a->input);
-    a->buf = a->file = a->out = NULL;
+    a->buf = a->file = a->out = a->partial = NULL;
     a->input = NULL;
 }

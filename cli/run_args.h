@@ -7,13 +7,14 @@
  *   TYPE=VALUE                                a scalar
  *   TYPE[N] or TYPE[N0xN1...]  then options   a buffer
  * Buffer options: :zeros :iota :rand=SEED[,LO,HI] :file=PATH :out=PATH
- * :in-out :uninit.  The by-value forms ({FIELD, ...}, bytes:hex=.., bytes:file=..)
+ * :partial=PATH :in-out :uninit.  The by-value forms ({FIELD, ...}, bytes:hex=.., bytes:file=..)
  * are parsed by run_value.c; here they are only checked and passed on.
  */
 #ifndef WM_CLI_RUN_ARGS_H
 #define WM_CLI_RUN_ARGS_H
 
 #include "cli.h"
+#include "out_stage.h"
 
 #define RUN_MAX_DIMS 4
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -39,6 +40,7 @@ typedef struct run_arg {
     char init[80];  /* zeros | iota | rand=... */
     char *file;     /* :file=PATH (owned) */
     char *out;      /* :out=PATH (owned) */
+    char *partial;  /* :partial=PATH (owned): written after a fault */
     int inout;      /* :in-out */
     int uninit;     /* :uninit (for --check init) */
     int nomem;      /* run_arg_parse failed for want of memory */
@@ -76,9 +78,14 @@ int run_arg_alloc(run_arg *a, int lazy);
 /* The launch argument of a. */
 wm_ptx_arg run_arg_launch(const run_arg *a);
 
+/* Register a's output files (:out=, its NAME.in.EXT with :in-out, and
+   :partial=) with st; 1, or 0 after printing an error. */
+int run_arg_outputs(const run_arg *a, cli_stage *st);
+
 /* Write :out= (raw, or .npy by extension; with :in-out also the input
-   next to it as NAME.in.EXT).  1, or 0 after printing an error. */
-int run_arg_write(const run_arg *a);
+   next to it as NAME.in.EXT), or with partial set the :partial= file,
+   into st's temporaries.  1, or 0 after printing an error. */
+int run_arg_write(const run_arg *a, cli_stage *st, int partial);
 
 void run_arg_free(run_arg *a);
 

@@ -172,7 +172,7 @@ int run_tex_parse(const char *spec, run_arg *a, size_t index) {
         s++;
         size_t n = strcspn(s, ":");
         static const char *const bufopts[] = {
-            "zeros", "iota", "rand=", "file=", "out=", "in-out"};
+            "zeros", "iota", "rand=", "file=", "out=", "partial=", "in-out"};
         int known = 0;
         for (size_t b = 0; b < NELEMS(bufopts); b++) {
             size_t bl = strlen(bufopts[b]);

@@ -22,8 +22,20 @@ int rv_is_value(const char *spec)
 
 /* A buffer TYPE[N][:init][:file=PATH][:out=PATH] (text of n bytes):
    allocates *buf (bytes in *bytes), the out path in *out. */
+/* Remember an input file's path for the output checks (best effort:
+   past RV_MAX inputs or out of memory, it is not recorded). */
+static void note_input(run_values *rv, const char *path, size_t n)
+{
+    char *p = rv->ninputs < RV_MAX ? malloc(n + 1) : NULL;
+    if (!p)
+        return;
+    memcpy(p, path, n);
+    p[n] = 0;
+    rv->inputs[rv->ninputs++] = p;
+}
+
 static int buffer(const char *s, size_t n, void **buf, size_t *bytes,
-                  char **out)
+                  char **out, run_values *rv)
 {
     char spec[512];
     if (n >= sizeof spec)
@@ -82,6 +94,7 @@ static int buffer(const char *s, size_t n, void **buf, size_t *bytes,
     }
     if (*file) {
         size_t fn = 0;
+        note_input(rv, file, strlen(file));
         char *data = wm_read_file(file, &fn);
         if (!data || fn != *bytes) {
             cli_error("'%s': %s", file, data ? "size differs from the buffer"
@@ -165,6 +178,7 @@ static int raw_bytes(const char *spec, wm_ptx_arg *a, run_values *rv)
             }
         }
     } else if (strncmp(s, "file=", 5) == 0) {
+        note_input(rv, s + 5, strlen(s + 5));
         v = (uint8_t *)wm_read_file(s + 5, &n);
         if (!v)
             return cli_error("--arg '%s': cannot read '%s': %s", spec, s + 5,
@@ -214,7 +228,8 @@ int rv_value_arg(const char *spec, wm_ptx_arg *a, run_values *rv)
                                        RV_MAX), 0;
             wm_ptx_arg *x = &rv->extra[rv->nextra];
             size_t bytes;
-            if (!buffer(f, fl, &x->buf, &bytes, &rv->extra_out[rv->nextra]))
+            if (!buffer(f, fl, &x->buf, &bytes, &rv->extra_out[rv->nextra],
+                        rv))
                 return 0;
             x->bytes = bytes;
             size = 8;
@@ -269,7 +284,7 @@ int rv_global(const char *spec, run_values *rv)
     void *buf;
     size_t bytes;
     char *out = NULL;
-    if (!buffer(eq + 1, strlen(eq + 1), &buf, &bytes, &out)) {
+    if (!buffer(eq + 1, strlen(eq + 1), &buf, &bytes, &out, rv)) {
         free(name);
         return 0;
     }
@@ -289,11 +304,12 @@ void rv_finish(run_values *rv, size_t nargs)
     }
 }
 
-static int write_file(const char *path, const void *p, size_t n)
+static int write_file(cli_stage *st, const char *path, const void *p,
+                      size_t n)
 {
     char what[600];
     snprintf(what, sizeof what, "'%s' (:out=)", path);
-    FILE *f = fopen(path, "wb");
+    FILE *f = cli_stage_open(st, path);
     int ok = f && fwrite(p, 1, n, f) == n;
     int err = ok ? 0 : errno;
     if (f && fclose(f) != 0 && ok) {
@@ -305,16 +321,27 @@ static int write_file(const char *path, const void *p, size_t n)
     return ok;
 }
 
-int rv_write(const run_values *rv)
+int rv_outputs(const run_values *rv, cli_stage *st)
+{
+    for (size_t i = 0; i < rv->nextra; i++)
+        if (rv->extra_out[i] && !cli_stage_add(st, rv->extra_out[i], ":out="))
+            return 0;
+    for (size_t i = 0; i < rv->nglobals; i++)
+        if (rv->gout[i] && !cli_stage_add(st, rv->gout[i], "--global :out="))
+            return 0;
+    return 1;
+}
+
+int rv_write(const run_values *rv, cli_stage *st)
 {
     int ok = 1;
     for (size_t i = 0; i < rv->nextra; i++)
         if (rv->extra_out[i])
-            ok &= write_file(rv->extra_out[i], rv->extra[i].buf,
+            ok &= write_file(st, rv->extra_out[i], rv->extra[i].buf,
                              rv->extra[i].bytes);
     for (size_t i = 0; i < rv->nglobals; i++)
         if (rv->gout[i])
-            ok &= write_file(rv->gout[i], rv->globals[i].out,
+            ok &= write_file(st, rv->gout[i], rv->globals[i].out,
                              rv->globals[i].bytes);
     return ok;
 }
@@ -327,6 +354,8 @@ void rv_free(run_values *rv)
     }
     for (size_t i = 0; i < rv->nvals; i++)
         free(rv->vals[i]);
+    for (size_t i = 0; i < rv->ninputs; i++)
+        free(rv->inputs[i]);
     for (size_t i = 0; i < rv->nglobals; i++) {
         free((void *)(uintptr_t)rv->globals[i].name);
         free((void *)(uintptr_t)rv->globals[i].init);

@@ -9,6 +9,7 @@
 #define WM_RUN_VALUE_H
 
 #include "warpmem.h"
+#include "out_stage.h"
 
 #include <stdio.h>
 
@@ -31,6 +32,8 @@ typedef struct run_values {
     wm_ptx_global globals[RV_MAX];
     char *gout[RV_MAX];
     size_t nglobals;
+    char *inputs[RV_MAX]; /* file= / bytes:file= paths read */
+    size_t ninputs;
 } run_values;
 
 /* Is spec a by-value form ('{...}' or bytes:...)? */
@@ -47,8 +50,12 @@ int rv_global(const char *spec, run_values *rv);
    number of --arg is known. */
 void rv_finish(run_values *rv, size_t nargs);
 
-/* After a successful run: write the :out= files.  1, or 0 on an error. */
-int rv_write(const run_values *rv);
+/* Register the :out= files with st; 1, or 0 after printing an error. */
+int rv_outputs(const run_values *rv, cli_stage *st);
+
+/* After a successful run: write the :out= files into st's temporaries.
+   1, or 0 on an error. */
+int rv_write(const run_values *rv, cli_stage *st);
 
 void rv_free(run_values *rv);
 

@@ -292,24 +292,26 @@ int cli_output_check(const cli_output *o)
 
 int cli_parse_dims(const char *flag, const char *s, unsigned d[3])
 {
+    const char *arg = s; /* quoted whole in every message */
     d[0] = d[1] = d[2] = 1;
     for (int k = 0; k < 3; k++) {
         char *end;
         errno = 0;
         if (*s < '0' || *s > '9') {
-            cli_usage_error("%s: '%s' is not X[,Y[,Z]]", flag, s);
+            cli_usage_error("%s: '%s' is not X[,Y[,Z]]", flag, arg);
             return 0;
         }
         unsigned long v = strtoul(s, &end, 10);
         if (errno || v == 0 || v > 0x7fffffffUL) {
-            cli_usage_error("%s: dimension out of range 1..2147483647", flag);
+            cli_usage_error("%s: '%s': dimension out of range 1..2147483647",
+                            flag, arg);
             return 0;
         }
         d[k] = (unsigned)v;
         if (*end == 0)
             return 1;
         if ((*end != ',' && *end != 'x') || k == 2) {
-            cli_usage_error("%s: '%s' is not X[,Y[,Z]]", flag, s);
+            cli_usage_error("%s: '%s' is not X[,Y[,Z]]", flag, arg);
             return 0;
         }
         s = end + 1;

@@ -991,7 +991,9 @@ enum {
       "read with no barrier between")                                        \
     X(WM_HAZ_WAW, "write-after-write", "two threads wrote the same bytes "   \
       "with no barrier between")                                             \
-    X(WM_HAZ_UNINIT, "uninitialized-read", "a read of bytes nothing wrote")
+    X(WM_HAZ_UNINIT, "uninitialized-read", "a read of bytes nothing wrote")  \
+    X(WM_HAZ_WARP_WAW, "write-conflict", "lanes of one store instruction "  \
+      "wrote different values to the same bytes")
 
 typedef enum {
 #define X(e, name, desc) e,
@@ -1010,6 +1012,7 @@ typedef struct wm_ptx_hazard_access {
     unsigned thread[3]; /* threadIdx */
     int write;          /* 1 store, 0 load */
     int atomic;
+    unsigned cta[3];    /* blockIdx (races between CTAs: the two differ) */
 } wm_ptx_hazard_access;
 
 /*

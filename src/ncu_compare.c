@@ -6,7 +6,8 @@
  * measurement by kernel name (without parameter list, template arguments
  * or a leading "void ") and then by launch: the n-th launch of that
  * kernel when asked, else the first whose block and grid sizes are the
- * prediction's, else the first.  Each metric both have is printed with
+ * prediction's (never one of another shape: when none has it, the
+ * kernel's line says so and names --launch).  Each metric both have is printed with
  * the ratio predicted / measured, after converting ncu's prefixed units
  * (Kbyte, Msector, usecond) to base units; a ratio off 1 by more than the
  * tolerance is flagged.  Source-page exports add per source line
@@ -130,12 +131,21 @@ static void pair(cmp_state *s, uint32_t line, const char *name,
             unit, pred, meas, ratio, flag ? "  MISMATCH" : "");
 }
 
-/* The measured launch for predicted launch p, or (size_t)-1. */
+/* How a predicted launch was looked for in one export (the message when
+   none matched). */
+typedef struct match_why {
+    long nkernel;  /* launches of the kernel seen */
+    int noshape;   /* one of them had no block or grid size */
+} match_why;
+
+/* The measured launch for predicted launch p, or (size_t)-1: the nth of
+   the kernel when asked, else the first of the prediction's shape (a
+   launch of another shape is never taken in its place; with no shape in
+   the prediction, the first of the kernel). */
 static size_t match_launch(const wm_ncu *meas, const wm_ncu_launch *p,
-                           long nth)
+                           long nth, match_why *why)
 {
     char want[256], got[256];
-    size_t first = (size_t)-1;
     long seen = 0;
     base_name(p->kernel, want, sizeof want);
     for (size_t i = 0; i < wm_ncu_nlaunches(meas); i++) {
@@ -144,18 +154,20 @@ static size_t match_launch(const wm_ncu *meas, const wm_ncu_launch *p,
         base_name(l.kernel, got, sizeof got);
         if (strcmp(want, got) != 0 && *want)
             continue;
+        why->nkernel++;
         if (nth >= 0) {
             if (seen++ == nth)
                 return i;
             continue;
         }
-        if (first == (size_t)-1)
-            first = i;
-        if (*p->block && same_dims(p->block, l.block) &&
-            same_dims(p->grid, l.grid))
+        if (!*p->block)
+            return i;
+        if (!*l.block || !*l.grid)
+            why->noshape = 1;
+        if (same_dims(p->block, l.block) && same_dims(p->grid, l.grid))
             return i;
     }
-    return nth >= 0 ? (size_t)-1 : first;
+    return (size_t)-1;
 }
 
 /* One measured counter, for finding it by line and name: sorted by
@@ -278,8 +290,28 @@ static wm_status compare_lines(cmp_state *s, const wm_ncu *pred, size_t pl,
     return WM_OK;
 }
 
+/* Why no measured launch was taken for p (text), after "kernel K". */
+static void no_match(FILE *f, const wm_ncu_launch *p, const match_why *w,
+                     long nth)
+{
+    if (!w->nkernel)
+        fputs(": no launch of it in a details or raw export\n", f);
+    else if (nth >= 0)
+        fprintf(f, ": no launch %ld of it: the exports have %ld launch%s of "
+                   "it (--launch 0..%ld)\n",
+                nth, w->nkernel, w->nkernel == 1 ? "" : "es", w->nkernel - 1);
+    else if (w->noshape)
+        fputs(": the export gives no launch shape (no \"Block Size\" or "
+              "\"Grid Size\"): pick the launch with --launch N\n", f);
+    else
+        fprintf(f, ": none of its %ld measured launch%s has block %s, grid "
+                   "%s (pick one with --launch N)\n",
+                w->nkernel, w->nkernel == 1 ? "" : "es", p->block, p->grid);
+}
+
 static void launch_head(cmp_state *s, const wm_ncu_launch *p,
-                        const wm_ncu_launch *m, int found)
+                        const wm_ncu_launch *m, int found,
+                        const match_why *why, long nth)
 {
     if (s->out) {
         wmi_out_str(s->out, "kernel", p->kernel);
@@ -299,7 +331,7 @@ static void launch_head(cmp_state *s, const wm_ncu_launch *p,
     if (*p->block)
         fprintf(s->f, ", block %s, grid %s", p->block, p->grid);
     if (!found) {
-        fputs(": no launch of it in a details or raw export\n", s->f);
+        no_match(s->f, p, why, nth);
         return;
     }
     fprintf(s->f, "\n  measured: ncu ID %s, %s, block %s, grid %s%s\n", m->id,
@@ -344,15 +376,17 @@ wm_status wm_ncu_compare(FILE *f, const wm_ncu *const *meas, size_t nmeas,
             continue;
         const wm_ncu *mx = NULL;
         size_t ml = (size_t)-1;
+        match_why why = {0, 0};
         for (size_t i = 0; i < nmeas && ml == (size_t)-1; i++)
             if (wm_ncu_page_of(meas[i]) != WM_NCU_SOURCE &&
-                (ml = match_launch(meas[i], &p, o->launch)) != (size_t)-1)
+                (ml = match_launch(meas[i], &p, o->launch, &why)) !=
+                    (size_t)-1)
                 mx = meas[i];
         if (mx)
             wm_ncu_launch_info(mx, ml, &m);
         if (s.out)
             wmi_out_obj(s.out, NULL);
-        launch_head(&s, &p, &m, mx != NULL);
+        launch_head(&s, &p, &m, mx != NULL, &why, o->launch);
         if (s.out)
             wmi_out_arr(s.out, "metrics");
         if (mx && compare_totals(&s, pred, pl, mx, ml) != WM_OK)

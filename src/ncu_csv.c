@@ -384,8 +384,8 @@ static int classify(const csv_rec *h, page_cols *c, wm_ncu_page *page)
     c->scope = col(h, "scope");
     c->metric = col(h, "metric");
     c->file = col(h, "file");
-    if (c->id >= 0 && c->name >= 0 && c->value >= 0)
-        *page = WM_NCU_DETAILS;
+    if (c->name >= 0 || c->value >= 0)
+        *page = WM_NCU_DETAILS; /* its columns are checked by missing_col */
     else if (c->id >= 0 && c->kernel >= 0)
         *page = WM_NCU_RAW;
     else if (c->line >= 0)
@@ -401,6 +401,22 @@ static int classify(const csv_rec *h, page_cols *c, wm_ncu_page *page)
         return 0;
     }
     return 1;
+}
+
+/* The first column of its page that the header lacks ("ID" ...), or
+   NULL when it has them all.  A details page is one with "Metric Name"
+   or "Metric Value"; its rows need these four ("Metric Unit" may be
+   missing: the values are then taken as given, without a prefix). */
+static const char *missing_col(const csv_rec *h, wm_ncu_page page)
+{
+    static const char *const details[] = {"ID", "Kernel Name", "Metric Name",
+                                          "Metric Value"};
+    if (page != WM_NCU_DETAILS)
+        return NULL;
+    for (size_t i = 0; i < WM_ARRAY_LEN(details); i++)
+        if (col(h, details[i]) < 0)
+            return details[i];
+    return NULL;
 }
 
 /* The line at off starts with s. */
@@ -462,6 +478,14 @@ static wm_status parse(wm_ncu *x, const char *text, size_t n, recs *rs,
                                    "not the header of an Nsight Compute CSV "
                                    "export (details, raw or source page) "
                                    "or of warpmem's CSV");
+            const char *miss = missing_col(h, x->page);
+            if (miss)
+                return wm_diag_set(d, WM_ERR_PARSE, h->start, 1,
+                                   "the details page has no \"%s\" column "
+                                   "(its header needs \"ID\", \"Kernel "
+                                   "Name\", \"Metric Name\" and \"Metric "
+                                   "Value\")",
+                                   miss);
             have_head = 1;
             continue;
         }

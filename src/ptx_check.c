@@ -41,10 +41,14 @@ typedef struct rec {
     uint32_t pc, clock;
     uint16_t warp;
     uint8_t lane;
-    uint8_t bits; /* bytes of the word (low 4 bits), REC_ATOMIC */
+    uint8_t bits; /* bytes of the word (low 4 bits), REC_ATOMIC, REC_STRONG */
+    uint16_t rel, acq; /* the CTA's releases and acquires before it
+                          (global words; ptx_check_grid.c) */
 } rec;
 
 #define REC_ATOMIC 0x10u
+#define REC_STRONG 0x20u /* a strong (GPU-scope) access: not a data race
+                            with another strong one between CTAs */
 #define REC_BYTES 0x0fu
 
 typedef struct wmi_word {
@@ -85,6 +89,7 @@ struct wmi_check {
     uint32_t *hidx; /* 1 + index, 0 empty; 2 * MAX_HAZARDS slots */
     uint64_t dropped;
     int oom;
+    wmi_grid *grid; /* races between CTAs (race checks only), or NULL */
     /* schedule */
     wm_ptx_schedule sched;
     uint64_t rng;
@@ -131,6 +136,9 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
         k->hz = calloc(MAX_HAZARDS, sizeof *k->hz);
         k->hidx = calloc(2 * MAX_HAZARDS, sizeof *k->hidx);
         ok = ok && k->sh && k->gt && k->gwritten && k->hz && k->hidx;
+        if (k->checks & WM_CHECK_RACE)
+            ok = ok && (k->grid = wmi_grid_new(gbufs, ngbufs ? ngbufs - 1
+                                                              : 0));
     }
     for (size_t i = 0; ok && (k->checks & WM_CHECK_INIT) && i < chk->nuninit &&
                        i < ngbufs; i++)
@@ -171,14 +179,18 @@ void wmi_check_free(wmi_check *k)
     free(k->order);
     free(k->hz);
     free(k->hidx);
+    wmi_grid_free(k->grid);
     free(k);
 }
+
+static void merge_cta(wmi_check *k);
 
 wm_status wmi_check_finish(wmi_check *k, wm_ptx_check *out)
 {
     wm_ptx_check_clear(out);
+    merge_cta(k); /* the last CTA against the others */
     out->dropped = k->dropped;
-    if (k->oom)
+    if (k->oom || (k->grid && wmi_grid_oom(k->grid)))
         return WM_ERR_NOMEM;
     if (!k->nhz)
         return WM_OK;
@@ -196,9 +208,12 @@ void wmi_check_cta_begin(wmi_cta *c)
 {
     wmi_check *k = c->chk;
     uint32_t n = k->nwarps;
+    merge_cta(k); /* the CTA that ended, against the earlier ones */
     k->cta++;
     k->gcount = 0;
     memcpy(k->ctaid, c->ctaid, sizeof k->ctaid);
+    if (k->grid)
+        wmi_grid_cta_begin(k->grid, k->cta, k->ctaid);
     memset(k->vc, 0, (size_t)n * n * sizeof *k->vc);
     memset(k->bar, 0, (size_t)16 * n * sizeof *k->bar);
     memset(k->mbar, 0, (size_t)MAX_MBARS * n * sizeof *k->mbar);
@@ -252,6 +267,13 @@ void wmi_check_release(wmi_cta *c, uint32_t id)
         v[i]++;
     }
     memset(b, 0, n * sizeof *b);
+}
+
+void wmi_check_fence(wmi_cta *c, const wmi_warp *w)
+{
+    (void)w; /* a CTA-wide release: see docs/check.md */
+    if (c->chk->grid)
+        wmi_grid_fence(c->chk->grid);
 }
 
 void wmi_check_syncwarp(wmi_cta *c, const wmi_warp *w)
@@ -308,6 +330,11 @@ typedef struct cur {
     int space;  /* WM_SPACE_* */
     long buf;
     uint64_t addr; /* in its space or buffer */
+    uint16_t rel, acq; /* stamps between CTAs */
+    uint8_t strong;    /* REC_STRONG or 0 */
+    const wmi_cta *c;  /* for the stored values (write conflicts) */
+    const wmi_warp *w;
+    const uint64_t *lane_addr; /* every lane's address */
 } cur;
 
 static void fill_access(const wmi_check *k, wm_ptx_hazard_access *a,
@@ -315,6 +342,7 @@ static void fill_access(const wmi_check *k, wm_ptx_hazard_access *a,
                         int atomic)
 {
     uint32_t t = warp * 32 + lane;
+    memcpy(a->cta, k->ctaid, sizeof a->cta);
     a->insn = pc;
     a->warp = warp;
     a->lane = lane;
@@ -325,18 +353,21 @@ static void fill_access(const wmi_check *k, wm_ptx_hazard_access *a,
     a->atomic = atomic;
 }
 
-/* Count one occurrence of kind between prior (NULL: none) and x. */
-static void hazard(wmi_check *k, wm_hazard_kind kind, const rec *prior,
-                   int prior_write, const cur *x)
+/* Count one occurrence of kind between prior (NULL: none) and x; prior
+   was made by the CTA with blockIdx first_cta (NULL: this one). */
+static void hazard_in(wmi_check *k, wm_hazard_kind kind, const rec *prior,
+                      int prior_write, const cur *x, const unsigned *first_cta)
 {
     uint32_t pc1 = prior ? prior->pc : UINT32_MAX;
-    uint64_t h = ((uint64_t)kind * 0x9e3779b97f4a7c15ull) ^
+    unsigned inter = first_cta != NULL;
+    uint64_t h = ((uint64_t)(kind * 2 + inter) * 0x9e3779b97f4a7c15ull) ^
                  ((uint64_t)pc1 * 0xbf58476d1ce4e5b9ull) ^
                  ((uint64_t)x->pc * 0x94d049bb133111ebull);
     uint32_t s = (uint32_t)(h >> 32) & (2 * MAX_HAZARDS - 1);
     while (k->hidx[s]) {
         wm_ptx_hazard *z = &k->hz[k->hidx[s] - 1];
-        if (z->kind == kind && z->second.insn == x->pc &&
+        unsigned zi = memcmp(z->first.cta, z->second.cta, sizeof z->cta) != 0;
+        if (z->kind == kind && z->second.insn == x->pc && zi == inter &&
             (prior ? z->first.insn == pc1 : z->first.insn == SIZE_MAX)) {
             z->count++;
             return;
@@ -364,6 +395,16 @@ static void hazard(wmi_check *k, wm_hazard_kind kind, const rec *prior,
         z->first.insn = SIZE_MAX;
     fill_access(k, &z->second, x->pc, x->warp, x->lane,
                 x->kind != WMI_ACC_READ, x->kind == WMI_ACC_ATOMIC);
+    if (first_cta)
+        memcpy(z->first.cta, first_cta, sizeof z->first.cta);
+    else
+        memcpy(z->first.cta, k->ctaid, sizeof z->first.cta);
+}
+
+static void hazard(wmi_check *k, wm_hazard_kind kind, const rec *prior,
+                   int prior_write, const cur *x)
+{
+    hazard_in(k, kind, prior, prior_write, x, NULL);
 }
 
 /* Is the recorded access r ordered before x (or by the same thread)? */
@@ -372,6 +413,26 @@ static inline int ordered(const wmi_check *k, const rec *r, const cur *x)
     if (r->warp == x->warp)
         return r->lane == x->lane || !k->intra || r->clock < x->clock;
     return r->clock <= k->vc[(size_t)x->warp * k->nwarps + r->warp];
+}
+
+/* Did lanes a and b of x's store write the same value?  (Different
+   addresses that overlap, or an instruction that is no plain store: no.) */
+static int same_store(const cur *x, unsigned a, unsigned b)
+{
+    const wm_ptx_module *m = x->c->m;
+    const wmi_insn *in = &m->code[x->pc];
+    if (in->op != OP_ST || x->lane_addr[a] != x->lane_addr[b])
+        return 0;
+    unsigned bits = wmi_type_bits((wmi_type)in->type);
+    uint64_t keep = bits >= 64 ? ~0ull : (1ull << (bits < 8 ? 8 : bits)) - 1;
+    unsigned n = (in->b & WMI_VEC) ? m->pool[in->b & ~WMI_VEC] : 1;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t s = (in->b & WMI_VEC) ? m->pool[(in->b & ~WMI_VEC) + 1 + i]
+                                       : in->b;
+        if ((x->w->r[s][a] ^ x->w->r[s][b]) & keep)
+            return 0;
+    }
+    return 1;
 }
 
 /* Do r and x conflict on the bytes in mask (x touches mask)? */
@@ -385,6 +446,15 @@ static inline int conflict(const wmi_check *k, const rec *r, unsigned mask,
     if (r->pc == x->pc && r->warp == x->warp && r->clock == x->clock)
         return 0; /* another lane of the same instruction (instance) */
     return !ordered(k, r, x);
+}
+
+/* Lanes of one store instance writing different values to r's bytes? */
+static inline int write_conflict(const rec *r, unsigned mask, const cur *x)
+{
+    return x->kind == WMI_ACC_WRITE && (r->bits & mask & REC_BYTES) &&
+           r->pc == x->pc && r->warp == x->warp && r->clock == x->clock &&
+           r->lane != x->lane && x->c && !(r->bits & REC_ATOMIC) &&
+           !same_store(x, r->lane, x->lane);
 }
 
 static inline wmi_word *current(wmi_check *k, wmi_word *e)
@@ -403,6 +473,8 @@ HOT void check_word(wmi_check *k, wmi_word *e, unsigned mask,
     if (conflict(k, &e->w, mask, x))
         hazard(k, x->kind == WMI_ACC_READ ? WM_HAZ_RAW : WM_HAZ_WAW, &e->w, 1,
                x);
+    else if (write_conflict(&e->w, mask, x))
+        hazard(k, WM_HAZ_WARP_WAW, &e->w, 1, x);
     if (x->kind == WMI_ACC_READ)
         return;
     for (int i = 0; i < 2; i++)
@@ -417,7 +489,9 @@ HOT void record_word(wmi_check *k, wmi_word *e, unsigned mask,
                         const cur *x)
 {
     rec r = {x->pc, x->clock, (uint16_t)x->warp, (uint8_t)x->lane,
-             (uint8_t)(mask | (x->kind == WMI_ACC_ATOMIC ? REC_ATOMIC : 0))};
+             (uint8_t)(mask | (x->kind == WMI_ACC_ATOMIC ? REC_ATOMIC : 0) |
+                       x->strong),
+             x->rel, x->acq};
     if (x->kind != WMI_ACC_READ) {
         e->w = r;
         return;
@@ -573,6 +647,72 @@ static void lane_access(wmi_check *k, const cur *x0, uint64_t a, int global,
         global_init(k, b, &x, pass == 0 && x.kind != WMI_ACC_WRITE);
 }
 
+/* ---- races between CTAs (the launch-wide shadow of ptx_check_grid.c) -- */
+
+static wmi_xrec to_xrec(const wmi_check *k, const rec *r)
+{
+    wmi_xrec x = {r->pc, k->cta, r->warp, r->rel, r->lane, r->bits, 0};
+    return x;
+}
+
+/* An earlier CTA's access p against this CTA's r (of kind, on bytes of
+   word at buffer offset off): a hazard unless both are strong or ordered
+   by a release and an acquire. */
+static void cross(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
+                  wm_hazard_kind kind, long buf, uint64_t off)
+{
+    if (!p->cta || !(p->bits & r->bits & REC_BYTES))
+        return;
+    if ((p->bits & (REC_ATOMIC | REC_STRONG)) &&
+        (r->bits & (REC_ATOMIC | REC_STRONG)))
+        return; /* strong accesses (atomics, volatile flags) do not race */
+    if (wmi_grid_ordered(k->grid, p->cta, p->rel, r->acq))
+        return;
+    rec prior = {p->pc, 0, p->warp, p->lane, p->bits, p->rel, 0};
+    unsigned first[3];
+    wmi_grid_ctaid(k->grid, p->cta, first);
+    unsigned lo = 0;
+    while (lo < 4 && !(r->bits >> lo & 1))
+        lo++;
+    cur x = {r->pc, r->warp, r->lane, r->clock,
+             write ? WMI_ACC_WRITE : WMI_ACC_READ, 4 - lo, WM_SPACE_GLOBAL,
+             buf, off + lo, 0, 0, 0, NULL, NULL, NULL};
+    if (r->bits & REC_ATOMIC)
+        x.kind = WMI_ACC_ATOMIC;
+    hazard_in(k, kind, &prior, kind != WM_HAZ_WAR, &x, first);
+}
+
+/* Fold the ending CTA's global words into the launch-wide shadow, checking
+   each against the earlier CTAs' last write and read. */
+static void merge_cta(wmi_check *k)
+{
+    if (!k->grid || !k->cta || !k->gt)
+        return;
+    for (uint32_t i = 0; i < k->gcap; i++) {
+        wmi_word *e = &k->gt[i].w;
+        if (e->cta != k->cta)
+            continue;
+        uint64_t a = (k->gt[i].key - 1) * 4;
+        uint32_t bi;
+        long buf = gbuf_of(k, a, &bi);
+        uint64_t off = a & WMI_WIN_MASK;
+        wmi_xword *xw = buf < 0 ? NULL : wmi_grid_word(k->grid, bi, off);
+        if (!xw)
+            continue;
+        if (e->w.bits) {
+            cross(k, &xw->w, &e->w, 1, WM_HAZ_WAW, buf, off);
+            cross(k, &xw->r, &e->w, 1, WM_HAZ_WAR, buf, off);
+        }
+        for (int j = 0; j < 2; j++)
+            if (e->r[j].bits)
+                cross(k, &xw->w, &e->r[j], 0, WM_HAZ_RAW, buf, off);
+        if (e->w.bits)
+            xw->w = to_xrec(k, &e->w);
+        if (e->r[0].bits)
+            xw->r = to_xrec(k, &e->r[0]);
+    }
+}
+
 /*
  * The common case, a scalar access of at most 4 bytes (one word per lane),
  * in one pass: each lane's word is checked, then recorded.  A later lane
@@ -625,6 +765,42 @@ static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
     }
 }
 
+/* Stores wider than a word: lanes of the instruction at the same address
+   with different values (a small table of the addresses seen). */
+static void lane_collisions(wmi_check *k, cur *x, const uint64_t *addr,
+                            uint32_t ms, uint32_t mg)
+{
+    uint32_t act = ms | mg;
+    uint8_t slot[64];
+    memset(slot, 0xff, sizeof slot);
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(act >> l & 1))
+            continue;
+        uint32_t s = (uint32_t)((addr[l] * 0x9e3779b97f4a7c15ull) >> 58);
+        while (slot[s] != 0xff && addr[slot[s]] != addr[l])
+            s = (s + 1) & 63;
+        if (slot[s] == 0xff) {
+            slot[s] = (uint8_t)l;
+            continue;
+        }
+        if (same_store(x, slot[s], l))
+            continue;
+        rec r = {x->pc, x->clock, (uint16_t)x->warp, slot[s], REC_BYTES, 0, 0};
+        cur y = *x;
+        y.lane = l;
+        y.space = (int)WM_SPACE_SHARED;
+        y.addr = addr[l];
+        y.buf = -1;
+        uint32_t bi;
+        if (mg >> l & 1) {
+            y.space = WM_SPACE_GLOBAL;
+            y.buf = gbuf_of(k, addr[l], &bi);
+            y.addr = addr[l] & WMI_WIN_MASK;
+        }
+        hazard(k, WM_HAZ_WARP_WAW, &r, 1, &y);
+    }
+}
+
 void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
                    wmi_acc_kind kind, unsigned size, const uint64_t *addr,
                    uint32_t ms, uint32_t mg)
@@ -633,18 +809,35 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
     assert(k && size > 0);
     cur x = {pc, w->index, 0,
              k->vc[(size_t)w->index * k->nwarps + w->index], kind, size,
-             WM_SPACE_SHARED, -1, 0};
+             WM_SPACE_SHARED, -1, 0, 0, 0, 0, c, w, addr};
+    unsigned sync = mg && k->grid ? c->m->code[pc].sync : 0;
+    if (sync & WMI_SYNC_STRONG) {
+        if ((sync & WMI_SYNC_REL) && kind != WMI_ACC_READ)
+            wmi_grid_release(k->grid); /* before the flag's write */
+        x.strong = REC_STRONG;
+    }
+    if (k->grid) {
+        x.rel = wmi_grid_rel(k->grid);
+        x.acq = wmi_grid_acq(k->grid);
+    }
     if (size <= 4) {
         mem_words(k, &x, addr, ms, mg);
-        return;
+    } else {
+        if (kind == WMI_ACC_WRITE && (k->checks & WM_CHECK_RACE))
+            lane_collisions(k, &x, addr, ms, mg);
+        for (int pass = 0; pass < 2; pass++)
+            for (unsigned l = 0; l < 32; l++) {
+                if (!((ms | mg) >> l & 1))
+                    continue;
+                x.lane = l;
+                lane_access(k, &x, addr[l], (mg >> l & 1) != 0, pass);
+            }
     }
-    for (int pass = 0; pass < 2; pass++)
-        for (unsigned l = 0; l < 32; l++) {
-            if (!((ms | mg) >> l & 1))
-                continue;
-            x.lane = l;
-            lane_access(k, &x, addr[l], (mg >> l & 1) != 0, pass);
-        }
+    if (sync & WMI_SYNC_STRONG)
+        for (unsigned l = 0; l < 32; l++)
+            if (mg >> l & 1)
+                wmi_grid_strong(k->grid, addr[l] / 4, sync,
+                                kind != WMI_ACC_WRITE, kind != WMI_ACC_READ);
 }
 
 void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,

@@ -22,7 +22,16 @@
  *   - an access recorded as (warp A, clock t) is ordered before an access
  *     of warp B != A iff t <= vc[B][A]; before one of another lane of A
  *     iff t < vc[A][A] (a bar.warp.sync or barrier came between), or
- *     always when the target predates sm_70 (warps in lockstep).
+ *     always when the target predates sm_70 (warps in lockstep);
+ *   - lanes of one store instruction are unordered with each other: two
+ *     that write different values to the same bytes are a warp-level
+ *     write conflict (the same value is benign, as racecheck has it).
+ *
+ * Between CTAs (global memory, ptx_check_grid.c): the CTAs of a checked
+ * launch run one after another, and only releases and acquires through
+ * GPU-scope fences and strong accesses of a flag word order them; each
+ * CTA's global words are compared with the launch-wide shadow when the CTA
+ * ends.
  */
 #ifndef WM_PTX_CHECK_INT_H
 #define WM_PTX_CHECK_INT_H
@@ -104,6 +113,64 @@ void wmi_check_mbar_acquire(wmi_cta *c, const wmi_warp *w, uint64_t addr);
    space sp (SP_SHARED offset or SP_GLOBAL address), read or written. */
 void wmi_check_block(wmi_cta *c, const wmi_warp *w, uint32_t pc, unsigned l,
                      wmi_space sp, uint64_t addr, uint64_t size, int write);
+
+/* A GPU- or system-scope fence by warp w (membar.gl, fence.sc.gpu ...). */
+void wmi_check_fence(wmi_cta *c, const wmi_warp *w);
+
+/* ---- races between CTAs (ptx_check_grid.c) ---------------------------- */
+
+/* Argument buffers up to this size are tracked between CTAs (32 bytes of
+   shadow per 4-byte word, allocated when first touched). */
+#define WMI_GRID_MAX_BUF ((uint64_t)64 << 20)
+
+/* An access of an earlier CTA in the launch-wide shadow. */
+typedef struct wmi_xrec {
+    uint32_t pc, cta;  /* instruction; CTA number (0: none) */
+    uint16_t warp, rel; /* warp; the CTA's releases before the access */
+    uint8_t lane, bits; /* lane; bytes of the word and strength flags */
+    uint16_t pad;
+} wmi_xrec;
+
+typedef struct wmi_xword {
+    wmi_xrec w, r; /* the last write, the last read */
+} wmi_xword;
+
+typedef struct wmi_grid wmi_grid;
+
+/* The launch-wide state over nbufs argument buffers; NULL if no memory. */
+wmi_grid *wmi_grid_new(const wmi_gbuf *gbufs, uint32_t nbufs);
+void wmi_grid_free(wmi_grid *g);
+int wmi_grid_oom(const wmi_grid *g);
+
+/* CTA number seq (from 1, blockIdx ctaid) starts: no release or acquire
+   yet. */
+void wmi_grid_cta_begin(wmi_grid *g, uint32_t seq, const unsigned ctaid[3]);
+void wmi_grid_ctaid(const wmi_grid *g, uint32_t seq, unsigned out[3]);
+
+/* The current CTA's release and completed-acquire counts (the stamps of
+   its accesses). */
+uint16_t wmi_grid_rel(const wmi_grid *g);
+uint16_t wmi_grid_acq(const wmi_grid *g);
+
+/* A release of the current CTA (a .release store or atomic); a fence is
+   one, and completes the acquires of earlier .volatile/.relaxed reads. */
+void wmi_grid_release(wmi_grid *g);
+void wmi_grid_fence(wmi_grid *g);
+
+/* A strong access (sync: WMI_SYNC_*) of the global word at word address
+   wa that reads and/or writes it: acquires what it reads, publishes the
+   current CTA's releases into what it writes. */
+void wmi_grid_strong(wmi_grid *g, uint64_t wa, unsigned sync, int reads,
+                     int writes);
+
+/* Is an access of CTA a stamped rel ordered before an access of the
+   current CTA stamped acq? */
+int wmi_grid_ordered(const wmi_grid *g, uint32_t a, uint16_t rel,
+                     uint16_t acq);
+
+/* The launch-wide shadow of byte off of argument buffer buf, or NULL when
+   the buffer is not tracked. */
+wmi_xword *wmi_grid_word(wmi_grid *g, uint32_t buf, uint64_t off);
 
 /* ---- schedules (ptx_check_sched.c) ------------------------------------ */
 

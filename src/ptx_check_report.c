@@ -109,14 +109,23 @@ static const char *access_word(const wm_ptx_hazard_access *a)
     return a->atomic ? "atomic" : a->write ? "write" : "read";
 }
 
+/* Are a hazard's accesses in different CTAs? */
+static int between_ctas(const wm_ptx_hazard *h)
+{
+    return h->kind != WM_HAZ_UNINIT &&
+           memcmp(h->first.cta, h->second.cta, sizeof h->first.cta) != 0;
+}
+
 static void print_access(FILE *f, const wm_ptx_module *m,
-                         const wm_ptx_hazard_access *a)
+                         const wm_ptx_hazard_access *a, int block)
 {
     wm_ptx_where w;
     wm_ptx_where_insn(m, a->insn, &w);
-    fprintf(f, "    %-6s warp %u lane %u, thread (%u,%u,%u), PTX line %u",
-            access_word(a), a->warp, a->lane, a->thread[0], a->thread[1],
-            a->thread[2], w.ptx_line);
+    fprintf(f, "    %-6s ", access_word(a));
+    if (block)
+        fprintf(f, "block (%u,%u,%u) ", a->cta[0], a->cta[1], a->cta[2]);
+    fprintf(f, "warp %u lane %u, thread (%u,%u,%u), PTX line %u", a->warp,
+            a->lane, a->thread[0], a->thread[1], a->thread[2], w.ptx_line);
     if (w.line)
         fprintf(f, ", %s:%u", w.file, w.line);
     fprintf(f, ": %s\n", w.text);
@@ -223,15 +232,21 @@ void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
         if (i >= PRINT_FULL)
             continue;
         char where[300];
+        int inter = between_ctas(h);
         where_str(m, h, where, sizeof where);
-        fprintf(f, "check: %s hazard on %s, %u bytes, block (%u,%u,%u): "
-                   "%llu time%s\n",
-                wm_hazard_name(h->kind), where, h->size, h->cta[0],
-                h->cta[1], h->cta[2], (unsigned long long)h->count,
+        fprintf(f, "check: %s hazard on %s, %u bytes, ", wm_hazard_name(h->kind),
+                where, h->size);
+        if (inter)
+            fprintf(f, "between blocks (%u,%u,%u) and ", h->first.cta[0],
+                    h->first.cta[1], h->first.cta[2]);
+        else
+            fputs("block ", f);
+        fprintf(f, "(%u,%u,%u): %llu time%s\n", h->cta[0], h->cta[1],
+                h->cta[2], (unsigned long long)h->count,
                 h->count == 1 ? "" : "s");
         if (h->kind != WM_HAZ_UNINIT)
-            print_access(f, m, &h->first);
-        print_access(f, m, &h->second);
+            print_access(f, m, &h->first, inter);
+        print_access(f, m, &h->second, inter);
     }
     if (c->nhazards > PRINT_FULL)
         fprintf(f, "check: %zu more instruction pairs (all in the JSON "
@@ -284,6 +299,7 @@ static void emit_access(wmi_out *out, const char *key,
     wmi_out_str(out, "ptx", w.text);
     wmi_out_str(out, "file", w.line ? w.file : "");
     wmi_out_uint(out, "line", w.line);
+    wmi_out_uints(out, "block", a->cta, 3);
     wmi_out_end(out);
 }
 

@@ -359,6 +359,7 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         wmi_ptx_tex_decode(s, n, in);
     if (in->op == OP_LD && has_word(s, n, "acquire"))
         in->mod2 = LD_ACQUIRE;
+    in->sync = wmi_sync_decode(s, n, in->op);
     if (in->op == OP_BAR) {
         /* bar.sync / bar.arrive / barrier.sync; bar.red is not modelled */
         if (has_at(s, n, 0, "bar.red") || has_at(s, n, 0, "barrier.red"))

@@ -2030,6 +2030,8 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_NOP:
             if (in->mod2 == WMI_NOP_WARPSYNC && (c->flags & WMI_RUN_CHECK))
                 wmi_check_syncwarp(c, w);
+            if ((in->sync & WMI_SYNC_FENCE) && (c->flags & WMI_RUN_CHECK))
+                wmi_check_fence(c, w);
             break;
         case OP_CP_COMMIT:
         case OP_CP_WAIT:

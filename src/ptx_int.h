@@ -110,6 +110,17 @@ enum {
    others run after it, as after a failed mbarrier wait. */
 enum { LD_ACQUIRE = 1 };
 
+/* wmi_insn.sync (ptx_check_grid.c decodes it): an ld/st/atom/red that is
+   strong at GPU or system scope (.volatile, .relaxed/.acquire/.release
+   without .cta, every atom/red not .cta), its acquire and release
+   semantics, an atom/red (read-modify-write), and a fence at GPU or
+   system scope (membar.gl/.sys, fence.sc/.acq_rel.gpu/.sys). */
+enum {
+    WMI_SYNC_STRONG = 1, WMI_SYNC_ACQ = 2, WMI_SYNC_REL = 4,
+    WMI_SYNC_RMW = 8, WMI_SYNC_FENCE = 16
+};
+uint8_t wmi_sync_decode(const char *s, size_t n, unsigned op);
+
 /* mbarrier variants (wmi_insn.mod of OP_MBAR); mod2 bit 0: .expect_tx
    (arrive) or .parity (waits). */
 enum { MB_INIT, MB_ARRIVE, MB_EXPECT, MB_COMPLETE, MB_WAIT, MB_INVAL };
@@ -209,7 +220,8 @@ typedef struct wmi_insn {
     uint8_t rnd;    /* wmi_rnd */
     uint16_t flags; /* F_* */
     uint8_t guard_neg;
-    uint8_t pad;
+    uint8_t sync;   /* WMI_SYNC_*: memory-model strength (ld/st/atom/red,
+                       fence), for --check's races between CTAs */
     uint32_t guard; /* predicate slot, WMI_NOREG if unguarded */
     uint32_t d, d2; /* destinations (slot or WMI_VEC|pool) */
     uint32_t a, b, c, e; /* sources (slot or WMI_VEC|pool) */

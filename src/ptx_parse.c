@@ -600,8 +600,15 @@ static int parse_reg_decl(parser *p)
             next(p);
             lit l;
             if (p->t.k != T_NUM || !parse_number(p, 0, &l) ||
-                l.k != LIT_INT || l.bits > 1000000)
+                l.k != LIT_INT)
                 return err(p, "expected a register count");
+            if (l.bits > WM_LIMIT_REGS) /* the count alone is too many */
+                return err(p, "%llu registers in '%.*s': function '%s' "
+                              "may have at most %llu register slots "
+                              "(registers + distinct constants; a fixed "
+                              "limit)",
+                           (unsigned long long)l.bits, (int)name.len,
+                           p->s + name.off, p->f->name, WM_LIMIT_REGS);
             count = (uint32_t)l.bits;
             next(p);
             if (!expect_p(p, '>', "after the register count"))

@@ -644,6 +644,33 @@ static double now_s(void)
 
 /* The checks of a launch that need no arguments: block size, grid,
    shared memory.  *smem_out: the CTA's shared bytes. */
+/* CUDA's launch limits ("Technical Specifications per Compute
+   Capability" of the CUDA C++ Programming Guide): the same for every
+   compute capability of the profiles, 3.0 through 12.x. */
+static const struct {
+    uint32_t grid[3], block[3], threads;
+} launch_limits = {{0x7fffffffu, 65535, 65535}, {1024, 1024, 64}, 1024};
+
+/* A dimension of the grid or block over CUDA's limit: the error naming
+   it, else WM_OK. */
+static wm_status check_limits(const wm_ptx_launch *l, wm_ptx_fault *fault)
+{
+    static const char axis[] = "xyz";
+    for (int d = 0; d < 3; d++) {
+        if (l->grid[d] > launch_limits.grid[d])
+            return launch_error(fault, "grid %c of %u exceeds CUDA's limit "
+                                       "of %u (gridDim.%c)",
+                                axis[d], l->grid[d], launch_limits.grid[d],
+                                axis[d]);
+        if (l->block[d] > launch_limits.block[d])
+            return launch_error(fault, "block %c of %u exceeds CUDA's limit "
+                                       "of %u (blockDim.%c)",
+                                axis[d], l->block[d], launch_limits.block[d],
+                                axis[d]);
+    }
+    return WM_OK;
+}
+
 static wm_status check_geometry(const wmi_func *f, const wm_ptx_launch *l,
                                 wm_ptx_fault *fault, uint64_t *smem_out)
 {
@@ -652,9 +679,13 @@ static wm_status check_geometry(const wmi_func *f, const wm_ptx_launch *l,
     if (__builtin_mul_overflow((uint64_t)l->grid[0] * l->grid[1], l->grid[2],
                                &nctas))
         return launch_error(fault, "grid of more than 2^64 CTAs");
-    if (nthreads == 0 || nthreads > 1024)
-        return launch_error(fault, "block has %llu threads (1..1024 allowed)",
-                            (unsigned long long)nthreads);
+    if (nthreads == 0 || nthreads > launch_limits.threads)
+        return launch_error(fault, "block has %llu threads (CUDA's limit is "
+                                   "%u threads per block)",
+                            (unsigned long long)nthreads,
+                            launch_limits.threads);
+    if (check_limits(l, fault) != WM_OK)
+        return WM_ERR_ARG;
     if (nctas == 0)
         return launch_error(fault, "empty grid");
     if (l->dyn_smem > MAX_SMEM)

@@ -80,7 +80,7 @@ wm_cli_test(NAME compare_not_csv EXIT 1
   STDERR "README.md:1:1: error: no CSV header")
 wm_cli_test(NAME compare_nothing EXIT 1
   ARGS compare ${N}/transpose_source.csv ${N}/copy_raw.csv
-  STDERR "compare: no metric is in both")
+  STDERR "compare: nothing compared: no measured launch matched \\(see above\\), or no metric is in both")
 wm_cli_test(NAME compare_usage EXIT 2 ARGS compare
   STDERR "compare: no files")
 wm_cli_test(NAME compare_bad_tolerance EXIT 2

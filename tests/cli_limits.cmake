@@ -99,7 +99,7 @@ wm_cli_test(NAME limits_expr_sum EXIT 1
 # the first CTA, each naming --ctas sample:N and --max-total-steps
 set(K ${PROJECT_SOURCE_DIR}/examples/kernels/sm_80)
 wm_cli_test(NAME limits_grid_huge EXIT 1
-  ARGS run examples/kernels/sm_80/copy.ptx --grid 1000000,1000000 --block 256
+  ARGS run examples/kernels/sm_80/copy.ptx --grid 100000000,10000 --block 256
        --arg f32[16] --arg f32[16] --arg i32=16
   STDERR_GOLDEN limits_grid_huge.txt)
 wm_cli_test(NAME limits_total_estimate EXIT 1

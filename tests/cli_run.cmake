@@ -88,7 +88,7 @@ wm_cli_test(NAME run_scalar_for_pointer EXIT 2
   STDERR "^warpmem: error: --arg 0: i32=1 given for pointer parameter 'param_0': pass a buffer, TYPE\\[N\\]\n$")
 wm_cli_test(NAME run_bad_grid EXIT 2
   ARGS run ${K}/copy.ptx --grid 0 --block 32
-  STDERR "--grid: dimension out of range")
+  STDERR "--grid: '0': dimension out of range")
 wm_cli_test(NAME run_big_block EXIT 2
   ARGS run ${K}/copy.ptx --grid 1 --block 64,32 --arg f32[4] --arg f32[4]
        --arg i32=4

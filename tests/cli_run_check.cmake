@@ -41,7 +41,7 @@ wm_cli_test(NAME run_check_json EXIT 1
        --arg f32[256]:iota --check race --format json
   STDOUT "\"hazards\": .\n  .\"kind\": \"write-after-read\", \"space\": \"shared\", \"address\": 512, \"size\": 4, \"variable\": \"sdata\", \"index\": 128, \"buffer\": -1"
          "\"count\": 128, \"first\": \\{\"access\": \"read\", \"warp\": 0, \"lane\": 0, \"thread\": \\[0, 0, 0\\], \"ptx_line\": 52, "
-         "\"file\": \"../reduce_nosync.cu\", \"line\": 14...,"
+         "\"file\": \"../reduce_nosync.cu\", \"line\": 14, \"block\": \\[0, 0, 0\\]\\}"
          "\"schedules\": \\{\"reported\": \"in-order\", \"other\": \"reverse\", \"differs\": true, \"argument\": 0, \"element\": 0, \"byte\": 2, \"values\": \\[\"0x45fe0000\", \"0x46ff0000\"\\]\\}")
 wm_cli_test(NAME run_check_clean
   ARGS run ${K}/reduce.ptx --grid 4 --block 256 --arg f32[4]

@@ -101,7 +101,7 @@ wm_cli_test(NAME run_refuse_before_alloc_count EXIT 2
 wm_cli_test(NAME run_refuse_before_alloc_block EXIT 2
   ARGS run ${K}/copy.ptx --grid 1 --block 64,32 --arg f32[100000000000]
        --arg f32[4] --arg i32=4
-  STDERR "^warpmem: error: block has 2048 threads \\(1..1024 allowed\\)\n$")
+  STDERR "^warpmem: error: block has 2048 threads \\(CUDA's limit is 1024 threads per block\\)\n$")
 wm_cli_test(NAME run_refuse_before_alloc_smem EXIT 2
   ARGS run ${P}/sig.ptx --kernel smem_sum --grid 1 --block 32
        --arg f32[100000000000] --arg f32[4] --smem 300000
@@ -128,11 +128,12 @@ wm_cli_test(NAME run_fault_json_membermask EXIT 1
   ARGS run ${P}/faults.ptx --kernel shfl_diverge --grid 1 --block 32
        --arg u32[32] --format json
   STDOUT ", \"fault\": \\{\"status\": \"fault\", \"kind\": \"membermask\", ")
+# after a fault only :partial= files are written (:out= stays as it was)
 wm_cli_test(NAME run_fault_out_written EXIT 1
   ARGS run ${P}/faults.ptx --kernel oob --grid 2 --block 32
-       --arg f32[40]:iota:out=${B}/fault_out.bin --arg u32=9 --format json
+       --arg f32[40]:iota:partial=${B}/fault_out.bin --arg u32=9 --format json
   STDOUT ", \"outputs_written\": \\[\"[^\"]*fault_out.bin\"\\]\\}\n$"
-  STDERR "warpmem: note: wrote [^\n]*fault_out.bin as the kernel left it at the fault\n$")
+  STDERR "warpmem: note: wrote [^\n]*fault_out.bin \\(:partial=\\) as the kernel left it at the fault\n$")
 wm_cli_test(NAME run_fault_smem_hint EXIT 1
   ARGS run ${P}/sig.ptx --kernel smem_sum --grid 1 --block 32
        --arg f32[32] --arg f32[1]

@@ -1,0 +1,166 @@
+/*
+ * race_suite.cu -- racy and clean kernels for `warpmem run --check race`
+ * in the shapes public race suites test (a GPUVerify-style benign flag
+ * write, warp-level write-write races, races between blocks on global
+ * memory, a flag protocol with and without __threadfence(), and the
+ * last-block reduction of the CUDA Programming Guide's __threadfence()
+ * example).  docs/check.md tabulates the expected verdicts; the tests run
+ * each kernel with the launch its comment gives.
+ */
+
+/* RACY (block 32): lanes 2i and 2i+1 of one store write different values
+   to out[i]: a warp-level write conflict. */
+extern "C" __global__ void warp_waw_racy(int *out)
+{
+    out[threadIdx.x / 2] = threadIdx.x;
+}
+
+/* CLEAN (block 32): the same addresses, every lane the same value. */
+extern "C" __global__ void warp_waw_same(int *out)
+{
+    out[threadIdx.x / 2] = 7;
+}
+
+/* CLEAN (block 32): any lane that sees a positive input sets the flag,
+   all to the same value (a benign write). */
+extern "C" __global__ void flag_benign(int *flag, const int *in)
+{
+    if (in[threadIdx.x] > 0)
+        *flag = 1;
+}
+
+/* RACY (block 64, shared): lanes of one store write their own index to
+   one shared word, then thread 0 copies it out. */
+extern "C" __global__ void warp_waw_shared(int *out)
+{
+    volatile __shared__ int s;
+    s = threadIdx.x;
+    __syncthreads();
+    if (threadIdx.x == 0)
+        out[0] = s;
+}
+
+/* RACY (grid 2, block 32): both blocks write out[0..31]. */
+extern "C" __global__ void cta_waw_racy(int *out)
+{
+    out[threadIdx.x] = blockIdx.x;
+}
+
+/* CLEAN (grid 2, block 32): each block writes its own part. */
+extern "C" __global__ void cta_disjoint(int *out)
+{
+    out[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x;
+}
+
+/* RACY (grid 2, block 32, n 64): an in-place shift that reads the next
+   block's part while that block writes it. */
+extern "C" __global__ void cta_shift_racy(float *a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = a[(i + blockDim.x) % n];
+    a[i] = v + 1.0f;
+}
+
+/* Block 0 produces data and raises the flag; block 1 waits for the flag
+   and copies the data (grid 2, block 32).  fence_w / fence_r: whether the
+   writer fences before the flag and the reader after it. */
+__device__ void flag_protocol(volatile int *flag, int *data, int *out,
+                              bool fence_w, bool fence_r)
+{
+    if (blockIdx.x == 0) {
+        data[threadIdx.x] = threadIdx.x + 1;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            if (fence_w)
+                __threadfence();
+            *flag = 1;
+        }
+    } else {
+        if (threadIdx.x == 0) {
+            while (*flag == 0)
+                ;
+            if (fence_r)
+                __threadfence();
+        }
+        __syncthreads();
+        out[threadIdx.x] = data[threadIdx.x];
+    }
+}
+
+/* CLEAN: __threadfence() on both sides. */
+extern "C" __global__ void flag_fence(volatile int *flag, int *data, int *out)
+{
+    flag_protocol(flag, data, out, true, true);
+}
+
+/* RACY: no fence. */
+extern "C" __global__ void flag_nofence(volatile int *flag, int *data,
+                                        int *out)
+{
+    flag_protocol(flag, data, out, false, false);
+}
+
+/* RACY: the writer fences, the reader does not. */
+extern "C" __global__ void flag_writer_fence(volatile int *flag, int *data,
+                                             int *out)
+{
+    flag_protocol(flag, data, out, true, false);
+}
+
+/* The last block sums the blocks' partial sums (grid 4, block 64): each
+   block's thread 0 stores its partial, fences, and takes a ticket with
+   atomicInc; the block that draws the last ticket reads all partials. */
+__device__ void last_block(const float *in, float *partial,
+                           unsigned *count, float *out, bool fence, float *s,
+                           bool &last)
+{
+    unsigned t = threadIdx.x;
+    s[t] = in[blockIdx.x * 64 + t];
+    __syncthreads();
+    for (unsigned h = 32; h > 0; h >>= 1) {
+        if (t < h)
+            s[t] += s[t + h];
+        __syncthreads();
+    }
+    if (t == 0) {
+        partial[blockIdx.x] = s[0];
+        if (fence)
+            __threadfence();
+        unsigned ticket = atomicInc(count, gridDim.x);
+        last = ticket == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && t == 0) {
+        float sum = 0.0f;
+        for (unsigned b = 0; b < gridDim.x; b++)
+            sum += partial[b];
+        *out = sum;
+    }
+}
+
+/* CLEAN: the Programming Guide's protocol. */
+extern "C" __global__ void last_block_fence(const float *in, float *partial,
+                                            unsigned *count, float *out)
+{
+    __shared__ float s[64];
+    __shared__ bool last;
+    last_block(in, partial, count, out, true, s, last);
+}
+
+/* RACY: the partials are not released before the ticket. */
+extern "C" __global__ void last_block_nofence(const float *in,
+                                              float *partial,
+                                              unsigned *count, float *out)
+{
+    __shared__ float s[64];
+    __shared__ bool last;
+    last_block(in, partial, count, out, false, s, last);
+}
+
+/* CLEAN (grid 4, block 64): a histogram with global atomics from every
+   block. */
+extern "C" __global__ void hist_atomic(const unsigned *in, unsigned *bins)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(&bins[in[i] % 16], 1u);
+}

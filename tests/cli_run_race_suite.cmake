@@ -1,0 +1,37 @@
+# The race table of docs/check.md: every kernel of tests/check/race_suite.cu
+# under --check race, -O3 and -G, sm_80 and sm_90; racy kernels exit 1 with
+# the hazard named, clean ones exit 0.
+set(RS ${PROJECT_SOURCE_DIR}/tests/check/ptx)
+foreach(c
+    "warp_waw_racy|--grid 1 --block 32|i32[16]|1|write-conflict hazard"
+    "warp_waw_same|--grid 1 --block 32|i32[16]|0|0 race hazards"
+    "flag_benign|--grid 1 --block 32|i32[1]@i32[32]:iota|0|0 race hazards"
+    "warp_waw_shared|--grid 1 --block 64|i32[1]|1|hazard on shared"
+    "cta_waw_racy|--grid 2 --block 32|i32[32]|1|write-after-write hazard on global[^\n]*between blocks \\(0,0,0\\) and \\(1,0,0\\)"
+    "cta_disjoint|--grid 2 --block 32|i32[64]|0|0 race hazards"
+    "cta_shift_racy|--grid 2 --block 32|f32[64]@i32=64|1|hazard on global[^\n]*between blocks"
+    "flag_fence|--grid 2 --block 32|i32[1]@i32[32]@i32[32]|0|0 race hazards"
+    "flag_nofence|--grid 2 --block 32|i32[1]@i32[32]@i32[32]|1|read-after-write hazard on global"
+    "flag_writer_fence|--grid 2 --block 32|i32[1]@i32[32]@i32[32]|1|read-after-write hazard on global"
+    "last_block_fence|--grid 4 --block 64|f32[256]:iota@f32[4]@u32[1]@f32[1]|0|0 race hazards"
+    "last_block_nofence|--grid 4 --block 64|f32[256]:iota@f32[4]@u32[1]@f32[1]|1|read-after-write hazard on global"
+    "hist_atomic|--grid 4 --block 64|u32[256]:iota@u32[16]|0|0 race hazards")
+  string(REPLACE "|" ";" f "${c}")
+  list(GET f 0 k)
+  list(GET f 1 launch)
+  list(GET f 2 specs)
+  list(GET f 3 rc)
+  list(GET f 4 re)
+  separate_arguments(launch)
+  string(REPLACE "@" ";" specs "${specs}")
+  set(args "")
+  foreach(s ${specs})
+    list(APPEND args --arg ${s})
+  endforeach()
+  foreach(v sm_80 G_sm_80 sm_90 G_sm_90)
+    wm_cli_test(NAME race_suite_${k}_${v} EXIT ${rc}
+      ARGS run ${RS}/race_suite_${v}.ptx --kernel ${k} ${launch} ${args}
+           --check race --draw 0
+      STDOUT "${re}")
+  endforeach()
+endforeach()
