@@ -194,7 +194,10 @@ def hierarchy_of(doc: dict) -> "dict | None":
     (gpu, sms, ctas_per_sm, l1_bytes, l2_bytes, order), metrics (every
     metric by Nsight Compute name), l1_hit_rate and l2_hit_rate (percent),
     dram_read_bytes, dram_write_bytes, dram_bytes, time_s (the predicted
-    memory time), bound ("DRAM", "L2" or "L1"), dram_s, l2_s, l1_s and
+    memory time), bound ("latency", "DRAM", "L2", "L1", ...), reason (the
+    report's sentence saying why), dram_s, l2_s, l1_s, lat_s (the latency
+    term), whatif_s (the time without the winning term), inflight_sm_bytes,
+    inflight_need_bytes, terms_missing, intervals (per barrier interval) and
     sites (per memory instruction: L1/L2 misses and DRAM bytes)."""
     h = doc.get("hierarchy")
     if not h:
@@ -214,5 +217,11 @@ def hierarchy_of(doc: dict) -> "dict | None":
         "dram_bytes": rd + wr,
         "time_s": t.get("time_s"), "bound": t.get("bound"),
         "dram_s": t.get("dram_s"), "l2_s": t.get("l2_s"),
-        "l1_s": t.get("l1_s"), "sites": list(h.get("sites", []))})
+        "l1_s": t.get("l1_s"), "lat_s": t.get("lat_s"),
+        "reason": t.get("reason"), "whatif_s": t.get("whatif_s"),
+        "inflight_sm_bytes": t.get("inflight_sm_bytes"),
+        "inflight_need_bytes": t.get("inflight_need_bytes"),
+        "terms_missing": list(t.get("terms_missing", [])),
+        "intervals": list(t.get("intervals", [])),
+        "sites": list(h.get("sites", []))})
     return out
