@@ -166,7 +166,7 @@ static int lint_one(const lint_cmd *c, const wm_ptx_module *m, size_t k,
 {
     const char *shown = cli_is_cu(c->input) ? "(nvcc output)" : c->input;
     if (cli_kernel_broken(m, k, shown, src, n, "be linted"))
-        return WM_EXIT_ERR;
+        return WM_EXIT_INPUT;
     wm_status st = wm_lint_kernel(m, k, &c->arch, &c->lo, res);
     if (st == WM_ERR_LIMIT)
         return cli_error("kernel %s: too large to lint: its analysis state "
@@ -177,7 +177,7 @@ static int lint_one(const lint_cmd *c, const wm_ptx_module *m, size_t k,
     if (st != WM_OK) {
         cli_error("kernel %s: %s", wm_ptx_kernel_pretty(m, k),
                   wm_status_str(st));
-        return st == WM_ERR_ARG ? WM_EXIT_USAGE : WM_EXIT_ERR;
+        return st == WM_ERR_ARG ? WM_EXIT_USAGE : WM_EXIT_INPUT;
     }
     wm_lint_report_opts ro;
     memset(&ro, 0, sizeof ro);
@@ -241,7 +241,7 @@ int wm_cmd_lint(int argc, char **argv)
     int rc = lint_args(argc, argv, &c);
     if (rc == LINT_NEXT &&
         !cli_load_ptx(c.input, c.arch.sm, NULL, 0, &src, &n, &m))
-        rc = WM_EXIT_ERR;
+        rc = WM_EXIT_INPUT;
     if (rc == LINT_NEXT)
         rc = lint_select(&c, m, &only);
     if (rc == LINT_NEXT &&
@@ -256,10 +256,10 @@ int wm_cmd_lint(int argc, char **argv)
         cli_command_line(argc, argv, cmd, sizeof cmd);
         if (res[hk] &&
             write_html(c.output.html, m, hk, res[hk], c.input, cmd) != WM_OK)
-            rc = WM_EXIT_ERR;
+            rc = WM_EXIT_INPUT;
     }
     if (rc == WM_EXIT_OK && c.fail_on != WM_SEV_NONE && worst >= c.fail_on)
-        rc = WM_EXIT_ERR;
+        rc = WM_EXIT_FINDING;
     for (size_t k = 0; res && k < wm_ptx_nkernels(m); k++)
         wm_lint_free(res[k]);
     free(res);

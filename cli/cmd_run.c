@@ -587,7 +587,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
                    (r = cli_compare_opt(argc, argv, &i, &o->compare)) ||
                    (r = report_opt(argc, argv, &i, o))) {
             if (r < 0)
-                return o->nomem ? WM_EXIT_ERR : WM_EXIT_USAGE;
+                return o->nomem ? WM_EXIT_INPUT : WM_EXIT_USAGE;
         } else if (cli_flag(argv, i, "--list", NULL)) {
             o->list = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -623,17 +623,17 @@ static int check_args(run_opts *o)
 }
 
 /* Read the PTX (from nvcc for a .cu, whose output is removed once read)
-   and parse it.  RUN_NEXT, or WM_EXIT_ERR after printing why. */
+   and parse it.  RUN_NEXT, or WM_EXIT_INPUT after printing why. */
 static int load_module(const run_opts *o, run_state *s)
 {
     return cli_load_ptx(o->input, o->arch_name ? o->arch.sm : 80,
                         o->nvcc_flags, o->nflags, &s->src, &s->n, &s->m)
                ? RUN_NEXT
-               : WM_EXIT_ERR;
+               : WM_EXIT_INPUT;
 }
 
 /* The kernel --kernel names (or the only one).  RUN_NEXT, WM_EXIT_USAGE
-   when there is not exactly one (the candidates listed), or WM_EXIT_ERR
+   when there is not exactly one (the candidates listed), or WM_EXIT_INPUT
    when its body did not parse. */
 static int select_kernel(const run_opts *o, run_state *s)
 {
@@ -659,7 +659,7 @@ static int select_kernel(const run_opts *o, run_state *s)
     }
     s->k = cand[0];
     if (cli_kernel_broken(s->m, s->k, o->input, s->src, s->n, "run"))
-        return WM_EXIT_ERR;
+        return WM_EXIT_INPUT;
     return RUN_NEXT;
 }
 
@@ -717,12 +717,12 @@ static int alloc_args(run_opts *o, run_state *s)
 {
     for (size_t i = 0; i < o->nargs; i++)
         if (!run_arg_check_file(&o->args[i]))
-            return WM_EXIT_ERR;
+            return WM_EXIT_INPUT;
     /* The schedule comparison copies every buffer, so none is lazy. */
     int lazy = o->rchk.given ? 0 : o->lazy;
     for (size_t i = 0; i < o->nargs; i++)
         if (!run_arg_alloc(&o->args[i], lazy))
-            return WM_EXIT_ERR;
+            return WM_EXIT_INPUT;
     if (!map_args(&s->ki, s->pinfo, s->np, o->args, o->nargs, s->pargs))
         return WM_EXIT_USAGE;
     return RUN_NEXT;
@@ -798,7 +798,7 @@ static int run_kernel(const run_opts *o, run_state *s)
 
 /* The :out= files are written even after a fault (the state the kernel
    left), so a failing kernel can be looked at.  The paths written go to
-   written[*nwritten]; WM_EXIT_OK, or WM_EXIT_ERR when one failed. */
+   written[*nwritten]; WM_EXIT_OK, or WM_EXIT_INPUT when one failed. */
 static int write_outputs(const run_opts *o, const char **written,
                          size_t *nwritten)
 {
@@ -807,12 +807,12 @@ static int write_outputs(const run_opts *o, const char **written,
         if (!o->args[i].out)
             continue;
         if (!run_arg_write(&o->args[i]))
-            rc = WM_EXIT_ERR;
+            rc = WM_EXIT_INPUT;
         else
             written[(*nwritten)++] = o->args[i].out;
     }
     if (!rv_write(&o->rv)) /* --global and struct-field :out= files */
-        rc = WM_EXIT_ERR;
+        rc = WM_EXIT_INPUT;
     return rc;
 }
 
@@ -851,9 +851,10 @@ static void print_check(const run_state *s, const wm_ptx_report_opts *ro)
 }
 
 /* A run that stopped at a fault: the fault, the files written, and the
-   report of the work up to it.  Always WM_EXIT_ERR. */
+   report of the work up to it.  WM_EXIT_FINDING, or WM_EXIT_INPUT when
+   rc says an :out= file could not be written or stdout failed. */
 static int report_fault(const run_opts *o, const run_state *s,
-                        const wm_ptx_report_opts *ro)
+                        const wm_ptx_report_opts *ro, int rc)
 {
     print_fault(s->m, o->input, o->is_cu, &s->ft, s->hint);
     for (size_t i = 0; i < ro->nwritten; i++)
@@ -864,7 +865,9 @@ static int report_fault(const run_opts *o, const run_state *s,
     if (rst != WM_OK && rst != WM_ERR_IO) /* IO: said at the end */
         cli_error("report: %s", wm_status_str(rst));
     print_check(s, ro);
-    return WM_EXIT_ERR;
+    if (rst == WM_ERR_IO)
+        rc = WM_EXIT_INPUT;
+    return rc == WM_EXIT_INPUT ? rc : WM_EXIT_FINDING;
 }
 
 /* After a clean run: how many elements of each :in-out buffer the kernel
@@ -894,19 +897,19 @@ static int report_result(const run_opts *o, const run_state *s,
     ro->cache = s->l.cache; /* JSON/CSV/ncu: the report carries the model */
     wm_status rst = wm_ptx_report(stdout, s->m, s->agg, ro);
     if (rst == WM_ERR_IO) /* "cannot write standard output" at the end */
-        rc = WM_EXIT_ERR;
+        rc = WM_EXIT_INPUT;
     else if (rst != WM_OK)
         rc = cli_error("report: %s", wm_status_str(rst));
     if (s->l.cache && ro->format == WM_FMT_TEXT)
         wm_cache_report(stdout, s->l.cache, s->agg, WM_FMT_TEXT);
     print_check(s, ro);
-    if (run_check_found(&o->rchk))
-        rc = WM_EXIT_ERR;
+    if (run_check_found(&o->rchk) && rc == WM_EXIT_OK)
+        rc = WM_EXIT_FINDING;
     if (rc == WM_EXIT_OK)
         rc = cli_compare_run(&o->compare, s->m, s->agg, ro);
     if (o->output.html &&
         cli_ptx_html(o->output.html, s->m, s->agg, ro) != WM_OK)
-        rc = WM_EXIT_ERR;
+        rc = WM_EXIT_INPUT;
     if (rc == WM_EXIT_OK)
         print_inout_changes(o);
     return rc;
@@ -926,7 +929,7 @@ static int report(int argc, char **argv, const run_opts *o,
     cli_command_line(argc, argv, cmd, sizeof cmd);
     ro.command = cmd;
     if (s->faulted)
-        return report_fault(o, s, &ro);
+        return report_fault(o, s, &ro, rc);
     return report_result(o, s, &ro, rc);
 }
 

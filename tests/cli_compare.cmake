@@ -61,7 +61,7 @@ wm_cli_test(NAME compare_list_details
          "dram__bytes_read.sum +Kbyte +2.05\n"
          "sm__warps_active.avg.pct_of_peak_sustained_active +% +n/a\n")
 
-# bad exports: file:line:col, the line, a caret; exit 1
+# bad exports: file:line:col, the line, a caret; exit 4
 foreach(pair
     "bad_quote|3:14: error: text after the closing quote of a field"
     "bad_unterminated|3:31: error: unterminated quoted field"
@@ -71,14 +71,14 @@ foreach(pair
   string(REPLACE "|" ";" parts "${pair}")
   list(GET parts 0 name)
   list(GET parts 1 want)
-  wm_cli_test(NAME compare_${name} EXIT 1
+  wm_cli_test(NAME compare_${name} EXIT 4
     ARGS compare ${N}/${name}.csv
     STDERR "^tests/ncu/${name}.csv:${want}")
 endforeach()
-wm_cli_test(NAME compare_not_csv EXIT 1
+wm_cli_test(NAME compare_not_csv EXIT 4
   ARGS compare README.md
   STDERR "README.md:1:1: error: no CSV header")
-wm_cli_test(NAME compare_nothing EXIT 1
+wm_cli_test(NAME compare_nothing EXIT 4
   ARGS compare ${N}/transpose_source.csv ${N}/copy_raw.csv
   STDERR "compare: no metric is in both")
 wm_cli_test(NAME compare_usage EXIT 2 ARGS compare
