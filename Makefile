@@ -14,7 +14,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # and triton and numba-cuda to compile kernels to PTX; no GPU needed).
 PYVENV ?= $(BUILD)/pyvenv
 PYTHON ?= python3
-PYTEST_DEPS ?= numpy pytest pandas triton numba-cuda
+PYTEST_DEPS ?= numpy pytest pandas triton numba-cuda jsonschema
 
 # `make install`: the library, header, CMake package, warpmem.pc, the
 # command, its manual page and completions under PREFIX (staged under
@@ -28,7 +28,7 @@ DESTDIR ?=
 # even in a build directory `make demo` configured without them.
 all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DWM_BUILD_TESTS=ON \
-	    -DWM_BUILD_LAB=ON >/dev/null
+	    -DWM_BUILD_LAB=ON -DWM_PYVENV=$(abspath $(PYVENV)) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The command only: its static library and warpmem itself.  A new build

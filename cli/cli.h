@@ -115,6 +115,15 @@ typedef struct cli_output {
     const char *html; /* --html FILE, or NULL */
 } cli_output;
 
+/*
+ * --format sarif|junit, the CI formats (ci_format.c): if argv[*i] is
+ * --format with one of them (junit only where junit_ok), store it in *ci
+ * (CLI_CI_*), advance *i past the value and return 1; else 0 with *i as
+ * it was, for cli_output_opt.
+ */
+enum { CLI_CI_NONE, CLI_CI_SARIF, CLI_CI_JUNIT };
+int cli_ci_format_opt(int argc, char **argv, int *i, int junit_ok, int *ci);
+
 /* Defaults: text, colour when stdout is a terminal, no advice, no HTML. */
 void cli_output_init(cli_output *o);
 

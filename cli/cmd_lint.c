@@ -71,6 +71,7 @@ typedef struct lint_cmd {
     wm_lint_param params[MAX_PARAMS];
     wm_severity fail_on;
     cli_output output;
+    int ci; /* CLI_CI_SARIF or _JUNIT: one document after all kernels */
     wm_arch arch;
 } lint_cmd;
 
@@ -117,7 +118,8 @@ static int lint_args(int argc, char **argv, lint_cmd *c)
         if (cli_is_help(argv[i])) {
             usage(stdout);
             return WM_EXIT_OK;
-        } else if ((r = lint_opt(argc, argv, &i, c)) ||
+        } else if ((r = cli_ci_format_opt(argc, argv, &i, 1, &c->ci)) ||
+                   (r = lint_opt(argc, argv, &i, c)) ||
                    (r = cli_output_opt(argc, argv, &i, &c->output))) {
             if (r < 0)
                 return WM_EXIT_USAGE;
@@ -179,6 +181,8 @@ static int lint_one(const lint_cmd *c, const wm_ptx_module *m, size_t k,
                   wm_status_str(st));
         return st == WM_ERR_ARG ? WM_EXIT_USAGE : WM_EXIT_INPUT;
     }
+    if (c->ci) /* written with the others by write_ci */
+        return WM_EXIT_OK;
     wm_lint_report_opts ro;
     memset(&ro, 0, sizeof ro);
     ro.format = c->output.format;
@@ -194,6 +198,25 @@ static int lint_one(const lint_cmd *c, const wm_ptx_module *m, size_t k,
         return cli_error("kernel %s: report: out of memory",
                          wm_ptx_kernel_pretty(m, k));
     return WM_EXIT_OK;
+}
+
+/* --format sarif|junit: every kernel's verdicts in one document. */
+static int write_ci(const lint_cmd *c, const wm_ptx_module *m,
+                    wm_lint *const *res, const char *cmd)
+{
+    wm_ci_opts co;
+    memset(&co, 0, sizeof co);
+    co.command = cmd;
+    co.arch = c->arch.name;
+    co.ptx_path = c->input;
+    co.fail_on = c->fail_on;
+    size_t n = wm_ptx_nkernels(m);
+    const wm_lint *const *r = (const wm_lint *const *)res;
+    wm_status st = c->ci == CLI_CI_SARIF ? wm_lint_sarif(stdout, m, r, n, &co)
+                                         : wm_lint_junit(stdout, m, r, n, &co);
+    if (st == WM_ERR_IO)
+        return cli_write_error("standard output", errno);
+    return st == WM_OK ? WM_EXIT_OK : cli_error("%s", wm_status_str(st));
 }
 
 /* Every kernel (or only one) linted and printed into res[]; the worst
@@ -250,10 +273,15 @@ int wm_cmd_lint(int argc, char **argv)
     wm_severity worst = WM_SEV_NONE;
     if (rc == LINT_NEXT)
         rc = lint_all(&c, m, src, n, only, res, &worst);
+    char cmd[2048];
+    cli_command_line(argc, argv, cmd, sizeof cmd);
+    if (res && c.ci) {
+        int r = write_ci(&c, m, res, cmd);
+        if (r != WM_EXIT_OK)
+            rc = r;
+    }
     if (res && c.output.html) {
-        char cmd[2048];
         size_t hk = only >= 0 ? (size_t)only : 0;
-        cli_command_line(argc, argv, cmd, sizeof cmd);
         if (res[hk] &&
             write_html(c.output.html, m, hk, res[hk], c.input, cmd) != WM_OK)
             rc = WM_EXIT_INPUT;

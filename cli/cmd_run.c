@@ -347,6 +347,7 @@ typedef struct run_opts {
     unsigned grid[3], block[3];
     int have_grid, have_block, list, lazy;
     cli_output output;
+    int ci; /* --format sarif: the findings as a SARIF log instead */
     int64_t smem, draw, jobs, max_steps, max_total;
     wm_ptx_ctas ctas; /* --ctas, copied into the launch */
     uint64_t ctas_n, seed;
@@ -578,7 +579,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
                 o->nvcc_flags[o->nflags++] = argv[i];
             }
             break;
-        } else if ((r = kernel_opt(argc, argv, &i, o)) ||
+        } else if ((r = cli_ci_format_opt(argc, argv, &i, 0, &o->ci)) ||
+                   (r = kernel_opt(argc, argv, &i, o)) ||
                    (r = arg_opt(argc, argv, &i, o)) ||
                    (r = launch_opt(argc, argv, &i, o)) ||
                    (r = cli_output_opt(argc, argv, &i, &o->output)) ||
@@ -612,6 +614,9 @@ static int check_args(run_opts *o)
         return WM_EXIT_USAGE;
     if (!cli_output_check(&o->output))
         return WM_EXIT_USAGE;
+    if (o->ci && o->compare.nfiles)
+        return cli_usage_error("run: --format sarif and --compare are two "
+                               "documents on one stdout: run them apart");
     if (!o->list && (!o->have_grid || !o->have_block))
         return cli_usage_error("run: --grid and --block are required");
     o->is_cu = cli_is_cu(o->input);
@@ -850,6 +855,20 @@ static void print_check(const run_state *s, const wm_ptx_report_opts *ro)
         wm_ptx_check_print(check_out, s->m, s->l.check);
 }
 
+/* --format sarif: the hazards, the schedule difference and the fault as
+   one SARIF log on stdout.  WM_OK, or the writer's status. */
+static wm_status report_sarif(const run_opts *o, const run_state *s,
+                              const wm_ptx_report_opts *ro)
+{
+    wm_ci_opts co;
+    memset(&co, 0, sizeof co);
+    co.command = ro->command;
+    co.arch = o->arch.name;
+    co.ptx_path = o->input;
+    return wm_check_sarif(stdout, s->m, s->l.check,
+                          s->faulted ? &s->ft : NULL, &co);
+}
+
 /* A run that stopped at a fault: the fault, the files written, and the
    report of the work up to it.  WM_EXIT_FINDING, or WM_EXIT_INPUT when
    rc says an :out= file could not be written or stdout failed. */
@@ -861,10 +880,12 @@ static int report_fault(const run_opts *o, const run_state *s,
         fprintf(stderr, "warpmem: note: wrote %s as the kernel left it "
                         "at the fault\n",
                 ro->written[i]);
-    wm_status rst = wm_ptx_report(stdout, s->m, s->agg, ro);
+    wm_status rst = o->ci ? report_sarif(o, s, ro)
+                          : wm_ptx_report(stdout, s->m, s->agg, ro);
     if (rst != WM_OK && rst != WM_ERR_IO) /* IO: said at the end */
         cli_error("report: %s", wm_status_str(rst));
-    print_check(s, ro);
+    if (!o->ci)
+        print_check(s, ro);
     if (rst == WM_ERR_IO)
         rc = WM_EXIT_INPUT;
     return rc == WM_EXIT_INPUT ? rc : WM_EXIT_FINDING;
@@ -895,14 +916,16 @@ static int report_result(const run_opts *o, const run_state *s,
                          wm_ptx_report_opts *ro, int rc)
 {
     ro->cache = s->l.cache; /* JSON/CSV/ncu: the report carries the model */
-    wm_status rst = wm_ptx_report(stdout, s->m, s->agg, ro);
+    wm_status rst = o->ci ? report_sarif(o, s, ro)
+                          : wm_ptx_report(stdout, s->m, s->agg, ro);
     if (rst == WM_ERR_IO) /* "cannot write standard output" at the end */
         rc = WM_EXIT_INPUT;
     else if (rst != WM_OK)
         rc = cli_error("report: %s", wm_status_str(rst));
-    if (s->l.cache && ro->format == WM_FMT_TEXT)
+    if (s->l.cache && ro->format == WM_FMT_TEXT && !o->ci)
         wm_cache_report(stdout, s->l.cache, s->agg, WM_FMT_TEXT);
-    print_check(s, ro);
+    if (!o->ci)
+        print_check(s, ro);
     if (run_check_found(&o->rchk) && rc == WM_EXIT_OK)
         rc = WM_EXIT_FINDING;
     if (rc == WM_EXIT_OK)

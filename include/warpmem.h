@@ -1473,6 +1473,51 @@ WM_API wm_status wm_lint_report(FILE *f, const wm_lint *l,
 /* The worst severity of the verdicts (WM_SEV_NONE if nothing flagged). */
 WM_API wm_severity wm_lint_worst(const wm_lint *l);
 
+/* ---- results for CI tools: SARIF 2.1.0 and JUnit XML (wm_ci_*) ---------
+ *
+ * Code-scanning services read SARIF (OASIS SARIF 2.1.0: tool.driver with
+ * its rules, results with ruleId, level, message and a physicalLocation
+ * whose artifactLocation is the kernel's source file and whose region is
+ * the line and column of its .loc); test dashboards read JUnit XML.
+ * docs/output.md describes both documents.
+ */
+typedef struct wm_ci_opts {
+    const char *command;  /* the command line (may be NULL) */
+    const char *arch;     /* the profile, as the other documents name it */
+    const char *ptx_path; /* to resolve the .loc files (may be NULL) */
+    wm_severity fail_on;  /* JUnit: a failure at this severity or above
+                             (WM_SEV_NONE: at any flagged instruction) */
+} wm_ci_opts;
+
+/*
+ * The flagged instructions of lint results res[0..n-1] (NULL entries are
+ * skipped: kernels that did not lint) as one SARIF log: a result per
+ * flagged verdict, level error (high), warning (medium) or note (low).
+ * WM_ERR_IO on a failed write, WM_ERR_NOMEM.
+ */
+WM_API wm_status wm_lint_sarif(FILE *f, const wm_ptx_module *m,
+                               const wm_lint *const *res, size_t n,
+                               const wm_ci_opts *o);
+
+/*
+ * The same results as JUnit XML: a testsuite per kernel, a testcase per
+ * memory instruction, a <failure> where its severity is o->fail_on or
+ * above.
+ */
+WM_API wm_status wm_lint_junit(FILE *f, const wm_ptx_module *m,
+                               const wm_lint *const *res, size_t n,
+                               const wm_ci_opts *o);
+
+/*
+ * A run's findings as one SARIF log: each hazard of c (may be NULL) at
+ * its second access with the first as a relatedLocation, a schedule
+ * difference, and the fault (may be NULL) at its instruction.
+ */
+WM_API wm_status wm_check_sarif(FILE *f, const wm_ptx_module *m,
+                                const wm_ptx_check *c,
+                                const wm_ptx_fault *fault,
+                                const wm_ci_opts *o);
+
 /* ---- HTML report (wm_html_*) --------------------------------------------
  *
  * One self-contained XHTML-compatible file: inline CSS and SVG, no

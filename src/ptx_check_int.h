@@ -120,6 +120,11 @@ wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
 
 /* ---- reports (ptx_check_report.c) ------------------------------------- */
 
+/* Where hazard h is, as the text report says it ("shared sdata[4]
+   (offset 16)", "global buffer 1 [0] (byte 0)"), into buf. */
+void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
+                     char *buf, size_t n);
+
 /* The "hazards", "hazards_dropped" and "schedules" members of the run's
    document (out_int.h): the hazards and the schedule comparison of chk. */
 void wmi_check_emit(struct wmi_out *out, const wm_ptx_module *m,

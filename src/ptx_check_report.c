@@ -80,8 +80,8 @@ static const wmi_var *shared_var(const wm_ptx_module *m, size_t pc,
 }
 
 /* "shared sdata[4]" / "global argument 0 [+64]" into buf. */
-static void where_str(const wm_ptx_module *m, const wm_ptx_hazard *h,
-                      char *buf, size_t n)
+void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
+                     char *buf, size_t n)
 {
     uint64_t start;
     unsigned es = h->size ? h->size : 1;
@@ -223,7 +223,7 @@ void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
         if (i >= PRINT_FULL)
             continue;
         char where[300];
-        where_str(m, h, where, sizeof where);
+        wmi_check_where(m, h, where, sizeof where);
         fprintf(f, "check: %s hazard on %s, %u bytes, block (%u,%u,%u): "
                    "%llu time%s\n",
                 wm_hazard_name(h->kind), where, h->size, h->cta[0],
