@@ -846,13 +846,13 @@ static void fill_report_opts(const run_opts *o, const run_state *s,
     memcpy(ro->block, s->l.block, sizeof ro->block);
 }
 
-/* --check: the hazards after the text report, in the JSON document, on
-   stderr beside a CSV table. */
+/* --check: the hazards at the top of the text report (wm_ptx_report
+   prints them under its header), in the JSON document, on stderr beside
+   a CSV table. */
 static void print_check(const run_state *s, const wm_ptx_report_opts *ro)
 {
-    FILE *check_out = ro->format == WM_FMT_TEXT ? stdout : stderr;
-    if (ro->format != WM_FMT_JSON)
-        wm_ptx_check_print(check_out, s->m, s->l.check);
+    if (ro->format != WM_FMT_JSON && ro->format != WM_FMT_TEXT)
+        wm_ptx_check_print(stderr, s->m, s->l.check);
 }
 
 /* --format sarif: the hazards, the schedule difference and the fault as

@@ -1040,6 +1040,10 @@ typedef struct wm_ptx_check {
     const unsigned *elem_size; /* per argument: element bytes, to name the
                                   differing element (may be NULL) */
     size_t nelem_size;
+    const wm_ptx_type *elem_type; /* per argument: the buffer's element
+                                     type, to print the differing values
+                                     in it (may be NULL: hex bytes) */
+    size_t nelem_type;
     /* out (wm_ptx_check_clear releases) */
     wm_ptx_hazard *hazards;   /* distinct hazards, in order found */
     size_t nhazards;
@@ -1151,7 +1155,9 @@ typedef struct wm_ptx_report_opts {
     const char *fault_hint;  /* appended to the fault message (may be NULL) */
     const char *const *written; /* output files written (JSON lists them) */
     size_t nwritten;
-    const wm_ptx_check *check; /* JSON: a "hazards" array (may be NULL) */
+    const wm_ptx_check *check; /* JSON: a "hazards" array; text: the
+                                  findings under the header; HTML: a
+                                  Checks section first (may be NULL) */
     const wm_cache *cache;   /* the hierarchy model of the run, or NULL:
                                 JSON/CSV carry its section, the ncu CSVs
                                 its metrics (text: wm_cache_report) */
@@ -1621,6 +1627,18 @@ typedef int (*wm_html_where_fn)(void *ctx, uint32_t site, wm_html_where *out);
  * every line of the file, and `source` must return lines untrimmed. */
 typedef uint32_t (*wm_html_nlines_fn)(void *ctx, const char *file);
 
+/* A finding of a check (run --check's hazards) for the HTML report: the
+   two source lines it involves (file[i] "" / line[i] 0 when it has
+   fewer: an uninitialised read has one). */
+typedef struct wm_html_finding {
+    const char *kind;    /* "write-after-read", "schedule-difference" ... */
+    const char *text;    /* one line: where, how often */
+    const char *file[2]; /* the earlier and the later access, as the
+                            sites name their files */
+    uint32_t line[2];
+    const char *what[2]; /* "read", "write" (may be NULL) */
+} wm_html_finding;
+
 typedef struct wm_html_opts {
     const char *title;        /* page title; NULL: "warpmem report" */
     const char *command;      /* command line shown under the title or NULL */
@@ -1636,6 +1654,10 @@ typedef struct wm_html_opts {
     wm_html_nlines_fn nlines; /* may be NULL (then only lines with memory
                                  instructions are rows); uses source_ctx */
     wm_html_where_fn where;   /* may be NULL; uses source_ctx */
+    /* a Checks section first, each finding with both source lines
+       linked, and those lines marked on the source page; may be 0 */
+    const wm_html_finding *findings;
+    size_t nfindings;
 } wm_html_opts;
 
 /*
