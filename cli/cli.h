@@ -147,6 +147,13 @@ unsigned cli_term_width(void);
  */
 void cli_command_line(int argc, char **argv, char *buf, size_t cap);
 
+/* "did you mean" (suggest.c): the option of cmd's help.def rows closest
+   to the unknown arg (an edit or two, or the one option it begins), or
+   NULL; cli_did_you_mean prints "warpmem: did you mean '--grid'?" on
+   stderr when there is one. */
+const char *cli_suggest_flag(const char *cmd, const char *arg);
+void cli_did_you_mean(const char *cmd, const char *arg);
+
 /* Is argument a help flag (-h / --help)? */
 int cli_is_help(const char *arg);
 

@@ -61,6 +61,7 @@ static int parse_args(int argc, char **argv, compare_args *a)
             cli_usage_error("compare: unknown option '%s' (see 'warpmem "
                             "compare --help')",
                             argv[i]);
+            cli_did_you_mean("compare", argv[i]);
             return 0;
         } else if (a->nfiles == MAX_FILES) {
             cli_usage_error("compare: more than %d files", MAX_FILES);

@@ -183,6 +183,7 @@ static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
             cli_usage_error("expr: unknown option '%s' (see 'warpmem expr "
                             "--help')",
                             argv[i]);
+            cli_did_you_mean("expr", argv[i]);
             return 0;
         } else {
             /* A statement (statements never start with '-'): options may

@@ -124,7 +124,9 @@ static int lint_args(int argc, char **argv, lint_cmd *c)
             if (r < 0)
                 return WM_EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("lint: unknown option '%s'", argv[i]);
+            cli_usage_error("lint: unknown option '%s'", argv[i]);
+            cli_did_you_mean("lint", argv[i]);
+            return WM_EXIT_USAGE;
         } else if (!c->input) {
             c->input = argv[i];
         } else {

@@ -593,7 +593,9 @@ static int parse_args(int argc, char **argv, run_opts *o)
         } else if (cli_flag(argv, i, "--list", NULL)) {
             o->list = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("run: unknown option '%s'", argv[i]);
+            cli_usage_error("run: unknown option '%s'", argv[i]);
+            cli_did_you_mean("run", argv[i]);
+            return WM_EXIT_USAGE;
         } else if (!o->input) {
             o->input = argv[i];
         } else {
