@@ -103,3 +103,13 @@ wm_cli_test(NAME compare_run_hierarchy_mismatch EXIT 1
   ARGS ${WM_CMP_HIER} --compare ${N}/copy_hier_details_mismatch.csv
   STDOUT "dram__bytes_read.sum +byte +65536 +131070 +0.500  MISMATCH\n"
          "1 of 5 compared metrics over the 5% tolerance\n$")
+
+# a metric name wider than its column (74 characters) gets a line of its
+# own: the numbers stay under the headings (unit at column 70 on every row)
+string(REPEAT " " 69 wm_pad69)
+string(REPEAT " " 61 wm_pad61)
+wm_cli_test(NAME compare_long_name
+  ARGS compare ${N}/long_names.csv ${N}/long_names.csv
+  STDOUT "\n  metric${wm_pad61}unit +predicted"
+         "\n  sm__sass_l1tex_m_xbar2l1tex_read_bytes_mem_global_op_ldgsts_cache_bypass.sum\n${wm_pad69}byte +4096 +4096 +1.000\n"
+         "\n  l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum +sector ")
