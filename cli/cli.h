@@ -2,8 +2,13 @@
  * cli.h -- shared helpers of the warpmem command.  The CLI only parses argv,
  * calls the library and picks a writer; anything with logic in it belongs in
  * src/.  Exit codes (help.def's EXIT rows say what each means to a user):
- * 0 ok, 1 a finding, a fault or another error, 2 usage error, 3 no device
- * (warpmem-lab; no warpmem command needs a GPU).
+ * 0 ok; 1 a finding (a hazard, a fault, a step-budget stop, lint above
+ * --fail-on, a metric over the --compare tolerance; --error-exitcode N
+ * replaces it); 2 usage error; 3 no device (warpmem-lab; no warpmem
+ * command needs a GPU); 4 an input that could not be read or parsed, an
+ * output that could not be written, or another failure of the tool
+ * itself (out of memory).  A pipeline tells a bad kernel (1) from a
+ * broken job (2, 4).
  */
 #ifndef WM_CLI_H
 #define WM_CLI_H
@@ -13,7 +18,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum { WM_EXIT_OK = 0, WM_EXIT_ERR = 1, WM_EXIT_USAGE = 2, WM_EXIT_NODEV = 3 };
+enum {
+    WM_EXIT_OK = 0,
+    WM_EXIT_FINDING = 1,
+    WM_EXIT_ERR = WM_EXIT_FINDING, /* the old name of 1 */
+    WM_EXIT_USAGE = 2,
+    WM_EXIT_NODEV = 3,
+    WM_EXIT_INPUT = 4
+};
+
+/* (--error-exitcode N, taken by main.c for every command, replaces
+   WM_EXIT_FINDING in the exit status.) */
 
 /* `warpmem CMD --help` and `warpmem --help` from help.def (help.c). */
 void cli_help_command(FILE *f, const char *cmd);
@@ -33,18 +48,19 @@ int cli_usage_error(const char *fmt, ...)
 
 /*
  * A failed write: print "warpmem: error: cannot write <what>: <reason>"
- * (reason from err, or "write error" when err is 0); returns WM_EXIT_ERR.
+ * (reason from err, or "write error" when err is 0); returns WM_EXIT_INPUT.
  */
 int cli_write_error(const char *what, int err);
 
 /* A kernel whose body did not parse: prints its error (file:line:col, the
  * line and a caret) and "(kernel K cannot <verb>; the module's other
- * kernels can)"; returns 1.  0 (nothing printed) for a sound kernel. */
+ * kernels can)"; returns 1 (the caller exits WM_EXIT_INPUT).  0 (nothing
+ * printed) for a sound kernel. */
 int cli_kernel_broken(const wm_ptx_module *m, size_t k, const char *path,
                       const char *src, size_t n, const char *verb);
 
 /* A failed --html FILE: "cannot write 'path' (--html): reason" for an
- * I/O error (reason from err), else the status; returns WM_EXIT_ERR. */
+ * I/O error (reason from err), else the status; returns WM_EXIT_INPUT. */
 int cli_html_error(const char *path, wm_status st, int err);
 
 /* --html FILE: the self-contained HTML report of a PTX kernel's run or
@@ -53,7 +69,8 @@ int cli_html_error(const char *path, wm_status st, int err);
 wm_status cli_ptx_html(const char *path, const wm_ptx_module *m,
                        const wm_agg *agg, const wm_ptx_report_opts *ro);
 
-/* Print "warpmem: error: <msg>" on stderr; returns WM_EXIT_ERR. */
+/* Print "warpmem: error: <msg>" on stderr (an input, an output or the
+ * tool failed); returns WM_EXIT_INPUT. */
 int cli_error(const char *fmt, ...)
 #ifdef __GNUC__
     __attribute__((format(printf, 1, 2)))
@@ -98,6 +115,15 @@ typedef struct cli_output {
     const char *html; /* --html FILE, or NULL */
 } cli_output;
 
+/*
+ * --format sarif|junit, the CI formats (ci_format.c): if argv[*i] is
+ * --format with one of them (junit only where junit_ok), store it in *ci
+ * (CLI_CI_*), advance *i past the value and return 1; else 0 with *i as
+ * it was, for cli_output_opt.
+ */
+enum { CLI_CI_NONE, CLI_CI_SARIF, CLI_CI_JUNIT };
+int cli_ci_format_opt(int argc, char **argv, int *i, int junit_ok, int *ci);
+
 /* Defaults: text, colour when stdout is a terminal, no advice, no HTML. */
 void cli_output_init(cli_output *o);
 
@@ -120,6 +146,13 @@ unsigned cli_term_width(void);
  * shell-quoted where needed, truncated to fit buf[cap] (cap >= 8).
  */
 void cli_command_line(int argc, char **argv, char *buf, size_t cap);
+
+/* "did you mean" (suggest.c): the option of cmd's help.def rows closest
+   to the unknown arg (an edit or two, or the one option it begins), or
+   NULL; cli_did_you_mean prints "warpmem: did you mean '--grid'?" on
+   stderr when there is one. */
+const char *cli_suggest_flag(const char *cmd, const char *arg);
+void cli_did_you_mean(const char *cmd, const char *arg);
 
 /* Is argument a help flag (-h / --help)? */
 int cli_is_help(const char *arg);
@@ -163,8 +196,9 @@ int cli_load_ptx(const char *input, unsigned sm, const char *const *flags,
 
 /*
  * Compare a prediction with ncu exports (wm_ncu_compare) onto f: 0 all
- * within the tolerance, 1 (after printing why) when one is over it,
- * nothing was compared or writing failed.
+ * within the tolerance, WM_EXIT_FINDING when one is over it,
+ * WM_EXIT_INPUT (after printing why) when nothing was compared or writing
+ * failed.
  */
 int cli_compare(FILE *f, const wm_ncu *const *meas, size_t nmeas,
                 const wm_ncu *pred, const wm_compare_opts *o);

@@ -61,6 +61,7 @@ static int parse_args(int argc, char **argv, compare_args *a)
             cli_usage_error("compare: unknown option '%s' (see 'warpmem "
                             "compare --help')",
                             argv[i]);
+            cli_did_you_mean("compare", argv[i]);
             return 0;
         } else if (a->nfiles == MAX_FILES) {
             cli_usage_error("compare: more than %d files", MAX_FILES);
@@ -90,10 +91,10 @@ int wm_cmd_compare(int argc, char **argv)
     int rc = WM_EXIT_OK;
     for (size_t i = 0; i < a.nfiles && rc == WM_EXIT_OK; i++)
         if (!(x[i] = cli_ncu_load(a.files[i], NULL)))
-            rc = WM_EXIT_ERR;
+            rc = WM_EXIT_INPUT;
     if (rc == WM_EXIT_OK && a.nfiles == 1) {
         if (wm_ncu_dump(stdout, x[0], a.o.format) != WM_OK)
-            rc = WM_EXIT_ERR;
+            rc = WM_EXIT_INPUT;
     } else if (rc == WM_EXIT_OK) {
         rc = cli_compare(stdout, (const wm_ncu *const *)x, a.nfiles - 1,
                          x[a.nfiles - 1], &a.o);
@@ -116,5 +117,5 @@ int cli_compare(FILE *f, const wm_ncu *const *meas, size_t nmeas,
                          "matched (see above), or no metric is in both the "
                          "prediction and the measurement (kernel names, "
                          "--kernel, or the metrics ncu was asked for?)");
-    return flagged ? WM_EXIT_ERR : WM_EXIT_OK;
+    return flagged ? WM_EXIT_FINDING : WM_EXIT_OK;
 }

@@ -183,6 +183,7 @@ static int parse_args(int argc, char **argv, wm_expr *e, expr_opts *o)
             cli_usage_error("expr: unknown option '%s' (see 'warpmem expr "
                             "--help')",
                             argv[i]);
+            cli_did_you_mean("expr", argv[i]);
             return 0;
         } else {
             /* A statement (statements never start with '-'): options may
@@ -492,7 +493,7 @@ static int run(wm_expr *e, const expr_opts *o, const char *src, size_t n,
     wm_status st = wm_expr_parse(e, src, n, name, &d);
     if (st != WM_OK) {
         wm_diag_print(stderr, &d, name, src, n);
-        return WM_EXIT_ERR;
+        return WM_EXIT_INPUT;
     }
     if (wm_expr_set_launch(e, o->have_grid ? o->grid : NULL,
                            o->have_block ? o->block : NULL) != WM_OK)
@@ -521,9 +522,10 @@ static int run(wm_expr *e, const expr_opts *o, const char *src, size_t n,
     int rc = WM_EXIT_OK;
     if (st == WM_ERR_FAULT) {
         wm_diag_print(stderr, &f.diag, name, src, n);
-        rc = WM_EXIT_ERR;
-    } else if (st == WM_ERR_LIMIT) {
-        rc = cli_error("expr: more than %" PRIu64 " warp accesses; raise "
+        rc = WM_EXIT_FINDING;
+    } else if (st == WM_ERR_LIMIT) { /* a budget stop: a finding */
+        rc = WM_EXIT_FINDING;
+        cli_error("expr: more than %" PRIu64 " warp accesses; raise "
                        "--max-accesses or shrink the grid",
                        o->max_accesses ? o->max_accesses
                                        : WM_EXPR_DEFAULT_LIMIT);
@@ -578,10 +580,10 @@ int wm_cmd_expr(int argc, char **argv)
         size_t n = 0;
         const char *name = NULL;
         char *src = program_text(argc, argv, &o, &n, &name);
-        rc = src ? run(e, &o, src, n, name, argc, argv) : WM_EXIT_ERR;
+        rc = src ? run(e, &o, src, n, name, argc, argv) : WM_EXIT_INPUT;
         free(src);
     } else if (o.nomem) {
-        rc = WM_EXIT_ERR;
+        rc = WM_EXIT_INPUT;
     }
     wm_expr_free(e);
     return rc;

@@ -71,6 +71,7 @@ typedef struct lint_cmd {
     wm_lint_param params[MAX_PARAMS];
     wm_severity fail_on;
     cli_output output;
+    int ci; /* CLI_CI_SARIF or _JUNIT: one document after all kernels */
     wm_arch arch;
 } lint_cmd;
 
@@ -117,12 +118,15 @@ static int lint_args(int argc, char **argv, lint_cmd *c)
         if (cli_is_help(argv[i])) {
             usage(stdout);
             return WM_EXIT_OK;
-        } else if ((r = lint_opt(argc, argv, &i, c)) ||
+        } else if ((r = cli_ci_format_opt(argc, argv, &i, 1, &c->ci)) ||
+                   (r = lint_opt(argc, argv, &i, c)) ||
                    (r = cli_output_opt(argc, argv, &i, &c->output))) {
             if (r < 0)
                 return WM_EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("lint: unknown option '%s'", argv[i]);
+            cli_usage_error("lint: unknown option '%s'", argv[i]);
+            cli_did_you_mean("lint", argv[i]);
+            return WM_EXIT_USAGE;
         } else if (!c->input) {
             c->input = argv[i];
         } else {
@@ -166,7 +170,7 @@ static int lint_one(const lint_cmd *c, const wm_ptx_module *m, size_t k,
 {
     const char *shown = cli_is_cu(c->input) ? "(nvcc output)" : c->input;
     if (cli_kernel_broken(m, k, shown, src, n, "be linted"))
-        return WM_EXIT_ERR;
+        return WM_EXIT_INPUT;
     wm_status st = wm_lint_kernel(m, k, &c->arch, &c->lo, res);
     if (st == WM_ERR_LIMIT)
         return cli_error("kernel %s: too large to lint: its analysis state "
@@ -177,8 +181,10 @@ static int lint_one(const lint_cmd *c, const wm_ptx_module *m, size_t k,
     if (st != WM_OK) {
         cli_error("kernel %s: %s", wm_ptx_kernel_pretty(m, k),
                   wm_status_str(st));
-        return st == WM_ERR_ARG ? WM_EXIT_USAGE : WM_EXIT_ERR;
+        return st == WM_ERR_ARG ? WM_EXIT_USAGE : WM_EXIT_INPUT;
     }
+    if (c->ci) /* written with the others by write_ci */
+        return WM_EXIT_OK;
     wm_lint_report_opts ro;
     memset(&ro, 0, sizeof ro);
     ro.format = c->output.format;
@@ -194,6 +200,25 @@ static int lint_one(const lint_cmd *c, const wm_ptx_module *m, size_t k,
         return cli_error("kernel %s: report: out of memory",
                          wm_ptx_kernel_pretty(m, k));
     return WM_EXIT_OK;
+}
+
+/* --format sarif|junit: every kernel's verdicts in one document. */
+static int write_ci(const lint_cmd *c, const wm_ptx_module *m,
+                    wm_lint *const *res, const char *cmd)
+{
+    wm_ci_opts co;
+    memset(&co, 0, sizeof co);
+    co.command = cmd;
+    co.arch = c->arch.name;
+    co.ptx_path = c->input;
+    co.fail_on = c->fail_on;
+    size_t n = wm_ptx_nkernels(m);
+    const wm_lint *const *r = (const wm_lint *const *)res;
+    wm_status st = c->ci == CLI_CI_SARIF ? wm_lint_sarif(stdout, m, r, n, &co)
+                                         : wm_lint_junit(stdout, m, r, n, &co);
+    if (st == WM_ERR_IO)
+        return cli_write_error("standard output", errno);
+    return st == WM_OK ? WM_EXIT_OK : cli_error("%s", wm_status_str(st));
 }
 
 /* Every kernel (or only one) linted and printed into res[]; the worst
@@ -241,7 +266,7 @@ int wm_cmd_lint(int argc, char **argv)
     int rc = lint_args(argc, argv, &c);
     if (rc == LINT_NEXT &&
         !cli_load_ptx(c.input, c.arch.sm, NULL, 0, &src, &n, &m))
-        rc = WM_EXIT_ERR;
+        rc = WM_EXIT_INPUT;
     if (rc == LINT_NEXT)
         rc = lint_select(&c, m, &only);
     if (rc == LINT_NEXT &&
@@ -250,16 +275,21 @@ int wm_cmd_lint(int argc, char **argv)
     wm_severity worst = WM_SEV_NONE;
     if (rc == LINT_NEXT)
         rc = lint_all(&c, m, src, n, only, res, &worst);
+    char cmd[2048];
+    cli_command_line(argc, argv, cmd, sizeof cmd);
+    if (res && c.ci) {
+        int r = write_ci(&c, m, res, cmd);
+        if (r != WM_EXIT_OK)
+            rc = r;
+    }
     if (res && c.output.html) {
-        char cmd[2048];
         size_t hk = only >= 0 ? (size_t)only : 0;
-        cli_command_line(argc, argv, cmd, sizeof cmd);
         if (res[hk] &&
             write_html(c.output.html, m, hk, res[hk], c.input, cmd) != WM_OK)
-            rc = WM_EXIT_ERR;
+            rc = WM_EXIT_INPUT;
     }
     if (rc == WM_EXIT_OK && c.fail_on != WM_SEV_NONE && worst >= c.fail_on)
-        rc = WM_EXIT_ERR;
+        rc = WM_EXIT_FINDING;
     for (size_t k = 0; res && k < wm_ptx_nkernels(m); k++)
         wm_lint_free(res[k]);
     free(res);

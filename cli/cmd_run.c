@@ -347,6 +347,7 @@ typedef struct run_opts {
     unsigned grid[3], block[3];
     int have_grid, have_block, list, lazy;
     cli_output output;
+    int ci; /* --format sarif: the findings as a SARIF log instead */
     int64_t smem, draw, jobs, max_steps, max_total;
     wm_ptx_ctas ctas; /* --ctas, copied into the launch */
     uint64_t ctas_n, seed;
@@ -580,7 +581,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
                 o->nvcc_flags[o->nflags++] = argv[i];
             }
             break;
-        } else if ((r = kernel_opt(argc, argv, &i, o)) ||
+        } else if ((r = cli_ci_format_opt(argc, argv, &i, 0, &o->ci)) ||
+                   (r = kernel_opt(argc, argv, &i, o)) ||
                    (r = arg_opt(argc, argv, &i, o)) ||
                    (r = launch_opt(argc, argv, &i, o)) ||
                    (r = cli_output_opt(argc, argv, &i, &o->output)) ||
@@ -589,11 +591,13 @@ static int parse_args(int argc, char **argv, run_opts *o)
                    (r = cli_compare_opt(argc, argv, &i, &o->compare)) ||
                    (r = report_opt(argc, argv, &i, o))) {
             if (r < 0)
-                return o->nomem ? WM_EXIT_ERR : WM_EXIT_USAGE;
+                return o->nomem ? WM_EXIT_INPUT : WM_EXIT_USAGE;
         } else if (cli_flag(argv, i, "--list", NULL)) {
             o->list = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("run: unknown option '%s'", argv[i]);
+            cli_usage_error("run: unknown option '%s'", argv[i]);
+            cli_did_you_mean("run", argv[i]);
+            return WM_EXIT_USAGE;
         } else if (!o->input) {
             o->input = argv[i];
         } else {
@@ -614,6 +618,9 @@ static int check_args(run_opts *o)
         return WM_EXIT_USAGE;
     if (!cli_output_check(&o->output))
         return WM_EXIT_USAGE;
+    if (o->ci && o->compare.nfiles)
+        return cli_usage_error("run: --format sarif and --compare are two "
+                               "documents on one stdout: run them apart");
     if (!o->list && (!o->have_grid || !o->have_block))
         return cli_usage_error("run: --grid and --block are required");
     o->is_cu = cli_is_cu(o->input);
@@ -625,42 +632,42 @@ static int check_args(run_opts *o)
 }
 
 /* Every output file registered and checked against the inputs and each
-   other, before any work.  RUN_NEXT or WM_EXIT_ERR. */
+   other, before any work.  RUN_NEXT or WM_EXIT_INPUT. */
 static int check_outputs(const run_opts *o, run_state *s)
 {
     const char *in[1 + MAX_ARGS + RV_MAX + CLI_MAX_COMPARE];
     size_t nin = 0;
     in[nin++] = o->input;
     if (o->output.html && !cli_stage_add(&s->out, o->output.html, "--html"))
-        return WM_EXIT_ERR;
+        return WM_EXIT_INPUT;
     for (size_t i = 0; i < o->nargs; i++) {
         if (!run_arg_outputs(&o->args[i], &s->out))
-            return WM_EXIT_ERR;
+            return WM_EXIT_INPUT;
         if (o->args[i].file)
             in[nin++] = o->args[i].file;
     }
     if (!rv_outputs(&o->rv, &s->out))
-        return WM_EXIT_ERR;
+        return WM_EXIT_INPUT;
     for (size_t i = 0; i < o->rv.ninputs; i++)
         in[nin++] = o->rv.inputs[i];
     for (size_t i = 0; i < o->compare.nfiles; i++)
         in[nin++] = o->compare.files[i];
     return cli_stage_check(&s->out, in, nin) == WM_EXIT_OK ? RUN_NEXT
-                                                            : WM_EXIT_ERR;
+                                                            : WM_EXIT_INPUT;
 }
 
 /* Read the PTX (from nvcc for a .cu, whose output is removed once read)
-   and parse it.  RUN_NEXT, or WM_EXIT_ERR after printing why. */
+   and parse it.  RUN_NEXT, or WM_EXIT_INPUT after printing why. */
 static int load_module(const run_opts *o, run_state *s)
 {
     return cli_load_ptx(o->input, o->arch_name ? o->arch.sm : 80,
                         o->nvcc_flags, o->nflags, &s->src, &s->n, &s->m)
                ? RUN_NEXT
-               : WM_EXIT_ERR;
+               : WM_EXIT_INPUT;
 }
 
 /* The kernel --kernel names (or the only one).  RUN_NEXT, WM_EXIT_USAGE
-   when there is not exactly one (the candidates listed), or WM_EXIT_ERR
+   when there is not exactly one (the candidates listed), or WM_EXIT_INPUT
    when its body did not parse. */
 static int select_kernel(const run_opts *o, run_state *s)
 {
@@ -686,7 +693,7 @@ static int select_kernel(const run_opts *o, run_state *s)
     }
     s->k = cand[0];
     if (cli_kernel_broken(s->m, s->k, o->input, s->src, s->n, "run"))
-        return WM_EXIT_ERR;
+        return WM_EXIT_INPUT;
     return RUN_NEXT;
 }
 
@@ -744,12 +751,12 @@ static int alloc_args(run_opts *o, run_state *s)
 {
     for (size_t i = 0; i < o->nargs; i++)
         if (!run_arg_check_file(&o->args[i]))
-            return WM_EXIT_ERR;
+            return WM_EXIT_INPUT;
     /* The schedule comparison copies every buffer, so none is lazy. */
     int lazy = o->rchk.given ? 0 : o->lazy;
     for (size_t i = 0; i < o->nargs; i++)
         if (!run_arg_alloc(&o->args[i], lazy))
-            return WM_EXIT_ERR;
+            return WM_EXIT_INPUT;
     if (!map_args(&s->ki, s->pinfo, s->np, o->args, o->nargs, s->pargs))
         return WM_EXIT_USAGE;
     return RUN_NEXT;
@@ -825,7 +832,7 @@ static int run_kernel(const run_opts *o, run_state *s)
 
 /* The :out= files (or, after a fault or a stop, the :partial= ones)
    into their temporaries; nothing is in place before the commit.  The
-   paths go to written[*nwritten]; WM_EXIT_OK, or WM_EXIT_ERR when one
+   paths go to written[*nwritten]; WM_EXIT_OK, or WM_EXIT_INPUT when one
    failed. */
 static int write_outputs(const run_opts *o, run_state *s, const char **written,
                          size_t *nwritten)
@@ -837,13 +844,13 @@ static int write_outputs(const run_opts *o, run_state *s, const char **written,
         if (!path)
             continue;
         if (!run_arg_write(a, &s->out, s->faulted))
-            rc = WM_EXIT_ERR;
+            rc = WM_EXIT_INPUT;
         else
             written[(*nwritten)++] = path;
     }
     /* --global and struct-field :out= files: only after a clean run */
     if (!s->faulted && !rv_write(&o->rv, &s->out))
-        rc = WM_EXIT_ERR;
+        rc = WM_EXIT_INPUT;
     return rc;
 }
 
@@ -906,32 +913,52 @@ static void fill_report_opts(const run_opts *o, const run_state *s,
     memcpy(ro->block, s->l.block, sizeof ro->block);
 }
 
-/* --check: the hazards after the text report, in the JSON document, on
-   stderr beside a CSV table. */
+/* --check: the hazards at the top of the text report (wm_ptx_report
+   prints them under its header), in the JSON document, on stderr beside
+   a CSV table. */
 static void print_check(const run_state *s, const wm_ptx_report_opts *ro)
 {
-    FILE *check_out = ro->format == WM_FMT_TEXT ? stdout : stderr;
-    if (ro->format != WM_FMT_JSON)
-        wm_ptx_check_print(check_out, s->m, s->l.check);
+    if (ro->format != WM_FMT_JSON && ro->format != WM_FMT_TEXT)
+        wm_ptx_check_print(stderr, s->m, s->l.check);
+}
+
+/* --format sarif: the hazards, the schedule difference and the fault as
+   one SARIF log on stdout.  WM_OK, or the writer's status. */
+static wm_status report_sarif(const run_opts *o, const run_state *s,
+                              const wm_ptx_report_opts *ro)
+{
+    wm_ci_opts co;
+    memset(&co, 0, sizeof co);
+    co.command = ro->command;
+    co.arch = o->arch.name;
+    co.ptx_path = o->input;
+    return wm_check_sarif(stdout, s->m, s->l.check,
+                          s->faulted ? &s->ft : NULL, &co);
 }
 
 /* A run that stopped at a fault: the fault, the report of the work up
-   to it and the :partial= files asked for.  Always WM_EXIT_ERR. */
+   to it (or the SARIF log) and the :partial= files asked for.
+   WM_EXIT_FINDING, or WM_EXIT_INPUT when an output could not be written. */
 static int report_fault(const run_opts *o, run_state *s,
                         const wm_ptx_report_opts *ro, int io_ok)
 {
     print_fault(s->m, o->input, o->is_cu, &s->ft, s->hint);
     note_kept(o);
-    wm_status rst = wm_ptx_report(stdout, s->m, s->agg, ro);
+    wm_status rst = o->ci ? report_sarif(o, s, ro)
+                          : wm_ptx_report(stdout, s->m, s->agg, ro);
     if (rst != WM_OK && rst != WM_ERR_IO) /* IO: said at the end */
         cli_error("report: %s", wm_status_str(rst));
-    print_check(s, ro);
-    if (commit_outputs(s, io_ok))
-        for (size_t i = 0; i < ro->nwritten; i++)
-            fprintf(stderr, "warpmem: note: wrote %s (:partial=) as the "
-                            "kernel left it at the fault\n",
-                    ro->written[i]);
-    return WM_EXIT_ERR;
+    if (rst == WM_ERR_IO)
+        io_ok = 0;
+    if (!o->ci)
+        print_check(s, ro);
+    if (!commit_outputs(s, io_ok))
+        return WM_EXIT_INPUT;
+    for (size_t i = 0; i < ro->nwritten; i++)
+        fprintf(stderr, "warpmem: note: wrote %s (:partial=) as the "
+                        "kernel left it at the fault\n",
+                ro->written[i]);
+    return WM_EXIT_FINDING;
 }
 
 /* After a clean run: how many elements of each :in-out buffer the kernel
@@ -958,26 +985,28 @@ static void print_inout_changes(const run_opts *o)
 static int report_result(const run_opts *o, run_state *s,
                          wm_ptx_report_opts *ro, int io_ok)
 {
-    int rc = io_ok ? WM_EXIT_OK : WM_EXIT_ERR;
+    int rc = io_ok ? WM_EXIT_OK : WM_EXIT_INPUT;
     ro->cache = s->l.cache; /* JSON/CSV/ncu: the report carries the model */
-    wm_status rst = wm_ptx_report(stdout, s->m, s->agg, ro);
+    wm_status rst = o->ci ? report_sarif(o, s, ro)
+                          : wm_ptx_report(stdout, s->m, s->agg, ro);
     if (rst == WM_ERR_IO) /* "cannot write standard output" at the end */
-        rc = WM_EXIT_ERR, io_ok = 0;
+        rc = WM_EXIT_INPUT, io_ok = 0;
     else if (rst != WM_OK)
         rc = cli_error("report: %s", wm_status_str(rst)), io_ok = 0;
-    if (s->l.cache && ro->format == WM_FMT_TEXT)
+    if (s->l.cache && ro->format == WM_FMT_TEXT && !o->ci)
         wm_cache_report(stdout, s->l.cache, s->agg, WM_FMT_TEXT);
-    print_check(s, ro);
-    if (run_check_found(&o->rchk))
-        rc = WM_EXIT_ERR;
+    if (!o->ci)
+        print_check(s, ro);
+    if (run_check_found(&o->rchk) && rc == WM_EXIT_OK)
+        rc = WM_EXIT_FINDING;
     if (rc == WM_EXIT_OK)
         rc = cli_compare_run(&o->compare, s->m, s->agg, ro);
     if (o->output.html &&
         cli_ptx_html_staged(&s->out, o->output.html, s->m, s->agg, ro) !=
             WM_OK)
-        rc = WM_EXIT_ERR, io_ok = 0;
+        rc = WM_EXIT_INPUT, io_ok = 0;
     if (!commit_outputs(s, io_ok))
-        rc = WM_EXIT_ERR;
+        rc = WM_EXIT_INPUT;
     if (rc == WM_EXIT_OK)
         print_inout_changes(o);
     return rc;

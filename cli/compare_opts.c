@@ -91,7 +91,7 @@ int cli_compare_run(const cli_compare_opts *c, const wm_ptx_module *m,
     wm_free(text);
     for (size_t i = 0; i < c->nfiles && rc == WM_EXIT_OK; i++)
         if (!(meas[i] = cli_ncu_load(c->files[i], "--compare")))
-            rc = WM_EXIT_ERR;
+            rc = WM_EXIT_INPUT;
     if (rc == WM_EXIT_OK) {
         fputc('\n', stdout);
         rc = cli_compare(stdout, (const wm_ncu *const *)meas, c->nfiles, pred,

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 struct command {
@@ -41,9 +42,49 @@ static int finish(int rc)
     }
     if (bad) {
         cli_write_error("standard output", e);
-        return rc == WM_EXIT_OK ? WM_EXIT_ERR : rc;
+        return rc == WM_EXIT_OK || rc == WM_EXIT_FINDING ? WM_EXIT_INPUT : rc;
     }
     return rc;
+}
+
+/*
+ * --error-exitcode N (compute-sanitizer's flag): the exit status of a
+ * finding instead of 1.  Taken out of argv (before any "--", whose rest
+ * is nvcc's) wherever it is after the command; *code is left as it is
+ * when absent.  1 ok, 0 after a usage error.
+ */
+static int take_error_exitcode(int *argc, char **argv, int *code)
+{
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            while (i < *argc)
+                argv[out++] = argv[i++];
+            break;
+        }
+        const char *v = NULL;
+        int j = i;
+        int r = cli_opt(*argc, argv, &j, "--error-exitcode", NULL, &v);
+        if (r < 0)
+            return 0;
+        if (r == 0) {
+            argv[out++] = argv[i];
+            continue;
+        }
+        int64_t n;
+        if (!cli_parse_i64("--error-exitcode", v, 0, 255, &n))
+            return 0;
+        *code = (int)n;
+        i = j;
+    }
+    *argc = out;
+    argv[out] = NULL;
+    return 1;
+}
+
+static int finding_status(int rc, int finding_code)
+{
+    return rc == WM_EXIT_FINDING ? finding_code : rc;
 }
 
 int main(int argc, char **argv)
@@ -60,9 +101,15 @@ int main(int argc, char **argv)
         printf("warpmem %s\n", wm_version());
         return finish(WM_EXIT_OK);
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return finish(commands[i].fn(argc - 1, argv + 1));
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(argv[1], commands[i].name) != 0)
+            continue;
+        int sub_argc = argc - 1, code = WM_EXIT_FINDING;
+        if (!take_error_exitcode(&sub_argc, argv + 1, &code))
+            return WM_EXIT_USAGE;
+        int rc = finish(commands[i].fn(sub_argc, argv + 1));
+        return finding_status(rc, code);
+    }
     return cli_usage_error("unknown command '%s' (try 'warpmem --help')",
                            argv[1]);
 }

@@ -44,7 +44,17 @@ int cli_compile_cu(const char *cu, unsigned sm, const char *const *flags,
         argv[n++] = out;
         argv[n++] = (char *)(uintptr_t)cu;
         argv[n] = NULL;
+        /* $CUDA_HOME/bin/nvcc when CUDA_HOME is set (the toolkit a user
+           named), else nvcc on PATH, else the toolkit's usual place */
+        const char *home = getenv("CUDA_HOME");
+        char path[4096];
+        if (home && *home) {
+            snprintf(path, sizeof path, "%s/bin/nvcc", home);
+            if (access(path, X_OK) == 0)
+                execv(path, argv);
+        }
         execvp("nvcc", argv);
+        execv("/usr/local/cuda/bin/nvcc", argv);
         _exit(127);
     }
     int status = 0;
@@ -52,7 +62,8 @@ int cli_compile_cu(const char *cu, unsigned sm, const char *const *flags,
         ;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
         unlink(out);
-        return cli_error("%s: compiling CUDA needs nvcc on PATH (or pass the "
+        return cli_error("%s: compiling CUDA needs nvcc: in $CUDA_HOME/bin, "
+                         "on PATH or in /usr/local/cuda/bin (or pass the "
                          "PTX: nvcc -ptx -lineinfo -arch=sm_80 %s)",
                          cu, cu),
                0;

@@ -36,7 +36,7 @@ int cli_stage_add(cli_stage *s, const char *path, const char *flag);
 
 /*
  * Refuse an output that names one of the inputs in[0..nin) (the same
- * file, however spelled) or another output: WM_EXIT_ERR after naming
+ * file, however spelled) or another output: WM_EXIT_INPUT after naming
  * both (through cli_error), else WM_EXIT_OK.  Outputs that do not exist
  * yet are compared by their directory's device and inode and their name.
  */
@@ -46,7 +46,7 @@ int cli_stage_check(const cli_stage *s, const char *const *in, size_t nin);
    was not registered), opened for writing; NULL with errno set. */
 FILE *cli_stage_open(cli_stage *s, const char *dst);
 
-/* Rename every temporary into place.  WM_EXIT_OK, or WM_EXIT_ERR after
+/* Rename every temporary into place.  WM_EXIT_OK, or WM_EXIT_INPUT after
    printing which rename failed (the rest are still tried). */
 int cli_stage_commit(cli_stage *s);
 

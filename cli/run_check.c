@@ -105,7 +105,8 @@ wm_ptx_check *run_check_setup(run_check *rc, const run_arg *args,
         return NULL;
     rc->uninit = calloc(np ? np : 1, 1);
     rc->elem = calloc(np ? np : 1, sizeof *rc->elem);
-    if (!rc->uninit || !rc->elem) {
+    rc->type = calloc(np ? np : 1, sizeof *rc->type);
+    if (!rc->uninit || !rc->elem || !rc->type) {
         *oom = 1;
         return NULL;
     }
@@ -114,11 +115,14 @@ wm_ptx_check *run_check_setup(run_check *rc, const run_arg *args,
             if (args[a].form == RUN_ARG_BUFFER && args[a].buf == pargs[i].buf) {
                 rc->uninit[i] = (unsigned char)args[a].uninit;
                 rc->elem[i] = (unsigned)wm_ptx_type_size(args[a].type);
+                rc->type[i] = args[a].type;
             }
     rc->chk.uninit = rc->uninit;
     rc->chk.nuninit = np;
     rc->chk.elem_size = rc->elem;
     rc->chk.nelem_size = np;
+    rc->chk.elem_type = rc->type;
+    rc->chk.nelem_type = np;
     return &rc->chk;
 }
 
@@ -132,6 +136,8 @@ void run_check_free(run_check *rc)
     wm_ptx_check_clear(&rc->chk);
     free(rc->uninit);
     free(rc->elem);
+    free(rc->type);
     rc->uninit = NULL;
     rc->elem = NULL;
+    rc->type = NULL;
 }

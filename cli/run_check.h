@@ -15,6 +15,7 @@ typedef struct run_check {
     int given;              /* --check or --schedule seen */
     unsigned char *uninit;  /* per parameter */
     unsigned *elem;         /* per parameter: element bytes */
+    wm_ptx_type *type;      /* per parameter: element type */
 } run_check;
 
 void run_check_init(run_check *rc);

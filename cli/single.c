@@ -173,6 +173,7 @@ static int parse_args(int argc, char **argv, wm_space space, single_opts *o)
             cli_usage_error("%s: unknown option '%s' (see 'warpmem %s "
                             "--help')",
                             argv[0], argv[i], argv[0]);
+            cli_did_you_mean(argv[0], argv[i]);
             return 0;
         }
     }

@@ -43,7 +43,7 @@ int cli_error(const char *fmt, ...)
     va_start(ap, fmt);
     verror(fmt, ap);
     va_end(ap);
-    return WM_EXIT_ERR;
+    return WM_EXIT_INPUT;
 }
 
 /* Parse an unsigned magnitude in base 10, 16 (0x) or 2 (0b); 0 on error. */

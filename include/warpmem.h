@@ -1043,6 +1043,10 @@ typedef struct wm_ptx_check {
     const unsigned *elem_size; /* per argument: element bytes, to name the
                                   differing element (may be NULL) */
     size_t nelem_size;
+    const wm_ptx_type *elem_type; /* per argument: the buffer's element
+                                     type, to print the differing values
+                                     in it (may be NULL: hex bytes) */
+    size_t nelem_type;
     /* out (wm_ptx_check_clear releases) */
     wm_ptx_hazard *hazards;   /* distinct hazards, in order found */
     size_t nhazards;
@@ -1154,7 +1158,9 @@ typedef struct wm_ptx_report_opts {
     const char *fault_hint;  /* appended to the fault message (may be NULL) */
     const char *const *written; /* output files written (JSON lists them) */
     size_t nwritten;
-    const wm_ptx_check *check; /* JSON: a "hazards" array (may be NULL) */
+    const wm_ptx_check *check; /* JSON: a "hazards" array; text: the
+                                  findings under the header; HTML: a
+                                  Checks section first (may be NULL) */
     const wm_cache *cache;   /* the hierarchy model of the run, or NULL:
                                 JSON/CSV carry its section, the ncu CSVs
                                 its metrics (text: wm_cache_report) */
@@ -1476,6 +1482,51 @@ WM_API wm_status wm_lint_report(FILE *f, const wm_lint *l,
 /* The worst severity of the verdicts (WM_SEV_NONE if nothing flagged). */
 WM_API wm_severity wm_lint_worst(const wm_lint *l);
 
+/* ---- results for CI tools: SARIF 2.1.0 and JUnit XML (wm_ci_*) ---------
+ *
+ * Code-scanning services read SARIF (OASIS SARIF 2.1.0: tool.driver with
+ * its rules, results with ruleId, level, message and a physicalLocation
+ * whose artifactLocation is the kernel's source file and whose region is
+ * the line and column of its .loc); test dashboards read JUnit XML.
+ * docs/output.md describes both documents.
+ */
+typedef struct wm_ci_opts {
+    const char *command;  /* the command line (may be NULL) */
+    const char *arch;     /* the profile, as the other documents name it */
+    const char *ptx_path; /* to resolve the .loc files (may be NULL) */
+    wm_severity fail_on;  /* JUnit: a failure at this severity or above
+                             (WM_SEV_NONE: at any flagged instruction) */
+} wm_ci_opts;
+
+/*
+ * The flagged instructions of lint results res[0..n-1] (NULL entries are
+ * skipped: kernels that did not lint) as one SARIF log: a result per
+ * flagged verdict, level error (high), warning (medium) or note (low).
+ * WM_ERR_IO on a failed write, WM_ERR_NOMEM.
+ */
+WM_API wm_status wm_lint_sarif(FILE *f, const wm_ptx_module *m,
+                               const wm_lint *const *res, size_t n,
+                               const wm_ci_opts *o);
+
+/*
+ * The same results as JUnit XML: a testsuite per kernel, a testcase per
+ * memory instruction, a <failure> where its severity is o->fail_on or
+ * above.
+ */
+WM_API wm_status wm_lint_junit(FILE *f, const wm_ptx_module *m,
+                               const wm_lint *const *res, size_t n,
+                               const wm_ci_opts *o);
+
+/*
+ * A run's findings as one SARIF log: each hazard of c (may be NULL) at
+ * its second access with the first as a relatedLocation, a schedule
+ * difference, and the fault (may be NULL) at its instruction.
+ */
+WM_API wm_status wm_check_sarif(FILE *f, const wm_ptx_module *m,
+                                const wm_ptx_check *c,
+                                const wm_ptx_fault *fault,
+                                const wm_ci_opts *o);
+
 /* ---- HTML report (wm_html_*) --------------------------------------------
  *
  * One self-contained XHTML-compatible file: inline CSS and SVG, no
@@ -1579,6 +1630,18 @@ typedef int (*wm_html_where_fn)(void *ctx, uint32_t site, wm_html_where *out);
  * every line of the file, and `source` must return lines untrimmed. */
 typedef uint32_t (*wm_html_nlines_fn)(void *ctx, const char *file);
 
+/* A finding of a check (run --check's hazards) for the HTML report: the
+   two source lines it involves (file[i] "" / line[i] 0 when it has
+   fewer: an uninitialised read has one). */
+typedef struct wm_html_finding {
+    const char *kind;    /* "write-after-read", "schedule-difference" ... */
+    const char *text;    /* one line: where, how often */
+    const char *file[2]; /* the earlier and the later access, as the
+                            sites name their files */
+    uint32_t line[2];
+    const char *what[2]; /* "read", "write" (may be NULL) */
+} wm_html_finding;
+
 typedef struct wm_html_opts {
     const char *title;        /* page title; NULL: "warpmem report" */
     const char *command;      /* command line shown under the title or NULL */
@@ -1594,6 +1657,10 @@ typedef struct wm_html_opts {
     wm_html_nlines_fn nlines; /* may be NULL (then only lines with memory
                                  instructions are rows); uses source_ctx */
     wm_html_where_fn where;   /* may be NULL; uses source_ctx */
+    /* a Checks section first, each finding with both source lines
+       linked, and those lines marked on the source page; may be 0 */
+    const wm_html_finding *findings;
+    size_t nfindings;
 } wm_html_opts;
 
 /*

@@ -90,6 +90,9 @@ static const char style_report[] =
     "col.c-conf{width:72px}col.c-share{width:52px}col.c-heat{width:100px}"
     "\n"
     "table.srcpage td.ln{color:var(--muted);text-align:right}\n"
+    "tr.src.hazard td.code{background:#fde2e2;box-shadow:inset 3px 0 #c62828}"
+    ".checks{border:1px solid #c62828;border-radius:4px;padding:0 12px;"
+    "margin:12px 0}.checks h2{color:#c62828}\n"
     "tr.hot td.code{background:#fff4e5}tr.inl td{background:#f7f8fa}\n"
     "tr:target td{background:#fff3b0}\n"
     "td.heat{text-align:left}\n"
@@ -412,6 +415,7 @@ wm_status wm_html_report(FILE *f, const wm_agg *g, const wm_html_opts *opts)
         wmi_html_escape(f, p.o.command);
         fputs("</span></p>\n", f);
     }
+    wmi_html_checks(f, &p);
     wmi_html_summary(f, &p);
     wmi_html_kernel_charts(h, &p);
     wmi_html_source(f, &p);

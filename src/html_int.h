@@ -114,6 +114,13 @@ void wmi_hline_id(char *buf, size_t n, const wmi_hline *l, const wmi_hpage *p,
 void wmi_hline_where(char *buf, size_t n, const wmi_hline *l,
                      const wmi_hpage *p);
 
+/* The Checks section (opts.findings), between <!-- checks --> and
+   <!-- /checks -->; nothing without findings (html_checks.c). */
+void wmi_html_checks(FILE *f, const wmi_hpage *p);
+/* Does a finding involve file:line (marked on the source page)? */
+int wmi_html_finding_line(const wmi_hpage *p, const char *file,
+                          uint32_t line);
+
 /* The summary block, between <!-- summary --> and <!-- /summary -->. */
 void wmi_html_summary(FILE *f, const wmi_hpage *p);
 

@@ -88,8 +88,9 @@ static void line_row(FILE *f, const wmi_hpage *p, const wmi_hline *l,
     wmi_hline_id(id, sizeof id, l, p, 's');
     wmi_hline_id(did, sizeof did, l, p, 'd');
     int link = !p->o.max_sites || l->dpos < p->o.max_sites;
-    fprintf(f, "<tr class=\"src%s\" id=\"%s\"><td class=\"ln\">",
-            l->rank ? " hot" : "", id);
+    fprintf(f, "<tr class=\"src%s%s\" id=\"%s\"><td class=\"ln\">",
+            l->rank ? " hot" : "",
+            wmi_html_finding_line(p, l->file, l->line) ? " hazard" : "", id);
     if (link)
         fprintf(f, "<a href=\"#%s\">", did);
     if (l->line)

@@ -124,11 +124,19 @@ static void pair(cmp_state *s, uint32_t line, const char *name,
         wmi_out_end(s->out);
         return;
     }
-    char where[24] = "";
+    char label[512];
     if (line)
-        snprintf(where, sizeof where, "line %u ", line);
-    fprintf(s->f, "  %s%-66s %-15s %14.6g %14.6g %8.3f%s\n", where, name,
-            unit, pred, meas, ratio, flag ? "  MISMATCH" : "");
+        snprintf(label, sizeof label, "line %u %s", line, name);
+    else
+        snprintf(label, sizeof label, "%s", name);
+    /* a label wider than its column gets a line of its own, so that the
+       numbers stay under their headings */
+    if (strlen(label) > 66) {
+        fprintf(s->f, "  %s\n", label);
+        label[0] = '\0';
+    }
+    fprintf(s->f, "  %-66s %-15s %14.6g %14.6g %8.3f%s\n", label, unit, pred,
+            meas, ratio, flag ? "  MISMATCH" : "");
 }
 
 /* How a predicted launch was looked for in one export (the message when

@@ -187,6 +187,20 @@ wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
 
 /* ---- reports (ptx_check_report.c) ------------------------------------- */
 
+/* Findings the HTML report's Checks section shows at most. */
+#define WMI_HTML_FINDINGS 64
+
+/* c's hazards and schedule difference as HTML findings into *out (and
+   their texts into *texts; free both); their count, 0 (both NULL) for
+   none or when memory ran out. */
+size_t wmi_check_findings(const wm_ptx_module *m, const wm_ptx_check *c,
+                          wm_html_finding **out, char **texts);
+
+/* Where hazard h is, as the text report says it ("shared sdata[4]
+   (offset 16)", "global buffer 1 [0] (byte 0)"), into buf. */
+void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
+                     char *buf, size_t n);
+
 /* The "hazards", "hazards_dropped" and "schedules" members of the run's
    document (out_int.h): the hazards and the schedule comparison of chk. */
 void wmi_check_emit(struct wmi_out *out, const wm_ptx_module *m,

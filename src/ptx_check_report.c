@@ -80,8 +80,8 @@ static const wmi_var *shared_var(const wm_ptx_module *m, size_t pc,
 }
 
 /* "shared sdata[4]" / "global argument 0 [+64]" into buf. */
-static void where_str(const wm_ptx_module *m, const wm_ptx_hazard *h,
-                      char *buf, size_t n)
+void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
+                     char *buf, size_t n)
 {
     uint64_t start;
     unsigned es = h->size ? h->size : 1;
@@ -137,6 +137,67 @@ static void print_bytes(FILE *f, const unsigned char *b, unsigned k)
     fputs("0x", f);
     for (unsigned i = k; i-- > 0;)
         fprintf(f, "%02x", b[i]);
+}
+
+/* The element type of the differing argument, or -1 when unknown. */
+static int elem_type(const wm_ptx_check *c)
+{
+    if (!c->elem_type || c->diff_arg < 0 ||
+        (size_t)c->diff_arg >= c->nelem_type)
+        return -1;
+    return (int)c->elem_type[c->diff_arg];
+}
+
+/* The differing element under schedule k (0: reported, 1: other) as a
+   number of its type into buf ("8128", "-3", "0.5"); 0 when the type is
+   unknown (the hex bytes are all there is). */
+static int typed_value(const wm_ptx_check *c, int k, double *out)
+{
+    const unsigned char *b = c->diff_bytes[k];
+    uint64_t u = 0;
+    int t = elem_type(c);
+    if (t < 0)
+        return 0;
+    size_t n = wm_ptx_type_size((wm_ptx_type)t);
+    for (size_t i = n; i-- > 0;)
+        u = u << 8 | b[i];
+    switch ((wm_ptx_type)t) {
+    case WM_PTX_I8: *out = (double)(int8_t)u; break;
+    case WM_PTX_I16: *out = (double)(int16_t)u; break;
+    case WM_PTX_I32: *out = (double)(int32_t)u; break;
+    case WM_PTX_I64: *out = (double)(int64_t)u; break;
+    case WM_PTX_U8: case WM_PTX_U16: case WM_PTX_U32: case WM_PTX_U64:
+        *out = (double)u;
+        break;
+    case WM_PTX_F16: *out = (double)wmi_half_to_float((uint16_t)u); break;
+    case WM_PTX_BF16: *out = (double)wmi_bf16_to_float((uint16_t)u); break;
+    case WM_PTX_F32: {
+        uint32_t w = (uint32_t)u;
+        float fl;
+        memcpy(&fl, &w, sizeof fl);
+        *out = (double)fl;
+        break;
+    }
+    case WM_PTX_F64: memcpy(out, &u, sizeof *out); break;
+    case WM_PTX_NTYPES: return 0;
+    }
+    return 1;
+}
+
+/* "8128 vs 32640 (f32; bytes 0x45fe0000 vs 0x46ff0000)", or the bytes
+   alone when the type is unknown. */
+static void print_values(FILE *f, const wm_ptx_check *c, unsigned k)
+{
+    double v[2];
+    int typed = typed_value(c, 0, &v[0]) && typed_value(c, 1, &v[1]);
+    if (typed)
+        fprintf(f, "%.9g vs %.9g (%s; bytes ", v[0], v[1],
+                wm_ptx_type_name((wm_ptx_type)elem_type(c)));
+    print_bytes(f, c->diff_bytes[0], k);
+    fputs(" vs ", f);
+    print_bytes(f, c->diff_bytes[1], k);
+    if (typed)
+        fputc(')', f);
 }
 
 static unsigned elem_bytes(const wm_ptx_check *c)
@@ -233,7 +294,7 @@ void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
             continue;
         char where[300];
         int inter = between_ctas(h);
-        where_str(m, h, where, sizeof where);
+        wmi_check_where(m, h, where, sizeof where);
         fprintf(f, "check: %s hazard on %s, %u bytes, ", wm_hazard_name(h->kind),
                 where, h->size);
         if (inter)
@@ -270,9 +331,7 @@ void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
                 wm_ptx_schedule_name(c->other), c->diff_arg,
                 (unsigned long long)c->diff_elem,
                 (unsigned long long)c->diff_byte);
-        print_bytes(f, c->diff_bytes[0], k);
-        fputs(" vs ", f);
-        print_bytes(f, c->diff_bytes[1], k);
+        print_values(f, c, k);
         fputc('\n', f);
     }
     fprintf(f, "check: %llu race hazard%s, %llu uninitialized read%s",
@@ -365,6 +424,15 @@ void wmi_check_emit(wmi_out *out, const wm_ptx_module *m,
         wmi_out_str(out, NULL, hex[0]);
         wmi_out_str(out, NULL, hex[1]);
         wmi_out_end(out);
+        double v[2];
+        if (typed_value(c, 0, &v[0]) && typed_value(c, 1, &v[1])) {
+            wmi_out_str(out, "type",
+                        wm_ptx_type_name((wm_ptx_type)elem_type(c)));
+            wmi_out_arr(out, "typed_values");
+            wmi_out_num(out, NULL, v[0]);
+            wmi_out_num(out, NULL, v[1]);
+            wmi_out_end(out);
+        }
     } else if (c->differs) {
         wmi_out_bool(out, "other_faulted", 1);
     }

@@ -6,8 +6,10 @@
  * and the HTML report of a run.  The advisor itself lives in advise*.c.
  */
 #include "ptx_report_int.h"
+#include "ptx_check_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 size_t wmi_merge_sites(const wm_site *sites, size_t n, wm_space space,
                        wm_op op, wm_site *out)
@@ -129,7 +131,13 @@ wm_status wm_ptx_report_html(FILE *f, const wm_ptx_module *m,
     ho.nlines = html_nlines;
     ho.where = html_where;
     ho.source_ctx = &c;
+    wm_html_finding *fx = NULL;
+    char *ftext = NULL;
+    ho.nfindings = wmi_check_findings(m, o->check, &fx, &ftext);
+    ho.findings = fx;
     wm_status st = wm_html_report(f, g, &ho);
+    free(fx);
+    free(ftext);
     wmi_sources_free(&c.src);
     return st;
 }

@@ -55,7 +55,8 @@ static int by_line(const void *pa, const void *pb)
 typedef struct lgroup {
     size_t lo, hi;
     wm_severity sev;
-    double excess;
+    double excess;   /* summed over its instructions' requests */
+    unsigned nexcess; /* instructions with an excess */
     unsigned rank;
 } lgroup;
 
@@ -107,8 +108,10 @@ static int group(const wm_lint *l, lrow **rows_out, lgroup **groups_out,
         const wm_lint_insn *v = &l->v[rows[i].i];
         if (v->severity > c->sev)
             c->sev = v->severity;
-        if (numbered(v) && v->per_request > v->ideal)
+        if (numbered(v) && v->per_request > v->ideal) {
             c->excess += v->per_request - v->ideal;
+            c->nexcess++;
+        }
     }
     lgroup **order = malloc((n + 1) * sizeof *order);
     if (!order) {
@@ -285,9 +288,16 @@ static void text_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
             if (!any)
                 fprintf(f, "\nlines that waste bandwidth, worst first:\n");
             any = 1;
-            fprintf(f, "  #%u %s:%u  %s, %.2f excess per request\n", rk,
-                    base ? base + 1 : r->file, r->line,
-                    wm_severity_name(g[k].sev), g[k].excess);
+            fprintf(f, "  #%u %s:%u  %s, ", rk, base ? base + 1 : r->file,
+                    r->line, wm_severity_name(g[k].sev));
+            /* a line of several flagged instructions: their sum, said */
+            if (g[k].nexcess > 1)
+                fprintf(f, "%.2f excess summed over %u instructions (%.2f "
+                           "per request on average)\n",
+                        g[k].excess, g[k].nexcess,
+                        g[k].excess / g[k].nexcess);
+            else
+                fprintf(f, "%.2f excess per request\n", g[k].excess);
         }
     if (!any)
         fprintf(f, "\nno memory instruction flagged.\n");

@@ -196,6 +196,11 @@ static void text_header(const report *r)
     if (r->o->fault)
         fputs("\nstopped by a fault (on stderr): the numbers cover the work "
               "before it", f);
+    /* --check's findings come first: they are what the run is for */
+    if (r->o->check && r->o->check->checks) {
+        fputs("\n\n", f);
+        wm_ptx_check_print(f, r->m, r->o->check);
+    }
     fputs("\nPTX-level numbers: ptxas may merge, split or predicate memory "
           "instructions,\nso requests can differ from Nsight Compute's "
           "SASS-level counts.\n\n",

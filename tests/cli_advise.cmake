@@ -45,7 +45,7 @@ wm_cli_test(NAME explain_csv_rejected
 wm_cli_test(NAME html_no_file ARGS shared --html EXIT 2
   STDERR "^warpmem: error: ")
 wm_cli_test(NAME html_unwritable
-  ARGS shared --html /nonexistent-dir/report.html EXIT 1
+  ARGS shared --html /nonexistent-dir/report.html EXIT 4
   STDERR "^warpmem: error: cannot write '/nonexistent-dir/report.html' \\(--html\\): No such file or directory\n$")
 
 # Reports written by the CLI for the checks below.

@@ -61,7 +61,7 @@ wm_cli_test(NAME compare_list_details
          "dram__bytes_read.sum +Kbyte +2.05\n"
          "sm__warps_active.avg.pct_of_peak_sustained_active +% +n/a\n")
 
-# bad exports: file:line:col, the line, a caret; exit 1
+# bad exports: file:line:col, the line, a caret; exit 4
 foreach(pair
     "bad_quote|3:14: error: text after the closing quote of a field"
     "bad_unterminated|3:31: error: unterminated quoted field"
@@ -71,14 +71,14 @@ foreach(pair
   string(REPLACE "|" ";" parts "${pair}")
   list(GET parts 0 name)
   list(GET parts 1 want)
-  wm_cli_test(NAME compare_${name} EXIT 1
+  wm_cli_test(NAME compare_${name} EXIT 4
     ARGS compare ${N}/${name}.csv
     STDERR "^tests/ncu/${name}.csv:${want}")
 endforeach()
-wm_cli_test(NAME compare_not_csv EXIT 1
+wm_cli_test(NAME compare_not_csv EXIT 4
   ARGS compare README.md
   STDERR "README.md:1:1: error: no CSV header")
-wm_cli_test(NAME compare_nothing EXIT 1
+wm_cli_test(NAME compare_nothing EXIT 4
   ARGS compare ${N}/transpose_source.csv ${N}/copy_raw.csv
   STDERR "compare: nothing compared: no measured launch matched \\(see above\\), or no metric is in both")
 wm_cli_test(NAME compare_usage EXIT 2 ARGS compare
@@ -103,3 +103,13 @@ wm_cli_test(NAME compare_run_hierarchy_mismatch EXIT 1
   ARGS ${WM_CMP_HIER} --compare ${N}/copy_hier_details_mismatch.csv
   STDOUT "dram__bytes_read.sum +byte +65536 +131070 +0.500  MISMATCH\n"
          "1 of 5 compared metrics over the 5% tolerance\n$")
+
+# a metric name wider than its column (74 characters) gets a line of its
+# own: the numbers stay under the headings (unit at column 70 on every row)
+string(REPEAT " " 69 wm_pad69)
+string(REPEAT " " 61 wm_pad61)
+wm_cli_test(NAME compare_long_name
+  ARGS compare ${N}/long_names.csv ${N}/long_names.csv
+  STDOUT "\n  metric${wm_pad61}unit +predicted"
+         "\n  sm__sass_l1tex_m_xbar2l1tex_read_bytes_mem_global_op_ldgsts_cache_bypass.sum\n${wm_pad69}byte +4096 +4096 +1.000\n"
+         "\n  l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum +sector ")

@@ -52,7 +52,8 @@ wm_cli_test(NAME shared_json ARGS shared --stride 32 --format json
 wm_cli_test(NAME shared_csv ARGS shared --stride 2 --format csv
   GOLDEN shared_stride2.csv)
 
-# Usage errors: one line naming the flag and the value, exit 2.
+# Usage errors: one line naming the flag and the value, exit 2 (and a
+# "did you mean" line under a misspelled option).
 function(wm_usage_error name expect)
   wm_cli_test(NAME err_${name} ARGS ${ARGN} EXIT 2
     STDERR "^warpmem: error: ${expect}\n$")
@@ -92,7 +93,7 @@ wm_usage_error(format_bad "--format: 'xml' is not one of text, json, csv, ncu-cs
 wm_usage_error(color_bad "--color: 'sometimes' is not one of auto, always, never"
   shared --color sometimes)
 wm_usage_error(missing_value "--stride: missing value" global --stride)
-wm_usage_error(unknown_opt "global: unknown option '--strid' \\(see 'warpmem global --help'\\)"
+wm_usage_error(unknown_opt "global: unknown option '--strid' \\(see 'warpmem global --help'\\)\nwarpmem: did you mean '--stride'\\?"
   global --strid 2)
 wm_usage_error(shared_local "shared: unknown option '--local' \\(see 'warpmem shared --help'\\)"
   shared --local)

@@ -5,20 +5,20 @@
 set(N tests/ncu)
 set(DG_COPY run examples/kernels/sm_80/copy.ptx --block 256 --draw 0)
 
-wm_cli_test(NAME diag_ncu_no_value EXIT 1
+wm_cli_test(NAME diag_ncu_no_value EXIT 4
   ARGS compare ${N}/copy_details_novalue.csv
   STDERR "copy_details_novalue.csv:5:1: error: the details page has no \"Metric Value\" column")
-wm_cli_test(NAME diag_ncu_no_block EXIT 1
+wm_cli_test(NAME diag_ncu_no_block EXIT 4
   ARGS ${DG_COPY} --grid 2 --arg f32[512] --arg f32[512] --arg i32=512
        --compare ${N}/copy_details_noblock.csv
   STDOUT "kernel copy_f32, block 256, grid 2: the export gives no launch shape \\(no \"Block Size\" or \"Grid Size\"\\): pick the launch with --launch N\n"
   STDERR "compare: nothing compared: no measured launch matched")
-wm_cli_test(NAME diag_ncu_other_shape EXIT 1
+wm_cli_test(NAME diag_ncu_other_shape EXIT 4
   ARGS ${DG_COPY} --grid 4 --arg f32[1024] --arg f32[1024] --arg i32=1024
        --compare ${N}/copy_details.csv
   STDOUT "kernel copy_f32, block 256, grid 4: none of its 2 measured launches has block 256, grid 4 \\(pick one with --launch N\\)\n0 of 0 compared"
   STDERR "compare: nothing compared")
-wm_cli_test(NAME diag_ncu_launch_range EXIT 1
+wm_cli_test(NAME diag_ncu_launch_range EXIT 4
   ARGS compare ${N}/copy_raw.csv ${N}/copy_raw.csv --launch 99
   STDOUT ": no launch 99 of it: the exports have 2 launches of it \\(--launch 0..1\\)\n")
 
@@ -36,11 +36,11 @@ wm_cli_test(NAME diag_ctas_whole EXIT 2
   STDERR "^warpmem: error: --ctas 'sample:4,x': 'x' is not")
 
 foreach(k huge together)
-  wm_cli_test(NAME diag_regs_${k} EXIT 1
+  wm_cli_test(NAME diag_regs_${k} EXIT 4
     ARGS run tests/limits/regs_huge.ptx --kernel ${k} --grid 1 --block 32
     STDERR "may have at most 65536 register slots|needs more than 65536 register slots")
 endforeach()
-wm_cli_test(NAME diag_regs_huge_text EXIT 1
+wm_cli_test(NAME diag_regs_huge_text EXIT 4
   ARGS run tests/limits/regs_huge.ptx --kernel huge --grid 1 --block 32
   STDERR "regs_huge.ptx:8:15: error: 10000000 registers in '%r': function 'huge' may have at most 65536 register slots")
 wm_cli_test(NAME diag_regs_at_limit

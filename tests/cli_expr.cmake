@@ -37,15 +37,15 @@ wm_cli_test(NAME expr_transposed_copy_full
   STDOUT ",total,,,,,,,,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sector,67108864\n"
          ",total,,,,,,,,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,sector,8388608\n")
 
-# Parse errors: file:line:col, the line, a caret (exit 1).
+# Parse errors: file:line:col, the line, a caret (exit 4).
 foreach(name unknown_var bad_syntax bad_type unknown_type)
   wm_cli_test(NAME expr_err_${name} ARGS expr -f tests/expr/${name}.expr
-    EXIT 1 STDERR_GOLDEN expr_err_${name}.txt)
+    EXIT 4 STDERR_GOLDEN expr_err_${name}.txt)
 endforeach()
 wm_cli_test(NAME expr_err_args
   ARGS expr --block 32 "load global f32 a[8] at [tid.x]"
        "load global f32 b[8] at [tid.q]"
-  EXIT 1 STDERR_GOLDEN expr_err_args.txt)
+  EXIT 4 STDERR_GOLDEN expr_err_args.txt)
 
 # Run-time faults: block and thread of the first offending thread (exit 1).
 foreach(name div_zero out_of_bounds address)
@@ -75,7 +75,7 @@ wm_cli_test(NAME expr_both_inputs ARGS expr -f x.expr "load global f32 a[8] at [
 wm_cli_test(NAME expr_unknown_opt ARGS expr --frob EXIT 2
   STDERR "^warpmem: error: expr: unknown option '--frob' \\(see 'warpmem expr --help'\\)\n$")
 wm_cli_test(NAME expr_missing_file ARGS expr -f tests/expr/nonexistent.expr
-  EXIT 1 STDERR "^warpmem: error: cannot read 'tests/expr/nonexistent.expr': No such file or directory\n$")
+  EXIT 4 STDERR "^warpmem: error: cannot read 'tests/expr/nonexistent.expr': No such file or directory\n$")
 
 # Options may follow the statements (argv is permuted as getopt does), and
 # a value that looks like a statement stays with its option.

@@ -102,7 +102,7 @@ wm_cli_test(NAME expr_html_empty ARGS expr --html= --block 32
 wm_cli_test(NAME expr_html_unwritable
   ARGS expr --block 32 --html /nonexistent-dir/r.html
        "load global f32 a[32] at [tid.x]"
-  EXIT 1
+  EXIT 4
   STDERR "^warpmem: error: cannot write '/nonexistent-dir/r.html' \\(--html\\): No such file or directory\n$")
 
 # Reports for the checks below: tiled transpose (shared heatmaps) and the

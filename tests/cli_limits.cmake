@@ -7,7 +7,7 @@ set(L tests/limits)
 # operand arity from the ptx_ops.def table; literals integers cannot hold
 foreach(t arity_mad arity_bar arity_or vec_add lit_range lit_range_vec wide64
     cut_opcode)
-  wm_cli_test(NAME limits_${t} EXIT 1
+  wm_cli_test(NAME limits_${t} EXIT 4
     ARGS run ${L}/${t}.ptx --grid 1 --block 32
     STDERR_GOLDEN limits_${t}.txt)
 endforeach()
@@ -15,15 +15,15 @@ endforeach()
 # sizes: no wrap-around, no 32-bit truncation, no huge allocation; nested
 # blocks stop at WM_LIMIT_PTX_NESTING instead of the stack's end
 foreach(t global_wrap global_10g shared_4g local_4g regs nesting)
-  wm_cli_test(NAME limits_${t} EXIT 1
+  wm_cli_test(NAME limits_${t} EXIT 4
     ARGS run ${L}/${t}.ptx --grid 1 --block 32
     STDERR_GOLDEN limits_${t}.txt)
 endforeach()
-wm_cli_test(NAME limits_nesting_lint EXIT 1
+wm_cli_test(NAME limits_nesting_lint EXIT 4
   ARGS lint ${L}/nesting.ptx STDERR_GOLDEN limits_nesting.txt)
 # a module with a kernel whose body did not parse: lint says where and
 # lints the others (the broken kernel's empty code crashed it)
-wm_cli_test(NAME limits_lint_broken_kernel EXIT 1
+wm_cli_test(NAME limits_lint_broken_kernel EXIT 4
   ARGS lint ${L}/broken_kernel.ptx
   STDOUT "kernel copy: lint for block 256x1x1, 2 memory instructions"
   STDERR_GOLDEN limits_lint_broken_kernel.txt)
@@ -41,20 +41,20 @@ wm_cli_test(NAME limits_global_1g
 
 # input files: directories, devices and FIFOs are refused with the reason;
 # a stream is read up to WM_LIMIT_INPUT_BYTES
-wm_cli_test(NAME limits_run_dir EXIT 1
+wm_cli_test(NAME limits_run_dir EXIT 4
   ARGS run tests --grid 1 --block 32 STDERR_GOLDEN limits_run_dir.txt)
-wm_cli_test(NAME limits_run_dev_zero EXIT 1
+wm_cli_test(NAME limits_run_dev_zero EXIT 4
   ARGS run /dev/zero --grid 1 --block 32
   STDERR_GOLDEN limits_run_dev_zero.txt)
-wm_cli_test(NAME limits_lint_dev_zero EXIT 1
+wm_cli_test(NAME limits_lint_dev_zero EXIT 4
   ARGS lint /dev/zero STDERR_GOLDEN limits_run_dev_zero.txt)
-wm_cli_test(NAME limits_expr_dir EXIT 1
+wm_cli_test(NAME limits_expr_dir EXIT 4
   ARGS expr -f tests STDERR_GOLDEN limits_expr_dir.txt)
-wm_cli_test(NAME limits_expr_dev_zero EXIT 1
+wm_cli_test(NAME limits_expr_dev_zero EXIT 4
   ARGS expr -f /dev/zero STDERR_GOLDEN limits_expr_dev_zero.txt)
-wm_cli_test(NAME limits_expr_missing EXIT 1
+wm_cli_test(NAME limits_expr_missing EXIT 4
   ARGS expr -f tests/limits/none.expr STDERR_GOLDEN limits_expr_missing.txt)
-wm_cli_test(NAME limits_arg_dir EXIT 1
+wm_cli_test(NAME limits_arg_dir EXIT 4
   ARGS run ${L}/one_buf.ptx --grid 1 --block 32 --arg u8[4]:file=tests
   STDERR_GOLDEN limits_arg_dir.txt)
 wm_cli_test(NAME limits_file_dev_zero
@@ -65,16 +65,16 @@ add_test(NAME cli_limits_fifo
           sh $<TARGET_FILE:warpmem>
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(cli_limits_fifo PROPERTIES TIMEOUT 20
-  PASS_REGULAR_EXPRESSION "warpmem: error: cannot read 'fifo': not a regular file \\(FIFOs and devices are not read\\)\nrc=1")
+  PASS_REGULAR_EXPRESSION "warpmem: error: cannot read 'fifo': not a regular file \\(FIFOs and devices are not read\\)\nrc=4")
 add_test(NAME cli_limits_stdin_big
   COMMAND sh -c "head -c 300000000 /dev/zero | \"$1\" expr -f -; echo \"rc=$?\""
           sh $<TARGET_FILE:warpmem>)
 set_tests_properties(cli_limits_stdin_big PROPERTIES TIMEOUT 60
-  PASS_REGULAR_EXPRESSION "warpmem: error: cannot read '-': larger than the input limit of 256 MiB \\(a fixed limit\\)\nrc=1")
+  PASS_REGULAR_EXPRESSION "warpmem: error: cannot read '-': larger than the input limit of 256 MiB \\(a fixed limit\\)\nrc=4")
 
 # parse errors echo binary bytes escaped, long lines as a window
 foreach(t binary long_line)
-  wm_cli_test(NAME limits_${t} EXIT 1
+  wm_cli_test(NAME limits_${t} EXIT 4
     ARGS run ${L}/${t}.ptx --grid 1 --block 32
     STDERR_GOLDEN limits_${t}.txt)
 endforeach()
@@ -85,13 +85,13 @@ string(REPEAT "(" 20000 opens)
 string(REPEAT ")" 20000 closes)
 string(REPEAT "-" 20000 minuses)
 string(REPEAT "+1" 50000 terms)
-wm_cli_test(NAME limits_expr_parens EXIT 1
+wm_cli_test(NAME limits_expr_parens EXIT 4
   ARGS expr "block 32" "load global f32 a[] at [${opens}tid.x${closes}]"
   STDERR_GOLDEN limits_expr_parens.txt)
-wm_cli_test(NAME limits_expr_minus EXIT 1
+wm_cli_test(NAME limits_expr_minus EXIT 4
   ARGS expr "block 32" "load global f32 a[] at [${minuses}tid.x]"
   STDERR_GOLDEN limits_expr_minus.txt)
-wm_cli_test(NAME limits_expr_sum EXIT 1
+wm_cli_test(NAME limits_expr_sum EXIT 4
   ARGS expr "block 32" "load global f32 a[] at [tid.x${terms}]"
   STDERR_GOLDEN limits_expr_sum.txt)
 
@@ -117,7 +117,7 @@ wm_cli_test(NAME limits_total_raised
        --arg f32[256000] --arg i32=256000 --max-total-steps 0 --draw 0
   STDOUT "1000 of 1000 CTAs, 136000 warp instructions")
 
-# write errors are errors: exit 1 with "cannot write <what>: <reason>"
+# write errors are errors: exit 4 with "cannot write <what>: <reason>"
 # (/dev/full fails every write with ENOSPC)
 if(EXISTS /dev/full)
   set(wm_copy "run examples/kernels/sm_80/copy.ptx --grid 2 --block 256 --arg f32[512]")
@@ -139,7 +139,7 @@ if(EXISTS /dev/full)
       COMMAND sh -c "\"$0\" ${cmdline}; echo \"rc=$?\"" $<TARGET_FILE:warpmem>
       WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     set_tests_properties(cli_limits_write_${name} PROPERTIES
-      PASS_REGULAR_EXPRESSION "^warpmem: error: ${want}\nrc=1\n$")
+      PASS_REGULAR_EXPRESSION "^warpmem: error: ${want}\nrc=4\n$")
   endforeach()
 endif()
 

@@ -47,3 +47,12 @@ wm_cli_test(NAME lint_unknown_kernel EXIT 2
 wm_cli_test(NAME lint_html_needs_kernel EXIT 2
   ARGS lint ${K}/transpose.ptx --html out.html
   STDERR "--html: .* has 4 kernels: name one with --kernel")
+# a line of several flagged instructions says its excess is their sum
+# (transpose.cu:47: four shared loads of 32 wavefronts, ideal 1)
+wm_cli_test(NAME lint_excess_summed
+  ARGS lint examples/kernels/sm_80/transpose.ptx --kernel transpose_tiled
+       --color never
+  STDOUT "\n  #1 transpose.cu:47  high, 124.00 excess summed over 4 instructions \\(31.00 per request on average\\)\n")
+wm_cli_test(NAME lint_excess_one
+  ARGS lint examples/kernels/sm_80/strided_copy.ptx --color never
+  STDOUT "\n  #1 strided_copy.cu:18  high, 28.00 excess per request\n")

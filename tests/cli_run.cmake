@@ -61,7 +61,7 @@ wm_cli_test(NAME run_unsupported EXIT 1
   STDERR "unsupported: unsupported instruction 'frobnicate.sync.b32 %r2, %r1'")
 
 # parse errors: file:line:col, the line and a caret
-wm_cli_test(NAME run_parse_error EXIT 1
+wm_cli_test(NAME run_parse_error EXIT 4
   ARGS run ${P}/bad.ptx --grid 1 --block 32
   STDERR "bad.ptx:8:15: error: undeclared register '%r7'"
          "\tadd.s32 %r1, %r7, 1;"
@@ -106,7 +106,7 @@ wm_cli_test(NAME run_one_broken_good
   ARGS run ${P}/one_broken.ptx --kernel last --grid 1 --block 32
        --arg u32[32] --format csv
   STDOUT ",global,st,4,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,sector,4\n")
-wm_cli_test(NAME run_one_broken_bad EXIT 1
+wm_cli_test(NAME run_one_broken_bad EXIT 4
   ARGS run ${P}/one_broken.ptx --kernel broken --grid 1 --block 32
        --arg u32[32]
   STDERR "one_broken.ptx:29:15: error: undeclared register '%r7'"

@@ -65,7 +65,7 @@ wm_cli_test(NAME run_html_empty EXIT 2
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[32] --arg f32[32]
        --arg i32=32 --html=
   STDERR "^warpmem: error: --html: empty file name\n$")
-wm_cli_test(NAME run_html_unwritable EXIT 1
+wm_cli_test(NAME run_html_unwritable EXIT 4
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[32] --arg f32[32]
        --arg i32=32 --html /nonexistent-dir/r.html
   STDERR "^warpmem: error: cannot write '/nonexistent-dir/r.html' \\(--html\\): No such file or directory")

@@ -9,7 +9,7 @@ wm_cli_test(NAME run_check_reduce_nosync EXIT 1
   ARGS run ${CK}/reduce_nosync_sm_80.ptx --grid 1 --block 256 --arg f32[1]
        --arg f32[256]:iota --check race --draw 0
   STDOUT "check: write-after-read hazard on shared sdata\\[128\\] \\(offset 512\\), 4 bytes, block \\(0,0,0\\): 128 times\n    read   warp 0 lane 0, thread \\(0,0,0\\), PTX line 52, [^\n]*reduce_nosync.cu:18: ld.shared.f32[^\n]*\n    write  warp 4 lane 0, thread \\(128,0,0\\), PTX line 46, [^\n]*reduce_nosync.cu:14: st.shared.f32"
-         "check: outputs differ between schedules in-order and reverse: argument 0, element 0 \\(byte 2\\): 0x45fe0000 vs 0x46ff0000"
+         "check: outputs differ between schedules in-order and reverse: argument 0, element 0 \\(byte 2\\): 8128 vs 32640 \\(f32; bytes 0x45fe0000 vs 0x46ff0000\\)\n"
          "check: 1 race hazard, 0 uninitialized reads, schedules in-order and reverse differ")
 wm_cli_test(NAME run_check_reduce_nosync_reverse EXIT 1
   ARGS run ${CK}/reduce_nosync_sm_80.ptx --grid 1 --block 256 --arg f32[1]
@@ -42,11 +42,11 @@ wm_cli_test(NAME run_check_json EXIT 1
   STDOUT "\"hazards\": .\n  .\"kind\": \"write-after-read\", \"space\": \"shared\", \"address\": 512, \"size\": 4, \"variable\": \"sdata\", \"index\": 128, \"buffer\": -1"
          "\"count\": 128, \"first\": \\{\"access\": \"read\", \"warp\": 0, \"lane\": 0, \"thread\": \\[0, 0, 0\\], \"ptx_line\": 52, "
          "\"file\": \"../reduce_nosync.cu\", \"line\": 14, \"block\": \\[0, 0, 0\\]\\}"
-         "\"schedules\": \\{\"reported\": \"in-order\", \"other\": \"reverse\", \"differs\": true, \"argument\": 0, \"element\": 0, \"byte\": 2, \"values\": \\[\"0x45fe0000\", \"0x46ff0000\"\\]\\}")
+         "\"schedules\": \\{\"reported\": \"in-order\", \"other\": \"reverse\", \"differs\": true, \"argument\": 0, \"element\": 0, \"byte\": 2, \"values\": \\[\"0x45fe0000\", \"0x46ff0000\"\\], \"type\": \"f32\", \"typed_values\": \\[8128, 32640\\]\\}")
 wm_cli_test(NAME run_check_clean
   ARGS run ${K}/reduce.ptx --grid 4 --block 256 --arg f32[4]
        --arg f32[1024]:iota --arg i32=1024 --check all --draw 0
-  STDOUT "check: 0 race hazards, 0 uninitialized reads, schedules in-order and reverse agree\n$")
+  STDOUT "check: 0 race hazards, 0 uninitialized reads, schedules in-order and reverse agree\n\nPTX-level numbers: ")
 wm_cli_test(NAME run_check_global_uninit EXIT 1
   ARGS run ${K}/copy.ptx --grid 2 --block 256 --arg f32[512]:uninit
        --arg f32[512]:uninit --arg i32=512 --check init --draw 0

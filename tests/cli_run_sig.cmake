@@ -106,7 +106,7 @@ wm_cli_test(NAME run_refuse_before_alloc_smem EXIT 2
   ARGS run ${P}/sig.ptx --kernel smem_sum --grid 1 --block 32
        --arg f32[100000000000] --arg f32[4] --smem 300000
   STDERR "^warpmem: error: shared memory of 300000 bytes exceeds 233472\n$")
-wm_cli_test(NAME run_refuse_before_alloc_file EXIT 1
+wm_cli_test(NAME run_refuse_before_alloc_file EXIT 4
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[100000000000]
        --arg i32[4]:file=${P}/iota4_f32.npy --arg i32=4
   STDERR "^warpmem: error: --arg 'i32\\[4\\]:file=[^']*': '[^']*iota4_f32.npy' holds '<f4', the spec says i32 \\(<i4\\)\n$")
@@ -193,15 +193,15 @@ wm_file_hex(run_file_npy_out_npy_data run_file_npy_out_npy ${B}/copy_out.npy
   000000000000803f0000004000004040 -DOFFSET=128)
 wm_file_hex(run_file_npy_out_npy_header run_file_npy_out_npy ${B}/copy_out.npy
   934e554d505901007600 -DOFFSET=0 -DLIMIT=10)
-wm_cli_test(NAME run_file_npy_type EXIT 1
+wm_cli_test(NAME run_file_npy_type EXIT 4
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[4]
        --arg i32[4]:file=${P}/iota4_f32.npy --arg i32=4
   STDERR "^warpmem: error: --arg 'i32\\[4\\]:file=[^']*iota4_f32.npy': '[^']*iota4_f32.npy' holds '<f4', the spec says i32 \\(<i4\\)\n$")
-wm_cli_test(NAME run_file_npy_shape EXIT 1
+wm_cli_test(NAME run_file_npy_shape EXIT 4
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[4]
        --arg f64[3x2]:file=${P}/iota2x3_f64.npy --arg i32=4
   STDERR "' has shape 2x3, the spec 3x2\n$")
-wm_cli_test(NAME run_file_raw_size EXIT 1
+wm_cli_test(NAME run_file_raw_size EXIT 4
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[4]
        --arg f32[5]:file=${P}/iota4_f32.raw --arg i32=4
   STDERR "^warpmem: error: --arg 'f32\\[5\\]:file=[^']*iota4_f32.raw': '[^']*iota4_f32.raw' has 16 bytes, the buffer 20\n$")
@@ -211,7 +211,7 @@ wm_cli_test(NAME run_file_raw
   STDOUT "^kernel copy_f32")
 wm_file_hex(run_file_raw_data run_file_raw ${B}/copy_out.bin
   000000000000803f0000004000000000)
-wm_cli_test(NAME run_file_missing EXIT 1
+wm_cli_test(NAME run_file_missing EXIT 4
   ARGS run ${K}/copy.ptx --grid 1 --block 32 --arg f32[4]
        --arg f32[4]:file=${P}/none.npy --arg i32=4
   STDERR "^warpmem: error: --arg 'f32\\[4\\]:file=[^']*none.npy': cannot read '[^']*none.npy': No such file or directory\n$")
@@ -230,7 +230,7 @@ if(WM_NVCC_FOR_RUN)
          --nvcc-flag -I${P}/cu/inc -- -DFACTOR=2 -std=c++17
     STDERR "^[^\n]*oob.cu:8: fault: out-of-bounds global store of 4 bytes at 0x100000000a0: offset 160 in the buffer of argument 0 \\(160 bytes\\)\n"
            "\n  ptx: st.global.f32 \\[%rd4\\], %f2 \\(PTX line [0-9]+\\)\n  source: [^\n]*oob.cu:8\n$")
-  wm_cli_test(NAME run_cu_missing_flag EXIT 1
+  wm_cli_test(NAME run_cu_missing_flag EXIT 4
     ARGS run ${P}/cu/oob.cu --grid 2 --block 32 --arg f32[40] --arg i32=40
     STDERR "oob.cu: nvcc failed")
   foreach(t run_cu_flags run_cu_missing_flag)

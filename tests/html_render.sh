@@ -29,7 +29,7 @@ for f in "$@"; do
     rm -f "$png"
     # --no-sandbox: CI containers run as root, where the sandbox refuses.
     # --enable-logging=stderr writes console messages as "INFO:CONSOLE".
-    timeout 90 "$browser" --headless --no-sandbox --disable-gpu \
+    timeout $((90 * ${WM_TEST_TIMEOUT_FACTOR:-4})) "$browser" --headless --no-sandbox --disable-gpu \
         --hide-scrollbars --window-size=$width,$height \
         --enable-logging=stderr --v=0 \
         --screenshot="$png" "file://$dir/$f" >/dev/null 2>"$log"

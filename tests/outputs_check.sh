@@ -19,7 +19,7 @@ fail() { echo "FAIL ($CASE): $*"; echo "--- stderr ---"; cat err 2>/dev/null; ex
 run() { "$BIN" run k.ptx --grid 1 --block 32 --draw 0 "$@" >out 2>err; rc=$?; }
 # a refusal: exit neither 0 nor 2 (a usage error), the message on stderr
 refused() {
-  [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ] || fail "exit $rc, expected an input error"
+  [ "$rc" -eq 4 ] || fail "exit $rc, expected 4 (an input error)"
   grep -q "$1" err || fail "stderr lacks: $1"
 }
 unchanged() { cmp -s "$1" "$2" || fail "$1 was changed"; }
@@ -84,14 +84,14 @@ stdout_full)
   cp old.bin o.bin
   "$BIN" run k.ptx --grid 1 --block 32 --arg f32[32]:out=o.bin --arg f32[32]:iota \
     --arg u32=32 --html r.html >/dev/full 2>err; rc=$?
-  [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ] || fail "exit $rc"
+  [ "$rc" -eq 4 ] || fail "exit $rc, expected 4 (an output error)"
   grep -q "cannot write standard output" err || fail "no stdout error"
   [ ! -e r.html ] || fail "r.html written although stdout failed"
   unchanged o.bin old.bin; no_temp ;;
 html_fails)
   cp old.bin o.bin
   run --arg f32[32]:out=o.bin --arg f32[32]:iota --arg u32=32 --html nodir/r.html
-  [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ] || fail "exit $rc"
+  [ "$rc" -eq 4 ] || fail "exit $rc, expected 4 (an output error)"
   grep -q "cannot write 'nodir/r.html' (--html)" err || fail "no --html error"
   unchanged o.bin old.bin; no_temp ;;
 readonly_dir)
@@ -107,12 +107,12 @@ readonly_dir)
   fi
   "${as[@]}" "$BIN" run k.ptx --grid 1 --block 32 --draw 0 --arg f32[32]:out=ro/new.bin \
     --arg f32[32]:iota --arg u32=32 --html /dev/null >/dev/null 2>err; rc=$?
-  [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ] || fail "exit $rc"
+  [ "$rc" -eq 4 ] || fail "exit $rc, expected 4 (an output error)"
   grep -q "cannot write 'ro/new.bin' (:out=): Permission denied" err || fail "no error"
   [ ! -e ro/new.bin ] || fail "ro/new.bin created"
   "${as[@]}" "$BIN" run k.ptx --grid 1 --block 32 --draw 0 --arg f32[32]:out=ro/old.bin \
     --arg f32[32]:iota --arg u32=32 >/dev/null 2>err; rc=$?
-  [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ] || fail "exit $rc"
+  [ "$rc" -eq 4 ] || fail "exit $rc, expected 4 (an output error)"
   grep -q "cannot write 'ro/old.bin' (:out=): Permission denied" err || fail "no error"
   unchanged ro/old.bin old.bin; ! ls -a ro | grep -q '\.wm-' || fail "temporary in ro" ;;
 *) echo "unknown case $CASE"; exit 1 ;;

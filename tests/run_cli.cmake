@@ -1,11 +1,17 @@
 cmake_minimum_required(VERSION 3.16)
 # Runs one CLI test (see wm_cli_test in tests/CMakeLists.txt).
 # Set WM_UPDATE_GOLDEN=1 in the environment to rewrite golden files.
+# The command's time limit: 120 s times WM_TEST_TIMEOUT_FACTOR (default 4).
 string(REPLACE "@SEP@" ";" argv "${ARGS}")
+set(factor "$ENV{WM_TEST_TIMEOUT_FACTOR}")
+if(NOT factor MATCHES "^[1-9][0-9]*$")
+  set(factor 4)
+endif()
+math(EXPR limit "120 * ${factor}")
 execute_process(COMMAND ${BIN} ${argv}
   WORKING_DIRECTORY ${WORK_DIR}
   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc
-  TIMEOUT 120)
+  TIMEOUT ${limit})
 set(fail "")
 if(NOT "${rc}" STREQUAL "${EXIT}")
   string(APPEND fail "exit status ${rc}, expected ${EXIT}\n")

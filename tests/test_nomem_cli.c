@@ -152,7 +152,7 @@ static void inject_all(const char *name, char *const *argv,
                    memcmp(got_out, base_out, nout) == 0;
         around += same ? 1u : 0u;
         int ok = nomem_failed() && nomem_live() == 0 &&
-                 ((rc == WM_EXIT_ERR && oom) || same);
+                 ((rc == WM_EXIT_INPUT && oom) || same);
         if (same && getenv("WM_NOMEM_TRACE"))
             fprintf(stderr, "%s: allocation %lu worked around: %s", name, at,
                     got_err);
