@@ -161,6 +161,7 @@ class Check(Structure):
     _fields_ = [("checks", c_uint), ("schedule", c_int), ("seed", c_uint64),
                 ("uninit", c_void_p), ("nuninit", c_size_t),
                 ("elem_size", POINTER(c_uint)), ("nelem_size", c_size_t),
+                ("elem_type", c_void_p), ("nelem_type", c_size_t),
                 ("hazards", c_void_p), ("nhazards", c_size_t),
                 ("dropped", c_uint64), ("differs", c_int), ("other", c_int),
                 ("diff_arg", c_long), ("diff_byte", c_uint64),
