@@ -108,8 +108,28 @@ wm_status wmi_agg_add_repeats(wm_agg *g, uint32_t site, wm_space space,
                               wm_op op, uint32_t size, const wm_counts *c,
                               uint64_t n, uint32_t *hint);
 
-/* Does the aggregator pass each access to a tap (wmi_agg_set_tap)? */
+/* Does the aggregator see each access (a tap, wmi_agg_set_tap, or a SASS
+   plan, wm_agg_set_sass)? */
 int wmi_agg_has_tap(const wm_agg *g);
+
+/* SASS level (sass_map.c, sass_view.c): the plan of g (NULL: none); a
+   view's PTX-level aggregator (NULL: g is not a view); instruction insn's
+   map (NULL past the module); access a counted into g as map mp's SASS
+   instruction sees it. */
+const wm_sass_plan *wmi_agg_sass_plan(const wm_agg *g);
+const wm_agg *wmi_agg_ptx_level(const wm_agg *g);
+const wm_sass_map *wmi_sass_plan_at(const wm_sass_plan *p, uint32_t insn);
+wm_status wmi_sass_count(wm_agg *sass, const wm_sass_map *mp,
+                         const wm_access *a);
+/* The SASS records of a planned aggregator (NULL: none counted) and the
+   view's PTX copy, set by wm_agg_sass_view. */
+const wm_agg *wmi_agg_sass_records(const wm_agg *g);
+void wmi_agg_set_ptx_level(wm_agg *view, wm_agg *ptx, const wm_sass_plan *p);
+const wm_sass_plan *wmi_agg_view_plan(const wm_agg *g);
+/* Site i (key order) of src added to dst's record (as_site, its space
+   and op): stats, histogram, worst access. */
+wm_status wmi_agg_copy_site(wm_agg *dst, const wm_agg *src, size_t i,
+                            uint32_t as_site);
 
 /*
  * Counts of translated repeats (count_memo.c): wmi_cmemo_add is wm_agg_add
