@@ -78,3 +78,25 @@ void cli_sass_free(cli_sass *c)
     c->plan = NULL;
     c->sass = NULL;
 }
+
+int cli_run_sass_begin(cli_sass *c, int level, const wm_ptx_module *m,
+                       size_t k, const char *src, size_t n, unsigned sm,
+                       wm_agg *agg)
+{
+    int lv = cli_sass_setup(c, level, m, k, src, n, sm);
+    if (lv > 0)
+        wm_agg_set_sass(agg, c->plan);
+    return lv;
+}
+
+int cli_run_sass_end(cli_sass *c, wm_agg **agg)
+{
+    if (!c->plan || !*agg)
+        return 1;
+    wm_agg *view;
+    if (wm_agg_sass_view(*agg, &view) != WM_OK)
+        return 0;
+    wm_agg_free(*agg);
+    *agg = view;
+    return 1;
+}

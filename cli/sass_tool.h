@@ -53,4 +53,13 @@ int cli_sass_setup(cli_sass *c, int level, const wm_ptx_module *m, size_t k,
                    const char *src, size_t n, unsigned sm);
 void cli_sass_free(cli_sass *c);
 
+/* A run: cli_sass_setup for kernel k, the plan set on agg (SASS level).
+   1 SASS, 0 PTX level, -1 after an error. */
+int cli_run_sass_begin(cli_sass *c, int level, const wm_ptx_module *m,
+                       size_t k, const char *src, size_t n, unsigned sm,
+                       wm_agg *agg);
+/* After the run at SASS level: *agg replaced by its SASS view (which
+   keeps the PTX-level sites).  0 when memory ran out. */
+int cli_run_sass_end(cli_sass *c, wm_agg **agg);
+
 #endif /* WM_SASS_TOOL_H */

@@ -1354,6 +1354,9 @@ WM_API void wm_advise_json(FILE *f, const wm_advice *adv);
 /* Value of a scalar parameter nobody named. */
 #define WM_LINT_DEFAULT_SCALAR 1024
 
+/* The PTX-to-SASS map of a kernel (wm_sass_plan_new, "SASS view"). */
+typedef struct wm_sass_plan wm_sass_plan;
+
 /* A known parameter value: by name (exact or the _param_N suffix's N). */
 typedef struct wm_lint_param {
     const char *name; /* parameter name, or its index as decimal text */
@@ -1365,6 +1368,9 @@ typedef struct wm_lint_opts {
     unsigned grid[3];  /* grid for %nctaid; 0: 1024 x 1024 x 64 */
     const wm_lint_param *params;
     size_t nparams;
+    const wm_sass_plan *sass; /* the kernel's SASS map, or NULL: judge the
+                                 SASS accesses (a merge at its width, the
+                                 merged instructions in it; docs/lint.md) */
 } wm_lint_opts;
 
 /* Verdict kinds: X(enum, name). */
@@ -1927,8 +1933,6 @@ WM_API wm_status wm_sass_print(FILE *f, const wm_sass *s, const char *func,
  * splits it; per line whether the mapping is certain.  Borrows m and s
  * for its lifetime.  WM_ERR_NOMEM, WM_ERR_ARG.
  */
-typedef struct wm_sass_plan wm_sass_plan;
-
 typedef enum {
     WM_SASS_SAME,     /* one SASS access per PTX access, same width */
     WM_SASS_LEAD,     /* counted at width, standing for `merged` PTX accesses */

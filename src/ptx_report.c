@@ -196,10 +196,7 @@ static void text_header(const report *r)
     if (r->o->fault)
         fputs("\nstopped by a fault (on stderr): the numbers cover the work "
               "before it", f);
-    fputs("\nPTX-level numbers: ptxas may merge, split or predicate memory "
-          "instructions,\nso requests can differ from Nsight Compute's "
-          "SASS-level counts.\n\n",
-          f);
+    wmi_sass_note(f, r->g);
     fprintf(f, "%-4s %-24s %-10s %9s %8s %8s %9s %9s  %s\n", "", "line",
             "access", "requests", "per-req", "ideal", "excess", "conflicts",
             "per-req metric");

@@ -278,9 +278,16 @@ static size_t collect(const wm_ptx_module *m, const wmi_func *f,
         wm_ptx_where w;
         if (!ptx_mem_op(in, &op) || !wm_ptx_where_insn(m, i, &w) || !w.line)
             continue;
+        uint32_t base = in->a;
+        int64_t imm = in->imm;
+        for (uint32_t c = 0; c < f->nconsts; c++)
+            if (f->cslots[c] == in->a) { /* [symbol+off]: one chain */
+                base = UINT32_MAX;
+                imm += (int64_t)f->cvals[c];
+            }
         unsigned bits = wmi_type_bits((wmi_type)in->type);
         unsigned esz = bits < 8 ? 1 : bits / 8;
-        out[n++] = (ptx_acc){i, w.file, w.line, in->a, in->imm,
+        out[n++] = (ptx_acc){i, w.file, w.line, base, imm,
                              esz * (in->vec ? in->vec : 1),
                              sass_space_of(in->space), op};
     }

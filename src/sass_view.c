@@ -120,3 +120,47 @@ wm_status wm_agg_sass_view(const wm_agg *g, wm_agg **out)
     *out = v;
     return WM_OK;
 }
+
+void wmi_sass_note(FILE *f, const wm_agg *g)
+{
+    const wm_sass_plan *p = wmi_agg_view_plan(g);
+    if (!p) {
+        fputs("\nPTX-level numbers: ptxas may merge, split or predicate "
+              "memory instructions,\nso requests can differ from Nsight "
+              "Compute's SASS-level counts.\n\n",
+              f);
+        return;
+    }
+    wm_sass_summary s;
+    wm_sass_plan_summary(p, &s);
+    fprintf(f, "\nSASS-level numbers (ptxas, nvdisasm): of %zu source lines "
+               "with memory accesses, %zu merge PTX accesses into wider SASS "
+               "ones (%zu PTX accesses merged away), %zu split them, %zu are "
+               "not mapped with certainty (PTX numbers, marked 'SASS not "
+               "mapped').\n\n",
+            s.lines, s.merged, s.insns_merged, s.split, s.unmapped);
+}
+
+int wmi_sass_site_forms(const wm_agg *g, const wm_site *s, wm_stats *ptx,
+                        size_t *ninsns, wm_sass_map *mp)
+{
+    const wm_sass_plan *p = wmi_agg_view_plan(g);
+    const wm_agg *pl = wmi_agg_ptx_level(g);
+    if (!p || !pl)
+        return 0;
+    *mp = wm_sass_plan_insn(p, s->site);
+    memset(ptx, 0, sizeof *ptx);
+    *ninsns = 0;
+    wm_site t;
+    for (size_t i = 0; wm_agg_site(pl, i, &t); i++) {
+        if (t.space != s->space || t.op != s->op)
+            continue;
+        const wm_sass_map *tm = wmi_sass_plan_at(p, t.site);
+        if (t.site == s->site ||
+            (tm && tm->kind == WM_SASS_MERGED && tm->lead == s->site)) {
+            wmi_stats_add(ptx, &t.stats);
+            ++*ninsns;
+        }
+    }
+    return 1;
+}

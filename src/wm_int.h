@@ -126,6 +126,14 @@ wm_status wmi_sass_count(wm_agg *sass, const wm_sass_map *mp,
 const wm_agg *wmi_agg_sass_records(const wm_agg *g);
 void wmi_agg_set_ptx_level(wm_agg *view, wm_agg *ptx, const wm_sass_plan *p);
 const wm_sass_plan *wmi_agg_view_plan(const wm_agg *g);
+/* The text report's level line: SASS (with the map's summary) or PTX
+   (and why SASS counts may differ). */
+void wmi_sass_note(FILE *f, const wm_agg *g);
+/* In a SASS view g: site s's map, and the PTX-level stats of the PTX
+   instructions it stands for (itself and those merged into it; *ninsns
+   of them).  0 when g is not a view. */
+int wmi_sass_site_forms(const wm_agg *g, const wm_site *s, wm_stats *ptx,
+                        size_t *ninsns, wm_sass_map *mp);
 /* Site i (key order) of src added to dst's record (as_site, its space
    and op): stats, histogram, worst access. */
 wm_status wmi_agg_copy_site(wm_agg *dst, const wm_agg *src, size_t i,
