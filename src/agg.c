@@ -43,6 +43,7 @@ struct wm_agg {
     void *tap_ud;
     const wm_sass_plan *plan; /* wm_agg_set_sass: also count at SASS level */
     wm_agg *sass;             /* ... the LEAD and SPLIT sites there */
+    wmi_cmemo *sass_memo;     /* ... their counts reused when translated */
     wm_agg *ptx;              /* a SASS view: the PTX-level sites */
     const wm_sass_plan *view_plan; /* ... and the plan it follows */
 };
@@ -55,7 +56,15 @@ void wmi_agg_set_tap(wm_agg *g, wmi_agg_tap tap, void *ud)
 
 int wmi_agg_has_tap(const wm_agg *g)
 {
-    return g->tap != NULL || g->plan != NULL;
+    return g->tap != NULL;
+}
+
+int wmi_agg_sees_site(const wm_agg *g, uint32_t site)
+{
+    if (g->tap)
+        return 1;
+    const wm_sass_map *mp = g->plan ? wmi_sass_plan_at(g->plan, site) : NULL;
+    return mp && (mp->kind == WM_SASS_LEAD || mp->kind == WM_SASS_SPLIT);
 }
 
 void wm_agg_set_sass(wm_agg *g, const wm_sass_plan *p)
@@ -111,6 +120,7 @@ void wm_agg_free(wm_agg *g)
         free(g->labels[i].file);
     }
     wm_agg_free(g->sass);
+    wmi_cmemo_free(g->sass_memo);
     wm_agg_free(g->ptx);
     free(g->sites);
     free(g->order);
@@ -317,7 +327,10 @@ static wm_status add_sass(wm_agg *g, const wm_access *a)
         return WM_OK;
     if (!g->sass && !(g->sass = wm_agg_new(&g->arch)))
         return WM_ERR_NOMEM;
-    return wmi_sass_count(g->sass, mp, a);
+    if (!g->sass_memo &&
+        !(g->sass_memo = wmi_cmemo_new(8, g->arch.warp_size)))
+        return WM_ERR_NOMEM;
+    return wmi_sass_count(g->sass, g->sass_memo, mp, a);
 }
 
 wm_status wmi_agg_add_counted(wm_agg *g, const wm_access *a,

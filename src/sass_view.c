@@ -12,23 +12,31 @@
 
 #include <stdio.h>
 
-wm_status wmi_sass_count(wm_agg *sass, const wm_sass_map *mp,
+wm_status wmi_sass_count(wm_agg *sass, wmi_cmemo *memo, const wm_sass_map *mp,
                          const wm_access *a)
 {
-    wm_access b = *a;
     unsigned w = mp->width;
+    unsigned nl = a->mask ? 64u - (unsigned)__builtin_clzll(a->mask) : 0;
     uint64_t bad = 0;
-    for (unsigned l = 0; l < WM_MAX_LANES; l++)
-        if (a->mask >> l & 1)
-            bad |= a->addr[l] & (w - 1);
+    for (unsigned l = 0; l < nl; l++)
+        bad |= (a->mask >> l & 1) ? a->addr[l] & (w - 1) : 0;
     if (!w || (w & (w - 1)) || bad)
         return wm_agg_add(sass, a, NULL); /* the PTX shape: not mappable */
+    /* lanes past the last active one: zero, as emit() leaves them */
+    wm_access b;
+    memset(b.addr + nl, 0, (WM_MAX_LANES - nl) * sizeof b.addr[0]);
+    b.site = a->site;
+    b.space = a->space;
+    b.op = a->op;
     b.size = w;
+    b.mask = a->mask;
     unsigned parts = mp->kind == WM_SASS_SPLIT ? mp->parts : 1;
     for (unsigned j = 0; j < parts; j++) {
-        for (unsigned l = 0; l < WM_MAX_LANES; l++)
+        for (unsigned l = 0; l < nl; l++)
             b.addr[l] = (a->mask >> l & 1) ? a->addr[l] + (uint64_t)j * w : 0;
-        wm_status st = wm_agg_add(sass, &b, NULL);
+        wm_counts c; /* the key: site and part */
+        wm_status st = wmi_cmemo_add(memo, sass, (uint64_t)j << 32 | a->site,
+                                     &b, &c);
         if (st != WM_OK)
             return st;
     }

@@ -108,9 +108,11 @@ wm_status wmi_agg_add_repeats(wm_agg *g, uint32_t site, wm_space space,
                               wm_op op, uint32_t size, const wm_counts *c,
                               uint64_t n, uint32_t *hint);
 
-/* Does the aggregator see each access (a tap, wmi_agg_set_tap, or a SASS
-   plan, wm_agg_set_sass)? */
+/* Does the aggregator pass each access to a tap (wmi_agg_set_tap)? */
 int wmi_agg_has_tap(const wm_agg *g);
+/* Must it see each access of site (a tap, or the SASS plan counts the
+   site at SASS level too: wm_agg_set_sass)?  Else repeats may batch. */
+int wmi_agg_sees_site(const wm_agg *g, uint32_t site);
 
 /* SASS level (sass_map.c, sass_view.c): the plan of g (NULL: none); a
    view's PTX-level aggregator (NULL: g is not a view); instruction insn's
@@ -119,7 +121,8 @@ int wmi_agg_has_tap(const wm_agg *g);
 const wm_sass_plan *wmi_agg_sass_plan(const wm_agg *g);
 const wm_agg *wmi_agg_ptx_level(const wm_agg *g);
 const wm_sass_map *wmi_sass_plan_at(const wm_sass_plan *p, uint32_t insn);
-wm_status wmi_sass_count(wm_agg *sass, const wm_sass_map *mp,
+typedef struct wmi_cmemo wmi_cmemo;
+wm_status wmi_sass_count(wm_agg *sass, wmi_cmemo *memo, const wm_sass_map *mp,
                          const wm_access *a);
 /* The SASS records of a planned aggregator (NULL: none counted) and the
    view's PTX copy, set by wm_agg_sass_view. */
