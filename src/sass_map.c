@@ -326,6 +326,70 @@ static void summarise(wm_sass_plan *p, const ptx_acc *acc, size_t n)
         p->sum.insns_merged += p->map[acc[i].insn].kind == WM_SASS_MERGED;
 }
 
+/* SASS instructions the map predicts for access a: a lead's or an
+   unchanged access's one, a split's parts, none for a merged one. */
+static size_t predicted(const wm_sass_map *mp)
+{
+    return mp->kind == WM_SASS_SPLIT ? mp->parts
+           : mp->kind == WM_SASS_MERGED ? 0 : 1;
+}
+
+/* Does the line of acc[i] agree with the disassembly: for every SASS
+   opcode of the line (of the function; ls holds them), its count a whole
+   multiple c of the predicted count, the same c for all (ptxas unrolls or
+   duplicates loop bodies; the count per execution is the same)? */
+static int line_agrees(const wm_sass_plan *p, const line_sass *ls,
+                       const ptx_acc *acc, size_t n, size_t i)
+{
+    size_t mult = 0;
+    for (size_t j = 0; j < ls->n; j++) {
+        const char *opc = ls->v[j]->opcode;
+        size_t have = 0, want = 0;
+        for (size_t k = 0; k < ls->n; k++)
+            have += !strcmp(ls->v[k]->opcode, opc);
+        for (size_t k = i; k < n; k++) {
+            const wm_sass_map *mp = &p->map[acc[k].insn];
+            if (acc[k].line == acc[i].line &&
+                !strcmp(acc[k].file, acc[i].file) &&
+                mp->kind != WM_SASS_UNMAPPED && !strcmp(mp->opcode, opc))
+                want += predicted(mp);
+        }
+        if (!want || have % want || (mult && have / want != mult))
+            return 0;
+        mult = have / want;
+    }
+    return 1;
+}
+
+/* Lines whose counts do not agree with the disassembly are unmapped. */
+static void check_counts(wm_sass_plan *p, const wmi_func *f, const wm_sass *s,
+                         const ptx_acc *acc, size_t n, line_sass *ls)
+{
+    for (size_t i = 0; i < n; i++) {
+        int first = 1;
+        for (size_t j = 0; j < i && first; j++)
+            first = acc[j].line != acc[i].line ||
+                    strcmp(acc[j].file, acc[i].file) != 0;
+        if (!first)
+            continue;
+        ls->n = 0;
+        for (size_t j = 0; j < wm_sass_count(s); j++) {
+            const wm_sass_mem *x = wm_sass_at(s, j);
+            if (x->line == acc[i].line && same_file(x->file, acc[i].file) &&
+                (!*x->func || !strcmp(x->func, f->name)))
+                ls->v[ls->n++] = x;
+        }
+        if (line_agrees(p, ls, acc, n, i))
+            continue;
+        for (size_t j = i; j < n; j++)
+            if (acc[j].line == acc[i].line && !strcmp(acc[j].file, acc[i].file))
+                set_unmapped(p, &acc[j], 1,
+                             "the line's SASS instruction counts differ "
+                             "from the map's (removed, hoisted or moved "
+                             "accesses)");
+    }
+}
+
 static wm_status plan_kernel(wm_sass_plan *p, const wmi_func *f,
                              const wm_sass *s)
 {
@@ -350,6 +414,7 @@ static wm_status plan_kernel(wm_sass_plan *p, const wmi_func *f,
         line_sass_of(s, f->name, &acc[i], &ls);
         map_chain(p, &ls, chain, nc);
     }
+    check_counts(p, f, s, acc, n, &ls);
     summarise(p, acc, n);
     free(acc), free(chain), free(ls.v), free(done);
     return WM_OK;
