@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "sass_tool.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -73,6 +74,8 @@ typedef struct lint_cmd {
     cli_output output;
     int ci; /* CLI_CI_SARIF or _JUNIT: one document after all kernels */
     wm_arch arch;
+    int level;     /* --level (sass_tool.h) */
+    cli_sass sass; /* SASS level: the module's SASS */
 } lint_cmd;
 
 #define LINT_NEXT (-1) /* go on; else an exit status */
@@ -105,6 +108,9 @@ static int lint_opt(int argc, char **argv, int *i, lint_cmd *c)
     } else if ((r = cli_opt(argc, argv, i, "--arch", NULL, &v))) {
         if (r > 0)
             c->arch_name = v;
+    } else if ((r = cli_opt(argc, argv, i, "--level", NULL, &v))) {
+        if (r > 0 && !cli_sass_parse_level("--level", v, &c->level))
+            r = -1;
     }
     return r;
 }
@@ -163,6 +169,20 @@ static int lint_select(const lint_cmd *c, const wm_ptx_module *m, long *only)
     return LINT_NEXT;
 }
 
+/* Text, at SASS level: what the compiled code changes. */
+static void sass_note(const wm_sass_plan *p, const char *arch, int printed)
+{
+    wm_sass_summary s;
+    wm_sass_plan_summary(p, &s);
+    if (!s.merged && !s.split && !s.unmapped)
+        return;
+    printf("%sSASS-level widths (ptxas -arch %s, nvdisasm): %zu lines merge "
+           "PTX accesses (%zu merged into wider ones), %zu split, %zu not "
+           "mapped (PTX widths)\n",
+           printed ? "\n" : "", arch, s.merged, s.insns_merged, s.split,
+           s.unmapped);
+}
+
 /* Lint kernel k into *res and print it (after others when printed).
    WM_EXIT_OK, or the status of what stopped it, said on stderr. */
 static int lint_one(const lint_cmd *c, const wm_ptx_module *m, size_t k,
@@ -171,7 +191,15 @@ static int lint_one(const lint_cmd *c, const wm_ptx_module *m, size_t k,
     const char *shown = cli_is_cu(c->input) ? "(nvcc output)" : c->input;
     if (cli_kernel_broken(m, k, shown, src, n, "be linted"))
         return WM_EXIT_INPUT;
-    wm_status st = wm_lint_kernel(m, k, &c->arch, &c->lo, res);
+    wm_lint_opts lo = c->lo; /* at SASS level with the kernel's map */
+    wm_sass_plan *plan = NULL;
+    if (c->sass.sass && wm_sass_plan_new(m, k, c->sass.sass, &plan) != WM_OK)
+        return cli_error("out of memory");
+    lo.sass = plan;
+    wm_status st = wm_lint_kernel(m, k, &c->arch, &lo, res);
+    if (st == WM_OK && plan && c->output.format == WM_FMT_TEXT)
+        sass_note(plan, c->sass.arch, printed);
+    wm_sass_plan_free(plan);
     if (st == WM_ERR_LIMIT)
         return cli_error("kernel %s: too large to lint: its analysis state "
                          "would pass %llu MiB (WM_LIMIT_LINT_BYTES, a "
@@ -267,6 +295,9 @@ int wm_cmd_lint(int argc, char **argv)
     if (rc == LINT_NEXT &&
         !cli_load_ptx(c.input, c.arch.sm, NULL, 0, &src, &n, &m))
         rc = WM_EXIT_INPUT;
+    if (rc == LINT_NEXT &&
+        cli_sass_setup(&c.sass, c.level, m, SIZE_MAX, src, n, c.arch.sm) < 0)
+        rc = WM_EXIT_INPUT;
     if (rc == LINT_NEXT)
         rc = lint_select(&c, m, &only);
     if (rc == LINT_NEXT &&
@@ -293,6 +324,7 @@ int wm_cmd_lint(int argc, char **argv)
     for (size_t k = 0; res && k < wm_ptx_nkernels(m); k++)
         wm_lint_free(res[k]);
     free(res);
+    cli_sass_free(&c.sass);
     wm_ptx_free(m);
     free(src);
     for (size_t i = 0; i < c.lo.nparams; i++)

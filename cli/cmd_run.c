@@ -15,6 +15,7 @@
 #include "compare_opts.h"
 #include "run_value.h"
 #include "run_check.h"
+#include "sass_tool.h"
 
 #include <errno.h>
 #include <math.h>
@@ -346,6 +347,7 @@ typedef struct run_opts {
     int is_cu;    /* input is a .cu source, compiled with nvcc */
     unsigned grid[3], block[3];
     int have_grid, have_block, list, lazy;
+    int level;    /* --level: CLI_LEVEL_* (sass_tool.h) */
     cli_output output;
     int ci; /* --format sarif: the findings as a SARIF log instead */
     int64_t smem, draw, jobs, max_steps, max_total;
@@ -383,6 +385,7 @@ typedef struct run_state {
     int faulted;      /* the run stopped at ft */
     const char *hint; /* appended to the fault's message */
     cli_stage out;    /* every output file (out_stage.h) */
+    cli_sass sass;    /* SASS level: the module's SASS, the kernel's plan */
 } run_state;
 
 /* Every option at its default. */
@@ -428,6 +431,9 @@ static int kernel_opt(int argc, char **argv, int *i, run_opts *o)
         o->have_block = 1;
     } else if ((r = cli_opt(argc, argv, i, "--smem", NULL, &v))) {
         if (r < 0 || !cli_parse_i64("--smem", v, 0, 1 << 30, &o->smem))
+            return -1;
+    } else if ((r = cli_opt(argc, argv, i, "--level", NULL, &v))) {
+        if (r < 0 || !cli_sass_parse_level("--level", v, &o->level))
             return -1;
     }
     return r;
@@ -806,6 +812,10 @@ static int make_sinks(run_opts *o, run_state *s)
                                  &check_oom);
     if (check_oom)
         return cli_error("out of memory");
+    /* SASS level: the plan counts the compiled code's accesses as well */
+    if (cli_run_sass_begin(&s->sass, o->level, s->m, s->k, s->src, s->n,
+                           o->arch.sm, s->agg) < 0)
+        return WM_EXIT_INPUT; /* said why */
     return RUN_NEXT;
 }
 
@@ -823,6 +833,8 @@ static int run_kernel(const run_opts *o, run_state *s)
         st != WM_ERR_UNSUPPORTED)
         return cli_error("%s", wm_status_str(st));
     s->faulted = st != WM_OK;
+    if (!cli_run_sass_end(&s->sass, &s->agg))
+        return cli_error("out of memory");
     s->hint = "";
     if (s->faulted && !o->smem && s->ki.dyn_smem &&
         strstr(s->ft.msg, "out-of-bounds shared"))
@@ -1033,6 +1045,7 @@ static int report(int argc, char **argv, const run_opts *o, run_state *s)
 static void run_free(run_opts *o, run_state *s)
 {
     wm_agg_free(s->agg);
+    cli_sass_free(&s->sass);
     wm_cache_free(s->l.cache);
     wm_ptx_free(s->m);
     free(s->src);

@@ -1363,6 +1363,9 @@ WM_API void wm_advise_json(FILE *f, const wm_advice *adv);
 /* Value of a scalar parameter nobody named. */
 #define WM_LINT_DEFAULT_SCALAR 1024
 
+/* The PTX-to-SASS map of a kernel (wm_sass_plan_new, "SASS view"). */
+typedef struct wm_sass_plan wm_sass_plan;
+
 /* A known parameter value: by name (exact or the _param_N suffix's N). */
 typedef struct wm_lint_param {
     const char *name; /* parameter name, or its index as decimal text */
@@ -1374,6 +1377,9 @@ typedef struct wm_lint_opts {
     unsigned grid[3];  /* grid for %nctaid; 0: 1024 x 1024 x 64 */
     const wm_lint_param *params;
     size_t nparams;
+    const wm_sass_plan *sass; /* the kernel's SASS map, or NULL: judge the
+                                 SASS accesses (a merge at its width, the
+                                 merged instructions in it; docs/lint.md) */
 } wm_lint_opts;
 
 /* Verdict kinds: X(enum, name). */
@@ -1967,6 +1973,121 @@ WM_API wm_status wm_ncu_compare(FILE *f, const wm_ncu *const *meas,
 /* What an export holds, launch by launch (text, or JSON in the shape of
  * docs/output.md).  WM_ERR_IO when writing failed. */
 WM_API wm_status wm_ncu_dump(FILE *f, const wm_ncu *x, wm_format fmt);
+
+
+/* ---- SASS view (wm_sass_*) -------------------------------------------- */
+
+/*
+ * The memory instructions of a module as the GPU runs them: the text of
+ * `nvdisasm -g -c` (or -print-line-info) of the cubin that ptxas made
+ * from the module's PTX with -lineinfo, parsed.  The library never runs
+ * a tool; the CLI does (docs/ptx.md, "SASS level").
+ */
+typedef struct wm_sass wm_sass;
+
+typedef enum {
+    WM_SASS_GLOBAL,  /* LDG STG ATOMG RED LDGSTS (global side) */
+    WM_SASS_SHARED,  /* LDS STS ATOMS LDSM */
+    WM_SASS_LOCAL,   /* LDL STL */
+    WM_SASS_GENERIC, /* LD ST ATOM: the space resolves per lane */
+    WM_SASS_NSPACES
+} wm_sass_space;
+
+typedef struct wm_sass_mem {
+    const char *func;   /* the function (kernel) it belongs to */
+    const char *file;   /* source file of its line info, "" if none */
+    uint32_t line;      /* source line, 0 if none */
+    uint32_t offset;    /* byte offset in the function's code */
+    const char *opcode; /* mnemonic with modifiers: "LDS.128", "STG.E.U8" */
+    wm_sass_space space;
+    wm_op op;           /* WM_OP_LD / ST / ATOM / LDSM / LDGSTS */
+    unsigned width;     /* bytes per lane: 1 2 4 8 16 */
+    const char *base;   /* address register as written ("R17", "R0.X4",
+                           "R22.64", "RZ"), "" for none */
+    int64_t imm;        /* immediate byte offset of the address */
+    const char *pred;   /* guard ("@P0", "@!P1") or "" */
+} wm_sass_mem;
+
+/*
+ * Parse disassembly text[0..n).  Lines other than instructions and
+ * "//## File "f", line N" comments are skipped; an instruction line that
+ * names a memory opcode but whose address cannot be read is an error
+ * (WM_ERR_PARSE, located in *d).  WM_ERR_NOMEM.  Caller frees (wm_sass_free).
+ */
+WM_API wm_status wm_sass_parse(const char *text, size_t n, wm_sass **out,
+                               wm_diag *d);
+WM_API void wm_sass_free(wm_sass *s);
+
+/* Memory instructions, in the order of the text; strings live with s. */
+WM_API size_t wm_sass_count(const wm_sass *s);
+WM_API const wm_sass_mem *wm_sass_at(const wm_sass *s, size_t i);
+WM_API const char *wm_sass_space_name(wm_sass_space sp);
+
+/*
+ * List the memory instructions of function func (NULL: all) per source
+ * line: "file:line  LDS.128 [R17+0x10]  (shared ld, 16 B)" in text, or a
+ * JSON array of objects (docs/output.md).  WM_ERR_IO when writing failed.
+ */
+WM_API wm_status wm_sass_print(FILE *f, const wm_sass *s, const char *func,
+                               wm_format fmt);
+
+/*
+ * The mapping of kernel k's PTX memory instructions onto the SASS ones of
+ * the same source line (docs/model.md, "SASS level"): per PTX instruction
+ * whether the SASS runs it as is, merges it into a wider access led by
+ * another PTX instruction (the lead's lane addresses, the SASS width), or
+ * splits it; per line whether the mapping is certain.  Borrows m and s
+ * for its lifetime.  WM_ERR_NOMEM, WM_ERR_ARG.
+ */
+typedef enum {
+    WM_SASS_SAME,     /* one SASS access per PTX access, same width */
+    WM_SASS_LEAD,     /* counted at width, standing for `merged` PTX accesses */
+    WM_SASS_MERGED,   /* part of a lead's access: not counted at SASS level */
+    WM_SASS_SPLIT,    /* counted as `parts` accesses of width bytes */
+    WM_SASS_UNMAPPED  /* no certain mapping: PTX numbers, said per line */
+} wm_sass_kind;
+
+typedef struct wm_sass_map {
+    wm_sass_kind kind;
+    unsigned width;     /* SASS bytes per lane (LEAD, SPLIT, SAME) */
+    unsigned merged;    /* LEAD: PTX accesses it stands for (>= 2) */
+    unsigned parts;     /* SPLIT: SASS accesses per PTX access (>= 2) */
+    size_t lead;        /* MERGED: the lead's instruction index */
+    const char *opcode; /* a SASS opcode of the line that runs it, or "" */
+    const char *why;    /* UNMAPPED: the reason, one phrase */
+} wm_sass_map;
+
+WM_API wm_status wm_sass_plan_new(const wm_ptx_module *m, size_t k,
+                                  const wm_sass *s, wm_sass_plan **out);
+WM_API void wm_sass_plan_free(wm_sass_plan *p);
+
+/* The map of instruction insn (module index); kind SAME for instructions
+   without memory access. */
+WM_API wm_sass_map wm_sass_plan_insn(const wm_sass_plan *p, size_t insn);
+
+/* Lines of the kernel with memory instructions; of them merged, split,
+   unmapped (each line counted once per kind it has). */
+typedef struct wm_sass_summary {
+    size_t lines, merged, split, unmapped, insns_merged;
+} wm_sass_summary;
+WM_API void wm_sass_plan_summary(const wm_sass_plan *p, wm_sass_summary *out);
+
+/*
+ * Count agg's accesses at the SASS level as well: from now on every
+ * access of a LEAD or SPLIT instruction is also counted as the SASS
+ * instruction sees it (wm_agg_sass_view).  p must outlive agg.  The run
+ * copies it to its per-thread aggregators.
+ */
+WM_API void wm_agg_set_sass(wm_agg *agg, const wm_sass_plan *p);
+
+/*
+ * The SASS-level aggregator of agg (which had wm_agg_set_sass before the
+ * run): SAME and UNMAPPED sites as in agg, LEAD and SPLIT sites with
+ * their SASS counts, MERGED sites gone.  It keeps a copy of agg's sites,
+ * which the report prints as the PTX form of each site (docs/output.md).
+ * Caller frees (wm_agg_free).  WM_ERR_ARG without a plan; WM_ERR_NOMEM.
+ */
+WM_API wm_status wm_agg_sass_view(const wm_agg *agg, wm_agg **out);
 
 #ifdef __cplusplus
 }

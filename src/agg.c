@@ -41,6 +41,11 @@ struct wm_agg {
     size_t last; /* cache: index of the last site hit */
     wmi_agg_tap tap;
     void *tap_ud;
+    const wm_sass_plan *plan; /* wm_agg_set_sass: also count at SASS level */
+    wm_agg *sass;             /* ... the LEAD and SPLIT sites there */
+    wmi_cmemo *sass_memo;     /* ... their counts reused when translated */
+    wm_agg *ptx;              /* a SASS view: the PTX-level sites */
+    const wm_sass_plan *view_plan; /* ... and the plan it follows */
 };
 
 void wmi_agg_set_tap(wm_agg *g, wmi_agg_tap tap, void *ud)
@@ -52,6 +57,29 @@ void wmi_agg_set_tap(wm_agg *g, wmi_agg_tap tap, void *ud)
 int wmi_agg_has_tap(const wm_agg *g)
 {
     return g->tap != NULL;
+}
+
+int wmi_agg_sees_site(const wm_agg *g, uint32_t site)
+{
+    if (g->tap)
+        return 1;
+    const wm_sass_map *mp = g->plan ? wmi_sass_plan_at(g->plan, site) : NULL;
+    return mp && (mp->kind == WM_SASS_LEAD || mp->kind == WM_SASS_SPLIT);
+}
+
+void wm_agg_set_sass(wm_agg *g, const wm_sass_plan *p)
+{
+    g->plan = p;
+}
+
+const wm_sass_plan *wmi_agg_sass_plan(const wm_agg *g)
+{
+    return g->plan;
+}
+
+const wm_agg *wmi_agg_ptx_level(const wm_agg *g)
+{
+    return g->ptx;
 }
 
 static uint64_t key_of(uint32_t site, wm_space sp, wm_op op)
@@ -91,6 +119,9 @@ void wm_agg_free(wm_agg *g)
         free(g->labels[i].label);
         free(g->labels[i].file);
     }
+    wm_agg_free(g->sass);
+    wmi_cmemo_free(g->sass_memo);
+    wm_agg_free(g->ptx);
     free(g->sites);
     free(g->order);
     free(g->labels);
@@ -287,9 +318,29 @@ wm_status wmi_agg_add_repeats(wm_agg *g, uint32_t site, wm_space space,
     return WM_OK;
 }
 
+/* The access as the SASS instruction of a LEAD or SPLIT site sees it:
+   counted into g->sass (sass_view.c). */
+static wm_status add_sass(wm_agg *g, const wm_access *a)
+{
+    const wm_sass_map *mp = wmi_sass_plan_at(g->plan, a->site);
+    if (!mp || (mp->kind != WM_SASS_LEAD && mp->kind != WM_SASS_SPLIT))
+        return WM_OK;
+    if (!g->sass && !(g->sass = wm_agg_new(&g->arch)))
+        return WM_ERR_NOMEM;
+    if (!g->sass_memo &&
+        !(g->sass_memo = wmi_cmemo_new(8, g->arch.warp_size)))
+        return WM_ERR_NOMEM;
+    return wmi_sass_count(g->sass, g->sass_memo, mp, a);
+}
+
 wm_status wmi_agg_add_counted(wm_agg *g, const wm_access *a,
                               const wm_counts *c, uint32_t *hint)
 {
+    if (g->plan) {
+        wm_status st = add_sass(g, a);
+        if (st != WM_OK)
+            return st;
+    }
     site_rec *r = site_hinted(g, a->site, a->space, a->op, hint);
     if (!r)
         return WM_ERR_NOMEM;
@@ -373,6 +424,13 @@ wm_status wm_agg_merge(wm_agg *dst, const wm_agg *src)
 {
     if (memcmp(&dst->arch, &src->arch, sizeof dst->arch) != 0)
         return WM_ERR_ARG;
+    if (src->sass) {
+        if (!dst->sass && !(dst->sass = wm_agg_new(&dst->arch)))
+            return WM_ERR_NOMEM;
+        wm_status st = wm_agg_merge(dst->sass, src->sass);
+        if (st != WM_OK)
+            return st;
+    }
     for (size_t i = 0; i < src->nsites; i++) {
         const site_rec *s = &src->sites[i];
         site_rec *d = site_get(dst, s->site, s->space, s->op);
@@ -483,4 +541,44 @@ void wm_agg_totals(const wm_agg *g, wm_totals *out)
 void wm_totals_add_site(wm_totals *t, const wm_site *s)
 {
     wmi_stats_add(&t->s[s->space][s->op], &s->stats);
+}
+
+const wm_agg *wmi_agg_sass_records(const wm_agg *g)
+{
+    return g->sass;
+}
+
+void wmi_agg_set_ptx_level(wm_agg *view, wm_agg *ptx, const wm_sass_plan *p)
+{
+    wm_agg_free(view->ptx);
+    view->ptx = ptx;
+    view->plan = NULL; /* a view counts nothing more */
+    view->view_plan = p;
+}
+
+const wm_sass_plan *wmi_agg_view_plan(const wm_agg *g)
+{
+    return g->view_plan;
+}
+
+wm_status wmi_agg_copy_site(wm_agg *dst, const wm_agg *src, size_t i,
+                            uint32_t as_site)
+{
+    if (i >= src->nsites)
+        return WM_ERR_ARG;
+    const site_rec *s = nth_site(src, i);
+    site_rec *d = site_get(dst, as_site, s->space, s->op);
+    if (!d)
+        return WM_ERR_NOMEM;
+    d->size = s->size;
+    wmi_stats_add(&d->stats, &s->stats);
+    for (unsigned b = 0; b <= WM_HIST_MAX; b++)
+        d->hist[b] += s->hist[b];
+    if (s->has_worst && (!d->has_worst || s->worst_value > d->worst_value)) {
+        d->has_worst = 1;
+        d->worst_value = s->worst_value;
+        d->worst = s->worst;
+        d->worst.site = as_site;
+    }
+    return WM_OK;
 }

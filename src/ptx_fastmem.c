@@ -448,7 +448,7 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
                        : (arch->line_bytes > arch->sector_bytes
                               ? arch->line_bytes : arch->sector_bytes);
     if (same && ((a0 - mo->a0) & (per - 1)) == 0 && (per & (per - 1)) == 0) {
-        if (wmi_agg_has_tap(c->agg))
+        if (wmi_agg_sees_site(c->agg, pc)) /* a tap, or SASS level */
             return wmi_agg_add_counted(c->agg, a, &mo->counts, &mo->site);
         mo->pending++; /* added with the others by memo_flush_one */
         return WM_OK;

@@ -106,6 +106,7 @@ typedef struct lint {
     uint8_t loopback[64]; /* back edges seen this sweep */
     memrec *recs;
     size_t nrecs;
+    const wm_sass_plan *sass; /* SASS level: widths of the compiled code */
     uint32_t *rec_at; /* instruction offset -> record index + 1 */
     bstate work;
     uint64_t cur_loops; /* inloops of the block being swept */
@@ -1667,6 +1668,20 @@ static void lint_free(lint *L)
 }
 
 /* Memory instructions of the function, each with its counted accesses. */
+/* At SASS level: record r at the width of its SASS access (a lead's or
+   a split's); 0 for a record merged into another's access. */
+static int sass_width(const lint *L, memrec *r)
+{
+    const wm_sass_map *mp = L->sass ? wmi_sass_plan_at(L->sass, r->pc) : NULL;
+    if (!mp)
+        return 1;
+    if (mp->kind == WM_SASS_MERGED)
+        return 0;
+    if (mp->kind == WM_SASS_LEAD || mp->kind == WM_SASS_SPLIT)
+        r->size = mp->width;
+    return 1;
+}
+
 static int find_records(lint *L)
 {
     const wmi_func *f = L->f;
@@ -1702,6 +1717,11 @@ static int find_records(lint *L)
             r->op = in->op == OP_LD ? WM_OP_LD : WM_OP_ST;
             r->size =
                 type_bytes(t) * vcount(L->m, in->op == OP_ST ? in->b : in->d);
+            if (!sass_width(L, r)) { /* merged into its lead's access */
+                L->rec_at[pc - f->first] = 0;
+                L->nrecs--;
+                continue;
+            }
         } else if (in->op == OP_ATOM || in->op == OP_RED) {
             r->op = WM_OP_ATOM;
             r->size = type_bytes(t);
@@ -1738,11 +1758,13 @@ static uint64_t state_bytes(const lint *L)
     return total;
 }
 
-static int lint_init(lint *L, const wm_ptx_module *m, const wmi_func *f)
+static int lint_init(lint *L, const wm_ptx_module *m, const wmi_func *f,
+                     const wm_sass_plan *sass)
 {
     memset(L, 0, sizeof *L);
     L->m = m;
     L->f = f;
+    L->sass = sass;
     wmi_actx_init(&L->ax);
     for (int i = 0; i < 64; i++) {
         L->loopcond[i] = NOCOND;
@@ -1882,7 +1904,7 @@ wm_status wm_lint_kernel(const wm_ptx_module *m, size_t k, const wm_arch *arch,
     uint8_t *given = calloc(f->nparams + 1, 1);
     evalbuf eb;
     memset(&eb, 0, sizeof eb);
-    int ok = lint_init(&L, m, f);
+    int ok = lint_init(&L, m, f, o ? o->sass : NULL);
     if (L.too_big)
         st = WM_ERR_LIMIT;
     if (!R->agg || !param || !given || !ok)

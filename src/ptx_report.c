@@ -201,10 +201,7 @@ static void text_header(const report *r)
         fputs("\n\n", f);
         wm_ptx_check_print(f, r->m, r->o->check);
     }
-    fputs("\nPTX-level numbers: ptxas may merge, split or predicate memory "
-          "instructions,\nso requests can differ from Nsight Compute's "
-          "SASS-level counts.\n\n",
-          f);
+    wmi_sass_note(f, r->g);
     fprintf(f, "%-4s %-24s %-10s %9s %8s %8s %9s %9s  %s\n", "", "line",
             "access", "requests", "per-req", "ideal", "excess", "conflicts",
             "per-req metric");

@@ -161,6 +161,34 @@ static void emit_launch(wmi_out *out, const wm_agg *g,
     wmi_out_end(out);
 }
 
+/* At SASS level: what the SASS does with the site ("sass") and the
+   PTX-level numbers of the PTX instructions it stands for ("ptx_level"). */
+static void emit_sass(wmi_out *out, const wm_agg *g, const wm_site *s)
+{
+    static const char *const kinds[] = {"same", "lead", "merged", "split",
+                                        "unmapped"};
+    wm_stats ptx;
+    size_t ninsns;
+    wm_sass_map mp;
+    if (!wmi_sass_site_forms(g, s, &ptx, &ninsns, &mp))
+        return;
+    wmi_out_obj(out, "sass");
+    wmi_out_str(out, "map", kinds[mp.kind]);
+    wmi_out_str(out, "opcode", mp.opcode);
+    wmi_out_uint(out, "width", mp.width ? mp.width : s->size);
+    if (mp.kind == WM_SASS_LEAD)
+        wmi_out_uint(out, "merged", mp.merged);
+    if (mp.kind == WM_SASS_SPLIT)
+        wmi_out_uint(out, "parts", mp.parts);
+    if (mp.kind == WM_SASS_UNMAPPED)
+        wmi_out_str(out, "why", mp.why);
+    wmi_out_end(out);
+    wmi_out_obj(out, "ptx_level");
+    wmi_out_uint(out, "instructions", ninsns);
+    wmi_doc_stats(out, "stats", &ptx);
+    wmi_out_end(out);
+}
+
 /* One memory instruction: the common site members, where it is in the
  * PTX and the source, its line's rank and, with explain, the advisor. */
 static void emit_site(wmi_out *out, const wm_ptx_module *m, const wm_agg *g,
@@ -192,6 +220,7 @@ static void emit_site(wmi_out *out, const wm_ptx_module *m, const wm_agg *g,
         wmi_out_str(out, "inlined_from", w.inl_file);
         wmi_out_uint(out, "inlined_line", w.inl_line);
     }
+    emit_sass(out, g, s);
     wm_advice adv;
     if (o->explain && wm_advise_site(wm_agg_arch(g), s, tot, &adv) == WM_OK)
         wmi_advise_emit(out, "advice", &adv);
@@ -260,7 +289,7 @@ static void emit(wmi_out *out, const wm_ptx_module *m, const wm_agg *g,
     wmi_doc_begin(out, "run", wm_agg_arch(g)->name,
                   o->kernel ? o->kernel : "");
     wmi_out_str(out, "profile", o->arch);
-    wmi_out_str(out, "level", "ptx");
+    wmi_out_str(out, "level", wmi_agg_view_plan(g) ? "sass" : "ptx");
     emit_launch(out, g, o);
     wmi_doc_totals(out, "totals", "total", &tot);
     double k = wmi_ptx_estimate_scale(o->res);

@@ -943,9 +943,11 @@ static wm_status job_alloc(job *j, const wm_ptx_launch *l, const wm_agg *agg)
     j->aggs = calloc(j->nchunks, sizeof *j->aggs);
     if (!j->aggs)
         return WM_ERR_NOMEM;
-    for (uint32_t i = 0; i < j->nchunks; i++)
+    for (uint32_t i = 0; i < j->nchunks; i++) {
         if (!(j->aggs[i] = wm_agg_new(wm_agg_arch(agg))))
             return WM_ERR_NOMEM;
+        wm_agg_set_sass(j->aggs[i], wmi_agg_sass_plan(agg)); /* SASS level */
+    }
     if (l->cache &&
         !(j->feeder = wmi_cache_feeder_new(l->cache, j->m, j->aggs,
                                            j->nchunks)))

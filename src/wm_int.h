@@ -110,6 +110,37 @@ wm_status wmi_agg_add_repeats(wm_agg *g, uint32_t site, wm_space space,
 
 /* Does the aggregator pass each access to a tap (wmi_agg_set_tap)? */
 int wmi_agg_has_tap(const wm_agg *g);
+/* Must it see each access of site (a tap, or the SASS plan counts the
+   site at SASS level too: wm_agg_set_sass)?  Else repeats may batch. */
+int wmi_agg_sees_site(const wm_agg *g, uint32_t site);
+
+/* SASS level (sass_map.c, sass_view.c): the plan of g (NULL: none); a
+   view's PTX-level aggregator (NULL: g is not a view); instruction insn's
+   map (NULL past the module); access a counted into g as map mp's SASS
+   instruction sees it. */
+const wm_sass_plan *wmi_agg_sass_plan(const wm_agg *g);
+const wm_agg *wmi_agg_ptx_level(const wm_agg *g);
+const wm_sass_map *wmi_sass_plan_at(const wm_sass_plan *p, uint32_t insn);
+typedef struct wmi_cmemo wmi_cmemo;
+wm_status wmi_sass_count(wm_agg *sass, wmi_cmemo *memo, const wm_sass_map *mp,
+                         const wm_access *a);
+/* The SASS records of a planned aggregator (NULL: none counted) and the
+   view's PTX copy, set by wm_agg_sass_view. */
+const wm_agg *wmi_agg_sass_records(const wm_agg *g);
+void wmi_agg_set_ptx_level(wm_agg *view, wm_agg *ptx, const wm_sass_plan *p);
+const wm_sass_plan *wmi_agg_view_plan(const wm_agg *g);
+/* The text report's level line: SASS (with the map's summary) or PTX
+   (and why SASS counts may differ). */
+void wmi_sass_note(FILE *f, const wm_agg *g);
+/* In a SASS view g: site s's map, and the PTX-level stats of the PTX
+   instructions it stands for (itself and those merged into it; *ninsns
+   of them).  0 when g is not a view. */
+int wmi_sass_site_forms(const wm_agg *g, const wm_site *s, wm_stats *ptx,
+                        size_t *ninsns, wm_sass_map *mp);
+/* Site i (key order) of src added to dst's record (as_site, its space
+   and op): stats, histogram, worst access. */
+wm_status wmi_agg_copy_site(wm_agg *dst, const wm_agg *src, size_t i,
+                            uint32_t as_site);
 
 /*
  * Counts of translated repeats (count_memo.c): wmi_cmemo_add is wm_agg_add

@@ -1,0 +1,88 @@
+/*
+ * sass_print.c -- the SASS memory instructions per source line
+ * (wm_sass_print; `warpmem sass`), text or JSON.
+ */
+#include "wm_int.h"
+
+#include <stdio.h>
+
+static const char *op_word(wm_op op)
+{
+    switch (op) {
+    case WM_OP_LD: return "ld";
+    case WM_OP_ST: return "st";
+    case WM_OP_ATOM: return "atom";
+    case WM_OP_LDSM: return "ldsm";
+    case WM_OP_LDGSTS: return "ldgsts";
+    case WM_NOPS: break;
+    }
+    return "?";
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        if ((unsigned char)*s >= 0x20)
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void print_json(FILE *f, const wm_sass_mem *x, int first)
+{
+    fputs(first ? "\n  {" : ",\n  {", f);
+    fputs("\"function\": ", f);
+    json_str(f, x->func);
+    fputs(", \"file\": ", f);
+    json_str(f, x->file);
+    fprintf(f, ", \"line\": %u, \"offset\": %u, \"opcode\": ", x->line,
+            x->offset);
+    json_str(f, x->opcode);
+    fprintf(f, ", \"space\": \"%s\", \"op\": \"%s\", \"width\": %u, "
+               "\"base\": ",
+            wm_sass_space_name(x->space), op_word(x->op), x->width);
+    json_str(f, x->base);
+    fprintf(f, ", \"imm\": %lld, \"pred\": ", (long long)x->imm);
+    json_str(f, x->pred);
+    fputc('}', f);
+}
+
+static void print_text(FILE *f, const wm_sass_mem *x, const wm_sass_mem *prev)
+{
+    if (!prev || prev->line != x->line || strcmp(prev->file, x->file) ||
+        strcmp(prev->func, x->func))
+        fprintf(f, "%s:%u  (%s)\n", *x->file ? x->file : "?", x->line,
+                x->func);
+    fprintf(f, "  /*%04x*/ %s%s%s [%s%s0x%llx]  %s %s, %u B\n", x->offset,
+            x->pred, *x->pred ? " " : "", x->opcode, x->base,
+            x->imm < 0 ? "-" : "+",
+            (unsigned long long)(x->imm < 0 ? -(uint64_t)x->imm
+                                            : (uint64_t)x->imm),
+            wm_sass_space_name(x->space), op_word(x->op), x->width);
+}
+
+wm_status wm_sass_print(FILE *f, const wm_sass *s, const char *func,
+                        wm_format fmt)
+{
+    const wm_sass_mem *prev = NULL;
+    int first = 1;
+    if (fmt == WM_FMT_JSON)
+        fputc('[', f);
+    for (size_t i = 0; i < wm_sass_count(s); i++) {
+        const wm_sass_mem *x = wm_sass_at(s, i);
+        if (func && strcmp(func, x->func) != 0)
+            continue;
+        if (fmt == WM_FMT_JSON)
+            print_json(f, x, first);
+        else
+            print_text(f, x, prev);
+        first = 0;
+        prev = x;
+    }
+    if (fmt == WM_FMT_JSON)
+        fputs(first ? "]\n" : "\n]\n", f);
+    return ferror(f) ? WM_ERR_IO : WM_OK;
+}

@@ -1,0 +1,82 @@
+# CLI tests of the SASS level: `warpmem sass`, run and lint --level sass.
+# They need ptxas (CUDA toolkit) and nvdisasm (toolkit or NVIDIA's pip
+# wheel nvidia-cuda-nvdisasm, found under $VIRTUAL_ENV); without them one
+# test reports the skip and why.  The errors need no tool.
+set(SK ${PROJECT_SOURCE_DIR}/tests/corpus/ptx/sass_shapes_sm_80.ptx)
+set(SG ${PROJECT_SOURCE_DIR}/examples/kernels/sm_80/sgemm.ptx)
+
+find_program(WM_PTXAS ptxas PATHS $ENV{CUDA_HOME}/bin /usr/local/cuda/bin)
+set(wm_wheel_dirs "")
+foreach(prefix $ENV{VIRTUAL_ENV} ${PROJECT_SOURCE_DIR}/build/ci-venv)
+  file(GLOB d "${prefix}/lib/python3*/site-packages/nvidia/cu1*/bin"
+              "${prefix}/lib/python3*/site-packages/nvidia/cuda_nvdisasm/bin")
+  list(APPEND wm_wheel_dirs ${d})
+endforeach()
+find_program(WM_NVDISASM nvdisasm
+  PATHS $ENV{CUDA_HOME}/bin /usr/local/cuda/bin ${wm_wheel_dirs})
+
+wm_cli_test(NAME sass_level_bad
+  ARGS run ${SK} --kernel row_sum --grid 1 --block 128 --level wide
+  EXIT 2 STDERR "--level: 'wide' is not auto, sass or ptx")
+
+# An explicit tool that is not there: --level sass fails and says why;
+# auto falls back to PTX-level numbers with the caveat.
+set(wm_no_tool WARPMEM_NVDISASM=/nonexistent/nvdisasm WARPMEM_LEVEL=auto)
+wm_cli_test(NAME sass_no_tool
+  ARGS sass ${SK}
+  EXIT 4 STDERR "--level sass: WARPMEM_NVDISASM=/nonexistent/nvdisasm is not an executable file")
+set_tests_properties(cli_sass_no_tool PROPERTIES ENVIRONMENT "${wm_no_tool}")
+wm_cli_test(NAME sass_auto_falls_back
+  ARGS run ${SK} --kernel row_sum --grid 1 --block 128
+       --arg f32[2048]:rand=1 --arg f32[32] --arg i32=32
+  STDOUT "PTX-level numbers: ptxas may merge")
+set_tests_properties(cli_sass_auto_falls_back PROPERTIES
+  ENVIRONMENT "${wm_no_tool}")
+
+if(NOT WM_PTXAS OR NOT WM_NVDISASM)
+  add_test(NAME cli_sass_tools_missing
+    COMMAND ${CMAKE_COMMAND} -E echo
+      "SASS tests skip: ptxas (${WM_PTXAS}) or nvdisasm (${WM_NVDISASM}) not found; pip install nvidia-cuda-nvdisasm into the active virtualenv and reconfigure")
+  set_tests_properties(cli_sass_tools_missing PROPERTIES
+    SKIP_REGULAR_EXPRESSION "SASS tests skip")
+  return()
+endif()
+
+set(wm_tools "WARPMEM_PTXAS=${WM_PTXAS};WARPMEM_NVDISASM=${WM_NVDISASM};WARPMEM_SASS_CACHE=${CMAKE_BINARY_DIR}/sass-cache")
+set(RD ${SK} --kernel row_dot36 --grid 1 --block 64
+       --arg f32[2048]:rand=1 --arg f32[32]:rand=2 --arg f32[64])
+
+# sgemm.cu:36, by hand from the disassembly: As[ty][k] is LDS.128 at
+# R17 + 0, 16, 32, 48 (twice: ptxas unrolls the tile loop), Bs[k][tx]
+# LDS at R0.X4 + 0x400 + 64k.
+wm_cli_test(NAME sass_list_sgemm ARGS sass ${SG}
+  STDOUT "sgemm.cu:36  \\(sgemm_tiled\\)"
+         "LDS.128 \\[R17\\+0x10\\]  shared ld, 16 B"
+         "LDS \\[R0.X4\\+0x440\\]  shared ld, 4 B")
+wm_cli_test(NAME sass_list_json ARGS sass ${SG} --json
+  STDOUT "\"line\": 36, \"offset\": [0-9]+, \"opcode\": \"LDS.128\", \"space\": \"shared\", \"op\": \"ld\", \"width\": 16, \"base\": \"R17\", \"imm\": 16")
+wm_cli_test(NAME sass_map_row_dot36
+  ARGS sass ${SK} --map --kernel row_dot36
+  STDOUT "4 lines with memory accesses, 2 with merges \\(72 PTX accesses merged away\\), 0 with splits, 0 unmapped"
+         "sass_shapes.cu:25  lead     16 B x4  LDS.128 +ld.shared.f32 %f35, \\[%r3\\]"
+         "sass_shapes.cu:25  merged   16 B  LDS.128 +ld.shared.f32 %f38, \\[%r3\\+4\\]")
+# Line 25 at SASS level: 16 LDS.128 per warp, 4 wavefronts each, no
+# conflict (the PTX level's 4-way conflicts of the 36-float rows are gone,
+# and with them the line's rank).
+wm_cli_test(NAME sass_run_row_dot36 ARGS run ${RD} --level sass
+  STDOUT "SASS-level numbers \\(ptxas, nvdisasm\\): of 4 source lines"
+         "     sass_shapes.cu:25        shared ld         32     4.00     4.00                   0  wavefronts/request"
+         "shared ld.128 +2 +4.00 +4.00 +0 +ptx:135 ld.shared.f32 %f35, \\[%r3\\]")
+wm_cli_test(NAME sass_run_row_dot36_ptx ARGS run ${RD} --level ptx
+  STDOUT "#2   sass_shapes.cu:25        shared ld        128     2.50     1.00                 192")
+wm_cli_test(NAME sass_run_json ARGS run ${RD} --level sass --format json
+  STDOUT "\"level\": \"sass\""
+         "\"sass\": {\"map\": \"lead\", \"opcode\": \"LDS.128\", \"width\": 16, \"merged\": 4}, \"ptx_level\": {\"instructions\": 4, \"stats\": {[^}]*\"requests\": 8")
+wm_cli_test(NAME sass_lint_sgemm
+  ARGS lint ${SG} --block 16,16 --arch sm_80 --level sass --color never
+  STDOUT "SASS-level widths \\(ptxas -arch sm_80, nvdisasm\\): 1 lines merge PTX accesses \\(12 merged into wider ones\\)"
+         "shared ld.128 +4 +4 +4  exact +0 +ptx:101")
+foreach(t sass_list_sgemm sass_list_json sass_map_row_dot36 sass_run_row_dot36
+          sass_run_row_dot36_ptx sass_run_json sass_lint_sgemm)
+  set_tests_properties(cli_${t} PROPERTIES ENVIRONMENT "${wm_tools}")
+endforeach()
