@@ -264,6 +264,8 @@ typedef enum {
     WM_OP_ATOM,   /* atomic or reduction */
     WM_OP_LDSM,   /* ldmatrix: shared, 16 B rows, 8-lane phases */
     WM_OP_LDGSTS, /* cp.async: global read side or shared write side */
+    WM_OP_WGMMA,  /* wgmma's descriptor reads: shared, 16 B rows, 8-lane
+                     phases (one per core matrix) */
     WM_NOPS
 } wm_op;
 
