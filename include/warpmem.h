@@ -1078,6 +1078,10 @@ typedef struct wm_ptx_result {
     int sampled;           /* 1 when not every CTA ran */
     uint64_t warp_insts;   /* warp-level instructions executed */
     uint64_t thread_insts; /* thread-level (sum of active lanes) */
+    /* setmaxnreg (sm_90a) executed: warp instructions, the largest .inc
+       and the smallest .dec register count asked for (0: none) */
+    uint64_t setmaxnreg;
+    unsigned maxnreg_inc, maxnreg_dec;
 } wm_ptx_result;
 
 /* A fault inside the kernel (compute-sanitizer style). */

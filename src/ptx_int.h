@@ -522,6 +522,10 @@ typedef struct wmi_cta {
     uint32_t *order;
     const wm_ptx_texture *tex; /* the launch's texture/surface objects */
     uint32_t ntex;
+    /* setmaxnreg executed (warp instructions), the largest .inc and the
+       smallest .dec count of the current chunk (0: none) */
+    uint64_t nreg;
+    uint32_t nreg_inc, nreg_dec;
 } wmi_cta;
 
 /*
@@ -683,6 +687,10 @@ void wmi_ptx_wgmma_decode(const char *s, size_t n, wmi_insn *in);
 /* How many immediates follow scale-d (A from registers: areg) and whether
    the form is one that takes transposes. */
 unsigned wmi_ptx_wgmma_nimm(const wmi_insn *in, int areg);
+/* setmaxnreg for warp w: checks the count (24 .. 256, a multiple of 8)
+   and the converged warp, and counts it into c->nreg. */
+wm_status wmi_ptx_setmaxnreg(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                             uint32_t pc, uint32_t m);
 /* Execute wgmma.mma_async for warp w (all 32 lanes in m). */
 wm_status wmi_ptx_wgmma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                         uint32_t pc, uint32_t m);

@@ -606,6 +606,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_CP_COMMIT:
     case OP_CP_WAIT:
     case OP_WGMMA_SYNC:
+    case OP_SETMAXNREG:
     case OP_BRA:
     case OP_RET:
     case OP_EXIT:

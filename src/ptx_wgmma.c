@@ -537,3 +537,31 @@ wm_status wmi_ptx_wgmma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     accumulate(mod, R, in, A, B);
     return WM_OK;
 }
+
+/* ---- setmaxnreg --------------------------------------------------------- */
+
+/* setmaxnreg.{inc,dec}.sync.aligned.u32 N: the warpgroup asks for N
+   registers per thread (24 .. 256, a multiple of 8, as the PTX ISA's
+   setmaxnreg requires).  Registers are not a resource here, so only the count
+   and the requests reach the result (and the report). */
+wm_status wmi_ptx_setmaxnreg(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                             uint32_t pc, uint32_t m)
+{
+    uint64_t n = w->r[in->a][0];
+    if (m != WMI_FULL)
+        return wmi_ptx_fault(c, w, m ? (unsigned)__builtin_ctz(m) : 0, pc,
+                             WM_ERR_FAULT,
+                             "setmaxnreg needs all 32 lanes of the warp "
+                             "converged (executing lanes 0x%08x)", m);
+    if (n < 24 || n > 256 || n % 8)
+        return wmi_ptx_fault(c, w, 0, pc, WM_ERR_FAULT,
+                             "setmaxnreg register count %llu is not a "
+                             "multiple of 8 in 24 .. 256",
+                             (unsigned long long)n);
+    c->nreg++;
+    if (in->mod && n > c->nreg_inc)
+        c->nreg_inc = (uint32_t)n;
+    if (!in->mod && (!c->nreg_dec || n < c->nreg_dec))
+        c->nreg_dec = (uint32_t)n;
+    return WM_OK;
+}

@@ -585,6 +585,42 @@ static void faults(void)
     }
 }
 
+/* setmaxnreg is counted in the result, and a bad count faults. */
+static void maxnreg(void)
+{
+    static const char *const src =
+        PI_HEAD ".visible .entry k()\n{\n"
+        "setmaxnreg.dec.sync.aligned.u32 40;\n"
+        "setmaxnreg.inc.sync.aligned.u32 232;\n"
+        "setmaxnreg.inc.sync.aligned.u32 160;\n"
+        "ret;\n}\n"
+        ".visible .entry bad()\n{\n"
+        "setmaxnreg.inc.sync.aligned.u32 100;\nret;\n}\n";
+    wm_ptx_module *m = pi_parse(src, "nreg.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    wm_ptx_launch l;
+    memset(&l, 0, sizeof l);
+    l.grid[0] = 3;
+    l.grid[1] = l.grid[2] = 1;
+    l.block[0] = 256;
+    l.block[1] = l.block[2] = 1;
+    l.threads = 2;
+    l.max_steps = 1000;
+    wm_ptx_result res;
+    wm_ptx_fault ft;
+    CHECK_EQ(twin_run(m, 0, &l, NULL, &res, &ft), WM_OK);
+    CHECK_EQ(res.setmaxnreg, 3 * 8 * 3); /* CTAs x warps x instructions */
+    CHECK_EQ(res.maxnreg_inc, 232);
+    CHECK_EQ(res.maxnreg_dec, 40);
+    CHECK_EQ(twin_run(m, 1, &l, NULL, &res, &ft), WM_ERR_FAULT);
+    CHECK(strstr(ft.msg, "setmaxnreg register count 100 is not a multiple "
+                         "of 8 in 24 .. 256") != NULL);
+    CHECK_EQ(ft.ptx_line, 13);
+    wm_ptx_free(m);
+}
+
 int main(void)
 {
     CHECK(wm_arch_parse("sm_90", &arch, NULL, 0) == WM_OK);
@@ -595,5 +631,6 @@ int main(void)
     by_hand();
     hand_counts();
     faults();
+    maxnreg();
     return check_done("test_ptx_wgmma");
 }

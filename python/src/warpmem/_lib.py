@@ -133,7 +133,8 @@ class Launch(Structure):
 class Result(Structure):
     _fields_ = [("ctas_total", c_uint64), ("ctas_run", c_uint64),
                 ("sampled", c_int), ("warp_insts", c_uint64),
-                ("thread_insts", c_uint64)]
+                ("thread_insts", c_uint64), ("setmaxnreg", c_uint64),
+                ("maxnreg_inc", c_uint), ("maxnreg_dec", c_uint)]
 
 
 class Fault(Structure):
