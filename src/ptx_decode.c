@@ -359,6 +359,8 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         wmi_ptx_tex_decode(s, n, in);
     if (in->op == OP_WGMMA_SYNC)
         wmi_ptx_wgmma_decode(s, n, in);
+    if (in->op == OP_MMA)
+        wmi_ptx_mma8_decode(s, n, in); /* 8- and 4-bit inputs */
     if (in->op == OP_SETMAXNREG)
         in->mod = (uint8_t)has_word(s, n, "inc");
     if (in->op == OP_LD && has_word(s, n, "acquire"))

@@ -661,6 +661,14 @@ uint16_t wmi_float_to_bf16(float f, wmi_rnd r);
 void wmi_fma_f32(uint64_t *D, const uint64_t *A, const uint64_t *B,
                  const uint64_t *C, uint32_t m);
 
+/* mma.sync with 8- or 4-bit inputs (ptx_mma8.c): is t such an input type;
+   the input types of an fp8 form (the decoder's type words miss them);
+   execute (the warp converged). */
+int wmi_ptx_mma8_type(wmi_type t);
+void wmi_ptx_mma8_decode(const char *s, size_t n, wmi_insn *in);
+wm_status wmi_ptx_mma8(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                       uint32_t pc);
+
 /* Execute ldmatrix / mma for the whole warp (ptx_mma.c). */
 wm_status wmi_ptx_ldmatrix(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                            uint32_t pc, uint32_t m);

@@ -168,7 +168,7 @@ static uint64_t u32f(float f)
 static float fp8(uint8_t v, int e5m2)
 {
     unsigned mb = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
-    unsigned ex = (v & 0x7f) >> mb, man = v & ((1u << mb) - 1);
+    unsigned ex = (v & 0x7fu) >> mb, man = v & ((1u << mb) - 1);
     float s = (v & 0x80) ? -1.0f : 1.0f;
     if (e5m2 && ex == 31)
         return man ? NAN : s * INFINITY;
