@@ -264,6 +264,8 @@ typedef enum {
     WM_OP_ATOM,   /* atomic or reduction */
     WM_OP_LDSM,   /* ldmatrix: shared, 16 B rows, 8-lane phases */
     WM_OP_LDGSTS, /* cp.async: global read side or shared write side */
+    WM_OP_WGMMA,  /* wgmma's descriptor reads: shared, 16 B rows, 8-lane
+                     phases (one per core matrix) */
     WM_NOPS
 } wm_op;
 
@@ -1083,6 +1085,10 @@ typedef struct wm_ptx_result {
     int sampled;           /* 1 when not every CTA ran */
     uint64_t warp_insts;   /* warp-level instructions executed */
     uint64_t thread_insts; /* thread-level (sum of active lanes) */
+    /* setmaxnreg (sm_90a) executed: warp instructions, the largest .inc
+       and the smallest .dec register count asked for (0: none) */
+    uint64_t setmaxnreg;
+    unsigned maxnreg_inc, maxnreg_dec;
 } wm_ptx_result;
 
 /* A fault inside the kernel (compute-sanitizer style). */

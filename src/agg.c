@@ -263,7 +263,9 @@ void wmi_stats_add(wm_stats *d, const wm_stats *s)
 /* The per-request value a site's distribution and worst warp follow. */
 static uint32_t per_request_value(wm_space sp, const wm_counts *c)
 {
-    return sp == WM_SPACE_SHARED ? c->wavefronts : c->sectors;
+    uint32_t v = sp == WM_SPACE_SHARED ? c->wavefronts : c->sectors;
+    /* an instruction of several requests (wgmma's operand reads) */
+    return c->requests > 1 ? (v + c->requests - 1) / c->requests : v;
 }
 
 wm_status wm_agg_add(wm_agg *g, const wm_access *a, wm_counts *out)

@@ -103,11 +103,11 @@ static const struct {
     {"pmevent", OP_NOP},   {"griddepcontrol", OP_NOP}, {"discard", OP_NOP},
     {"applypriority", OP_NOP}, {"createpolicy", OP_UNKNOWN},
     {"brkpt", OP_NOP},     {"mbarrier", OP_MBAR},
-    /* setmaxnreg: a register-allocation hint, no effect on results */
-    {"setmaxnreg", OP_NOP},
+    /* setmaxnreg: a register-allocation request, counted (ptx_wgmma.c) */
+    {"setmaxnreg", OP_SETMAXNREG},
     {"tex", OP_TEX},       {"tld4", OP_TLD4},     {"suld", OP_SULD},
     {"sust", OP_SUST},     {"txq", OP_TXQ},       {"suq", OP_TXQ},
-    {"elect", OP_ELECT},
+    {"elect", OP_ELECT},   {"wgmma", OP_WGMMA_SYNC}, /* ptx_wgmma.c */
 };
 
 /* Does opcode s (n bytes) contain the word w ("init", "shared::cta")? */
@@ -357,6 +357,12 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         decode_bulk(s, n, in);
     if (wmi_ptx_is_tex(in->op))
         wmi_ptx_tex_decode(s, n, in);
+    if (in->op == OP_WGMMA_SYNC)
+        wmi_ptx_wgmma_decode(s, n, in);
+    if (in->op == OP_MMA)
+        wmi_ptx_mma8_decode(s, n, in); /* 8- and 4-bit inputs */
+    if (in->op == OP_SETMAXNREG)
+        in->mod = (uint8_t)has_word(s, n, "inc");
     if (in->op == OP_LD && has_word(s, n, "acquire"))
         in->mod2 = LD_ACQUIRE;
     in->sync = wmi_sync_decode(s, n, in->op);
@@ -432,6 +438,11 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
         return (k == 0 || (in->op == OP_CP_BULK && k != 2)) ? PT_U64 : PT_U32;
     case OP_TEX: case OP_TLD4: case OP_SULD: case OP_SUST: case OP_TXQ:
         return wmi_ptx_tex_src_type(in, k);
+    case OP_WGMMA: /* descriptors (or A's registers), scale-d, immediates */
+        return k < 2 ? PT_U64 : k == 2 ? PT_PRED : PT_S32;
+    case OP_WGMMA_SYNC:
+    case OP_SETMAXNREG:
+        return PT_U32;
     case OP_UNKNOWN: case OP_NOP: case OP_MOV: case OP_ADD: case OP_SUB:
     case OP_FMA: case OP_MUL24: case OP_MAD24: case OP_DIV: case OP_REM:
     case OP_ABS: case OP_NEG: case OP_MIN: case OP_MAX: case OP_AND:

@@ -2120,6 +2120,9 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_CP_ASYNC: TRY(do_cp_async(c, w, in, pc, m)); break;
         case OP_LDMATRIX: TRY(wmi_ptx_ldmatrix(c, w, in, pc, m)); break;
         case OP_MMA: TRY(wmi_ptx_mma(c, w, in, pc, m)); break;
+        case OP_WGMMA: TRY(wmi_ptx_wgmma(c, w, in, pc, m)); break;
+        case OP_WGMMA_SYNC: break; /* wgmma completes at issue */
+        case OP_SETMAXNREG: TRY(wmi_ptx_setmaxnreg(c, w, in, pc, m)); break;
         case OP_SHFL: TRY(do_shfl(c, w, in, pc, m)); break;
         case OP_VOTE: TRY(do_vote(c, w, in, pc, m)); break;
         case OP_MATCH:

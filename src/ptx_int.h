@@ -206,6 +206,9 @@ enum {
 
 #define WMI_NOREG 0xffffffffu
 #define WMI_VEC 0x80000000u
+/* Longest vector operand (wgmma's m64n256 f32 accumulators); other
+   instructions take at most 16 elements. */
+#define WMI_MAX_VEC 128u
 
 /* ---- decoded instruction ---------------------------------------------- */
 
@@ -531,6 +534,10 @@ typedef struct wmi_cta {
     uint32_t *order;
     const wm_ptx_texture *tex; /* the launch's texture/surface objects */
     uint32_t ntex;
+    /* setmaxnreg executed (warp instructions), the largest .inc and the
+       smallest .dec count of the current chunk (0: none) */
+    uint64_t nreg;
+    uint32_t nreg_inc, nreg_dec;
 } wmi_cta;
 
 /*
@@ -666,11 +673,47 @@ uint16_t wmi_float_to_bf16(float f, wmi_rnd r);
 void wmi_fma_f32(uint64_t *D, const uint64_t *A, const uint64_t *B,
                  const uint64_t *C, uint32_t m);
 
+/* mma.sync with 8- or 4-bit inputs (ptx_mma8.c): is t such an input type;
+   the input types of an fp8 form (the decoder's type words miss them);
+   execute (the warp converged). */
+int wmi_ptx_mma8_type(wmi_type t);
+void wmi_ptx_mma8_decode(const char *s, size_t n, wmi_insn *in);
+wm_status wmi_ptx_mma8(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                       uint32_t pc);
+
 /* Execute ldmatrix / mma for the whole warp (ptx_mma.c). */
 wm_status wmi_ptx_ldmatrix(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                            uint32_t pc, uint32_t m);
 wm_status wmi_ptx_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                       uint32_t pc, uint32_t m);
+
+/* ---- wgmma (ptx_wgmma.c) --------------------------------------------- */
+
+/* wgmma.mma_async immediates packed in wmi_insn.imm (the parser checks
+   their values: scale 1 or -1, transpose 0 or 1). */
+enum {
+    WG_NEG_A = 1 << 0,   /* imm-scale-a = -1 */
+    WG_NEG_B = 1 << 1,   /* imm-scale-b = -1 */
+    WG_TRANS_A = 1 << 2, /* imm-trans-a = 1: A is M-major */
+    WG_TRANS_B = 1 << 3  /* imm-trans-b = 1: B is N-major */
+};
+/* wgmma.fence / commit_group / wait_group (wmi_insn.mod of WGMMA_SYNC) */
+enum { WG_FENCE, WG_COMMIT, WG_WAIT };
+
+/* The wgmma forms' modifiers: shape (N / 8 in mod), input types (type2,
+   mod2: WG_IN_*), accumulator type (type); a form not modelled becomes
+   OP_UNKNOWN. */
+void wmi_ptx_wgmma_decode(const char *s, size_t n, wmi_insn *in);
+/* How many immediates follow scale-d (A from registers: areg) and whether
+   the form is one that takes transposes. */
+unsigned wmi_ptx_wgmma_nimm(const wmi_insn *in, int areg);
+/* setmaxnreg for warp w: checks the count (24 .. 256, a multiple of 8)
+   and the converged warp, and counts it into c->nreg. */
+wm_status wmi_ptx_setmaxnreg(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                             uint32_t pc, uint32_t m);
+/* Execute wgmma.mma_async for warp w (all 32 lanes in m). */
+wm_status wmi_ptx_wgmma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                        uint32_t pc, uint32_t m);
 
 /* The interpreter's lane loops (ptx_exec.c, ptx_fastmem.c): WMI_FULL is
    every lane; WMI_LOOP runs its body for each lane l of the mask m in

@@ -606,6 +606,8 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_NOP:
     case OP_CP_COMMIT:
     case OP_CP_WAIT:
+    case OP_WGMMA_SYNC:
+    case OP_SETMAXNREG:
     case OP_BRA:
     case OP_RET:
     case OP_EXIT:
@@ -660,6 +662,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_COPYSIGN:
     case OP_TESTP:
     case OP_MMA:
+    case OP_WGMMA:
     case OP_CALL:
     case OP_COUNT: break;
     }

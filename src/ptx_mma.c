@@ -131,6 +131,8 @@ wm_status wmi_ptx_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     wm_status st = need_full(c, w, pc, m, "mma.sync");
     if (st != WM_OK)
         return st;
+    if (wmi_ptx_mma8_type(at))
+        return wmi_ptx_mma8(c, w, in, pc); /* ptx_mma8.c */
     int f16in = at == PT_F16 || at == PT_BF16;
     int tf32 = at == PT_TF32;
     if (M != 16 || !(((K == 16 || K == 8) && f16in) || ((K == 8 || K == 4) && tf32)) ||

@@ -869,10 +869,11 @@ typedef struct operand {
     int has_sym;
     size_t lsoff[32];  /* O_LIST symbol names (call arguments) */
     size_t lslen[32];
-    uint32_t vec[16];  /* O_VEC slots (WMI_NOREG = literal in vlit) */
-    lit vlit[16];
+    uint32_t vec[WMI_MAX_VEC]; /* O_VEC slots (WMI_NOREG = literal in vlit) */
+    lit vlit[16];      /* literal elements: only among the first 16 */
     unsigned nvec;
-    int long_vec;      /* more than 16 elements: only counted in nvec */
+    int long_vec;      /* more than WMI_MAX_VEC elements, or a literal past
+                          the 16th: only counted in nvec */
     int tensor;        /* [map, {coordinates}]: lowered for the texture
                           forms (coordinates in vec), else not */
 } operand;
@@ -1019,9 +1020,10 @@ static int parse_operand(parser *p, operand *o)
             }
             if (o->nvec >= 16 && o->k == O_LIST && o->nvec < 32) {
                 /* call lists: up to 32 names (counted below) */
-            } else if (o->nvec >= 16) {
-                /* wgmma accumulators: up to 128 registers, kept only by
-                   instructions that are not executed (src_slot refuses) */
+            } else if (o->nvec >= WMI_MAX_VEC ||
+                       (o->nvec >= 16 && x.k == O_LIT)) {
+                /* longer than any instruction takes: counted only
+                   (src_slot refuses it) */
                 o->long_vec = 1;
                 if (o->nvec < UINT32_MAX / 2)
                     o->nvec++;
@@ -1484,12 +1486,55 @@ static int check_forms(parser *p, wmi_insn *in, tok optok,
     return 1;
 }
 
+/* wgmma.mma_async d, a, b, scale-d [, immediates]: the immediates (scale
+   1 or -1, transpose 0 or 1; which ones, ptx_wgmma.c) into in->imm. */
+static int bind_wgmma(parser *p, wmi_insn *in, tok optok,
+                      const operand *ops, unsigned nops)
+{
+    static const unsigned flags[2][4] = {
+        {WG_NEG_A, WG_NEG_B, WG_TRANS_A, WG_TRANS_B},
+        {WG_NEG_A, WG_NEG_B, WG_TRANS_B, 0}}; /* A from registers */
+    int areg = ops[1].k == O_VEC;
+    unsigned nimm = wmi_ptx_wgmma_nimm(in, areg);
+    if (nops != 4 + nimm) {
+        wm_diag_set(p->d, WM_ERR_PARSE, optok.off, optok.len,
+                    "%.*s needs %u operands, got %u", (int)optok.len,
+                    p->s + optok.off, 4 + nimm, nops);
+        return 0;
+    }
+    if (!bind_dest(p, in, &ops[0]) || !bind_sources(p, in, ops, 1, 4))
+        return 0;
+    in->imm = 0;
+    for (unsigned k = 0; k < nimm; k++) {
+        const operand *o = &ops[4 + k];
+        int scale = k < 2;
+        int64_t v = o->k == O_LIT && o->l.k == LIT_INT ? (int64_t)o->l.bits : 2;
+        if (scale ? (v != 1 && v != -1) : (v != 0 && v != 1)) {
+            wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len ? o->len : 1,
+                        scale ? "expected a scale immediate, 1 or -1"
+                              : "expected a transpose immediate, 0 or 1");
+            return 0;
+        }
+        if (scale ? v == -1 : v == 1)
+            in->imm |= flags[areg][k];
+    }
+    return 1;
+}
+
 /* The operands of an opcode of the shape table into the instruction. */
 static int bind_operands(parser *p, wmi_insn *in, tok optok,
                          const operand *ops, unsigned nops)
 {
     wmi_op op = (wmi_op)in->op;
     const wmi_shape *sh = &wmi_op_shapes[op];
+    if (op == OP_WGMMA)
+        return bind_wgmma(p, in, optok, ops, nops);
+    for (unsigned v = 0; v < nops; v++)
+        if (ops[v].k == O_VEC && ops[v].nvec > 16) {
+            wm_diag_set(p->d, WM_ERR_PARSE, ops[v].off, ops[v].len,
+                        "too many vector elements");
+            return 0;
+        }
     /* mbarrier: arrive returns a state, the waits a predicate */
     unsigned nd = op == OP_MBAR ? (in->mod == MB_ARRIVE || in->mod == MB_WAIT)
                                 : sh->ndst;

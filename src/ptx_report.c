@@ -191,6 +191,14 @@ static void text_header(const report *r)
                              : "",
                 (unsigned long long)res->warp_insts,
                 (unsigned long long)res->thread_insts);
+    if (res && res->setmaxnreg) {
+        fprintf(f, "\nsetmaxnreg: %llu warp instructions",
+                (unsigned long long)res->setmaxnreg);
+        if (res->maxnreg_dec)
+            fprintf(f, ", .dec down to %u registers", res->maxnreg_dec);
+        if (res->maxnreg_inc)
+            fprintf(f, ", .inc up to %u registers", res->maxnreg_inc);
+    }
     if (r->o->arch)
         fprintf(f, "\nprofile %s", r->o->arch);
     if (r->o->fault)

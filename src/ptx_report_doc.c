@@ -157,6 +157,11 @@ static void emit_launch(wmi_out *out, const wm_agg *g,
         wmi_out_bool(out, "sampled", res->sampled);
         wmi_out_uint(out, "warp_instructions", res->warp_insts);
         wmi_out_uint(out, "thread_instructions", res->thread_insts);
+        if (res->setmaxnreg) {
+            wmi_out_uint(out, "setmaxnreg", res->setmaxnreg);
+            wmi_out_uint(out, "maxnreg_inc", res->maxnreg_inc);
+            wmi_out_uint(out, "maxnreg_dec", res->maxnreg_dec);
+        }
     }
     wmi_out_end(out);
 }

@@ -418,6 +418,9 @@ typedef struct job {
        have run, as the workers' timing fell. */
     uint64_t chunk_done[MAX_CHUNKS], chunk_warp[MAX_CHUNKS],
         chunk_thread[MAX_CHUNKS];
+    /* and their setmaxnreg: count, largest .inc, smallest .dec */
+    uint64_t chunk_nreg[MAX_CHUNKS];
+    uint32_t chunk_inc[MAX_CHUNKS], chunk_dec[MAX_CHUNKS];
     wm_status oom;
     unsigned flags; /* WMI_RUN_* */
     /* whole-launch budget (l->max_total_steps, 0 = none): steps sums the
@@ -470,13 +473,17 @@ static uint64_t run_chunk_ctas(job *j, wmi_cta *c, uint32_t k);
    that finished to j->done. */
 static void run_chunk(job *j, wmi_cta *c, uint32_t k)
 {
-    uint64_t w0 = c->warp_insts, t0 = c->thread_insts;
+    uint64_t w0 = c->warp_insts, t0 = c->thread_insts, r0 = c->nreg;
+    c->nreg_inc = c->nreg_dec = 0;
     uint64_t n = run_chunk_ctas(j, c, k);
     if (wmi_ptx_memo_flush(c) != WM_OK)
         j->oom = WM_ERR_NOMEM;
     j->chunk_done[k] = n;
     j->chunk_warp[k] = c->warp_insts - w0;
     j->chunk_thread[k] = c->thread_insts - t0;
+    j->chunk_nreg[k] = c->nreg - r0;
+    j->chunk_inc[k] = c->nreg_inc;
+    j->chunk_dec[k] = c->nreg_dec;
     __atomic_add_fetch(&j->done, n, __ATOMIC_RELAXED); /* progress */
 }
 
@@ -782,10 +789,18 @@ static void job_totals(const job *j, wm_ptx_result *res)
 {
     uint32_t upto = job_chunks_counted(j);
     res->ctas_run = res->warp_insts = res->thread_insts = 0;
+    res->setmaxnreg = 0;
+    res->maxnreg_inc = res->maxnreg_dec = 0;
     for (uint32_t i = 0; i < upto; i++) {
         res->ctas_run += j->chunk_done[i];
         res->warp_insts += j->chunk_warp[i];
         res->thread_insts += j->chunk_thread[i];
+        res->setmaxnreg += j->chunk_nreg[i];
+        if (j->chunk_inc[i] > res->maxnreg_inc)
+            res->maxnreg_inc = j->chunk_inc[i];
+        if (j->chunk_dec[i] &&
+            (!res->maxnreg_dec || j->chunk_dec[i] < res->maxnreg_dec))
+            res->maxnreg_dec = j->chunk_dec[i];
     }
 }
 

@@ -6,19 +6,6 @@
 
 #include <stdio.h>
 
-static const char *op_word(wm_op op)
-{
-    switch (op) {
-    case WM_OP_LD: return "ld";
-    case WM_OP_ST: return "st";
-    case WM_OP_ATOM: return "atom";
-    case WM_OP_LDSM: return "ldsm";
-    case WM_OP_LDGSTS: return "ldgsts";
-    case WM_NOPS: break;
-    }
-    return "?";
-}
-
 static void json_str(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -43,7 +30,7 @@ static void print_json(FILE *f, const wm_sass_mem *x, int first)
     json_str(f, x->opcode);
     fprintf(f, ", \"space\": \"%s\", \"op\": \"%s\", \"width\": %u, "
                "\"base\": ",
-            wm_sass_space_name(x->space), op_word(x->op), x->width);
+            wm_sass_space_name(x->space), wm_op_name(x->op), x->width);
     json_str(f, x->base);
     fprintf(f, ", \"imm\": %lld, \"pred\": ", (long long)x->imm);
     json_str(f, x->pred);
@@ -61,7 +48,7 @@ static void print_text(FILE *f, const wm_sass_mem *x, const wm_sass_mem *prev)
             x->imm < 0 ? "-" : "+",
             (unsigned long long)(x->imm < 0 ? -(uint64_t)x->imm
                                             : (uint64_t)x->imm),
-            wm_sass_space_name(x->space), op_word(x->op), x->width);
+            wm_sass_space_name(x->space), wm_op_name(x->op), x->width);
 }
 
 wm_status wm_sass_print(FILE *f, const wm_sass *s, const char *func,

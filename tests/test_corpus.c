@@ -598,8 +598,6 @@ static void grid_stride4(const char *b)
     wm_agg_free(g);
 }
 
-/* Triton 3.x's sm_90a matmul (tests/corpus/triton): it parses, its
-   loads run, and it stops at wgmma, unsupported, at its Python line. */
 /* two inlined copies of an inline-asm loop, each with its own LOOP label:
    out[i] = i + 3 + (i % 5 + 1); the store is one request of 4 sectors per
    full warp (1000 floats: 31 warps of 4, the last 8 lanes in 1) */
@@ -701,8 +699,33 @@ static void elect(const char *b)
     wm_agg_free(g);
 }
 
+/* Half bits of a value that fp16 holds exactly (|x| < 2^15, steps >= 2^-10). */
+static uint16_t half_of(float x)
+{
+    uint16_t s = x < 0 ? 0x8000 : 0;
+    float ax = fabsf(x);
+    if (ax == 0.0f)
+        return s;
+    int e;
+    float fr = frexpf(ax, &e); /* ax = fr * 2^e, fr in [0.5, 1) */
+    return (uint16_t)(s | (uint16_t)((e + 14) << 10) |
+                      (uint16_t)((unsigned)(fr * 2048.0f) & 0x3ff));
+}
+
+/*
+ * Triton 3.x's sm_90a matmul (tests/corpus/triton): C = A B, 128 x 128 x
+ * 128 fp16 in 64 x 64 tiles, K in steps of 32, two wgmma m64n64k16 a step
+ * (A K-major with the 64 B swizzle, B N-major with the 128 B swizzle).
+ * Inputs are multiples of 1/4 in [-2, 2]: every sum is exact in fp32, so
+ * C equals the CPU reference bit for bit.  The wgmma line reads per
+ * instruction A (4 warps x 16 rows x 32 B = 4 requests of 4 core
+ * matrices, 16 wavefronts) and B (64 rows x 32 B once: 4 requests, 16
+ * wavefronts): 8 instructions per CTA, 4 CTAs -> 256 requests, 1024
+ * wavefronts, none above ideal.
+ */
 static void triton_matmul(void)
 {
+    enum { S = 128 };
     char path[1024];
     snprintf(path, sizeof path, "%s/tests/corpus/triton/matmul_sm_90.ptx",
              WM_SOURCE_DIR);
@@ -714,26 +737,44 @@ static void triton_matmul(void)
     CHECK(m != NULL);
     if (!m)
         return;
-    static uint16_t a[128 * 128], bm[128 * 128];
-    static float c[128 * 128];
+    static uint16_t a[S * S], bm[S * S];
+    static float af[S * S], bf[S * S], c[S * S];
     uint8_t s0[16], s1[16];
+    srand(7);
+    for (int i = 0; i < S * S; i++) {
+        af[i] = (float)(rand() % 17 - 8) / 4.0f;
+        bf[i] = (float)(rand() % 17 - 8) / 4.0f;
+        a[i] = half_of(af[i]);
+        bm[i] = half_of(bf[i]);
+    }
     pi_launch l = pi_dims(2, 128);
     l.grid[1] = 2;
     l.dyn_smem = 65536;
     pi_buf(&l, a, sizeof a);
     pi_buf(&l, bm, sizeof bm);
     pi_buf(&l, c, sizeof c);
-    pi_u32(&l, 128);
-    pi_u32(&l, 128);
-    pi_u32(&l, 128);
+    pi_u32(&l, S);
+    pi_u32(&l, S);
+    pi_u32(&l, S);
     pi_buf(&l, s0, sizeof s0);
     pi_buf(&l, s1, sizeof s1);
-    wm_ptx_fault ft;
-    CHECK_EQ(pi_run(m, "matmul", &l, &ft), WM_ERR_UNSUPPORTED);
-    CHECK(strstr(ft.msg, "unsupported instruction 'wgmma.fence.sync."
-                         "aligned' at matmul.py:25") != NULL);
-    CHECK(strcmp(ft.file, "matmul.py") == 0);
-    CHECK_EQ(ft.line, 25); /* acc += tl.dot(a, b) */
+    wm_agg *g = wm_agg_new(&arch);
+    CHECK_EQ(pi_run_agg(m, "matmul", &l, g, NULL), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < S; i++)
+        for (int j = 0; j < S; j++) {
+            float r = 0.0f;
+            for (int k = 0; k < S; k++)
+                r += af[i * S + k] * bf[k * S + j];
+            bad += c[i * S + j] != r;
+        }
+    CHECK_EQ(bad, 0);
+    wm_stats s = pi_line(g, "matmul.py", 25, WM_SPACE_SHARED, WM_OP_WGMMA);
+    CHECK_EQ(s.requests, 256);
+    CHECK_EQ(s.wavefronts, 1024);
+    CHECK_EQ(s.ideal_wavefronts, 1024);
+    CHECK_EQ(s.inst, 4 * 4 * 8); /* 4 CTAs x 4 warps x 8 wgmma */
+    wm_agg_free(g);
     wm_ptx_free(m);
 }
 
@@ -782,6 +823,68 @@ static void cp_async_all(const char *b)
     wm_agg_free(g);
 }
 
+/*
+ * The inline-asm wgmma GEMM (wgmma_gemm.cu): C = A B^T, 128 x 128 x 128
+ * f16 in 64 x 64 tiles of one warpgroup, K steps of 64, A and B tiles
+ * stored into the 128 B swizzle layout by ordinary 16-byte stores, four
+ * wgmma m64n64k16 a step.  Inputs are multiples of 1/4 in [-2, 2], so C
+ * equals the CPU reference exactly.  Per line (4 CTAs, 2 K steps):
+ *   the tile stores (line 54): 8 lanes write the 8 chunks of one row,
+ *     permuted inside its 128 B: 1 wavefront per 8-lane phase; per CTA
+ *     and step 2 tiles x 512 chunks / 32 = 32 requests -> 256 requests,
+ *     1024 wavefronts, ideal.  -G stores each 16 B as four 4-byte
+ *     generic stores: 1024 requests whose 32 lanes cover 4 rows, 128 B
+ *     apart, of the same 8 banks: 4 wavefronts each (4096, ideal 1024);
+ *   the wgmma (the asm statement's last line, 44): per instruction A 4 x
+ *     1 request, B 4 requests (64 rows x 32 B), 4 wavefronts each; 4 x 2
+ *     instructions per CTA -> 256 requests, 1024 wavefronts, 128 warp
+ *     instructions.
+ */
+static void wgmma_gemm(const char *b)
+{
+    enum { S = 128 };
+    static uint16_t a[S * S], bt[S * S];
+    static float af[S * S], bf[S * S], c[S * S];
+    srand(90);
+    for (int i = 0; i < S * S; i++) {
+        af[i] = (float)(rand() % 17 - 8) / 4.0f;
+        bf[i] = (float)(rand() % 17 - 8) / 4.0f;
+        a[i] = half_of(af[i]);
+        bt[i] = half_of(bf[i]);
+        c[i] = -1.0f;
+    }
+    pi_launch l = pi_dims(2, 128);
+    l.grid[1] = 2;
+    pi_buf(&l, a, sizeof a);
+    pi_buf(&l, bt, sizeof bt);
+    pi_buf(&l, c, sizeof c);
+    pi_u32(&l, S);
+    pi_u32(&l, S);
+    pi_u32(&l, S);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("wgmma_gemm", b, "wgmma_gemm", &l, &g), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < S; i++)
+        for (int j = 0; j < S; j++) {
+            float r = 0.0f;
+            for (int k = 0; k < S; k++)
+                r += af[i * S + k] * bf[j * S + k];
+            bad += c[i * S + j] != r;
+        }
+    CHECK_EQ(bad, 0);
+    int G = b[0] == 'G';
+    wm_stats s = pi_line(g, "wgmma_gemm.cu", 54, WM_SPACE_SHARED, WM_OP_ST);
+    CHECK_EQ(s.requests, G ? 1024 : 256);
+    CHECK_EQ(s.wavefronts, G ? 4096 : 1024);
+    CHECK_EQ(s.ideal_wavefronts, 1024);
+    s = pi_line(g, "wgmma_gemm.cu", 44, WM_SPACE_SHARED, WM_OP_WGMMA);
+    CHECK_EQ(s.inst, 128);
+    CHECK_EQ(s.requests, 256);
+    CHECK_EQ(s.wavefronts, 1024);
+    CHECK_EQ(s.ideal_wavefronts, 1024);
+    wm_agg_free(g);
+}
+
 static const corpus_case cases[] = {
     {"cg_reduce", cg_reduce, o3},
     {"reserved_smem", reserved_smem, o3},
@@ -802,6 +905,7 @@ static const corpus_case cases[] = {
     {"asm_labels", asm_labels, o3},
     {"tile64", tile64, o3},
     {"cp_async_all", cp_async_all, o3},
+    {"wgmma_gemm", wgmma_gemm, h90a},
 };
 
 int main(void)

@@ -20,8 +20,8 @@ static void test_shapes(void)
         CHECK(s->ndst <= 1);
         CHECK(s->nsrc_min <= s->nsrc_max);
         CHECK(s->nsrc_max <= 8);
-        if (op != OP_UNKNOWN && op != OP_CALL)
-            CHECK(s->nsrc_max <= 4); /* a b c e */
+        if (op != OP_UNKNOWN && op != OP_CALL && op != OP_WGMMA)
+            CHECK(s->nsrc_max <= 4); /* a b c e; wgmma's immediates: imm */
     }
 }
 

@@ -151,3 +151,26 @@ def test_by_line_one_row_per_triton_line():
     assert [r["requests"] for r in rows] == [32, 32, 32]
     assert [r["sectors"] for r in rows] == [512, 512, 512]
     assert all(r["excessive_sectors"] == 0 for r in rows)
+
+
+def test_matmul_sm90_wgmma():
+    # on sm_90 tl.dot is wgmma.mma_async reading swizzled shared tiles
+    # through matrix descriptors: op "wgmma", conflict-free
+    M = N = 128
+    K_ = 128
+    a = (rng.random((M, K_), dtype=np.float32) - 0.5).astype(np.float16)
+    b = (rng.random((K_, N), dtype=np.float32) - 0.5).astype(np.float16)
+    c = np.zeros((M, N), np.float32)
+    rep = wt.analyze(K.tiled_matmul, (M // 64, N // 64), c, a, b, M, N, K_,
+                     BM=64, BN=64, BK=32, num_warps=4, arch="sm_90")
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(c, ref, rtol=1e-3, atol=1e-3)
+    dot = [r for r in rows_of(rep, "acc = tl.dot(a, b, acc)")
+           if r["op"] == "wgmma"]
+    assert dot and all(r["space"] == "shared" for r in dot)
+    assert all(r["conflicts"] == 0 for r in dot)
+    # 4 programs x 4 K steps x 2 wgmma m64n64k16 (BK 32), each 8
+    # requests (A 4 warps x 1, B 4) of 4 wavefronts
+    assert sum(r["requests"] for r in dot) == 4 * 4 * 2 * 8
+    assert sum(r["wavefronts"] for r in dot) == 4 * 4 * 2 * 32
+    assert "sm_90" in rep.arch

@@ -18,7 +18,7 @@ MAX_LANES = 64
 
 # enum values (header order)
 SPACES = ("global", "local", "shared", "texture", "surface")
-OPS = ("ld", "st", "atom", "ldsm", "ldgsts")
+OPS = ("ld", "st", "atom", "ldsm", "ldgsts", "wgmma")
 STATUS = ("ok", "nomem", "arg", "size", "align", "arch", "parse", "range",
           "io", "fault", "limit", "unsupported")
 WM_OK, WM_ERR_ARG, WM_ERR_FAULT, WM_ERR_LIMIT, WM_ERR_UNSUPPORTED = 0, 2, 9, 10, 11
@@ -133,7 +133,8 @@ class Launch(Structure):
 class Result(Structure):
     _fields_ = [("ctas_total", c_uint64), ("ctas_run", c_uint64),
                 ("sampled", c_int), ("warp_insts", c_uint64),
-                ("thread_insts", c_uint64)]
+                ("thread_insts", c_uint64), ("setmaxnreg", c_uint64),
+                ("maxnreg_inc", c_uint), ("maxnreg_dec", c_uint)]
 
 
 class Fault(Structure):
