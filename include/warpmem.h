@@ -907,6 +907,15 @@ typedef struct wm_ptx_launch {
        the handle wm_ptx_texture_handle(j), passed as an 8-byte scalar. */
     const struct wm_ptx_texture *textures;
     size_t ntextures;
+    /* Thread-block clusters (docs/design/ptx-cluster.md): CTAs per
+       cluster in x, y, z (cudaLaunchAttributeClusterDimension); all 0:
+       the kernel's .reqnctapercluster, else clusters of one.  The grid
+       must be a multiple of it; more than 8 CTAs needs
+       cluster_nonportable (cudaFuncAttributeNonPortableClusterSizeAllowed,
+       at most 16).  The CTAs of a cluster run together on one worker;
+       --ctas sampling takes whole clusters. */
+    unsigned cluster[3];
+    int cluster_nonportable;
 } wm_ptx_launch;
 
 /* Addressing of texture coordinates outside the texture (per dimension). */

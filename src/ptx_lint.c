@@ -611,6 +611,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_TRAP:
     case OP_CP_BULK: /* a bulk copy writes no register */
     case OP_SUST:    /* texture and surface traffic is not linted */
+    case OP_BARC:
     case OP_BAR: return;
     case OP_TEX:
     case OP_TLD4:
@@ -633,6 +634,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
             wr(L, s, in, in->d2, wmi_aff_top(WMI_TOP_WARP, pc), NOCOND, pc);
         return;
     case OP_UNKNOWN:
+    case OP_MAPA: /* another CTA's address: not followed */
     case OP_FMA:
     case OP_ABS:
     case OP_CNOT:

@@ -2158,18 +2158,25 @@ static int parse_function(parser *p, int is_entry)
         return 0;
     /* performance directives: .maxntid 128, 1, 1 / .reqntid 256 / ... */
     while (p->t.k == T_WORD) {
-        int req = is_w(p, ".reqntid");
+        /* clusters: .reqnctapercluster 2, 1, 1 and .explicitcluster */
+        uint32_t *into = is_w(p, ".reqntid") ? p->f->reqntid
+                         : is_w(p, ".reqnctapercluster") ? p->f->reqcluster
+                                                         : NULL;
+        if (into == p->f->reqcluster || is_w(p, ".explicitcluster"))
+            p->f->explicit_cluster = 1;
         next(p);
         unsigned k = 0;
         while (p->t.k == T_NUM || is_p(p, ',')) {
-            if (p->t.k == T_NUM && req && k < 3) {
+            if (p->t.k == T_NUM && into && k < 3) {
                 lit l;
                 if (!parse_number(p, 0, &l))
                     return 0;
-                p->f->reqntid[k++] = (uint32_t)l.bits;
+                into[k++] = (uint32_t)l.bits;
             }
             next(p);
         }
+        for (; into == p->f->reqcluster && k && k < 3; k++)
+            into[k] = 1; /* .reqnctapercluster 4 is 4, 1, 1 */
     }
     if (is_p(p, ';')) { /* a prototype: drop it */
         wmi_func *f = p->f;

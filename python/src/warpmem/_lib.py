@@ -127,7 +127,8 @@ class Launch(Structure):
                 ("threads", c_uint), ("progress", PROGRESS_FN),
                 ("progress_ud", c_void_p), ("max_total_steps", c_uint64),
                 ("cache", c_void_p), ("check", c_void_p),
-                ("textures", c_void_p), ("ntextures", c_size_t)]
+                ("textures", c_void_p), ("ntextures", c_size_t),
+                ("cluster", c_uint * 3), ("cluster_nonportable", c_int)]
 
 
 class Result(Structure):

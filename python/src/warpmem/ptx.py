@@ -262,7 +262,9 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
             arch: str | None = None, ctas: str = "all",
             max_steps: int = 100_000_000, threads: int = 0,
             explain: bool = True, raise_on_fault: bool = True,
-            text_format: str = "text") -> Report:
+            text_format: str = "text",
+            cluster: "int | Sequence[int] | None" = None,
+            cluster_nonportable: bool = False) -> Report:
     """Interpret ``kernel`` of a PTX module on the CPU and report its memory
     traffic per source line.
 
@@ -280,6 +282,10 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
         Profile name; None takes it from the module's ``.target``.
     ctas
         "all", "first:N" or "sample:K[,SEED]".
+    cluster
+        CTAs per thread-block cluster, as for grid (None: the kernel's
+        ``.reqnctapercluster``, else clusters of one); more than 8 needs
+        ``cluster_nonportable=True``.
     raise_on_fault
         A fault raises KernelFault (default); False returns the report of
         the work before it with ``faults`` filled.
@@ -364,6 +370,9 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     lch.ctas, lch.ctas_n, lch.seed = ct, cn, seed
     lch.max_steps = int(max_steps)
     lch.threads = int(threads)
+    if cluster is not None:
+        lch.cluster[:] = _dims(cluster, "cluster")
+    lch.cluster_nonportable = int(bool(cluster_nonportable))
     g = lib.wm_agg_new(ctypes.byref(a))
     if not g:
         raise MemoryError("warpmem: out of memory")
