@@ -164,7 +164,12 @@ static void decode_bulk(const char *s, size_t n, wmi_insn *in)
         in->op = OP_NOP;
         return;
     }
-    if (has_word(s, n, "tensor") || n < 14 || s[13] != '.') {
+    if (has_word(s, n, "tensor")) { /* TMA (ptx_tma.c) */
+        in->op = OP_TMA;
+        wmi_ptx_tma_decode(s, n, in);
+        return;
+    }
+    if (n < 14 || s[13] != '.') {
         in->op = OP_UNKNOWN;
         return;
     }
@@ -339,6 +344,10 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
                 in->op = OP_UNKNOWN;
             else
                 in->op = OP_CP_ASYNC;
+        } else if (has_at(s, n, 0, "cp.reduce.async.bulk.tensor")) {
+            in->op = OP_TMA;
+            wmi_ptx_tma_decode(s, n, in);
+            return;
         }
     }
     if (in->op == OP_UNKNOWN)
@@ -411,6 +420,8 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
         return k == 0 ? PT_PRED : PT_U32;
     case OP_ELECT:
         return PT_U32;
+    case OP_TMA:
+        return wmi_ptx_tma_src_type(in, k);
     case OP_MAPA: /* an address, a rank */
         return k == 1 ? PT_U32 : t;
     case OP_SHFL:

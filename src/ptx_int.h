@@ -698,6 +698,24 @@ uint8_t *wmi_ptx_dsmem(wmi_cta *c, const wmi_warp *w, unsigned l,
                        uint32_t pc, uint64_t addr, unsigned size,
                        const char *what);
 
+/* ---- TMA (ptx_tma.c, docs/design/ptx-tma.md) --------------------------- */
+
+/* OP_TMA: wmi_insn.mod is the kind, mod2 the reduction (AOP_*), type2 the
+   rank (1..5), rnd the TMA_F_* flags.  Sources: a load's a = [dst]
+   (+ imm), b = map, c = coordinates, e = [mbar], d2 = ctaMask
+   (multicast); a store's or reduction's a = map, b = coordinates,
+   c = [src].  A cache-policy operand is parsed and ignored. */
+enum { TMA_LOAD, TMA_STORE, TMA_REDUCE };
+enum { TMA_F_MULTICAST = 1 };
+void wmi_ptx_tma_decode(const char *s, size_t n, wmi_insn *in);
+wmi_type wmi_ptx_tma_src_type(const wmi_insn *in, unsigned k);
+wm_status wmi_ptx_tma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                      uint32_t pc, uint32_t m);
+/* Complete bytes transaction bytes on the mbarrier at shared address addr
+   (ptx_async.c); WM_OK or the fault's status. */
+wm_status wmi_ptx_mbar_complete(wmi_cta *c, wmi_warp *w, unsigned l,
+                                uint32_t pc, uint64_t addr, uint64_t bytes);
+
 /* elect.sync for the lanes in m (ptx_elect.c). */
 wm_status wmi_ptx_elect(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                         uint32_t pc, uint32_t m);

@@ -610,6 +610,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_EXIT:
     case OP_TRAP:
     case OP_CP_BULK: /* a bulk copy writes no register */
+    case OP_TMA:
     case OP_SUST:    /* texture and surface traffic is not linted */
     case OP_BARC:
     case OP_BAR: return;

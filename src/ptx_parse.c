@@ -1417,10 +1417,12 @@ static int bind_addr(parser *p, wmi_insn *in, const operand *o,
 static int bind_sources(parser *p, wmi_insn *in, const operand *ops,
                         unsigned k, unsigned nops)
 {
-    uint32_t *fields[4] = {&in->a, &in->b, &in->c, &in->e};
+    /* TMA: a multicast mask and a cache policy after [mbar] (ptx_int.h) */
+    uint32_t *fields[6] = {&in->a, &in->b, &in->c, &in->e, &in->d2, &in->d};
+    unsigned nfields = in->op == OP_TMA ? 6 : 4;
     for (unsigned nsrc = 0; k < nops; k++, nsrc++) {
         const operand *o = &ops[k];
-        if (nsrc >= 4)
+        if (nsrc >= nfields)
             return err(p, "too many source operands");
         if (o->k == O_ADDR && o->tensor && p->coords) {
             /* [handle, {coordinates}]: two fields */
@@ -1514,7 +1516,7 @@ static int parse_insn(parser *p, size_t start)
         return err(p, "expected an instruction");
     tok optok = p->t;
     wmi_ptx_decode_opcode(p->s + optok.off, optok.len, &in);
-    p->coords = wmi_ptx_is_tex(in.op);
+    p->coords = wmi_ptx_is_tex(in.op) || in.op == OP_TMA;
     next(p);
     operand ops[8];
     unsigned nops;

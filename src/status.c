@@ -37,6 +37,7 @@ const char *wm_op_name(wm_op o)
     case WM_OP_ATOM: return "atom";
     case WM_OP_LDSM: return "ldsm";
     case WM_OP_LDGSTS: return "ldgsts";
+    case WM_OP_TMA: return "tma";
     case WM_NOPS: break;
     }
     return "?";

@@ -18,7 +18,7 @@ MAX_LANES = 64
 
 # enum values (header order)
 SPACES = ("global", "local", "shared", "texture", "surface")
-OPS = ("ld", "st", "atom", "ldsm", "ldgsts")
+OPS = ("ld", "st", "atom", "ldsm", "ldgsts", "tma")
 STATUS = ("ok", "nomem", "arg", "size", "align", "arch", "parse", "range",
           "io", "fault", "limit", "unsupported")
 WM_OK, WM_ERR_ARG, WM_ERR_FAULT, WM_ERR_LIMIT, WM_ERR_UNSUPPORTED = 0, 2, 9, 10, 11
