@@ -345,8 +345,8 @@ typedef struct run_opts {
     const char *input, *kname, *arch_name;
     wm_arch arch; /* --arch; the module's .target may replace the default */
     int is_cu;    /* input is a .cu source, compiled with nvcc */
-    unsigned grid[3], block[3];
-    int have_grid, have_block, list, lazy;
+    unsigned grid[3], block[3], cluster[3];
+    int have_grid, have_block, list, lazy, cluster_np;
     int level;    /* --level: CLI_LEVEL_* (sass_tool.h) */
     cli_output output;
     int ci; /* --format sarif: the findings as a SARIF log instead */
@@ -435,6 +435,12 @@ static int kernel_opt(int argc, char **argv, int *i, run_opts *o)
     } else if ((r = cli_opt(argc, argv, i, "--level", NULL, &v))) {
         if (r < 0 || !cli_sass_parse_level("--level", v, &o->level))
             return -1;
+    } else if ((r = cli_opt(argc, argv, i, "--cluster", NULL, &v))) {
+        if (r < 0 || !cli_parse_dims("--cluster", v, o->cluster))
+            return -1;
+    } else if (strcmp(argv[*i], "--cluster-nonportable") == 0) {
+        o->cluster_np = 1;
+        r = 1;
     }
     return r;
 }
@@ -742,6 +748,8 @@ static int check_params(const run_opts *o, run_state *s)
     memcpy(s->l.grid, o->grid, sizeof o->grid);
     memcpy(s->l.block, o->block, sizeof o->block);
     s->l.dyn_smem = (size_t)o->smem;
+    memcpy(s->l.cluster, o->cluster, sizeof o->cluster);
+    s->l.cluster_nonportable = o->cluster_np;
     s->l.ctas = o->ctas;
     s->l.ctas_n = o->ctas_n;
     s->l.seed = o->seed;

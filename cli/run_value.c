@@ -17,11 +17,10 @@
 
 int rv_is_value(const char *spec)
 {
-    return spec[0] == '{' || strncmp(spec, "bytes:", 6) == 0;
+    return spec[0] == '{' || strncmp(spec, "bytes:", 6) == 0 ||
+           strncmp(spec, "tmap:", 5) == 0;
 }
 
-/* A buffer TYPE[N][:init][:file=PATH][:out=PATH] (text of n bytes):
-   allocates *buf (bytes in *bytes), the out path in *out. */
 /* Remember an input file's path for the output checks (best effort:
    past RV_MAX inputs or out of memory, it is not recorded). */
 static void note_input(run_values *rv, const char *path, size_t n)
@@ -34,8 +33,8 @@ static void note_input(run_values *rv, const char *path, size_t n)
     rv->inputs[rv->ninputs++] = p;
 }
 
-static int buffer(const char *s, size_t n, void **buf, size_t *bytes,
-                  char **out, run_values *rv)
+int rv_buffer(const char *s, size_t n, void **buf, size_t *bytes, char **out,
+              run_values *rv)
 {
     char spec[512];
     if (n >= sizeof spec)
@@ -200,6 +199,8 @@ static int raw_bytes(const char *spec, wm_ptx_arg *a, run_values *rv)
 int rv_value_arg(const char *spec, wm_ptx_arg *a, run_values *rv)
 {
     memset(a, 0, sizeof *a);
+    if (strncmp(spec, "tmap:", 5) == 0) /* run_tmap.c */
+        return rv_tmap_arg(spec, a, rv);
     if (spec[0] != '{')
         return raw_bytes(spec, a, rv);
     size_t len = strlen(spec);
@@ -228,8 +229,8 @@ int rv_value_arg(const char *spec, wm_ptx_arg *a, run_values *rv)
                                        RV_MAX), 0;
             wm_ptx_arg *x = &rv->extra[rv->nextra];
             size_t bytes;
-            if (!buffer(f, fl, &x->buf, &bytes, &rv->extra_out[rv->nextra],
-                        rv))
+            if (!rv_buffer(f, fl, &x->buf, &bytes,
+                           &rv->extra_out[rv->nextra], rv))
                 return 0;
             x->bytes = bytes;
             size = 8;
@@ -284,7 +285,7 @@ int rv_global(const char *spec, run_values *rv)
     void *buf;
     size_t bytes;
     char *out = NULL;
-    if (!buffer(eq + 1, strlen(eq + 1), &buf, &bytes, &out, rv)) {
+    if (!rv_buffer(eq + 1, strlen(eq + 1), &buf, &bytes, &out, rv)) {
         free(name);
         return 0;
     }

@@ -36,12 +36,22 @@ typedef struct run_values {
     size_t ninputs;
 } run_values;
 
-/* Is spec a by-value form ('{...}' or bytes:...)? */
+/* Is spec a by-value form ('{...}', bytes:... or tmap:...)? */
 int rv_is_value(const char *spec);
 
 /* Parse a by-value --arg into *a (value and size set); 1, or 0 after
    printing an error. */
 int rv_value_arg(const char *spec, wm_ptx_arg *a, run_values *rv);
+
+/* A buffer TYPE[N][:init][:file=PATH][:out=PATH] (text of n bytes):
+   allocates *buf (bytes in *bytes), the out path in *out, a :file= path
+   noted in rv's inputs; 1 or 0 (error shown). */
+int rv_buffer(const char *s, size_t n, void **buf, size_t *bytes, char **out,
+              run_values *rv);
+
+/* Parse --arg tmap:... (run_tmap.c): the 128 map bytes in *a, the
+   tensor's data an extra buffer whose address the map holds. */
+int rv_tmap_arg(const char *spec, wm_ptx_arg *a, run_values *rv);
 
 /* Parse --global NAME=TYPE[N][:init][:out=PATH]; 1 or 0 (error shown). */
 int rv_global(const char *spec, run_values *rv);

@@ -266,11 +266,13 @@ typedef enum {
     WM_OP_LDGSTS, /* cp.async: global read side or shared write side */
     WM_OP_WGMMA,  /* wgmma's descriptor reads: shared, 16 B rows, 8-lane
                      phases (one per core matrix) */
+    WM_OP_TMA,    /* cp.async.bulk.tensor / cp.reduce.async.bulk.tensor:
+                     the global side of a TMA copy (not LSU requests) */
     WM_NOPS
 } wm_op;
 
 /* Short names: "global", "local", "shared", "texture", "surface"; "ld",
-   "st", "atom", ... */
+   "st", "atom", "ldsm", "ldgsts", "tma" */
 WM_API const char *wm_space_name(wm_space s);
 WM_API const char *wm_op_name(wm_op o);
 
@@ -909,6 +911,15 @@ typedef struct wm_ptx_launch {
        the handle wm_ptx_texture_handle(j), passed as an 8-byte scalar. */
     const struct wm_ptx_texture *textures;
     size_t ntextures;
+    /* Thread-block clusters (docs/design/ptx-cluster.md): CTAs per
+       cluster in x, y, z (cudaLaunchAttributeClusterDimension); all 0:
+       the kernel's .reqnctapercluster, else clusters of one.  The grid
+       must be a multiple of it; more than 8 CTAs needs
+       cluster_nonportable (cudaFuncAttributeNonPortableClusterSizeAllowed,
+       at most 16).  The CTAs of a cluster run together on one worker;
+       --ctas sampling takes whole clusters. */
+    unsigned cluster[3];
+    int cluster_nonportable;
 } wm_ptx_launch;
 
 /* Addressing of texture coordinates outside the texture (per dimension). */
@@ -950,6 +961,39 @@ WM_API uint64_t wm_ptx_texture_handle(size_t j);
 /* The simulated device address of extra buffer j of a launch with nargs
    arguments (to write into a struct parameter's pointer field). */
 WM_API uint64_t wm_ptx_extra_address(size_t nargs, size_t j);
+
+/*
+ * A TMA tensor map (docs/design/ptx-tma.md), the arguments of
+ * cuTensorMapEncodeTiled: the element type (CUtensorMapDataType's
+ * numbering: 0 u8, 1 u16, 2 u32, 3 i32, 4 u64, 5 i64, 6 f16, 7 f32, 8 f64,
+ * 9 bf16, 10 f32 ftz, 11 tf32, 12 tf32 ftz), the rank (1..5), the global
+ * address (a simulated device address: wm_ptx_buffer_address or
+ * wm_ptx_extra_address), the sizes (dims[0] fastest), the byte strides of
+ * dims 1..rank-1 (multiples of 16), the box (1..256 per dimension), the
+ * element strides (1..8), interleave (0 none; 16 B and 32 B are not
+ * modelled), swizzle (0 none, 1 32 B, 2 64 B, 3 128 B), L2 promotion (no
+ * effect) and the fill of out-of-bounds elements (0 zeros, 1 NaN).
+ */
+typedef struct wm_ptx_tmap {
+    unsigned dtype, rank;
+    uint64_t global_address;
+    uint64_t dims[5];
+    uint64_t strides[4];
+    unsigned box[5], elem_strides[5];
+    unsigned interleave, swizzle, l2_promotion, oob_fill;
+} wm_ptx_tmap;
+
+/* The simulated device address of argument buffer i (its pointer value). */
+WM_API uint64_t wm_ptx_buffer_address(size_t i);
+
+/*
+ * Encode t into the 128 bytes a `__grid_constant__ const CUtensorMap`
+ * parameter holds (warpmem's own layout: the driver's is not documented).
+ * WM_OK, or WM_ERR_ARG with the reason in err (cuTensorMapEncodeTiled's
+ * checks: rank, sizes, strides, box, swizzle span).
+ */
+WM_API wm_status wm_ptx_tmap_encode(const wm_ptx_tmap *t, void *out128,
+                                    char *err, size_t errlen);
 
 /* Size in bytes of module-scope .global/.const variable name, or -1. */
 WM_API long long wm_ptx_global_size(const wm_ptx_module *m, const char *name);

@@ -101,12 +101,14 @@ compile sgemm     sm_86 "$v/sgemm_sm_86.ptx"        $vrel -lineinfo -O3
 
 # The regression corpus (tests/corpus/*.cu): -O3 with line info and -G,
 # for sm_80 and sm_90, into tests/corpus/ptx/NAME[_G]_sm_XX.ptx; a file
-# with the line "// gen-ptx: sm_90a" (Hopper-only PTX) only for sm_90a.
+# with the line "// gen-ptx: sm_90a" (Hopper-only PTX) only for sm_90a,
+# one with "// gen-ptx: sm_90" (clusters need sm_90) only for sm_90.
 srcdir="$here/tests/corpus"
 for cu in "$srcdir"/*.cu; do
     name=$(basename "$cu" .cu)
     archs="sm_80 sm_90"
     grep -q '^// gen-ptx: sm_90a$' "$cu" && archs=sm_90a
+    grep -q '^// gen-ptx: sm_90$' "$cu" && archs=sm_90 # clusters
     for arch in $archs; do
         compile "$name" "$arch" "$out/tests/corpus/ptx/${name}_$arch.ptx" .. \
             -lineinfo -O3

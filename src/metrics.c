@@ -37,6 +37,7 @@ enum kind {
 #define AT (1u << WM_OP_ATOM)
 #define SM (1u << WM_OP_LDSM)
 #define GS (1u << WM_OP_LDGSTS)
+#define TM (1u << WM_OP_TMA)
 #define ALL (LD | ST | AT | SM | GS)
 
 #define WM_METRIC_LIST(X)                                                     \
@@ -66,10 +67,11 @@ enum kind {
     X("sm__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", G, GS,   \
       K_SECT)                                                                 \
     X("memory_l1_tag_requests_global", G, ALL, K_TAGS)                       \
-    X("memory_l2_theoretical_sectors_global", G, ALL, K_SECT)                \
-    X("memory_l2_theoretical_sectors_global_ideal", G, ALL, K_IDEAL_SECT)    \
-    X("derived__memory_l2_theoretical_sectors_global_excessive", G, ALL,     \
-      K_EXCESS_SECT)                                                          \
+    X("memory_l2_theoretical_sectors_global", G, ALL | TM, K_SECT)           \
+    X("memory_l2_theoretical_sectors_global_ideal", G, ALL | TM,             \
+      K_IDEAL_SECT)                                                           \
+    X("derived__memory_l2_theoretical_sectors_global_excessive", G,          \
+      ALL | TM, K_EXCESS_SECT)                                                \
     X("l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", L, LD, K_REQ)        \
     X("l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", L, LD, K_SECT)        \
     X("l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", L, ST, K_REQ)        \

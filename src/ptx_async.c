@@ -91,6 +91,18 @@ static void complete_tx(uint8_t *p, uint64_t bytes)
     memcpy(p, &v, 8);
 }
 
+wm_status wmi_ptx_mbar_complete(wmi_cta *c, wmi_warp *w, unsigned l,
+                                uint32_t pc, uint64_t addr, uint64_t bytes)
+{
+    uint8_t *bar = barrier_at(c, w, l, pc, SP_SHARED, (uint32_t)addr);
+    if (!bar)
+        return c->status;
+    complete_tx(bar, bytes);
+    if (c->flags & WMI_RUN_CHECK)
+        wmi_check_mbar_release(c, w, (uint32_t)addr);
+    return WM_OK;
+}
+
 wm_status wmi_ptx_mbarrier(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                            uint32_t pc, uint32_t m, int *yield)
 {

@@ -108,6 +108,7 @@ static const struct {
     {"tex", OP_TEX},       {"tld4", OP_TLD4},     {"suld", OP_SULD},
     {"sust", OP_SUST},     {"txq", OP_TXQ},       {"suq", OP_TXQ},
     {"elect", OP_ELECT},   {"wgmma", OP_WGMMA_SYNC}, /* ptx_wgmma.c */
+    {"mapa", OP_MAPA},
 };
 
 /* Does opcode s (n bytes) contain the word w ("init", "shared::cta")? */
@@ -164,7 +165,12 @@ static void decode_bulk(const char *s, size_t n, wmi_insn *in)
         in->op = OP_NOP;
         return;
     }
-    if (has_word(s, n, "tensor") || n < 14 || s[13] != '.') {
+    if (has_word(s, n, "tensor")) { /* TMA (ptx_tma.c) */
+        in->op = OP_TMA;
+        wmi_ptx_tma_decode(s, n, in);
+        return;
+    }
+    if (n < 14 || s[13] != '.') {
         in->op = OP_UNKNOWN;
         return;
     }
@@ -231,6 +237,8 @@ static void apply_mod(const char *s, size_t n, wmi_insn *in, int *ntypes)
     }
     if (eq(s, n, "global")) in->space = SP_GLOBAL;
     else if (eq(s, n, "shared") || eq(s, n, "shared::cta")) in->space = SP_SHARED;
+    else if (eq(s, n, "shared::cluster")) /* ptx_cluster.c */
+        in->space = SP_SHARED; /* the addresses tell whose CTA */
     else if (eq(s, n, "local")) in->space = SP_LOCAL;
     else if (eq(s, n, "param")) in->space = SP_PARAM;
     else if (eq(s, n, "const")) in->space = SP_CONST;
@@ -337,6 +345,10 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
                 in->op = OP_UNKNOWN;
             else
                 in->op = OP_CP_ASYNC;
+        } else if (has_at(s, n, 0, "cp.reduce.async.bulk.tensor")) {
+            in->op = OP_TMA;
+            wmi_ptx_tma_decode(s, n, in);
+            return;
         }
     }
     if (in->op == OP_UNKNOWN)
@@ -374,8 +386,11 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
             in->op = OP_NOP; /* bar.warp.sync: lanes already in lockstep */
             in->mod2 = WMI_NOP_WARPSYNC; /* ... but it orders memory */
         }
-        if (has_at(s, n, 0, "barrier.cluster"))
-            in->op = OP_UNKNOWN; /* cluster barriers: not modelled */
+        if (has_at(s, n, 0, "barrier.cluster")) { /* ptx_cluster.c */
+            in->op = OP_BARC;
+            in->mod = (uint8_t)has_word(s, n, "wait");
+            in->flags &= (uint16_t)~F_ARRIVE;
+        }
     }
     if ((in->op == OP_MOV || in->op == OP_ELECT) && in->type == PT_NONE)
         in->type = PT_B32; /* elect.sync: a lane id and a predicate */
@@ -413,6 +428,10 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
         return k == 0 ? PT_PRED : PT_U32;
     case OP_ELECT:
         return PT_U32;
+    case OP_TMA:
+        return wmi_ptx_tma_src_type(in, k);
+    case OP_MAPA: /* an address, a rank */
+        return k == 1 ? PT_U32 : t;
     case OP_SHFL:
     case OP_MATCH:
     case OP_REDUX:
@@ -452,6 +471,7 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
     case OP_LG2: case OP_EX2: case OP_TANH: case OP_CP_COMMIT:
     case OP_CP_WAIT: case OP_MMA: case OP_BRA: case OP_RET: case OP_EXIT:
     case OP_TRAP: case OP_ACTIVEMASK: case OP_CALL: case OP_COUNT:
+    case OP_BARC:
         break;
     }
     if ((in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MIN ||

@@ -368,6 +368,8 @@ static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
     }
     case SP_SHARED:
         if (addr + size > c->smem_bytes) {
+            if (c->clu && addr >> WMI_DSMEM_SHIFT) /* ptx_cluster.c */
+                return wmi_ptx_dsmem(c, w, l, pc, addr, size, what);
             wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
                           "out-of-bounds shared %s of %u bytes at shared "
                           "offset %llu (the block has %llu bytes)",
@@ -2185,6 +2187,16 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             }
             break;
         case OP_CP_BULK: TRY(wmi_ptx_cp_bulk(c, w, in, pc, m)); break;
+        case OP_BARC: /* ptx_cluster.c */
+            TRY(wmi_ptx_barrier_cluster(c, w, in, pc, m, &yield));
+            if (yield) { /* its lanes wait at pc, the others go on */
+                store_pcs(w, act & ~m, pc + 1);
+                c->yielded = 1;
+                return WM_OK;
+            }
+            break;
+        case OP_MAPA: TRY(wmi_ptx_mapa(c, w, in, pc, m)); break;
+        case OP_TMA: TRY(wmi_ptx_tma(c, w, in, pc, m)); break; /* ptx_tma.c */
         case OP_TEX: case OP_TLD4: case OP_SULD: case OP_SUST: case OP_TXQ:
             TRY(wmi_ptx_tex(c, w, in, pc, m)); /* ptx_tex.c */
             break;

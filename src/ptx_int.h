@@ -328,6 +328,8 @@ typedef struct wmi_func {
     int dyn_used;         /* the body names an .extern .shared variable */
     uint32_t local_bytes; /* per-thread local memory */
     uint32_t reqntid[3];  /* .reqntid or 0 */
+    uint32_t reqcluster[3]; /* .reqnctapercluster or 0 */
+    int explicit_cluster;   /* .explicitcluster or .reqnctapercluster */
     uint64_t sregs_used;  /* bit SR_x: the function reads that register */
     wm_diag *err; /* the body's parse error (located), or NULL: the body
                      was dropped and running the function reports it */
@@ -538,6 +540,14 @@ typedef struct wmi_cta {
        smallest .dec count of the current chunk (0: none) */
     uint64_t nreg;
     uint32_t nreg_inc, nreg_dec;
+    /* Thread-block clusters (ptx_cluster.c): the cluster shape (1,1,1
+       without clusters), whether it was explicit, this CTA's rank, and
+       the worker's cluster when the kernel uses cluster instructions or
+       the cluster has more than one CTA (else NULL) */
+    unsigned cdim[3];
+    int cexplicit;
+    uint32_t rank;
+    struct wmi_cluster *clu;
 } wmi_cta;
 
 /*
@@ -656,6 +666,73 @@ wm_status wmi_ptx_tex(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
    texels at addrs (tb bytes each; addrs is reordered). */
 wm_status wmi_ptx_tex_count(wmi_cta *c, const wm_access *a, uint64_t *addrs,
                             size_t n, unsigned tb);
+
+/* ---- clusters (ptx_cluster.c, docs/design/ptx-cluster.md) ------------- */
+
+/*
+ * Shared addresses of another CTA of the cluster (what mapa returns):
+ * (rank + 1) << WMI_DSMEM_SHIFT | offset in its shared memory; generic ones
+ * add WMI_SHARED_WIN.  The executing CTA's own addresses are plain offsets,
+ * so a kernel without clusters never sees the rank bits.
+ */
+#define WMI_DSMEM_SHIFT 24
+#define WMI_DSMEM_OFF ((1u << WMI_DSMEM_SHIFT) - 1)
+#define WMI_MAX_CLUSTER 16
+
+/* One round of c's warps, then its barriers (ptx_run.c): WM_OK with *more
+   WMI_ROUND_DONE (every thread exited), _RELEASED (a barrier released),
+   _YIELDED (a warp yielded: go round again) or _STUCK (the fault of a
+   barrier deadlock is recorded and returned instead). */
+enum { WMI_ROUND_DONE, WMI_ROUND_RELEASED, WMI_ROUND_YIELDED };
+wm_status wmi_ptx_cta_round(wmi_cta *c, int *more);
+
+/* The cluster state of one worker: its CTAs and the cluster barrier. */
+typedef struct wmi_cluster {
+    wmi_cta *cta[WMI_MAX_CLUSTER];
+    uint32_t n;        /* CTAs */
+    uint64_t phase;    /* completed phases of barrier.cluster */
+    uint32_t arrived;  /* threads arrived in the current phase */
+    uint32_t fails;    /* waits that found their phase open, this round */
+    uint8_t *armed[WMI_MAX_CLUSTER]; /* per thread: arrived, not waited */
+    uint64_t *want[WMI_MAX_CLUSTER]; /* per thread: the phase it waits for */
+} wmi_cluster;
+
+/* Allocate / free cluster state for CTAs cta[0..n-1] (cta_alloc'd). */
+wmi_cluster *wmi_cluster_new(wmi_cta *const *cta, uint32_t n);
+void wmi_cluster_free(wmi_cluster *cl);
+/* Run cluster q (linear index in the grid of clusters) to its end. */
+wm_status wmi_cluster_run(wmi_cluster *cl, uint64_t q);
+/* barrier.cluster.arrive / .wait for the lanes in m; *yield: some lanes
+   wait (they stay at pc, the others of act go on). */
+wm_status wmi_ptx_barrier_cluster(wmi_cta *c, wmi_warp *w,
+                                  const wmi_insn *in, uint32_t pc,
+                                  uint32_t m, int *yield);
+/* mapa for the lanes in m. */
+wm_status wmi_ptx_mapa(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                       uint32_t pc, uint32_t m);
+/* Host memory of the shared address addr (rank bits set) of another CTA
+   of the cluster, bounds-checked; NULL after recording a fault. */
+uint8_t *wmi_ptx_dsmem(wmi_cta *c, const wmi_warp *w, unsigned l,
+                       uint32_t pc, uint64_t addr, unsigned size,
+                       const char *what);
+
+/* ---- TMA (ptx_tma.c, docs/design/ptx-tma.md) --------------------------- */
+
+/* OP_TMA: wmi_insn.mod is the kind, mod2 the reduction (AOP_*), type2 the
+   rank (1..5), rnd the TMA_F_* flags.  Sources: a load's a = [dst]
+   (+ imm), b = map, c = coordinates, e = [mbar], d2 = ctaMask
+   (multicast); a store's or reduction's a = map, b = coordinates,
+   c = [src].  A cache-policy operand is parsed and ignored. */
+enum { TMA_LOAD, TMA_STORE, TMA_REDUCE };
+enum { TMA_F_MULTICAST = 1 };
+void wmi_ptx_tma_decode(const char *s, size_t n, wmi_insn *in);
+wmi_type wmi_ptx_tma_src_type(const wmi_insn *in, unsigned k);
+wm_status wmi_ptx_tma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                      uint32_t pc, uint32_t m);
+/* Complete bytes transaction bytes on the mbarrier at shared address addr
+   (ptx_async.c); WM_OK or the fault's status. */
+wm_status wmi_ptx_mbar_complete(wmi_cta *c, wmi_warp *w, unsigned l,
+                                uint32_t pc, uint64_t addr, uint64_t bytes);
 
 /* elect.sync for the lanes in m (ptx_elect.c). */
 wm_status wmi_ptx_elect(wmi_cta *c, wmi_warp *w, const wmi_insn *in,

@@ -613,7 +613,9 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_EXIT:
     case OP_TRAP:
     case OP_CP_BULK: /* a bulk copy writes no register */
+    case OP_TMA:
     case OP_SUST:    /* texture and surface traffic is not linted */
+    case OP_BARC:
     case OP_BAR: return;
     case OP_TEX:
     case OP_TLD4:
@@ -636,6 +638,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
             wr(L, s, in, in->d2, wmi_aff_top(WMI_TOP_WARP, pc), NOCOND, pc);
         return;
     case OP_UNKNOWN:
+    case OP_MAPA: /* another CTA's address: not followed */
     case OP_FMA:
     case OP_ABS:
     case OP_CNOT:

@@ -1426,10 +1426,12 @@ static int bind_addr(parser *p, wmi_insn *in, const operand *o,
 static int bind_sources(parser *p, wmi_insn *in, const operand *ops,
                         unsigned k, unsigned nops)
 {
-    uint32_t *fields[4] = {&in->a, &in->b, &in->c, &in->e};
+    /* TMA: a multicast mask and a cache policy after [mbar] (ptx_int.h) */
+    uint32_t *fields[6] = {&in->a, &in->b, &in->c, &in->e, &in->d2, &in->d};
+    unsigned nfields = in->op == OP_TMA ? 6 : 4;
     for (unsigned nsrc = 0; k < nops; k++, nsrc++) {
         const operand *o = &ops[k];
-        if (nsrc >= 4)
+        if (nsrc >= nfields)
             return err(p, "too many source operands");
         if (o->k == O_ADDR && o->tensor && p->coords) {
             /* [handle, {coordinates}]: two fields */
@@ -1566,7 +1568,7 @@ static int parse_insn(parser *p, size_t start)
         return err(p, "expected an instruction");
     tok optok = p->t;
     wmi_ptx_decode_opcode(p->s + optok.off, optok.len, &in);
-    p->coords = wmi_ptx_is_tex(in.op);
+    p->coords = wmi_ptx_is_tex(in.op) || in.op == OP_TMA;
     next(p);
     operand ops[8];
     unsigned nops;
@@ -2210,18 +2212,25 @@ static int parse_function(parser *p, int is_entry)
         return 0;
     /* performance directives: .maxntid 128, 1, 1 / .reqntid 256 / ... */
     while (p->t.k == T_WORD) {
-        int req = is_w(p, ".reqntid");
+        /* clusters: .reqnctapercluster 2, 1, 1 and .explicitcluster */
+        uint32_t *into = is_w(p, ".reqntid") ? p->f->reqntid
+                         : is_w(p, ".reqnctapercluster") ? p->f->reqcluster
+                                                         : NULL;
+        if (into == p->f->reqcluster || is_w(p, ".explicitcluster"))
+            p->f->explicit_cluster = 1;
         next(p);
         unsigned k = 0;
         while (p->t.k == T_NUM || is_p(p, ',')) {
-            if (p->t.k == T_NUM && req && k < 3) {
+            if (p->t.k == T_NUM && into && k < 3) {
                 lit l;
                 if (!parse_number(p, 0, &l))
                     return 0;
-                p->f->reqntid[k++] = (uint32_t)l.bits;
+                into[k++] = (uint32_t)l.bits;
             }
             next(p);
         }
+        for (; into == p->f->reqcluster && k && k < 3; k++)
+            into[k] = 1; /* .reqnctapercluster 4 is 4, 1, 1 */
     }
     if (is_p(p, ';')) { /* a prototype: drop it */
         wmi_func *f = p->f;

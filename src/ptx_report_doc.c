@@ -49,7 +49,10 @@ const char *wmi_per_request_unit(wm_space sp)
 static void per_request_ncu(char *buf, size_t n, wm_space sp, wm_op op)
 {
     const char *s = wm_space_name(sp), *o = wm_op_name(op);
-    if (sp == WM_SPACE_SHARED)
+    if (op == WM_OP_TMA) /* docs/design/ptx-tma.md */
+        snprintf(buf, n, "none: TMA copies are not LSU requests (their "
+                         "sectors reach lts__t_sectors)");
+    else if (sp == WM_SPACE_SHARED)
         snprintf(buf, n, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum"
                          " / smsp__sass_inst_executed_op_shared_%s.sum", o, o);
     else if (sp == WM_SPACE_TEXTURE) /* tex and tld4: the TEX pipe */

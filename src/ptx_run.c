@@ -126,12 +126,18 @@ static void fill_sregs(wmi_cta *c, int all)
                           : c->smem_bytes;
     for (uint32_t i = 0; i < c->nwarps; i++) {
         uint64_t (*R)[32] = c->warps[i].r;
-        const uint64_t cta[][2] = {{SR_CTAID_X, c->ctaid[0]},
-                                   {SR_CTAID_Y, c->ctaid[1]},
-                                   {SR_CTAID_Z, c->ctaid[2]},
-                                   {SR_CLUSTERID_X, c->ctaid[0]},
-                                   {SR_CLUSTERID_Y, c->ctaid[1]},
-                                   {SR_CLUSTERID_Z, c->ctaid[2]}};
+        const unsigned *cd = c->cdim;
+        const uint64_t cta[][2] = {
+            {SR_CTAID_X, c->ctaid[0]},
+            {SR_CTAID_Y, c->ctaid[1]},
+            {SR_CTAID_Z, c->ctaid[2]},
+            {SR_CLUSTERID_X, c->ctaid[0] / cd[0]},
+            {SR_CLUSTERID_Y, c->ctaid[1] / cd[1]},
+            {SR_CLUSTERID_Z, c->ctaid[2] / cd[2]},
+            {SR_CLUSTER_CTAID_X, c->ctaid[0] % cd[0]},
+            {SR_CLUSTER_CTAID_Y, c->ctaid[1] % cd[1]},
+            {SR_CLUSTER_CTAID_Z, c->ctaid[2] % cd[2]},
+            {SR_CLUSTER_CTARANK, c->rank}};
         for (size_t k = 0; k < WM_ARRAY_LEN(cta); k++)
             if ((used >> cta[k][0] & 1) || c->has_calls)
                 for (unsigned l = 0; l < 32; l++)
@@ -159,13 +165,15 @@ static void fill_sregs(wmi_cta *c, int all)
             {SR_GRIDID, 0},             {SR_CLOCK, 0},
             {SR_CLOCK_HI, 0},           {SR_CLOCK64, 0},
             {SR_GLOBALTIMER, 0},        {SR_DYNSMEM, c->dyn_smem},
-            {SR_TOTALSMEM, c->smem_bytes}, {SR_CLUSTER_CTARANK, 0},
-            {SR_NCLUSTERID_X, c->grid[0]}, {SR_NCLUSTERID_Y, c->grid[1]},
-            {SR_NCLUSTERID_Z, c->grid[2]}, {SR_CLUSTER_CTAID_X, 0},
-            {SR_CLUSTER_CTAID_Y, 0},    {SR_CLUSTER_CTAID_Z, 0},
-            {SR_CLUSTER_NCTAID_X, 1},   {SR_CLUSTER_NCTAID_Y, 1},
-            {SR_CLUSTER_NCTAID_Z, 1},   {SR_CLUSTER_NCTARANK, 1},
-            {SR_IS_EXPLICIT_CLUSTER, 0}, {SR_AGGR_SMEM, c->smem_bytes},
+            {SR_TOTALSMEM, c->smem_bytes},
+            {SR_NCLUSTERID_X, c->grid[0] / c->cdim[0]},
+            {SR_NCLUSTERID_Y, c->grid[1] / c->cdim[1]},
+            {SR_NCLUSTERID_Z, c->grid[2] / c->cdim[2]},
+            {SR_CLUSTER_NCTAID_X, c->cdim[0]}, {SR_CLUSTER_NCTAID_Y, c->cdim[1]},
+            {SR_CLUSTER_NCTAID_Z, c->cdim[2]},
+            {SR_CLUSTER_NCTARANK, c->cdim[0] * c->cdim[1] * c->cdim[2]},
+            {SR_IS_EXPLICIT_CLUSTER, (uint64_t)c->cexplicit},
+            {SR_AGGR_SMEM, c->smem_bytes},
             {SR_RSMEM_BEGIN, rbegin},   {SR_RSMEM_END, rbegin + WMI_RESERVED_SMEM},
             {SR_RSMEM_CAP, WMI_RESERVED_SMEM}, {SR_RSMEM_0, rbegin},
             {SR_RSMEM_1, rbegin + 16}};
@@ -257,58 +265,76 @@ static wm_status run_cta(wmi_cta *c)
     return st;
 }
 
-static wm_status run_cta_warps(wmi_cta *c)
+/* The fault of a CTA whose live threads all wait at bar barriers of
+   which none completes. */
+static wm_status cta_deadlock(wmi_cta *c)
+{
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        wmi_warp *w = &c->warps[i];
+        if (!w->wait)
+            continue;
+        unsigned l = (unsigned)__builtin_ctz(w->wait);
+        const wmi_barrier *bar = &c->bars[w->bar_of[l]];
+        uint32_t need = bar->expected ? bar->expected : c->nthreads - c->exited;
+        return wmi_ptx_fault(
+            c, w, l, w->pc[l] - 1, WM_ERR_FAULT,
+            "barrier deadlock: barrier %u needs %u threads but only %u "
+            "arrived; the other threads of the block wait at another "
+            "barrier",
+            (unsigned)w->bar_of[l], need, bar->arrived);
+    }
+    return wmi_ptx_fault(c, NULL, 0, c->f->first, WM_ERR_FAULT,
+                         "barrier deadlock");
+}
+
+wm_status wmi_ptx_cta_round(wmi_cta *c, int *more)
 {
     wm_status st = WM_OK;
+    if (c->order)
+        wmi_check_round(c);
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        /* --schedule: the order ready warps run in this round */
+        wmi_warp *w = &c->warps[c->order ? c->order[i] : i];
+        if (!(w->live & ~w->wait))
+            continue;
+        if (c->trace)
+            c->trace->warp = w->index;
+        st = wmi_ptx_warp_run(c, w);
+        if (st != WM_OK)
+            return st;
+    }
+    *more = WMI_ROUND_DONE;
+    if (c->exited >= c->nthreads)
+        return WM_OK;
+    *more = WMI_ROUND_RELEASED;
+    if (release(c, &st)) {
+        if (c->trace)
+            c->trace->interval++;
+        return WM_OK;
+    }
+    if (st != WM_OK)
+        return st;
+    *more = WMI_ROUND_YIELDED;
+    if (c->yielded) { /* a warp waits on an mbarrier: go round again */
+        c->yielded = 0;
+        return WM_OK;
+    }
+    /* every live thread waits and no barrier completes */
+    return cta_deadlock(c);
+}
+
+static wm_status run_cta_warps(wmi_cta *c)
+{
     c->status = WM_OK;
     c->yielded = 0;
     wmi_ptx_cta_begin(c);
     if (c->chk)
         wmi_check_cta_begin(c);
     for (;;) {
-        if (c->order)
-            wmi_check_round(c);
-        for (uint32_t i = 0; i < c->nwarps; i++) {
-            /* --schedule: the order ready warps run in this round */
-            wmi_warp *w = &c->warps[c->order ? c->order[i] : i];
-            if (!(w->live & ~w->wait))
-                continue;
-            if (c->trace)
-                c->trace->warp = w->index;
-            st = wmi_ptx_warp_run(c, w);
-            if (st != WM_OK)
-                return st;
-        }
-        if (c->exited >= c->nthreads)
-            return WM_OK;
-        if (release(c, &st)) {
-            if (c->trace)
-                c->trace->interval++;
-            continue;
-        }
-        if (st != WM_OK)
+        int more;
+        wm_status st = wmi_ptx_cta_round(c, &more);
+        if (st != WM_OK || more == WMI_ROUND_DONE)
             return st;
-        if (c->yielded) { /* a warp waits on an mbarrier: go round again */
-            c->yielded = 0;
-            continue;
-        }
-        /* every live thread waits and no barrier completes */
-        for (uint32_t i = 0; i < c->nwarps; i++) {
-            wmi_warp *w = &c->warps[i];
-            if (!w->wait)
-                continue;
-            unsigned l = (unsigned)__builtin_ctz(w->wait);
-            const wmi_barrier *bar = &c->bars[w->bar_of[l]];
-            uint32_t need = bar->expected ? bar->expected : c->nthreads - c->exited;
-            return wmi_ptx_fault(
-                c, w, l, w->pc[l] - 1, WM_ERR_FAULT,
-                "barrier deadlock: barrier %u needs %u threads but only %u "
-                "arrived; the other threads of the block wait at another "
-                "barrier",
-                (unsigned)w->bar_of[l], need, bar->arrived);
-        }
-        return wmi_ptx_fault(c, NULL, 0, c->f->first, WM_ERR_FAULT,
-                             "barrier deadlock");
     }
 }
 
@@ -403,8 +429,13 @@ typedef struct job {
     uint32_t ngbufs;
     const uint8_t *params;
     uint64_t smem_bytes;
-    const uint64_t *list; /* selected CTAs, NULL = 0..nsel-1 */
+    const uint64_t *list; /* selected CTAs (with clusters of more than one
+                             CTA: clusters), NULL = 0..nsel-1 */
     uint64_t nsel;
+    unsigned cdim[3];     /* cluster shape (1,1,1: none) */
+    uint32_t csize;       /* CTAs per cluster */
+    int cexplicit;
+    int use_clu;          /* a wmi_cluster per worker (ptx_cluster.c) */
     uint32_t nchunks;
     wm_agg **aggs;           /* one per chunk (NULL entries if no agg) */
     wmi_cache_feeder *feeder; /* with l->cache: per-chunk recorders */
@@ -473,18 +504,59 @@ static uint64_t run_chunk_ctas(job *j, wmi_cta *c, uint32_t k);
    that finished to j->done. */
 static void run_chunk(job *j, wmi_cta *c, uint32_t k)
 {
-    uint64_t w0 = c->warp_insts, t0 = c->thread_insts, r0 = c->nreg;
-    c->nreg_inc = c->nreg_dec = 0;
+    /* a cluster's CTAs count into the chunk's aggregator together */
+    wmi_cta *const *cs = c->clu ? c->clu->cta : &c;
+    uint32_t nc = c->clu ? c->clu->n : 1;
+    uint64_t w0 = 0, t0 = 0, w1 = 0, t1 = 0;
+    for (uint32_t r = 0; r < nc; r++)
+        w0 += cs[r]->warp_insts, t0 += cs[r]->thread_insts;
+    uint64_t r0 = 0, r1 = 0;
+    for (uint32_t r = 0; r < nc; r++)
+        r0 += cs[r]->nreg, cs[r]->nreg_inc = cs[r]->nreg_dec = 0;
     uint64_t n = run_chunk_ctas(j, c, k);
-    if (wmi_ptx_memo_flush(c) != WM_OK)
-        j->oom = WM_ERR_NOMEM;
+    for (uint32_t r = 0; r < nc; r++) {
+        if (wmi_ptx_memo_flush(cs[r]) != WM_OK)
+            j->oom = WM_ERR_NOMEM;
+        w1 += cs[r]->warp_insts, t1 += cs[r]->thread_insts;
+    }
     j->chunk_done[k] = n;
-    j->chunk_warp[k] = c->warp_insts - w0;
-    j->chunk_thread[k] = c->thread_insts - t0;
-    j->chunk_nreg[k] = c->nreg - r0;
-    j->chunk_inc[k] = c->nreg_inc;
-    j->chunk_dec[k] = c->nreg_dec;
+    uint32_t inc = 0, dec = 0;
+    for (uint32_t r = 0; r < nc; r++) {
+        r1 += cs[r]->nreg;
+        inc = cs[r]->nreg_inc > inc ? cs[r]->nreg_inc : inc;
+        if (cs[r]->nreg_dec && (!dec || cs[r]->nreg_dec < dec))
+            dec = cs[r]->nreg_dec;
+    }
+    j->chunk_warp[k] = w1 - w0;
+    j->chunk_thread[k] = t1 - t0;
+    j->chunk_nreg[k] = r1 - r0;
+    j->chunk_inc[k] = inc;
+    j->chunk_dec[k] = dec;
     __atomic_add_fetch(&j->done, n, __ATOMIC_RELAXED); /* progress */
+}
+
+/* Run unit id of chunk k (a CTA, or a cluster with j->use_clu) and count
+   it; returns its status. */
+static wm_status run_unit(job *j, wmi_cta *c, uint64_t id)
+{
+    if (c->clu) {
+        uint64_t before = 0, after = 0;
+        for (uint32_t r = 0; r < c->clu->n; r++)
+            before += c->clu->cta[r]->warp_insts;
+        wm_status st = wmi_cluster_run(c->clu, id);
+        for (uint32_t r = 0; r < c->clu->n; r++)
+            after += c->clu->cta[r]->warp_insts;
+        budget_add(j, after - before);
+        return st;
+    }
+    uint64_t gx = j->l->grid[0], gy = j->l->grid[1];
+    c->ctaid[0] = (unsigned)(id % gx);
+    c->ctaid[1] = (unsigned)(id / gx % gy);
+    c->ctaid[2] = (unsigned)(id / (gx * gy));
+    uint64_t before = c->warp_insts;
+    wm_status st = run_cta(c);
+    budget_add(j, c->warp_insts - before);
+    return st;
 }
 
 /* The CTAs of chunk k until one faults or a stop; returns how many
@@ -495,6 +567,11 @@ static uint64_t run_chunk_ctas(job *j, wmi_cta *c, uint32_t k)
     c->agg = j->aggs ? j->aggs[k] : NULL;
     c->trace = j->feeder ? wmi_cache_trace(j->feeder, k) : NULL;
     c->fault = &j->faults[k];
+    for (uint32_t r = 1; c->clu && r < c->clu->n; r++) {
+        c->clu->cta[r]->agg = c->agg;
+        c->clu->cta[r]->trace = c->trace;
+        c->clu->cta[r]->fault = c->fault;
+    }
     uint64_t n = 0;
     for (uint64_t i = lo; i < hi; i++) {
         if (__atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED) < k)
@@ -502,18 +579,12 @@ static uint64_t run_chunk_ctas(job *j, wmi_cta *c, uint32_t k)
         if (__atomic_load_n(&j->over, __ATOMIC_RELAXED))
             return n; /* past the whole-launch budget */
         uint64_t id = j->list ? j->list[i] : i;
-        uint64_t gx = j->l->grid[0], gy = j->l->grid[1];
-        c->ctaid[0] = (unsigned)(id % gx);
-        c->ctaid[1] = (unsigned)(id / gx % gy);
-        c->ctaid[2] = (unsigned)(id / (gx * gy));
         if (c->trace && wmi_ctrace_cta(c->trace) != WM_OK) {
             j->oom = WM_ERR_NOMEM;
             return n;
         }
-        uint64_t before = c->warp_insts;
-        wm_status st = run_cta(c);
-        n++;
-        budget_add(j, c->warp_insts - before);
+        wm_status st = run_unit(j, c, id);
+        n += c->clu ? c->clu->n : 1;
         if (st != WM_OK) {
             j->status[k] = st;
             uint32_t cur = __atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED);
@@ -527,9 +598,9 @@ static uint64_t run_chunk_ctas(job *j, wmi_cta *c, uint32_t k)
     return n;
 }
 
-static void *worker(void *arg)
+/* A worker's CTA state for job j (not yet allocated). */
+static void cta_init(job *j, wmi_cta *cp)
 {
-    job *j = arg;
     wmi_cta c;
     memset(&c, 0, sizeof c);
     c.m = j->m;
@@ -557,10 +628,48 @@ static void *worker(void *arg)
         c.order = wmi_check_order(c.chk);
         c.flags |= wmi_check_tracks(c.chk) ? WMI_RUN_CHECK : 0;
     }
-    if (cta_alloc(&c) != WM_OK) {
-        j->oom = WM_ERR_NOMEM;
-        cta_free(&c);
-        return NULL;
+    memcpy(c.cdim, j->cdim, sizeof c.cdim);
+    c.cexplicit = j->cexplicit;
+    *cp = c;
+}
+
+/* The CTAs of a cluster, each allocated (ptx_cluster.c runs them), with
+   the first in *c; 0 when out of memory (what was allocated freed). */
+static int cluster_alloc(job *j, wmi_cta *c, wmi_cta *more)
+{
+    wmi_cta *cs[WMI_MAX_CLUSTER];
+    int ok = 1;
+    for (uint32_t r = 0; r < j->csize; r++) {
+        cs[r] = r ? &more[r - 1] : c;
+        cta_init(j, cs[r]);
+        cs[r]->rank = r;
+        ok = ok && cta_alloc(cs[r]) == WM_OK;
+    }
+    wmi_cluster *cl = ok ? wmi_cluster_new(cs, j->csize) : NULL;
+    for (uint32_t r = 0; r < j->csize; r++)
+        cs[r]->clu = cl;
+    if (!cl)
+        for (uint32_t r = 0; r < j->csize; r++)
+            cta_free(cs[r]);
+    return cl != NULL;
+}
+
+static void *worker(void *arg)
+{
+    job *j = arg;
+    wmi_cta c, more[WMI_MAX_CLUSTER - 1];
+    if (j->use_clu) {
+        if (!cluster_alloc(j, &c, more)) {
+            j->oom = WM_ERR_NOMEM;
+            return NULL;
+        }
+    } else {
+        cta_init(j, &c);
+        if (cta_alloc(&c) != WM_OK) {
+            j->oom = WM_ERR_NOMEM;
+            cta_free(&c);
+            return NULL;
+        }
     }
     for (;;) {
         uint32_t k = __atomic_fetch_add(&j->next_chunk, 1, __ATOMIC_RELAXED);
@@ -571,6 +680,11 @@ static void *worker(void *arg)
         run_chunk(j, &c, k);
         if (j->feeder)
             wmi_cache_chunk_done(j->feeder, k);
+    }
+    if (c.clu) {
+        wmi_cluster_free(c.clu);
+        for (uint32_t r = 0; r + 1 < j->csize; r++)
+            cta_free(&more[r]);
     }
     cta_free(&c);
     return NULL;
@@ -710,6 +824,90 @@ static wm_status check_geometry(const wmi_func *f, const wm_ptx_launch *l,
     return WM_OK;
 }
 
+/* Does the kernel use cluster instructions (barrier.cluster, mapa)? */
+static int uses_cluster_ops(const wm_ptx_module *m, const wmi_func *f)
+{
+    for (size_t k = 0; k < m->nfuncs; k++) {
+        const wmi_func *g = &m->funcs[k];
+        if (g->is_entry && g != f)
+            continue; /* its own body and every .func it may call */
+        for (uint32_t i = 0; i < g->count; i++) {
+            uint8_t op = m->code[g->first + i].op;
+            if (op == OP_BARC || op == OP_MAPA)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The launch's cluster shape (cdim) and whether it is explicit: l's, else
+   the kernel's .reqnctapercluster, else 1x1x1; checked against the grid
+   and the size limits. */
+static wm_status check_cluster(const wmi_func *f, const wm_ptx_launch *l,
+                               wm_ptx_fault *fault, unsigned cdim[3],
+                               int *cexplicit)
+{
+    int given = l->cluster[0] || l->cluster[1] || l->cluster[2];
+    int req = f->reqcluster[0] != 0;
+    *cexplicit = given || f->explicit_cluster;
+    for (int i = 0; i < 3; i++)
+        cdim[i] = given ? l->cluster[i] : req ? f->reqcluster[i] : 1;
+    if (given && req &&
+        memcmp(l->cluster, f->reqcluster, sizeof l->cluster) != 0)
+        return launch_error(fault, "kernel %s is compiled for clusters of "
+                            "%ux%ux%u CTAs (.reqnctapercluster); the launch "
+                            "asks for %ux%ux%u", f->pretty, f->reqcluster[0],
+                            f->reqcluster[1], f->reqcluster[2], cdim[0],
+                            cdim[1], cdim[2]);
+    uint64_t size = (uint64_t)cdim[0] * cdim[1] * cdim[2];
+    if (size == 0 || size > WMI_MAX_CLUSTER ||
+        (size > 8 && !l->cluster_nonportable))
+        return launch_error(fault, "a cluster of %ux%ux%u CTAs: at most 8 "
+                            "(the portable size), 16 with the non-portable "
+                            "size allowed", cdim[0], cdim[1], cdim[2]);
+    for (int i = 0; i < 3; i++)
+        if (l->grid[i] % cdim[i])
+            return launch_error(fault, "grid %ux%ux%u is not a multiple of "
+                                "the cluster %ux%ux%u", l->grid[0],
+                                l->grid[1], l->grid[2], cdim[0], cdim[1],
+                                cdim[2]);
+    if (size > 1 && (l->check || l->cache))
+        return launch_error(fault, "%s does not run clusters of more than "
+                            "one CTA yet", l->check ? "--check" : "--cache");
+    return WM_OK;
+}
+
+/* The clusters holding the *nsel CTAs selected (list, or the first *nsel
+   when NULL), ascending: *nsel and *list become the clusters'. */
+static wm_status select_clusters(const wm_ptx_launch *l, const unsigned cd[3],
+                                 uint64_t *nsel, uint64_t **list)
+{
+    uint64_t csize = (uint64_t)cd[0] * cd[1] * cd[2];
+    uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    if (!*list && *nsel == nctas) {
+        *nsel = nctas / csize; /* all of them */
+        return WM_OK;
+    }
+    uint64_t *q = malloc((*nsel ? *nsel : 1) * sizeof *q), n = 0;
+    if (!q)
+        return WM_ERR_NOMEM;
+    uint64_t gx = l->grid[0], gy = l->grid[1];
+    uint64_t ncx = gx / cd[0], ncy = gy / cd[1];
+    for (uint64_t i = 0; i < *nsel; i++) {
+        uint64_t id = *list ? (*list)[i] : i;
+        uint64_t x = id % gx, y = id / gx % gy, z = id / (gx * gy);
+        q[i] = x / cd[0] + ncx * (y / cd[1] + ncy * (z / cd[2]));
+    }
+    qsort(q, *nsel, sizeof *q, cmp_u64);
+    for (uint64_t i = 0; i < *nsel; i++)
+        if (n == 0 || q[n - 1] != q[i])
+            q[n++] = q[i];
+    free(*list);
+    *list = q;
+    *nsel = n;
+    return WM_OK;
+}
+
 wm_status wm_ptx_launch_check(const wm_ptx_module *m, size_t k,
                               const wm_ptx_launch *l, wm_ptx_fault *fault)
 {
@@ -722,7 +920,10 @@ wm_status wm_ptx_launch_check(const wm_ptx_module *m, size_t k,
     fault->file = "";
     if (!f || !l)
         return launch_error(fault, "no such kernel");
-    return check_geometry(f, l, fault, &smem);
+    unsigned cdim[3];
+    int cexplicit;
+    wm_status st = check_geometry(f, l, fault, &smem);
+    return st != WM_OK ? st : check_cluster(f, l, fault, cdim, &cexplicit);
 }
 
 wm_status wm_ptx_run(const wm_ptx_module *m, size_t k, const wm_ptx_launch *l,
@@ -1010,7 +1211,7 @@ static wm_status job_run(job *j, const wm_ptx_launch *l)
             if (now_s() - t0 > 0.5)
                 l->progress(l->progress_ud,
                             __atomic_load_n(&j->done, __ATOMIC_RELAXED),
-                            j->nsel);
+                            j->nsel * j->csize);
         }
         for (unsigned i = 0; i < started; i++)
             pthread_join(tids[i], NULL);
@@ -1027,7 +1228,7 @@ static wm_status job_end(job *j, wm_agg *agg, wm_ptx_fault *fault,
         *fault = j->faults[j->fault_chunk];
         st = j->status[j->fault_chunk];
     } else if (st == WM_OK && j->over) {
-        st = budget_fault(fault, j->over, j->nsel, j->budget, 0);
+        st = budget_fault(fault, j->over, j->nsel * j->csize, j->budget, 0);
     }
     st = job_merge(j, j->m, agg, st);
     if (j->feeder) {
@@ -1052,18 +1253,30 @@ static wm_status run_job(const wm_ptx_module *m, const wmi_func *f,
     /* check_geometry: no overflow */
     uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     uint64_t nsel, *list;
-    wm_status st = select_ctas(l, agg, nctas, &nsel, &list);
+    unsigned cdim[3];
+    int cexplicit;
+    wm_status st = check_cluster(f, l, fault, cdim, &cexplicit);
     if (st != WM_OK)
         return st;
+    uint32_t csize = cdim[0] * cdim[1] * cdim[2];
+    int use_clu = csize > 1 || uses_cluster_ops(m, f);
+    st = select_ctas(l, agg, nctas, &nsel, &list);
+    if (st == WM_OK && use_clu)
+        st = select_clusters(l, cdim, &nsel, &list);
+    if (st != WM_OK) {
+        free(list);
+        return st;
+    }
     /* Before the run: every warp of every selected CTA executes at least
        one instruction, so nsel x warps bounds the launch from below. */
     uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint64_t nwarps = (nthreads + 31) / 32, least;
-    if (__builtin_mul_overflow(nsel, nwarps, &least))
+    if (__builtin_mul_overflow(nsel * csize, nwarps, &least))
         least = UINT64_MAX;
     if (l->max_total_steps && least > l->max_total_steps) {
         free(list);
-        return budget_fault(fault, least, nsel, l->max_total_steps, 1);
+        return budget_fault(fault, least, nsel * csize, l->max_total_steps,
+                            1);
     }
     job j;
     memset(&j, 0, sizeof j);
@@ -1077,6 +1290,10 @@ static wm_status run_job(const wm_ptx_module *m, const wmi_func *f,
     j.smem_bytes = smem;
     j.list = list;
     j.nsel = nsel;
+    memcpy(j.cdim, cdim, sizeof j.cdim);
+    j.csize = csize;
+    j.cexplicit = cexplicit;
+    j.use_clu = use_clu;
     j.nchunks = nsel < MAX_CHUNKS ? (uint32_t)(nsel ? nsel : 1) : MAX_CHUNKS;
     j.fault_chunk = UINT32_MAX;
     j.flags = flags;

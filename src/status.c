@@ -38,6 +38,7 @@ const char *wm_op_name(wm_op o)
     case WM_OP_LDSM: return "ldsm";
     case WM_OP_LDGSTS: return "ldgsts";
     case WM_OP_WGMMA: return "wgmma";
+    case WM_OP_TMA: return "tma";
     case WM_NOPS: break;
     }
     return "?";

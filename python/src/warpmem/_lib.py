@@ -18,7 +18,7 @@ MAX_LANES = 64
 
 # enum values (header order)
 SPACES = ("global", "local", "shared", "texture", "surface")
-OPS = ("ld", "st", "atom", "ldsm", "ldgsts", "wgmma")
+OPS = ("ld", "st", "atom", "ldsm", "ldgsts", "wgmma", "tma")
 STATUS = ("ok", "nomem", "arg", "size", "align", "arch", "parse", "range",
           "io", "fault", "limit", "unsupported")
 WM_OK, WM_ERR_ARG, WM_ERR_FAULT, WM_ERR_LIMIT, WM_ERR_UNSUPPORTED = 0, 2, 9, 10, 11
@@ -127,7 +127,8 @@ class Launch(Structure):
                 ("threads", c_uint), ("progress", PROGRESS_FN),
                 ("progress_ud", c_void_p), ("max_total_steps", c_uint64),
                 ("cache", c_void_p), ("check", c_void_p),
-                ("textures", c_void_p), ("ntextures", c_size_t)]
+                ("textures", c_void_p), ("ntextures", c_size_t),
+                ("cluster", c_uint * 3), ("cluster_nonportable", c_int)]
 
 
 class Result(Structure):

@@ -407,7 +407,9 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
             cache: "bool | str" = False, regs: int = 0,
             sms: "int | None" = None, uninit: Sequence[Any] = (),
             on_hazard: str = "warn", on_fault: "str | None" = None,
-            names: "Sequence[str] | None" = None) -> Report:
+            names: "Sequence[str] | None" = None,
+            cluster: "int | Sequence[int] | None" = None,
+            cluster_nonportable: bool = False) -> Report:
     """Interpret ``kernel`` of a PTX module on the CPU and report its memory
     traffic per source line.
 
@@ -445,6 +447,10 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     names
         What errors, faults and hazards call each argument (default
         "args[i]"; Triton and numba pass their parameter names).
+    cluster
+        CTAs per thread-block cluster, as for grid (None: the kernel's
+        ``.reqnctapercluster``, else clusters of one); more than 8 needs
+        ``cluster_nonportable=True``.
     text_format
         What ``str(report)`` holds: the library's "text" or "csv" report.
     """
@@ -493,6 +499,9 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     lch.cache = cch
     lch.check = ctypes.cast(ctypes.pointer(chk), ctypes.c_void_p) \
         if chk else None
+    if cluster is not None:
+        lch.cluster[:] = _dims(cluster, "cluster")
+    lch.cluster_nonportable = int(bool(cluster_nonportable))
     g = lib.wm_agg_new(ctypes.byref(a))
     if not g:
         lib.wm_cache_free(cch)

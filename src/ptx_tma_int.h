@@ -1,0 +1,22 @@
+/*
+ * ptx_tma_int.h -- TMA inside the library: the tensor map's 128-byte
+ * layout (tmap.c) and the cp.async.bulk.tensor family (ptx_tma.c).
+ * docs/design/ptx-tma.md.
+ */
+#ifndef WM_PTX_TMA_INT_H
+#define WM_PTX_TMA_INT_H
+
+#include "wm_int.h"
+
+#define WMI_TMAP_BYTES 128u
+
+/* Bytes of an element of CUtensorMapDataType dtype (0: not one). */
+unsigned wmi_tmap_esize(unsigned dtype);
+/* Is t a map cuTensorMapEncodeTiled (and the model) accepts?  1, or 0
+   with the reason in err. */
+int wmi_tmap_check(const wm_ptx_tmap *t, char *err, size_t n);
+/* t into / from warpmem's 128 bytes (unpack checks it: 1 or 0 + err). */
+void wmi_tmap_pack(const wm_ptx_tmap *t, uint8_t *p);
+int wmi_tmap_unpack(const uint8_t *p, wm_ptx_tmap *t, char *err, size_t n);
+
+#endif /* WM_PTX_TMA_INT_H */
