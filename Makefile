@@ -59,7 +59,8 @@ fuzz:
 	./fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
 
 bench: all
-	./bench/run.sh $(BUILD)
+	PYTHON=$(if $(wildcard $(PYVENV)/bin/python),$(PYVENV)/bin/python,$(PYTHON)) \
+	    ./bench/run.sh $(BUILD)
 
 fmt:
 	clang-format -i include/*.h src/*.c src/*.h cli/*.c cli/*.h tests/*.c tests/*.h tests/consumer/*.c bench/*.c fuzz/*.c fuzz/*.h cli/doc/*.c
