@@ -86,7 +86,8 @@ fuzz:
 # The benchmarks are not part of `all`: built here, by the run that uses them.
 bench: all
 	cmake --build $(BUILD) -j $(JOBS) --target wm_bench
-	./bench/run.sh $(BUILD)
+	PYTHON=$(if $(wildcard $(PYVENV)/bin/python),$(PYVENV)/bin/python,$(PYTHON)) \
+	    ./bench/run.sh $(BUILD)
 
 fmt:
 	clang-format -i include/*.h src/*.c src/*.h cli/*.c cli/*.h tests/*.c tests/*.h tests/consumer/*.c bench/*.c fuzz/*.c fuzz/*.h cli/doc/*.c

@@ -392,7 +392,7 @@ typedef struct run_state {
 static void opts_init(run_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->lazy = 1;
+    o->lazy = RUN_FILL_AUTO;
     o->draw = 2;
     o->max_steps = WM_LIMIT_CTA_STEPS;
     o->max_total = (int64_t)WM_LIMIT_TOTAL_STEPS;
@@ -569,7 +569,7 @@ static int report_opt(int argc, char **argv, int *i, run_opts *o)
             cli_usage_error("--fill: '%s' is not lazy or eager", v);
             return -1;
         }
-        o->lazy = strcmp(v, "lazy") == 0;
+        o->lazy = strcmp(v, "lazy") == 0 ? RUN_FILL_LAZY : RUN_FILL_EAGER;
     }
     return r;
 }
@@ -766,8 +766,8 @@ static int alloc_args(run_opts *o, run_state *s)
     for (size_t i = 0; i < o->nargs; i++)
         if (!run_arg_check_file(&o->args[i]))
             return WM_EXIT_INPUT;
-    /* The schedule comparison copies every buffer, so none is lazy. */
-    int lazy = o->rchk.given ? 0 : o->lazy;
+    int lazy = run_fill_lazy(o->lazy, o->rchk.given, o->ctas, o->ctas_n,
+                             o->grid);
     for (size_t i = 0; i < o->nargs; i++)
         if (!run_arg_alloc(&o->args[i], lazy))
             return WM_EXIT_INPUT;

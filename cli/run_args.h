@@ -98,6 +98,15 @@ int run_tex_parse(const char *spec, run_arg *a, size_t index);
 int run_tex_check(const run_arg *a, size_t i, const wm_ptx_param_info *p);
 size_t run_tex_collect(const run_arg *args, size_t n, wm_ptx_texture *out);
 
+/* --fill (run_fill.c): which fill the launch's buffers get.  fill is
+   RUN_FILL_LAZY or _EAGER as given, AUTO without --fill; copies: every buffer is
+   copied (the schedule comparison), so none is lazy.  Under AUTO a run
+   of the whole grid is filled eagerly and a run of fewer than half its
+   CTAs (--ctas first:N, sample:N) lazily.  1 lazy, 0 eager. */
+enum { RUN_FILL_EAGER = 0, RUN_FILL_LAZY = 1, RUN_FILL_AUTO = 2 };
+int run_fill_lazy(int fill, int copies, wm_ptx_ctas ctas, uint64_t ctas_n,
+                  const unsigned grid[3]);
+
 /* Lazy filling (run_lazy.c): map bytes + slack of inaccessible memory
    whose pages are filled by init when first touched.  NULL if it cannot
    (the caller then fills eagerly). */

@@ -266,6 +266,19 @@ static wm_status run_sink(void *ctx, const wm_access *a,
     return WM_OK;
 }
 
+/* n more accesses like a: counted once, added n times (no worst can
+ * change: the first of them went through run_sink). */
+static wm_status run_repeat(void *ctx, const wm_access *a, uint64_t n)
+{
+    xrun *run = ctx;
+    wm_counts c;
+    wm_status st = wm_count(wm_agg_arch(run->g), a, &c);
+    if (st != WM_OK)
+        return st;
+    return wmi_agg_add_repeats(run->g, a->site, a->space, a->op, a->size, &c,
+                               n, NULL);
+}
+
 static wm_status expr_run(wm_expr *e, wm_agg *g, wm_cache *cache,
                           uint64_t max_accesses, wm_expr_fault *fault)
 {
@@ -306,10 +319,14 @@ static wm_status expr_run(wm_expr *e, wm_agg *g, wm_cache *cache,
         free(run.base);
         return WM_ERR_NOMEM;
     }
-    wm_status st = wmi_expr_walk(e, wm_agg_arch(g), 0,
-                                 max_accesses ? max_accesses
-                                              : WM_EXPR_DEFAULT_LIMIT,
-                                 run_sink, &run, fault);
+    uint64_t lim = max_accesses ? max_accesses : WM_EXPR_DEFAULT_LIMIT;
+    /* the hierarchy model and a tap see every access in order */
+    wm_status st = cache || wmi_agg_has_tap(g)
+                       ? wmi_expr_walk(e, wm_agg_arch(g), 0, lim, run_sink,
+                                       &run, fault)
+                       : wmi_expr_walk_closed(e, wm_agg_arch(g), lim,
+                                              run_sink, run_repeat, &run,
+                                              fault);
     free(run.base);
     wmi_cmemo_free(run.memo);
     if (st == WM_OK && cache)

@@ -61,6 +61,16 @@ typedef struct walker {
     xreplay *rep;   /* block-independent statements (NULL: none) */
     int replaying;  /* past the first block */
     size_t ord;     /* accesses of this (statement, warp) visit so far */
+    /* closed form (expr_closed.c): NULL unless wmi_expr_walk_closed */
+    wmi_expr_repeat repeat;
+    xcf *cf;
+    int64_t (*lcoef)[WMX_MAX_DIMS]; /* per statement: each index's step per
+                                       iteration of the innermost loop */
+    unsigned char *laff; /* per statement: lcoef holds (affine loop) */
+    uint64_t *rowp; /* per statement: period along x of a row counted by
+                       its first blocks (0: every block; NULL: none) */
+    uint64_t rowmax; /* blocks x >= rowmax have nothing left (0: none) */
+    uint64_t mult;   /* accesses each one stands for (row closed form) */
 } walker;
 
 int wm_expr_lane_tid(const unsigned block[3], unsigned warp_size,
@@ -340,12 +350,147 @@ static int loop_value(walker *w, int32_t n, int64_t *out, wm_status *st)
     return 0;
 }
 
+/* ---- closed form: one residue per warp access (expr_closed.c) -------- */
+
+/* 1 if index d of scalar part v is in bounds for every live lane. */
+static int span_ok(const walker *w, unsigned d, int64_t v)
+{
+    const xstmt *s = w->st;
+    const xwarp *wc = &w->cache[w->sidx * w->L.warps_per_block + w->warp];
+    int64_t lo = v, hi = v;
+    if (w->code[w->sidx].dim[d] == XD_SPLIT &&
+        (__builtin_add_overflow(v, wc->tmin[d], &lo) ||
+         __builtin_add_overflow(v, wc->tmax[d], &hi)))
+        return 0;
+    return lo >= 0 && hi < s->dims[d];
+}
+
+/*
+ * The scalar part sv[] of each index and the byte base of the current
+ * access of a closed statement; 0 when a lane faults, an index leaves its
+ * bounds or the `if` turns lanes off (the ordinary path forms that access
+ * and says why).
+ */
+static int closed_base(walker *w, int64_t *sv, uint64_t *base)
+{
+    const xstmt *s = w->st;
+    const xcode *c = &w->code[w->sidx];
+    xregs *r = &w->regs[w->sidx];
+    uint64_t live = w->live[w->warp];
+    for (unsigned k = 0; k < s->nloops; k++)
+        r->s[XS_LOOP0 + k] = w->iter[k];
+    r->m[0] = live;
+    wmi_expr_run_insns(c->insn, c->ninsn, w->L.nlanes, r);
+    if (r->faulted || r->m[c->pred_mask] != live)
+        return 0;
+    uint64_t b = (uint64_t)s->offset;
+    for (unsigned d = 0; d < s->ndims; d++) {
+        assert(c->dim[d] != XD_VEC);
+        sv[d] = r->s[c->sreg[d]];
+        if (!span_ok(w, d, sv[d]))
+            return 0;
+        b += (uint64_t)sv[d] * s->stride[d] * s->esize;
+    }
+    *base = b;
+    return 1;
+}
+
+/* Give the formed access (status st of forming it) to the sink. */
+static wm_status deliver(walker *w, wm_status st)
+{
+    if (st != WM_OK)
+        return st;
+    wm_expr_where where;
+    memcpy(where.block, w->block, sizeof where.block);
+    where.warp = w->warp;
+    memcpy(where.iter, w->iter, sizeof where.iter);
+    return w->sink(w->ctx, &w->acc, &where);
+}
+
+/* One access of a closed statement: a repeat of a residue seen before is
+ * only counted; the first of a residue goes the ordinary way. */
+static wm_status emit_closed(walker *w)
+{
+    int64_t sv[WMX_MAX_DIMS];
+    uint64_t b;
+    wm_status st = WM_OK;
+    if (closed_base(w, sv, &b) &&
+        wmi_expr_cf_note(w->cf, w->sidx, w->warp, b, w->mult, &st))
+        return st;
+    /* a row in closed form cannot fault (row_setup) */
+    assert(st != WM_OK || w->mult == 1 || closed_base(w, sv, &b));
+    return st != WM_OK ? st : deliver(w, form_fast(w));
+}
+
+/*
+ * The innermost loop of a closed statement whose indices move by a
+ * constant per iteration: n iterations from lo by step.  Returns 0 (and
+ * does nothing) when it cannot be shown that every iteration stays in
+ * bounds, or when the budget would run out inside the loop; the caller
+ * then runs the iterations one by one.
+ */
+static int closed_loop(walker *w, unsigned level, int64_t lo, int64_t step,
+                       uint64_t n, wm_status *st)
+{
+    const xstmt *s = w->st;
+    const int64_t *coef = w->lcoef[w->sidx];
+    int64_t sv[WMX_MAX_DIMS];
+    uint64_t b0, d = 0;
+    if (n < 2 || w->budget < n)
+        return 0;
+    w->iter[level] = lo;
+    if (!closed_base(w, sv, &b0))
+        return 0;
+    /* both ends in bounds: every iteration between them is (affine) */
+    int64_t span, move, last;
+    if (n - 1 > (uint64_t)INT64_MAX ||
+        __builtin_mul_overflow((int64_t)(n - 1), step, &span))
+        return 0;
+    for (unsigned k = 0; k < s->ndims; k++) {
+        if (__builtin_mul_overflow(span, coef[k], &move) ||
+            __builtin_add_overflow(sv[k], move, &last) ||
+            !span_ok(w, k, last))
+            return 0;
+        d += (uint64_t)coef[k] * (uint64_t)step * s->stride[k] * s->esize;
+    }
+    uint64_t q = wmi_expr_cf_quantum(w->cf, w->sidx);
+    uint64_t p = wmi_expr_cf_period(d, q), m = n < p ? n : p;
+    w->budget -= n;
+    /* One period in order: each residue's first access, or one repeat. */
+    for (uint64_t i = 0; i < m; i++) {
+        if (wmi_expr_cf_note(w->cf, w->sidx, w->warp, b0 + i * d, w->mult,
+                             st)) {
+            if (*st != WM_OK)
+                return 1;
+            continue;
+        }
+        w->iter[level] = lo + (int64_t)i * step;
+        if ((*st = deliver(w, form_fast(w))) != WM_OK)
+            return 1;
+    }
+    for (uint64_t i = 0; i < m; i++)
+        if ((n - 1 - i) / p)
+            wmi_expr_cf_add(w->cf, w->sidx, w->warp, b0 + i * d,
+                            (n - 1 - i) / p * w->mult);
+    w->iter[level] = 0;
+    return 1;
+}
+
 static wm_status emit_access(walker *w)
 {
     if (w->budget == 0)
         return WM_ERR_LIMIT;
     w->budget--;
     wm_status st = WM_OK;
+    if (wmi_expr_cf_quantum(w->cf, w->sidx))
+        return emit_closed(w);
+    if (w->mult > 1) {
+        /* a row in closed form: the blocks p, 2p, ... along it repeat
+           this access's counts */
+        if ((st = deliver(w, form_fast(w))) != WM_OK)
+            return st;
+        return w->repeat(w->ctx, &w->acc, w->mult - 1);
+    }
     if (wmi_expr_replay_on(w->rep, w->sidx, w->warp)) {
         if (w->replaying)
             wmi_expr_replay_get(w->rep, w->sidx, w->warp, w->ord, &w->acc);
@@ -355,13 +500,7 @@ static wm_status emit_access(walker *w)
     } else {
         st = w->reference ? form_reference(w) : form_fast(w);
     }
-    if (st != WM_OK)
-        return st;
-    wm_expr_where where;
-    memcpy(where.block, w->block, sizeof where.block);
-    where.warp = w->warp;
-    memcpy(where.iter, w->iter, sizeof where.iter);
-    return w->sink(w->ctx, &w->acc, &where);
+    return deliver(w, st);
 }
 
 /* Run loop `level` and the ones inside it, then form the access. */
@@ -389,6 +528,11 @@ static wm_status iterate(walker *w, unsigned level)
                              a, b - a, msg);
         }
     }
+    if (level + 1 == s->nloops && w->laff && w->laff[w->sidx] && lo < hi &&
+        closed_loop(w, level, lo, step,
+                    ((uint64_t)hi - (uint64_t)lo - 1) / (uint64_t)step + 1,
+                    &st))
+        return st;
     for (int64_t j = lo; j < hi;
          j = (uint64_t)hi - (uint64_t)j > (uint64_t)step ? j + step : hi) {
         w->iter[level] = j;
@@ -420,6 +564,10 @@ static void walker_free(walker *w)
     free(w->regs);
     free(w->kbound);
     wmi_expr_replay_free(w->rep);
+    wmi_expr_cf_free(w->cf);
+    free(w->lcoef);
+    free(w->laff);
+    free(w->rowp);
 }
 
 /* 1 if node n's subtree reads no variable. */
@@ -508,6 +656,113 @@ static wm_status build_cache(walker *w, size_t i, unsigned wp)
     return WM_OK;
 }
 
+/*
+ * Statement i is counted in closed form when every index is SCALAR or
+ * SPLIT (the warp's addresses are a base plus its cached lane part) and
+ * its space has a translation quantum; its innermost loop too when every
+ * index and the `if` move by a constant per iteration.
+ */
+static void closed_setup(walker *w, size_t i)
+{
+    const xstmt *s = &w->e->stmts[i];
+    const xcode *c = &w->code[i];
+    uint64_t q = wmi_expr_quantum(w->arch, s->space, s->esize);
+    if (s->open_first || q == 0 || q > 4096)
+        return;
+    for (unsigned d = 0; d < s->ndims; d++)
+        if (c->dim[d] == XD_VEC)
+            return;
+    wmi_expr_cf_enable(w->cf, i, q);
+    if (!s->nloops)
+        return;
+    unsigned v = XV_LOOP0 + s->nloops - 1;
+    int64_t pc;
+    if (s->pred >= 0 && (!wmi_expr_affine_in(w->e, s->pred, v, &w->L, &pc) ||
+                         pc != 0))
+        return; /* the `if` must not depend on the loop */
+    for (unsigned d = 0; d < s->ndims; d++)
+        if (!wmi_expr_affine_in(w->e, s->index[d], v, &w->L, &w->lcoef[i][d]))
+            return;
+    w->laff[i] = 1;
+}
+
+/* Accesses statement i forms per block when its loop bounds are
+ * constants (lo[], hi[] filled); 0 when they are not. */
+static int stmt_trips(const walker *w, size_t i, int64_t *lo, int64_t *hi,
+                      uint64_t *n)
+{
+    const xstmt *s = &w->e->stmts[i];
+    *n = w->L.warps_per_block;
+    for (unsigned k = 0; k < s->nloops; k++) {
+        const xloop *L = &s->loops[k];
+        int64_t step = 1;
+        if (!w->kbound[L->lo].known || !w->kbound[L->hi].known ||
+            (L->step >= 0 && !w->kbound[L->step].known))
+            return 0;
+        lo[k] = w->kbound[L->lo].value;
+        hi[k] = w->kbound[L->hi].value;
+        if (L->step >= 0 && (step = w->kbound[L->step].value) <= 0)
+            return 0;
+        uint64_t trips = lo[k] < hi[k] ? ((uint64_t)hi[k] - (uint64_t)lo[k] -
+                                          1) / (uint64_t)step + 1
+                                       : 0;
+        if (trips && *n > UINT64_MAX / trips)
+            return 0;
+        *n *= trips;
+        if (trips) /* the last value the variable takes, plus one */
+            hi[k] = lo[k] + (int64_t)((trips - 1) * (uint64_t)step) + 1;
+    }
+    return 1;
+}
+
+/*
+ * Rows of blocks in closed form.  When no thread of the launch can fault
+ * and the budget covers the whole launch, the walk cannot stop part way,
+ * so accesses may be counted ahead of their block: a closed statement
+ * without `if` whose indices move by a constant per block along x has
+ * residues that repeat with a period P along the row, and its first P
+ * blocks count for the whole row (each access standing for the blocks
+ * P, 2P, ... after it).  The first access of every residue is still
+ * formed in its own block, in walk order.
+ */
+static wm_status row_setup(walker *w)
+{
+    const wm_expr *e = w->e;
+    uint64_t total = 0, n;
+    int64_t lo[WMX_MAX_LOOPS], hi[WMX_MAX_LOOPS];
+    for (size_t i = 0; i < e->nstmts; i++) {
+        if (!stmt_trips(w, i, lo, hi, &n) ||
+            !wmi_expr_stmt_safe(e, &e->stmts[i], &w->L, lo, hi) ||
+            n > UINT64_MAX - total)
+            return WM_OK;
+        total += n;
+    }
+    uint64_t blocks = (uint64_t)w->L.grid[0] * w->L.grid[1] * w->L.grid[2];
+    if (total && total > w->budget / blocks)
+        return WM_OK;
+    w->rowp = calloc(e->nstmts ? e->nstmts : 1, sizeof *w->rowp);
+    if (!w->rowp)
+        return WM_ERR_NOMEM;
+    int all = 1;
+    for (size_t i = 0; i < e->nstmts; i++) {
+        const xstmt *s = &e->stmts[i];
+        if (!stmt_trips(w, i, lo, hi, &n))
+            return WM_OK; /* NEVER: shown above */
+        /* a closed statement's residue table needs the same lanes live */
+        uint64_t p = wmi_expr_cf_quantum(w->cf, i) && s->pred >= 0
+                         ? 0
+                         : wmi_expr_row_period(
+                               e, s, &w->L, lo, hi,
+                               wmi_expr_quantum(w->arch, s->space, s->esize));
+        w->rowp[i] = p;
+        w->rowmax = p > w->rowmax ? p : w->rowmax;
+        all &= p != 0;
+    }
+    if (!all)
+        w->rowmax = 0;
+    return WM_OK;
+}
+
 static wm_status walker_init(walker *w)
 {
     const wm_expr *e = w->e;
@@ -543,7 +798,33 @@ static wm_status walker_init(walker *w)
         if (st != WM_OK)
             return st;
     }
-    return WM_OK;
+    if (!w->repeat)
+        return WM_OK;
+    w->lcoef = calloc(e->nstmts ? e->nstmts : 1, sizeof *w->lcoef);
+    w->laff = calloc(e->nstmts ? e->nstmts : 1, 1);
+    if (!w->lcoef || !w->laff ||
+        wmi_expr_cf_new(e->nstmts, (unsigned)nw, &w->cf) != WM_OK)
+        return WM_ERR_NOMEM;
+    for (size_t i = 0; i < e->nstmts; i++)
+        closed_setup(w, i);
+    return row_setup(w);
+}
+
+/* The repeats of one residue, as accesses like its first. */
+static wm_status flush_one(void *ud, size_t stmt, unsigned warp,
+                           uint64_t first, uint64_t nrep)
+{
+    walker *w = ud;
+    const xstmt *s = &w->e->stmts[stmt];
+    const xwarp *wc = &w->cache[stmt * w->L.warps_per_block + warp];
+    w->acc.site = (uint32_t)stmt;
+    w->acc.space = s->space;
+    w->acc.op = s->op;
+    w->acc.size = s->esize;
+    w->acc.mask = w->live[warp];
+    for (unsigned l = 0; l < w->L.nlanes; l++)
+        w->acc.addr[l] = first + wc->lane_bytes[l];
+    return w->repeat(w->ctx, &w->acc, nrep);
 }
 
 /* Load the per-warp inputs of every statement's registers. */
@@ -566,9 +847,9 @@ static void load_warp(walker *w)
     }
 }
 
-wm_status wmi_expr_walk(const wm_expr *e, const wm_arch *arch,
-                        int reference, uint64_t max_accesses,
-                        wmi_expr_sink sink, void *ctx, wm_expr_fault *fault)
+static wm_status walk(const wm_expr *e, const wm_arch *arch, int reference,
+                      uint64_t max_accesses, wmi_expr_sink sink,
+                      wmi_expr_repeat repeat, void *ctx, wm_expr_fault *fault)
 {
     walker w;
     memset(&w, 0, sizeof w);
@@ -577,6 +858,7 @@ wm_status wmi_expr_walk(const wm_expr *e, const wm_arch *arch,
     w.e = e;
     w.arch = arch;
     w.reference = reference;
+    w.repeat = reference ? NULL : repeat;
     w.sink = sink;
     w.ctx = ctx;
     w.fault = fault;
@@ -601,11 +883,19 @@ wm_status wmi_expr_walk(const wm_expr *e, const wm_arch *arch,
             for (unsigned x = 0; st == WM_OK && x < e->grid[0]; x++) {
                 w.block[0] = x, w.block[1] = y, w.block[2] = z;
                 w.replaying = x || y || z;
+                if (w.rowmax && x >= w.rowmax)
+                    continue; /* counted by the row's first blocks */
                 for (w.warp = 0; st == WM_OK && w.warp < w.L.warps_per_block;
                      w.warp++) {
                     if (!reference)
                         load_warp(&w);
                     for (size_t i = 0; st == WM_OK && i < e->nstmts; i++) {
+                        w.mult = 1;
+                        if (w.rowp && w.rowp[i]) {
+                            if (x >= w.rowp[i])
+                                continue;
+                            w.mult = 1 + (e->grid[0] - 1 - x) / w.rowp[i];
+                        }
                         w.st = &e->stmts[i];
                         w.sidx = (uint32_t)i;
                         w.acc.site = (uint32_t)i;
@@ -617,6 +907,26 @@ wm_status wmi_expr_walk(const wm_expr *e, const wm_arch *arch,
                     }
                 }
             }
+    /* the repeats all came before a fault or the budget's end */
+    if (w.cf && st != WM_ERR_NOMEM) {
+        wm_status sf = wmi_expr_cf_each(w.cf, flush_one, &w);
+        st = st == WM_OK ? sf : st;
+    }
     walker_free(&w);
     return st;
+}
+
+wm_status wmi_expr_walk(const wm_expr *e, const wm_arch *arch,
+                        int reference, uint64_t max_accesses,
+                        wmi_expr_sink sink, void *ctx, wm_expr_fault *fault)
+{
+    return walk(e, arch, reference, max_accesses, sink, NULL, ctx, fault);
+}
+
+wm_status wmi_expr_walk_closed(const wm_expr *e, const wm_arch *arch,
+                               uint64_t max_accesses, wmi_expr_sink sink,
+                               wmi_expr_repeat rep, void *ctx,
+                               wm_expr_fault *fault)
+{
+    return walk(e, arch, 0, max_accesses, sink, rep, ctx, fault);
 }

@@ -407,6 +407,71 @@ void wmi_expr_replay_get(const xreplay *r, size_t stmt, unsigned warp,
                          size_t i, wm_access *a);
 
 /*
+ * Closed-form counting of affine statements (expr_closed.c).  A statement
+ * whose indices are all SCALAR or SPLIT is enabled with its quantum q (a
+ * power of two, wmi_expr_quantum); the walk then keys each access by its
+ * base's residue mod q per (statement, warp of a block).  note() records n
+ * accesses at base b: it returns 0 when b's residue is new (the first of
+ * them must then go through the ordinary path, the n - 1 others are
+ * repeats) and 1 when all n are repeats; *st is set on OOM.  add() adds n
+ * repeats of a residue already noted.  each() calls fn for every residue
+ * with repeats, with its first base.
+ */
+typedef struct xcf xcf;
+typedef wm_status (*wmi_expr_cf_fn)(void *ud, size_t stmt, unsigned warp,
+                                    uint64_t first, uint64_t nrep);
+uint64_t wmi_expr_quantum(const wm_arch *arch, wm_space space,
+                          unsigned size);
+wm_status wmi_expr_cf_new(size_t nstmts, unsigned nwarps, xcf **out);
+void wmi_expr_cf_free(xcf *c);
+void wmi_expr_cf_enable(xcf *c, size_t stmt, uint64_t q);
+uint64_t wmi_expr_cf_quantum(const xcf *c, size_t stmt);
+int wmi_expr_cf_note(xcf *c, size_t stmt, unsigned warp, uint64_t b,
+                     uint64_t n, wm_status *st);
+void wmi_expr_cf_add(xcf *c, size_t stmt, unsigned warp, uint64_t b,
+                     uint64_t n);
+wm_status wmi_expr_cf_each(const xcf *c, wmi_expr_cf_fn fn, void *ud);
+
+/*
+ * 1 if node n's value is affine in variable v with a constant step:
+ * value(v + 1) - value(v) = *coef modulo 2^64 for every v (built from
+ * + - unary -, * by a launch constant and << by one; a subtree without v
+ * has coefficient 0).  0 when that is not shown.
+ */
+int wmi_expr_affine_in(const wm_expr *e, int32_t n, unsigned v,
+                       const xlaunch *L, int64_t *coef);
+
+/*
+ * 1 if no thread of the launch can fault in statement s: every index is
+ * within its dimension and no operator can fault, shown by interval
+ * bounds over the variables' ranges (loop k over loop_lo[k] ..
+ * loop_hi[k] - 1, its bounds constants).  0 when not shown.
+ */
+int wmi_expr_stmt_safe(const wm_expr *e, const xstmt *s, const xlaunch *L,
+                       const int64_t *loop_lo, const int64_t *loop_hi);
+
+/*
+ * The smallest power of two p < grid.x such that every access of
+ * statement s in block (x + p, y, z) is the one of block (x, y, z) moved
+ * by the same multiple of q for all lanes (so it has the same counts);
+ * 0 when none is shown.  For a statement that cannot fault
+ * (wmi_expr_stmt_safe, same loop ranges).
+ */
+uint64_t wmi_expr_row_period(const wm_expr *e, const xstmt *s,
+                             const xlaunch *L, const int64_t *loop_lo,
+                             const int64_t *loop_hi, uint64_t q);
+
+/* Period of the residues mod q (a power of two) of b, b + d, b + 2d ... */
+uint64_t wmi_expr_cf_period(uint64_t d, uint64_t q);
+
+/*
+ * n more accesses like a (same site, mask and counts; the first was given
+ * to the sink): the closed-form path's repeats.
+ */
+typedef wm_status (*wmi_expr_repeat)(void *ctx, const wm_access *a,
+                                     uint64_t n);
+
+/*
  * Walk the whole grid: for each block (x fastest), each warp, each
  * statement, each loop iteration, form the warp's access and give it to
  * sink.  reference = 1 uses the per-thread AST evaluator, 0 the compiled
@@ -415,6 +480,18 @@ void wmi_expr_replay_get(const xreplay *r, size_t stmt, unsigned warp,
 wm_status wmi_expr_walk(const wm_expr *e, const wm_arch *arch,
                         int reference, uint64_t max_accesses,
                         wmi_expr_sink sink, void *ctx, wm_expr_fault *fault);
+
+/*
+ * wmi_expr_walk that counts affine statements in closed form: accesses the
+ * sink would see with the same counts as one it saw for the same
+ * statement are passed to rep instead, n at a time, at the end of the
+ * walk (also after a fault: they all came before it).  For a sink that
+ * only sums (no per-access consumer such as the hierarchy model).
+ */
+wm_status wmi_expr_walk_closed(const wm_expr *e, const wm_arch *arch,
+                               uint64_t max_accesses, wmi_expr_sink sink,
+                               wmi_expr_repeat rep, void *ctx,
+                               wm_expr_fault *fault);
 
 /* ---- arithmetic shared by both evaluators ------------------------------- */
 
