@@ -42,18 +42,6 @@ KNOWN = [
                "which runs wmi_ptx_run_opts: move the clear into ptx_check.c",
     },
     {
-        "files": {
-            "src/html_chart.c", "src/html_detail.c", "src/html_doc.c",
-            "src/html_kernel.c", "src/html_page.c", "src/html_source.c",
-            "src/html_summary.c", "src/html_svg.c", "src/html_totals.c",
-            "src/ptx_explain.c",
-        },
-        "how": "the leaf files call wmi_html_escape/wm_html_site up in the "
-               "driver html_doc.c: move them into a bottom html_util.c; "
-               "ptx_explain.c is both the advice of a line (wmi_line_advise, "
-               "used by the pages) and a caller of wm_html_report: split",
-    },
-    {
         "files": {"src/json.c", "src/out.c"},
         "how": "json.c writes through the out.c writer, out.c uses "
                "wm_json_string of json.c: move the string escape into out.c "
