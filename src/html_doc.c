@@ -1,9 +1,8 @@
 /*
- * html_doc.c -- the HTML report: page frame and style sheet, escaping,
- * per-site sections (source line, numbers, drawing, advice, the drawing
- * after the best fix), and the one-call report over a wm_agg (its parts
- * in html_page.c, html_summary.c, html_kernel.c, html_source.c,
- * html_detail.c and html_totals.c).
+ * html_doc.c -- the HTML report: page frame and style sheet, and the
+ * one-call report over a wm_agg (its parts in html_page.c, html_summary.c,
+ * html_kernel.c, html_source.c, html_detail.c and html_totals.c; a site's
+ * section in html_site.c, escaping in html_util.c).
  *
  * The page needs no script and no network: CSS and SVG are inline; a
  * line's detail is reached by a plain anchor and lit by CSS :target.  It is
@@ -115,54 +114,6 @@ static const char style_report[] =
     "section.line section.site{border:none;padding:0;margin:8px 0}\n"
     "table.totals td.muted{font-size:12px}\n";
 
-/* Length of a valid UTF-8 sequence at s, or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s)
-{
-    if (s[0] < 0x80)
-        return 1;
-    size_t n = (s[0] & 0xe0) == 0xc0   ? 2
-               : (s[0] & 0xf0) == 0xe0 ? 3
-               : (s[0] & 0xf8) == 0xf0 ? 4
-                                       : 0;
-    if (n == 0 || s[0] == 0xc0 || s[0] == 0xc1 || s[0] > 0xf4)
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    /* Overlong 3/4-byte forms and UTF-16 surrogates are invalid. */
-    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
-        (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf4 && s[1] >= 0x90))
-        return 0;
-    return n;
-}
-
-void wmi_html_escape(FILE *f, const char *str)
-{
-    const unsigned char *s = (const unsigned char *)(str ? str : "");
-    while (*s) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); s++; continue;
-        case '<': fputs("&lt;", f); s++; continue;
-        case '>': fputs("&gt;", f); s++; continue;
-        case '"': fputs("&quot;", f); s++; continue;
-        case '\'': fputs("&#39;", f); s++; continue;
-        default: break;
-        }
-        if (*s < 0x20 && *s != '\t' && *s != '\n' && *s != '\r') {
-            s++; /* XML 1.0 forbids the other C0 controls */
-            continue;
-        }
-        size_t n = utf8_len(s);
-        if (n == 0) {
-            fputs("\xef\xbf\xbd", f); /* U+FFFD for a bad byte */
-            s++;
-            continue;
-        }
-        fwrite(s, 1, n, f);
-        s += n;
-    }
-}
-
 wm_html *wm_html_begin(FILE *f, const char *title)
 {
     if (!f)
@@ -223,147 +174,6 @@ void wm_html_pre(wm_html *h, const char *text)
     fputs("<pre>", h->f);
     wmi_html_escape(h->f, text);
     fputs("</pre>\n", h->f);
-}
-
-void wm_html_access(wm_html *h, const wm_arch *arch, const wm_access *a)
-{
-    if (!h || !arch || !a)
-        return;
-    fputs("<figure>\n", h->f);
-    if (a->space == WM_SPACE_SHARED)
-        wmi_svg_banks(h->f, arch, a);
-    else
-        wmi_svg_sectors(h->f, arch, a);
-    fputs("</figure>\n", h->f);
-    h->nsvg++;
-}
-
-static void badge(FILE *f, wm_severity s)
-{
-    fprintf(f, "<span class=\"badge sev-%s\">%s</span>",
-            wm_severity_name(s), wm_severity_name(s));
-}
-
-void wm_html_advice(wm_html *h, const wm_advice *v)
-{
-    if (!h || !v)
-        return;
-    FILE *f = h->f;
-    const char *unit = wmi_advise_unit(v->space);
-    fputs("<div class=\"advice\">\n<p class=\"headline\">", f);
-    badge(f, v->severity);
-    wmi_html_escape(f, v->headline);
-    fputs("</p>\n", f);
-    if (v->excess)
-        fprintf(f,
-                "<p>%llu excessive %.*s (%.0f%% of the total %llu %s)</p>\n",
-                (unsigned long long)v->excess,
-                (int)strlen(unit) - (v->excess == 1), unit,
-                v->share * 100.0, (unsigned long long)v->total, unit);
-    fputs("<p><b>Why.</b> ", f);
-    wmi_html_escape(f, v->diagnosis);
-    fputs("</p>\n", f);
-    if (v->nfixes) {
-        fputs("<table class=\"fixes\"><tr><th>fix</th>"
-              "<th>what-if (counted by the model)</th></tr>\n",
-              f);
-        for (size_t i = 0; i < v->nfixes; i++) {
-            char what[192];
-            wmi_advise_outcome(&v->fixes[i], "\xe2\x86\x92", what,
-                               sizeof what);
-            fputs("<tr><td>", f);
-            wmi_html_escape(f, v->fixes[i].text);
-            fputs("</td><td class=\"what\">", f);
-            wmi_html_escape(f, what);
-            fputs("</td></tr>\n", f);
-        }
-        fputs("</table>\n", f);
-    } else if (v->excess) {
-        fputs("<p class=\"muted\">No fix the advisor tries lowers the "
-              "count for this pattern.</p>\n",
-              f);
-    }
-    fputs("</div>\n", f);
-}
-
-/* One row of the numbers table. */
-static void num_row(FILE *f, const char *name, unsigned long long v)
-{
-    fprintf(f, "<tr><th>%s</th><td>%llu</td></tr>\n", name, v);
-}
-
-void wm_html_site(wm_html *h, const wm_arch *arch, const wm_site *s,
-                  const wm_totals *t, const char *source)
-{
-    if (!h || !arch || !s)
-        return;
-    FILE *f = h->f;
-    wm_advice v;
-    int have = s->worst && wm_advise_site(arch, s, t, &v) == WM_OK;
-
-    fprintf(f, "<section class=\"site\" id=\"site-%u-%s-%s\">\n<h2>",
-            s->site, wm_space_name(s->space), wm_op_name(s->op));
-    if (have)
-        badge(f, v.severity);
-    if (s->file && *s->file) {
-        wmi_html_escape(f, s->file);
-        if (s->line)
-            fprintf(f, ":%u", s->line);
-    } else {
-        fprintf(f, "site %u", s->site);
-    }
-    fprintf(f, " <span class=\"muted\">%s %s, %u-byte lanes</span></h2>\n",
-            wm_space_name(s->space), wm_op_name(s->op), s->size);
-    if (source && *source) {
-        fputs("<pre class=\"src\">", f);
-        if (s->line)
-            fprintf(f, "<span class=\"ln\">%u</span>", s->line);
-        wmi_html_escape(f, source);
-        fputs("</pre>\n", f);
-    }
-    if (s->label && *s->label && (!source || strcmp(source, s->label))) {
-        fputs("<pre>", f);
-        wmi_html_escape(f, s->label);
-        fputs("</pre>\n", f);
-    }
-
-    const wm_stats *st = &s->stats;
-    int shared = s->space == WM_SPACE_SHARED;
-    fputs("<table class=\"nums\">\n", f);
-    num_row(f, "executions", st->inst);
-    num_row(f, "requests", st->requests);
-    num_row(f, "bytes requested", st->bytes);
-    if (shared) {
-        num_row(f, "wavefronts", st->wavefronts);
-        num_row(f, "ideal wavefronts", st->ideal_wavefronts);
-        num_row(f, "excessive wavefronts (conflicts)", st->conflicts);
-    } else {
-        num_row(f, "sectors", st->sectors);
-        num_row(f, "ideal sectors", st->ideal_sectors);
-        num_row(f, "excessive sectors", st->excessive_sectors);
-        num_row(f, "lines (tags)", st->tags);
-    }
-    fprintf(f, "<tr><th>%s per request: min / median / max (mean)</th>"
-               "<td>%u / %u / %u (%.2f)</td></tr>\n</table>\n",
-            shared ? "wavefronts" : "sectors", s->per_request.min,
-            s->per_request.median, s->per_request.max, s->per_request.mean);
-
-    if (s->worst) {
-        fputs("<h3>Worst warp</h3>\n", f);
-        wm_html_access(h, arch, s->worst);
-    }
-    if (have) {
-        wm_html_advice(h, &v);
-        if (v.nfixes) {
-            fputs("<h3>After the first fix (what-if)</h3>\n<p "
-                  "class=\"muted\">",
-                  f);
-            wmi_html_escape(f, v.fixes[0].text);
-            fputs("</p>\n", f);
-            wm_html_access(h, arch, &v.fixes[0].access);
-        }
-    }
-    fputs("</section>\n", f);
 }
 
 void wm_html_totals(wm_html *h, const wm_totals *t)
