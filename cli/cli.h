@@ -21,7 +21,6 @@
 enum {
     WM_EXIT_OK = 0,
     WM_EXIT_FINDING = 1,
-    WM_EXIT_ERR = WM_EXIT_FINDING, /* the old name of 1 */
     WM_EXIT_USAGE = 2,
     WM_EXIT_NODEV = 3,
     WM_EXIT_INPUT = 4
