@@ -3,10 +3,11 @@
  * nvcc (run only here) compiles to PTX with line information in a
  * temporary file; read and parsed, with the reason printed on failure.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* pipe2 */
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,21 @@ int cli_compile_cu(const char *cu, unsigned sm, const char *const *flags,
     close(fd);
     char arch[32];
     snprintf(arch, sizeof arch, "-arch=sm_%u", sm ? sm : 80);
+    /* ran: a close-on-exec pipe; a byte on it says no nvcc was found */
+    int ran[2];
+    if (pipe2(ran, O_CLOEXEC) < 0) {
+        unlink(out);
+        return cli_error("cannot run nvcc: %s", strerror(errno)), 0;
+    }
     pid_t pid = fork();
     if (pid < 0) {
+        close(ran[0]);
+        close(ran[1]);
         unlink(out);
         return cli_error("cannot run nvcc: %s", strerror(errno)), 0;
     }
     if (pid == 0) {
+        close(ran[0]);
         char *argv[8 + CLI_MAX_NVCC_FLAGS];
         size_t n = 0;
         argv[n++] = (char *)(uintptr_t)"nvcc";
@@ -45,22 +55,38 @@ int cli_compile_cu(const char *cu, unsigned sm, const char *const *flags,
         argv[n++] = (char *)(uintptr_t)cu;
         argv[n] = NULL;
         /* $CUDA_HOME/bin/nvcc when CUDA_HOME is set (the toolkit a user
-           named), else nvcc on PATH, else the toolkit's usual place */
+           named), else nvcc on PATH, else the toolkit's usual place.
+           argv[0] is the path run: nvcc finds cicc and its profile from
+           it (a bare "nvcc" not on PATH sends it looking elsewhere). */
         const char *home = getenv("CUDA_HOME");
         char path[4096];
         if (home && *home) {
             snprintf(path, sizeof path, "%s/bin/nvcc", home);
-            if (access(path, X_OK) == 0)
+            if (access(path, X_OK) == 0) {
+                argv[0] = path;
                 execv(path, argv);
+            }
         }
+        argv[0] = (char *)(uintptr_t)"nvcc";
         execvp("nvcc", argv);
-        execv("/usr/local/cuda/bin/nvcc", argv);
+        argv[0] = (char *)(uintptr_t)"/usr/local/cuda/bin/nvcc";
+        execv(argv[0], argv);
+        /* tell the parent nothing ran (nvcc itself may exit 127) */
+        char e = 1;
+        if (write(ran[1], &e, 1) < 0)
+            _exit(126);
         _exit(127);
     }
+    close(ran[1]);
+    char none = 0;
+    ssize_t got;
+    while ((got = read(ran[0], &none, 1)) < 0 && errno == EINTR)
+        ;
+    close(ran[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+    if (got == 1) {
         unlink(out);
         return cli_error("%s: compiling CUDA needs nvcc: in $CUDA_HOME/bin, "
                          "on PATH or in /usr/local/cuda/bin (or pass the "

@@ -233,6 +233,13 @@ if(WM_NVCC_FOR_RUN)
   wm_cli_test(NAME run_cu_missing_flag EXIT 4
     ARGS run ${P}/cu/oob.cu --grid 2 --block 32 --arg f32[40] --arg i32=40
     STDERR "oob.cu: nvcc failed")
+  # nvcc exiting 127 itself (as when its cicc is missing) is a failed
+  # nvcc, not a missing one; $CUDA_HOME/bin/nvcc is the one run
+  wm_cli_test(NAME run_cu_nvcc_127 EXIT 4
+    ARGS run ${P}/cu/oob.cu --grid 2 --block 32 --arg f32[40] --arg i32=40
+    STDERR "^fake nvcc ran as [^\n]*/fake-cuda/bin/nvcc\nwarpmem: error: [^\n]*oob.cu: nvcc failed\n$")
+  set_tests_properties(cli_run_cu_nvcc_127 PROPERTIES
+    ENVIRONMENT "CUDA_HOME=${P}/cu/fake-cuda")
   foreach(t run_cu_flags run_cu_missing_flag)
     set_tests_properties(cli_${t} PROPERTIES LABELS nvcc
       ENVIRONMENT "PATH=${wm_run_nvcc_dir}:$ENV{PATH}")
