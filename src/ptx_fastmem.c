@@ -376,16 +376,27 @@ static void store_host(const fm_ldst *o, const uint64_t *ad, uint32_t m)
     }
 }
 
-/* Adds the memo's pending repeats to the aggregator. */
+/* Adds the memo's pending repeats (its residues' too) to the aggregator,
+   and forgets the residues. */
 static wm_status memo_flush_one(wmi_cta *c, wmi_memo *mo)
 {
     uint64_t n = mo->pending;
+    wm_status st = WM_OK;
     mo->pending = 0;
-    if (!n)
-        return WM_OK;
-    return wmi_agg_add_repeats(c->agg, mo->pc, (wm_space)mo->space,
-                               (wm_op)mo->op, mo->size, &mo->counts, n,
-                               &mo->site);
+    if (n)
+        st = wmi_agg_add_repeats(c->agg, mo->pc, (wm_space)mo->space,
+                                 (wm_op)mo->op, mo->size, &mo->counts, n,
+                                 &mo->site);
+    for (uint32_t t = mo->resmask; t && st == WM_OK; t &= t - 1) {
+        struct wmi_memo_res *q = &mo->res[__builtin_ctz(t)];
+        if (q->pending)
+            st = wmi_agg_add_repeats(c->agg, mo->pc, (wm_space)mo->space,
+                                     (wm_op)mo->op, mo->size, &q->counts,
+                                     q->pending, &q->site);
+        q->pending = 0;
+    }
+    mo->resmask = 0;
+    return st;
 }
 
 wm_status wmi_ptx_memo_flush(wmi_cta *c)
@@ -395,6 +406,7 @@ wm_status wmi_ptx_memo_flush(wmi_cta *c)
         wm_status s = c->agg ? memo_flush_one(c, &c->memo[i]) : WM_OK;
         st = st != WM_OK ? st : s;
         c->memo[i].pending = 0;
+        c->memo[i].resmask = 0;
         c->memo[i].mask = 0; /* the next aggregator sees a first access */
     }
     return st;
@@ -421,10 +433,45 @@ FM_INLINE int memo_same(const wmi_memo *mo, const uint64_t *ad, uint32_t m)
 }
 
 /*
+ * The memo's pattern moved by r (not a multiple of the unit) from its
+ * first access: the counts of that residue, kept in slot r / size of the
+ * memo (a slot holding another residue is flushed and replaced).  The
+ * first access of a residue is counted and added with its addresses (it
+ * may be the site's worst), the others are repeats.
+ */
+static wm_status record_residue(wmi_cta *c, const wm_access *a, wmi_memo *mo,
+                                uint64_t r)
+{
+    uint32_t i = (uint32_t)(r / a->size) & (WMI_MEMO_RES - 1);
+    struct wmi_memo_res *q = &mo->res[i];
+    if ((mo->resmask >> i & 1) && q->r == r) {
+        q->pending++;
+        return WM_OK;
+    }
+    wm_status st = WM_OK;
+    if ((mo->resmask >> i & 1) && q->pending)
+        st = wmi_agg_add_repeats(c->agg, mo->pc, (wm_space)mo->space,
+                                 (wm_op)mo->op, mo->size, &q->counts,
+                                 q->pending, &q->site);
+    if (st == WM_OK)
+        st = wm_count(wm_agg_arch(c->agg), a, &q->counts);
+    if (st != WM_OK) {
+        mo->resmask &= ~((uint32_t)1 << i);
+        return st;
+    }
+    mo->resmask |= (uint32_t)1 << i;
+    q->r = r;
+    q->pending = 0;
+    q->site = mo->site;
+    return wmi_agg_add_counted(c->agg, a, &q->counts, &q->site);
+}
+
+/*
  * The model's record of the access in c->acc (inactive lanes zeroed as
  * emit() does), counted -- or, when it repeats the memo's pattern
  * (`same`) translated by a multiple of the line or bank unit, given the
- * memo's counts (wmi_memo in ptx_int.h).  A new pattern replaces the
+ * memo's counts (wmi_memo in ptx_int.h), or by less, given the counts of
+ * that residue (record_residue).  A new pattern replaces the
  * memo's, with its half-warp class `kind`.
  */
 FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
@@ -447,11 +494,17 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
                        ? (size > arch->bank_bytes ? size : arch->bank_bytes)
                        : (arch->line_bytes > arch->sector_bytes
                               ? arch->line_bytes : arch->sector_bytes);
-    if (same && ((a0 - mo->a0) & (per - 1)) == 0 && (per & (per - 1)) == 0) {
-        if (wmi_agg_sees_site(c->agg, pc)) /* a tap, or SASS level */
+    if (same && (per & (per - 1)) == 0) {
+        uint64_t r = (a0 - mo->a0) & (per - 1);
+        int sees = wmi_agg_sees_site(c->agg, pc); /* a tap, or SASS level */
+        if (r == 0 && sees)
             return wmi_agg_add_counted(c->agg, a, &mo->counts, &mo->site);
-        mo->pending++; /* added with the others by memo_flush_one */
-        return WM_OK;
+        if (r == 0) {
+            mo->pending++; /* added with the others by memo_flush_one */
+            return WM_OK;
+        }
+        if (!sees) /* moved by less than the unit */
+            return record_residue(c, a, mo, r);
     }
     wm_counts cnt;
     wm_status st = wm_count(arch, a, &cnt);

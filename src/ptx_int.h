@@ -467,6 +467,8 @@ typedef struct wmi_barrier {
  * naive transpose's store, the tiled kernels' shared loads in their k loop
  * repeat their pattern that way from warp to warp.
  */
+#define WMI_MEMO_RES 32 /* residues of one pattern kept (a power of 2) */
+
 typedef struct wmi_memo {
     uint64_t rel[32]; /* active lane's address - a0 */
     uint64_t a0;      /* address of the first active lane */
@@ -484,6 +486,17 @@ typedef struct wmi_memo {
     uint32_t pc;      /* the instruction (the aggregator's site) */
     uint32_t size;    /* bytes per lane */
     uint8_t space, op; /* wm_space, wm_op of its accesses */
+    /* The same pattern moved by less than the line or bank unit (a column
+       of a transpose, a stencil's shifted rows) has other counts, exact
+       for every access of that residue: slot i holds residue res[i].r =
+       (a0 - memo a0) mod the unit, with its counts and repeats, for the
+       slots in resmask (ptx_fastmem.c's record). */
+    uint32_t resmask;
+    struct wmi_memo_res {
+        uint64_t r, pending;
+        uint32_t site;
+        wm_counts counts;
+    } res[WMI_MEMO_RES];
 } wmi_memo;
 
 /* One worker's state: a CTA's warps and memories. */

@@ -7,7 +7,9 @@
  * test chooses per lane (index arrays): consecutive lanes, one address
  * per warp or per half warp, half warps that repeat, continue, overlap or
  * lie apart, reversed, strided and random lanes (with colliding stores),
- * under full, partial and empty masks, in 1- to 8-byte element types
+ * under full, partial and empty masks, with warps that repeat a pattern,
+ * rotate patterns or move one by less than a line (the statistics' memo
+ * keeps the counts of each such residue), in 1- to 8-byte element types
  * (signed ones sign-extend).  Every launch runs through twin_run
  * (tests/ptx_twin.h: status, fault, statistics and bytes identical with
  * every fast path off) and its output is compared with the reference;
@@ -224,18 +226,37 @@ static void reference(const shape *sh, int shared, const launch_in *x,
     }
 }
 
-/* Lane offsets of every warp: pattern pat (rotating per warp when rot),
-   mask mk; a planted fault in lane 9 of warp 1. */
+/* How warps differ: the same pattern, a rotating one, or the same one
+   moved by less than a line (global only: the memo's residues). */
+enum { R_FIXED, R_ROTATE, R_SHIFT };
+
+/* Warp w's shift under R_SHIFT, in lanes of z bytes, by its place in
+   the CTA: residue 0, 5, then (1- and 2-byte lanes) 101, whose memo slot
+   is 5's and whose counts differ (it crosses a line), replacing it, then
+   5 again; wider lanes 0, 5, 10, 5. */
+static unsigned shift_of(unsigned w, unsigned z)
+{
+    static const unsigned narrow[4] = {0, 5, 101, 5}, wide[4] = {0, 5, 10, 5};
+    return (z <= 2 ? narrow : wide)[w % (BLOCK / 32)];
+}
+
+/* Lane offsets of every warp: pattern pat (rotating or shifted per warp
+   by rot, an R_ value), mask mk; a planted fault in lane 9 of warp 1. */
 static void make_in(const shape *sh, int shared, unsigned pat, unsigned mk,
                     int rot, unsigned fault, int fault_on, launch_in *x)
 {
     unsigned z = sh->esz * sh->n, reg = shared ? SREG : GREG;
     for (unsigned t = 0; t < NT; t++) {
-        unsigned w = t / 32, i = t % 32, p = rot ? (pat + w) % P_COUNT : pat;
+        unsigned w = t / 32, i = t % 32;
+        unsigned p = rot == R_ROTATE ? (pat + w) % P_COUNT : pat;
         unsigned base = (shared ? w % (BLOCK / 32) : w) * reg;
+        if (rot == R_SHIFT && !shared)
+            base += shift_of(w, z) * z;
         x->idx[t] = base + lane_off(p, i, z);
-        x->idx2[t] = base + lane_off(rot ? (p + 3) % P_COUNT : p, i, z);
-        x->act[t] = (uint32_t)lane_on(rot ? (mk + w) % M_COUNT : mk, i);
+        x->idx2[t] = base + lane_off(rot == R_ROTATE ? (p + 3) % P_COUNT : p,
+                                     i, z);
+        x->act[t] =
+            (uint32_t)lane_on(rot == R_ROTATE ? (mk + w) % M_COUNT : mk, i);
     }
     if (fault == F_NONE)
         return;
@@ -337,13 +358,18 @@ static void test_shapes(void)
                 free(src);
                 continue;
             }
-            /* every pattern under every mask, fixed and rotating */
+            /* every pattern under every mask, fixed, rotating and
+               shifted (with statistics: the memo's residues) */
             for (unsigned p = 0; p < P_COUNT; p++)
                 for (unsigned mk = 0; mk < M_COUNT; mk++) {
-                    make_in(sh, shared, p, mk, 0, F_NONE, 0, x);
+                    make_in(sh, shared, p, mk, R_FIXED, F_NONE, 0, x);
                     one(m, sh, shared, x, 1, WM_OK);
-                    make_in(sh, shared, p, mk, 1, F_NONE, 0, x);
+                    make_in(sh, shared, p, mk, R_ROTATE, F_NONE, 0, x);
                     one(m, sh, shared, x, (p + mk) & 1, WM_OK);
+                    if (!shared) {
+                        make_in(sh, shared, p, mk, R_SHIFT, F_NONE, 0, x);
+                        one(m, sh, shared, x, 1, WM_OK);
+                    }
                 }
             /* a bad lane faults when active (first in lane order), and
                is harmless when not */
@@ -351,9 +377,9 @@ static void test_shapes(void)
                 if (f == F_MISALIGN && sh->esz * sh->n == 1)
                     continue;
                 for (unsigned p = 0; p < P_COUNT; p += 4) {
-                    make_in(sh, shared, p, M_FULL, 0, f, 1, x);
+                    make_in(sh, shared, p, M_FULL, R_FIXED, f, 1, x);
                     one(m, sh, shared, x, 1, WM_ERR_FAULT);
-                    make_in(sh, shared, p, M_FULL, 0, f, 0, x);
+                    make_in(sh, shared, p, M_FULL, R_FIXED, f, 0, x);
                     one(m, sh, shared, x, 1, WM_OK);
                 }
             }
