@@ -206,6 +206,8 @@ wm_status wmi_ptx_call(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         return c->status = WM_ERR_NOMEM;
     size_t mf = (size_t)mod->max_frame + 16;
     uint64_t lbase = wmi_ptx_local_base(c, d + 1);
+    uint64_t dal = c->f->dyn_align ? c->f->dyn_align : 1; /* ptx_smem.c */
+    uint64_t dbase = (c->f->smem_static + dal - 1) / dal * dal;
     for (unsigned l = 0; l < 32; l++) {
         if (!(act >> l & 1))
             continue;
@@ -219,6 +221,8 @@ wm_status wmi_ptx_call(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
             F->r[g->cslots[q]][l] = g->cvals[q];
         for (uint32_t q = 0; q < g->nlconst; q++)
             F->r[g->cslots[g->lconst[q]]][l] = g->cvals[g->lconst[q]] + lbase;
+        for (uint32_t q = 0; q < g->ndconst; q++)
+            F->r[g->cslots[g->dconst[q]]][l] = g->cvals[g->dconst[q]] + dbase;
         for (uint32_t a = 0; a < cl->narg; a++)
             memcpy(F->par + l * mf + g->params[a].offset,
                    P->par + l * mf + cl->arg_off[a],

@@ -81,6 +81,7 @@ struct wmi_check {
     uint32_t ngbufs;
     gent *gt;           /* global words of this CTA (power-of-two cap) */
     uint32_t gcap, gcount;
+    uint64_t *glive;    /* gcap bits: the slots this CTA filled */
     uint8_t **gwritten; /* per uninit buffer: written bits, else NULL */
     const wmi_gbuf *gbufs;
     /* hazards, with an open-addressing index on (kind, pc1, pc2) */
@@ -132,10 +133,12 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
         k->sh = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh);
         k->gcap = GT_START;
         k->gt = calloc(k->gcap, sizeof *k->gt);
+        k->glive = calloc(k->gcap / 64, sizeof *k->glive);
         k->gwritten = calloc(ngbufs, sizeof *k->gwritten);
         k->hz = calloc(MAX_HAZARDS, sizeof *k->hz);
         k->hidx = calloc(2 * MAX_HAZARDS, sizeof *k->hidx);
-        ok = ok && k->sh && k->gt && k->gwritten && k->hz && k->hidx;
+        ok = ok && k->sh && k->gt && k->glive && k->gwritten && k->hz &&
+             k->hidx;
         if (k->checks & WM_CHECK_RACE)
             ok = ok && (k->grid = wmi_grid_new(gbufs, ngbufs ? ngbufs - 1
                                                               : 0));
@@ -171,6 +174,7 @@ void wmi_check_free(wmi_check *k)
     for (uint32_t i = 0; k->gwritten && i < k->ngbufs; i++)
         free(k->gwritten[i]);
     free(k->gt);
+    free(k->glive);
     free(k->gwritten);
     free(k->sh);
     free(k->vc);
@@ -211,6 +215,8 @@ void wmi_check_cta_begin(wmi_cta *c)
     merge_cta(k); /* the CTA that ended, against the earlier ones */
     k->cta++;
     k->gcount = 0;
+    if (k->glive)
+        memset(k->glive, 0, k->gcap / 64 * sizeof *k->glive);
     memcpy(k->ctaid, c->ctaid, sizeof k->ctaid);
     if (k->grid)
         wmi_grid_cta_begin(k->grid, k->cta, k->ctaid);
@@ -322,19 +328,24 @@ void wmi_check_mbar_acquire(wmi_cta *c, const wmi_warp *w, uint64_t addr)
 
 /* ---- hazards ------------------------------------------------------------- */
 
-/* The access being checked. */
+/* The access being checked.  The fields a lane changes come last: a
+   record is built from the others with wide loads, which would stall on
+   a just-stored neighbour (store-to-load forwarding fails). */
 typedef struct cur {
-    uint32_t pc, warp, lane, clock;
+    uint32_t pc, warp, clock;
     wmi_acc_kind kind;
     unsigned size;
-    int space;  /* WM_SPACE_* */
-    long buf;
-    uint64_t addr; /* in its space or buffer */
     uint16_t rel, acq; /* stamps between CTAs */
     uint8_t strong;    /* REC_STRONG or 0 */
+    const uint32_t *vc; /* the warp's row of clocks (vc[warp * nwarps]) */
     const wmi_cta *c;  /* for the stored values (write conflicts) */
     const wmi_warp *w;
     const uint64_t *lane_addr; /* every lane's address */
+    /* per lane */
+    uint32_t lane;
+    int space;  /* WM_SPACE_* */
+    long buf;
+    uint64_t addr; /* in its space or buffer */
 } cur;
 
 static void fill_access(const wmi_check *k, wm_ptx_hazard_access *a,
@@ -411,8 +422,8 @@ static void hazard(wmi_check *k, wm_hazard_kind kind, const rec *prior,
 static inline int ordered(const wmi_check *k, const rec *r, const cur *x)
 {
     if (r->warp == x->warp)
-        return r->lane == x->lane || !k->intra || r->clock < x->clock;
-    return r->clock <= k->vc[(size_t)x->warp * k->nwarps + r->warp];
+        return r->clock < x->clock || r->lane == x->lane || !k->intra;
+    return r->clock <= x->vc[r->warp];
 }
 
 /* Did lanes a and b of x's store write the same value?  (Different
@@ -435,23 +446,24 @@ static int same_store(const cur *x, unsigned a, unsigned b)
     return 1;
 }
 
-/* Do r and x conflict on the bytes in mask (x touches mask)? */
-static inline int conflict(const wmi_check *k, const rec *r, unsigned mask,
-                           const cur *x)
+/* Do r and x (of kind x->kind, passed as a constant by the hot loop)
+   conflict on the bytes in mask (x touches mask)? */
+HOT int conflict(const wmi_check *k, const rec *r, unsigned mask,
+                 const cur *x, wmi_acc_kind kind)
 {
-    if (!(r->bits & mask & REC_BYTES))
-        return 0;
-    if ((r->bits & REC_ATOMIC) && x->kind == WMI_ACC_ATOMIC)
+    if (!(r->bits & mask & REC_BYTES) || ordered(k, r, x))
+        return 0; /* the common case first: ordered (by a barrier) */
+    if ((r->bits & REC_ATOMIC) && kind == WMI_ACC_ATOMIC)
         return 0; /* atomics do not race with atomics */
-    if (r->pc == x->pc && r->warp == x->warp && r->clock == x->clock)
-        return 0; /* another lane of the same instruction (instance) */
-    return !ordered(k, r, x);
+    /* another lane of the same instruction (instance) */
+    return !(r->pc == x->pc && r->warp == x->warp && r->clock == x->clock);
 }
 
 /* Lanes of one store instance writing different values to r's bytes? */
-static inline int write_conflict(const rec *r, unsigned mask, const cur *x)
+HOT int write_conflict(const rec *r, unsigned mask, const cur *x,
+                       wmi_acc_kind kind)
 {
-    return x->kind == WMI_ACC_WRITE && (r->bits & mask & REC_BYTES) &&
+    return kind == WMI_ACC_WRITE && (r->bits & mask & REC_BYTES) &&
            r->pc == x->pc && r->warp == x->warp && r->clock == x->clock &&
            r->lane != x->lane && x->c && !(r->bits & REC_ATOMIC) &&
            !same_store(x, r->lane, x->lane);
@@ -468,17 +480,17 @@ static inline wmi_word *current(wmi_check *k, wmi_word *e)
 
 /* Check x's bytes mask of word e against the shadow (races). */
 HOT void check_word(wmi_check *k, wmi_word *e, unsigned mask,
-                       const cur *x)
+                       const cur *x, wmi_acc_kind kind)
 {
-    if (conflict(k, &e->w, mask, x))
-        hazard(k, x->kind == WMI_ACC_READ ? WM_HAZ_RAW : WM_HAZ_WAW, &e->w, 1,
+    if (conflict(k, &e->w, mask, x, kind))
+        hazard(k, kind == WMI_ACC_READ ? WM_HAZ_RAW : WM_HAZ_WAW, &e->w, 1,
                x);
-    else if (write_conflict(&e->w, mask, x))
+    else if (write_conflict(&e->w, mask, x, kind))
         hazard(k, WM_HAZ_WARP_WAW, &e->w, 1, x);
-    if (x->kind == WMI_ACC_READ)
+    if (kind == WMI_ACC_READ)
         return;
     for (int i = 0; i < 2; i++)
-        if (conflict(k, &e->r[i], mask, x)) {
+        if (conflict(k, &e->r[i], mask, x, kind)) {
             hazard(k, WM_HAZ_WAR, &e->r[i], 0, x);
             break;
         }
@@ -486,13 +498,13 @@ HOT void check_word(wmi_check *k, wmi_word *e, unsigned mask,
 
 /* Record x in word e. */
 HOT void record_word(wmi_check *k, wmi_word *e, unsigned mask,
-                        const cur *x)
+                        const cur *x, wmi_acc_kind kind)
 {
     rec r = {x->pc, x->clock, (uint16_t)x->warp, (uint8_t)x->lane,
-             (uint8_t)(mask | (x->kind == WMI_ACC_ATOMIC ? REC_ATOMIC : 0) |
+             (uint8_t)(mask | (kind == WMI_ACC_ATOMIC ? REC_ATOMIC : 0) |
                        x->strong),
              x->rel, x->acq};
-    if (x->kind != WMI_ACC_READ) {
+    if (kind != WMI_ACC_READ) {
         e->w = r;
         return;
     }
@@ -534,8 +546,12 @@ static int grow(wmi_check *k)
     gent *old = k->gt;
     uint32_t ocap = k->gcap;
     gent *nt = calloc((size_t)ocap * 2, sizeof *nt);
-    if (!nt)
+    uint64_t *live = calloc((size_t)ocap * 2 / 64, sizeof *live);
+    if (!nt || !live) {
+        free(nt);
+        free(live);
         return 0;
+    }
     k->gt = nt;
     k->gcap = ocap * 2;
     for (uint32_t i = 0; i < ocap; i++) {
@@ -545,8 +561,11 @@ static int grow(wmi_check *k)
         while (nt[s].w.cta == k->cta)
             s = (s + 1) & (k->gcap - 1);
         nt[s] = old[i];
+        live[s >> 6] |= 1ull << (s & 63);
     }
     free(old);
+    free(k->glive);
+    k->glive = live;
     return 1;
 }
 
@@ -574,6 +593,7 @@ HOT wmi_word *gword(wmi_check *k, uint64_t wa)
             s = (s + 1) & (k->gcap - 1);
     }
     k->gcount++;
+    k->glive[s >> 6] |= 1ull << (s & 63);
     gent *e = &k->gt[s];
     memset(e, 0, sizeof *e);
     e->key = key;
@@ -633,13 +653,13 @@ static void lane_access(wmi_check *k, const cur *x0, uint64_t a, int global,
         }
         unsigned mask = word_mask(wd, off, x.size);
         if (pass == 0 && (k->checks & WM_CHECK_RACE))
-            check_word(k, e, mask, &x);
+            check_word(k, e, mask, &x, x.kind);
         if (pass == 0 && (k->checks & WM_CHECK_INIT) && !global &&
             x.kind != WMI_ACC_WRITE && (mask & ~e->init)) {
             hazard(k, WM_HAZ_UNINIT, NULL, 0, &x);
         }
         if (pass == 1 && (k->checks & WM_CHECK_RACE))
-            record_word(k, e, mask, &x);
+            record_word(k, e, mask, &x, x.kind);
         if (pass == 1 && x.kind != WMI_ACC_READ)
             e->init |= mask;
     }
@@ -674,9 +694,10 @@ static void cross(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
     unsigned lo = 0;
     while (lo < 4 && !(r->bits >> lo & 1))
         lo++;
-    cur x = {r->pc, r->warp, r->lane, r->clock,
-             write ? WMI_ACC_WRITE : WMI_ACC_READ, 4 - lo, WM_SPACE_GLOBAL,
-             buf, off + lo, 0, 0, 0, NULL, NULL, NULL};
+    cur x = {.pc = r->pc, .warp = r->warp, .clock = r->clock,
+             .kind = write ? WMI_ACC_WRITE : WMI_ACC_READ, .size = 4 - lo,
+             .lane = r->lane, .space = WM_SPACE_GLOBAL, .buf = buf,
+             .addr = off + lo};
     if (r->bits & REC_ATOMIC)
         x.kind = WMI_ACC_ATOMIC;
     hazard_in(k, kind, &prior, kind != WM_HAZ_WAR, &x, first);
@@ -688,29 +709,31 @@ static void merge_cta(wmi_check *k)
 {
     if (!k->grid || !k->cta || !k->gt)
         return;
-    for (uint32_t i = 0; i < k->gcap; i++) {
-        wmi_word *e = &k->gt[i].w;
-        if (e->cta != k->cta)
-            continue;
-        uint64_t a = (k->gt[i].key - 1) * 4;
-        uint32_t bi;
-        long buf = gbuf_of(k, a, &bi);
-        uint64_t off = a & WMI_WIN_MASK;
-        wmi_xword *xw = buf < 0 ? NULL : wmi_grid_word(k->grid, bi, off);
-        if (!xw)
-            continue;
-        if (e->w.bits) {
-            cross(k, &xw->w, &e->w, 1, WM_HAZ_WAW, buf, off);
-            cross(k, &xw->r, &e->w, 1, WM_HAZ_WAR, buf, off);
+    /* the CTA's words in slot order (the order of the reports) */
+    for (uint32_t g = 0; g < k->gcap / 64; g++)
+        for (uint64_t live = k->glive[g]; live; live &= live - 1) {
+            uint32_t i = g * 64 + (uint32_t)__builtin_ctzll(live);
+            wmi_word *e = &k->gt[i].w;
+            assert(e->cta == k->cta);
+            uint64_t a = (k->gt[i].key - 1) * 4;
+            uint32_t bi;
+            long buf = gbuf_of(k, a, &bi);
+            uint64_t off = a & WMI_WIN_MASK;
+            wmi_xword *xw = buf < 0 ? NULL : wmi_grid_word(k->grid, bi, off);
+            if (!xw)
+                continue;
+            if (e->w.bits) {
+                cross(k, &xw->w, &e->w, 1, WM_HAZ_WAW, buf, off);
+                cross(k, &xw->r, &e->w, 1, WM_HAZ_WAR, buf, off);
+            }
+            for (int j = 0; j < 2; j++)
+                if (e->r[j].bits)
+                    cross(k, &xw->w, &e->r[j], 0, WM_HAZ_RAW, buf, off);
+            if (e->w.bits)
+                xw->w = to_xrec(k, &e->w);
+            if (e->r[0].bits)
+                xw->r = to_xrec(k, &e->r[0]);
         }
-        for (int j = 0; j < 2; j++)
-            if (e->r[j].bits)
-                cross(k, &xw->w, &e->r[j], 0, WM_HAZ_RAW, buf, off);
-        if (e->w.bits)
-            xw->w = to_xrec(k, &e->w);
-        if (e->r[0].bits)
-            xw->r = to_xrec(k, &e->r[0]);
-    }
 }
 
 /*
@@ -718,13 +741,18 @@ static void merge_cta(wmi_check *k)
  * in one pass: each lane's word is checked, then recorded.  A later lane
  * of the instruction that meets an earlier lane's record of the same
  * instruction instance skips it (conflict(): same pc, warp and clock).
+ * Inlined for each kind (a constant here: the helpers' tests of it fold)
+ * and for shared-only instructions, which set the space once.
  */
-static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
-                      uint32_t mg)
+HOT void mem_words_k(wmi_check *k, cur *x, const uint64_t *addr,
+                     uint32_t ms, uint32_t mg, wmi_acc_kind kind)
 {
     uint32_t act = ms | mg;
     int race = (k->checks & WM_CHECK_RACE) != 0;
     int init = (k->checks & WM_CHECK_INIT) != 0;
+    unsigned low = (1u << x->size) - 1;
+    x->space = WM_SPACE_SHARED;
+    x->buf = -1;
     for (unsigned l = 0; l < 32; l++) {
         if (!(act >> l & 1))
             continue;
@@ -738,30 +766,49 @@ static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
             x->buf = gbuf_of(k, a, &bi);
             e = gword(k, a / 4);
         } else {
-            x->space = WM_SPACE_SHARED;
-            x->buf = -1;
+            if (mg) {
+                x->space = WM_SPACE_SHARED;
+                x->buf = -1;
+            }
             e = off / 4 < k->nsh ? current(k, &k->sh[off / 4]) : NULL;
         }
         if (!e)
             continue;
-        unsigned mk = word_mask(off / 4, off, x->size);
+        /* word_mask(off / 4, off, x->size), the access in one word */
+        unsigned mk = low << (off & 3) & 15u;
         x->lane = l;
         x->addr = off;
         if (race)
-            check_word(k, e, mk, x);
-        if (init && x->kind != WMI_ACC_WRITE) {
+            check_word(k, e, mk, x, kind);
+        if (init && kind != WMI_ACC_WRITE) {
             if (!global && (mk & ~e->init))
                 hazard(k, WM_HAZ_UNINIT, NULL, 0, x);
             else if (global && bi != UINT32_MAX)
                 global_init(k, bi, x, 1);
         }
         if (race)
-            record_word(k, e, mk, x);
-        if (x->kind == WMI_ACC_READ)
+            record_word(k, e, mk, x, kind);
+        if (kind == WMI_ACC_READ)
             continue;
         e->init |= mk;
         if (global && bi != UINT32_MAX && init)
             global_init(k, bi, x, 0);
+    }
+}
+
+static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
+                      uint32_t mg)
+{
+    switch (x->kind) {
+    case WMI_ACC_READ:
+        mem_words_k(k, x, addr, ms, mg, WMI_ACC_READ);
+        return;
+    case WMI_ACC_WRITE:
+        mem_words_k(k, x, addr, ms, mg, WMI_ACC_WRITE);
+        return;
+    case WMI_ACC_ATOMIC:
+        mem_words_k(k, x, addr, ms, mg, WMI_ACC_ATOMIC);
+        return;
     }
 }
 
@@ -807,9 +854,12 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
 {
     wmi_check *k = c->chk;
     assert(k && size > 0);
-    cur x = {pc, w->index, 0,
-             k->vc[(size_t)w->index * k->nwarps + w->index], kind, size,
-             WM_SPACE_SHARED, -1, 0, 0, 0, 0, c, w, addr};
+    cur x = {.pc = pc, .warp = w->index,
+             .clock = k->vc[(size_t)w->index * k->nwarps + w->index],
+             .kind = kind, .size = size,
+             .vc = &k->vc[(size_t)w->index * k->nwarps], .c = c, .w = w,
+             .lane_addr = addr,
+             .space = WM_SPACE_SHARED, .buf = -1};
     unsigned sync = mg && k->grid ? c->m->code[pc].sync : 0;
     if (sync & WMI_SYNC_STRONG) {
         if ((sync & WMI_SYNC_REL) && kind != WMI_ACC_READ)

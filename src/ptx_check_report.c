@@ -39,32 +39,38 @@ static const char *var_name(const char *s)
     return s;
 }
 
-/* The shared variable of kernel instruction pc holding offset addr, and
-   its start; NULL if none. */
-static const wmi_var *shared_var(const wm_ptx_module *m, size_t pc,
-                                 uint64_t addr, uint64_t *start)
+/* The kernel whose body holds one of h's accesses, or NULL (both in
+   .func bodies, or an uninitialised read's single access in one). */
+static const wmi_func *hazard_kernel(const wm_ptx_module *m,
+                                     const wm_ptx_hazard *h)
 {
-    const wmi_func *f = wmi_ptx_func_at(m, (uint32_t)pc);
-    if (!f)
-        return NULL;
-    uint32_t fi = (uint32_t)(f - m->funcs);
-    uint64_t own = 0; /* the function's own static bytes */
+    const wmi_func *f = wmi_ptx_func_at(m, (uint32_t)h->second.insn);
+    if (f && f->is_entry)
+        return f;
+    f = h->kind != WM_HAZ_UNINIT ? wmi_ptx_func_at(m, (uint32_t)h->first.insn)
+                                 : NULL;
+    return f && f->is_entry ? f : NULL;
+}
+
+/* The shared variable holding h's address, and its start; NULL if none.
+   Static variables have their CTA offsets (ptx_smem.c): module-scope and
+   .func ones are the same in every kernel, a kernel's own are its. */
+static const wmi_var *shared_var(const wm_ptx_module *m,
+                                 const wm_ptx_hazard *h, uint64_t *start)
+{
+    const wmi_func *k = hazard_kernel(m, h);
+    uint32_t ki = k ? (uint32_t)(k - m->funcs) : WMI_NOREG;
+    uint64_t addr = h->addr;
     for (size_t i = 0; i < m->nvars; i++) {
         const wmi_var *v = &m->vars[i];
-        if (v->space == SP_SHARED && v->func == fi && !v->is_extern &&
-            v->offset + v->size > own)
-            own = v->offset + v->size;
-    }
-    uint64_t base = f->smem_static >= own ? f->smem_static - own : 0;
-    for (size_t i = 0; i < m->nvars; i++) {
-        const wmi_var *v = &m->vars[i];
-        if (v->space != SP_SHARED ||
-            (v->func != WMI_NOREG && v->func != fi))
+        int own = v->func == WMI_NOREG || v->func == ki ||
+                  !m->funcs[v->func].is_entry;
+        if (v->space != SP_SHARED || !own || (v->is_extern && !k))
             continue;
-        uint64_t a = v->func == WMI_NOREG ? v->offset : base + v->offset;
+        uint64_t a = v->offset;
         if (v->is_extern) {
-            uint64_t al = f->dyn_align ? f->dyn_align : 1;
-            a = (f->smem_static + al - 1) / al * al;
+            uint64_t al = k->dyn_align ? k->dyn_align : 1;
+            a = (k->smem_static + al - 1) / al * al;
             if (addr >= a) {
                 *start = a;
                 return v;
@@ -86,7 +92,7 @@ void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
     uint64_t start;
     unsigned es = h->size ? h->size : 1;
     if (h->space == WM_SPACE_SHARED) {
-        const wmi_var *v = shared_var(m, h->second.insn, h->addr, &start);
+        const wmi_var *v = shared_var(m, h, &start);
         if (v)
             snprintf(buf, n, "shared %s[%llu] (offset %llu)",
                      var_name(v->name),
@@ -367,7 +373,7 @@ static void emit_hazard(wmi_out *out, const wm_ptx_module *m,
 {
     uint64_t start = 0;
     const wmi_var *v = h->space == WM_SPACE_SHARED
-                           ? shared_var(m, h->second.insn, h->addr, &start)
+                           ? shared_var(m, h, &start)
                            : NULL;
     unsigned es = h->size ? h->size : 1;
     wmi_out_obj(out, NULL);

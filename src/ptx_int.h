@@ -339,6 +339,8 @@ typedef struct wmi_func {
     uint32_t frame_bytes; /* params, returns and call-sequence .params */
     uint32_t *lconst;     /* constants holding local-variable addresses */
     uint32_t nlconst;     /* (rebased per call frame) */
+    uint32_t *dconst;     /* a .func's constants holding dynamic shared */
+    uint32_t ndconst;     /* addresses (rebased to the kernel's, per call) */
     int has_call;         /* the body contains a call */
 } wmi_func;
 
@@ -625,6 +627,22 @@ int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 /* Adds the memos' pending repeats to c->agg (before the aggregator is
    read or changed); WM_OK or WM_ERR_NOMEM. */
 wm_status wmi_ptx_memo_flush(wmi_cta *c);
+
+/* ---- the CTA's shared-memory layout (ptx_smem.c) --------------------- */
+
+/* A constant of function `func` holding the address of .shared variable
+   `var` plus `add`: fixed once the whole module is parsed. */
+typedef struct wmi_sfix {
+    uint32_t func, cidx, var;
+    int64_t add;
+} wmi_sfix;
+
+/* Lays out the static shared memory of every kernel of m (module-scope
+   variables below module_smem, then every .func's, then the kernel's
+   own), sets each kernel's smem_static, dyn_align and dyn_used and the
+   constants of fx.  0 when out of memory. */
+int wmi_ptx_smem_layout(wm_ptx_module *m, uint32_t module_smem,
+                        const wmi_sfix *fx, size_t n);
 
 /* ---- calls (ptx_call.c) ---------------------------------------------- */
 

@@ -121,6 +121,8 @@ typedef struct parser {
     uint32_t scope;    /* the current block */
     sym_fix *fixes;
     size_t nfixes, capfixes;
+    wmi_sfix *sfixes; /* shared addresses, fixed at module end */
+    size_t nsfixes, capsfixes;
     /* csym[i] != 0: constant i of the function is a symbol address that
        sym_fix patches at function end; de-duplication must never hand it
        out for a literal (its value is a placeholder until then) */
@@ -2274,21 +2276,24 @@ static int parse_function(parser *p, int is_entry)
     f->count = (uint32_t)m->ncode - f->first;
     if (!frame_end(p))
         return 0;
-    /* symbol addresses: shared after module-scope shared, dynamic last */
-    uint64_t stat = p->module_smem + (uint64_t)f->smem_static;
-    f->smem_static = (uint32_t)stat;
+    /* symbol addresses; shared ones wait for the module's layout
+       (ptx_smem.c): a callee's variables must hold in every caller's */
     for (size_t i = 0; i < p->nfixes; i++) {
-        const wmi_var *v = &m->vars[p->fixes[i].var];
+        const sym_fix *x = &p->fixes[i];
+        const wmi_var *v = &m->vars[x->var];
         uint64_t a = v->offset;
-        if (v->space == SP_SHARED && v->is_extern) {
-            a = align_up(stat, f->dyn_align);
-            f->dyn_used = 1;
+        if (v->space == SP_SHARED) {
+            int pushed;
+            PUSH(p->sfixes, p->nsfixes, p->capsfixes, pushed);
+            if (!pushed)
+                return nomem(p);
+            wmi_sfix s = {p->fidx, x->cidx, x->var, x->add};
+            p->sfixes[p->nsfixes++] = s;
+            continue;
         }
-        else if (v->space == SP_SHARED && v->func != WMI_NOREG)
-            a = p->module_smem + v->offset;
-        else if (v->space == SP_GLOBAL || v->space == SP_CONST)
+        if (v->space == SP_GLOBAL || v->space == SP_CONST)
             a = ((uint64_t)WMI_MAX_GLOBAL_BUFS << WMI_WIN_SHIFT) + v->offset;
-        f->cvals[p->fixes[i].cidx] = a + (uint64_t)p->fixes[i].add;
+        f->cvals[x->cidx] = a + (uint64_t)x->add;
     }
     p->f = NULL;
     return 1;
@@ -2478,6 +2483,7 @@ void wm_ptx_free(wm_ptx_module *m)
             free(f->rets[j].name);
         free(f->rets);
         free(f->lconst);
+        free(f->dconst);
     }
     for (size_t i = 0; i < m->ncalls; i++)
         free(m->calls[i].name);
@@ -2594,6 +2600,9 @@ wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
         all_broken(m, d);
     if (d->status == WM_OK)
         resolve_calls(&p);
+    if (d->status == WM_OK &&
+        !wmi_ptx_smem_layout(m, p.module_smem, p.sfixes, p.nsfixes))
+        nomem(&p);
     if (d->status == WM_OK)
         index_kernels(m, d);
     if (d->status == WM_OK)
@@ -2603,6 +2612,7 @@ wm_status wm_ptx_parse(const char *src, size_t n, const char *path,
     free(p.sparent);
     free(p.ldefs);
     free(p.fixes);
+    free(p.sfixes);
     free(p.csym);
     free(p.fsyms);
     wmi_namemap_free(&p.fnames);

@@ -68,7 +68,10 @@ static wm_status cta_alloc(wmi_cta *c)
                      (c->m->max_local + 15) / 16 * 16;
     c->ltop = f->local_bytes;
     c->lmem = calloc((size_t)c->nthreads * (c->lstride ? c->lstride : 1), 1);
-    c->uni = calloc(f->nslots ? f->nslots : 1, 1);
+    /* a callee's instructions index uni[] by their own slots (all zero
+       then: a calling kernel runs WMI_RUN_SLOW) */
+    c->uni = calloc(c->m->max_slots > f->nslots ? c->m->max_slots
+                    : f->nslots ? f->nslots : 1, 1);
     if (!c->warps || !c->smem || !c->lmem || !c->uni)
         return WM_ERR_NOMEM;
     memset(&c->acc, 0, sizeof c->acc);
