@@ -608,6 +608,59 @@ static void run_bitonic(void)
     unload(&f);
 }
 
+/* Where the SASS does not fit the map it is said per line, with PTX
+   numbers: point_weight:22 against a hand-made listing whose line reads
+   the float4 as LDG.E at +0 and LDG.E.64 at +8 (two widths: no split of
+   one width covers it).  The run's SASS view keeps the PTX counts (2
+   requests, 32 sectors) and labels the site. */
+static void unmapped_said(void)
+{
+    const char *dis =
+        "\t.section\t.text.point_weight,\"ax\",@progbits\n"
+        "\t//## File \"../sass_split_sort.cu\", line 22\n"
+        "        /*0080*/                   LDG.E R4, desc[UR4][R2.64] ;\n"
+        "        /*0090*/                   LDG.E.64 R6, desc[UR4][R2.64+0x8] ;\n"
+        "\t//## File \"../sass_split_sort.cu\", line 23\n"
+        "        /*00a0*/                   STG.E desc[UR4][R8.64], R5 ;\n";
+    fixture f;
+    memset(&f, 0, sizeof f);
+    f.ptx = slurp(SPLIT_PTX, &f.nptx);
+    wm_diag d;
+    if (!f.ptx)
+        return;
+    CHECK_EQ(wm_ptx_parse(f.ptx, f.nptx, SPLIT_PTX, &f.m, &d), WM_OK);
+    CHECK_EQ(wm_sass_parse(dis, strlen(dis), &f.s, &d), WM_OK);
+    if (!f.m || !f.s) {
+        unload(&f);
+        return;
+    }
+    static float pts[64 * 4], out[64];
+    for (unsigned i = 0; i < 64 * 4; i++)
+        pts[i] = (float)(i % 5);
+    wm_ptx_arg args[3] = {{.buf = pts, .bytes = sizeof pts},
+                          {.buf = out, .bytes = sizeof out},
+                          {.scalar = 64, .size = 4}};
+    wm_agg *g, *v;
+    wm_sass_plan *p;
+    v = run_split(&f, "point_weight", args, 3, 64, &g, &p);
+    CHECK_EQ(count_map(f.m, p, 22, WM_SASS_UNMAPPED, 16), 1);
+    CHECK_EQ(count_map(f.m, p, 23, WM_SASS_SAME, 4), 1);
+    wm_sass_summary sum;
+    wm_sass_plan_summary(p, &sum);
+    CHECK_EQ(sum.unmapped, 1);
+    CHECK_EQ(sum.split, 0);
+    wm_stats x = line_stats(v, 22, WM_SPACE_GLOBAL, WM_OP_LD);
+    CHECK_EQ(x.requests, 2);
+    CHECK_EQ(x.sectors, 32);
+    wm_site s;
+    int said = 0;
+    for (size_t i = 0; wm_agg_site(v, i, &s); i++)
+        said += s.line == 22 && strstr(s.label, "[SASS not mapped: ") != NULL;
+    CHECK_EQ(said, 1);
+    free_run(g, v, p);
+    unload(&f);
+}
+
 int main(void)
 {
     parse_fields();
@@ -618,5 +671,6 @@ int main(void)
     run_splits();
     run_pred_hoist();
     run_bitonic();
+    unmapped_said();
     return check_done("test_sass");
 }
