@@ -47,6 +47,11 @@ static int print_map(const wm_ptx_module *m, size_t k, const cli_sass *c)
             printf(" x%u", mp.merged);
         if (mp.kind == WM_SASS_SPLIT)
             printf(" /%u", mp.parts);
+        for (unsigned j = 0; mp.kind == WM_SASS_SPLIT && j < 32; j++)
+            if (mp.slots >> j & 1)
+                printf(" +%u", j * mp.width);
+        if (mp.kind == WM_SASS_LEAD && mp.shift)
+            printf(" -%u", mp.shift);
         printf("  %-12s %s%s%s\n", *mp.opcode ? mp.opcode : "-", w.text,
                *mp.why ? "  -- " : "", mp.why);
     }

@@ -2101,10 +2101,15 @@ typedef struct wm_sass_map {
     wm_sass_kind kind;
     unsigned width;     /* SASS bytes per lane (LEAD, SPLIT, SAME) */
     unsigned merged;    /* LEAD: PTX accesses it stands for (>= 2) */
-    unsigned parts;     /* SPLIT: SASS accesses per PTX access (>= 2) */
+    unsigned parts;     /* SPLIT: SASS accesses per PTX access (>= 1) */
     size_t lead;        /* MERGED: the lead's instruction index */
     const char *opcode; /* a SASS opcode of the line that runs it, or "" */
     const char *why;    /* UNMAPPED: the reason, one phrase */
+    unsigned slots;     /* SPLIT: bit j set: a SASS access at +j * width
+                           (ptxas reads only the parts used); 0: all parts */
+    unsigned shift;     /* LEAD: the SASS access starts this many bytes
+                           below the lead's (a merge across two lines is
+                           led by the access of the line ptxas names) */
 } wm_sass_map;
 
 WM_API wm_status wm_sass_plan_new(const wm_ptx_module *m, size_t k,

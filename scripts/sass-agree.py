@@ -34,7 +34,7 @@ def main():
                 continue  # a .func, not a kernel
             pred = collections.defaultdict(collections.Counter)
             unmapped, widened = set(), set()
-            for m in re.finditer(r"^(\S+):(\d+)\s+(same|lead|merged|split|unmapped)\s+(\d+) B(?: x(\d+)| /(\d+))?\s+(\S+)", out, re.M):
+            for m in re.finditer(r"^(\S+):(\d+)\s+(same|lead|merged|split|unmapped)\s+(\d+) B(?: x(\d+)| /(\d+))?(?: [+-]\d+)*\s+(\S+)", out, re.M):
                 k = line_key(m.group(1), m.group(2))
                 kind, w, opc = m.group(3), int(m.group(4)), m.group(7)
                 if kind == "unmapped":

@@ -81,6 +81,8 @@ typedef struct memrec {
     int assumed;
     int reached;
     uint64_t loops; /* loops around the instruction */
+    int64_t sass_off; /* SASS level: the SASS access's start less the PTX
+                         address (a lead's shift, a split's first part) */
 } memrec;
 
 typedef struct lint {
@@ -1082,7 +1084,8 @@ static int warp_access(evalbuf *eb, const memrec *r, unsigned w, wm_access *a)
             on = loops_ran(eb, r);
         if (!on)
             continue;
-        uint64_t ad = (uint64_t)wmi_aff_eval(&L->ax, &r->addr, &eb->env);
+        uint64_t ad = (uint64_t)wmi_aff_eval(&L->ax, &r->addr, &eb->env) +
+                      (uint64_t)r->sass_off;
         if (r->isp == SP_GENERIC) {
             uint64_t win = ad >> WMI_WIN_SHIFT;
             wm_space s2 = WM_SPACE_GLOBAL;
@@ -1674,8 +1677,9 @@ static void lint_free(lint *L)
 }
 
 /* Memory instructions of the function, each with its counted accesses. */
-/* At SASS level: record r at the width of its SASS access (a lead's or
-   a split's); 0 for a record merged into another's access. */
+/* At SASS level: record r at the width and start of its SASS access (a
+   lead's, or a split's first part: per request the parts alike); 0 for a
+   record merged into another's access. */
 static int sass_width(const lint *L, memrec *r)
 {
     const wm_sass_map *mp = L->sass ? wmi_sass_plan_at(L->sass, r->pc) : NULL;
@@ -1685,6 +1689,10 @@ static int sass_width(const lint *L, memrec *r)
         return 0;
     if (mp->kind == WM_SASS_LEAD || mp->kind == WM_SASS_SPLIT)
         r->size = mp->width;
+    if (mp->kind == WM_SASS_LEAD)
+        r->sass_off = -(int64_t)mp->shift;
+    if (mp->kind == WM_SASS_SPLIT && mp->slots)
+        r->sass_off = (int64_t)__builtin_ctz(mp->slots) * mp->width;
     return 1;
 }
 

@@ -387,16 +387,18 @@ static void text_totals(const report *r)
     FILE *f = r->f;
     const wm_ptx_result *res = r->o->res;
     double k = wmi_ptx_estimate_scale(res);
+    const char *level = wmi_agg_view_plan(r->g) ? "SASS" : "PTX";
     wm_totals est;
     if (k != 0.0) {
         wmi_ptx_scale_totals(&r->tot, k, &est);
-        fprintf(f, "\nkernel totals (Nsight Compute names, PTX level): counted "
+        fprintf(f, "\nkernel totals (Nsight Compute names, %s level): counted "
                    "over %llu CTAs, and estimated for all %llu (x %.2f):\n",
-                (unsigned long long)res->ctas_run,
+                level, (unsigned long long)res->ctas_run,
                 (unsigned long long)res->ctas_total, k);
         fprintf(f, "  %-72s %14s %14s\n", "", "counted", "estimated");
     } else {
-        fputs("\nkernel totals (Nsight Compute names, PTX level):\n", f);
+        fprintf(f, "\nkernel totals (Nsight Compute names, %s level):\n",
+                level);
     }
     for (size_t i = 0; i < wm_metric_count(); i++) {
         if (!wm_metric_relevant(&r->tot, i))

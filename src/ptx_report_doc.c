@@ -188,6 +188,10 @@ static void emit_sass(wmi_out *out, const wm_agg *g, const wm_site *s)
         wmi_out_uint(out, "merged", mp.merged);
     if (mp.kind == WM_SASS_SPLIT)
         wmi_out_uint(out, "parts", mp.parts);
+    if (mp.kind == WM_SASS_SPLIT && mp.slots)
+        wmi_out_uint(out, "slots", mp.slots);
+    if (mp.kind == WM_SASS_LEAD && mp.shift)
+        wmi_out_uint(out, "shift", mp.shift);
     if (mp.kind == WM_SASS_UNMAPPED)
         wmi_out_str(out, "why", mp.why);
     wmi_out_end(out);

@@ -12,10 +12,17 @@
  * one shift d for the whole group (d = 0 preferred: ptxas keeps the
  * offsets of the PTX when it keeps the base).  The run of a chain
  * starting at the covered offset is the lead (its lanes' addresses, w
- * bytes each), the others merge into it.  A chain whose size no SASS
- * access of the line has, and smaller SASS accesses do, splits.  Lines
- * where neither holds, or with no SASS access at all, are unmapped and
- * keep their PTX numbers, with the reason.
+ * bytes each), the others merge into it; an unrolled loop repeats an
+ * offset, and its k-th access at +0 pairs with the k-th at +4.  A chain
+ * whose size no SASS access of the line has, and smaller SASS accesses
+ * do, splits: into the parts at the SASS offsets when every access of
+ * the chain has the same ones (ptxas reads only the components used, a
+ * float4's .x and .w as two 4-byte loads at +0 and +12), else into all
+ * parts.  Lines where neither holds, or with no SASS access at all, are
+ * unmapped and keep their PTX numbers, with the reason.  Two unmapped
+ * lines with accesses from one base are tried once more as one line
+ * (ptxas merges s[i] = y; s[i + 1] = x; into one STS.64 that it names by
+ * the second line): kept when both then agree.
  */
 #include "ptx_int.h"
 
@@ -23,6 +30,8 @@ typedef struct ptx_acc {
     uint32_t insn;
     const char *file;
     uint32_t line;
+    uint32_t grp; /* the line it is mapped with (its own, or a pair's) */
+    int used;     /* merge_chain: already in a run */
     uint32_t base; /* address slot */
     int64_t imm;
     unsigned size;
@@ -65,6 +74,27 @@ static int same_file(const char *a, const char *b)
 {
     const char *x = strrchr(a, '/'), *y = strrchr(b, '/');
     return strcmp(x ? x + 1 : a, y ? y + 1 : b) == 0;
+}
+
+/* Lines mapped as one: `from` with `to` (plan_kernel). */
+typedef struct line_alias {
+    const char *file;
+    uint32_t from, to;
+} line_alias;
+
+#define MAX_ALIAS 16
+typedef struct aliases {
+    line_alias v[MAX_ALIAS];
+    size_t n;
+} aliases;
+
+/* The line that file:line is mapped with. */
+static uint32_t group_of(const aliases *al, const char *file, uint32_t line)
+{
+    for (size_t i = 0; i < al->n; i++)
+        if (al->v[i].from == line && same_file(al->v[i].file, file))
+            return al->v[i].to;
+    return line;
 }
 
 /* A SASS access can run a PTX access of space p when the spaces agree or
@@ -159,6 +189,48 @@ static void set_unmapped(wm_sass_plan *p, const ptx_acc *c, size_t n,
     }
 }
 
+/* The first access of chain c not yet in a run at offset imm, or -1. */
+static long chain_free_at(const ptx_acc *c, size_t n, int64_t imm)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!c[i].used && c[i].imm == imm)
+            return (long)i;
+    return -1;
+}
+
+/* Does line (of the group in ls) have a SASS access of width w? */
+static int line_has_width(const line_sass *ls, uint32_t line, unsigned w)
+{
+    for (size_t i = 0; i < ls->n; i++)
+        if (ls->v[i]->line == line && ls->v[i]->width == w)
+            return 1;
+    return 0;
+}
+
+/* Mark the run c[run[0..per)] merged at width w: its lead the first
+   access on a line with SASS of that width (the run's first, unless the
+   merge crosses lines). */
+static void merge_run(wm_sass_plan *p, const line_sass *ls, ptx_acc *c,
+                      const size_t *run, unsigned per, unsigned w,
+                      const char *opcode)
+{
+    size_t lead = run[0];
+    for (unsigned k = 0; k < per; k++)
+        if (line_has_width(ls, c[run[k]].line, w)) {
+            lead = run[k];
+            break;
+        }
+    unsigned shift = (unsigned)(c[lead].imm - c[run[0]].imm);
+    p->map[c[lead].insn] = (wm_sass_map){
+        WM_SASS_LEAD, w, per, 0, c[lead].insn, opcode, "", 0, shift};
+    for (unsigned k = 0; k < per; k++) {
+        c[run[k]].used = 1;
+        if (run[k] != lead)
+            p->map[c[run[k]].insn] = (wm_sass_map){
+                WM_SASS_MERGED, w, 0, 0, c[lead].insn, opcode, "", 0, 0};
+    }
+}
+
 /* Merge chain c (sorted by offset) at width w, runs starting at offsets
    congruent to start mod w; accesses outside a full run stay as they
    are when the line has SASS of their width, else are unmapped. */
@@ -167,20 +239,24 @@ static void merge_chain(wm_sass_plan *p, const line_sass *ls, ptx_acc *c,
                         const char *opcode)
 {
     unsigned per = w / c[0].size;
-    for (size_t i = 0; i < n;) {
+    size_t run[16];
+    for (size_t i = 0; i < n; i++)
+        c[i].used = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].used)
+            continue;
         int64_t ph = (((c[i].imm - start) % w) + w) % w;
-        size_t j = 1;
-        while (ph == 0 && j < per && i + j < n &&
-               c[i + j].imm == c[i].imm + (int64_t)j * c[0].size)
-            j++;
+        unsigned j = 1;
+        run[0] = i;
+        c[i].used = 1; /* not its own partner */
+        for (; ph == 0 && j < per && j < 16; j++) {
+            long k = chain_free_at(c, n, c[i].imm + (int64_t)j * c[0].size);
+            if (k < 0)
+                break;
+            run[j] = (size_t)k;
+        }
         if (ph == 0 && j == per) {
-            wm_sass_map *lead = &p->map[c[i].insn];
-            *lead = (wm_sass_map){WM_SASS_LEAD, w, per, 0, c[i].insn, opcode,
-                                  ""};
-            for (size_t k = 1; k < per; k++)
-                p->map[c[i + k].insn] = (wm_sass_map){
-                    WM_SASS_MERGED, w, 0, 0, c[i].insn, opcode, ""};
-            i += per;
+            merge_run(p, ls, c, run, per, w, opcode);
             continue;
         }
         if (sass_has_width(ls, c[i].size))
@@ -188,14 +264,36 @@ static void merge_chain(wm_sass_plan *p, const line_sass *ls, ptx_acc *c,
         else
             set_unmapped(p, &c[i], 1, "no SASS access of its width or a "
                                       "merge of it on the line");
-        i++;
     }
+}
+
+/* The parts of width w that the SASS reads of each access of chain c:
+   bit j for an access of width w at the chain offset + j * w; 0 when the
+   accesses differ (then all parts are counted). */
+static unsigned split_slots(const line_sass *ls, const ptx_acc *c, size_t n,
+                            unsigned w)
+{
+    unsigned all = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned m = 0;
+        for (unsigned j = 0; j < c[0].size / w && j < 32; j++)
+            for (size_t k = 0; k < ls->n; k++)
+                if (ls->v[k]->width == w &&
+                    ls->v[k]->imm == c[i].imm + (int64_t)j * w)
+                    m |= 1u << j;
+        if (!m || (i && m != all))
+            return 0;
+        all = m;
+    }
+    return all;
 }
 
 static int by_imm(const void *x, const void *y)
 {
     const ptx_acc *a = x, *b = y;
-    return a->imm < b->imm ? -1 : a->imm > b->imm;
+    if (a->imm != b->imm)
+        return a->imm < b->imm ? -1 : 1;
+    return a->insn < b->insn ? -1 : a->insn > b->insn; /* program order */
 }
 
 /* A SASS opcode of width w in ls ("" if none). */
@@ -242,10 +340,13 @@ static void map_chain(wm_sass_plan *p, const line_sass *ls, ptx_acc *c,
         return;
     }
     if (narrower && size % narrower == 0) {
+        unsigned slots = split_slots(ls, c, n, narrower);
+        unsigned parts = slots ? (unsigned)__builtin_popcount(slots)
+                               : size / narrower;
         for (size_t i = 0; i < n; i++)
             p->map[c[i].insn] = (wm_sass_map){
-                WM_SASS_SPLIT, narrower, 0, size / narrower, c[i].insn,
-                opcode_of(ls, narrower), ""};
+                WM_SASS_SPLIT, narrower, 0, parts, c[i].insn,
+                opcode_of(ls, narrower), "", slots, 0};
         return;
     }
     set_unmapped(p, c, n, wider ? "wider SASS accesses that no run of the "
@@ -253,14 +354,15 @@ static void map_chain(wm_sass_plan *p, const line_sass *ls, ptx_acc *c,
                                 : "no SASS access of a matching width");
 }
 
-/* The SASS accesses of file:line and op that fit space sp, into ls. */
+/* The SASS accesses of a's line group and op that fit its space, into
+   ls. */
 static void line_sass_of(const wm_sass *s, const char *fname, const ptx_acc *a,
-                         line_sass *ls)
+                         const aliases *al, line_sass *ls)
 {
     ls->n = 0;
     for (size_t i = 0; i < wm_sass_count(s); i++) {
         const wm_sass_mem *x = wm_sass_at(s, i);
-        if (x->line == a->line && x->op == a->op &&
+        if (group_of(al, x->file, x->line) == a->grp && x->op == a->op &&
             space_fits(a->space, x->space) && same_file(x->file, a->file) &&
             (!*x->func || strcmp(x->func, fname) == 0))
             ls->v[ls->n++] = x;
@@ -287,7 +389,7 @@ static size_t collect(const wm_ptx_module *m, const wmi_func *f,
             }
         unsigned bits = wmi_type_bits((wmi_type)in->type);
         unsigned esz = bits < 8 ? 1 : bits / 8;
-        out[n++] = (ptx_acc){i, w.file, w.line, base, imm,
+        out[n++] = (ptx_acc){i,    w.file, w.line, w.line, 0, base, imm,
                              esz * (in->vec ? in->vec : 1),
                              sass_space_of(in->space), op};
     }
@@ -296,7 +398,7 @@ static size_t collect(const wm_ptx_module *m, const wmi_func *f,
 
 static int same_chain(const ptx_acc *a, const ptx_acc *b)
 {
-    return a->line == b->line && !strcmp(a->file, b->file) &&
+    return a->grp == b->grp && !strcmp(a->file, b->file) &&
            a->base == b->base && a->size == b->size &&
            a->space == b->space && a->op == b->op;
 }
@@ -349,7 +451,7 @@ static int line_agrees(const wm_sass_plan *p, const line_sass *ls,
             have += !strcmp(ls->v[k]->opcode, opc);
         for (size_t k = i; k < n; k++) {
             const wm_sass_map *mp = &p->map[acc[k].insn];
-            if (acc[k].line == acc[i].line &&
+            if (acc[k].grp == acc[i].grp &&
                 !strcmp(acc[k].file, acc[i].file) &&
                 mp->kind != WM_SASS_UNMAPPED && !strcmp(mp->opcode, opc))
                 want += predicted(mp);
@@ -361,28 +463,31 @@ static int line_agrees(const wm_sass_plan *p, const line_sass *ls,
     return 1;
 }
 
-/* Lines whose counts do not agree with the disassembly are unmapped. */
+/* Line groups whose counts do not agree with the disassembly are
+   unmapped. */
 static void check_counts(wm_sass_plan *p, const wmi_func *f, const wm_sass *s,
-                         const ptx_acc *acc, size_t n, line_sass *ls)
+                         const ptx_acc *acc, size_t n, const aliases *al,
+                         line_sass *ls)
 {
     for (size_t i = 0; i < n; i++) {
         int first = 1;
         for (size_t j = 0; j < i && first; j++)
-            first = acc[j].line != acc[i].line ||
+            first = acc[j].grp != acc[i].grp ||
                     strcmp(acc[j].file, acc[i].file) != 0;
         if (!first)
             continue;
         ls->n = 0;
         for (size_t j = 0; j < wm_sass_count(s); j++) {
             const wm_sass_mem *x = wm_sass_at(s, j);
-            if (x->line == acc[i].line && same_file(x->file, acc[i].file) &&
+            if (group_of(al, x->file, x->line) == acc[i].grp &&
+                same_file(x->file, acc[i].file) &&
                 (!*x->func || !strcmp(x->func, f->name)))
                 ls->v[ls->n++] = x;
         }
         if (line_agrees(p, ls, acc, n, i))
             continue;
         for (size_t j = i; j < n; j++)
-            if (acc[j].line == acc[i].line && !strcmp(acc[j].file, acc[i].file))
+            if (acc[j].grp == acc[i].grp && !strcmp(acc[j].file, acc[i].file))
                 set_unmapped(p, &acc[j], 1,
                              "the line's SASS instruction counts differ "
                              "from the map's (removed, hoisted or moved "
@@ -390,34 +495,135 @@ static void check_counts(wm_sass_plan *p, const wmi_func *f, const wm_sass *s,
     }
 }
 
+typedef struct planner {
+    wm_sass_plan *p;
+    const wmi_func *f;
+    const wm_sass *s;
+    ptx_acc *acc, *chain;
+    size_t n;
+    uint8_t *done;
+    line_sass ls;
+    aliases al;
+} planner;
+
+/* Map every chain of the kernel with the line groups of P->al. */
+static void plan_once(planner *P)
+{
+    ptx_acc *acc = P->acc;
+    for (size_t i = 0; i < P->n; i++) {
+        P->p->map[acc[i].insn] = (wm_sass_map){
+            WM_SASS_SAME, 0, 0, 0, acc[i].insn, "", "", 0, 0};
+        acc[i].grp = group_of(&P->al, acc[i].file, acc[i].line);
+        P->done[i] = 0;
+    }
+    for (size_t i = 0; i < P->n; i++) {
+        if (P->done[i])
+            continue;
+        size_t nc = 0;
+        for (size_t j = i; j < P->n; j++)
+            if (!P->done[j] && same_chain(&acc[i], &acc[j])) {
+                P->chain[nc++] = acc[j];
+                P->done[j] = 1;
+            }
+        line_sass_of(P->s, P->f->name, &acc[i], &P->al, &P->ls);
+        map_chain(P->p, &P->ls, P->chain, nc);
+    }
+    check_counts(P->p, P->f, P->s, acc, P->n, &P->al, &P->ls);
+}
+
+static int is_unmapped(const planner *P, const ptx_acc *a)
+{
+    return P->p->map[a->insn].kind == WM_SASS_UNMAPPED;
+}
+
+/* Does file:line have an unmapped access? */
+static int line_unmapped(const planner *P, const char *file, uint32_t line)
+{
+    for (size_t i = 0; i < P->n; i++)
+        if (P->acc[i].line == line && !strcmp(P->acc[i].file, file) &&
+            is_unmapped(P, &P->acc[i]))
+            return 1;
+    return 0;
+}
+
+static int aliased(const aliases *al, const char *file, uint32_t line)
+{
+    for (size_t i = 0; i < al->n; i++)
+        if ((al->v[i].from == line || al->v[i].to == line) &&
+            same_file(al->v[i].file, file))
+            return 1;
+    return 0;
+}
+
+/* Has a's or b's line a SASS access of a's op and space wider than a's
+   size (a merge of theirs)? */
+static int pair_widens(const planner *P, const ptx_acc *a, const ptx_acc *b)
+{
+    for (size_t i = 0; i < wm_sass_count(P->s); i++) {
+        const wm_sass_mem *x = wm_sass_at(P->s, i);
+        if ((x->line == a->line || x->line == b->line) && x->op == a->op &&
+            x->width > a->size && x->width % a->size == 0 &&
+            space_fits(a->space, x->space) && same_file(x->file, a->file) &&
+            (!*x->func || !strcmp(x->func, P->f->name)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Could a and b (unmapped, of two lines) be one chain of a merge across
+   the lines? */
+static int pair_candidate(const planner *P, const ptx_acc *a, const ptx_acc *b)
+{
+    return a->line != b->line && !strcmp(a->file, b->file) &&
+           a->base == b->base && a->size == b->size && a->space == b->space &&
+           a->op == b->op && is_unmapped(P, b) &&
+           !aliased(&P->al, b->file, b->line) && pair_widens(P, a, b);
+}
+
+/* Unmapped lines paired with another line of the same base: the pair is
+   kept where both lines then agree with the disassembly. */
+static void pair_lines(planner *P)
+{
+    unsigned tries = 0;
+    for (size_t i = 0; i < P->n; i++) {
+        const ptx_acc *a = &P->acc[i];
+        if (!is_unmapped(P, a) || aliased(&P->al, a->file, a->line))
+            continue;
+        for (size_t j = i + 1; j < P->n; j++) {
+            const ptx_acc *b = &P->acc[j];
+            if (!pair_candidate(P, a, b))
+                continue;
+            if (P->al.n == MAX_ALIAS || tries++ == 32)
+                return;
+            P->al.v[P->al.n++] = (line_alias){a->file, b->line, a->line};
+            plan_once(P);
+            if (!line_unmapped(P, a->file, a->line) &&
+                !line_unmapped(P, b->file, b->line))
+                break;
+            P->al.n--;
+            plan_once(P);
+        }
+    }
+}
+
 static wm_status plan_kernel(wm_sass_plan *p, const wmi_func *f,
                              const wm_sass *s)
 {
-    ptx_acc *acc = malloc((f->count + 1) * sizeof *acc);
-    ptx_acc *chain = malloc((f->count + 1) * sizeof *chain);
-    line_sass ls = {malloc((wm_sass_count(s) + 1) * sizeof *ls.v), 0};
-    uint8_t *done = calloc(f->count + 1, 1);
-    if (!acc || !chain || !ls.v || !done) {
-        free(acc), free(chain), free(ls.v), free(done);
-        return WM_ERR_NOMEM;
+    planner P = {p, f, s, malloc((f->count + 1) * sizeof(ptx_acc)),
+                 malloc((f->count + 1) * sizeof(ptx_acc)), 0,
+                 calloc(f->count + 1, 1),
+                 {malloc((wm_sass_count(s) + 1) * sizeof(const wm_sass_mem *)), 0},
+                 {.n = 0}};
+    wm_status st = WM_ERR_NOMEM;
+    if (P.acc && P.chain && P.ls.v && P.done) {
+        P.n = collect(p->m, f, P.acc);
+        plan_once(&P);
+        pair_lines(&P);
+        summarise(p, P.acc, P.n);
+        st = WM_OK;
     }
-    size_t n = collect(p->m, f, acc);
-    for (size_t i = 0; i < n; i++) {
-        if (done[i])
-            continue;
-        size_t nc = 0;
-        for (size_t j = i; j < n; j++)
-            if (!done[j] && same_chain(&acc[i], &acc[j])) {
-                chain[nc++] = acc[j];
-                done[j] = 1;
-            }
-        line_sass_of(s, f->name, &acc[i], &ls);
-        map_chain(p, &ls, chain, nc);
-    }
-    check_counts(p, f, s, acc, n, &ls);
-    summarise(p, acc, n);
-    free(acc), free(chain), free(ls.v), free(done);
-    return WM_OK;
+    free(P.acc), free(P.chain), free(P.ls.v), free(P.done);
+    return st;
 }
 
 wm_status wm_sass_plan_new(const wm_ptx_module *m, size_t k, const wm_sass *s,
@@ -438,7 +644,7 @@ wm_status wm_sass_plan_new(const wm_ptx_module *m, size_t k, const wm_sass *s,
         return WM_ERR_NOMEM;
     }
     for (size_t i = 0; i < p->n; i++)
-        p->map[i] = (wm_sass_map){WM_SASS_SAME, 0, 0, 0, i, "", ""};
+        p->map[i] = (wm_sass_map){WM_SASS_SAME, 0, 0, 0, i, "", "", 0, 0};
     wm_status st = plan_kernel(p, f, s);
     if (st != WM_OK) {
         wm_sass_plan_free(p);
@@ -459,7 +665,7 @@ void wm_sass_plan_free(wm_sass_plan *p)
 wm_sass_map wm_sass_plan_insn(const wm_sass_plan *p, size_t insn)
 {
     if (!p || insn >= p->n)
-        return (wm_sass_map){WM_SASS_SAME, 0, 0, 0, insn, "", ""};
+        return (wm_sass_map){WM_SASS_SAME, 0, 0, 0, insn, "", "", 0, 0};
     return p->map[insn];
 }
 

@@ -1,8 +1,9 @@
 /*
  * sass_view.c -- counting at the SASS level.  An aggregator with a plan
  * (wm_agg_set_sass) counts each access of a LEAD site once more as its
- * SASS instruction: the lead's lane addresses, the SASS width; of a
- * SPLIT site as `parts` accesses of the SASS width at addr, addr + w ...
+ * SASS instruction: the lead's lane addresses (less its shift), the SASS
+ * width; of a SPLIT site as the accesses of the SASS width at addr + j w
+ * for each part j it reads (all, or those of its slots)
  * (wmi_sass_count, into a side aggregator).  wm_agg_sass_view then makes
  * the SASS-level aggregator the reports read: SAME and UNMAPPED sites as
  * counted, LEAD and SPLIT sites from the side aggregator, MERGED sites
@@ -16,10 +17,11 @@ wm_status wmi_sass_count(wm_agg *sass, wmi_cmemo *memo, const wm_sass_map *mp,
                          const wm_access *a)
 {
     unsigned w = mp->width;
+    uint64_t shift = mp->kind == WM_SASS_LEAD ? mp->shift : 0;
     unsigned nl = a->mask ? 64u - (unsigned)__builtin_clzll(a->mask) : 0;
     uint64_t bad = 0;
     for (unsigned l = 0; l < nl; l++)
-        bad |= (a->mask >> l & 1) ? a->addr[l] & (w - 1) : 0;
+        bad |= (a->mask >> l & 1) ? (a->addr[l] - shift) & (w - 1) : 0;
     if (!w || (w & (w - 1)) || bad)
         return wm_agg_add(sass, a, NULL); /* the PTX shape: not mappable */
     /* lanes past the last active one: zero, as emit() leaves them */
@@ -30,10 +32,17 @@ wm_status wmi_sass_count(wm_agg *sass, wmi_cmemo *memo, const wm_sass_map *mp,
     b.op = a->op;
     b.size = w;
     b.mask = a->mask;
-    unsigned parts = mp->kind == WM_SASS_SPLIT ? mp->parts : 1;
-    for (unsigned j = 0; j < parts; j++) {
+    unsigned parts = mp->kind != WM_SASS_SPLIT ? 1
+                     : mp->slots               ? a->size / w
+                                               : mp->parts;
+    unsigned slots = mp->kind == WM_SASS_SPLIT && mp->slots ? mp->slots
+                                                             : ~0u;
+    for (unsigned j = 0; j < parts && j < 32; j++) {
+        if (!(slots >> j & 1))
+            continue; /* a part ptxas does not read */
         for (unsigned l = 0; l < nl; l++)
-            b.addr[l] = (a->mask >> l & 1) ? a->addr[l] + (uint64_t)j * w : 0;
+            b.addr[l] = (a->mask >> l & 1)
+                            ? a->addr[l] - shift + (uint64_t)j * w : 0;
         wm_counts c; /* the key: site and part */
         wm_status st = wmi_cmemo_add(memo, sass, (uint64_t)j << 32 | a->site,
                                      &b, &c);
@@ -64,10 +73,17 @@ static wm_status relabel(wm_agg *out, const wm_site *s, const wm_sass_map *mp)
                  s->label, *mp->opcode ? mp->opcode : "?", mp->merged,
                  mp->width);
         break;
-    case WM_SASS_SPLIT:
-        snprintf(buf, sizeof buf, "%s  [SASS %u x %s, %u B each]", s->label,
-                 mp->parts, *mp->opcode ? mp->opcode : "?", mp->width);
+    case WM_SASS_SPLIT: {
+        char at[160] = "";
+        for (unsigned j = 0, k = 0; mp->slots && j < 32 && k < 140; j++)
+            if (mp->slots >> j & 1)
+                k += (unsigned)snprintf(at + k, sizeof at - k, "%s+%u",
+                                        k ? ", " : " at ", j * mp->width);
+        snprintf(buf, sizeof buf, "%s  [SASS %u x %s, %u B each%s]",
+                 s->label, mp->parts, *mp->opcode ? mp->opcode : "?",
+                 mp->width, at);
         break;
+    }
     case WM_SASS_UNMAPPED:
         snprintf(buf, sizeof buf, "%s  [SASS not mapped: %s; PTX numbers]",
                  s->label, mp->why);

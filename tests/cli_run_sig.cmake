@@ -153,7 +153,7 @@ wm_cli_test(NAME run_line_per_space
 wm_cli_test(NAME run_sampled_estimate
   ARGS run ${K}/copy.ptx --grid 64 --block 256 --arg f32[16384]
        --arg f32[16384] --arg i32=16384 --ctas sample:5,7 --draw 0
-  STDOUT "\nkernel totals \\(Nsight Compute names, PTX level\\): counted over 5 CTAs, and estimated for all 64 \\(x 12.80\\):\n"
+  STDOUT "\nkernel totals \\(Nsight Compute names, (PTX|SASS) level\\): counted over 5 CTAs, and estimated for all 64 \\(x 12.80\\):\n"
          "\n  l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum  +160 +2048\n"
          "\n  l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio +4.00 +4.00\n")
 wm_cli_test(NAME run_sampled_estimate_json

@@ -76,7 +76,44 @@ wm_cli_test(NAME sass_lint_sgemm
   ARGS lint ${SG} --block 16,16 --arch sm_80 --level sass --color never
   STDOUT "SASS-level widths \\(ptxas -arch sm_80, nvdisasm\\): 1 lines merge PTX accesses \\(12 merged into wider ones\\)"
          "shared ld.128 +4 +4 +4  exact +0 +ptx:101")
+# tests/corpus/sass_split_sort.cu (hand counts in tests/test_sass.c):
+# point_weight:22 reads p.x and p.w of a float4 as LDG.E at +0 and +12;
+# bitonic_tile's j = 1 steps are LDS.64 on line 97 and, for the stores of
+# lines 100 and 101, an STS.64 that ptxas names by line 101.
+set(SS ${PROJECT_SOURCE_DIR}/tests/corpus/ptx/sass_split_sort_sm_80.ptx)
+wm_cli_test(NAME sass_map_split
+  ARGS sass ${SS} --map --kernel point_weight
+  STDOUT "2 lines with memory accesses, 0 with merges \\(0 PTX accesses merged away\\), 1 with splits, 0 unmapped"
+         "sass_split_sort.cu:22  split     4 B /2 \\+0 \\+12  LDG.E +ld.global.v4.f32")
+wm_cli_test(NAME sass_map_bitonic
+  ARGS sass ${SS} --map --kernel bitonic_tile
+  STDOUT "7 lines with memory accesses, 2 with merges \\(16 PTX accesses merged away\\), 0 with splits, 0 unmapped"
+         "sass_split_sort.cu:97  lead      8 B x2  LDS.64 +ld.shared.f32 %f2, \\[%r4\\]"
+         "sass_split_sort.cu:100  merged    8 B  STS.64 +st.shared.f32 \\[%r4\\], %f1"
+         "sass_split_sort.cu:101  lead      8 B x2 -4  STS.64 +st.shared.f32 \\[%r4\\+4\\], %f2")
+# 2 warps: the v4 load's 2 requests of 16 sectors are, as LDG.E at +0
+# and +12, 4 requests of 16 sectors.
+set(PW ${SS} --kernel point_weight --grid 1 --block 64
+       --arg f32[256]:rand=1 --arg f32[64] --arg i32=64 --level sass)
+wm_cli_test(NAME sass_run_split ARGS run ${PW}
+  STDOUT "1 split them, 0 are not mapped"
+         "sass_split_sort.cu:22    global ld          4    16.00     4.00        48"
+         "kernel totals \\(Nsight Compute names, SASS level\\):")
+wm_cli_test(NAME sass_run_split_json ARGS run ${PW} --format json
+  STDOUT "\"sass\": {\"map\": \"split\", \"opcode\": \"LDG.E\", \"width\": 4, \"parts\": 2, \"slots\": 9}, \"ptx_level\": {\"instructions\": 1, \"stats\": {[^}]*\"requests\": 2, \"bytes\": 1024, \"sectors\": 32")
+# lint at SASS width and start: pair_re's split is LDS of lanes 16 bytes
+# apart (4-way); line 101's STS.64 starts 4 bytes below its lead's
+# s[i + 1], at s + 8t: 2 wavefronts, aligned.
+wm_cli_test(NAME sass_lint_split
+  ARGS lint ${SS} --kernel pair_re --block 128 --arch sm_80 --level sass --color never
+  STDOUT "SASS-level widths \\(ptxas -arch sm_80, nvdisasm\\): 0 lines merge PTX accesses \\(0 merged into wider ones\\), 1 split, 0 not mapped"
+         "shared ld.32 +4 +1 +4  exact +-16 +ptx:99 ld.shared.v4.f32")
+wm_cli_test(NAME sass_lint_bitonic
+  ARGS lint ${SS} --kernel bitonic_tile --block 128 --arch sm_80 --level sass --color never
+  STDOUT "shared st.64 +2 +2 +2  exact +8 +ptx:568 st.shared.f32 \\[%r4\\+4\\], %f2")
 foreach(t sass_list_sgemm sass_list_json sass_map_row_dot36 sass_run_row_dot36
-          sass_run_row_dot36_ptx sass_run_json sass_lint_sgemm)
+          sass_run_row_dot36_ptx sass_run_json sass_lint_sgemm sass_map_split
+          sass_map_bitonic sass_run_split sass_run_split_json sass_lint_split
+          sass_lint_bitonic)
   set_tests_properties(cli_${t} PROPERTIES ENVIRONMENT "${wm_tools}")
 endforeach()
