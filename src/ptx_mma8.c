@@ -75,7 +75,7 @@ static double elem(wmi_type t, uint32_t r, unsigned x)
     if (t == PT_S4)
         return (double)((int)v - ((v & 8) ? 16 : 0));
     if (t == PT_E4M3X2 || t == PT_E5M2X2)
-        return fp8((uint8_t)v, t == PT_E5M2X2);
+        return (double)fp8((uint8_t)v, t == PT_E5M2X2);
     return (double)v; /* u8, u4 */
 }
 
@@ -103,7 +103,7 @@ static double acc_in(const wm_ptx_module *mod, uint64_t (*R)[32],
 {
     wmi_type dt = (wmi_type)in->type;
     if (dt == PT_F16)
-        return wmi_half_to_float((uint16_t)(
+        return (double)wmi_half_to_float((uint16_t)(
             R[slot_of(mod, in->c, j >> 1)][l] >> (16 * (j & 1))));
     uint64_t v = R[slot_of(mod, in->c, j)][l];
     return dt == PT_S32 ? (double)(int32_t)(uint32_t)v : (double)f32(v);
@@ -177,7 +177,7 @@ wm_status wmi_ptx_mma8(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                 float f = (float)acc;
                 for (unsigned k = 0; k < K; k++)
                     f = fmaf((float)A[i][k], (float)B[k][n], f);
-                acc = f;
+                acc = (double)f;
             } else { /* exact: |sum| < 2^53 */
                 for (unsigned k = 0; k < K; k++)
                     acc += A[i][k] * B[k][n];
