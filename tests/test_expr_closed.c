@@ -264,8 +264,8 @@ static void shapes(void)
         "j][tid.x ^ (tid.y + j)] for j in 0..32 step 8\nload global f32 "
         "in[256][256] offset 4 at [ctaid.y*32 + tid.y + j][ctaid.x*32 + "
         "tid.x] for j in 0..32 step 8\n",
-        "block 96\ngrid 300\nload global f32x4 v[30000] at [ctaid.x*96 + "
-        "tid.x]\n",
+        ("block 96\ngrid 300\nload global f32x4 v[30000] at [ctaid.x*96 + "
+         "tid.x]\n"),
     };
     for (size_t i = 0; i < WM_ARRAY_LEN(progs); i++)
         one_program(progs[i], wm_arch_default(), 1u << 22);

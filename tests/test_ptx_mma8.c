@@ -160,7 +160,7 @@ static void one(const form *f, int big_c)
             } else if (f->sa >= 2) {
                 float fv;
                 memcpy(&fv, &cr[l2 * 4 + j], 4);
-                got = fv;
+                got = (double)fv;
             } else {
                 got = (double)(int32_t)cr[l2 * 4 + j];
                 if (f->sat && want > 2147483647.0)
