@@ -35,10 +35,9 @@ KNOWN = [
             "src/ptx_async.c", "src/ptx_call.c", "src/ptx_check.c",
             "src/ptx_check_sched.c", "src/ptx_cluster.c", "src/ptx_decode.c",
             "src/ptx_elect.c", "src/ptx_exec.c", "src/ptx_fastmem.c",
-            "src/ptx_fill.c", "src/ptx_mma.c", "src/ptx_mma8.c",
-            "src/ptx_parse.c", "src/ptx_run.c", "src/ptx_tex.c",
-            "src/ptx_tma.c", "src/ptx_wgmma.c", "src/sass_map.c",
-            "src/sass_view.c", "src/tmap.c",
+            "src/ptx_mma.c", "src/ptx_mma8.c", "src/ptx_parse.c",
+            "src/ptx_run.c", "src/ptx_tex.c", "src/ptx_tma.c",
+            "src/ptx_wgmma.c", "src/sass_map.c", "src/sass_view.c",
         },
         "how": "the opcode families (async, call, cluster, elect, mma, "
                "mma8, tex, tma, wgmma) call wmi_ptx_fault/wmi_ptx_block up "
@@ -47,8 +46,7 @@ KNOWN = [
                "which runs wmi_ptx_run_opts: move the clear into "
                "ptx_check.c; agg.c calls the SASS view's wmi_sass_count, "
                "which adds back into agg.c: the SASS counting is a tap the "
-               "aggregator is handed, not a call it makes; tmap.c reads "
-               "through ptx_fastmem.c's get/put: a bottom byte-access file",
+               "aggregator is handed, not a call it makes",
     },
     {
         "files": {"src/cache.c", "src/cache_time.c"},
@@ -103,7 +101,9 @@ IDENT = re.compile(r"[A-Za-z_]\w*$")
 
 def strip(text):
     """Comments, strings and char literals out; preprocessor lines apart.
-    Returns (code without preprocessor lines, includes, define bodies)."""
+    Returns (code without preprocessor lines, includes, define bodies);
+    an object-like macro whose body says `static` (FM_INLINE) is replaced
+    by `static` in the code."""
     out = []
     i, n = 0, len(text)
     while i < n:
@@ -131,20 +131,27 @@ def strip(text):
             out.append(c)
             i += 1
     code = "".join(out).replace("\\\n", " ")
-    includes, defines, lines = [], [], []
+    includes, defines, lines, statics = [], [], [], set()
     for line in code.split("\n"):
         s = line.strip()
         if s.startswith("#"):
             m = re.match(r'#\s*include\s*"([^"]+)"', s)
             if m:
                 includes.append(m.group(1))
-            m = re.match(r"#\s*define\s+\w+(\([^)]*\))?(.*)", s)
+            m = re.match(r"#\s*define\s+(\w+)(\([^)]*\))?(.*)", s)
             if m:
-                defines.append(m.group(2))
+                defines.append(m.group(3))
+                if not m.group(2) and re.search(r"\bstatic\b", m.group(3)):
+                    statics.add(m.group(1))  # FM_INLINE: static inline
             lines.append("")
         else:
             lines.append(line)
-    return "\n".join(lines), includes, defines
+    # a macro that says `static` is the qualifier it expands to
+    code = "\n".join(lines)
+    if statics:
+        code = re.sub(r"\b(%s)\b" % "|".join(sorted(statics)), "static",
+                      code)
+    return code, includes, defines
 
 
 def definitions(code):
