@@ -15,6 +15,7 @@
  * (lane n with n^1, or with n^2) are packed two lanes per slot, doubling the
  * phase (forum S18); the profile's uniform_pair flag enables it.
  */
+#include "access_check.h"
 #include "wm_int.h"
 
 unsigned wm_shared_phase_lanes(const wm_arch *arch, unsigned size)

@@ -30,6 +30,7 @@
  *     a whole barrier interval (WM_CACHE_ORDER_BARRIER).  A CTA's warps do
  *     not pass a barrier before all of them reach it.
  */
+#include "access_check.h"
 #include "cache_int.h"
 
 #include <stdio.h>

@@ -8,6 +8,7 @@
  * distinct words each bank serves; the busiest bank sets the wavefronts.
  * Colour (ANSI) marks wasted sectors and conflicting banks.
  */
+#include "access_check.h"
 #include "wm_int.h"
 
 #define RED "\x1b[31m"

@@ -1,41 +1,9 @@
 /*
- * json.c -- the public JSON helpers (string escaping, counts of one access,
- * metrics by Nsight Compute name, written through the output layer) and
- * CSV's quoted field.
+ * json.c -- the public JSON helpers (counts of one access, metrics by
+ * Nsight Compute name, written through the output layer).  The string
+ * escapes are escape.c's, beneath both this file and the writer.
  */
 #include "out_int.h"
-
-void wmi_csv_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-void wm_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;
-         p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
-        }
-    }
-    fputc('"', f);
-}
 
 void wm_json_metrics(FILE *f, const wm_totals *t)
 {

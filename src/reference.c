@@ -5,6 +5,7 @@
  * against it on random accesses; the fast code may share nothing with it
  * but the rules.
  */
+#include "access_check.h"
 #include "wm_int.h"
 
 #define REF_MAX (WM_MAX_LANES * 16)

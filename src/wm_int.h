@@ -39,7 +39,7 @@ static inline unsigned wmi_log2(uint64_t x)
 /* ---- model (model.c, coalesce.c, banks.c) ------------------------------- */
 
 /*
- * What one pass over the active lanes learned (model.c): the active lanes
+ * What one pass over the active lanes learned (access_check.h): the active lanes
  * form one run [lo, lo + n) of consecutive lanes, and if `affine` their
  * addresses step by the constant d (mod 2^64).
  */
@@ -50,10 +50,8 @@ typedef struct wmi_scan {
     uint64_t d;
 } wmi_scan;
 
-/* Validate size and alignment of the active lanes of a; fill *sc (may be
- * NULL) as a side effect of the same pass. */
-wm_status wmi_access_check(const wm_arch *arch, const wm_access *a,
-                           wmi_scan *sc);
+/* wmi_access_check (access_check.h) validates size and alignment of the
+ * active lanes of an access and fills a wmi_scan in the same pass. */
 
 /* Global/local counting; a is valid and has at least one active lane. */
 void wmi_coalesce_count(const wm_arch *arch, const wm_access *a,

@@ -61,17 +61,6 @@ KNOWN = [
                "the caller of both (cmd_run.c's --arg loop)",
     },
     {
-        "files": {"src/json.c", "src/out.c"},
-        "how": "json.c writes through the out.c writer, out.c uses "
-               "wm_json_string of json.c: move the string escape into out.c "
-               "(or a bottom file both use)",
-    },
-    {
-        "files": {"src/banks.c", "src/model.c"},
-        "how": "banks.c calls wmi_access_check of model.c, model.c calls "
-               "wmi_banks_count: move the access check beneath both",
-    },
-    {
         "files": {"cli/cmd_compare.c", "cli/compare_opts.c"},
         "how": "compare_opts.c hands over to cli_compare: let the command "
                "own the hand-over, compare_opts.c only parses",
