@@ -254,8 +254,11 @@ static void diagnose(const wm_arch *arch, const wm_access *a, wm_advice *v)
     if (p->kind == WM_PAT_CONTIGUOUS && a->size < 16)
         wmi_appendf(d, dn, &dl,
                     " Each lane moves only %u byte%s; wider per-lane "
-                    "accesses move the same bytes with fewer instructions.",
-                    a->size, a->size == 1 ? "" : "s");
+                    "accesses move the same bytes with fewer instructions%s",
+                    a->size, a->size == 1 ? "" : "s",
+                    shared && a->size >= arch->bank_bytes
+                        ? " but as many wavefronts."
+                        : ".");
 }
 
 static void set_share(wm_advice *v)
