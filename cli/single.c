@@ -245,6 +245,8 @@ static unsigned shared_phases(const wm_arch *arch, const wm_access *a,
         return 0;
     for (unsigned i = 0; i < arch->warp_size; i++)
         n += phase[i] == 0;
+    if (!n) /* lane 0 is always in phase 0 */
+        return 0;
     *plane = n;
     for (unsigned lo = 0; lo < arch->warp_size; lo += n)
         used += ((a->mask >> lo) & lanes_mask(n)) != 0;
