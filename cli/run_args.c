@@ -347,47 +347,51 @@ static void shape_text(char *buf, size_t cap, const uint64_t *dims, unsigned nd)
         snprintf(buf, cap, "()");
 }
 
-/* Check the .npy in data[0..n) (a file of total bytes) against a; *off =
+/* Check the .npy in data[0..n) (a file of total bytes) against s; *off =
    start of the array.  1, or 0 after printing an error. */
-static int npy_check(const run_arg *a, const char *path, const char *data,
-                     size_t n, size_t total, size_t *off)
+static int npy_check(const run_file_spec *s, const char *path,
+                     const char *data, size_t n, size_t total, size_t *off)
 {
     npy_header h;
     const char *e = npy_parse(data, n, &h);
     if (e) {
-        cli_error("--arg '%s': '%s': %s", a->text, path, e);
+        cli_error("%s '%s': '%s': %s", s->opt, s->text, path, e);
         return 0;
     }
-    const char *want = npy_descr(a->type);
+    const char *want = npy_descr(s->type);
     if (!want || strcmp(h.descr, want) != 0) {
-        cli_error("--arg '%s': '%s' holds '%s', the spec says %s (%s)",
-                  a->text, path, h.descr, wm_ptx_type_name(a->type),
+        cli_error("%s '%s': '%s' holds '%s', the spec says %s (%s)", s->opt,
+                  s->text, path, h.descr, wm_ptx_type_name(s->type),
                   want ? want : "no .npy type");
         return 0;
     }
     if (h.fortran_order) {
-        cli_error("--arg '%s': '%s' is in Fortran order; save it C-ordered",
-                  a->text, path);
+        cli_error("%s '%s': '%s' is in Fortran order; save it C-ordered",
+                  s->opt, s->text, path);
         return 0;
     }
-    int same = h.count == a->count;
-    if (same && a->ndims > 1) {
-        same = h.ndims == a->ndims;
+    int same = h.count == s->count;
+    if (same && s->ndims > 1) {
+        same = h.ndims == s->ndims;
         for (unsigned k = 0; same && k < h.ndims; k++)
-            same = h.dims[k] == a->dims[k];
+            same = h.dims[k] == s->dims[k];
     }
     if (!same) {
         char got[128], spec[128];
+        uint64_t one = s->count;
         shape_text(got, sizeof got, h.dims, h.ndims);
-        shape_text(spec, sizeof spec, a->dims, a->ndims);
-        cli_error("--arg '%s': '%s' has shape %s, the spec %s", a->text, path,
-                  got, spec);
+        if (s->ndims)
+            shape_text(spec, sizeof spec, s->dims, s->ndims);
+        else
+            shape_text(spec, sizeof spec, &one, 1);
+        cli_error("%s '%s': '%s' has shape %s, the spec %s", s->opt, s->text,
+                  path, got, spec);
         return 0;
     }
     *off = h.data_off;
-    if (total - *off != a->bytes) {
-        cli_error("--arg '%s': '%s' has %zu data bytes, the buffer %zu",
-                  a->text, path, total - *off, a->bytes);
+    if (total - *off != s->bytes) {
+        cli_error("%s '%s': '%s' has %zu data bytes, the buffer %zu", s->opt,
+                  s->text, path, total - *off, s->bytes);
         return 0;
     }
     return 1;
@@ -397,6 +401,36 @@ static int has_ext(const char *path, const char *ext)
 {
     size_t n = strlen(path), k = strlen(ext);
     return n > k && strcmp(path + n - k, ext) == 0;
+}
+
+static run_file_spec arg_file_spec(const run_arg *a)
+{
+    run_file_spec fs = {"--arg", a->text, a->type, a->count,
+                        a->dims, a->ndims, a->bytes};
+    return fs;
+}
+
+int run_file_read(const run_file_spec *s, const char *path, void *buf)
+{
+    size_t n = 0, off = 0;
+    char *data = wm_read_file(path, &n);
+    if (!data) {
+        cli_error("%s '%s': cannot read '%s': %s", s->opt, s->text, path,
+                  wm_read_error(errno));
+        return 0;
+    }
+    int ok = 1;
+    if (has_ext(path, ".npy"))
+        ok = npy_check(s, path, data, n, n, &off);
+    else if (n != s->bytes) {
+        cli_error("%s '%s': '%s' has %zu bytes, the buffer %zu", s->opt,
+                  s->text, path, n, s->bytes);
+        ok = 0;
+    }
+    if (ok)
+        memcpy(buf, data + off, s->bytes);
+    free(data);
+    return ok;
 }
 
 int run_arg_check_file(const run_arg *a)
@@ -426,11 +460,11 @@ int run_arg_check_file(const run_arg *a)
         cli_error("--arg '%s': cannot read '%s'", a->text, a->file);
         return 0;
     }
-    run_arg probe = *a;
-    probe.bytes = bytes;
+    run_file_spec fs = arg_file_spec(a);
+    fs.bytes = bytes;
     size_t off = 0;
     if (has_ext(a->file, ".npy"))
-        return npy_check(&probe, a->file, head, n, (size_t)total, &off);
+        return npy_check(&fs, a->file, head, n, (size_t)total, &off);
     if ((size_t)total != bytes) {
         cli_error("--arg '%s': '%s' has %zu bytes, the buffer %zu", a->text,
                   a->file, (size_t)total, bytes);
@@ -460,25 +494,8 @@ int run_arg_alloc(run_arg *a, int lazy)
             return 0;
         }
         if (a->file) {
-            size_t n = 0, off = 0;
-            char *data = wm_read_file(a->file, &n);
-            if (!data) {
-                cli_error("--arg '%s': cannot read '%s': %s", a->text,
-                          a->file, wm_read_error(errno));
-                return 0;
-            }
-            int ok = 1;
-            if (has_ext(a->file, ".npy"))
-                ok = npy_check(a, a->file, data, n, n, &off);
-            else if (n != a->bytes) {
-                cli_error("--arg '%s': '%s' has %zu bytes, the buffer %zu",
-                          a->text, a->file, n, a->bytes);
-                ok = 0;
-            }
-            if (ok)
-                memcpy(a->buf, data + off, a->bytes);
-            free(data);
-            if (!ok)
+            run_file_spec fs = arg_file_spec(a);
+            if (!run_file_read(&fs, a->file, a->buf))
                 return 0;
         } else if (nonzero) {
             wm_ptx_fill(a->buf, a->type, (size_t)a->count, a->init);

@@ -70,6 +70,24 @@ int run_arg_check(const run_arg *a, size_t i, const wm_ptx_param_info *p);
    reading the data.  1, or 0 after printing an error. */
 int run_arg_check_file(const run_arg *a);
 
+/* What a buffer's :file= must match (--arg, a struct field, --global):
+   opt and text name it in messages ("OPT 'TEXT': ..."). */
+typedef struct run_file_spec {
+    const char *opt;       /* "--arg", "--global", ... */
+    const char *text;      /* the spec as given */
+    wm_ptx_type type;
+    uint64_t count;        /* elements */
+    const uint64_t *dims;  /* the shape as given, or NULL (ndims 0) */
+    unsigned ndims;        /* > 1: a .npy must have this shape */
+    size_t bytes;          /* count * element size */
+} run_file_spec;
+
+/* Read path into buf[0..s->bytes): raw bytes, exactly that many, or (by
+   the .npy extension) a NumPy array whose dtype is s->type's and whose
+   shape holds s->count elements (s->dims when s->ndims > 1), C order.
+   1, or 0 after printing an error. */
+int run_file_read(const run_file_spec *s, const char *path, void *buf);
+
 /* Allocate and fill a buffer argument (no-op for scalars).  Buffers of a
    megabyte or more are filled lazily when lazy is set.  1, or 0 after
    printing an error. */

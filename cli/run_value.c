@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 #include "run_value.h"
+#include "run_args.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -92,17 +93,15 @@ int rv_buffer(const char *s, size_t n, void **buf, size_t *bytes, char **out,
         return cli_error("cannot allocate %zu bytes", *bytes), 0;
     }
     if (*file) {
-        size_t fn = 0;
+        char text[512];
+        memcpy(text, s, n);
+        text[n] = 0;
+        run_file_spec fs = {"buffer", text, t, count, NULL, 0, *bytes};
         note_input(rv, file, strlen(file));
-        char *data = wm_read_file(file, &fn);
-        if (!data || fn != *bytes) {
-            cli_error("'%s': %s", file, data ? "size differs from the buffer"
-                                             : wm_read_error(errno));
-            free(data);
+        if (!run_file_read(&fs, file, *buf)) {
+            rv->bad_file = 1; /* an input error, not a usage error */
             goto fail;
         }
-        memcpy(*buf, data, fn);
-        free(data);
     } else if (wm_ptx_fill(*buf, t, (size_t)count, init) != WM_OK) {
         cli_usage_error("unknown init '%s' (zeros, iota, rand=SEED, "
                         "file=PATH)", init);

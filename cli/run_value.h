@@ -34,6 +34,7 @@ typedef struct run_values {
     size_t nglobals;
     char *inputs[RV_MAX]; /* file= / bytes:file= paths read */
     size_t ninputs;
+    int bad_file; /* a :file= could not be read or did not match */
 } run_values;
 
 /* Is spec a by-value form ('{...}', bytes:... or tmap:...)? */

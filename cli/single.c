@@ -232,11 +232,35 @@ static int parse_args(int argc, char **argv, wm_space space, single_opts *o)
     return 1;
 }
 
+/* A shared access's phases: *plane lanes each (wm_shared_banks: twice
+   wm_shared_phase_lanes where CC 7.x uniform pairs share bank slots),
+   returning how many hold an active lane. */
+static unsigned shared_phases(const wm_arch *arch, const wm_access *a,
+                              unsigned *plane)
+{
+    int phase[WM_MAX_LANES];
+    unsigned n = 0, used = 0;
+    *plane = wm_shared_phase_lanes(arch, a->size);
+    if (wm_shared_banks(arch, a, NULL, phase, NULL) != WM_OK)
+        return 0;
+    for (unsigned i = 0; i < arch->warp_size; i++)
+        n += phase[i] == 0;
+    if (!n) /* lane 0 is always in phase 0 */
+        return 0;
+    *plane = n;
+    for (unsigned lo = 0; lo < arch->warp_size; lo += n)
+        used += ((a->mask >> lo) & lanes_mask(n)) != 0;
+    return used;
+}
+
+/* Requested bytes over what the wavefronts (or sectors) could carry; a
+   wavefront carries pack lanes per bank slot. */
 static double efficiency_pct(const wm_counts *c, const wm_arch *arch,
-                             wm_space sp)
+                             wm_space sp, unsigned pack)
 {
     double moved = sp == WM_SPACE_SHARED
-                       ? (double)c->wavefronts * arch->banks * arch->bank_bytes
+                       ? (double)c->wavefronts * arch->banks *
+                             arch->bank_bytes * pack
                        : (double)c->sectors * arch->sector_bytes;
     return moved > 0 ? 100.0 * (double)c->bytes / moved : 0.0;
 }
@@ -262,15 +286,30 @@ static void print_text(const single_opts *o, const wm_counts *c)
     wm_draw_access(stdout, &o->arch, a, o->out.color, cli_term_width());
     putchar('\n');
     if (a->space == WM_SPACE_SHARED) {
-        printf("  wavefronts        %u   (ideal %u, %u-way busiest bank)\n",
-               c->wavefronts, c->ideal_wavefronts, c->nway);
+        unsigned plane, nph = shared_phases(&o->arch, a, &plane);
+        unsigned pack = plane / wm_shared_phase_lanes(&o->arch, a->size);
+        if (nph <= 1)
+            printf("  wavefronts        %u   (ideal %u, %u-way busiest "
+                   "bank)\n", c->wavefronts, c->ideal_wavefronts, c->nway);
+        else /* the n-way metric counts the phases too: no "-way" here */
+            printf("  wavefronts        %u   (ideal %u; %u phases of %u "
+                   "lanes, at most %u word%s per bank in each)\n",
+                   c->wavefronts, c->ideal_wavefronts, nph, plane, c->nway,
+                   c->nway == 1 ? "" : "s");
         printf("  bank conflicts    %u%s\n", c->conflicts,
                c->conflicts ? "" : "   (conflict-free)");
-        printf("  bytes requested   %llu in %u x %u B wavefronts -> "
-               "%.1f%% of shared bandwidth\n",
-               (unsigned long long)c->bytes, c->wavefronts,
-               o->arch.banks * o->arch.bank_bytes,
-               efficiency_pct(c, &o->arch, a->space));
+        if (pack > 1)
+            printf("  bytes requested   %llu in %u wavefronts of %u lanes "
+                   "(%u per bank slot: uniform pairs) -> %.1f%% of shared "
+                   "bandwidth\n",
+                   (unsigned long long)c->bytes, c->wavefronts, plane, pack,
+                   efficiency_pct(c, &o->arch, a->space, pack));
+        else
+            printf("  bytes requested   %llu in %u x %u B wavefronts -> "
+                   "%.1f%% of shared bandwidth\n",
+                   (unsigned long long)c->bytes, c->wavefronts,
+                   o->arch.banks * o->arch.bank_bytes,
+                   efficiency_pct(c, &o->arch, a->space, 1));
     } else {
         unsigned excess =
             c->sectors > c->ideal_sectors ? c->sectors - c->ideal_sectors : 0;
@@ -281,7 +320,7 @@ static void print_text(const single_opts *o, const wm_counts *c)
         printf("  bytes requested   %llu of %llu moved -> efficiency %.1f%%\n",
                (unsigned long long)c->bytes,
                (unsigned long long)c->sectors * o->arch.sector_bytes,
-               efficiency_pct(c, &o->arch, a->space));
+               efficiency_pct(c, &o->arch, a->space, 1));
     }
 }
 

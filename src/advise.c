@@ -175,8 +175,10 @@ static void diagnose(const wm_arch *arch, const wm_access *a, wm_advice *v)
     case WM_PAT_BROADCAST:
         wmi_appendf(d, dn, &dl,
                     "All %u active lanes use the same address, so the "
-                    "hardware serves them with one %s (a broadcast).",
-                    p->active, shared ? "wavefront" : "sector");
+                    "hardware serves them with one %s%s (a broadcast).",
+                    p->active, shared ? "wavefront" : "sector",
+                    shared && c->wavefronts > 1 ? " per phase of lanes"
+                                                : "");
         return;
     case WM_PAT_CONTIGUOUS:
         wmi_appendf(d, dn, &dl,
@@ -254,8 +256,11 @@ static void diagnose(const wm_arch *arch, const wm_access *a, wm_advice *v)
     if (p->kind == WM_PAT_CONTIGUOUS && a->size < 16)
         wmi_appendf(d, dn, &dl,
                     " Each lane moves only %u byte%s; wider per-lane "
-                    "accesses move the same bytes with fewer instructions.",
-                    a->size, a->size == 1 ? "" : "s");
+                    "accesses move the same bytes with fewer instructions%s",
+                    a->size, a->size == 1 ? "" : "s",
+                    shared && a->size >= arch->bank_bytes
+                        ? " but as many wavefronts."
+                        : ".");
 }
 
 static void set_share(wm_advice *v)

@@ -26,6 +26,11 @@ int wmi_advise_better(wm_space space, const wm_counts *before,
     uint64_t ca = wmi_advise_cost(space, after);
     if (after->bytes != before->bytes)
         return 0; /* a fix must do the same work */
+    if (space == WM_SPACE_SHARED) /* the shared pipe's cost is wavefronts: */
+        return ca < cb && after->requests <= before->requests;
+    /* fewer requests alone do not count there (16-byte vectors of a
+       conflict-free 4-byte row: 4 -> 4 wavefronts); in global and local
+       memory they are fewer L1TEX tag lookups, which a fix may save */
     return (ca < cb && after->requests <= before->requests) ||
            (ca <= cb && after->requests < before->requests);
 }

@@ -27,8 +27,8 @@ uint64_t wmi_advise_cost(wm_space space, const wm_counts *c);
 
 /*
  * 1 if `after` is strictly better than `before` (both covering the same
- * bytes): lower cost and no more requests, or fewer requests and no
- * higher cost.
+ * bytes): lower cost and no more requests, or (global, local) fewer
+ * requests and no higher cost.  In shared memory the cost must drop.
  */
 int wmi_advise_better(wm_space space, const wm_counts *before,
                       const wm_counts *after);

@@ -9,7 +9,8 @@
  * touch the same word share it (broadcast, [DOC S1]).  So
  *   wavefronts = sum over non-empty phases of max over banks of
  *                |distinct words of that bank|,
- *   ideal      = ceil(bytes / (banks * bank_bytes)),
+ *   ideal      = ceil(bytes / (banks * bank_bytes)) (twice the divisor
+ *                when uniform pairs pack two lanes per slot, below),
  *   conflicts  = max(0, wavefronts - ideal).
  * On CC 7.x, 64/128-bit loads whose active lanes pair up on equal addresses
  * (lane n with n^1, or with n^2) are packed two lanes per slot, doubling the
@@ -159,7 +160,10 @@ void wmi_banks_count(const wm_arch *arch, const wm_access *a,
         c->wavefronts = wf;
         c->nway = nway;
     }
-    uint64_t per_wf = (uint64_t)arch->banks * arch->bank_bytes;
+    /* A wavefront moves a phase: banks * bank_bytes, twice that in lane
+       bytes when uniform pairs share their slots (plane doubled). */
+    uint64_t per_wf = (uint64_t)arch->banks * arch->bank_bytes * plane /
+                      wm_shared_phase_lanes(arch, a->size);
     c->ideal_wavefronts = (uint32_t)((c->bytes + per_wf - 1) / per_wf);
     c->conflicts = c->wavefronts > c->ideal_wavefronts
                        ? c->wavefronts - c->ideal_wavefronts

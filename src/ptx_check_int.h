@@ -206,4 +206,18 @@ void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
 void wmi_check_emit(struct wmi_out *out, const wm_ptx_module *m,
                     const wm_ptx_check *chk);
 
+/* The declared dimensions of an array variable (ptx_dwarf.c). */
+#define WMI_MAX_DIMS 4
+typedef struct wmi_dims {
+    unsigned ndims;
+    uint32_t dim[WMI_MAX_DIMS]; /* outermost first, as in C */
+    unsigned elem;              /* bytes of one element */
+} wmi_dims;
+
+/* The dimensions of the variable named var (its PTX name) from the
+   DWARF sections of a -G build's PTX src[0..n) (NUL-terminated); 1, or 0
+   when there are none or they cannot be read. */
+int wmi_dwarf_dims(const char *src, size_t n, const char *var,
+                   wmi_dims *out);
+
 #endif /* WM_PTX_CHECK_INT_H */

@@ -4,7 +4,8 @@
  * "hazards" member of the run's JSON document.  Shared addresses are named
  * by the kernel's .shared variable (the CUDA name when the PTX name is a
  * mangled function-local static, _ZZ...E5sdata -> sdata) and an index in
- * units of the access size.
+ * units of the access size, or in the array's declared dimensions where
+ * a -G build's DWARF gives them (ptx_dwarf.c).
  */
 #include "ptx_check_int.h"
 #include "out_int.h"
@@ -85,15 +86,47 @@ static const wmi_var *shared_var(const wm_ptx_module *m,
     return NULL;
 }
 
+/* Byte off of v as indices in its declared dimensions ("[1][0]") into
+   buf, from a -G build's DWARF; 0 (nothing written) when they are not
+   known, off is not at an element, or it is not a 2-D or more array. */
+static int declared_index(const wm_ptx_module *m, const wmi_var *v,
+                          uint64_t off, char *buf, size_t n)
+{
+    wmi_dims d;
+    if (v->is_extern || !m->src ||
+        !wmi_dwarf_dims(m->src, strlen(m->src), v->name, &d) ||
+        d.ndims < 2 || off % d.elem != 0)
+        return 0;
+    uint64_t total = d.elem, idx = off / d.elem, sub[WMI_MAX_DIMS];
+    for (unsigned k = 0; k < d.ndims; k++)
+        total *= d.dim[k];
+    if (total != v->size)
+        return 0; /* not the declaration of this variable */
+    for (unsigned k = d.ndims; k-- > 0;) {
+        sub[k] = idx % d.dim[k];
+        idx /= d.dim[k];
+    }
+    size_t len = 0;
+    buf[0] = 0;
+    for (unsigned k = 0; k < d.ndims && len < n; k++)
+        len += (size_t)snprintf(buf + len, n - len, "[%llu]",
+                                (unsigned long long)sub[k]);
+    return idx == 0;
+}
+
 /* "shared sdata[4]" / "global argument 0 [+64]" into buf. */
 void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
                      char *buf, size_t n)
 {
     uint64_t start;
     unsigned es = h->size ? h->size : 1;
+    char ix[96];
     if (h->space == WM_SPACE_SHARED) {
         const wmi_var *v = shared_var(m, h, &start);
-        if (v)
+        if (v && declared_index(m, v, h->addr - start, ix, sizeof ix))
+            snprintf(buf, n, "shared %s%s (offset %llu)", var_name(v->name),
+                     ix, (unsigned long long)h->addr);
+        else if (v)
             snprintf(buf, n, "shared %s[%llu] (offset %llu)",
                      var_name(v->name),
                      (unsigned long long)((h->addr - start) / es),

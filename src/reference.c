@@ -68,11 +68,13 @@ static void ref_shared(const wm_arch *arch, const wm_access *a, wm_counts *c)
     unsigned plane = arch->banks * arch->bank_bytes / wide;
     if (plane > arch->warp_size)
         plane = arch->warp_size;
+    unsigned pack = 1; /* lanes per bank slot */
     if (arch->uniform_pair && a->size >= 8 &&
         (a->op == WM_OP_LD || a->op == WM_OP_LDSM) &&
         plane < arch->warp_size &&
         (pairs_equal(arch, a, 1) || pairs_equal(arch, a, 2)))
-        plane *= 2;
+        pack = 2;
+    plane *= pack;
     unsigned wf = 0, nway = 0;
     for (unsigned lo = 0; lo < arch->warp_size; lo += plane) {
         uint64_t words[REF_MAX];
@@ -98,7 +100,7 @@ static void ref_shared(const wm_arch *arch, const wm_access *a, wm_counts *c)
     }
     c->wavefronts = wf;
     c->nway = nway;
-    uint64_t per = (uint64_t)arch->banks * arch->bank_bytes;
+    uint64_t per = (uint64_t)arch->banks * arch->bank_bytes * pack;
     c->ideal_wavefronts = (uint32_t)((c->bytes + per - 1) / per);
     c->conflicts = wf > c->ideal_wavefronts ? wf - c->ideal_wavefronts : 0;
 }

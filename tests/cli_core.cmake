@@ -35,6 +35,17 @@ wm_cli_test(NAME shared_lds128 ARGS shared --size 16 --color never
   STDOUT "wavefronts +4   \\(ideal 4" "conflicts +0")
 wm_cli_test(NAME shared_sm75_uniform ARGS shared --size 16 --stride 0
   --arch sm_75 --color never STDOUT "wavefronts +2 ")
+# uniform pairs: ideal at the packed width (was 4: excess -2), bandwidth
+# of 2 lanes per slot (was 200 %), phases named instead of "1-way" next
+# to the n-way metric's 2.00 (wavefronts per instruction)
+wm_cli_test(NAME shared_sm75_uniform_numbers ARGS shared --size 16 --stride 0
+  --arch sm_75 --color never --explain
+  STDOUT "wavefronts +2   \\(ideal 2. 2 phases of 16 lanes, at most 1 word per bank in each\\)\n"
+         "bank conflicts +0 +\\(conflict-free\\)"
+         "512 in 2 wavefronts of 16 lanes \\(2 per bank slot: uniform pairs\\) -> 100.0% of shared bandwidth"
+         "one wavefront\n? +per phase of lanes"
+         "wavefronts_shared_ideal +2\n"
+         "wavefronts_shared_excessive +0\n")
 wm_cli_test(NAME shared_amd ARGS shared --arch amd-wave64 --color never
   STDOUT "64 of 64 lanes" "wavefronts +2   \\(ideal 2")
 wm_cli_test(NAME shared_mask ARGS shared --stride 32 --mask 0xf --color never

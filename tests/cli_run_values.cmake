@@ -46,3 +46,10 @@ wm_cli_test(NAME run_struct_field_bad_init EXIT 2
   ARGS run ${C}/for_each_sm_80.ptx --grid 1 --block 32
        --arg "{f32[4]:bogus, f32[4], i32=3}" --arg i32=4
   STDERR "^warpmem: error: unknown init 'bogus' \\(zeros, iota, rand=SEED, file=PATH\\)\n$")
+# --global's :file= is read as --arg's: a .npy header is parsed (it was
+# taken as data: "size differs"), a bad one is an input error (exit 4)
+wm_cli_test(NAME run_global_npy_bad EXIT 4
+  ARGS run ${C}/const_conv_sm_90.ptx --grid 2 --block 128 --arg f32[256]:iota
+       --arg f32[256] --arg i32=256
+       --global taps=f32[5]:file=tests/limits/npy_version9.npy
+  STDERR "^warpmem: error: buffer 'f32\\[5\\]:file=tests/limits/npy_version9.npy': 'tests/limits/npy_version9.npy': a .npy version other than 1.0, 2.0 or 3.0\n$")

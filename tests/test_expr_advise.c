@@ -18,9 +18,10 @@
  *   f32 column (1 KiB      32 sectors (ideal 4), strided 1024 B; remap:
  *   between lanes)         lane i at 4i, 4 sectors; excess 28 W = 57344
  *                          of 32 W + 4 W = 73728 sectors: 78 %, high
- *   shared row of [32][32] 1 wavefront; vectorize 16: 4 x 1 wavefront in
- *                          4 requests -> 512 B in 8-lane phases of 128 B,
- *                          4 wavefronts in 1 request
+ *   shared row of [32][32] 1 wavefront (ideal): no fix.  16-byte vectors
+ *                          would take 4 x 1 wavefront in 4 requests to
+ *                          512 B in 8-lane phases of 128 B, 4 wavefronts
+ *                          in 1 request: no fewer wavefronts
  *   column of [32][32]     lane i at 128 i: all in one bank, 32 wavefronts
  *                          (ideal 1).  pad 4 B: lane i at 132 i, bank i,
  *                          1 wavefront.  swizzle g = 1 (span 32 units):
@@ -32,7 +33,7 @@
  *                          beat 1, remap neither: no fix
  *   swizzled column        worst (first) warp is row 0: lane i at 128 i +
  *                          4 i, the same as [32][33]: no fix; its row
- *                          store at r = 0 is a plain row: vectorize
+ *                          store at r = 0 is a plain row: no fix
  *   f32x4 row              16 sectors (ideal 16), already 16 B: no fix
  *   f32 row + 4 B          5 sectors (ideal 4), misaligned by 4; align
  *                          (param 32): 4 sectors; not 8/16-aligned, so no
@@ -77,8 +78,7 @@ typedef struct want_adv {
      {{WM_FIX_VECTORIZE, 16, 4, 4, 16, 1, 16}}}
 #define VEC_SHARED(total)                                                     \
     {WM_PAT_CONTIGUOUS, 4, 0, 1, 1, 0, total, WM_SEV_NONE,                   \
-     "conflict-free: 1 wavefront per request (ideal)", 1,                    \
-     {{WM_FIX_VECTORIZE, 16, 4, 4, 4, 1, 4}}}
+     "conflict-free: 1 wavefront per request (ideal)", 0, {{0}}}
 #define COLUMN_GLOBAL                                                         \
     {WM_PAT_STRIDED, 1024, 0, 32, 4, 57344, 73728, WM_SEV_HIGH,              \
      "strided access: 32 sectors per request (ideal 4)", 1,                  \

@@ -219,18 +219,30 @@ static void uniform_pair(void)
     wm_access a = make(WM_SPACE_SHARED, 16, 256, 0, 32); /* warp-uniform */
     CHECK_EQ(cnt(t, &a).wavefronts, 2);
     CHECK_EQ(cnt(h, &a).wavefronts, 4);
+    /* The ideal is at the packed phase's width: 512 B in 256 B of lanes
+     * per wavefront, 2; no negative excess (it was 4: 2 - 4 = -2). */
+    CHECK_EQ(cnt(t, &a).ideal_wavefronts, 2);
+    CHECK_EQ(cnt(t, &a).conflicts, 0);
+    CHECK_EQ(cnt(h, &a).ideal_wavefronts, 4);
+    a.mask = 0xff; /* 8 lanes, 128 B: one packed phase, ideal 1 */
+    CHECK_EQ(cnt(t, &a).wavefronts, 1);
+    CHECK_EQ(cnt(t, &a).ideal_wavefronts, 1);
+    a.mask = 0xffffffffu;
     a.size = 8;
     CHECK_EQ(cnt(t, &a).wavefronts, 1);
+    CHECK_EQ(cnt(t, &a).ideal_wavefronts, 1);
     CHECK_EQ(cnt(h, &a).wavefronts, 2);
     /* Pairs n, n^1 equal, pairs distinct and contiguous. */
     a.size = 16;
     for (unsigned i = 0; i < 32; i++)
         a.addr[i] = 16 * (i / 2);
     CHECK_EQ(cnt(t, &a).wavefronts, 2);
+    CHECK_EQ(cnt(t, &a).ideal_wavefronts, 2);
     CHECK_EQ(cnt(h, &a).wavefronts, 4);
     /* Stores do not pack. */
     a.op = WM_OP_ST;
     CHECK_EQ(cnt(t, &a).wavefronts, 4);
+    CHECK_EQ(cnt(t, &a).ideal_wavefronts, 4);
 }
 
 static void local_and_predicated(void)
