@@ -38,7 +38,7 @@ KNOWN = [
             "src/ptx_fill.c", "src/ptx_mma.c", "src/ptx_mma8.c",
             "src/ptx_parse.c", "src/ptx_run.c", "src/ptx_tex.c",
             "src/ptx_tma.c", "src/ptx_wgmma.c", "src/sass_map.c",
-            "src/sass_view.c", "src/tmap.c",
+            "src/sass_view.c", "src/tmap.c", "src/ptx_tensormap.c",
         },
         "how": "the opcode families (async, call, cluster, elect, mma, "
                "mma8, tex, tma, wgmma) call wmi_ptx_fault/wmi_ptx_block up "
