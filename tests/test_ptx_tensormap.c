@@ -6,12 +6,16 @@
  * tensormap.cp_fenceproxy and loaded through (partial boxes zero-filled),
  * a host map retargeted in global memory to another tensor under the
  * 128-byte swizzle -- with the published maps compared byte for byte to
- * wm_ptx_tmap_encode's; PTX's elemtype numbering; the faults of bad
- * edits and copies.
+ * wm_ptx_tmap_encode's; Triton 3.9's device-side tensor descriptors
+ * (tests/corpus/triton/tdesc.py: a scaled tile copy with partial boxes and
+ * an fp16 matmul whose operands and result move by TMA) against CPU
+ * references, with hand-counted TMA sectors; PTX's elemtype numbering;
+ * the faults of bad edits and copies.
  */
 #include "check.h"
 #include "ptx_inline.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +164,151 @@ static void retarget(const wm_ptx_module *m)
     CHECK(memcmp(slots[1], want, 128) == 0);
 }
 
+static wm_ptx_module *triton_ptx(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/corpus/triton/%s_sm_90.ptx",
+             WM_SOURCE_DIR, name);
+    size_t n = 0;
+    char *src = wm_read_file(path, &n);
+    CHECK(src != NULL);
+    wm_ptx_module *m = src ? pi_parse(src, path) : NULL;
+    free(src);
+    CHECK(m != NULL);
+    return m;
+}
+
+/* Half bits of a multiple of 1/4 in [-2, 2] (exact in fp16). */
+static uint16_t half_of(float x)
+{
+    uint16_t s = x < 0 ? 0x8000 : 0;
+    float ax = fabsf(x);
+    if (ax == 0.0f)
+        return s;
+    int e;
+    float fr = frexpf(ax, &e); /* ax = fr * 2^e, fr in [0.5, 1) */
+    return (uint16_t)(s | (uint16_t)((e + 14) << 10) |
+                      (uint16_t)((unsigned)(fr * 2048.0f) & 0x3ff));
+}
+
+/* Sectors of the rows of a box: nrows rows of rb bytes at pitch p from
+   byte off (each row one TMA request). */
+static uint64_t row_sectors(unsigned nrows, uint64_t off, uint64_t p,
+                            uint64_t rb)
+{
+    uint64_t n = 0;
+    for (unsigned y = 0; y < nrows; y++) {
+        uint64_t a = off + y * p;
+        n += (a + rb - 1) / 32 - a / 32 + 1;
+    }
+    return n;
+}
+
+/* tdesc_scale: b = 2 a + 1 on 40 x 52 floats in 32 x 32 boxes (Triton's
+   metadata: 256 bytes of global scratch per program, 4104 bytes of
+   shared memory).  Both lines: 80 box-row requests, 40 of 128 bytes and
+   40 of 80 bytes at a 208-byte pitch. */
+static void triton_scale(void)
+{
+    enum { M = 40, N = 52 };
+    wm_ptx_module *m = triton_ptx("tdesc_scale");
+    if (!m)
+        return;
+    static float a[M * N], b[M * N];
+    static uint8_t scratch[4 * 256], prof[16];
+    for (int i = 0; i < M * N; i++) {
+        a[i] = (float)(i % 89) * 0.5f - 7.0f;
+        b[i] = -3.0f;
+    }
+    pi_launch l = pi_dims(2, 128);
+    l.grid[1] = 2;
+    l.dyn_smem = 4104;
+    pi_buf(&l, a, sizeof a);
+    pi_buf(&l, b, sizeof b);
+    pi_u32(&l, M);
+    pi_u32(&l, N);
+    pi_buf(&l, scratch, sizeof scratch);
+    pi_buf(&l, prof, sizeof prof);
+    wm_arch arch;
+    CHECK(wm_arch_parse("sm_90", &arch, NULL, 0) == WM_OK);
+    wm_agg *g = wm_agg_new(&arch);
+    CHECK_EQ(pi_run_agg(m, "desc_scale", &l, g, NULL), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < M * N; i++)
+        bad += b[i] != 2.0f * a[i] + 1.0f;
+    CHECK_EQ(bad, 0);
+    uint64_t sect = row_sectors(M, 0, N * 4, 128) +
+                    row_sectors(M, 128, N * 4, 80);
+    static const unsigned lines[] = {16, 17}; /* the load, the store */
+    for (int k = 0; k < 2; k++) {
+        wm_stats s = pi_line(g, "tdesc.py", lines[k], WM_SPACE_GLOBAL,
+                             WM_OP_TMA);
+        CHECK_EQ(s.requests, 2 * M);
+        CHECK_EQ(s.sectors, sect);
+    }
+    wm_agg_free(g);
+    wm_ptx_free(m);
+}
+
+/* tdesc_matmul: C = A B, 128 x 128 x 96 fp16 in 64 x 64 tiles, K steps
+   of 32 (384 bytes of scratch per program for three maps, 24600 bytes of
+   shared memory).  Inputs are multiples of 1/4 in [-2, 2], so C is
+   exact.  TMA rows: A 4 CTAs x 3 steps x 64 rows of 64 bytes (2
+   sectors), B 4 x 3 x 32 rows of 128 bytes (4 sectors), C stored as two
+   32-column boxes of 64 rows per CTA, 512 rows of 128 bytes. */
+static void triton_matmul(void)
+{
+    enum { S = 128, K = 96 };
+    wm_ptx_module *m = triton_ptx("tdesc_matmul");
+    if (!m)
+        return;
+    static uint16_t a[S * K], bm[K * S];
+    static float af[S * K], bf[K * S], c[S * S];
+    static uint8_t scratch[4 * 384], prof[16];
+    srand(11);
+    for (int i = 0; i < S * K; i++) {
+        af[i] = (float)(rand() % 17 - 8) / 4.0f;
+        bf[i] = (float)(rand() % 17 - 8) / 4.0f;
+        a[i] = half_of(af[i]);
+        bm[i] = half_of(bf[i]);
+    }
+    pi_launch l = pi_dims(2, 128);
+    l.grid[1] = 2;
+    l.dyn_smem = 24600;
+    pi_buf(&l, a, sizeof a);
+    pi_buf(&l, bm, sizeof bm);
+    pi_buf(&l, c, sizeof c);
+    pi_u32(&l, S);
+    pi_u32(&l, S);
+    pi_u32(&l, K);
+    pi_buf(&l, scratch, sizeof scratch);
+    pi_buf(&l, prof, sizeof prof);
+    wm_arch arch;
+    CHECK(wm_arch_parse("sm_90", &arch, NULL, 0) == WM_OK);
+    wm_agg *g = wm_agg_new(&arch);
+    CHECK_EQ(pi_run_agg(m, "desc_matmul", &l, g, NULL), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < S; i++)
+        for (int j = 0; j < S; j++) {
+            float r = 0.0f;
+            for (int k = 0; k < K; k++)
+                r += af[i * K + k] * bf[k * S + j];
+            bad += c[i * S + j] != r;
+        }
+    CHECK_EQ(bad, 0);
+    wm_stats s = pi_line(g, "tdesc.py", 33, WM_SPACE_GLOBAL, WM_OP_TMA);
+    CHECK_EQ(s.requests, 4 * 3 * 64);
+    CHECK_EQ(s.sectors, 4 * 3 * 64 * 2);
+    s = pi_line(g, "tdesc.py", 34, WM_SPACE_GLOBAL, WM_OP_TMA);
+    CHECK_EQ(s.requests, 4 * 3 * 32);
+    CHECK_EQ(s.sectors, 4 * 3 * 32 * 4);
+    s = pi_line(g, "tdesc.py", 36, WM_SPACE_GLOBAL, WM_OP_TMA);
+    CHECK_EQ(s.requests, 512);
+    CHECK_EQ(s.sectors, 512 * 4);
+    wm_agg_free(g);
+    wm_ptx_free(m);
+}
+
 static const char edit_src[] =
     ".version 8.3\n.target sm_90a\n.address_size 64\n"
     ".visible .entry ety(.param .u64 p, .param .u32 v)\n{\n"
@@ -257,6 +406,8 @@ int main(void)
         retarget(m);
         wm_ptx_free(m);
     }
+    triton_scale();
+    triton_matmul();
     edits();
     return check_done("test_ptx_tensormap");
 }
