@@ -63,3 +63,41 @@ def test_descriptor_without_scratch_faults_naming_the_copy():
         run_ptx(ptx, kernel=md.name, grid=(1, 1, 1), block=(128, 1, 1),
                 args=values, smem=int(md.shared), arch="sm_90")
     assert "tensor map copy" in str(e.value)
+
+
+@triton.jit
+def desc_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr,
+                BN: tl.constexpr, BK: tl.constexpr):
+    da = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
+                                   block_shape=[BM, BK])
+    db = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1],
+                                   block_shape=[BK, BN])
+    dc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1],
+                                   block_shape=[BM, BN])
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = da.load([tl.program_id(0) * BM, k])
+        b = db.load([k, tl.program_id(1) * BN])
+        acc = tl.dot(a, b, acc)
+    dc.store([tl.program_id(0) * BM, tl.program_id(1) * BN], acc)
+
+
+def test_descriptor_matmul_three_maps_in_scratch():
+    # three maps per program (384 bytes of scratch each); quarter-step
+    # fp16 inputs make every fp32 sum exact, so C equals numpy's
+    rng = np.random.default_rng(5)
+    M, N, K = 128, 64, 96
+    a = (rng.integers(-8, 9, (M, K)) / 4.0).astype(np.float16)
+    b = (rng.integers(-8, 9, (K, N)) / 4.0).astype(np.float16)
+    c = np.zeros((M, N), np.float32)
+    rep = wt.analyze(desc_matmul, (M // 64, N // 64), a, b, c, M, N, K,
+                     BM=64, BN=64, BK=32, num_warps=4, arch="sm_90")
+    np.testing.assert_array_equal(c, a.astype(np.float32) @
+                                  b.astype(np.float32))
+    dot = [r for r in rep.find("acc = tl.dot(a, b, acc)")
+           if r["op"] == "wgmma"]
+    assert dot and all(r["conflicts"] == 0 for r in dot)
+    # A: 2 programs x 3 K steps x 64 rows of 64 bytes, one request each
+    ld = [r for r in rep.find("a = da.load") if r["op"] == "tma"]
+    assert sum(r["requests"] for r in ld) == 2 * 3 * 64
+    assert sum(r["sectors"] for r in ld) == 2 * 3 * 64 * 2
