@@ -108,7 +108,7 @@ static const struct {
     {"tex", OP_TEX},       {"tld4", OP_TLD4},     {"suld", OP_SULD},
     {"sust", OP_SUST},     {"txq", OP_TXQ},       {"suq", OP_TXQ},
     {"elect", OP_ELECT},   {"wgmma", OP_WGMMA_SYNC}, /* ptx_wgmma.c */
-    {"mapa", OP_MAPA},
+    {"mapa", OP_MAPA},     {"tensormap", OP_TENSORMAP}, /* ptx_tensormap.c */
 };
 
 /* Does opcode s (n bytes) contain the word w ("init", "shared::cta")? */
@@ -371,6 +371,8 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         wmi_ptx_tex_decode(s, n, in);
     if (in->op == OP_WGMMA_SYNC)
         wmi_ptx_wgmma_decode(s, n, in);
+    if (in->op == OP_TENSORMAP)
+        wmi_ptx_tensormap_decode(s, n, in);
     if (in->op == OP_MMA)
         wmi_ptx_mma8_decode(s, n, in); /* 8- and 4-bit inputs */
     if (in->op == OP_SETMAXNREG)
@@ -430,6 +432,8 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
         return PT_U32;
     case OP_TMA:
         return wmi_ptx_tma_src_type(in, k);
+    case OP_TENSORMAP:
+        return wmi_ptx_tensormap_src_type(in, k);
     case OP_MAPA: /* an address, a rank */
         return k == 1 ? PT_U32 : t;
     case OP_SHFL:

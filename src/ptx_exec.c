@@ -2197,6 +2197,9 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             break;
         case OP_MAPA: TRY(wmi_ptx_mapa(c, w, in, pc, m)); break;
         case OP_TMA: TRY(wmi_ptx_tma(c, w, in, pc, m)); break; /* ptx_tma.c */
+        case OP_TENSORMAP: /* ptx_tensormap.c */
+            TRY(wmi_ptx_tensormap(c, w, in, pc, m));
+            break;
         case OP_TEX: case OP_TLD4: case OP_SULD: case OP_SUST: case OP_TXQ:
             TRY(wmi_ptx_tex(c, w, in, pc, m)); /* ptx_tex.c */
             break;

@@ -760,6 +760,12 @@ void wmi_ptx_tma_decode(const char *s, size_t n, wmi_insn *in);
 wmi_type wmi_ptx_tma_src_type(const wmi_insn *in, unsigned k);
 wm_status wmi_ptx_tma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                       uint32_t pc, uint32_t m);
+/* OP_TENSORMAP (ptx_tensormap.c): mod is the field replaced (WMI_TMAP_*,
+   ptx_tma_int.h) or WMI_TMAP_CP; space the map's ([A]'s) space. */
+void wmi_ptx_tensormap_decode(const char *s, size_t n, wmi_insn *in);
+wmi_type wmi_ptx_tensormap_src_type(const wmi_insn *in, unsigned k);
+wm_status wmi_ptx_tensormap(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                            uint32_t pc, uint32_t m);
 /* Complete bytes transaction bytes on the mbarrier at shared address addr
    (ptx_async.c); WM_OK or the fault's status. */
 wm_status wmi_ptx_mbar_complete(wmi_cta *c, wmi_warp *w, unsigned l,

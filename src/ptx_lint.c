@@ -616,6 +616,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_TRAP:
     case OP_CP_BULK: /* a bulk copy writes no register */
     case OP_TMA:
+    case OP_TENSORMAP: /* a tensor map's bytes, not the kernel's data */
     case OP_SUST:    /* texture and surface traffic is not linted */
     case OP_BARC:
     case OP_BAR: return;

@@ -16,6 +16,7 @@
  *     cvt makes an index, not a pointer).  It iterates to a fixed point.
  */
 #include "ptx_int.h"
+#include "ptx_tma_int.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -499,6 +500,14 @@ static int scan_uses(const wm_ptx_module *m, const wmi_func *f,
         case OP_CVTA:
             if (pa != WMI_NOREG)
                 raise_use(use, pa, WM_PTX_USE_POINTER);
+            break;
+        case OP_TENSORMAP: /* ptx_tensormap.c */
+            /* the map's address; the global_address it writes is a
+               pointer kept in the map for a later copy */
+            if (pa != WMI_NOREG && in->space == SP_GLOBAL)
+                raise_use(use, pa, WM_PTX_USE_POINTER);
+            if (in->mod == WMI_TMAP_ADDR && pb != WMI_NOREG)
+                raise_use(use, pb, WM_PTX_USE_ESCAPES);
             break;
         case OP_TEX: case OP_TLD4: case OP_TXQ: case OP_SULD: case OP_SUST:
             /* the handle of a texture form (ptx_tex.c); suq decodes as

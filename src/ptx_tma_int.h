@@ -19,4 +19,19 @@ int wmi_tmap_check(const wm_ptx_tmap *t, char *err, size_t n);
 void wmi_tmap_pack(const wm_ptx_tmap *t, uint8_t *p);
 int wmi_tmap_unpack(const uint8_t *p, wm_ptx_tmap *t, char *err, size_t n);
 
+/* The fields tensormap.replace edits (wmi_insn.mod of OP_TENSORMAP), in
+   the PTX ISA's order; WMI_TMAP_CP is tensormap.cp_fenceproxy. */
+enum {
+    WMI_TMAP_ADDR, WMI_TMAP_RANK, WMI_TMAP_BOX, WMI_TMAP_GDIM,
+    WMI_TMAP_GSTRIDE, WMI_TMAP_ESTRIDE, WMI_TMAP_ELEMTYPE,
+    WMI_TMAP_INTERLEAVE, WMI_TMAP_SWIZZLE, WMI_TMAP_FILL, WMI_TMAP_CP
+};
+/* tensormap.replace on the 128 bytes p: field (ordinal ord, for box_dim,
+   global_dim, global_stride, element_stride) = v, PTX's new_val (rank:
+   the rank - 1; elemtype: PTX's numbering).  p is all zeros (a map being
+   built) or a warpmem map; the result is a warpmem map, checked only when
+   a copy uses it.  1, or 0 with the reason in err. */
+int wmi_tmap_replace(uint8_t *p, unsigned field, unsigned ord, uint64_t v,
+                     char *err, size_t n);
+
 #endif /* WM_PTX_TMA_INT_H */

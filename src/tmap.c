@@ -8,7 +8,9 @@
  * Layout (little-endian): u32 magic "WMTM" at 0; u8 dtype 4, rank 5,
  * interleave 6, swizzle 7, oob_fill 8, l2_promotion 9; u64 global address
  * 16; u64 dims[5] 24; u64 strides[4] 64; u16 box[5] 96; u8 elem_strides[5]
- * 106.  The rest is zero.
+ * 106.  The rest is zero.  tensormap.replace edits these bytes through
+ * wmi_tmap_replace (decode, set one field, pack), so the layout has this
+ * one owner.
  */
 #include "ptx_tma_int.h"
 
@@ -125,13 +127,12 @@ void wmi_tmap_pack(const wm_ptx_tmap *t, uint8_t *p)
     }
 }
 
-int wmi_tmap_unpack(const uint8_t *p, wm_ptx_tmap *t, char *err, size_t n)
+/* The fields of the 128 bytes p into t, unchecked; 0 without the magic. */
+static int decode(const uint8_t *p, wm_ptx_tmap *t)
 {
     memset(t, 0, sizeof *t);
     if (get(p, 0, 4) != TMAP_MAGIC)
-        return why(err, n, "its 128 bytes are no tensor map warpmem "
-                   "encoded (--arg tmap:..., wm_ptx_tmap_encode; a driver's "
-                   "CUtensorMap bytes are opaque)");
+        return 0;
     t->dtype = (unsigned)get(p, 4, 1);
     t->rank = (unsigned)get(p, 5, 1);
     t->interleave = (unsigned)get(p, 6, 1);
@@ -146,7 +147,112 @@ int wmi_tmap_unpack(const uint8_t *p, wm_ptx_tmap *t, char *err, size_t n)
         if (i < 4)
             t->strides[i] = get(p, 64 + 8 * i, 8);
     }
+    return 1;
+}
+
+int wmi_tmap_unpack(const uint8_t *p, wm_ptx_tmap *t, char *err, size_t n)
+{
+    if (!decode(p, t))
+        return why(err, n, "its 128 bytes are no tensor map warpmem "
+                   "encoded (--arg tmap:..., wm_ptx_tmap_encode, "
+                   "tensormap.replace; a driver's CUtensorMap bytes are "
+                   "opaque)");
     return wmi_tmap_check(t, err, n);
+}
+
+/* PTX's tensormap.replace elemtype codes (0..12) as CUtensorMapDataType:
+   PTX puts f32.ftz at 8, f64 at 9 and bf16 at 10 (PTX ISA, "Tensormap
+   new_val validity"), the driver f64 at 8, bf16 at 9 and f32 ftz at 10. */
+static const uint8_t ptx_elemtype[] = {0, 1, 2, 3, 4, 5, 6, 7,
+                                       10, 8, 9, 11, 12};
+
+/* Set field f (ordinal ord) of t to the new_val v; 1, or 0 + err. */
+static int set_field(wm_ptx_tmap *t, unsigned f, unsigned ord, uint64_t v,
+                     char *err, size_t n)
+{
+    static const unsigned nord[] = {
+        [WMI_TMAP_BOX] = 5, [WMI_TMAP_GDIM] = 5, [WMI_TMAP_GSTRIDE] = 4,
+        [WMI_TMAP_ESTRIDE] = 5};
+    if (f < WM_ARRAY_LEN(nord) && nord[f] && ord >= nord[f])
+        return why(err, n, "ordinal %u (0..%u)", ord, nord[f] - 1);
+    switch (f) {
+    case WMI_TMAP_ADDR: t->global_address = v; return 1;
+    case WMI_TMAP_RANK: /* new_val is the rank minus one */
+        if (v > 4)
+            return why(err, n, "rank new_val %llu (rank - 1: 0..4)",
+                       (unsigned long long)v);
+        t->rank = (unsigned)v + 1;
+        return 1;
+    case WMI_TMAP_BOX:
+        if (v < 1 || v > 256)
+            return why(err, n, "box dimension %llu (1..256)",
+                       (unsigned long long)v);
+        t->box[ord] = (unsigned)v;
+        return 1;
+    case WMI_TMAP_GDIM:
+        if (v < 1)
+            return why(err, n, "global dimension 0 (1..2^32)");
+        t->dims[ord] = v;
+        return 1;
+    case WMI_TMAP_GSTRIDE:
+        if (v % 16 || v >= ((uint64_t)1 << 40))
+            return why(err, n, "global stride %llu bytes (a multiple of 16 "
+                       "below 2^40)", (unsigned long long)v);
+        t->strides[ord] = v;
+        return 1;
+    case WMI_TMAP_ESTRIDE:
+        if (v < 1 || v > 8)
+            return why(err, n, "element stride %llu (1..8)",
+                       (unsigned long long)v);
+        t->elem_strides[ord] = (unsigned)v;
+        return 1;
+    case WMI_TMAP_ELEMTYPE:
+        if (v >= sizeof ptx_elemtype)
+            return why(err, n, "elemtype %llu is not modelled (0..12: u8 .. "
+                       "tf32.ftz; the packed 4- and 6-bit types are not)",
+                       (unsigned long long)v);
+        t->dtype = ptx_elemtype[v];
+        return 1;
+    case WMI_TMAP_INTERLEAVE:
+        if (v > 2)
+            return why(err, n, "interleave_layout %llu (0 none, 1 16B, 2 "
+                       "32B)", (unsigned long long)v);
+        t->interleave = (unsigned)v;
+        return 1;
+    case WMI_TMAP_SWIZZLE:
+        if (v > 3)
+            return why(err, n, "swizzle_mode %llu is not modelled (0 none, "
+                       "1 32B, 2 64B, 3 128B)", (unsigned long long)v);
+        t->swizzle = (unsigned)v;
+        return 1;
+    case WMI_TMAP_FILL:
+        if (v > 1)
+            return why(err, n, "fill_mode %llu (0 zeros, 1 NaN)",
+                       (unsigned long long)v);
+        t->oob_fill = (unsigned)v;
+        return 1;
+    default:
+        return why(err, n, "field %u is not a tensor map field", f);
+    }
+}
+
+int wmi_tmap_replace(uint8_t *p, unsigned field, unsigned ord, uint64_t v,
+                     char *err, size_t n)
+{
+    wm_ptx_tmap t;
+    if (!decode(p, &t)) {
+        /* no map yet: all zeros is the empty map Triton and CUTLASS start
+           from (PTX ISA: a tensor map can be built field by field) */
+        for (unsigned k = 0; k < WMI_TMAP_BYTES; k++)
+            if (p[k])
+                return why(err, n, "its 128 bytes are neither zeros nor a "
+                           "tensor map warpmem encoded (a driver's "
+                           "CUtensorMap bytes are opaque)");
+    }
+    if (!set_field(&t, field, ord, v, err, n))
+        return 0;
+    wmi_tmap_pack(&t, p);
+    return 1;
 }
 
 wm_status wm_ptx_tmap_encode(const wm_ptx_tmap *t, void *out128, char *err,

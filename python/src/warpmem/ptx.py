@@ -239,6 +239,7 @@ class _Binding:
         self.extra: list = []      # DeviceArray roots, by extra index
         self._extra_of: dict = {}  # (address, bytes) -> extra index
         self.param = -1            # the parameter being bound
+        self.scratch = 0           # bytes of Triton's global scratch
         self.group = -1
         # library buffer index -> [(group, DeviceArray)]
         self.buffers: dict[int, list] = {}
@@ -340,7 +341,16 @@ def _bind(kern: Kernel, params: list, args: list, names: Sequence[str],
         g = i if per_param else p.group
         role = L.s(p.role)
         if g < 0:  # Triton's scratch pointers: null unless asked for
-            cargs[i] = L.PtxArg(None, 0, 0, p.size)
+            if role == "global_scratch" and bind.scratch:
+                # zeroed, as a launcher's allocation (device-side tensor
+                # descriptors are built there)
+                import numpy as np
+
+                buf = np.zeros(bind.scratch, np.uint8)
+                bind.keep.append(buf)
+                cargs[i] = L.PtxArg(buf.ctypes.data, buf.nbytes, 0, p.size)
+            else:
+                cargs[i] = L.PtxArg(None, 0, 0, p.size)
             continue
         what = names[g]
         v = args[g]
@@ -409,7 +419,7 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
             on_hazard: str = "warn", on_fault: "str | None" = None,
             names: "Sequence[str] | None" = None,
             cluster: "int | Sequence[int] | None" = None,
-            cluster_nonportable: bool = False) -> Report:
+            cluster_nonportable: bool = False, scratch: int = 0) -> Report:
     """Interpret ``kernel`` of a PTX module on the CPU and report its memory
     traffic per source line.
 
@@ -453,6 +463,10 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
         ``cluster_nonportable=True``.
     text_format
         What ``str(report)`` holds: the library's "text" or "csv" report.
+    scratch
+        Bytes of zeroed memory for Triton's ``global_scratch`` pointer
+        (the launch's whole allocation; 0: null, as when the kernel asks
+        for none).
     """
     on_hazard = C.action("on_hazard", on_hazard)
     on_fault = C.action("on_fault", on_fault if on_fault is not None else
@@ -473,6 +487,10 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     names = list(names) if names is not None else []
     names += ["args[%d]" % i for i in range(len(names), max(len(args), n))]
     bind = _Binding(n)
+    if not isinstance(scratch, int) or scratch < 0:
+        raise ValueError("scratch: expected a byte count >= 0, got %r"
+                         % (scratch,))
+    bind.scratch = scratch
     cargs, elem, per_param = _bind(kern, params, args, names, bind)
     ct, cn, seed = _ctas(ctas)
     groups = _uninit(uninit, names)

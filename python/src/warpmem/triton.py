@@ -199,7 +199,13 @@ def analyze(jit_fn: Any, grid: "int | Sequence[int] | Callable[[dict], Any]",
         grid = grid(dict(consts))
     if isinstance(grid, int):
         grid = (grid,)
-    return run_ptx(ptx, kernel=md.name, grid=tuple(grid),
+    # Triton's launcher gives each program global_scratch_size bytes of
+    # global scratch (device-side tensor descriptors live there)
+    nprog = 1
+    for g in grid:
+        nprog *= int(g)
+    scratch = int(getattr(md, "global_scratch_size", 0) or 0) * nprog
+    return run_ptx(ptx, kernel=md.name, grid=tuple(grid), scratch=scratch,
                    block=(int(md.num_warps) * 32, 1, 1), args=values,
                    smem=int(md.shared), arch=arch, ctas=ctas,
                    max_steps=max_steps, threads=threads, check=check,
