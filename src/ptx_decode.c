@@ -108,7 +108,7 @@ static const struct {
     {"tex", OP_TEX},       {"tld4", OP_TLD4},     {"suld", OP_SULD},
     {"sust", OP_SUST},     {"txq", OP_TXQ},       {"suq", OP_TXQ},
     {"elect", OP_ELECT},   {"wgmma", OP_WGMMA_SYNC}, /* ptx_wgmma.c */
-    {"mapa", OP_MAPA},
+    {"mapa", OP_MAPA},     {"wmma", OP_WMMA_MMA}, /* ptx_wmma.c */
 };
 
 /* Does opcode s (n bytes) contain the word w ("init", "shared::cta")? */
@@ -371,6 +371,10 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         wmi_ptx_tex_decode(s, n, in);
     if (in->op == OP_WGMMA_SYNC)
         wmi_ptx_wgmma_decode(s, n, in);
+    if (in->op == OP_WMMA_MMA) {
+        wmi_ptx_wmma_decode(s, n, in); /* load, store or mma */
+        return;
+    }
     if (in->op == OP_MMA)
         wmi_ptx_mma8_decode(s, n, in); /* 8- and 4-bit inputs */
     if (in->op == OP_SETMAXNREG)
@@ -439,6 +443,12 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
     case OP_LD:
     case OP_LDMATRIX:
         return PT_U64;
+    case OP_WMMA_LOAD: /* [A], stride */
+        return k == 0 ? PT_U64 : PT_U32;
+    case OP_WMMA_STORE: /* [A], {D}, stride */
+        return k == 0 ? PT_U64 : k == 2 ? PT_U32 : t;
+    case OP_WMMA_MMA:
+        return k == 0 ? (wmi_type)in->type2 : k == 1 ? (wmi_type)in->mod2 : t;
     case OP_ST:
     case OP_ATOM:
     case OP_RED:
