@@ -109,6 +109,7 @@ static const struct {
     {"sust", OP_SUST},     {"txq", OP_TXQ},       {"suq", OP_TXQ},
     {"elect", OP_ELECT},   {"wgmma", OP_WGMMA_SYNC}, /* ptx_wgmma.c */
     {"mapa", OP_MAPA},     {"wmma", OP_WMMA_MMA}, /* ptx_wmma.c */
+    {"stmatrix", OP_STMATRIX}, /* ptx_stmatrix.c */
 };
 
 /* Does opcode s (n bytes) contain the word w ("init", "shared::cta")? */
@@ -377,6 +378,8 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
     }
     if (in->op == OP_MMA)
         wmi_ptx_mma8_decode(s, n, in); /* 8- and 4-bit inputs */
+    if (in->op == OP_STMATRIX && !has_word(s, n, "m8n8"))
+        in->op = OP_UNKNOWN; /* the sm_100 m16n8 .b8 form */
     if (in->op == OP_SETMAXNREG)
         in->mod = (uint8_t)has_word(s, n, "inc");
     if (in->op == OP_LD && has_word(s, n, "acquire"))
@@ -443,6 +446,8 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
     case OP_LD:
     case OP_LDMATRIX:
         return PT_U64;
+    case OP_STMATRIX: /* [A], {rows} */
+        return k == 0 ? PT_U64 : PT_B32;
     case OP_WMMA_LOAD: /* [A], stride */
         return k == 0 ? PT_U64 : PT_U32;
     case OP_WMMA_STORE: /* [A], {D}, stride */

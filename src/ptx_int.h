@@ -797,6 +797,10 @@ wm_status wmi_ptx_wmma_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 wm_status wmi_ptx_wmma_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                            uint32_t pc, uint32_t m);
 
+/* stmatrix m8n8 .b16 for the whole warp (ptx_stmatrix.c). */
+wm_status wmi_ptx_stmatrix(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                           uint32_t pc, uint32_t m);
+
 /* Execute ldmatrix / mma for the whole warp (ptx_mma.c). */
 wm_status wmi_ptx_ldmatrix(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                            uint32_t pc, uint32_t m);

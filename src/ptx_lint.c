@@ -609,6 +609,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
         wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_LOAD, pc), NOCOND, pc);
         return;
     case OP_WMMA_STORE:
+    case OP_STMATRIX: /* shared stores by row address: not judged */
     case OP_NOP:
     case OP_CP_COMMIT:
     case OP_CP_WAIT:

@@ -478,7 +478,7 @@ static int scan_uses(const wm_ptx_module *m, const wmi_func *f,
             continue;
         }
         switch (in->op) {
-        case OP_WMMA_LOAD: case OP_WMMA_STORE: /* [A]: the matrix */
+        case OP_WMMA_LOAD: case OP_WMMA_STORE: case OP_STMATRIX: /* [A] */
             if (pa != WMI_NOREG)
                 raise_use(use, pa, WM_PTX_USE_POINTER);
             break;
