@@ -280,6 +280,24 @@ static void bank_case(unsigned stride, uint64_t want_wavefronts)
     wm_ptx_free(m);
 }
 
+/* A kernel that must not parse, with a message containing `want`. */
+static void parse_error(const char *insn, const char *want)
+{
+    char src[1024];
+    snprintf(src, sizeof src,
+             ".version 7.8\n.target sm_80\n.address_size 64\n"
+             ".visible .entry k(.param .u64 p)\n{\n"
+             ".reg .b32 %%r<40>;\n.reg .b64 %%rd<4>;\n%s\nret;\n}\n",
+             insn);
+    wm_ptx_module *m = NULL;
+    wm_diag d;
+    CHECK(wm_ptx_parse(src, strlen(src), "bad.ptx", &m, &d) != WM_OK);
+    CHECK(strstr(d.msg, want) != NULL);
+    if (!strstr(d.msg, want))
+        fprintf(stderr, "  got: %s\n", d.msg);
+    wm_ptx_free(m);
+}
+
 /* A kernel that must fault with a message containing `want`. */
 static void fault_case(const char *body, unsigned threads, const char *want)
 {
@@ -332,5 +350,11 @@ int main(void)
     fault_case("wmma.load.a.sync.aligned.row.m8n8k4.global.f64 "
                "{%rd2}, [%rd1], 8;",
                32, "unsupported instruction");
+    parse_error("wmma.store.d.sync.aligned.row.m16n16k16.global.f32 %rd1, "
+                "{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, 16;",
+                "expected an address operand in brackets");
+    parse_error("wmma.load.c.sync.aligned.row.m16n16k16.global.f32 "
+                "{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7};",
+                "needs 2 or 3 operands, got 1");
     return check_done("test_ptx_wmma");
 }
