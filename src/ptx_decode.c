@@ -109,6 +109,8 @@ static const struct {
     {"sust", OP_SUST},     {"txq", OP_TXQ},       {"suq", OP_TXQ},
     {"elect", OP_ELECT},   {"wgmma", OP_WGMMA_SYNC}, /* ptx_wgmma.c */
     {"mapa", OP_MAPA},     {"tensormap", OP_TENSORMAP}, /* ptx_tensormap.c */
+    {"wmma", OP_WMMA_MMA}, /* ptx_wmma.c */
+    {"stmatrix", OP_STMATRIX}, /* ptx_stmatrix.c */
 };
 
 /* Does opcode s (n bytes) contain the word w ("init", "shared::cta")? */
@@ -373,8 +375,14 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         wmi_ptx_wgmma_decode(s, n, in);
     if (in->op == OP_TENSORMAP)
         wmi_ptx_tensormap_decode(s, n, in);
+    if (in->op == OP_WMMA_MMA) {
+        wmi_ptx_wmma_decode(s, n, in); /* load, store or mma */
+        return;
+    }
     if (in->op == OP_MMA)
         wmi_ptx_mma8_decode(s, n, in); /* 8- and 4-bit inputs */
+    if (in->op == OP_STMATRIX && !has_word(s, n, "m8n8"))
+        in->op = OP_UNKNOWN; /* the sm_100 m16n8 .b8 form */
     if (in->op == OP_SETMAXNREG)
         in->mod = (uint8_t)has_word(s, n, "inc");
     if (in->op == OP_LD && has_word(s, n, "acquire"))
@@ -443,6 +451,14 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
     case OP_LD:
     case OP_LDMATRIX:
         return PT_U64;
+    case OP_STMATRIX: /* [A], {rows} */
+        return k == 0 ? PT_U64 : PT_B32;
+    case OP_WMMA_LOAD: /* [A], stride */
+        return k == 0 ? PT_U64 : PT_U32;
+    case OP_WMMA_STORE: /* [A], {D}, stride */
+        return k == 0 ? PT_U64 : k == 2 ? PT_U32 : t;
+    case OP_WMMA_MMA:
+        return k == 0 ? (wmi_type)in->type2 : k == 1 ? (wmi_type)in->mod2 : t;
     case OP_ST:
     case OP_ATOM:
     case OP_RED:

@@ -2122,6 +2122,10 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_CP_ASYNC: TRY(do_cp_async(c, w, in, pc, m)); break;
         case OP_LDMATRIX: TRY(wmi_ptx_ldmatrix(c, w, in, pc, m)); break;
         case OP_MMA: TRY(wmi_ptx_mma(c, w, in, pc, m)); break;
+        case OP_STMATRIX: TRY(wmi_ptx_stmatrix(c, w, in, pc, m)); break;
+        case OP_WMMA_LOAD:
+        case OP_WMMA_STORE: TRY(wmi_ptx_wmma_ldst(c, w, in, pc, m)); break;
+        case OP_WMMA_MMA: TRY(wmi_ptx_wmma_mma(c, w, in, pc, m)); break;
         case OP_WGMMA: TRY(wmi_ptx_wgmma(c, w, in, pc, m)); break;
         case OP_WGMMA_SYNC: break; /* wgmma completes at issue */
         case OP_SETMAXNREG: TRY(wmi_ptx_setmaxnreg(c, w, in, pc, m)); break;

@@ -795,6 +795,18 @@ void wmi_ptx_mma8_decode(const char *s, size_t n, wmi_insn *in);
 wm_status wmi_ptx_mma8(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                        uint32_t pc);
 
+/* wmma.load / wmma.store / wmma.mma (ptx_wmma.c): the variant into
+   op, mod, type, type2, mod2 (OP_UNKNOWN where not modelled). */
+void wmi_ptx_wmma_decode(const char *s, size_t n, wmi_insn *in);
+wm_status wmi_ptx_wmma_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                            uint32_t pc, uint32_t m);
+wm_status wmi_ptx_wmma_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                           uint32_t pc, uint32_t m);
+
+/* stmatrix m8n8 .b16 for the whole warp (ptx_stmatrix.c). */
+wm_status wmi_ptx_stmatrix(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                           uint32_t pc, uint32_t m);
+
 /* Execute ldmatrix / mma for the whole warp (ptx_mma.c). */
 wm_status wmi_ptx_ldmatrix(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                            uint32_t pc, uint32_t m);

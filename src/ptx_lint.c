@@ -605,6 +605,11 @@ static void step(lint *L, bstate *s, uint32_t pc)
         record(L, s, in, pc, addr_of(L, s, in->a, in->imm), 0);
         wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_LOAD, pc), NOCOND, pc);
         return;
+    case OP_WMMA_LOAD: /* its lane addresses are the fragment layout's */
+        wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_LOAD, pc), NOCOND, pc);
+        return;
+    case OP_WMMA_STORE:
+    case OP_STMATRIX: /* shared stores by row address: not judged */
     case OP_NOP:
     case OP_CP_COMMIT:
     case OP_CP_WAIT:
@@ -668,6 +673,7 @@ static void step(lint *L, bstate *s, uint32_t pc)
     case OP_COPYSIGN:
     case OP_TESTP:
     case OP_MMA:
+    case OP_WMMA_MMA:
     case OP_WGMMA:
     case OP_CALL:
     case OP_COUNT: break;

@@ -1484,8 +1484,13 @@ static int check_forms(parser *p, wmi_insn *in, tok optok,
         in->mod = (uint8_t)ops[2].l.bits;
     }
     if ((op == OP_LD || op == OP_ST || op == OP_ATOM || op == OP_RED ||
-         op == OP_LDMATRIX) &&
-        (nops < 2 || ops[op == OP_ST || op == OP_RED ? 0 : 1].k != O_ADDR))
+         op == OP_LDMATRIX || op == OP_STMATRIX || op == OP_WMMA_LOAD ||
+         op == OP_WMMA_STORE) &&
+        (nops < 2 ||
+         ops[op == OP_ST || op == OP_RED || op == OP_STMATRIX ||
+                     op == OP_WMMA_STORE
+                 ? 0
+                 : 1].k != O_ADDR))
         return err(p, "expected an address operand in brackets");
     return 1;
 }

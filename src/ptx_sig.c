@@ -479,6 +479,10 @@ static int scan_uses(const wm_ptx_module *m, const wmi_func *f,
             continue;
         }
         switch (in->op) {
+        case OP_WMMA_LOAD: case OP_WMMA_STORE: case OP_STMATRIX: /* [A] */
+            if (pa != WMI_NOREG)
+                raise_use(use, pa, WM_PTX_USE_POINTER);
+            break;
         case OP_LD: case OP_ST: case OP_ATOM: case OP_RED: case OP_LDMATRIX:
             if (pa != WMI_NOREG)
                 raise_use(use, pa, in->space == SP_PARAM ? WM_PTX_USE_ESCAPES

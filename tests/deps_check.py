@@ -36,12 +36,13 @@ KNOWN = [
             "src/ptx_check_sched.c", "src/ptx_cluster.c", "src/ptx_decode.c",
             "src/ptx_elect.c", "src/ptx_exec.c", "src/ptx_fastmem.c",
             "src/ptx_mma.c", "src/ptx_mma8.c", "src/ptx_parse.c",
-            "src/ptx_run.c", "src/ptx_tensormap.c", "src/ptx_tex.c",
-            "src/ptx_tma.c", "src/ptx_wgmma.c", "src/sass_map.c",
-            "src/sass_view.c",
+            "src/ptx_run.c", "src/ptx_stmatrix.c", "src/ptx_tensormap.c",
+            "src/ptx_tex.c", "src/ptx_tma.c", "src/ptx_wgmma.c",
+            "src/ptx_wmma.c", "src/sass_map.c", "src/sass_view.c",
         },
         "how": "the opcode families (async, call, cluster, elect, mma, "
-               "mma8, tex, tma, wgmma) call wmi_ptx_fault/wmi_ptx_block up "
+               "mma8, stmatrix, tensormap, tex, tma, wgmma, wmma) call "
+               "wmi_ptx_fault/wmi_ptx_block up "
                "in ptx_exec.c: move those into a bottom ptx_fault.c; "
                "ptx_check.c uses wm_ptx_check_clear of ptx_check_sched.c, "
                "which runs wmi_ptx_run_opts: move the clear into "

@@ -1,0 +1,450 @@
+/*
+ * ptx_wmma.c -- the legacy warp-level matrix instructions that CUDA's
+ * nvcuda::wmma (mma.h) compiles to: wmma.load.{a,b,c}, wmma.store.d and
+ * wmma.mma, shapes m16n16k16, m32n8k16, m8n32k16 (f16, bf16, s8, u8
+ * inputs) and m16n16k8 (tf32), f16 / f32 / s32 accumulators.
+ *
+ * The PTX ISA leaves the fragment layout unspecified; the one modelled
+ * here (docs/design/wmma.md) is built from the unit mma.sync and
+ * ldmatrix use: each register of an A or B fragment holds 4 bytes of an
+ * 8-row block of the matrix as it lies in memory (row-major: its rows;
+ * col: its columns), lane l the bytes 4 (l % 4) .. + 3 of block row
+ * l / 4 (16-byte rows; an 8-byte row gives lanes l / 2 and 4 (l % 2)).
+ * Accumulators hold the matrix in row orientation whatever the layout of
+ * the load or store, 8 bytes a lane per block (f32 / s32: two registers,
+ * c_j and c_j+1 at columns 2t, 2t + 1 as mma.sync has them; f16: one
+ * register).  Blocks are numbered down the rows first.  For A row-major,
+ * B column-major and row-oriented accumulators this is exactly the
+ * register content mma.sync m16n8k16 / m16n8k32 / m16n8k8 take.  An f16
+ * A or B fragment has 8 registers however few it needs; registers past
+ * the distinct ones repeat them.
+ *
+ * The fields of a decoded wmma instruction (wmi_ptx_wmma_decode):
+ *   mod   bits 0-1 the shape, bits 2-3 the matrix (a b c d), bit 4 the
+ *         layout (load/store; mma: A's) is col, bit 5 mma: B's is col,
+ *         bit 6 mma: C is f16;
+ *   type  the element type (load/store) or D's type (mma);
+ *   type2 mma: the type of A, mod2 the type of B; F_SAT .satfinite.
+ */
+#include "ptx_int.h"
+#include "ptx_check_int.h"
+
+#include <math.h>
+
+enum { SH_16_16_16, SH_32_8_16, SH_8_32_16, SH_16_16_8 };
+enum { MAT_A, MAT_B, MAT_C, MAT_D };
+enum { WM_COL = 1 << 4, WM_BCOL = 1 << 5, WM_CF16 = 1 << 6 };
+
+static const struct { const char *name; unsigned m, n, k; } shapes[] = {
+    {"m16n16k16", 16, 16, 16}, {"m32n8k16", 32, 8, 16},
+    {"m8n32k16", 8, 32, 16},   {"m16n16k8", 16, 16, 8},
+};
+
+static int word_is(const char *q, size_t wl, const char *lit)
+{
+    return strlen(lit) == wl && memcmp(q, lit, wl) == 0;
+}
+
+static wmi_type type_word(const char *q, size_t wl)
+{
+    static const struct { const char *name; wmi_type t; } names[] = {
+        {"f16", PT_F16}, {"bf16", PT_BF16}, {"tf32", PT_TF32},
+        {"f32", PT_F32}, {"s8", PT_S8},     {"u8", PT_U8},
+        {"s32", PT_S32},
+    };
+    for (size_t i = 0; i < WM_ARRAY_LEN(names); i++)
+        if (word_is(q, wl, names[i].name))
+            return names[i].t;
+    return PT_NONE;
+}
+
+void wmi_ptx_wmma_decode(const char *s, size_t n, wmi_insn *in)
+{
+    const char *q = s, *e = s + n;
+    int op = -1, mat = -1, shape = -1;
+    unsigned nlay = 0, nty = 0, lay[2] = {0, 0};
+    wmi_type ty[4] = {PT_NONE, PT_NONE, PT_NONE, PT_NONE};
+    while (q < e) {
+        const char *d = memchr(q, '.', (size_t)(e - q));
+        size_t wl = (size_t)((d ? d : e) - q);
+        wmi_type t = type_word(q, wl);
+        if (word_is(q, wl, "load")) op = OP_WMMA_LOAD;
+        else if (word_is(q, wl, "store")) op = OP_WMMA_STORE;
+        else if (word_is(q, wl, "mma")) op = OP_WMMA_MMA;
+        else if (wl == 1 && *q >= 'a' && *q <= 'd') mat = (int)(*q - 'a');
+        else if ((word_is(q, wl, "row") || word_is(q, wl, "col")) && nlay < 2)
+            lay[nlay++] = *q == 'c';
+        else if (t != PT_NONE && nty < 4)
+            ty[nty++] = t;
+        for (size_t i = 0; i < WM_ARRAY_LEN(shapes); i++)
+            if (word_is(q, wl, shapes[i].name))
+                shape = (int)i;
+        q += wl + 1;
+    }
+    in->op = OP_UNKNOWN; /* what is not below faults by name when run */
+    in->flags &= (uint16_t)~F_ROWA;
+    if (shape < 0 || op < 0)
+        return;
+    unsigned mod = (unsigned)shape | (lay[0] ? (unsigned)WM_COL : 0u) |
+                   (lay[1] ? (unsigned)WM_BCOL : 0u);
+    if (op == OP_WMMA_MMA) {
+        /* f16 inputs: .dtype.ctype; the others .dtype.atype.btype.ctype */
+        wmi_type a = nty == 2 ? PT_F16 : ty[1], b = nty == 2 ? PT_F16 : ty[2];
+        wmi_type c = nty == 2 ? ty[1] : ty[3];
+        if (nlay != 2 || (nty != 2 && nty != 4) || c == PT_NONE)
+            return;
+        in->type = (uint8_t)ty[0];
+        in->type2 = (uint8_t)a;
+        in->mod2 = (uint8_t)b;
+        mod |= c == PT_F16 ? (unsigned)WM_CF16 : 0u;
+    } else {
+        if (nlay != 1 || nty != 1 || mat < 0 ||
+            (op == OP_WMMA_STORE) != (mat == MAT_D))
+            return;
+        in->type = (uint8_t)ty[0];
+        mod |= (unsigned)mat << 2;
+    }
+    in->op = (uint8_t)op;
+    in->mod = (uint8_t)mod;
+}
+
+/* ---- fragment layouts ---------------------------------------------------- */
+
+typedef struct frag {
+    unsigned rows, cols; /* the matrix */
+    unsigned esz;        /* element bytes */
+    int memo;            /* registers follow memory order (A, B col-major) */
+    int colmem;          /* column-major in memory */
+    unsigned w;          /* bytes a lane holds of one block: 4 or 8 */
+    unsigned bw, lpr;    /* block row bytes; lanes per block row */
+    unsigned nbr, units; /* blocks down the rows; blocks */
+    unsigned nregs;      /* registers of the fragment (f16 A/B: 8) */
+} frag;
+
+static unsigned esz_of(wmi_type t)
+{
+    return t == PT_S8 || t == PT_U8 ? 1 : t == PT_F16 || t == PT_BF16 ? 2 : 4;
+}
+
+/* Is element type t allowed for matrix mat of shape sh?  */
+static int type_ok(unsigned sh, unsigned mat, wmi_type t)
+{
+    if (mat >= MAT_C)
+        return sh == SH_16_16_8 ? t == PT_F32
+                                : t == PT_F16 || t == PT_F32 || t == PT_S32;
+    if (sh == SH_16_16_8)
+        return t == PT_TF32;
+    return t == PT_F16 || t == PT_BF16 || t == PT_S8 || t == PT_U8;
+}
+
+/* The fragment of matrix mat (shape sh, element type t, col-major in
+   memory if col); 0 if the combination is not a wmma form. */
+static int frag_of(unsigned sh, unsigned mat, wmi_type t, int col, frag *f)
+{
+    if (sh >= WM_ARRAY_LEN(shapes) || !type_ok(sh, mat, t))
+        return 0;
+    unsigned M = shapes[sh].m, N = shapes[sh].n, K = shapes[sh].k;
+    f->rows = mat == MAT_A ? M : mat == MAT_B ? K : M;
+    f->cols = mat == MAT_A ? K : N;
+    f->esz = esz_of(t);
+    f->colmem = col;
+    f->memo = mat <= MAT_B && col;
+    f->w = (mat >= MAT_C && f->esz == 4) ? 8 : 4;
+    unsigned mr = f->memo ? f->cols : f->rows;  /* rows of the blocks */
+    unsigned rb = (f->memo ? f->rows : f->cols) * f->esz;
+    f->bw = rb < 4 * f->w ? rb : 4 * f->w;
+    f->lpr = f->bw / f->w;
+    f->nbr = mr / (32 / f->lpr);
+    f->units = f->nbr * (rb / f->bw);
+    f->nregs = (mat <= MAT_B && t == PT_F16) ? 8 : f->units * f->w / 4;
+    return 1;
+}
+
+/* Matrix element (*i, *j) at byte b of lane l's part of block u. */
+static void elem_at(const frag *f, unsigned u, unsigned l, unsigned b,
+                    unsigned *i, unsigned *j)
+{
+    unsigned br = u % f->nbr, bc = u / f->nbr;
+    unsigned r = br * (32 / f->lpr) + l / f->lpr;
+    unsigned c = (bc * f->bw + (l % f->lpr) * f->w + b) / f->esz;
+    *i = f->memo ? c : r;
+    *j = f->memo ? r : c;
+}
+
+static uint32_t slot_of(const wm_ptx_module *m, uint32_t v, unsigned k)
+{
+    return (v & WMI_VEC) ? m->pool[(v & ~WMI_VEC) + 1 + k] : v;
+}
+
+static unsigned count_of(const wm_ptx_module *m, uint32_t v)
+{
+    return (v & WMI_VEC) ? m->pool[v & ~WMI_VEC] : 1;
+}
+
+static wm_space model_space(wmi_space s)
+{
+    return s == SP_SHARED ? WM_SPACE_SHARED
+                          : s == SP_LOCAL ? WM_SPACE_LOCAL : WM_SPACE_GLOBAL;
+}
+
+static wm_status need_warp(wmi_cta *c, wmi_warp *w, uint32_t pc, uint32_t m,
+                           const char *text)
+{
+    if (m != 0xffffffffu)
+        return wmi_ptx_fault(c, w, m ? (unsigned)__builtin_ctz(m) : 0, pc,
+                             WM_ERR_FAULT,
+                             "%s needs all 32 lanes of the warp converged "
+                             "(executing lanes 0x%08x)", text, m);
+    return WM_OK;
+}
+
+static wm_status count_regs(wmi_cta *c, wmi_warp *w, uint32_t pc,
+                            const char *text, const char *what, unsigned got,
+                            unsigned want)
+{
+    if (got == want)
+        return WM_OK;
+    return wmi_ptx_fault(c, w, 0, pc, WM_ERR_FAULT,
+                         "%s: the %s fragment is %u registers, got %u", text,
+                         what, want, got);
+}
+
+/* ---- load and store ------------------------------------------------------ */
+
+/*
+ * Move fragment f between the registers `regs` and memory at p (space
+ * sp, stride `stride` elements between rows, or columns when
+ * col-major): one warp request per piece, a piece being a block's bytes
+ * a lane holds (or one element of an accumulator stored column-major).
+ */
+static wm_status move(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                      uint32_t pc, const frag *f, uint32_t regs, int store)
+{
+    const wm_ptx_module *mod = c->m;
+    uint64_t (*R)[32] = w->r;
+    const char *text = mod->texts + in->text;
+    wmi_space sp = (wmi_space)in->space;
+    uint32_t sreg = store ? in->c : in->b;
+    uint64_t base = R[in->a][0] + (uint64_t)in->imm;
+    uint64_t ld = f->colmem ? f->rows : f->cols; /* default stride */
+    if (sreg != WMI_NOREG)
+        ld = (uint32_t)R[sreg][0];
+    for (unsigned l = 1; l < 32; l++)
+        if (R[in->a][l] != R[in->a][0] ||
+            (sreg != WMI_NOREG && (uint32_t)R[sreg][l] != ld))
+            return wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                                 "%s: the address and stride must be the same "
+                                 "in every lane", text);
+    if (sp == SP_SHARED)
+        base = (uint32_t)base;
+    if ((base & 15) || (ld * f->esz) % 16)
+        return wmi_ptx_fault(c, w, 0, pc, WM_ERR_FAULT,
+                             "%s: address 0x%llx and stride (%llu elements, "
+                             "%u bytes each) must be multiples of 16 bytes",
+                             text, (unsigned long long)base,
+                             (unsigned long long)ld, f->esz);
+    int percol = f->colmem && !f->memo; /* accumulator, column-major */
+    unsigned psz = percol ? f->esz : f->w, npieces = f->w / psz;
+    for (unsigned u = 0; u < f->units; u++)
+        for (unsigned p = 0; p < npieces; p++) {
+            wm_access a;
+            memset(&a, 0, sizeof a);
+            a.site = pc;
+            a.op = store ? WM_OP_ST : WM_OP_LD;
+            a.size = psz;
+            a.mask = 0xffffffffu;
+            wmi_space rs0 = SP_GENERIC;
+            for (unsigned l = 0; l < 32; l++) {
+                unsigned i, j;
+                elem_at(f, u, l, p * psz, &i, &j);
+                uint64_t off = f->colmem ? (uint64_t)j * ld + i
+                                         : (uint64_t)i * ld + j;
+                uint64_t addr = base + off * f->esz;
+                wmi_space rs;
+                uint8_t *h = wmi_ptx_block(c, w, l, pc, sp, addr, psz,
+                                           store ? "wmma store" : "wmma load",
+                                           &rs);
+                if (!h)
+                    return c->status;
+                if (l == 0)
+                    rs0 = rs;
+                if (rs != rs0 || (rs != SP_GLOBAL && rs != SP_SHARED))
+                    return wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                                         "%s: the fragment must lie in one "
+                                         "global or shared buffer", text);
+                a.addr[l] = rs == SP_SHARED && sp == SP_GENERIC
+                                ? addr - WMI_SHARED_WIN : addr;
+                for (unsigned b = 0; b < psz; b++) {
+                    unsigned at = p * psz + b; /* byte of the lane's part */
+                    uint64_t *r = &R[slot_of(mod, regs,
+                                             u * f->w / 4 + at / 4)][l];
+                    unsigned sh = 8 * (at % 4);
+                    if (store)
+                        h[b] = (uint8_t)(*r >> sh);
+                    else
+                        *r = (*r & ~((uint64_t)0xff << sh) & 0xffffffffu) |
+                             (uint64_t)h[b] << sh;
+                }
+            }
+            a.space = model_space(rs0);
+            if (c->flags & WMI_RUN_CHECK)
+                wmi_check_mem(c, w, pc, store ? WMI_ACC_WRITE : WMI_ACC_READ,
+                              psz, a.addr,
+                              rs0 == SP_SHARED ? 0xffffffffu : 0,
+                              rs0 == SP_GLOBAL ? 0xffffffffu : 0);
+            if (c->agg) {
+                wm_status st = wm_agg_add(c->agg, &a, NULL);
+                if (st != WM_OK)
+                    return st;
+            }
+        }
+    /* f16 A and B: the registers past the distinct ones repeat them */
+    unsigned nd = f->units * f->w / 4;
+    for (unsigned k = nd; !store && k < f->nregs; k++)
+        memcpy(R[slot_of(mod, regs, k)], R[slot_of(mod, regs, k % nd)],
+               sizeof R[0]);
+    return WM_OK;
+}
+
+wm_status wmi_ptx_wmma_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                            uint32_t pc, uint32_t m)
+{
+    const char *text = c->m->texts + in->text;
+    int store = in->op == OP_WMMA_STORE;
+    uint32_t regs = store ? in->b : in->d;
+    frag f;
+    wm_status st = need_warp(c, w, pc, m, text);
+    if (st != WM_OK)
+        return st;
+    if (!frag_of(in->mod & 3, (in->mod >> 2) & 3, (wmi_type)in->type,
+                 (in->mod & WM_COL) != 0, &f))
+        return wmi_ptx_fault(c, w, 0, pc, WM_ERR_UNSUPPORTED,
+                             "unsupported wmma shape or type '%s'", text);
+    st = count_regs(c, w, pc, text, "matrix", count_of(c->m, regs), f.nregs);
+    if (st != WM_OK)
+        return st;
+    return move(c, w, in, pc, &f, regs, store);
+}
+
+/* ---- mma ----------------------------------------------------------------- */
+
+static float f32_of(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+/* Element value of esz bytes at bit `sh` of register value r. */
+static double value(wmi_type t, uint32_t r, unsigned sh)
+{
+    uint32_t v = r >> sh;
+    if (t == PT_F16)
+        return (double)wmi_half_to_float((uint16_t)v);
+    if (t == PT_BF16)
+        return (double)wmi_bf16_to_float((uint16_t)v);
+    if (t == PT_TF32) /* the top 19 bits of an f32 */
+        return (double)f32_of(r & 0xffffe000u);
+    if (t == PT_S8)
+        return (double)(int8_t)(uint8_t)v;
+    if (t == PT_U8)
+        return (double)(uint8_t)v;
+    if (t == PT_S32)
+        return (double)(int32_t)r;
+    return (double)f32_of(r); /* f32 */
+}
+
+/* Fragment f in registers `regs` into the row-major matrix X (cols f->cols). */
+static void unpack(const wm_ptx_module *mod, uint64_t (*R)[32], const frag *f,
+                   uint32_t regs, wmi_type t, double *X)
+{
+    for (unsigned u = 0; u < f->units; u++)
+        for (unsigned l = 0; l < 32; l++)
+            for (unsigned b = 0; b < f->w; b += f->esz) {
+                unsigned i, j;
+                elem_at(f, u, l, b, &i, &j);
+                uint32_t r = (uint32_t)R[slot_of(mod, regs, u * f->w / 4 + b / 4)][l];
+                X[i * f->cols + j] = value(t, r, 8 * (b % 4));
+            }
+}
+
+static uint32_t encode(wmi_type t, double v, int sat)
+{
+    if (t == PT_F16)
+        return wmi_float_to_half((float)v, RND_RN);
+    if (t == PT_S32) {
+        int64_t x = (int64_t)v;
+        if (sat)
+            x = x > INT32_MAX ? INT32_MAX : x < INT32_MIN ? INT32_MIN : x;
+        return (uint32_t)(uint64_t)x; /* wraps mod 2^32 */
+    }
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static void pack(const wm_ptx_module *mod, uint64_t (*R)[32], const frag *f,
+                 uint32_t regs, wmi_type t, const double *X, int sat)
+{
+    for (unsigned k = 0; k < f->nregs; k++)
+        for (unsigned l = 0; l < 32; l++)
+            R[slot_of(mod, regs, k)][l] = 0;
+    for (unsigned u = 0; u < f->units; u++)
+        for (unsigned l = 0; l < 32; l++)
+            for (unsigned b = 0; b < f->w; b += f->esz) {
+                unsigned i, j;
+                elem_at(f, u, l, b, &i, &j);
+                uint64_t *r = &R[slot_of(mod, regs, u * f->w / 4 + b / 4)][l];
+                *r |= (uint64_t)encode(t, X[i * f->cols + j], sat) << (8 * (b % 4));
+            }
+}
+
+wm_status wmi_ptx_wmma_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                           uint32_t pc, uint32_t m)
+{
+    const wm_ptx_module *mod = c->m;
+    const char *text = mod->texts + in->text;
+    unsigned sh = in->mod & 3;
+    wmi_type at = (wmi_type)in->type2, bt = (wmi_type)in->mod2;
+    wmi_type dt = (wmi_type)in->type;
+    wmi_type ct = (in->mod & WM_CF16) ? PT_F16 : dt == PT_S32 ? PT_S32 : PT_F32;
+    int ints = at == PT_S8 || at == PT_U8;
+    frag fa, fb, fc, fd;
+    wm_status st = need_warp(c, w, pc, m, text);
+    if (st != WM_OK)
+        return st;
+    if (!frag_of(sh, MAT_A, at, (in->mod & WM_COL) != 0, &fa) ||
+        !frag_of(sh, MAT_B, bt, (in->mod & WM_BCOL) != 0, &fb) ||
+        !frag_of(sh, MAT_C, ct, 0, &fc) || !frag_of(sh, MAT_D, dt, 0, &fd) ||
+        ints != (bt == PT_S8 || bt == PT_U8) || (!ints && at != bt) ||
+        ints != (dt == PT_S32) || ((at == PT_BF16 || at == PT_TF32) && dt != PT_F32))
+        return wmi_ptx_fault(c, w, 0, pc, WM_ERR_UNSUPPORTED,
+                             "unsupported wmma shape or types '%s'", text);
+    if ((st = count_regs(c, w, pc, text, "A", count_of(mod, in->a), fa.nregs)) ||
+        (st = count_regs(c, w, pc, text, "B", count_of(mod, in->b), fb.nregs)) ||
+        (st = count_regs(c, w, pc, text, "C", count_of(mod, in->c), fc.nregs)) ||
+        (st = count_regs(c, w, pc, text, "D", count_of(mod, in->d), fd.nregs)))
+        return st;
+    unsigned M = shapes[sh].m, N = shapes[sh].n, K = shapes[sh].k;
+    double A[32 * 16], B[16 * 32], C[16 * 16];
+    unpack(mod, w->r, &fa, in->a, at, A);
+    unpack(mod, w->r, &fb, in->b, bt, B);
+    unpack(mod, w->r, &fc, in->c, ct, C);
+    for (unsigned i = 0; i < M; i++)
+        for (unsigned j = 0; j < N; j++) {
+            double acc = C[i * N + j];
+            if (ints) { /* exact: |sum| < 2^53 */
+                for (unsigned k = 0; k < K; k++)
+                    acc += A[i * K + k] * B[k * N + j];
+            } else { /* f32 accumulation in K order, as mma.sync */
+                float f = (float)acc;
+                for (unsigned k = 0; k < K; k++)
+                    f = fmaf((float)A[i * K + k], (float)B[k * N + j], f);
+                acc = (double)f;
+            }
+            C[i * N + j] = acc;
+        }
+    pack(mod, w->r, &fd, in->d, dt, C, (in->flags & F_SAT) != 0);
+    return WM_OK;
+}
