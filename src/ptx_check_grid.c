@@ -310,26 +310,18 @@ wmi_xword *wmi_grid_word(wmi_grid *g, uint32_t buf, uint64_t off)
 
 /* ---- decoding --------------------------------------------------------- */
 
-/* Is w one of s's dot-separated words? */
-static int word(const char *s, size_t n, const char *w)
-{
-    size_t k = strlen(w);
-    for (size_t i = 0; i + k <= n; i++)
-        if ((i == 0 || s[i - 1] == '.') && memcmp(s + i, w, k) == 0 &&
-            (i + k == n || s[i + k] == '.'))
-            return 1;
-    return 0;
-}
-
 uint8_t wmi_sync_decode(const char *s, size_t n, unsigned op)
 {
-    int cta = word(s, n, "cta");
+    int cta = wmi_has_word(s, n, "cta");
     if (op == OP_NOP) {
         if (n >= 6 && memcmp(s, "membar", 6) == 0)
-            return word(s, n, "gl") || word(s, n, "sys") ? WMI_SYNC_FENCE : 0;
-        if (n >= 5 && memcmp(s, "fence", 5) == 0 && !word(s, n, "proxy") &&
-            !word(s, n, "mbarrier_init") && !cta &&
-            (word(s, n, "gpu") || word(s, n, "sys")))
+            return wmi_has_word(s, n, "gl") || wmi_has_word(s, n, "sys")
+                       ? WMI_SYNC_FENCE
+                       : 0;
+        if (n >= 5 && memcmp(s, "fence", 5) == 0 &&
+            !wmi_has_word(s, n, "proxy") &&
+            !wmi_has_word(s, n, "mbarrier_init") && !cta &&
+            (wmi_has_word(s, n, "gpu") || wmi_has_word(s, n, "sys")))
             return WMI_SYNC_FENCE;
         return 0;
     }
@@ -338,14 +330,15 @@ uint8_t wmi_sync_decode(const char *s, size_t n, unsigned op)
     uint8_t f = 0;
     if (op == OP_ATOM || op == OP_RED)
         f = WMI_SYNC_RMW | (cta ? 0 : WMI_SYNC_STRONG);
-    else if (!cta && (word(s, n, "volatile") || word(s, n, "relaxed") ||
-                      word(s, n, "acquire") || word(s, n, "release")))
+    else if (!cta &&
+             (wmi_has_word(s, n, "volatile") || wmi_has_word(s, n, "relaxed") ||
+              wmi_has_word(s, n, "acquire") || wmi_has_word(s, n, "release")))
         f = WMI_SYNC_STRONG;
     if (!(f & WMI_SYNC_STRONG))
         return f;
-    if (word(s, n, "acquire") || word(s, n, "acq_rel"))
+    if (wmi_has_word(s, n, "acquire") || wmi_has_word(s, n, "acq_rel"))
         f |= WMI_SYNC_ACQ;
-    if (word(s, n, "release") || word(s, n, "acq_rel"))
+    if (wmi_has_word(s, n, "release") || wmi_has_word(s, n, "acq_rel"))
         f |= WMI_SYNC_REL;
     return f;
 }

@@ -113,41 +113,31 @@ static const struct {
     {"stmatrix", OP_STMATRIX}, /* ptx_stmatrix.c */
 };
 
-/* Does opcode s (n bytes) contain the word w ("init", "shared::cta")? */
-static int has_word(const char *s, size_t n, const char *w)
-{
-    size_t wl = strlen(w);
-    for (size_t i = 0; i + wl <= n; i++)
-        if ((i == 0 || s[i - 1] == '.') && memcmp(s + i, w, wl) == 0 &&
-            (i + wl == n || s[i + wl] == '.'))
-            return 1;
-    return 0;
-}
-
 /* The mbarrier variant; variants not modelled (arrive_drop, the
    noComplete forms, pending_count) stay unknown and fault if run. */
 static void decode_mbarrier(const char *s, size_t n, wmi_insn *in)
 {
     in->mod2 = 0;
-    if (has_word(s, n, "arrive_drop") || has_word(s, n, "noComplete") ||
-        has_word(s, n, "pending_count"))
+    if (wmi_has_word(s, n, "arrive_drop") || wmi_has_word(s, n, "noComplete") ||
+        wmi_has_word(s, n, "pending_count"))
         in->op = OP_UNKNOWN;
-    else if (has_word(s, n, "init"))
+    else if (wmi_has_word(s, n, "init"))
         in->mod = MB_INIT;
-    else if (has_word(s, n, "arrive"))
-        in->mod = MB_ARRIVE, in->mod2 = (uint8_t)has_word(s, n, "expect_tx");
-    else if (has_word(s, n, "expect_tx"))
+    else if (wmi_has_word(s, n, "arrive")) {
+        in->mod = MB_ARRIVE;
+        in->mod2 = (uint8_t)wmi_has_word(s, n, "expect_tx");
+    } else if (wmi_has_word(s, n, "expect_tx"))
         in->mod = MB_EXPECT;
-    else if (has_word(s, n, "complete_tx"))
+    else if (wmi_has_word(s, n, "complete_tx"))
         in->mod = MB_COMPLETE;
-    else if (has_word(s, n, "try_wait") || has_word(s, n, "test_wait"))
-        in->mod = MB_WAIT, in->mod2 = (uint8_t)has_word(s, n, "parity");
-    else if (has_word(s, n, "inval"))
+    else if (wmi_has_word(s, n, "try_wait") || wmi_has_word(s, n, "test_wait"))
+        in->mod = MB_WAIT, in->mod2 = (uint8_t)wmi_has_word(s, n, "parity");
+    else if (wmi_has_word(s, n, "inval"))
         in->mod = MB_INVAL;
     else
         in->op = OP_UNKNOWN;
     /* a CTA is its own cluster: shared::cluster addresses are its own */
-    if (has_word(s, n, "shared::cluster"))
+    if (wmi_has_word(s, n, "shared::cluster"))
         in->space = SP_SHARED;
 }
 
@@ -155,19 +145,19 @@ static void decode_mbarrier(const char *s, size_t n, wmi_insn *in)
    and reduce forms stay unknown, prefetch is a no-op. */
 static void decode_bulk(const char *s, size_t n, wmi_insn *in)
 {
-    if (has_word(s, n, "commit_group")) {
+    if (wmi_has_word(s, n, "commit_group")) {
         in->op = OP_CP_COMMIT;
         return;
     }
-    if (has_word(s, n, "wait_group")) {
+    if (wmi_has_word(s, n, "wait_group")) {
         in->op = OP_CP_WAIT;
         return;
     }
-    if (has_word(s, n, "prefetch")) {
+    if (wmi_has_word(s, n, "prefetch")) {
         in->op = OP_NOP;
         return;
     }
-    if (has_word(s, n, "tensor")) { /* TMA (ptx_tma.c) */
+    if (wmi_has_word(s, n, "tensor")) { /* TMA (ptx_tma.c) */
         in->op = OP_TMA;
         wmi_ptx_tma_decode(s, n, in);
         return;
@@ -191,7 +181,7 @@ static void decode_bulk(const char *s, size_t n, wmi_insn *in)
             sp[k++] = SP_SHARED;
         q = d + 1;
     }
-    if (k != 2 || has_word(s, n, "reduce") || has_word(s, n, "add")) {
+    if (k != 2 || wmi_has_word(s, n, "reduce") || wmi_has_word(s, n, "add")) {
         in->op = OP_UNKNOWN;
         return;
     }
@@ -381,11 +371,11 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
     }
     if (in->op == OP_MMA)
         wmi_ptx_mma8_decode(s, n, in); /* 8- and 4-bit inputs */
-    if (in->op == OP_STMATRIX && !has_word(s, n, "m8n8"))
+    if (in->op == OP_STMATRIX && !wmi_has_word(s, n, "m8n8"))
         in->op = OP_UNKNOWN; /* the sm_100 m16n8 .b8 form */
     if (in->op == OP_SETMAXNREG)
-        in->mod = (uint8_t)has_word(s, n, "inc");
-    if (in->op == OP_LD && has_word(s, n, "acquire"))
+        in->mod = (uint8_t)wmi_has_word(s, n, "inc");
+    if (in->op == OP_LD && wmi_has_word(s, n, "acquire"))
         in->mod2 = LD_ACQUIRE;
     in->sync = wmi_sync_decode(s, n, in->op);
     if (in->op == OP_BAR) {
@@ -398,7 +388,7 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         }
         if (has_at(s, n, 0, "barrier.cluster")) { /* ptx_cluster.c */
             in->op = OP_BARC;
-            in->mod = (uint8_t)has_word(s, n, "wait");
+            in->mod = (uint8_t)wmi_has_word(s, n, "wait");
             in->flags &= (uint16_t)~F_ARRIVE;
         }
     }

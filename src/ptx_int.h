@@ -22,6 +22,7 @@
 #include "wm_int.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* ---- opcodes --------------------------------------------------------- */
 
@@ -398,6 +399,18 @@ void wmi_ptx_attr(const wm_ptx_module *m, size_t i, const char **file,
  * fields.  Unknown modifiers are ignored; an unknown base gives OP_UNKNOWN.
  */
 void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in);
+
+/* Is w one of the dot-separated words of opcode s (n bytes): "init",
+   "shared::cta" in "mbarrier.init.shared::cta.b64"?  Every decoder's
+   test of a modifier. */
+static inline int wmi_has_word(const char *s, size_t n, const char *w) {
+    size_t wl = strlen(w);
+    for (size_t i = 0; i + wl <= n; i++)
+        if ((i == 0 || s[i - 1] == '.') && memcmp(s + i, w, wl) == 0 &&
+            (i + wl == n || s[i + wl] == '.'))
+            return 1;
+    return 0;
+}
 
 /* Type of source operand k (0-based, after the destinations) of in. */
 wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k);

@@ -23,17 +23,6 @@
 
 #include <string.h>
 
-/* Does opcode s (n bytes) contain the word w? */
-static int word(const char *s, size_t n, const char *w)
-{
-    size_t wl = strlen(w);
-    for (size_t i = 0; i + wl <= n; i++)
-        if ((i == 0 || s[i - 1] == '.') && memcmp(s + i, w, wl) == 0 &&
-            (i + wl == n || s[i + wl] == '.'))
-            return 1;
-    return 0;
-}
-
 /* The PTX spellings of the fields, by WMI_TMAP_* value. */
 static const char *const fields[] = {
     "global_address", "rank", "box_dim", "global_dim", "global_stride",
@@ -42,23 +31,23 @@ static const char *const fields[] = {
 
 void wmi_ptx_tensormap_decode(const char *s, size_t n, wmi_insn *in)
 {
-    if (word(s, n, "cp_fenceproxy")) {
+    if (wmi_has_word(s, n, "cp_fenceproxy")) {
         /* .global.shared::cta: [dst] global, [src] shared */
         in->mod = WMI_TMAP_CP;
         in->space = SP_GLOBAL;
-        if (!word(s, n, "global") || !word(s, n, "shared::cta"))
+        if (!wmi_has_word(s, n, "global") || !wmi_has_word(s, n, "shared::cta"))
             in->op = OP_UNKNOWN;
         return;
     }
     in->op = OP_UNKNOWN; /* until a modelled field is found */
-    if (!word(s, n, "replace") || !word(s, n, "tile"))
+    if (!wmi_has_word(s, n, "replace") || !wmi_has_word(s, n, "tile"))
         return; /* swizzle_atomicity, im2col and the rest: not modelled */
     for (unsigned f = 0; f < WM_ARRAY_LEN(fields); f++)
-        if (word(s, n, fields[f])) {
+        if (wmi_has_word(s, n, fields[f])) {
             in->op = OP_TENSORMAP;
             in->mod = (uint8_t)f;
         }
-    in->space = word(s, n, "shared::cta") ? SP_SHARED : SP_GLOBAL;
+    in->space = wmi_has_word(s, n, "shared::cta") ? SP_SHARED : SP_GLOBAL;
 }
 
 /* Does field f take an ordinal (box_dim, global_dim, global_stride,

@@ -25,15 +25,6 @@ uint64_t wm_ptx_texture_handle(size_t j) {
 /* ---- decoding -------------------------------------------------------------
  */
 
-static int word(const char *s, size_t n, const char *w) {
-    size_t wl = strlen(w);
-    for (size_t i = 0; i + wl <= n; i++)
-        if ((i == 0 || s[i - 1] == '.') && memcmp(s + i, w, wl) == 0 &&
-            (i + wl == n || s[i + wl] == '.'))
-            return 1;
-    return 0;
-}
-
 int wmi_ptx_is_tex(unsigned op) {
     return op == OP_TEX || op == OP_TLD4 || op == OP_SULD || op == OP_SUST ||
            op == OP_TXQ;
@@ -49,33 +40,36 @@ void wmi_ptx_tex_decode(const char *s, size_t n, wmi_insn *in) {
     in->mod2 = 0;
     in->flags &= (uint16_t)~F_CLAMP;
     for (unsigned k = 0; k < 3; k++)
-        if (word(s, n, geo[k]))
+        if (wmi_has_word(s, n, geo[k]))
             in->mod = (uint8_t)(k + 1);
     if (in->op == OP_TXQ) {
         for (unsigned k = 0; k < 3; k++)
-            if (word(s, n, query[k]))
+            if (wmi_has_word(s, n, query[k]))
                 in->mod = (uint8_t)k, known = 1;
-        if (word(s, n, "level")) /* mipmap levels: not modelled */
+        if (wmi_has_word(s, n, "level")) /* mipmap levels: not modelled */
             known = 0;
     } else if (in->op == OP_TEX) {
-        in->mod2 = word(s, n, "level") ? 1 : word(s, n, "grad") ? 2 : 0;
+        in->mod2 = wmi_has_word(s, n, "level")  ? 1
+                   : wmi_has_word(s, n, "grad") ? 2
+                                                : 0;
         known =
             in->mod && in->vec == 4 &&
             (in->type == PT_F32 || in->type == PT_S32 || in->type == PT_U32) &&
             (in->type2 == PT_F32 || in->type2 == PT_S32);
     } else if (in->op == OP_TLD4) {
         for (unsigned k = 0; k < 4; k++)
-            if (word(s, n, comp[k]))
+            if (wmi_has_word(s, n, comp[k]))
                 in->mod2 = (uint8_t)k;
         known =
             in->mod == 2 && in->vec == 4 && in->type2 == PT_F32 &&
             (in->type == PT_F32 || in->type == PT_S32 || in->type == PT_U32);
     } else {
         for (unsigned k = 0; k < 3; k++)
-            if (word(s, n, clampm[k]))
+            if (wmi_has_word(s, n, clampm[k]))
                 in->mod2 = (uint8_t)k;
         /* suld.b / sust.b (raw bytes); the formatted .p forms: no */
-        known = in->mod && word(s, n, "b") && !word(s, n, "p") &&
+        known = in->mod && wmi_has_word(s, n, "b") &&
+                !wmi_has_word(s, n, "p") &&
                 wmi_type_bits((wmi_type)in->type) >= 8 &&
                 wmi_type_bits((wmi_type)in->type) <= 64;
     }

@@ -26,17 +26,6 @@
 
 #include <string.h>
 
-/* Does opcode s (n bytes) contain the word w? */
-static int word(const char *s, size_t n, const char *w)
-{
-    size_t wl = strlen(w);
-    for (size_t i = 0; i + wl <= n; i++)
-        if ((i == 0 || s[i - 1] == '.') && memcmp(s + i, w, wl) == 0 &&
-            (i + wl == n || s[i + wl] == '.'))
-            return 1;
-    return 0;
-}
-
 void wmi_ptx_tma_decode(const char *s, size_t n, wmi_insn *in)
 {
     static const char *const ranks[] = {"1d", "2d", "3d", "4d", "5d"};
@@ -44,14 +33,14 @@ void wmi_ptx_tma_decode(const char *s, size_t n, wmi_insn *in)
                                        "and", "or", "xor"};
     in->type2 = 0;
     for (unsigned r = 0; r < 5; r++)
-        if (word(s, n, ranks[r]))
+        if (wmi_has_word(s, n, ranks[r]))
             in->type2 = (uint8_t)(r + 1);
-    in->rnd = word(s, n, "multicast::cluster") ? TMA_F_MULTICAST : 0;
+    in->rnd = wmi_has_word(s, n, "multicast::cluster") ? TMA_F_MULTICAST : 0;
     in->mod2 = AOP_NONE;
     if (memcmp(s, "cp.reduce", 9) == 0) {
         in->mod = TMA_REDUCE;
         for (unsigned k = 0; k < WM_ARRAY_LEN(aops); k++)
-            if (word(s, n, aops[k]))
+            if (wmi_has_word(s, n, aops[k]))
                 in->mod2 = (uint8_t)k;
     } else {
         /* the word after .Nd is the destination space */
@@ -61,8 +50,10 @@ void wmi_ptx_tma_decode(const char *s, size_t n, wmi_insn *in)
         in->mod = strncmp(d + 4, "global", 6) == 0 ? TMA_STORE : TMA_LOAD;
     }
     /* im2col, gather4/scatter4 and unknown ranks are not modelled */
-    if (!in->type2 || word(s, n, "im2col") || word(s, n, "im2col_no_offs") ||
-        word(s, n, "tile::gather4") || word(s, n, "tile::scatter4") ||
+    if (!in->type2 || wmi_has_word(s, n, "im2col") ||
+        wmi_has_word(s, n, "im2col_no_offs") ||
+        wmi_has_word(s, n, "tile::gather4") ||
+        wmi_has_word(s, n, "tile::scatter4") ||
         (in->mod == TMA_REDUCE && in->mod2 == AOP_NONE))
         in->op = OP_UNKNOWN;
 }
