@@ -481,19 +481,6 @@ static wm_status emit(wmi_cta *c, const accs *x, uint32_t pc, wm_op op,
     return WM_OK;
 }
 
-/* Destination / source slot k of an operand word (scalar or vector). */
-static inline uint32_t vslot(const wm_ptx_module *mod, uint32_t v, unsigned k)
-{
-    if (v & WMI_VEC)
-        return mod->pool[(v & ~WMI_VEC) + 1 + k];
-    return v;
-}
-
-static inline unsigned vcount(const wm_ptx_module *mod, uint32_t v)
-{
-    return (v & WMI_VEC) ? mod->pool[v & ~WMI_VEC] : 1;
-}
-
 static unsigned type_bytes(wmi_type t)
 {
     unsigned b = wmi_type_bits(t);
@@ -564,7 +551,7 @@ static wm_status do_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     wmi_type t = (wmi_type)in->type;
     unsigned esz = type_bytes(t);
     uint32_t vals = store ? in->b : in->d;
-    unsigned n = vcount(mod, vals);
+    unsigned n = wmi_vcount(mod, vals);
     unsigned size = esz * n;
     int sgn = wmi_type_signed(t);
     unsigned bits = esz * 8;
@@ -596,14 +583,14 @@ static wm_status do_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         }
     }
     if (n == 1 && esz == 4 && !sgn) {
-        uint64_t *V = R[vslot(mod, vals, 0)];
+        uint64_t *V = R[wmi_vslot(mod, vals, 0)];
         if (store)
             WMI_LOOP(uint32_t v = (uint32_t)V[l]; memcpy(ptr[l], &v, 4));
         else
             WMI_LOOP(uint32_t v; memcpy(&v, ptr[l], 4); V[l] = v);
     } else {
         for (unsigned k = 0; k < n; k++) {
-            uint64_t *V = R[vslot(mod, vals, k)];
+            uint64_t *V = R[wmi_vslot(mod, vals, k)];
             if (store) {
                 WMI_LOOP(uint64_t v = V[l]; memcpy(ptr[l] + k * esz, &v, esz));
             } else {
@@ -1316,17 +1303,17 @@ static HOT void exec_mov(const wm_ptx_module *mod, uint64_t (*R)[32],
 {
     unsigned bits = wmi_type_bits((wmi_type)in->type);
     if (in->d & WMI_VEC) { /* unpack: mov.b32 {lo, hi}, r */
-        unsigned n = vcount(mod, in->d), pb = bits / n;
+        unsigned n = wmi_vcount(mod, in->d), pb = bits / n;
         for (unsigned k = 0; k < n; k++) {
-            uint64_t *D = R[vslot(mod, in->d, k)];
+            uint64_t *D = R[wmi_vslot(mod, in->d, k)];
             const uint64_t *A = R[in->a];
             WMI_LOOP(D[l] = trunc_bits(A[l] >> (pb * k), pb));
         }
     } else if (in->a & WMI_VEC) { /* pack: mov.b32 r, {lo, hi} */
-        unsigned n = vcount(mod, in->a), pb = bits / n;
+        unsigned n = wmi_vcount(mod, in->a), pb = bits / n;
         uint64_t tmp[32] = {0};
         for (unsigned k = 0; k < n; k++) {
-            const uint64_t *A = R[vslot(mod, in->a, k)];
+            const uint64_t *A = R[wmi_vslot(mod, in->a, k)];
             WMI_LOOP(tmp[l] |= trunc_bits(A[l], pb) << (pb * k));
         }
         uint64_t *D = R[in->d];

@@ -384,6 +384,19 @@ struct wm_ptx_module {
     char target[16]; /* first word of .target ("sm_80"), "" if none */
 };
 
+/* Slot k of an operand word (a scalar's own slot, or element k of a vector
+   in the module's pool), and how many slots it names. */
+static inline uint32_t wmi_vslot(const wm_ptx_module *m, uint32_t v,
+                                 unsigned k)
+{
+    return (v & WMI_VEC) ? m->pool[(v & ~WMI_VEC) + 1 + k] : v;
+}
+
+static inline unsigned wmi_vcount(const wm_ptx_module *m, uint32_t v)
+{
+    return (v & WMI_VEC) ? m->pool[v & ~WMI_VEC] : 1;
+}
+
 /* Path of .file number num, or "" (lives as long as the module). */
 const char *wmi_ptx_file(const wm_ptx_module *m, uint32_t num);
 /* The k-th .entry function (k < wm_ptx_nkernels), else NULL. */
@@ -403,7 +416,8 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in);
 /* Is w one of the dot-separated words of opcode s (n bytes): "init",
    "shared::cta" in "mbarrier.init.shared::cta.b64"?  Every decoder's
    test of a modifier. */
-static inline int wmi_has_word(const char *s, size_t n, const char *w) {
+static inline int wmi_has_word(const char *s, size_t n, const char *w)
+{
     size_t wl = strlen(w);
     for (size_t i = 0; i + wl <= n; i++)
         if ((i == 0 || s[i - 1] == '.') && memcmp(s + i, w, wl) == 0 &&

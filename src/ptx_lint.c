@@ -360,11 +360,6 @@ static unsigned type_bytes(wmi_type t)
     return b < 8 ? 1 : b / 8;
 }
 
-static unsigned vcount(const wm_ptx_module *m, uint32_t v)
-{
-    return (v & WMI_VEC) ? m->pool[v & ~WMI_VEC] : 1;
-}
-
 static int int_type(wmi_type t)
 {
     return t != PT_PRED && t != PT_NONE && !wmi_type_float(t) &&
@@ -1736,8 +1731,8 @@ static int find_records(lint *L)
         wmi_type t = (wmi_type)in->type;
         if (in->op == OP_LD || in->op == OP_ST) {
             r->op = in->op == OP_LD ? WM_OP_LD : WM_OP_ST;
-            r->size =
-                type_bytes(t) * vcount(L->m, in->op == OP_ST ? in->b : in->d);
+            r->size = type_bytes(t) *
+                      wmi_vcount(L->m, in->op == OP_ST ? in->b : in->d);
             if (!sass_width(L, r)) { /* merged into its lead's access */
                 L->rec_at[pc - f->first] = 0;
                 L->nrecs--;

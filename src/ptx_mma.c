@@ -28,16 +28,6 @@ static uint64_t u32f(float f)
     return u;
 }
 
-static uint32_t slot_of(const wm_ptx_module *m, uint32_t v, unsigned k)
-{
-    return (v & WMI_VEC) ? m->pool[(v & ~WMI_VEC) + 1 + k] : v;
-}
-
-static unsigned count_of(const wm_ptx_module *m, uint32_t v)
-{
-    return (v & WMI_VEC) ? m->pool[v & ~WMI_VEC] : 1;
-}
-
 static wm_status need_full(wmi_cta *c, wmi_warp *w, uint32_t pc, uint32_t m,
                            const char *what)
 {
@@ -60,10 +50,10 @@ wm_status wmi_ptx_ldmatrix(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     wm_status st = need_full(c, w, pc, m, "ldmatrix");
     if (st != WM_OK)
         return st;
-    if ((n != 1 && n != 2 && n != 4) || count_of(mod, in->d) != n)
+    if ((n != 1 && n != 2 && n != 4) || wmi_vcount(mod, in->d) != n)
         return wmi_ptx_fault(c, w, 0, pc, WM_ERR_UNSUPPORTED,
                              "ldmatrix with %u matrices and %u registers", n,
-                             count_of(mod, in->d));
+                             wmi_vcount(mod, in->d));
     wm_access a;
     a.site = pc;
     a.space = WM_SPACE_SHARED;
@@ -88,7 +78,7 @@ wm_status wmi_ptx_ldmatrix(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         memcpy(mat[l / 8][l % 8], c->smem + addr, 16);
     }
     for (unsigned i = 0; i < n; i++) {
-        uint64_t *D = R[slot_of(mod, in->d, i)];
+        uint64_t *D = R[wmi_vslot(mod, in->d, i)];
         for (unsigned l = 0; l < 32; l++) {
             unsigned row = l / 4, col = (l % 4) * 2;
             uint16_t lo, hi;
@@ -140,8 +130,8 @@ wm_status wmi_ptx_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         return wmi_ptx_fault(c, w, 0, pc, WM_ERR_UNSUPPORTED,
                              "unsupported mma shape or types '%s'",
                              mod->texts + in->text);
-    unsigned na = count_of(mod, in->a), nb = count_of(mod, in->b);
-    unsigned nc = count_of(mod, in->c), nd = count_of(mod, in->d);
+    unsigned na = wmi_vcount(mod, in->a), nb = wmi_vcount(mod, in->b);
+    unsigned nc = wmi_vcount(mod, in->c), nd = wmi_vcount(mod, in->d);
     unsigned want_a = f16in ? K / 4 : K / 2, want_b = f16in ? K / 8 : K / 4;
     unsigned want_c = dt == PT_F32 ? 4 : 2;
     if (na != want_a || nb != want_b || nc != want_c || nd != want_c)
@@ -150,7 +140,7 @@ wm_status wmi_ptx_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     for (unsigned l = 0; l < 32; l++) {
         unsigned g = l >> 2, t = l & 3;
         for (unsigned j = 0; j < want_a; j++) {
-            uint64_t r = R[slot_of(mod, in->a, j)][l];
+            uint64_t r = R[wmi_vslot(mod, in->a, j)][l];
             if (f16in) { /* reg j: row g + 8 (j & 1), col 2t + 8 (j >> 1) */
                 unsigned row = g + 8 * (j & 1), col = 2 * t + 8 * (j >> 1);
                 A[row][col] = in16(at, r, 0);
@@ -160,7 +150,7 @@ wm_status wmi_ptx_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
             }
         }
         for (unsigned j = 0; j < want_b; j++) {
-            uint64_t r = R[slot_of(mod, in->b, j)][l];
+            uint64_t r = R[wmi_vslot(mod, in->b, j)][l];
             if (f16in) { /* reg j: k = 2t + 8j (+1), n = g */
                 B[2 * t + 8 * j][g] = in16(at, r, 0);
                 B[2 * t + 8 * j + 1][g] = in16(at, r, 1);
@@ -171,10 +161,11 @@ wm_status wmi_ptx_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         for (unsigned j = 0; j < 4; j++) { /* c_j: row g + 8 (j >> 1), col 2t + (j & 1) */
             unsigned row = g + 8 * (j >> 1), col = 2 * t + (j & 1);
             if (dt == PT_F32)
-                C[row][col] = f32(R[slot_of(mod, in->c, j)][l]);
+                C[row][col] = f32(R[wmi_vslot(mod, in->c, j)][l]);
             else
-                C[row][col] = wmi_half_to_float((uint16_t)(
-                    R[slot_of(mod, in->c, j >> 1)][l] >> (16 * (j & 1))));
+                C[row][col] = wmi_half_to_float(
+                    (uint16_t)(R[wmi_vslot(mod, in->c, j >> 1)][l] >>
+                               (16 * (j & 1))));
         }
     }
     float D[16][8];
@@ -189,11 +180,11 @@ wm_status wmi_ptx_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         unsigned g = l >> 2, t = l & 3;
         if (dt == PT_F32) {
             for (unsigned j = 0; j < 4; j++)
-                R[slot_of(mod, in->d, j)][l] =
+                R[wmi_vslot(mod, in->d, j)][l] =
                     u32f(D[g + 8 * (j >> 1)][2 * t + (j & 1)]);
         } else {
             for (unsigned j = 0; j < 2; j++)
-                R[slot_of(mod, in->d, j)][l] =
+                R[wmi_vslot(mod, in->d, j)][l] =
                     (uint64_t)wmi_float_to_half(D[g + 8 * j][2 * t], RND_RN) |
                     (uint64_t)wmi_float_to_half(D[g + 8 * j][2 * t + 1], RND_RN)
                         << 16;

@@ -79,16 +79,6 @@ static double elem(wmi_type t, uint32_t r, unsigned x)
     return (double)v; /* u8, u4 */
 }
 
-static uint32_t slot_of(const wm_ptx_module *m, uint32_t v, unsigned k)
-{
-    return (v & WMI_VEC) ? m->pool[(v & ~WMI_VEC) + 1 + k] : v;
-}
-
-static unsigned count_of(const wm_ptx_module *m, uint32_t v)
-{
-    return (v & WMI_VEC) ? m->pool[v & ~WMI_VEC] : 1;
-}
-
 static float f32(uint64_t v)
 {
     uint32_t u = (uint32_t)v;
@@ -103,9 +93,9 @@ static double acc_in(const wm_ptx_module *mod, uint64_t (*R)[32],
 {
     wmi_type dt = (wmi_type)in->type;
     if (dt == PT_F16)
-        return (double)wmi_half_to_float((uint16_t)(
-            R[slot_of(mod, in->c, j >> 1)][l] >> (16 * (j & 1))));
-    uint64_t v = R[slot_of(mod, in->c, j)][l];
+        return (double)wmi_half_to_float(
+            (uint16_t)(R[wmi_vslot(mod, in->c, j >> 1)][l] >> (16 * (j & 1))));
+    uint64_t v = R[wmi_vslot(mod, in->c, j)][l];
     return dt == PT_S32 ? (double)(int32_t)(uint32_t)v : (double)f32(v);
 }
 
@@ -114,7 +104,7 @@ static void acc_out(const wm_ptx_module *mod, uint64_t (*R)[32],
 {
     wmi_type dt = (wmi_type)in->type;
     if (dt == PT_F16) {
-        uint64_t *d = &R[slot_of(mod, in->d, j >> 1)][l];
+        uint64_t *d = &R[wmi_vslot(mod, in->d, j >> 1)][l];
         unsigned sh = 16 * (j & 1);
         uint64_t h = wmi_float_to_half((float)v, RND_RN);
         *d = (*d & ~((uint64_t)0xffff << sh) & 0xffffffffu) | h << sh;
@@ -130,7 +120,7 @@ static void acc_out(const wm_ptx_module *mod, uint64_t (*R)[32],
         float f = (float)v;
         memcpy(&u, &f, 4);
     }
-    R[slot_of(mod, in->d, j)][l] = u;
+    R[wmi_vslot(mod, in->d, j)][l] = u;
 }
 
 wm_status wmi_ptx_mma8(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
@@ -147,9 +137,9 @@ wm_status wmi_ptx_mma8(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     if (in->imm2 != 16 || bits_of(at) != bits_of(bt) || fp != bfp ||
         (K != 8 * E && K != 4 * E) || (fp && K != 32) ||
         (fp ? (dt != PT_F32 && dt != PT_F16) : dt != PT_S32) ||
-        count_of(mod, in->a) != na || count_of(mod, in->b) != nb ||
-        count_of(mod, in->c) != (dt == PT_F16 ? 2u : 4u) ||
-        count_of(mod, in->d) != count_of(mod, in->c))
+        wmi_vcount(mod, in->a) != na || wmi_vcount(mod, in->b) != nb ||
+        wmi_vcount(mod, in->c) != (dt == PT_F16 ? 2u : 4u) ||
+        wmi_vcount(mod, in->d) != wmi_vcount(mod, in->c))
         return wmi_ptx_fault(c, w, 0, pc, WM_ERR_UNSUPPORTED,
                              "unsupported mma shape, types or operand counts "
                              "'%s'", mod->texts + in->text);
@@ -157,13 +147,13 @@ wm_status wmi_ptx_mma8(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     for (unsigned l = 0; l < 32; l++) {
         unsigned g = l >> 2, t = l & 3;
         for (unsigned j = 0; j < na; j++) {
-            uint32_t r = (uint32_t)R[slot_of(mod, in->a, j)][l];
+            uint32_t r = (uint32_t)R[wmi_vslot(mod, in->a, j)][l];
             for (unsigned x = 0; x < E; x++)
                 A[g + 8 * (j & 1)][E * t + 4 * E * (j >> 1) + x] =
                     elem(at, r, x);
         }
         for (unsigned j = 0; j < nb; j++) {
-            uint32_t r = (uint32_t)R[slot_of(mod, in->b, j)][l];
+            uint32_t r = (uint32_t)R[wmi_vslot(mod, in->b, j)][l];
             for (unsigned x = 0; x < E; x++)
                 B[E * t + 4 * E * j + x][g] = elem(bt, r, x);
         }

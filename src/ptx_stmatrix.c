@@ -10,16 +10,6 @@
 #include "ptx_int.h"
 #include "ptx_check_int.h"
 
-static uint32_t slot_of(const wm_ptx_module *m, uint32_t v, unsigned k)
-{
-    return (v & WMI_VEC) ? m->pool[(v & ~WMI_VEC) + 1 + k] : v;
-}
-
-static unsigned count_of(const wm_ptx_module *m, uint32_t v)
-{
-    return (v & WMI_VEC) ? m->pool[v & ~WMI_VEC] : 1;
-}
-
 /* Row r (16 bytes) of the matrix in register `slot`, gathered from
    all 32 lanes. */
 static void gather_row(uint64_t (*R)[32], uint32_t slot, unsigned r,
@@ -45,7 +35,7 @@ wm_status wmi_ptx_stmatrix(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                              WM_ERR_FAULT,
                              "stmatrix needs all 32 lanes of the warp "
                              "converged (executing lanes 0x%08x)", m);
-    if ((n != 1 && n != 2 && n != 4) || count_of(mod, in->b) != n ||
+    if ((n != 1 && n != 2 && n != 4) || wmi_vcount(mod, in->b) != n ||
         in->type != PT_B16)
         return wmi_ptx_fault(c, w, 0, pc, WM_ERR_UNSUPPORTED,
                              "unsupported stmatrix form '%s' (m8n8 .b16 "
@@ -74,7 +64,7 @@ wm_status wmi_ptx_stmatrix(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     }
     for (unsigned l = 0; l < 8 * n; l++) {
         uint16_t row[8];
-        gather_row(R, slot_of(mod, in->b, l / 8), l % 8,
+        gather_row(R, wmi_vslot(mod, in->b, l / 8), l % 8,
                    (in->flags & F_TRANS) != 0, row);
         memcpy(c->smem + a.addr[l], row, 16);
     }

@@ -378,16 +378,6 @@ static wm_status read_operand(wmi_cta *c, wmi_warp *w, uint32_t pc,
 
 /* ---- registers ---------------------------------------------------------- */
 
-static uint32_t slot_of(const wm_ptx_module *m, uint32_t v, unsigned k)
-{
-    return (v & WMI_VEC) ? m->pool[(v & ~WMI_VEC) + 1 + k] : v;
-}
-
-static unsigned count_of(const wm_ptx_module *m, uint32_t v)
-{
-    return (v & WMI_VEC) ? m->pool[v & ~WMI_VEC] : 1;
-}
-
 /* A from registers (the mma.m16n8k16 A fragment, per warp): register j of
    lane (g = lane / 4, t = lane % 4) holds row g + 8 (j & 1) and the
    4-byte group of K starting at byte 4t + 16 (j >> 1). */
@@ -398,7 +388,7 @@ static void read_areg(const wm_ptx_module *mod, uint64_t (*R)[32],
     for (unsigned l = 0; l < 32; l++) {
         unsigned g = l >> 2, t = l & 3;
         for (unsigned j = 0; j < 4; j++) {
-            uint32_t v = (uint32_t)R[slot_of(mod, in->a, j)][l];
+            uint32_t v = (uint32_t)R[wmi_vslot(mod, in->a, j)][l];
             unsigned row = g + 8 * (j & 1);
             if (es == 4) { /* tf32: k = t + 4 (j >> 1) */
                 A[row][t + 4 * (j >> 1)] = elem(in->type2, v, 0);
@@ -440,16 +430,17 @@ static wm_status check_shape(wmi_cta *c, wmi_warp *w, uint32_t pc,
                              "wgmma.mma_async needs a whole warpgroup: warp "
                              "%u is in warps %u-%u, the block has %u threads",
                              w->index, first, first + 3, c->nthreads);
-    if (count_of(mod, in->d) != want_d)
+    if (wmi_vcount(mod, in->d) != want_d)
         return wmi_ptx_fault(c, w, 0, pc, WM_ERR_FAULT,
                              "wgmma.mma_async m64n%u.%s needs %u accumulator "
-                             "registers, got %u", N,
-                             in->type == PT_F16 ? "f16" : "f32/s32", want_d,
-                             count_of(mod, in->d));
-    if ((in->a & WMI_VEC) && count_of(mod, in->a) != 4)
+                             "registers, got %u",
+                             N, in->type == PT_F16 ? "f16" : "f32/s32", want_d,
+                             wmi_vcount(mod, in->d));
+    if ((in->a & WMI_VEC) && wmi_vcount(mod, in->a) != 4)
         return wmi_ptx_fault(c, w, 0, pc, WM_ERR_FAULT,
                              "wgmma.mma_async: A from registers takes 4, "
-                             "got %u", count_of(mod, in->a));
+                             "got %u",
+                             wmi_vcount(mod, in->a));
     return WM_OK;
 }
 
@@ -464,7 +455,7 @@ static void accumulate(const wm_ptx_module *mod, uint64_t (*R)[32],
         int keep = (R[in->c][l] & 1) != 0;
         for (unsigned v = 0; v < nv; v++) {
             unsigned row = acc_row(l, v), col = acc_col(l, v);
-            uint32_t s = slot_of(mod, in->d, in->type == PT_F16 ? v / 2 : v);
+            uint32_t s = wmi_vslot(mod, in->d, in->type == PT_F16 ? v / 2 : v);
             uint64_t old = R[s][l];
             if (in->type == PT_S32) {
                 int64_t acc = keep ? (int32_t)(uint32_t)old : 0;

@@ -171,16 +171,6 @@ static void elem_at(const frag *f, unsigned u, unsigned l, unsigned b,
     *j = f->memo ? r : c;
 }
 
-static uint32_t slot_of(const wm_ptx_module *m, uint32_t v, unsigned k)
-{
-    return (v & WMI_VEC) ? m->pool[(v & ~WMI_VEC) + 1 + k] : v;
-}
-
-static unsigned count_of(const wm_ptx_module *m, uint32_t v)
-{
-    return (v & WMI_VEC) ? m->pool[v & ~WMI_VEC] : 1;
-}
-
 static wm_space model_space(wmi_space s)
 {
     return s == SP_SHARED ? WM_SPACE_SHARED
@@ -276,8 +266,8 @@ static wm_status move(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                                 ? addr - WMI_SHARED_WIN : addr;
                 for (unsigned b = 0; b < psz; b++) {
                     unsigned at = p * psz + b; /* byte of the lane's part */
-                    uint64_t *r = &R[slot_of(mod, regs,
-                                             u * f->w / 4 + at / 4)][l];
+                    uint64_t *r =
+                        &R[wmi_vslot(mod, regs, u * f->w / 4 + at / 4)][l];
                     unsigned sh = 8 * (at % 4);
                     if (store)
                         h[b] = (uint8_t)(*r >> sh);
@@ -301,7 +291,7 @@ static wm_status move(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     /* f16 A and B: the registers past the distinct ones repeat them */
     unsigned nd = f->units * f->w / 4;
     for (unsigned k = nd; !store && k < f->nregs; k++)
-        memcpy(R[slot_of(mod, regs, k)], R[slot_of(mod, regs, k % nd)],
+        memcpy(R[wmi_vslot(mod, regs, k)], R[wmi_vslot(mod, regs, k % nd)],
                sizeof R[0]);
     return WM_OK;
 }
@@ -320,7 +310,7 @@ wm_status wmi_ptx_wmma_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                  (in->mod & WM_COL) != 0, &f))
         return wmi_ptx_fault(c, w, 0, pc, WM_ERR_UNSUPPORTED,
                              "unsupported wmma shape or type '%s'", text);
-    st = count_regs(c, w, pc, text, "matrix", count_of(c->m, regs), f.nregs);
+    st = count_regs(c, w, pc, text, "matrix", wmi_vcount(c->m, regs), f.nregs);
     if (st != WM_OK)
         return st;
     return move(c, w, in, pc, &f, regs, store);
@@ -363,7 +353,8 @@ static void unpack(const wm_ptx_module *mod, uint64_t (*R)[32], const frag *f,
             for (unsigned b = 0; b < f->w; b += f->esz) {
                 unsigned i, j;
                 elem_at(f, u, l, b, &i, &j);
-                uint32_t r = (uint32_t)R[slot_of(mod, regs, u * f->w / 4 + b / 4)][l];
+                uint32_t r =
+                    (uint32_t)R[wmi_vslot(mod, regs, u * f->w / 4 + b / 4)][l];
                 X[i * f->cols + j] = value(t, r, 8 * (b % 4));
             }
 }
@@ -389,13 +380,13 @@ static void pack(const wm_ptx_module *mod, uint64_t (*R)[32], const frag *f,
 {
     for (unsigned k = 0; k < f->nregs; k++)
         for (unsigned l = 0; l < 32; l++)
-            R[slot_of(mod, regs, k)][l] = 0;
+            R[wmi_vslot(mod, regs, k)][l] = 0;
     for (unsigned u = 0; u < f->units; u++)
         for (unsigned l = 0; l < 32; l++)
             for (unsigned b = 0; b < f->w; b += f->esz) {
                 unsigned i, j;
                 elem_at(f, u, l, b, &i, &j);
-                uint64_t *r = &R[slot_of(mod, regs, u * f->w / 4 + b / 4)][l];
+                uint64_t *r = &R[wmi_vslot(mod, regs, u * f->w / 4 + b / 4)][l];
                 *r |= (uint64_t)encode(t, X[i * f->cols + j], sat) << (8 * (b % 4));
             }
 }
@@ -421,10 +412,14 @@ wm_status wmi_ptx_wmma_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         ints != (dt == PT_S32) || ((at == PT_BF16 || at == PT_TF32) && dt != PT_F32))
         return wmi_ptx_fault(c, w, 0, pc, WM_ERR_UNSUPPORTED,
                              "unsupported wmma shape or types '%s'", text);
-    if ((st = count_regs(c, w, pc, text, "A", count_of(mod, in->a), fa.nregs)) ||
-        (st = count_regs(c, w, pc, text, "B", count_of(mod, in->b), fb.nregs)) ||
-        (st = count_regs(c, w, pc, text, "C", count_of(mod, in->c), fc.nregs)) ||
-        (st = count_regs(c, w, pc, text, "D", count_of(mod, in->d), fd.nregs)))
+    if ((st = count_regs(c, w, pc, text, "A", wmi_vcount(mod, in->a),
+                         fa.nregs)) ||
+        (st = count_regs(c, w, pc, text, "B", wmi_vcount(mod, in->b),
+                         fb.nregs)) ||
+        (st = count_regs(c, w, pc, text, "C", wmi_vcount(mod, in->c),
+                         fc.nregs)) ||
+        (st =
+             count_regs(c, w, pc, text, "D", wmi_vcount(mod, in->d), fd.nregs)))
         return st;
     unsigned M = shapes[sh].m, N = shapes[sh].n, K = shapes[sh].k;
     double A[32 * 16], B[16 * 32], C[16 * 16];
