@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "npy.h"
+#include "out_stage.h"
 #include "run_args.h"
 
 #include <stdint.h>
@@ -123,8 +124,11 @@ static void through_cli(const uint8_t *data, size_t size, const npy_header *h,
     if (filled != ok)
         abort(); /* the check and the read must agree */
     if (filled) {
-        if (!run_arg_write(&a))
+        cli_stage st; /* the :out= file, staged and committed as run does */
+        cli_stage_init(&st);
+        if (!run_arg_write(&a, &st, 0) || cli_stage_commit(&st) != WM_EXIT_OK)
             abort();
+        cli_stage_free(&st);
         check_written(data, size, h);
     }
     run_arg_free(&a);
