@@ -240,6 +240,17 @@ if(WM_NVCC_FOR_RUN)
     STDERR "^fake nvcc ran as [^\n]*/fake-cuda/bin/nvcc\nwarpmem: error: [^\n]*oob.cu: nvcc failed\n$")
   set_tests_properties(cli_run_cu_nvcc_127 PROPERTIES
     ENVIRONMENT "CUDA_HOME=${P}/cu/fake-cuda")
+  # CUDA_HOME names the toolkit, another nvcc comes first on PATH (CI's
+  # machine: a wrapper script in /usr/local/bin): the toolkit's nvcc, run
+  # with argv[0] its own path, finds its cicc
+  if(EXISTS /usr/local/cuda/bin/nvcc)
+    wm_cli_test(NAME run_cu_shadowed EXIT 1
+      ARGS run ${P}/cu/oob.cu --grid 2 --block 32 --arg f32[40] --arg i32=40
+           --nvcc-flag -I${P}/cu/inc -- -DFACTOR=2
+      STDERR "^[^\n]*oob.cu:8: fault: out-of-bounds global store")
+    set_tests_properties(cli_run_cu_shadowed PROPERTIES LABELS nvcc
+      ENVIRONMENT "CUDA_HOME=/usr/local/cuda;PATH=${P}/cu/shadow-bin:$ENV{PATH}")
+  endif()
   foreach(t run_cu_flags run_cu_missing_flag)
     set_tests_properties(cli_${t} PROPERTIES LABELS nvcc
       ENVIRONMENT "PATH=${wm_run_nvcc_dir}:$ENV{PATH}")
