@@ -46,18 +46,43 @@ static inline pi_launch pi_dims(unsigned grid, unsigned block)
     return l;
 }
 
+/* One argument: a buffer of bytes, a 32-bit scalar, or a by-value
+   parameter of size bytes at p (a struct, a CUtensorMap). */
+static inline wm_ptx_arg pi_arg_buf(void *p, size_t bytes)
+{
+    wm_ptx_arg a;
+    memset(&a, 0, sizeof a);
+    a.buf = p;
+    a.bytes = bytes;
+    return a;
+}
+
+static inline wm_ptx_arg pi_arg_u32(uint32_t v)
+{
+    wm_ptx_arg a;
+    memset(&a, 0, sizeof a);
+    a.scalar = v;
+    a.size = 4;
+    return a;
+}
+
+static inline wm_ptx_arg pi_arg_val(void *p, unsigned size)
+{
+    wm_ptx_arg a;
+    memset(&a, 0, sizeof a);
+    a.value = p;
+    a.size = size;
+    return a;
+}
+
 static inline void pi_buf(pi_launch *l, void *p, size_t bytes)
 {
-    l->args[l->nargs].buf = p;
-    l->args[l->nargs].bytes = bytes;
-    l->nargs++;
+    l->args[l->nargs++] = pi_arg_buf(p, bytes);
 }
 
 static inline void pi_u32(pi_launch *l, uint32_t v)
 {
-    l->args[l->nargs].scalar = v;
-    l->args[l->nargs].size = 4;
-    l->nargs++;
+    l->args[l->nargs++] = pi_arg_u32(v);
 }
 
 /* Run kernel name of m counting into agg (may be NULL); the fault (if

@@ -65,24 +65,6 @@ static wm_status run(const wm_ptx_module *m, const char *name,
     return st;
 }
 
-static wm_ptx_arg buf(void *p, size_t bytes)
-{
-    wm_ptx_arg a;
-    memset(&a, 0, sizeof a);
-    a.buf = p;
-    a.bytes = bytes;
-    return a;
-}
-
-static wm_ptx_arg u32(uint32_t v)
-{
-    wm_ptx_arg a;
-    memset(&a, 0, sizeof a);
-    a.scalar = v;
-    a.size = 4;
-    return a;
-}
-
 /* cluster_sum: every element added into rank 0's total by DSMEM atomics;
    the cluster shape comes from .reqnctapercluster 4. */
 static void cluster_sum(const wm_ptx_module *m, unsigned threads, int counts)
@@ -95,7 +77,7 @@ static void cluster_sum(const wm_ptx_module *m, unsigned threads, int counts)
         in[i] = rand() % 2001 - 1000;
         ref[i / 512] += in[i];
     }
-    wm_ptx_arg a[3] = {buf(in, sizeof in), buf(out, sizeof out), u32(N)};
+    wm_ptx_arg a[3] = {pi_arg_buf(in, sizeof in), pi_arg_buf(out, sizeof out), pi_arg_u32(N)};
     wm_ptx_launch l = launch(8, 128, 0, a, 3);
     l.threads = threads;
     wm_agg *g = wm_agg_new(&arch);
@@ -145,7 +127,7 @@ static void halo(const wm_ptx_module *m, int counts)
     static const unsigned shapes[][2] = {{4, 1}, {4, 2}, {2, 2}, {1, 1}};
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
         memset(out, 0, sizeof out);
-        wm_ptx_arg a[2] = {buf(in, sizeof in), buf(out, sizeof out)};
+        wm_ptx_arg a[2] = {pi_arg_buf(in, sizeof in), pi_arg_buf(out, sizeof out)};
         wm_ptx_launch l = launch(8, 256, shapes[k][0], a, 2);
         l.threads = shapes[k][1];
         wm_agg *g = wm_agg_new(&arch);
@@ -166,7 +148,7 @@ static void halo(const wm_ptx_module *m, int counts)
     }
     /* a sampled CTA brings its cluster: CTA 5 is in the second of two */
     memset(out, 0, sizeof out);
-    wm_ptx_arg a[2] = {buf(in, sizeof in), buf(out, sizeof out)};
+    wm_ptx_arg a[2] = {pi_arg_buf(in, sizeof in), pi_arg_buf(out, sizeof out)};
     wm_ptx_launch l = launch(8, 256, 4, a, 2);
     l.ctas = WM_PTX_CTAS_FIRST;
     l.ctas_n = 5;
@@ -186,7 +168,7 @@ static void halo(const wm_ptx_module *m, int counts)
 static void ids(const wm_ptx_module *m)
 {
     static unsigned out[8 * 24];
-    wm_ptx_arg a[1] = {buf(out, sizeof out)};
+    wm_ptx_arg a[1] = {pi_arg_buf(out, sizeof out)};
     wm_ptx_launch l = launch(4, 32, 0, a, 1);
     l.grid[1] = 6;
     l.cluster[0] = 2;
@@ -228,7 +210,7 @@ static void ring(const wm_ptx_module *m)
     static const unsigned shapes[] = {3, 16};
     for (size_t k = 0; k < 2; k++) {
         unsigned cx = shapes[k], grid = cx == 3 ? 6 : 16;
-        wm_ptx_arg a[2] = {buf(in, sizeof in), buf(out, sizeof out)};
+        wm_ptx_arg a[2] = {pi_arg_buf(in, sizeof in), pi_arg_buf(out, sizeof out)};
         wm_ptx_launch l = launch(grid, 128, cx, a, 2);
         l.cluster_nonportable = cx > 8;
         l.threads = 2;
@@ -250,7 +232,7 @@ static void ring(const wm_ptx_module *m)
 static void shapes(const wm_ptx_module *m)
 {
     static unsigned in[32 * 128], out[32 * 128];
-    wm_ptx_arg a[2] = {buf(in, sizeof in), buf(out, sizeof out)};
+    wm_ptx_arg a[2] = {pi_arg_buf(in, sizeof in), pi_arg_buf(out, sizeof out)};
     wm_ptx_fault ft;
     wm_ptx_launch l = launch(6, 128, 4, a, 2);
     CHECK_EQ(run(m, "ring_asm", &l, NULL, NULL, &ft), WM_ERR_ARG);
@@ -325,7 +307,7 @@ static void faults(void)
     wm_ptx_free(m);
     m = pi_parse(gone_src, "gone.ptx");
     uint32_t out = 0;
-    wm_ptx_arg a[1] = {buf(&out, 4)};
+    wm_ptx_arg a[1] = {pi_arg_buf(&out, 4)};
     l = launch(2, 32, 2, a, 1);
     if (m) {
         CHECK_EQ(run(m, "gone", &l, NULL, NULL, &ft), WM_ERR_FAULT);

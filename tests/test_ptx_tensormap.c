@@ -19,24 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static wm_ptx_arg buf(void *p, size_t bytes)
-{
-    wm_ptx_arg a;
-    memset(&a, 0, sizeof a);
-    a.buf = p;
-    a.bytes = bytes;
-    return a;
-}
-
-static wm_ptx_arg u32(uint32_t v)
-{
-    wm_ptx_arg a;
-    memset(&a, 0, sizeof a);
-    a.scalar = v;
-    a.size = 4;
-    return a;
-}
-
 /* Launch kernel name of m over gx x gy CTAs of 128 threads. */
 static wm_status run(const wm_ptx_module *m, const char *name, unsigned gx,
                      unsigned gy, wm_ptx_arg *args, size_t nargs,
@@ -112,8 +94,8 @@ static void build(const wm_ptx_module *m)
     for (int i = 0; i < P * GY * 8; i++)
         out[i] = -1.0f;
     memset(slots, 0, sizeof slots);
-    wm_ptx_arg a[5] = {buf(in, sizeof in), buf(out, sizeof out), u32(W),
-                       u32(H), buf(slots, sizeof slots)};
+    wm_ptx_arg a[5] = {pi_arg_buf(in, sizeof in), pi_arg_buf(out, sizeof out), pi_arg_u32(W),
+                       pi_arg_u32(H), pi_arg_buf(slots, sizeof slots)};
     CHECK_EQ(run(m, "tmr_build", GX, GY, a, 5, NULL, 0, NULL), WM_OK);
     int bad = 0;
     for (int y = 0; y < GY * 8; y++)
@@ -147,11 +129,11 @@ static void retarget(const wm_ptx_module *m)
     memset(a, 0, sizeof a);
     a[0].value = tmpl;
     a[0].size = 128;
-    a[1] = buf(in2, sizeof in2);
-    a[2] = u32(16);
-    a[3] = buf(out, sizeof out);
-    a[4] = buf(slots, sizeof slots);
-    wm_ptx_arg x[1] = {buf(old, sizeof old)};
+    a[1] = pi_arg_buf(in2, sizeof in2);
+    a[2] = pi_arg_u32(16);
+    a[3] = pi_arg_buf(out, sizeof out);
+    a[4] = pi_arg_buf(slots, sizeof slots);
+    wm_ptx_arg x[1] = {pi_arg_buf(old, sizeof old)};
     CHECK_EQ(run(m, "tmr_retarget", 2, 1, a, 5, x, 1, NULL), WM_OK);
     int bad = 0;
     for (int i = 0; i < 2 * 256; i++)

@@ -32,33 +32,6 @@ static wm_ptx_module *corpus(const char *build)
     return m;
 }
 
-static wm_ptx_arg buf(void *p, size_t bytes)
-{
-    wm_ptx_arg a;
-    memset(&a, 0, sizeof a);
-    a.buf = p;
-    a.bytes = bytes;
-    return a;
-}
-
-static wm_ptx_arg val(void *p, unsigned size)
-{
-    wm_ptx_arg a;
-    memset(&a, 0, sizeof a);
-    a.value = p;
-    a.size = size;
-    return a;
-}
-
-static wm_ptx_arg u32(uint32_t v)
-{
-    wm_ptx_arg a;
-    memset(&a, 0, sizeof a);
-    a.scalar = v;
-    a.size = 4;
-    return a;
-}
-
 /* A launch whose tensors are the extra buffers x[0..nx). */
 static wm_status run(const wm_ptx_module *m, const char *name, unsigned gx,
                      unsigned gy, unsigned block, unsigned cluster,
@@ -124,13 +97,13 @@ static void tile_copy(const wm_ptx_module *m, int counts)
         in[i] = (float)(i % 37) - 3.0f;
         out[i] = -100.0f;
     }
-    wm_ptx_arg x[2] = {buf(in, sizeof in), buf(out, sizeof out)};
+    wm_ptx_arg x[2] = {pi_arg_buf(in, sizeof in), pi_arg_buf(out, sizeof out)};
     uint8_t mi[128], mo[128];
     wm_ptx_tmap t = map2(7, 2, 0, W, H, P * 4, 32, 16, 0);
     CHECK_EQ(wm_ptx_tmap_encode(&t, mi, NULL, 0), WM_OK);
     t.global_address = wm_ptx_extra_address(2, 1);
     CHECK_EQ(wm_ptx_tmap_encode(&t, mo, NULL, 0), WM_OK);
-    wm_ptx_arg a[2] = {val(mi, 128), val(mo, 128)};
+    wm_ptx_arg a[2] = {pi_arg_val(mi, 128), pi_arg_val(mo, 128)};
     wm_agg *g = wm_agg_new(&arch);
     CHECK_EQ(run(m, "tma_tile_copy", 2, 2, 128, 0, a, 2, x, 2, g, NULL),
              WM_OK);
@@ -171,7 +144,7 @@ static void swizzle128(const wm_ptx_module *m)
     static float in[32 * 32], out[32 * 32];
     for (int i = 0; i < 32 * 32; i++)
         in[i] = (float)i;
-    wm_ptx_arg x[1] = {buf(in, sizeof in)};
+    wm_ptx_arg x[1] = {pi_arg_buf(in, sizeof in)};
     static const unsigned modes[] = {3, 0};
     for (size_t k = 0; k < 2; k++) {
         unsigned swz = modes[k];
@@ -179,7 +152,7 @@ static void swizzle128(const wm_ptx_module *m)
         uint8_t mp[128];
         wm_ptx_tmap t = map2(7, 2, 0, 32, 32, 128, 32, 8, swz);
         CHECK_EQ(wm_ptx_tmap_encode(&t, mp, NULL, 0), WM_OK);
-        wm_ptx_arg a[2] = {val(mp, 128), buf(out, sizeof out)};
+        wm_ptx_arg a[2] = {pi_arg_val(mp, 128), pi_arg_buf(out, sizeof out)};
         CHECK_EQ(run(m, "tma_swizzle128", 4, 1, 64, 0, a, 2, x, 1, NULL,
                      NULL), WM_OK);
         int bad = 0;
@@ -196,11 +169,11 @@ static void reduce_add(const wm_ptx_module *m)
     static int32_t t32[8 * 32];
     for (int i = 0; i < 8 * 32; i++)
         t32[i] = i * 3;
-    wm_ptx_arg x[1] = {buf(t32, sizeof t32)};
+    wm_ptx_arg x[1] = {pi_arg_buf(t32, sizeof t32)};
     uint8_t mp[128];
     wm_ptx_tmap t = map2(3, 1, 0, 32, 8, 128, 16, 8, 0);
     CHECK_EQ(wm_ptx_tmap_encode(&t, mp, NULL, 0), WM_OK);
-    wm_ptx_arg a[1] = {val(mp, 128)};
+    wm_ptx_arg a[1] = {pi_arg_val(mp, 128)};
     CHECK_EQ(run(m, "tma_reduce_add", 4, 1, 64, 0, a, 1, x, 1, NULL, NULL),
              WM_OK);
     int bad = 0;
@@ -368,7 +341,7 @@ static void nd(const nd_case *k)
     static uint8_t want[8192], out[8192];
     memset(want, 0, sizeof want);
     memset(out, 0xcd, sizeof out);
-    wm_ptx_arg x[1] = {buf(g, gbytes)};
+    wm_ptx_arg x[1] = {pi_arg_buf(g, gbytes)};
     t.global_address = wm_ptx_extra_address(3 + k->rank, 0);
     uint8_t mp[128];
     char err[200] = "";
@@ -376,9 +349,9 @@ static void nd(const nd_case *k)
     if (*err)
         fprintf(stderr, "map: %s\n", err);
     uint64_t nb = reference(&t, g, k->at, want);
-    wm_ptx_arg a[8] = {val(mp, 128), buf(out, nb), u32((uint32_t)nb)};
+    wm_ptx_arg a[8] = {pi_arg_val(mp, 128), pi_arg_buf(out, nb), pi_arg_u32((uint32_t)nb)};
     for (unsigned i = 0; i < k->rank; i++)
-        a[3 + i] = u32((uint32_t)k->at[i]);
+        a[3 + i] = pi_arg_u32((uint32_t)k->at[i]);
     CHECK_EQ(run(m, "nd", 1, 1, 32, 0, a, 3 + k->rank, x, 1, NULL, NULL),
              WM_OK);
     CHECK(memcmp(out, want, nb) == 0);
@@ -427,12 +400,12 @@ static void multicast(void)
     static float g[16 * 16], out[2 * 16 * 8];
     for (int i = 0; i < 256; i++)
         g[i] = (float)i * 0.5f;
-    wm_ptx_arg x[1] = {buf(g, sizeof g)};
+    wm_ptx_arg x[1] = {pi_arg_buf(g, sizeof g)};
     uint8_t mp[128];
     wm_ptx_tmap t = map2(7, 5, 0, 16, 16, 64, 16, 8, 0);
     CHECK_EQ(wm_ptx_tmap_encode(&t, mp, NULL, 0), WM_OK);
-    wm_ptx_arg a[5] = {val(mp, 128), buf(out, sizeof out), u32(512), u32(0),
-                       u32(4)};
+    wm_ptx_arg a[5] = {pi_arg_val(mp, 128), pi_arg_buf(out, sizeof out), pi_arg_u32(512), pi_arg_u32(0),
+                       pi_arg_u32(4)};
     CHECK_EQ(run(m, "nd", 2, 1, 32, 2, a, 5, x, 1, NULL, NULL), WM_OK);
     int bad = 0;
     for (int r = 0; r < 2; r++)
@@ -474,9 +447,9 @@ static void errors(void)
     nd_source(src, sizeof src, 1, 0);
     wm_ptx_module *m = pi_parse(src, "e.ptx");
     static float g[64], out[64];
-    wm_ptx_arg x[1] = {buf(g, sizeof g)};
+    wm_ptx_arg x[1] = {pi_arg_buf(g, sizeof g)};
     memset(mp, 0, sizeof mp);
-    wm_ptx_arg a[4] = {val(mp, 128), buf(out, sizeof out), u32(64), u32(0)};
+    wm_ptx_arg a[4] = {pi_arg_val(mp, 128), pi_arg_buf(out, sizeof out), pi_arg_u32(64), pi_arg_u32(0)};
     wm_ptx_fault ft;
     if (m) {
         CHECK_EQ(run(m, "nd", 1, 1, 32, 0, a, 4, x, 1, NULL, &ft),
@@ -497,7 +470,7 @@ static void errors(void)
         t.box[0] = 16;
         t.elem_strides[0] = 1;
         CHECK_EQ(wm_ptx_tmap_encode(&t, mp, NULL, 0), WM_OK);
-        a[3] = u32(60);
+        a[3] = pi_arg_u32(60);
         CHECK_EQ(run(m, "nd", 1, 1, 32, 0, a, 4, x, 1, NULL, &ft),
                  WM_ERR_FAULT);
         CHECK(strstr(ft.msg, "out-of-bounds global tensor copy") != NULL);
@@ -508,11 +481,11 @@ static void errors(void)
     m = pi_parse(src, "e2.ptx");
     if (m) {
         static float g2[16 * 8];
-        wm_ptx_arg x2[1] = {buf(g2, sizeof g2)};
+        wm_ptx_arg x2[1] = {pi_arg_buf(g2, sizeof g2)};
         t = map2(7, 5, 0, 16, 8, 64, 16, 8, 3);
         CHECK_EQ(wm_ptx_tmap_encode(&t, mp, NULL, 0), WM_OK);
-        wm_ptx_arg a2[5] = {val(mp, 128), buf(out, sizeof out), u32(512),
-                            u32(0), u32(0)};
+        wm_ptx_arg a2[5] = {pi_arg_val(mp, 128), pi_arg_buf(out, sizeof out), pi_arg_u32(512),
+                            pi_arg_u32(0), pi_arg_u32(0)};
         CHECK_EQ(run(m, "nd", 1, 1, 32, 0, a2, 5, x2, 1, NULL, &ft),
                  WM_ERR_UNSUPPORTED);
         CHECK(strstr(ft.msg, "a box row of 64 bytes under the 128-byte "
@@ -526,8 +499,8 @@ static void errors(void)
                  p + 5);
     m = p ? pi_parse(src2, "e3.ptx") : NULL;
     if (m) {
-        wm_ptx_arg a2[5] = {val(mp, 128), buf(out, sizeof out), u32(512),
-                            u32(0), u32(0)};
+        wm_ptx_arg a2[5] = {pi_arg_val(mp, 128), pi_arg_buf(out, sizeof out), pi_arg_u32(512),
+                            pi_arg_u32(0), pi_arg_u32(0)};
         CHECK_EQ(run(m, "nd", 1, 1, 32, 0, a2, 5, x, 1, NULL, &ft),
                  WM_ERR_UNSUPPORTED);
         CHECK(strstr(ft.msg, "unsupported instruction 'cp.async.bulk.tensor."

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static char dir[64], errpath[96];
+static char dir[192], errpath[224];
 
 /* Write a .npy of descr and shape dims[0..nd) holding data[bytes]. */
 static void write_npy(const char *path, const char *descr,
@@ -62,11 +62,13 @@ static int global(run_values *rv, const char *spec, const char *path,
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/wm_run_value_XXXXXX");
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/wm_run_value_XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir))
         return 1;
     snprintf(errpath, sizeof errpath, "%s/err.txt", dir);
-    char npy[96], raw[96], msg[1024];
+    char npy[224], raw[224], msg[1024];
     snprintf(npy, sizeof npy, "%s/taps.npy", dir);
     snprintf(raw, sizeof raw, "%s/taps.bin", dir);
 
