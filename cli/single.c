@@ -106,6 +106,8 @@ static int stride_addrs(single_opts *o)
     return 1;
 }
 
+/* One branch per option, read as a table of the command's flags: split,
+   it would only scatter that table (hence its length). */
 static int parse_args(int argc, char **argv, wm_space space, single_opts *o)
 {
     const char *arch = NULL, *v;

@@ -134,6 +134,9 @@ static void sector_sentence(const wm_arch *arch, const wm_counts *c,
     }
 }
 
+/* The diagnosis and headline of an access, case by case of its pattern
+   and space, each a few lines of wording: kept as one list of cases
+   (hence its length). */
 static void diagnose(const wm_arch *arch, const wm_access *a, wm_advice *v)
 {
     const wm_pattern *p = &v->pattern;

@@ -296,6 +296,9 @@ static void remap_text(const wm_arch *arch, const wm_access *a,
                     "lanes read consecutive elements");
 }
 
+/* One block per candidate fix, each counted with wm_count and kept or
+   dropped the same way: a list of candidates, read top to bottom (hence
+   its length). */
 void wmi_advise_fixes(const wm_arch *arch, const wm_access *a,
                       const wm_pattern *p, wm_advice *adv)
 {

@@ -1983,6 +1983,8 @@ static wm_status exec_bar(wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
     } while (0)
 
 
+/* The dispatch switch: one case per opcode, each a few lines calling its
+   helper (the one function allowed to be long). */
 wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
 {
     const wm_ptx_module *mod = c->m;

@@ -439,7 +439,9 @@ static void bit_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
     wr(L, s, in, in->d, v, NOCOND, pc);
 }
 
-/* Abstract effect of the instruction at pc on s. */
+/* Abstract effect of the instruction at pc on s: lint's transfer
+   function, one case per opcode as in the interpreter's dispatch (hence
+   its length; a family column in the opcode table is to shorten it). */
 static void step(lint *L, bstate *s, uint32_t pc)
 {
     assert(pc < L->m->ncode);

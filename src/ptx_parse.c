@@ -937,6 +937,8 @@ static int parse_simple(parser *p, operand *o)
  * operand := simple ['|' simple] | '[' addr ']' | '{' simple {, simple} '}'
  *          | '(' simple {, simple} ')'
  * addr    := (reg | sym | number) [('+'|'-') number] | number
+ * One branch per form of this grammar, kept together so the code reads
+ * as the grammar does (hence its length).
  */
 static int parse_operand(parser *p, operand *o)
 {
@@ -2175,7 +2177,8 @@ static int drop_body(parser *p, size_t body)
 }
 
 /* function := (.entry | .func [ret-list]) name param-list {perf-directive}
- *             ( '{' body '}' | ';' ) */
+ *             ( '{' body '}' | ';' )
+ * Read in the grammar's order, one step after another (hence its length). */
 static int parse_function(parser *p, int is_entry)
 {
     wm_ptx_module *m = p->m;

@@ -405,7 +405,9 @@ static uint32_t from(const uint32_t *org, uint32_t nslots, uint32_t s)
 }
 
 /* Scan f's body; use[] gets one entry per parameter.  0 on OOM (all
-   parameters are then ESCAPES: nothing is refused). */
+   parameters are then ESCAPES: nothing is refused).  One case per kind of
+   instruction that tells a parameter's role, as one switch (hence its
+   length). */
 static int scan_uses(const wm_ptx_module *m, const wmi_func *f,
                      wm_ptx_use *use)
 {
