@@ -169,6 +169,12 @@ int cli_opt(int argc, char **argv, int *i, const char *name,
 /* Same for a flag without value ("--explain"). */
 int cli_flag(char **argv, int i, const char *name, const char *short_name);
 
+/* The progress line of a run (progress.c): "warpmem: D of T CTAs (P%),
+   ELAPSED, about LEFT left" into buf (snprintf's truncation); its
+   length.  LEFT is the rate so far applied to the CTAs still to run. */
+size_t cli_progress_text(char *buf, size_t cap, uint64_t done,
+                         uint64_t total, double elapsed);
+
 /* Most nvcc flags one command passes on (--nvcc-flag, -- ARGS). */
 #define CLI_MAX_NVCC_FLAGS 32
 

@@ -37,7 +37,7 @@ static void usage(FILE *f)
 
 
 typedef struct progress_state {
-    double t0;
+    double t0, last; /* the run's start, the last line's time */
     int shown;
 } progress_state;
 
@@ -48,14 +48,18 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A run that ends within 2 s shows nothing: the line is for the runs
+   a user waits on. */
 static void on_progress(void *ud, uint64_t done, uint64_t total)
 {
     progress_state *p = ud;
-    if (now_s() - p->t0 < 1.0)
+    double elapsed = now_s() - p->t0;
+    if (elapsed < 2.0 || (p->shown && elapsed - p->last < 0.1))
         return;
-    fprintf(stderr, "\rwarpmem: %llu of %llu CTAs (%.0f%%)",
-            (unsigned long long)done, (unsigned long long)total,
-            total ? 100.0 * (double)done / (double)total : 0.0);
+    p->last = elapsed;
+    char line[160];
+    cli_progress_text(line, sizeof line, done, total, elapsed);
+    fprintf(stderr, "\r%s\x1b[K", line);
     fflush(stderr);
     p->shown = 1;
 }
@@ -339,6 +343,9 @@ static int map_args(const wm_ptx_kernel_info *ki, const wm_ptx_param_info *pi,
    result is the exit status. */
 enum { RUN_NEXT = -1 };
 
+/* The progress line: on a terminal (the default), always, never. */
+enum { RUN_PROGRESS_TTY, RUN_PROGRESS_ON, RUN_PROGRESS_OFF };
+
 /* The command line of one run.  The --arg specs, the by-value and
    --global state and the check options own memory: run_free. */
 typedef struct run_opts {
@@ -347,6 +354,7 @@ typedef struct run_opts {
     int is_cu;    /* input is a .cu source, compiled with nvcc */
     unsigned grid[3], block[3], cluster[3];
     int have_grid, have_block, list, lazy, cluster_np;
+    int progress; /* RUN_PROGRESS_*: --progress, --no-progress */
     int level;    /* --level: CLI_LEVEL_* (sass_tool.h) */
     cli_output output;
     int ci; /* --format sarif: the findings as a SARIF log instead */
@@ -440,6 +448,12 @@ static int kernel_opt(int argc, char **argv, int *i, run_opts *o)
             return -1;
     } else if (strcmp(argv[*i], "--cluster-nonportable") == 0) {
         o->cluster_np = 1;
+        r = 1;
+    } else if (strcmp(argv[*i], "--progress") == 0) {
+        o->progress = RUN_PROGRESS_ON;
+        r = 1;
+    } else if (strcmp(argv[*i], "--no-progress") == 0) {
+        o->progress = RUN_PROGRESS_OFF;
         r = 1;
     }
     return r;
@@ -779,7 +793,8 @@ static int alloc_args(run_opts *o, run_state *s)
 
 /* The rest of the launch: the arguments, the extra buffers and module
    variables of run_value.c, the textures, the budgets, the workers and
-   the progress line (on a terminal only). */
+   the progress line (on a terminal, unless --progress or --no-progress
+   says otherwise). */
 static void fill_launch(run_opts *o, run_state *s)
 {
     wm_ptx_launch *l = &s->l;
@@ -797,7 +812,8 @@ static void fill_launch(run_opts *o, run_state *s)
     l->threads = (unsigned)o->jobs;
     s->ps.t0 = now_s();
     s->ps.shown = 0;
-    if (isatty(2)) {
+    if (o->progress == RUN_PROGRESS_ON ||
+        (o->progress == RUN_PROGRESS_TTY && isatty(2))) {
         l->progress = on_progress;
         l->progress_ud = &s->ps;
     }

@@ -437,6 +437,7 @@ typedef struct job {
     uint64_t nsel;
     unsigned cdim[3];     /* cluster shape (1,1,1: none) */
     uint32_t csize;       /* CTAs per cluster */
+    int inline_progress;  /* one worker, the caller: it calls l->progress */
     int cexplicit;
     int use_clu;          /* a wmi_cluster per worker (ptx_cluster.c) */
     uint32_t nchunks;
@@ -683,6 +684,10 @@ static void *worker(void *arg)
         run_chunk(j, &c, k);
         if (j->feeder)
             wmi_cache_chunk_done(j->feeder, k);
+        if (j->inline_progress) /* one thread: no watcher to call it */
+            j->l->progress(j->l->progress_ud,
+                           __atomic_load_n(&j->done, __ATOMIC_RELAXED),
+                           j->nsel * j->csize);
     }
     if (c.clu) {
         wmi_cluster_free(c.clu);
@@ -1187,7 +1192,8 @@ static void job_free(job *j)
 }
 
 /* Runs j's chunks on l->threads workers (the caller's thread if one),
-   calling l->progress every 0.1 s after the first half second. */
+   calling l->progress every 0.1 s after the first half second (after
+   each chunk when the caller's thread runs them). */
 static wm_status job_run(job *j, const wm_ptx_launch *l)
 {
     unsigned nt = l->threads ? l->threads : ncores();
@@ -1204,6 +1210,7 @@ static wm_status job_run(job *j, const wm_ptx_launch *l)
             if (pthread_create(&tids[started], NULL, worker, j) != 0)
                 break;
     if (started == 0) {
+        j->inline_progress = l->progress != NULL;
         worker(j); /* one thread: the caller's */
     } else {
         double t0 = now_s();
