@@ -658,6 +658,14 @@ static int cluster_alloc(job *j, wmi_cta *c, wmi_cta *more)
     return cl != NULL;
 }
 
+/* l->progress with the CTAs done so far and all that the launch runs. */
+static void report_progress(const job *j)
+{
+    j->l->progress(j->l->progress_ud,
+                   __atomic_load_n(&j->done, __ATOMIC_RELAXED),
+                   j->nsel * j->csize);
+}
+
 static void *worker(void *arg)
 {
     job *j = arg;
@@ -685,9 +693,7 @@ static void *worker(void *arg)
         if (j->feeder)
             wmi_cache_chunk_done(j->feeder, k);
         if (j->inline_progress) /* one thread: no watcher to call it */
-            j->l->progress(j->l->progress_ud,
-                           __atomic_load_n(&j->done, __ATOMIC_RELAXED),
-                           j->nsel * j->csize);
+            report_progress(j);
     }
     if (c.clu) {
         wmi_cluster_free(c.clu);
@@ -1219,9 +1225,7 @@ static wm_status job_run(job *j, const wm_ptx_launch *l)
             struct timespec ts = {0, 100000000};
             nanosleep(&ts, NULL);
             if (now_s() - t0 > 0.5)
-                l->progress(l->progress_ud,
-                            __atomic_load_n(&j->done, __ATOMIC_RELAXED),
-                            j->nsel * j->csize);
+                report_progress(j);
         }
         for (unsigned i = 0; i < started; i++)
             pthread_join(tids[i], NULL);
