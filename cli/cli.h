@@ -94,6 +94,20 @@ int cli_parse_u64(const char *flag, const char *text, uint64_t *out);
  * 1 ok, 0 after printing "--arch: <reason>". */
 int cli_parse_arch(const char *text, wm_arch *out);
 
+/*
+ * The profile for module m, the rule of every command (wm_ptx_pick_arch):
+ * *arch, parsed by cli_parse_arch, when arch_name is set, else the
+ * .target's, else the default.  A --arch of another compute capability
+ * than the .target gets a warning.  note (cap bytes) says which, for the
+ * header and JSON.
+ */
+void cli_pick_arch(const wm_ptx_module *m, const char *arch_name,
+                   wm_arch *arch, char *note, size_t cap);
+
+/* The sm a .cu is compiled for: --arch's when it names an NVIDIA profile,
+ * else the default profile's (0 asks cli_compile_cu for that). */
+unsigned cli_cu_sm(const char *arch_name, const wm_arch *arch);
+
 /* Parse --format text|json|csv.  1 ok, 0 after printing an error. */
 int cli_parse_format(const char *text, wm_format *out);
 
@@ -179,7 +193,8 @@ size_t cli_progress_text(char *buf, size_t cap, uint64_t done,
 #define CLI_MAX_NVCC_FLAGS 32
 
 /*
- * Compile the .cu at cu to PTX (-ptx -lineinfo -arch=sm_SM, sm 0 = 80, then
+ * Compile the .cu at cu to PTX (-ptx -lineinfo -arch=sm_SM, sm 0 = the
+ * default profile's, then
  * flags) into a new temporary file whose path goes to out[outlen].  1, or
  * 0 after printing why (no nvcc on PATH, nvcc failed); the caller unlinks
  * out when done.

@@ -55,11 +55,12 @@ static int parse_param(const char *v, wm_lint_param *p)
 /* The HTML report of one kernel's lint (the accesses of its warps). */
 static wm_status write_html(const char *path, const wm_ptx_module *m, size_t k,
                             const wm_lint *res, const char *ptx_path,
-                            const char *cmd)
+                            const char *profile, const char *cmd)
 {
     wm_ptx_report_opts ro;
     memset(&ro, 0, sizeof ro);
     ro.ptx_path = ptx_path;
+    ro.arch = profile;
     ro.kernel = wm_ptx_kernel_pretty(m, k);
     ro.command = cmd;
     return cli_ptx_html(path, m, wm_lint_agg(res), &ro);
@@ -74,7 +75,8 @@ typedef struct lint_cmd {
     cli_output output;
     int ci; /* CLI_CI_SARIF or _JUNIT: one document after all kernels */
     wm_arch arch;
-    int level;     /* --level (sass_tool.h) */
+    char arch_note[96]; /* the profile and where it came from */
+    int level;          /* --level (sass_tool.h) */
     cli_sass sass; /* SASS level: the module's SASS */
 } lint_cmd;
 
@@ -220,6 +222,7 @@ static int lint_one(const lint_cmd *c, const wm_ptx_module *m, size_t k,
     ro.explain = c->output.explain;
     ro.width = cli_term_width();
     ro.ptx_path = c->input;
+    ro.profile = c->arch_note;
     if (printed && c->output.format == WM_FMT_TEXT)
         printf("\n");
     if (printed && c->output.format == WM_FMT_JSON)
@@ -293,8 +296,12 @@ int wm_cmd_lint(int argc, char **argv)
     long only = -1;
     int rc = lint_args(argc, argv, &c);
     if (rc == LINT_NEXT &&
-        !cli_load_ptx(c.input, c.arch.sm, NULL, 0, &src, &n, &m))
+        !cli_load_ptx(c.input, cli_cu_sm(c.arch_name, &c.arch), NULL, 0, &src,
+                      &n, &m))
         rc = WM_EXIT_INPUT;
+    if (rc == LINT_NEXT) /* --arch, else .target, else the default */
+        cli_pick_arch(m, c.arch_name, &c.arch, c.arch_note,
+                      sizeof c.arch_note);
     if (rc == LINT_NEXT &&
         cli_sass_setup(&c.sass, c.level, m, SIZE_MAX, src, n, c.arch.sm) < 0)
         rc = WM_EXIT_INPUT;
@@ -316,7 +323,8 @@ int wm_cmd_lint(int argc, char **argv)
     if (res && c.output.html) {
         size_t hk = only >= 0 ? (size_t)only : 0;
         if (res[hk] &&
-            write_html(c.output.html, m, hk, res[hk], c.input, cmd) != WM_OK)
+            write_html(c.output.html, m, hk, res[hk], c.input, c.arch_note,
+                       cmd) != WM_OK)
             rc = WM_EXIT_INPUT;
     }
     if (rc == WM_EXIT_OK && c.fail_on != WM_SEV_NONE && worst >= c.fail_on)

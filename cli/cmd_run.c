@@ -687,7 +687,7 @@ static int check_outputs(const run_opts *o, run_state *s)
    and parse it.  RUN_NEXT, or WM_EXIT_INPUT after printing why. */
 static int load_module(const run_opts *o, run_state *s)
 {
-    return cli_load_ptx(o->input, o->arch_name ? o->arch.sm : 80,
+    return cli_load_ptx(o->input, cli_cu_sm(o->arch_name, &o->arch),
                         o->nvcc_flags, o->nflags, &s->src, &s->n, &s->m)
                ? RUN_NEXT
                : WM_EXIT_INPUT;
@@ -722,29 +722,6 @@ static int select_kernel(const run_opts *o, run_state *s)
     if (cli_kernel_broken(s->m, s->k, o->input, s->src, s->n, "run"))
         return WM_EXIT_INPUT;
     return RUN_NEXT;
-}
-
-/* The profile: --arch, else the module's .target (o->arch replaced), else
-   the default; s->arch_note says which for the report. */
-static void choose_profile(run_opts *o, run_state *s)
-{
-    const char *target = wm_ptx_target(s->m);
-    const wm_arch *ta = wm_arch_for_target(target);
-    char *note = s->arch_note;
-    size_t cap = sizeof s->arch_note;
-    if (!o->arch_name && ta) {
-        o->arch = *ta;
-        snprintf(note, cap, "%s (from .target %s)", o->arch.name, target);
-    } else if (o->arch_name) {
-        if (ta && ta->sm != o->arch.sm)
-            fprintf(stderr, "warpmem: warning: --arch %s overrides the "
-                            "module's .target %s\n",
-                    o->arch.name, target);
-        snprintf(note, cap, "%s (--arch)", o->arch.name);
-    } else {
-        snprintf(note, cap, "%s (default: %s)", o->arch.name,
-                 *target ? "no profile for the .target" : "no .target");
-    }
 }
 
 /* The kernel's parameters, every spec checked against its parameter and
@@ -1102,7 +1079,9 @@ int wm_cmd_run(int argc, char **argv)
     if (rc == RUN_NEXT)
         rc = select_kernel(&o, &s);
     if (rc == RUN_NEXT) {
-        choose_profile(&o, &s);
+        /* --arch, else .target, else the default; the note says which */
+        cli_pick_arch(s.m, o.arch_name, &o.arch, s.arch_note,
+                      sizeof s.arch_note);
         rc = check_params(&o, &s);
     }
     if (rc == RUN_NEXT)

@@ -26,14 +26,15 @@ static const char *kind_name(wm_sass_kind k)
 }
 
 /* Per PTX memory instruction of kernel k: line, kind, width, text. */
-static int print_map(const wm_ptx_module *m, size_t k, const cli_sass *c)
+static int print_map(const wm_ptx_module *m, size_t k, const cli_sass *c,
+                     const char *profile)
 {
     wm_sass_summary sum;
     wm_sass_plan_summary(c->plan, &sum);
-    printf("SASS map (ptxas -arch %s): %zu lines with memory accesses, %zu "
-           "with merges (%zu PTX accesses merged away), %zu with splits, %zu "
-           "unmapped\n",
-           c->arch, sum.lines, sum.merged, sum.insns_merged, sum.split,
+    printf("SASS map (ptxas -arch %s, profile %s): %zu lines with memory "
+           "accesses, %zu with merges (%zu PTX accesses merged away), %zu with "
+           "splits, %zu unmapped\n",
+           c->arch, profile, sum.lines, sum.merged, sum.insns_merged, sum.split,
            sum.unmapped);
     (void)k; /* the plan maps kernel k's instructions only */
     for (size_t i = 0; i < wm_ptx_ninsns(m); i++) {
@@ -112,13 +113,11 @@ int wm_cmd_sass(int argc, char **argv)
     char *src = NULL;
     size_t n = 0;
     wm_ptx_module *m = NULL;
-    if (!cli_load_ptx(o.input, o.arch_name ? arch.sm : 80, NULL, 0, &src, &n,
-                      &m))
+    if (!cli_load_ptx(o.input, cli_cu_sm(o.arch_name, &arch), NULL, 0, &src,
+                      &n, &m))
         return WM_EXIT_INPUT;
-    if (!o.arch_name) {
-        const wm_arch *ta = wm_arch_for_target(wm_ptx_target(m));
-        arch = ta ? *ta : arch;
-    }
+    char note[96];
+    cli_pick_arch(m, o.arch_name, &arch, note, sizeof note);
     size_t k = o.map ? pick_kernel(m, &o) : SIZE_MAX;
     int rc = o.map && k == SIZE_MAX ? WM_EXIT_USAGE : WM_EXIT_OK;
     cli_sass c;
@@ -128,7 +127,7 @@ int wm_cmd_sass(int argc, char **argv)
         rc = lv < 0 ? WM_EXIT_INPUT : WM_EXIT_OK;
     }
     if (rc == WM_EXIT_OK && o.map)
-        rc = print_map(m, k, &c);
+        rc = print_map(m, k, &c, note);
     else if (rc == WM_EXIT_OK &&
              wm_sass_print(stdout, c.sass, NULL,
                            o.json ? WM_FMT_JSON : WM_FMT_TEXT) != WM_OK)

@@ -26,7 +26,8 @@ int cli_compile_cu(const char *cu, unsigned sm, const char *const *flags,
         return cli_error("cannot create a temporary file: %s", strerror(errno)), 0;
     close(fd);
     char arch[32];
-    snprintf(arch, sizeof arch, "-arch=sm_%u", sm ? sm : 80);
+    snprintf(arch, sizeof arch, "-arch=sm_%u",
+             sm ? sm : wm_arch_default()->sm);
     /* ran: a close-on-exec pipe; a byte on it says no nvcc was found */
     int ran[2];
     if (pipe2(ran, O_CLOEXEC) < 0) {
@@ -90,8 +91,8 @@ int cli_compile_cu(const char *cu, unsigned sm, const char *const *flags,
         unlink(out);
         return cli_error("%s: compiling CUDA needs nvcc: in $CUDA_HOME/bin, "
                          "on PATH or in /usr/local/cuda/bin (or pass the "
-                         "PTX: nvcc -ptx -lineinfo -arch=sm_80 %s)",
-                         cu, cu),
+                         "PTX: nvcc -ptx -lineinfo -arch=sm_%u %s)",
+                         cu, sm ? sm : wm_arch_default()->sm, cu),
                0;
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {

@@ -140,6 +140,24 @@ int cli_parse_arch(const char *text, wm_arch *out)
     return 1;
 }
 
+void cli_pick_arch(const wm_ptx_module *m, const char *arch_name,
+                   wm_arch *arch, char *note, size_t cap)
+{
+    const char *target = wm_ptx_target(m);
+    const wm_arch *ta = wm_arch_for_target(target);
+    if (arch_name && ta && ta->sm != arch->sm)
+        fprintf(stderr, "warpmem: warning: --arch %s overrides the "
+                        "module's .target %s\n",
+                arch->name, target);
+    wm_arch given = *arch;
+    wm_ptx_pick_arch(m, arch_name ? &given : NULL, "--arch", arch, note, cap);
+}
+
+unsigned cli_cu_sm(const char *arch_name, const wm_arch *arch)
+{
+    return arch_name && arch->sm ? arch->sm : 0;
+}
+
 int cli_parse_format(const char *text, wm_format *out)
 {
     if (strcmp(text, "text") == 0)

@@ -725,6 +725,19 @@ WM_API const char *wm_ptx_target(const wm_ptx_module *m);
  */
 WM_API const wm_arch *wm_arch_for_target(const char *target);
 
+/*
+ * The profile a command runs, lints or maps module m under -- one rule for
+ * every command and entry point: `given` when the user named a profile,
+ * else the profile of the module's .target (wm_arch_for_target), else
+ * wm_arch_default().  m may be NULL (no module: the default).  note
+ * (notelen bytes, may be NULL) says which, for headers and JSON:
+ * "sm_80 (from .target sm_80)", "H200 (--arch)" (`how` names the way it
+ * was given, "--arch" when NULL), "sm_90 (default: no .target)".
+ */
+WM_API void wm_ptx_pick_arch(const wm_ptx_module *m, const wm_arch *given,
+                             const char *how, wm_arch *out, char *note,
+                             size_t notelen);
+
 /* Which compiler made a kernel, as far as its PTX tells. */
 typedef enum {
     WM_PTX_FROM_CUDA,   /* C++ (Itanium-mangled or extern "C") */
@@ -1522,6 +1535,9 @@ typedef struct wm_lint_report_opts {
     int explain;          /* the advisor's fix under each flagged line */
     unsigned width;       /* text wrap width */
     const char *ptx_path; /* to find source files (may be NULL) */
+    const char *profile;  /* the profile and where it came from, as
+                             wm_ptx_pick_arch's note says (NULL: the
+                             lint's profile name) */
 } wm_lint_report_opts;
 
 /*

@@ -242,6 +242,13 @@ static void shape_table(FILE *f, const wm_lint *l, const lrow *rows)
     }
 }
 
+/* The profile line of the header and JSON: where it came from when the
+   caller says, else its name. */
+static const char *profile_of(const wm_lint *l, const wm_lint_report_opts *o)
+{
+    return o->profile ? o->profile : l->arch.name;
+}
+
 static void text_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
                         const lrow *rows, const lgroup *g, size_t ng,
                         const wmi_sources *src)
@@ -253,8 +260,9 @@ static void text_report(FILE *f, const wm_lint *l, const wm_lint_report_opts *o,
             l->nv == 1 ? "" : "s");
     fprintf(f,
             "pointers 256-byte aligned; scalar parameters %d unless "
-            "--param; ctaid 0, first iteration\n\n",
+            "--param; ctaid 0, first iteration\n",
             WM_LINT_DEFAULT_SCALAR);
+    fprintf(f, "profile %s\n\n", profile_of(l, o));
     fprintf(f, "     %-22s %8s %6s %6s  %-14s %-12s\n", "line", "per-req",
             "ideal", "worst", "verdict", "stride(B)");
     for (size_t k = 0; k < ng; k++) {
@@ -417,6 +425,7 @@ wm_status wm_lint_report(FILE *f, const wm_lint *l,
         out.quiet_head = !header;
         wmi_doc_begin(&out, "lint", l->arch.name,
                       wm_ptx_kernel_name(l->m, l->kernel));
+        wmi_out_str(&out, "profile", profile_of(l, o));
         wmi_out_uints(&out, "block", l->block, 3);
         wmi_out_str(&out, "worst", wm_severity_name(wm_lint_worst(l)));
         wmi_out_arr(&out, "instructions");

@@ -840,3 +840,25 @@ const wm_arch *wm_arch_for_target(const char *target)
     }
     return best;
 }
+
+void wm_ptx_pick_arch(const wm_ptx_module *m, const wm_arch *given,
+                      const char *how, wm_arch *out, char *note,
+                      size_t notelen)
+{
+    const char *target = wm_ptx_target(m);
+    const wm_arch *ta = wm_arch_for_target(target);
+    char buf[96];
+    if (given) {
+        *out = *given;
+        snprintf(buf, sizeof buf, "%s (%s)", out->name, how ? how : "--arch");
+    } else if (ta) {
+        *out = *ta;
+        snprintf(buf, sizeof buf, "%s (from .target %s)", out->name, target);
+    } else {
+        *out = *wm_arch_default();
+        snprintf(buf, sizeof buf, "%s (default: %s)", out->name,
+                 *target ? "no profile for the .target" : "no .target");
+    }
+    if (note && notelen)
+        snprintf(note, notelen, "%s", buf);
+}

@@ -23,7 +23,7 @@ wm_cli_test(NAME lint_data_dependent
          "no memory instruction flagged")
 wm_cli_test(NAME lint_param
   ARGS lint ${K}/strided_copy.ptx --param 3=1 --format json
-  STDOUT "^.\\{\"schema\": \"warpmem/1\", \"command\": \"lint\", \"arch\": \"sm_90\", \"kernel\": \"strided_copy_f32\", \"block\": \\[256, 1, 1\\], \"worst\": \"none\""
+  STDOUT "^.\\{\"schema\": \"warpmem/1\", \"command\": \"lint\", \"arch\": \"sm_80\", \"kernel\": \"strided_copy_f32\", \"profile\": \"sm_80 \\(from .target sm_80\\)\", \"block\": \\[256, 1, 1\\], \"worst\": \"none\""
          "\"op\": \"ld\", \"size\": 4, \"verdict\": \"exact\", \"severity\": \"none\", \"address\": \"param1 \\+ 4\\*param3\\*tid.x \\+ 4\\*param3\\*ctaid.x\\*ntid.x\", \"stride\": \"4\\*param3\", .*\"per_request\": 4, ")
 wm_cli_test(NAME lint_block
   ARGS lint ${K}/sgemm.ptx --block 16,16 --format json

@@ -57,7 +57,7 @@ wm_cli_test(NAME sass_list_json ARGS sass ${SG} --json
   STDOUT "\"line\": 36, \"offset\": [0-9]+, \"opcode\": \"LDS.128\", \"space\": \"shared\", \"op\": \"ld\", \"width\": 16, \"base\": \"R17\", \"imm\": 16")
 wm_cli_test(NAME sass_map_row_dot36
   ARGS sass ${SK} --map --kernel row_dot36
-  STDOUT "4 lines with memory accesses, 2 with merges \\(72 PTX accesses merged away\\), 0 with splits, 0 unmapped"
+  STDOUT "^SASS map \\(ptxas -arch sm_80, profile sm_80 \\(from .target sm_80\\)\\): 4 lines with memory accesses, 2 with merges \\(72 PTX accesses merged away\\), 0 with splits, 0 unmapped"
          "sass_shapes.cu:25  lead     16 B x4  LDS.128 +ld.shared.f32 %f35, \\[%r3\\]"
          "sass_shapes.cu:25  merged   16 B  LDS.128 +ld.shared.f32 %f38, \\[%r3\\+4\\]")
 # Line 25 at SASS level: 16 LDS.128 per warp, 4 wavefronts each, no

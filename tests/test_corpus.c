@@ -331,6 +331,16 @@ static void const_conv(const char *b)
     wm_stats s = pi_line(g, "const_conv.cu", 24, WM_SPACE_GLOBAL, WM_OP_ST);
     CHECK_EQ(s.requests, 8);
     CHECK_EQ(s.sectors, 32);
+    /* line 18: in[j] is 8 warps x 5 taps of 4.7 sectors (the clamped
+       edges).  At -O3 taps[] is ld.const (LDC), not L1TEX traffic; at -G
+       it is cvta.const + a generic ld, which ptxas keeps as a generic
+       LD.E: the LSU sends it through L1TEX as a global access (the
+       constant window is global memory), 1 sector for the warp's one
+       word, so 40 more requests and sectors. */
+    int g_build = strncmp(b, "G_", 2) == 0;
+    s = pi_line(g, "const_conv.cu", 18, WM_SPACE_GLOBAL, WM_OP_LD);
+    CHECK_EQ(s.requests, g_build ? 80 : 40);
+    CHECK_EQ(s.sectors, g_build ? 228 : 188);
     wm_agg_free(g);
     CHECK_EQ(wm_ptx_global_size(NULL, "taps"), -1);
 }

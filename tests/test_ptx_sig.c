@@ -148,6 +148,52 @@ static void test_target(void)
     CHECK(wm_arch_for_target("compute_80") == NULL);
 }
 
+/* A module of the given directives and an empty kernel, parsed. */
+static wm_ptx_module *module_of(const char *head)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s.visible .entry k()\n{\n\tret;\n}\n",
+             head);
+    wm_ptx_module *m = NULL;
+    wm_diag d;
+    CHECK_EQ(wm_ptx_parse(text, strlen(text), "pick.ptx", &m, &d), WM_OK);
+    return m;
+}
+
+/* The one profile rule: given, else .target, else the default. */
+static void test_pick_arch(void)
+{
+    wm_ptx_module *m80 = module_of(".version 8.0\n.target sm_80\n"
+                                   ".address_size 64\n");
+    wm_ptx_module *m60 = module_of(".version 8.0\n.target sm_60\n"
+                                   ".address_size 64\n");
+    wm_ptx_module *none = module_of(".version 8.0\n.address_size 64\n");
+    wm_arch a, h200;
+    char note[96], err[200];
+    CHECK_EQ(wm_arch_parse("H200", &h200, err, sizeof err), WM_OK);
+
+    wm_ptx_pick_arch(m80, NULL, NULL, &a, note, sizeof note);
+    CHECK_STR(a.name, "sm_80");
+    CHECK_STR(note, "sm_80 (from .target sm_80)");
+    wm_ptx_pick_arch(m80, &h200, NULL, &a, note, sizeof note);
+    CHECK_STR(a.name, "H200");
+    CHECK_STR(note, "H200 (--arch)");
+    wm_ptx_pick_arch(m80, &h200, "arch='H200'", &a, note, sizeof note);
+    CHECK_STR(note, "H200 (arch='H200')");
+    wm_ptx_pick_arch(m60, NULL, NULL, &a, note, sizeof note);
+    CHECK_STR(a.name, wm_arch_default()->name);
+    CHECK_STR(note, "sm_90 (default: no profile for the .target)");
+    wm_ptx_pick_arch(none, NULL, NULL, &a, note, sizeof note);
+    CHECK_STR(note, "sm_90 (default: no .target)");
+    wm_ptx_pick_arch(NULL, NULL, NULL, &a, NULL, 0); /* no module, no note */
+    CHECK_STR(a.name, "sm_90");
+    wm_ptx_pick_arch(m80, NULL, NULL, &a, note, 6); /* cut, terminated */
+    CHECK_STR(note, "sm_80");
+    wm_ptx_free(m80);
+    wm_ptx_free(m60);
+    wm_ptx_free(none);
+}
+
 /* Names outside the demangler's subset, too deep or with huge numbers
    fall back to the identifier; none may crash. */
 static void test_odd_names(void)
@@ -184,5 +230,6 @@ int main(void)
     test_cuda();
     test_triton_numba();
     test_target();
+    test_pick_arch();
     return check_done("test_ptx_sig");
 }

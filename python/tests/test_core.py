@@ -82,6 +82,20 @@ def _add(n=1000):
     return rep, x, y, out
 
 
+def test_run_ptx_profile_rule():
+    # the CLI's rule: arch= when given, else the .target's, else sm_90
+    src = os.path.join(PTX, "target_sm_60.ptx")
+    x = np.arange(32, dtype=np.float32)
+    out = np.zeros(32, np.float32)
+    rep = warpmem.run_ptx(src, grid=1, block=32, args=[out, x])
+    np.testing.assert_array_equal(out, x)
+    assert rep.arch == "sm_90 (default: no profile for the .target)"
+    rep = warpmem.run_ptx(src, grid=1, block=32, args=[out, x], arch="A100")
+    assert rep.arch == "A100 (arch='A100')"
+    rep, _, _, _ = _add()
+    assert rep.arch == "sm_90 (from .target sm_90a)"
+
+
 def test_run_ptx_triton_fixture():
     rep, x, y, out = _add()
     np.testing.assert_array_equal(out, x + y)

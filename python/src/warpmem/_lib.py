@@ -229,6 +229,8 @@ def _declare(lib: ctypes.CDLL) -> None:
     f("wm_arch_default", P(Arch))
     f("wm_arch_parse", c_int, c_char_p, P(Arch), c_char_p, c_size_t)
     f("wm_arch_for_target", P(Arch), c_char_p)
+    f("wm_ptx_pick_arch", None, c_void_p, P(Arch), c_char_p, P(Arch),
+      c_char_p, c_size_t)
     f("wm_count", c_int, P(Arch), P(Access), P(Counts))
     f("wm_agg_new", c_void_p, P(Arch))
     f("wm_agg_free", None, c_void_p)

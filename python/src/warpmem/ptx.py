@@ -311,18 +311,16 @@ def _name_schedules(doc: dict, bind: _Binding, names: Sequence[str]) -> None:
 
 
 def _pick_arch(mod: _Module, arch: "str | None") -> tuple[L.Arch, str]:
-    target = L.s(lib.wm_ptx_target(mod.m))
-    if arch is not None:
-        a = _arch(arch)
-        return a, "%s (arch=%r)" % (a.name.decode(), arch)
-    ta = lib.wm_arch_for_target(target.encode())
-    if ta:
-        a = L.Arch()
-        ctypes.memmove(ctypes.byref(a), ta, ctypes.sizeof(a))
-        return a, "%s (from .target %s)" % (a.name.decode(), target)
-    a = _arch(None)
-    return a, "%s (default: %s)" % (a.name.decode(), "no profile for the "
-                                    ".target" if target else "no .target")
+    """The profile and its note, by the rule every command follows
+    (wm_ptx_pick_arch): ``arch`` when given, else the module's .target,
+    else the default profile."""
+    given = _arch(arch) if arch is not None else None
+    out = L.Arch()
+    note = ctypes.create_string_buffer(96)
+    given_ref = ctypes.byref(given) if given is not None else None
+    lib.wm_ptx_pick_arch(mod.m, given_ref, ("arch=%r" % arch).encode(),
+                         ctypes.byref(out), note, len(note))
+    return out, note.value.decode()
 
 
 def _bind(kern: Kernel, params: list, args: list, names: Sequence[str],
