@@ -2,9 +2,8 @@
  * cmd_expr.c -- `warpmem expr`: index expressions over a whole grid.
  *
  * argv -> program text (statements given as arguments, one per line, or
- * a file with -f) -> wm_expr_parse -> wm_expr_run into a wm_agg -> text
- * per statement, or the library's document (wm_expr_report: JSON, CSV,
- * ncu CSV).  Parse and run-time errors are printed as
+ * a file with -f) -> wm_expr_parse -> wm_expr_run into a wm_agg -> the
+ * library's report (wm_expr_report: text, JSON, CSV, ncu CSV).  Parse and run-time errors are printed as
  * file:line:col with the source line and a caret, exit 1; bad flags exit 2.
  * --explain adds the advisor's verdict on each statement's worst warp
  * (text or JSON); --html FILE writes the whole run as an HTML report.
@@ -245,194 +244,6 @@ static char *program_text(int argc, char **argv, const expr_opts *o,
     return text;
 }
 
-/* ---- advice ------------------------------------------------------------- */
-
-/*
- * The advisor's verdict on every statement: wm_advise_site on the worst
- * warp the expr module recorded (the one drawn in the text output), sized
- * against the run's totals, so severity is ncu's excessive share of all
- * sectors (wavefronts) of that space in the run.  Indexed like the
- * aggregator's sites; ok[i] is 0 where there is no verdict.
- */
-typedef struct expr_advice {
-    wm_advice *adv;
-    unsigned char *ok;
-    size_t *order; /* site indices, worst first (wm_advise_rank) */
-} expr_advice;
-
-static void advice_free(expr_advice *x)
-{
-    free(x->adv);
-    free(x->ok);
-    free(x->order);
-}
-
-/* Fill x for every site of g.  0 on OOM. */
-static int advise_all(const wm_expr *e, const wm_agg *g, const wm_arch *arch,
-                      expr_advice *x)
-{
-    size_t n = wm_agg_nsites(g);
-    wm_totals all;
-    x->adv = calloc(n ? n : 1, sizeof *x->adv);
-    x->ok = calloc(n ? n : 1, 1);
-    x->order = calloc(n ? n : 1, sizeof *x->order);
-    if (!x->adv || !x->ok || !x->order)
-        return 0;
-    wm_agg_totals(g, &all);
-    wm_advise_rank(g, x->order);
-    for (size_t i = 0; i < n; i++) {
-        wm_site s;
-        wm_agg_site(g, i, &s);
-        const wm_access *worst = wm_expr_worst(e, s.site, NULL, NULL);
-        if (worst)
-            s.worst = worst;
-        x->ok[i] = wm_advise_site(arch, &s, &all, &x->adv[i]) == WM_OK;
-    }
-    return 1;
-}
-
-/* "high" etc. in the colours wm_advise_print uses. */
-static void print_badge(wm_severity sev, int color)
-{
-    const char *c = sev == WM_SEV_HIGH   ? "\033[31m"
-                    : sev == WM_SEV_NONE ? "\033[32m"
-                                         : "\033[33m";
-    printf("[%s%s%s]%*s", color ? c : "", wm_severity_name(sev),
-           color ? "\033[0m" : "", 6 - (int)strlen(wm_severity_name(sev)),
-           "");
-}
-
-/* The statements worst first, one line each, after the per-statement text. */
-static void print_ranking(const wm_expr *e, const wm_agg *g,
-                          const expr_advice *x, int color)
-{
-    printf("\nadvice, worst first (excessive share of the run's sectors or "
-           "wavefronts):\n");
-    for (size_t k = 0; k < wm_agg_nsites(g); k++) {
-        size_t i = x->order[k];
-        wm_site s;
-        wm_expr_stmt si;
-        wm_agg_site(g, i, &s);
-        wm_expr_stmt_info(e, s.site, &si);
-        if (!x->ok[i])
-            continue;
-        const wm_advice *v = &x->adv[i];
-        printf("  [%u] line %-4u ", s.site + 1, si.line);
-        print_badge(v->severity, color);
-        printf(" %3.0f%%  %s", 100.0 * v->share, v->headline);
-        if (v->nfixes)
-            printf("; fix: %s", wm_fix_name(v->fixes[0].kind));
-        putchar('\n');
-    }
-}
-
-/* ---- writers ------------------------------------------------------------ */
-
-/* Lanes of warp 0 grouped into runs of consecutive tid.x at fixed y, z. */
-static void print_first_warp(const unsigned block[3], unsigned nl)
-{
-    unsigned l = 0, tid[3], t2[3];
-    printf("first warp of each block (lane -> thread):\n");
-    while (l < nl && wm_expr_lane_tid(block, nl, 0, l, tid)) {
-        unsigned end = l;
-        while (end + 1 < nl && wm_expr_lane_tid(block, nl, 0, end + 1, t2) &&
-               t2[1] == tid[1] && t2[2] == tid[2] &&
-               t2[0] == tid[0] + (end + 1 - l))
-            end++;
-        printf("  lanes %2u..%-2u  tid.x %u..%u  tid.y %u  tid.z %u\n", l,
-               end, tid[0], tid[0] + (end - l), tid[1], tid[2]);
-        l = end + 1;
-    }
-    if (l < nl)
-        printf("  lanes %2u..%-2u  inactive (block has %u threads)\n", l,
-               nl - 1, block[0] * block[1] * block[2]);
-    uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
-    if (threads % nl && threads > nl)
-        printf("  the last warp of each block has %u active lanes\n",
-               (unsigned)(threads % nl));
-}
-
-static void print_where(const wm_expr_stmt *si, const wm_expr_where *w)
-{
-    printf("block (%u,%u,%u) warp %u", w->block[0], w->block[1], w->block[2],
-           w->warp);
-    for (unsigned k = 0; k < si->nloops; k++)
-        printf(", %s = %lld", si->loop_name[k], (long long)w->iter[k]);
-}
-
-static void print_metric_lines(const wm_totals *t, const char *indent)
-{
-    for (size_t i = 0; i < wm_metric_count(); i++) {
-        if (!wm_metric_relevant(t, i))
-            continue;
-        double v = wm_metric_value(t, i);
-        if (wm_metric_is_count(i))
-            printf("%s%-70s %.0f\n", indent, wm_metric_name(i), v);
-        else
-            printf("%s%-70s %.2f\n", indent, wm_metric_name(i), v);
-    }
-}
-
-static const char *per_request_name(wm_space sp)
-{
-    return sp == WM_SPACE_SHARED ? "wavefronts" : "sectors";
-}
-
-static void print_text(const wm_expr *e, const wm_agg *g, const expr_opts *o,
-                       const char *file, const expr_advice *x)
-{
-    unsigned grid[3], block[3];
-    wm_expr_launch(e, grid, block);
-    uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
-    uint64_t wpb = (threads + o->arch.warp_size - 1) / o->arch.warp_size;
-    uint64_t blocks = (uint64_t)grid[0] * grid[1] * grid[2];
-    printf("%s: grid (%u,%u,%u) x block (%u,%u,%u): %" PRIu64
-           " blocks x %" PRIu64 " warps of %u = %" PRIu64 " warps\n",
-           o->arch.name, grid[0], grid[1], grid[2], block[0], block[1],
-           block[2], blocks, wpb, o->arch.warp_size, blocks * wpb);
-    print_first_warp(block, o->arch.warp_size);
-    for (size_t i = 0; i < wm_agg_nsites(g); i++) {
-        wm_site s;
-        wm_expr_stmt si;
-        wm_totals t;
-        wm_expr_where w;
-        wm_counts c;
-        wm_agg_site(g, i, &s);
-        wm_expr_stmt_info(e, s.site, &si);
-        memset(&t, 0, sizeof t);
-        wm_totals_add_site(&t, &s);
-        printf("\n[%u] %s\n    (%s:%u) %s %s, %u B per lane: %" PRIu64
-               " warp accesses, %" PRIu64 " with active lanes\n",
-               s.site + 1, si.text, file, si.line, wm_space_name(s.space),
-               wm_op_name(s.op), si.size, s.stats.inst_all, s.stats.inst);
-        printf("    %s per request: min %u  median %u  max %u  (mean %.2f)\n",
-               per_request_name(s.space), s.per_request.min,
-               s.per_request.median, s.per_request.max, s.per_request.mean);
-        print_metric_lines(&t, "    ");
-        const wm_access *a = wm_expr_worst(e, s.site, &w, &c);
-        if (a) {
-            printf("    worst warp: ");
-            print_where(&si, &w);
-            printf(" -> %u %s\n",
-                   s.space == WM_SPACE_SHARED ? c.wavefronts : c.sectors,
-                   per_request_name(s.space));
-            wm_draw_access(stdout, &o->arch, a, o->out.color, cli_term_width());
-        }
-        if (x && x->ok[i]) {
-            putchar('\n');
-            wm_advise_print(stdout, &x->adv[i], o->out.color, cli_term_width());
-        }
-    }
-    wm_totals all;
-    wm_agg_totals(g, &all);
-    if (wm_agg_nsites(g) > 1) {
-        printf("\nall statements:\n");
-        print_metric_lines(&all, "    ");
-        if (x)
-            print_ranking(e, g, x, o->out.color);
-    }
-}
-
 /* ---- HTML report ------------------------------------------------------ */
 
 /* Source lines for the report: the text of the statement on that line
@@ -532,31 +343,15 @@ static int run(wm_expr *e, const expr_opts *o, const char *src, size_t n,
     } else if (st != WM_OK) {
         rc = cli_error("expr: %s", wm_status_str(st));
     } else {
-        expr_advice x = {0};
-        const expr_advice *xp = NULL;
-        if (o->out.explain && o->out.format == WM_FMT_TEXT) {
-            if (!advise_all(e, g, &o->arch, &x))
-                rc = cli_error("out of memory");
-            xp = &x;
-        }
-        if (rc == WM_EXIT_OK) {
-            if (o->out.format == WM_FMT_TEXT) {
-                print_text(e, g, o, name, xp);
-                if (model)
-                    wm_cache_report(stdout, model, g, WM_FMT_TEXT);
-            } else {
-                wm_expr_report_opts ro = {o->out.format, name, o->out.explain,
-                                          model};
-                st = wm_expr_report(stdout, e, g, &ro);
-                if (st == WM_ERR_IO)
-                    rc = cli_write_error("standard output", errno);
-                else if (st != WM_OK)
-                    rc = cli_error("expr: %s", wm_status_str(st));
-            }
-            if (o->out.html)
-                rc = write_html(e, g, o, name, argc, argv);
-        }
-        advice_free(&x);
+        wm_expr_report_opts ro = {o->out.format, name, o->out.explain, model,
+                                  o->out.color, cli_term_width()};
+        st = wm_expr_report(stdout, e, g, &ro);
+        if (st == WM_ERR_IO)
+            rc = cli_write_error("standard output", errno);
+        else if (st != WM_OK)
+            rc = cli_error("expr: %s", wm_status_str(st));
+        if (rc == WM_EXIT_OK && o->out.html)
+            rc = write_html(e, g, o, name, argc, argv);
     }
     wm_agg_free(g);
     wm_cache_free(model);

@@ -111,152 +111,6 @@ static void print_fault(const wm_ptx_module *m, const char *path, int cu,
     print_call_site(path, ft);
 }
 
-static const char *use_name(wm_ptx_use u)
-{
-    switch (u) {
-    case WM_PTX_USE_NONE: return "unused";
-    case WM_PTX_USE_VALUE: return "value";
-    case WM_PTX_USE_POINTER: return "pointer";
-    case WM_PTX_USE_ESCAPES: return "passed on";
-    case WM_PTX_USE_TEXTURE: return "texture";
-    case WM_PTX_USE_SURFACE: return "surface";
-    }
-    return "?";
-}
-
-static const char *origin_name(wm_ptx_origin o)
-{
-    switch (o) {
-    case WM_PTX_FROM_CUDA: return "CUDA C++";
-    case WM_PTX_FROM_TRITON: return "Triton";
-    case WM_PTX_FROM_NUMBA: return "numba";
-    }
-    return "?";
-}
-
-/* A parameter's name as listed: "param_3" when it is the kernel's name
-   followed by _param_N (what nvcc, Triton and numba all write). */
-static const char *short_param(const char *kernel, const char *name)
-{
-    size_t n = strlen(kernel);
-    if (strncmp(name, kernel, n) == 0 && strncmp(name + n, "_param_", 7) == 0)
-        return name + n + 1;
-    return name;
-}
-
-/* --list --format json: the same as one JSON document. */
-static int list_kernels_json(const wm_ptx_module *m)
-{
-    size_t nk = wm_ptx_nkernels(m);
-    fputs("{\"target\": ", stdout);
-    wm_json_string(stdout, wm_ptx_target(m));
-    fputs(", \"kernels\": [", stdout);
-    for (size_t k = 0; k < nk; k++) {
-        wm_ptx_kernel_info ki;
-        wm_ptx_param_info pi[MAX_ARGS * 4];
-        size_t np = wm_ptx_kernel_describe(m, k, &ki, pi, NELEMS(pi));
-        if (np > NELEMS(pi))
-            np = NELEMS(pi);
-        fputs(k ? ",\n  {\"name\": " : "\n  {\"name\": ", stdout);
-        wm_json_string(stdout, ki.name);
-        fputs(", \"display\": ", stdout);
-        wm_json_string(stdout, ki.display);
-        fputs(", \"signature\": ", stdout);
-        wm_json_string(stdout, ki.signature);
-        wm_diag d;
-        if (wm_ptx_kernel_error(m, k, &d)) {
-            char e[sizeof d.msg + 32];
-            snprintf(e, sizeof e, "line %d:%d: %s", d.line, d.col, d.msg);
-            fputs(", \"error\": ", stdout);
-            wm_json_string(stdout, e);
-        }
-        printf(", \"origin\": \"%s\", \"static_smem\": %zu, \"dynamic_smem\": "
-               "%s, \"arguments\": %zu, \"params\": [",
-               ki.origin == WM_PTX_FROM_TRITON  ? "triton"
-               : ki.origin == WM_PTX_FROM_NUMBA ? "numba"
-                                                : "cuda",
-               ki.static_smem, ki.dyn_smem ? "true" : "false", ki.ngroups);
-        for (size_t i = 0; i < np; i++) {
-            const wm_ptx_param_info *p = &pi[i];
-            fputs(i ? ", {\"name\": " : "{\"name\": ", stdout);
-            wm_json_string(stdout, p->name);
-            fputs(", \"type\": ", stdout);
-            wm_json_string(stdout, p->type);
-            printf(", \"size\": %zu, \"offset\": %zu, \"ptr\": %s, \"use\": "
-                   "\"%s\", \"added\": %s, \"argument\": %ld, \"role\": ",
-                   p->size, p->offset, p->declared_ptr ? "true" : "false",
-                   use_name(p->use), p->added ? "true" : "false", p->group);
-            wm_json_string(stdout, p->role);
-            fputs(", \"source_type\": ", stdout);
-            wm_json_string(stdout, p->ctype);
-            fputc('}', stdout);
-        }
-        fputs("]}", stdout);
-    }
-    fputs("]}\n", stdout);
-    return WM_EXIT_OK;
-}
-
-/* --list: every kernel, its signature and each parameter. */
-static int list_kernels(const wm_ptx_module *m)
-{
-    size_t nk = wm_ptx_nkernels(m);
-    const char *target = wm_ptx_target(m);
-    for (size_t k = 0; k < nk; k++) {
-        wm_ptx_kernel_info ki;
-        wm_ptx_param_info pi[MAX_ARGS * 4];
-        size_t np = wm_ptx_kernel_describe(m, k, &ki, pi, NELEMS(pi));
-        if (np > NELEMS(pi))
-            np = NELEMS(pi);
-        printf("%skernel %s\n", k ? "\n" : "", ki.signature);
-        printf("  ptx name %s; %s; %s%s\n", ki.name, origin_name(ki.origin),
-               *target ? ".target " : "no .target", target);
-        wm_diag d;
-        if (wm_ptx_kernel_error(m, k, &d))
-            printf("  cannot run: line %d:%d: %s\n", d.line, d.col, d.msg);
-        if (ki.static_smem || ki.dyn_smem)
-            printf("  shared memory: %zu bytes static%s\n", ki.static_smem,
-                   ki.dyn_smem ? ", plus dynamic (extern): pass --smem BYTES"
-                               : "");
-        if (np)
-            printf("  %3s  %-10s %-9s %5s  %-9s %s\n", "#", "name", "type",
-                   "bytes", "use", "source");
-        size_t added = 0;
-        for (size_t i = 0; i < np; i++) {
-            const wm_ptx_param_info *p = &pi[i];
-            char type[24];
-            snprintf(type, sizeof type, "%s%s", p->type,
-                     p->declared_ptr ? " .ptr" : "");
-            char src[160];
-            if (*p->role && *p->ctype)
-                snprintf(src, sizeof src, "%s: %s", p->role, p->ctype);
-            else
-                snprintf(src, sizeof src, "%s", *p->role ? p->role : p->ctype);
-            if (p->added) {
-                size_t l = strlen(src);
-                snprintf(src + l, sizeof src - l, " (added by %s)",
-                         origin_name(ki.origin));
-                added++;
-            }
-            printf("  %3zu  %-10s %-9s %5zu  %-9s %s\n", i,
-                   short_param(ki.name, p->name), type, p->size,
-                   use_name(p->use), src);
-        }
-        if (ki.origin == WM_PTX_FROM_TRITON && ki.ngroups < np)
-            printf("  --arg: %zu (the %zu scratch pointers Triton adds are "
-                   "passed as null when left out)\n",
-                   ki.ngroups, np - ki.ngroups);
-        else if (ki.origin == WM_PTX_FROM_NUMBA && ki.ngroups < np)
-            printf("  --arg: %zu, one TYPE[N] or TYPE[N0xN1...] per array "
-                   "(warpmem fills the %zu parameters numba adds), or all "
-                   "%zu\n",
-                   ki.ngroups, added, np);
-        else
-            printf("  --arg: %zu, one per parameter\n", np);
-    }
-    return WM_EXIT_OK;
-}
-
 /*
  * Map the --arg specs onto the kernel's parameters: one spec per
  * parameter, or one per source-level argument (numba arrays expand to
@@ -1074,8 +928,9 @@ int wm_cmd_run(int argc, char **argv)
     if (rc == RUN_NEXT)
         rc = load_module(&o, &s);
     if (rc == RUN_NEXT && o.list)
-        rc = o.output.format == WM_FMT_JSON ? list_kernels_json(s.m)
-                                            : list_kernels(s.m);
+        rc = wm_ptx_list(stdout, s.m, o.output.format) == WM_OK
+                 ? WM_EXIT_OK
+                 : cli_write_error("standard output", errno);
     if (rc == RUN_NEXT)
         rc = select_kernel(&o, &s);
     if (rc == RUN_NEXT) {

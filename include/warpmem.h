@@ -604,16 +604,20 @@ typedef struct wm_cache wm_cache;
 
 /* What wm_expr_report writes. */
 typedef struct wm_expr_report_opts {
-    wm_format format;      /* JSON, CSV or an ncu CSV (not text) */
+    wm_format format;      /* text, JSON, CSV or an ncu CSV */
     const char *file;      /* the program's name for the sites' "file" */
     int explain;           /* the advisor's verdict on every statement */
     const wm_cache *cache; /* the hierarchy model of the run, or NULL */
+    int color;             /* text: ANSI colours */
+    unsigned width;        /* text: the terminal's width for the drawings */
 } wm_expr_report_opts;
 
 /*
- * The document of an expression run over g (docs/output.md): launch and
- * first-warp mapping, totals, one site per statement with its worst warp.
- * WM_ERR_ARG for text or NULL arguments, WM_ERR_NOMEM, WM_ERR_IO.
+ * The report of an expression run over g (docs/output.md): launch and
+ * first-warp mapping, totals, one site per statement with its worst warp
+ * (text: drawn), with explain the advisor's verdicts and their ranking,
+ * then the hierarchy model's section.  WM_ERR_ARG for NULL arguments,
+ * WM_ERR_NOMEM, WM_ERR_IO.
  */
 WM_API wm_status wm_expr_report(FILE *f, const wm_expr *e, const wm_agg *g,
                                 const wm_expr_report_opts *o);
@@ -803,6 +807,15 @@ typedef struct wm_ptx_kernel_info {
 WM_API size_t wm_ptx_kernel_describe(const wm_ptx_module *m, size_t k,
                                      wm_ptx_kernel_info *info,
                                      wm_ptx_param_info *params, size_t cap);
+
+/*
+ * `run --list`: every kernel of m with its signature, origin, shared
+ * memory and parameters (type, size, use, source-level argument), as text
+ * or, with WM_FMT_JSON, as one document {"target", "kernels": [...]}
+ * (docs/output.md).  WM_ERR_ARG for NULL arguments, WM_ERR_IO when a
+ * write failed.
+ */
+WM_API wm_status wm_ptx_list(FILE *f, const wm_ptx_module *m, wm_format fmt);
 
 /*
  * Select kernels by name: an exact PTX name, an exact demangled name

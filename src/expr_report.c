@@ -1,21 +1,16 @@
 /*
- * expr_report.c -- the JSON, CSV and ncu-shaped document of an expression
- * run (`warpmem expr`): the common head (docs/output.md) with the launch
- * and how the first warp's threads map to lanes, totals, one site per
- * statement with its worst warp and, with explain, the advisor's verdict,
- * then the hierarchy model's section when one ran.
+ * expr_report.c -- the report of an expression run (`warpmem expr`) in
+ * every format: the advisor's verdicts once for all of them, the text in
+ * expr_report_text.c; here the JSON, CSV and ncu-shaped documents: the
+ * common head (docs/output.md) with the launch and how the first warp's
+ * threads map to lanes, totals, one site per statement with its worst
+ * warp and, with explain, the advisor's verdict, then the hierarchy
+ * model's section when one ran.
  */
 #include "out_int.h"
 
-/* The advisor on every statement's worst warp, sized against the run's
- * totals (as the text report ranks them); ok[i] 0 where none. */
-typedef struct expr_advice {
-    wm_advice *adv;
-    unsigned char *ok;
-    size_t *order;
-} expr_advice;
-
-static int advise_all(const wm_expr *e, const wm_agg *g, expr_advice *x)
+/* x for every site of g.  0 on OOM. */
+static int advise_all(const wm_expr *e, const wm_agg *g, wmi_expr_advice *x)
 {
     size_t n = wm_agg_nsites(g);
     wm_totals all;
@@ -64,7 +59,7 @@ static void emit_worst(wmi_out *o, const wm_expr *e, const wm_site *s,
 }
 
 static void emit(wmi_out *o, const wm_expr *e, const wm_agg *g,
-                 const wm_expr_report_opts *ro, const expr_advice *x)
+                 const wm_expr_report_opts *ro, const wmi_expr_advice *x)
 {
     const wm_arch *arch = wm_agg_arch(g);
     unsigned grid[3], block[3], tid[3];
@@ -121,7 +116,7 @@ static void emit(wmi_out *o, const wm_expr *e, const wm_agg *g,
 wm_status wm_expr_report(FILE *f, const wm_expr *e, const wm_agg *g,
                          const wm_expr_report_opts *ro)
 {
-    if (!f || !e || !g || !ro || ro->format == WM_FMT_TEXT)
+    if (!f || !e || !g || !ro)
         return WM_ERR_ARG;
     if (wmi_fmt_ncu(ro->format)) {
         wm_totals all;
@@ -131,14 +126,17 @@ wm_status wm_expr_report(FILE *f, const wm_expr *e, const wm_agg *g,
         return wmi_ncu_write(f, &l, &all, ro->cache,
                              ro->format == WM_FMT_NCU_RAW);
     }
-    expr_advice x = {0};
+    wmi_expr_advice x = {0};
+    const wmi_expr_advice *xp = ro->explain ? &x : NULL;
     wm_status st = WM_OK;
     if (ro->explain && !advise_all(e, g, &x))
         st = WM_ERR_NOMEM;
-    if (st == WM_OK) {
+    if (st == WM_OK && ro->format == WM_FMT_TEXT) {
+        st = wmi_expr_text(f, e, g, ro, xp);
+    } else if (st == WM_OK) {
         wmi_out o;
         wmi_out_init(&o, f, ro->format == WM_FMT_CSV);
-        emit(&o, e, g, ro, ro->explain ? &x : NULL);
+        emit(&o, e, g, ro, xp);
         st = wmi_out_finish(&o);
     }
     free(x.adv);

@@ -146,6 +146,22 @@ typedef struct wmi_ncu_launch {
 wm_status wmi_ncu_write(FILE *f, const wmi_ncu_launch *l, const wm_totals *t,
                         const wm_cache *c, int raw);
 
+/* ---- expression runs (expr_report.c, expr_report_text.c) ------------- */
+
+/* The advisor on every statement's worst warp, sized against the run's
+ * totals; indexed like the aggregator's sites, ok[i] 0 where there is no
+ * verdict, order the site indices worst first (wm_advise_rank). */
+typedef struct wmi_expr_advice {
+    wm_advice *adv;
+    unsigned char *ok;
+    size_t *order;
+} wmi_expr_advice;
+
+/* The text report of wm_expr_report; x NULL without --explain. */
+wm_status wmi_expr_text(FILE *f, const wm_expr *e, const wm_agg *g,
+                        const wm_expr_report_opts *ro,
+                        const wmi_expr_advice *x);
+
 /* Is fmt one of the ncu-shaped CSV formats? */
 static inline int wmi_fmt_ncu(wm_format fmt)
 {

@@ -18,10 +18,12 @@
  * wavefronts, the SASS count ncu reports for transposeCoalesced and
  * 2,097,152 for the padded kernel (docs/design/memory-model.md §0).
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "wm_int.h"
 #include "check.h"
 
 #include <stdio.h>
+#include <string.h>
 
 typedef struct want {
     uint64_t inst, sectors, tags, ideal_sectors;
@@ -114,8 +116,46 @@ static want shar(uint64_t W, uint32_t k)
     return w;
 }
 
+/* The text report comes from the library like the other formats: the
+   transposed copy at N = 64 (block 32 x 8, so 64*64/32 = 128 warp accesses
+   per statement, the column read 32 sectors each), with the advisor's
+   ranking. */
+static void check_text_report(void)
+{
+    size_t n;
+    const char *src = read_example("transposed_copy.expr", &n);
+    CHECK(src != NULL);
+    if (!src)
+        return;
+    wm_expr *e = wm_expr_new();
+    wm_diag d;
+    wm_expr_fault fault;
+    CHECK_EQ(wm_expr_define(e, "N", 64), WM_OK);
+    CHECK_EQ(wm_expr_parse(e, src, n, "t.expr", &d), WM_OK);
+    wm_agg *g = wm_agg_new(wm_arch_default());
+    CHECK_EQ(wm_expr_run(e, g, 0, &fault), WM_OK);
+    wm_expr_report_opts ro = {WM_FMT_TEXT, "t.expr", 1, NULL, 0, 80};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK_EQ(wm_expr_report(f, e, g, &ro), WM_OK);
+    fclose(f);
+    CHECK(strncmp(buf, "sm_90: grid (", 13) == 0);
+    CHECK(strstr(buf, "\n[1] ") != NULL);
+    CHECK(strstr(buf, "128 warp accesses, 128 with active lanes") != NULL);
+    CHECK(strstr(buf, "sectors per request: min 32  median 32  max 32") !=
+          NULL);
+    CHECK(strstr(buf, "\nall statements:\n") != NULL);
+    CHECK(strstr(buf, "\nadvice, worst first") != NULL);
+    free(buf);
+    CHECK_EQ(wm_expr_report(NULL, e, g, &ro), WM_ERR_ARG);
+    wm_agg_free(g);
+    wm_expr_free(e);
+}
+
 int main(void)
 {
+    check_text_report();
     const uint64_t N = 256, W = N * N / 32;
     want copy[2] = {glob(W, 4, 1, 4), glob(W, 4, 1, 4)};
     check_example("contiguous_copy.expr", "N", (int64_t)N, 2, copy);

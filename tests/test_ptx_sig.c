@@ -2,8 +2,9 @@
  * test_ptx_sig.c -- the signature API: demangled names with template
  * arguments and parameter types, parameter use (pointer / value / unused),
  * the parameters Triton and numba add, kernel selection, the argument
- * checks, and the profile of a .target.
+ * checks, the profile of a .target, and `run --list`'s listing.
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "check.h"
 #include "warpmem.h"
 
@@ -148,6 +149,37 @@ static void test_target(void)
     CHECK(wm_arch_for_target("compute_80") == NULL);
 }
 
+/* wm_ptx_list into a string (to free). */
+static char *listing(const wm_ptx_module *m, wm_format fmt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK_EQ(wm_ptx_list(f, m, fmt), WM_OK);
+    fclose(f);
+    return buf;
+}
+
+/* The listing of target_sm_60.ptx's one kernel, both forms. */
+static void test_list(void)
+{
+    wm_ptx_module *m = load("target_sm_60.ptx");
+    if (!m)
+        return;
+    char *t = listing(m, WM_FMT_TEXT);
+    CHECK(strncmp(t, "kernel copy60\n", 14) == 0);
+    CHECK(strstr(t, "  ptx name copy60; CUDA C++; .target sm_60\n") != NULL);
+    CHECK(strstr(t, "  --arg: 2, one per parameter\n") != NULL);
+    char *j = listing(m, WM_FMT_JSON);
+    CHECK(strncmp(j, "{\"target\": \"sm_60\", \"kernels\": [\n  {\"name\": "
+                     "\"copy60\"", 50) == 0);
+    CHECK(strstr(j, "\"arguments\": 2, \"params\": [{\"name\": \"out\"") != NULL);
+    CHECK_EQ(wm_ptx_list(NULL, m, WM_FMT_TEXT), WM_ERR_ARG);
+    free(t);
+    free(j);
+    wm_ptx_free(m);
+}
+
 /* A module of the given directives and an empty kernel, parsed. */
 static wm_ptx_module *module_of(const char *head)
 {
@@ -231,5 +263,6 @@ int main(void)
     test_triton_numba();
     test_target();
     test_pick_arch();
+    test_list();
     return check_done("test_ptx_sig");
 }
