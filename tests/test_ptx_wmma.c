@@ -495,8 +495,9 @@ int main(void)
     shared_case("wmma.load.a.sync.aligned.row.m8n8k4.shared.f64 {%fd0}, "
                 "[%r9], 4;", 1, 2, 2);
     /* f64 C, rows 64 bytes apart: two requests (c0, c1), lane (g, t) at
-       64 g + 16 t (+ 8): rows g, g + 2, g + 4, g + 6 on the same banks,
-       4 wavefronts each */
+       64 g + 16 t (+ 8); 8-byte accesses go in half-warp phases (lanes
+       0-15: rows 0..3), where rows g and g + 2 share banks: 2 wavefronts a
+       phase, 4 a request */
     shared_case("wmma.load.c.sync.aligned.row.m8n8k4.shared.f64 "
                 "{%fd0, %fd1}, [%r9], 8;", 2, 4, 8);
     /* s4 A and b1 B, 16-byte rows: 4 bytes a lane, 128 contiguous */
