@@ -296,9 +296,7 @@ static wm_status move(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                              "%u bits each) must be multiples of 16 bytes",
                              text, (unsigned long long)base,
                              (unsigned long long)ld, f->ebits);
-    int percol = f->colmem && !f->memo; /* elements a stride apart */
-    unsigned psz = percol ? f->ebits / 8 : f->w < 8 ? f->w : 8;
-    unsigned npieces = f->w / psz;
+    unsigned psz = wmi_ptx_wmma_piece(in), npieces = f->w / psz;
     for (unsigned u = 0; u < f->units; u++)
         for (unsigned p = 0; p < npieces; p++) {
             wm_access a;
@@ -358,6 +356,16 @@ static wm_status move(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         memcpy(R[wmi_vslot(mod, regs, k)], R[wmi_vslot(mod, regs, k % nd)],
                sizeof R[0]);
     return WM_OK;
+}
+
+unsigned wmi_ptx_wmma_piece(const wmi_insn *in)
+{
+    frag f;
+    unsigned sh = in->mod & WM_SHAPE, mat = (in->mod >> WM_MAT_SHIFT) & 3;
+    if ((in->op != OP_WMMA_LOAD && in->op != OP_WMMA_STORE) ||
+        !frag_of(sh, mat, (wmi_type)in->type, (in->mod & WM_COL) != 0, &f))
+        return 0;
+    return f.colmem && !f.memo ? f.ebits / 8 : f.w < 8 ? f.w : 8;
 }
 
 wm_status wmi_ptx_wmma_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
