@@ -825,6 +825,10 @@ wm_status wmi_ptx_mma8(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 /* wmma.load / wmma.store / wmma.mma (ptx_wmma.c): the variant into
    op, mod, type, type2, mod2 (OP_UNKNOWN where not modelled). */
 void wmi_ptx_wmma_decode(const char *s, size_t n, wmi_insn *in);
+/* The bytes a lane accesses in one request of a wmma load or store (4 or
+   8; an element where a lane's elements are a stride apart); 0 if in is
+   not a wmma form. */
+unsigned wmi_ptx_wmma_piece(const wmi_insn *in);
 wm_status wmi_ptx_wmma_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                             uint32_t pc, uint32_t m);
 wm_status wmi_ptx_wmma_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,

@@ -2,42 +2,61 @@
  * ptx_wmma.c -- the legacy warp-level matrix instructions that CUDA's
  * nvcuda::wmma (mma.h) compiles to: wmma.load.{a,b,c}, wmma.store.d and
  * wmma.mma, shapes m16n16k16, m32n8k16, m8n32k16 (f16, bf16, s8, u8
- * inputs) and m16n16k8 (tf32), f16 / f32 / s32 accumulators.
+ * inputs) and m16n16k8 (tf32), f16 / f32 / s32 accumulators; m8n8k4
+ * (f64), m8n8k32 (s4, u4: s32 accumulators) and m8n8k128 (b1, .xor.popc
+ * or .and.popc: s32).
  *
  * The PTX ISA leaves the fragment layout unspecified; the one modelled
  * here (docs/design/wmma.md) is built from the unit mma.sync and
  * ldmatrix use: each register of an A or B fragment holds 4 bytes of an
  * 8-row block of the matrix as it lies in memory (row-major: its rows;
  * col: its columns), lane l the bytes 4 (l % 4) .. + 3 of block row
- * l / 4 (16-byte rows; an 8-byte row gives lanes l / 2 and 4 (l % 2)).
+ * l / 4 (16-byte rows; an 8-byte row gives lanes l / 2 and 4 (l % 2)),
+ * sub-byte elements from the low bits up.
  * Accumulators hold the matrix in row orientation whatever the layout of
  * the load or store, 8 bytes a lane per block (f32 / s32: two registers,
  * c_j and c_j+1 at columns 2t, 2t + 1 as mma.sync has them; f16: one
  * register).  Blocks are numbered down the rows first.  For A row-major,
  * B column-major and row-oriented accumulators this is exactly the
- * register content mma.sync m16n8k16 / m16n8k32 / m16n8k8 take.  An f16
- * A or B fragment has 8 registers however few it needs; registers past
- * the distinct ones repeat them.
+ * register content mma.sync m16n8k16 / m16n8k32 / m16n8k8 (and m8n8k32,
+ * m8n8k128) take.  An f16 A or B fragment has 8 registers however few it
+ * needs; registers past the distinct ones repeat them.  f64 fragments
+ * are mma.sync m8n8k4's whatever the memory layout: A lane l holds
+ * A(l / 4, l % 4), B lane l B(l % 4, l / 4), C / D lane l columns 2t and
+ * 2t + 1 of row l / 4, one .f64 register each.
  *
  * The fields of a decoded wmma instruction (wmi_ptx_wmma_decode):
- *   mod   bits 0-1 the shape, bits 2-3 the matrix (a b c d), bit 4 the
- *         layout (load/store; mma: A's) is col, bit 5 mma: B's is col,
- *         bit 6 mma: C is f16;
+ *   mod   bits 0-2 the shape, bit 5 the layout (load/store; mma: A's) is
+ *         col, bit 6 mma: B's is col; load/store: bits 3-4 the matrix
+ *         (a b c d); mma: bit 3 .and.popc (else .xor.popc, b1 only),
+ *         bit 4 .popc given, bit 7 C is f16;
  *   type  the element type (load/store) or D's type (mma);
- *   type2 mma: the type of A, mod2 the type of B; F_SAT .satfinite.
+ *   type2 mma: the type of A, mod2 the type of B; F_SAT .satfinite;
+ *   rnd   mma f64: the rounding (.rn .rz .rm .rp; none: .rn).
+ * b1 elements are held as PT_PRED, the one 1-bit type.
  */
 #include "ptx_int.h"
 #include "ptx_check_int.h"
 
+#include <fenv.h>
 #include <math.h>
 
-enum { SH_16_16_16, SH_32_8_16, SH_8_32_16, SH_16_16_8 };
+enum {
+    SH_16_16_16, SH_32_8_16, SH_8_32_16, SH_16_16_8, SH_8_8_4, SH_8_8_32,
+    SH_8_8_128
+};
 enum { MAT_A, MAT_B, MAT_C, MAT_D };
-enum { WM_COL = 1 << 4, WM_BCOL = 1 << 5, WM_CF16 = 1 << 6 };
+enum {
+    WM_SHAPE = 7, WM_MAT_SHIFT = 3, WM_AND = 1 << 3, WM_POPC = 1 << 4,
+    WM_COL = 1 << 5, WM_BCOL = 1 << 6, WM_CF16 = 1 << 7
+};
+#define PT_B1 PT_PRED /* a b1 element */
 
 static const struct { const char *name; unsigned m, n, k; } shapes[] = {
     {"m16n16k16", 16, 16, 16}, {"m32n8k16", 32, 8, 16},
     {"m8n32k16", 8, 32, 16},   {"m16n16k8", 16, 16, 8},
+    {"m8n8k4", 8, 8, 4},       {"m8n8k32", 8, 8, 32},
+    {"m8n8k128", 8, 8, 128},
 };
 
 static int word_is(const char *q, size_t wl, const char *lit)
@@ -49,8 +68,9 @@ static wmi_type type_word(const char *q, size_t wl)
 {
     static const struct { const char *name; wmi_type t; } names[] = {
         {"f16", PT_F16}, {"bf16", PT_BF16}, {"tf32", PT_TF32},
-        {"f32", PT_F32}, {"s8", PT_S8},     {"u8", PT_U8},
-        {"s32", PT_S32},
+        {"f32", PT_F32}, {"f64", PT_F64},   {"s8", PT_S8},
+        {"u8", PT_U8},   {"s4", PT_S4},     {"u4", PT_U4},
+        {"b1", PT_B1},   {"s32", PT_S32},
     };
     for (size_t i = 0; i < WM_ARRAY_LEN(names); i++)
         if (word_is(q, wl, names[i].name))
@@ -62,7 +82,7 @@ void wmi_ptx_wmma_decode(const char *s, size_t n, wmi_insn *in)
 {
     const char *q = s, *e = s + n;
     int op = -1, mat = -1, shape = -1;
-    unsigned nlay = 0, nty = 0, lay[2] = {0, 0};
+    unsigned nlay = 0, nty = 0, lay[2] = {0, 0}, bop = 0;
     wmi_type ty[4] = {PT_NONE, PT_NONE, PT_NONE, PT_NONE};
     while (q < e) {
         const char *d = memchr(q, '.', (size_t)(e - q));
@@ -71,6 +91,8 @@ void wmi_ptx_wmma_decode(const char *s, size_t n, wmi_insn *in)
         if (word_is(q, wl, "load")) op = OP_WMMA_LOAD;
         else if (word_is(q, wl, "store")) op = OP_WMMA_STORE;
         else if (word_is(q, wl, "mma")) op = OP_WMMA_MMA;
+        else if (word_is(q, wl, "and")) bop |= WM_AND;
+        else if (word_is(q, wl, "popc")) bop |= WM_POPC;
         else if (wl == 1 && *q >= 'a' && *q <= 'd') mat = (int)(*q - 'a');
         else if ((word_is(q, wl, "row") || word_is(q, wl, "col")) && nlay < 2)
             lay[nlay++] = *q == 'c';
@@ -93,16 +115,21 @@ void wmi_ptx_wmma_decode(const char *s, size_t n, wmi_insn *in)
         wmi_type c = nty == 2 ? ty[1] : ty[3];
         if (nlay != 2 || (nty != 2 && nty != 4) || c == PT_NONE)
             return;
+        /* C's type is kept only as "f16 or not": f64 and s32 D need their
+           own type of C */
+        if ((ty[0] == PT_F64) != (c == PT_F64) ||
+            (ty[0] == PT_S32) != (c == PT_S32))
+            return;
         in->type = (uint8_t)ty[0];
         in->type2 = (uint8_t)a;
         in->mod2 = (uint8_t)b;
-        mod |= c == PT_F16 ? (unsigned)WM_CF16 : 0u;
+        mod |= (c == PT_F16 ? (unsigned)WM_CF16 : 0u) | bop;
     } else {
         if (nlay != 1 || nty != 1 || mat < 0 ||
             (op == OP_WMMA_STORE) != (mat == MAT_D))
             return;
         in->type = (uint8_t)ty[0];
-        mod |= (unsigned)mat << 2;
+        mod |= (unsigned)mat << WM_MAT_SHIFT;
     }
     in->op = (uint8_t)op;
     in->mod = (uint8_t)mod;
@@ -112,63 +139,98 @@ void wmi_ptx_wmma_decode(const char *s, size_t n, wmi_insn *in)
 
 typedef struct frag {
     unsigned rows, cols; /* the matrix */
-    unsigned esz;        /* element bytes */
-    int memo;            /* registers follow memory order (A, B col-major) */
+    unsigned ebits;      /* element bits: 1, 4, 8, 16, 32 or 64 */
+    unsigned rw;         /* register bytes: 4, or 8 for f64 */
+    int memo;            /* registers hold the matrix's columns (A, B
+                            col-major; f64 B always) */
     int colmem;          /* column-major in memory */
-    unsigned w;          /* bytes a lane holds of one block: 4 or 8 */
+    unsigned w;          /* bytes a lane holds of one block: 4, 8 or 16 */
     unsigned bw, lpr;    /* block row bytes; lanes per block row */
     unsigned nbr, units; /* blocks down the rows; blocks */
     unsigned nregs;      /* registers of the fragment (f16 A/B: 8) */
 } frag;
 
-static unsigned esz_of(wmi_type t)
+static unsigned ebits_of(wmi_type t)
 {
-    return t == PT_S8 || t == PT_U8 ? 1 : t == PT_F16 || t == PT_BF16 ? 2 : 4;
+    return t == PT_B1 ? 1
+           : t == PT_S4 || t == PT_U4 ? 4
+           : t == PT_S8 || t == PT_U8 ? 8
+           : t == PT_F16 || t == PT_BF16 ? 16 : t == PT_F64 ? 64 : 32;
 }
 
 /* Is element type t allowed for matrix mat of shape sh?  */
 static int type_ok(unsigned sh, unsigned mat, wmi_type t)
 {
+    if (sh == SH_8_8_4)
+        return t == PT_F64;
     if (mat >= MAT_C)
         return sh == SH_16_16_8 ? t == PT_F32
-                                : t == PT_F16 || t == PT_F32 || t == PT_S32;
+               : sh >= SH_8_8_32 ? t == PT_S32
+                                  : t == PT_F16 || t == PT_F32 || t == PT_S32;
     if (sh == SH_16_16_8)
         return t == PT_TF32;
+    if (sh == SH_8_8_32)
+        return t == PT_S4 || t == PT_U4;
+    if (sh == SH_8_8_128)
+        return t == PT_B1;
     return t == PT_F16 || t == PT_BF16 || t == PT_S8 || t == PT_U8;
+}
+
+/* The ISA's sub-byte and single-bit forms take A row-major and B
+   column-major only. */
+static int layout_ok(unsigned sh, unsigned mat, int col)
+{
+    return sh < SH_8_8_32 || mat >= MAT_C || col == (mat == MAT_B);
 }
 
 /* The fragment of matrix mat (shape sh, element type t, col-major in
    memory if col); 0 if the combination is not a wmma form. */
 static int frag_of(unsigned sh, unsigned mat, wmi_type t, int col, frag *f)
 {
-    if (sh >= WM_ARRAY_LEN(shapes) || !type_ok(sh, mat, t))
+    if (sh >= WM_ARRAY_LEN(shapes) || !type_ok(sh, mat, t) ||
+        !layout_ok(sh, mat, col))
         return 0;
     unsigned M = shapes[sh].m, N = shapes[sh].n, K = shapes[sh].k;
     f->rows = mat == MAT_A ? M : mat == MAT_B ? K : M;
     f->cols = mat == MAT_A ? K : N;
-    f->esz = esz_of(t);
+    f->ebits = ebits_of(t);
+    f->rw = t == PT_F64 ? 8 : 4;
     f->colmem = col;
-    f->memo = mat <= MAT_B && col;
-    f->w = (mat >= MAT_C && f->esz == 4) ? 8 : 4;
+    /* f64: mma.sync m8n8k4's registers whatever the memory layout (B by
+       columns); the others follow memory for A and B */
+    f->memo = t == PT_F64 ? mat == MAT_B : mat <= MAT_B && col;
+    f->w = t == PT_F64 ? (mat >= MAT_C ? 16 : 8)
+                       : (mat >= MAT_C && f->ebits == 32) ? 8 : 4;
     unsigned mr = f->memo ? f->cols : f->rows;  /* rows of the blocks */
-    unsigned rb = (f->memo ? f->rows : f->cols) * f->esz;
+    unsigned rb = (f->memo ? f->rows : f->cols) * f->ebits / 8;
     f->bw = rb < 4 * f->w ? rb : 4 * f->w;
     f->lpr = f->bw / f->w;
     f->nbr = mr / (32 / f->lpr);
     f->units = f->nbr * (rb / f->bw);
-    f->nregs = (mat <= MAT_B && t == PT_F16) ? 8 : f->units * f->w / 4;
+    f->nregs = (mat <= MAT_B && t == PT_F16) ? 8 : f->units * f->w / f->rw;
     return 1;
 }
 
-/* Matrix element (*i, *j) at byte b of lane l's part of block u. */
-static void elem_at(const frag *f, unsigned u, unsigned l, unsigned b,
+/* Matrix element (*i, *j) at bit `bit` of lane l's part of block u. */
+static void elem_at(const frag *f, unsigned u, unsigned l, unsigned bit,
                     unsigned *i, unsigned *j)
 {
     unsigned br = u % f->nbr, bc = u / f->nbr;
     unsigned r = br * (32 / f->lpr) + l / f->lpr;
-    unsigned c = (bc * f->bw + (l % f->lpr) * f->w + b) / f->esz;
+    unsigned c = ((bc * f->bw + (l % f->lpr) * f->w) * 8 + bit) / f->ebits;
     *i = f->memo ? c : r;
     *j = f->memo ? r : c;
+}
+
+/* The register of fragment `regs` and the bit in it that hold byte `at`
+   of lane l's part of block u. */
+static uint64_t *reg_at(const wm_ptx_module *mod, uint64_t (*R)[32],
+                        const frag *f, uint32_t regs, unsigned u, unsigned l,
+                        unsigned at, unsigned *shift)
+{
+    unsigned k = (u * f->w + at) / f->rw;
+    *shift = 8 * ((u * f->w + at) % f->rw);
+    return &R[wmi_vslot(mod, regs, k)][l];
 }
 
 static wm_space model_space(wmi_space s)
@@ -205,7 +267,8 @@ static wm_status count_regs(wmi_cta *c, wmi_warp *w, uint32_t pc,
  * Move fragment f between the registers `regs` and memory at p (space
  * sp, stride `stride` elements between rows, or columns when
  * col-major): one warp request per piece, a piece being a block's bytes
- * a lane holds (or one element of an accumulator stored column-major).
+ * a lane holds, 8 at most (or one element, where a lane's elements are a
+ * stride apart: an accumulator stored column-major, an f64 A).
  */
 static wm_status move(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                       uint32_t pc, const frag *f, uint32_t regs, int store)
@@ -227,14 +290,13 @@ static wm_status move(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                                  "in every lane", text);
     if (sp == SP_SHARED)
         base = (uint32_t)base;
-    if ((base & 15) || (ld * f->esz) % 16)
+    if ((base & 15) || (ld * f->ebits) % 128)
         return wmi_ptx_fault(c, w, 0, pc, WM_ERR_FAULT,
                              "%s: address 0x%llx and stride (%llu elements, "
-                             "%u bytes each) must be multiples of 16 bytes",
+                             "%u bits each) must be multiples of 16 bytes",
                              text, (unsigned long long)base,
-                             (unsigned long long)ld, f->esz);
-    int percol = f->colmem && !f->memo; /* accumulator, column-major */
-    unsigned psz = percol ? f->esz : f->w, npieces = f->w / psz;
+                             (unsigned long long)ld, f->ebits);
+    unsigned psz = wmi_ptx_wmma_piece(in), npieces = f->w / psz;
     for (unsigned u = 0; u < f->units; u++)
         for (unsigned p = 0; p < npieces; p++) {
             wm_access a;
@@ -246,10 +308,10 @@ static wm_status move(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
             wmi_space rs0 = SP_GENERIC;
             for (unsigned l = 0; l < 32; l++) {
                 unsigned i, j;
-                elem_at(f, u, l, p * psz, &i, &j);
+                elem_at(f, u, l, 8 * p * psz, &i, &j);
                 uint64_t off = f->colmem ? (uint64_t)j * ld + i
                                          : (uint64_t)i * ld + j;
-                uint64_t addr = base + off * f->esz;
+                uint64_t addr = base + off * f->ebits / 8;
                 wmi_space rs;
                 uint8_t *h = wmi_ptx_block(c, w, l, pc, sp, addr, psz,
                                            store ? "wmma store" : "wmma load",
@@ -264,15 +326,15 @@ static wm_status move(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                                          "global or shared buffer", text);
                 a.addr[l] = rs == SP_SHARED && sp == SP_GENERIC
                                 ? addr - WMI_SHARED_WIN : addr;
+                uint64_t keep = f->rw == 8 ? ~(uint64_t)0 : 0xffffffffu;
                 for (unsigned b = 0; b < psz; b++) {
-                    unsigned at = p * psz + b; /* byte of the lane's part */
-                    uint64_t *r =
-                        &R[wmi_vslot(mod, regs, u * f->w / 4 + at / 4)][l];
-                    unsigned sh = 8 * (at % 4);
+                    unsigned sh;
+                    uint64_t *r = reg_at(mod, R, f, regs, u, l, p * psz + b,
+                                         &sh);
                     if (store)
                         h[b] = (uint8_t)(*r >> sh);
                     else
-                        *r = (*r & ~((uint64_t)0xff << sh) & 0xffffffffu) |
+                        *r = (*r & ~((uint64_t)0xff << sh) & keep) |
                              (uint64_t)h[b] << sh;
                 }
             }
@@ -289,11 +351,21 @@ static wm_status move(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
             }
         }
     /* f16 A and B: the registers past the distinct ones repeat them */
-    unsigned nd = f->units * f->w / 4;
+    unsigned nd = f->units * f->w / f->rw;
     for (unsigned k = nd; !store && k < f->nregs; k++)
         memcpy(R[wmi_vslot(mod, regs, k)], R[wmi_vslot(mod, regs, k % nd)],
                sizeof R[0]);
     return WM_OK;
+}
+
+unsigned wmi_ptx_wmma_piece(const wmi_insn *in)
+{
+    frag f;
+    unsigned sh = in->mod & WM_SHAPE, mat = (in->mod >> WM_MAT_SHIFT) & 3;
+    if ((in->op != OP_WMMA_LOAD && in->op != OP_WMMA_STORE) ||
+        !frag_of(sh, mat, (wmi_type)in->type, (in->mod & WM_COL) != 0, &f))
+        return 0;
+    return f.colmem && !f.memo ? f.ebits / 8 : f.w < 8 ? f.w : 8;
 }
 
 wm_status wmi_ptx_wmma_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
@@ -306,8 +378,13 @@ wm_status wmi_ptx_wmma_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     wm_status st = need_warp(c, w, pc, m, text);
     if (st != WM_OK)
         return st;
-    if (!frag_of(in->mod & 3, (in->mod >> 2) & 3, (wmi_type)in->type,
-                 (in->mod & WM_COL) != 0, &f))
+    unsigned sh = in->mod & WM_SHAPE, mat = (in->mod >> WM_MAT_SHIFT) & 3;
+    int col = (in->mod & WM_COL) != 0;
+    if (!layout_ok(sh, mat, col))
+        return wmi_ptx_fault(c, w, 0, pc, WM_ERR_FAULT,
+                             "%s: %s takes A row-major and B column-major "
+                             "only", text, shapes[sh].name);
+    if (!frag_of(sh, mat, (wmi_type)in->type, col, &f))
         return wmi_ptx_fault(c, w, 0, pc, WM_ERR_UNSUPPORTED,
                              "unsupported wmma shape or type '%s'", text);
     st = count_regs(c, w, pc, text, "matrix", wmi_vcount(c->m, regs), f.nregs);
@@ -325,23 +402,34 @@ static float f32_of(uint32_t u)
     return x;
 }
 
-/* Element value of esz bytes at bit `sh` of register value r. */
-static double value(wmi_type t, uint32_t r, unsigned sh)
+/* Element value of type t at bit `sh` of register value r. */
+static double value(wmi_type t, uint64_t r, unsigned sh)
 {
-    uint32_t v = r >> sh;
+    uint32_t v = (uint32_t)(r >> sh);
+    double x;
     if (t == PT_F16)
         return (double)wmi_half_to_float((uint16_t)v);
     if (t == PT_BF16)
         return (double)wmi_bf16_to_float((uint16_t)v);
     if (t == PT_TF32) /* the top 19 bits of an f32 */
-        return (double)f32_of(r & 0xffffe000u);
+        return (double)f32_of((uint32_t)r & 0xffffe000u);
     if (t == PT_S8)
         return (double)(int8_t)(uint8_t)v;
     if (t == PT_U8)
         return (double)(uint8_t)v;
+    if (t == PT_S4) /* two's complement in 4 bits */
+        return (double)((int)(v & 7) - (int)(v & 8));
+    if (t == PT_U4)
+        return (double)(v & 15);
+    if (t == PT_B1)
+        return (double)(v & 1);
     if (t == PT_S32)
-        return (double)(int32_t)r;
-    return (double)f32_of(r); /* f32 */
+        return (double)(int32_t)(uint32_t)r;
+    if (t == PT_F64) {
+        memcpy(&x, &r, 8);
+        return x;
+    }
+    return (double)f32_of((uint32_t)r); /* f32 */
 }
 
 /* Fragment f in registers `regs` into the row-major matrix X (cols f->cols). */
@@ -350,16 +438,15 @@ static void unpack(const wm_ptx_module *mod, uint64_t (*R)[32], const frag *f,
 {
     for (unsigned u = 0; u < f->units; u++)
         for (unsigned l = 0; l < 32; l++)
-            for (unsigned b = 0; b < f->w; b += f->esz) {
-                unsigned i, j;
-                elem_at(f, u, l, b, &i, &j);
-                uint32_t r =
-                    (uint32_t)R[wmi_vslot(mod, regs, u * f->w / 4 + b / 4)][l];
-                X[i * f->cols + j] = value(t, r, 8 * (b % 4));
+            for (unsigned bit = 0; bit < 8 * f->w; bit += f->ebits) {
+                unsigned i, j, sh;
+                elem_at(f, u, l, bit, &i, &j);
+                uint64_t *r = reg_at(mod, R, f, regs, u, l, bit / 8, &sh);
+                X[i * f->cols + j] = value(t, *r, sh + bit % 8);
             }
 }
 
-static uint32_t encode(wmi_type t, double v, int sat)
+static uint64_t encode(wmi_type t, double v, int sat)
 {
     if (t == PT_F16)
         return wmi_float_to_half((float)v, RND_RN);
@@ -368,6 +455,11 @@ static uint32_t encode(wmi_type t, double v, int sat)
         if (sat)
             x = x > INT32_MAX ? INT32_MAX : x < INT32_MIN ? INT32_MIN : x;
         return (uint32_t)(uint64_t)x; /* wraps mod 2^32 */
+    }
+    if (t == PT_F64) {
+        uint64_t u;
+        memcpy(&u, &v, 8);
+        return u;
     }
     float f = (float)v;
     uint32_t u;
@@ -383,12 +475,63 @@ static void pack(const wm_ptx_module *mod, uint64_t (*R)[32], const frag *f,
             R[wmi_vslot(mod, regs, k)][l] = 0;
     for (unsigned u = 0; u < f->units; u++)
         for (unsigned l = 0; l < 32; l++)
-            for (unsigned b = 0; b < f->w; b += f->esz) {
-                unsigned i, j;
-                elem_at(f, u, l, b, &i, &j);
-                uint64_t *r = &R[wmi_vslot(mod, regs, u * f->w / 4 + b / 4)][l];
-                *r |= (uint64_t)encode(t, X[i * f->cols + j], sat) << (8 * (b % 4));
+            for (unsigned bit = 0; bit < 8 * f->w; bit += f->ebits) {
+                unsigned i, j, sh;
+                elem_at(f, u, l, bit, &i, &j);
+                uint64_t *r = reg_at(mod, R, f, regs, u, l, bit / 8, &sh);
+                *r |= encode(t, X[i * f->cols + j], sat) << sh;
             }
+}
+
+/* The input types of A and B (at, bt) and D's (dt) for shape sh: 1 if
+   they are a wmma.mma form. */
+static int types_ok(unsigned sh, wmi_type at, wmi_type bt, wmi_type dt)
+{
+    int i8 = at == PT_S8 || at == PT_U8, i4 = at == PT_S4 || at == PT_U4;
+    if (i8 || i4) /* signedness may differ between A and B */
+        return dt == PT_S32 && (i8 ? bt == PT_S8 || bt == PT_U8
+                                   : bt == PT_S4 || bt == PT_U4);
+    if (at != bt)
+        return 0;
+    if (at == PT_B1)
+        return dt == PT_S32;
+    if (at == PT_F64)
+        return dt == PT_F64;
+    return sh != SH_8_8_4 && dt != PT_S32 &&
+           (dt == PT_F32 || (at != PT_BF16 && at != PT_TF32));
+}
+
+/*
+ * D = A B + C for the f64 shape: per element four fma in K order, each
+ * rounded with rnd (.rn .rz .rm .rp), as mma.sync m8n8k4 .f64 is
+ * modelled.  The dynamic rounding mode is this thread's own; the chain
+ * sits in a function of its own, so the compiler cannot move an fma out
+ * past the mode's change.
+ */
+__attribute__((noinline)) static void f64_chain(const double *A,
+                                                 const double *B, double *C,
+                                                 unsigned M, unsigned N,
+                                                 unsigned K)
+{
+    for (unsigned i = 0; i < M; i++)
+        for (unsigned j = 0; j < N; j++) {
+            double acc = C[i * N + j];
+            for (unsigned k = 0; k < K; k++)
+                acc = fma(A[i * K + k], B[k * N + j], acc);
+            C[i * N + j] = acc;
+        }
+}
+
+static void mma_f64(const double *A, const double *B, double *C, unsigned M,
+                    unsigned N, unsigned K, wmi_rnd rnd)
+{
+    int mode = rnd == RND_RZ ? FE_TOWARDZERO
+               : rnd == RND_RM ? FE_DOWNWARD
+               : rnd == RND_RP ? FE_UPWARD : FE_TONEAREST;
+    int old = fegetround();
+    fesetround(mode);
+    f64_chain(A, B, C, M, N, K);
+    fesetround(old);
 }
 
 wm_status wmi_ptx_wmma_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
@@ -396,20 +539,27 @@ wm_status wmi_ptx_wmma_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 {
     const wm_ptx_module *mod = c->m;
     const char *text = mod->texts + in->text;
-    unsigned sh = in->mod & 3;
+    unsigned sh = in->mod & WM_SHAPE;
     wmi_type at = (wmi_type)in->type2, bt = (wmi_type)in->mod2;
     wmi_type dt = (wmi_type)in->type;
-    wmi_type ct = (in->mod & WM_CF16) ? PT_F16 : dt == PT_S32 ? PT_S32 : PT_F32;
-    int ints = at == PT_S8 || at == PT_U8;
+    wmi_type ct = (in->mod & WM_CF16) ? PT_F16
+                  : dt == PT_S32 || dt == PT_F64 ? dt : PT_F32;
+    int ints = at == PT_S8 || at == PT_U8 || at == PT_S4 || at == PT_U4;
+    int bits = at == PT_B1;
     frag fa, fb, fc, fd;
     wm_status st = need_warp(c, w, pc, m, text);
     if (st != WM_OK)
         return st;
-    if (!frag_of(sh, MAT_A, at, (in->mod & WM_COL) != 0, &fa) ||
-        !frag_of(sh, MAT_B, bt, (in->mod & WM_BCOL) != 0, &fb) ||
+    int acol = (in->mod & WM_COL) != 0, bcol = (in->mod & WM_BCOL) != 0;
+    if (!layout_ok(sh, MAT_A, acol) || !layout_ok(sh, MAT_B, bcol))
+        return wmi_ptx_fault(c, w, 0, pc, WM_ERR_FAULT,
+                             "%s: %s takes A row-major and B column-major "
+                             "only", text, shapes[sh].name);
+    if (!frag_of(sh, MAT_A, at, acol, &fa) ||
+        !frag_of(sh, MAT_B, bt, bcol, &fb) ||
         !frag_of(sh, MAT_C, ct, 0, &fc) || !frag_of(sh, MAT_D, dt, 0, &fd) ||
-        ints != (bt == PT_S8 || bt == PT_U8) || (!ints && at != bt) ||
-        ints != (dt == PT_S32) || ((at == PT_BF16 || at == PT_TF32) && dt != PT_F32))
+        !types_ok(sh, at, bt, dt) || bits != ((in->mod & WM_POPC) != 0) ||
+        (in->rnd != RND_NONE && (dt != PT_F64 || in->rnd > RND_RP)))
         return wmi_ptx_fault(c, w, 0, pc, WM_ERR_UNSUPPORTED,
                              "unsupported wmma shape or types '%s'", text);
     if ((st = count_regs(c, w, pc, text, "A", wmi_vcount(mod, in->a),
@@ -422,14 +572,25 @@ wm_status wmi_ptx_wmma_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
              count_regs(c, w, pc, text, "D", wmi_vcount(mod, in->d), fd.nregs)))
         return st;
     unsigned M = shapes[sh].m, N = shapes[sh].n, K = shapes[sh].k;
-    double A[32 * 16], B[16 * 32], C[16 * 16];
+    double A[8 * 128], B[128 * 8], C[16 * 16]; /* the largest: m8n8k128 */
     unpack(mod, w->r, &fa, in->a, at, A);
     unpack(mod, w->r, &fb, in->b, bt, B);
     unpack(mod, w->r, &fc, in->c, ct, C);
+    if (dt == PT_F64) {
+        mma_f64(A, B, C, M, N, K, (wmi_rnd)in->rnd);
+        pack(mod, w->r, &fd, in->d, dt, C, 0);
+        return WM_OK;
+    }
+    int use_and = (in->mod & WM_AND) != 0;
     for (unsigned i = 0; i < M; i++)
         for (unsigned j = 0; j < N; j++) {
             double acc = C[i * N + j];
-            if (ints) { /* exact: |sum| < 2^53 */
+            if (bits) { /* popc of the K-bit row of A and column of B */
+                for (unsigned k = 0; k < K; k++) {
+                    double x = A[i * K + k], y = B[k * N + j];
+                    acc += use_and ? x * y : x != y;
+                }
+            } else if (ints) { /* exact: |sum| < 2^53 */
                 for (unsigned k = 0; k < K; k++)
                     acc += A[i * K + k] * B[k * N + j];
             } else { /* f32 accumulation in K order, as mma.sync */

@@ -23,6 +23,13 @@
  * lines with accesses from one base are tried once more as one line
  * (ptxas merges s[i] = y; s[i + 1] = x; into one STS.64 that it names by
  * the second line): kept when both then agree.
+ *
+ * A wmma.load / wmma.store is never mapped: its requests are those of the
+ * modelled fragment layout (docs/design/wmma.md), which the SASS (LDSM,
+ * LDS or LDG of other widths) need not share.  Its line is unmapped with
+ * that reason and, as the opcode, the first SASS access of its op that
+ * ptxas attributes to the instruction's innermost line (the mma.hpp
+ * helper the wmma call inlines) or, failing that, to its own line.
  */
 #include "ptx_int.h"
 
@@ -185,6 +192,7 @@ static void set_unmapped(wm_sass_plan *p, const ptx_acc *c, size_t n,
         wm_sass_map *mp = &p->map[c[i].insn];
         mp->kind = WM_SASS_UNMAPPED;
         mp->width = c[i].size;
+        mp->opcode = "";
         mp->why = why;
     }
 }
@@ -606,6 +614,49 @@ static void pair_lines(planner *P)
     }
 }
 
+/* The first SASS access of f with op at file:line (a load: also LDSM),
+   or NULL. */
+static const wm_sass_mem *sass_at(const wm_sass *s, const wmi_func *f,
+                                  const char *file, uint32_t line, wm_op op)
+{
+    for (size_t i = 0; line && i < wm_sass_count(s); i++) {
+        const wm_sass_mem *x = wm_sass_at(s, i);
+        int op_ok = x->op == op || (op == WM_OP_LD && x->op == WM_OP_LDSM);
+        if (x->line == line && op_ok && same_file(x->file, file) &&
+            (!*x->func || !strcmp(x->func, f->name)))
+            return x;
+    }
+    return NULL;
+}
+
+/* f's wmma loads and stores, appended to acc[0..n) as unmapped accesses
+   (the comment at the top); the new count. */
+static size_t add_wmma(wm_sass_plan *p, const wmi_func *f, const wm_sass *s,
+                       ptx_acc *acc, size_t n)
+{
+    const wm_ptx_module *m = p->m;
+    for (uint32_t i = f->first; i < f->first + f->count; i++) {
+        const wmi_insn *in = &m->code[i];
+        wm_ptx_where w;
+        if ((in->op != OP_WMMA_LOAD && in->op != OP_WMMA_STORE) ||
+            !wm_ptx_where_insn(m, i, &w) || !w.line)
+            continue;
+        wm_op op = in->op == OP_WMMA_LOAD ? WM_OP_LD : WM_OP_ST;
+        acc[n] = (ptx_acc){i, w.file, w.line, w.line, 0, in->a, in->imm,
+                           wmi_ptx_wmma_piece(in), sass_space_of(in->space),
+                           op};
+        set_unmapped(p, &acc[n], 1,
+                     "a wmma fragment, counted by the modelled layout "
+                     "(docs/design/wmma.md)");
+        const wm_sass_mem *x = sass_at(s, f, w.inl_file, w.inl_line, op);
+        if (!x)
+            x = sass_at(s, f, w.file, w.line, op);
+        p->map[i].opcode = x ? x->opcode : "";
+        n++;
+    }
+    return n;
+}
+
 static wm_status plan_kernel(wm_sass_plan *p, const wmi_func *f,
                              const wm_sass *s)
 {
@@ -619,6 +670,7 @@ static wm_status plan_kernel(wm_sass_plan *p, const wmi_func *f,
         P.n = collect(p->m, f, P.acc);
         plan_once(&P);
         pair_lines(&P);
+        P.n = add_wmma(p, f, s, P.acc, P.n);
         summarise(p, P.acc, P.n);
         st = WM_OK;
     }

@@ -84,9 +84,10 @@ static wm_status relabel(wm_agg *out, const wm_site *s, const wm_sass_map *mp)
                  mp->width, at);
         break;
     }
-    case WM_SASS_UNMAPPED:
-        snprintf(buf, sizeof buf, "%s  [SASS not mapped: %s; PTX numbers]",
-                 s->label, mp->why);
+    case WM_SASS_UNMAPPED: /* the opcode, where the plan names one */
+        snprintf(buf, sizeof buf, "%s  [SASS not mapped: %s%s%s; PTX numbers]",
+                 s->label, mp->why, *mp->opcode ? "; SASS " : "",
+                 mp->opcode);
         break;
     case WM_SASS_SAME:
     case WM_SASS_MERGED:

@@ -1000,6 +1000,179 @@ static void wmma_gemm(const char *b)
     CHECK_EQ(bad, 0);
 }
 
+/* Sum of the shared-memory ld statistics of all sites. */
+static wm_stats shared_ld(const wm_agg *g)
+{
+    wm_stats all;
+    memset(&all, 0, sizeof all);
+    for (size_t i = 0; i < wm_agg_nsites(g); i++) {
+        wm_site x;
+        wm_agg_site(g, i, &x);
+        if (x.space == WM_SPACE_SHARED && x.op == WM_OP_LD) {
+            all.requests += x.stats.requests;
+            all.wavefronts += x.stats.wavefronts;
+            all.ideal_wavefronts += x.stats.ideal_wavefronts;
+        }
+    }
+    return all;
+}
+
+/* nvcuda::wmma f64: a 64x64x32 double GEMM, m8n8k4 fragments from padded
+   shared tiles, against a CPU matmul (quarter-integer inputs: every sum
+   exact). */
+static void wmma_f64(const char *b)
+{
+    enum { M = 64, N = 64, K = 32 };
+    static double A[M * K], B[K * N], C[M * N];
+    for (int i = 0; i < M * K; i++)
+        A[i] = (double)((i * 7 + 3) % 17 - 8) / 4.0;
+    for (int i = 0; i < K * N; i++)
+        B[i] = (double)((i * 5 + 1) % 13 - 6) / 4.0;
+    memset(C, 0, sizeof C);
+    pi_launch l = pi_dims(N / 32, 128);
+    l.grid[1] = M / 32;
+    pi_buf(&l, C, sizeof C);
+    pi_buf(&l, A, sizeof A);
+    pi_buf(&l, B, sizeof B);
+    pi_u32(&l, M);
+    pi_u32(&l, N);
+    pi_u32(&l, K);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("wmma_f64", b, "_Z10wmma_dgemmPdPKdS1_iii", &l, &g), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double s = 0;
+            for (int k = 0; k < K; k++)
+                s += A[i * K + k] * B[k * N + j];
+            bad += C[i * N + j] != s;
+        }
+    CHECK_EQ(bad, 0);
+    /* 4 CTAs x 4 warps x 4 K steps x 2 k4 steps x 2 fragments = 256
+       requests each for A (line 40) and B (line 42), 8-byte accesses in
+       two half-warp phases (lanes 0-15: g = 0..3).  An A fragment: lane
+       (g, t) reads As row g, column t; rows 96 bytes apart start on banks
+       24 g mod 32 = 0 24 16 8, distinct: 1 wavefront a phase, 2 in all,
+       the ideal.  A B fragment: lane (g, t) B(t, g), rows 288 bytes
+       apart, row t on banks 8 t .. 8 t + 7 in a phase: 2 again.  (With
+       PAD 0: A rows 0 and 2 collide, 4; B's four rows all, 8.)  (-G: the
+       loads sit in mma.hpp's helpers.) */
+    int opt = b[0] != 'G';
+    wm_stats sa = pi_line(g, "wmma_f64.cu", 40, WM_SPACE_SHARED, WM_OP_LD);
+    wm_stats sb = pi_line(g, "wmma_f64.cu", 42, WM_SPACE_SHARED, WM_OP_LD);
+    CHECK_EQ(sa.requests, opt ? 256 : 0);
+    CHECK_EQ(sa.wavefronts, opt ? 512 : 0);
+    CHECK_EQ(sb.requests, opt ? 256 : 0);
+    CHECK_EQ(sb.wavefronts, opt ? 512 : 0);
+    wm_stats all = shared_ld(g);
+    CHECK_EQ(all.requests, 512);
+    CHECK_EQ(all.wavefronts, 1024);
+    CHECK_EQ(all.ideal_wavefronts, 1024);
+    wm_agg_free(g);
+}
+
+/* 4-bit values v (two a byte, the low nibble first) into p at element k. */
+static void put4(uint8_t *p, int k, int v)
+{
+    p[k / 2] = (uint8_t)((p[k / 2] & (k % 2 ? 0x0f : 0xf0)) |
+                         (unsigned)(v & 15) << (4 * (k % 2)));
+}
+
+/* nvcuda::wmma s4 / u4 (m8n8k32) and b1 (m8n8k128, XOR and AND with
+   POPC) products from global memory, against a CPU reference. */
+static void wmma_bits(const char *b)
+{
+    enum { M = 16, N = 16, K = 64 };
+    static const char *const kern[2] = {
+        "_Z9wmma_int4IN6nvcuda4wmma12experimental9precision2s4EEvPiPKiPKhS9_iii",
+        "_Z9wmma_int4IN6nvcuda4wmma12experimental9precision2u4EEvPiPKiPKhS9_iii",
+    };
+    for (int u = 0; u < 2; u++) {
+        static uint8_t A[M * K / 2], B[N * K / 2];
+        static int a[M * K], bb[N * K], C[M * N], D[M * N];
+        for (int i = 0; i < M * K; i++) {
+            int v = (i * 37 + 11) % 16;
+            a[i] = u ? v : v - 8;
+            put4(A, i, a[i]);
+        }
+        for (int i = 0; i < N * K; i++) { /* column-major: B(k, n) at n K + k */
+            int v = (i * 53 + 7) % 16;
+            bb[i] = u ? v : v - 8;
+            put4(B, i, bb[i]);
+        }
+        for (int i = 0; i < M * N; i++)
+            C[i] = i * 1000 - 100000;
+        memset(D, 0, sizeof D);
+        pi_launch l = pi_dims(N / 8, 32);
+        l.grid[1] = M / 8;
+        pi_buf(&l, D, sizeof D);
+        pi_buf(&l, C, sizeof C);
+        pi_buf(&l, A, sizeof A);
+        pi_buf(&l, B, sizeof B);
+        pi_u32(&l, M);
+        pi_u32(&l, N);
+        pi_u32(&l, K);
+        wm_agg *g = NULL;
+        CHECK_EQ(crun("wmma_bits", b, kern[u], &l, &g), WM_OK);
+        int bad = 0;
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                int s = C[i * N + j];
+                for (int k = 0; k < K; k++)
+                    s += a[i * K + k] * bb[j * K + k];
+                bad += D[i * N + j] != s;
+            }
+        CHECK_EQ(bad, 0);
+        /* line 26, the A loads: 4 CTAs x 2 K steps, one request each;
+           lane (g, t) the 4 bytes at 4 t of row g, rows 32 bytes apart:
+           8 rows of 16 bytes, one sector each */
+        wm_stats s = pi_line(g, "wmma_bits.cu", 26, WM_SPACE_GLOBAL, WM_OP_LD);
+        CHECK_EQ(s.requests, b[0] == 'G' ? 0 : 8);
+        CHECK_EQ(s.sectors, b[0] == 'G' ? 0 : 64);
+        wm_agg_free(g);
+    }
+
+    enum { KB = 256 };
+    static uint32_t A1[M * KB / 32], B1[N * KB / 32];
+    static int Dx[N * M], Da[M * N];
+    for (int i = 0; i < M * KB / 32; i++)
+        A1[i] = (uint32_t)i * 2654435761u ^ 0x5bd1e995u;
+    for (int i = 0; i < N * KB / 32; i++)
+        B1[i] = (uint32_t)i * 40503u ^ 0x9e3779b9u;
+    memset(Dx, 0, sizeof Dx);
+    memset(Da, 0, sizeof Da);
+    pi_launch l = pi_dims(N / 8, 32);
+    l.grid[1] = M / 8;
+    pi_buf(&l, Dx, sizeof Dx);
+    pi_buf(&l, Da, sizeof Da);
+    pi_buf(&l, A1, sizeof A1);
+    pi_buf(&l, B1, sizeof B1);
+    pi_u32(&l, M);
+    pi_u32(&l, N);
+    pi_u32(&l, KB);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("wmma_bits", b, "_Z8wmma_binPiS_PKjS1_iii", &l, &g), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            int x = 0, y = 0;
+            for (int w = 0; w < KB / 32; w++) {
+                uint32_t p = A1[i * KB / 32 + w], q = B1[j * KB / 32 + w];
+                x += __builtin_popcount(p ^ q);
+                y += __builtin_popcount(p & q);
+            }
+            bad += Dx[j * M + i] != x; /* stored column-major */
+            bad += Da[i * N + j] != y;
+        }
+    CHECK_EQ(bad, 0);
+    /* line 53, the B loads: 8 requests, columns 32 bytes apart, 16 bytes
+       of each: 8 sectors a request */
+    wm_stats s = pi_line(g, "wmma_bits.cu", 53, WM_SPACE_GLOBAL, WM_OP_LD);
+    CHECK_EQ(s.requests, b[0] == 'G' ? 0 : 8);
+    CHECK_EQ(s.sectors, b[0] == 'G' ? 0 : 64);
+    wm_agg_free(g);
+}
+
 static const corpus_case cases[] = {
     {"cg_reduce", cg_reduce, o3},
     {"reserved_smem", reserved_smem, o3},
@@ -1022,6 +1195,8 @@ static const corpus_case cases[] = {
     {"cp_async_all", cp_async_all, o3},
     {"wgmma_gemm", wgmma_gemm, h90a},
     {"wmma_gemm", wmma_gemm, o3},
+    {"wmma_f64", wmma_f64, o3},
+    {"wmma_bits", wmma_bits, o3},
 };
 
 int main(void)

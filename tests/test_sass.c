@@ -661,6 +661,83 @@ static void unmapped_said(void)
     unload(&f);
 }
 
+/* The opcode and reason the plan gives the first PTX instruction of line
+   (kind UNMAPPED), "" if none. */
+static const char *unmapped_opcode(const wm_ptx_module *m,
+                                   const wm_sass_plan *p, uint32_t line,
+                                   const char **why)
+{
+    for (size_t i = 0; i < wm_ptx_ninsns(m); i++) {
+        wm_ptx_where w;
+        wm_sass_map mp = wm_sass_plan_insn(p, i);
+        if (wm_ptx_where_insn(m, i, &w) && w.line == line &&
+            mp.kind == WM_SASS_UNMAPPED) {
+            *why = mp.why;
+            return mp.opcode;
+        }
+    }
+    *why = "";
+    return "";
+}
+
+/* tests/corpus/wmma_gemm.cu at -O3: ptxas runs the wmma loads and stores
+   as LDSM (the half A and B tiles from shared, lines 38 and 39, one
+   LDSM.16.M88.4 / LDSM.16.MT88.4 each on mma.hpp:91 / 99), STG.E.64 (the
+   f32 store, line 43) and LDG.E (the int8 kernel's fragments).  Their
+   requests are the modelled fragment layout's, so each such line is
+   unmapped, with the reason and the SASS opcode of the helper line the
+   wmma call inlines; the tile staging lines 31 and 33 map as before. */
+static void map_wmma(void)
+{
+    fixture f;
+    if (!load(&f, "tests/corpus/ptx/wmma_gemm_sm_80.ptx",
+              "tests/sass/wmma_gemm_sm_80.sass")) {
+        unload(&f);
+        return;
+    }
+    CHECK_EQ(count_sass(f.s, "_Z9wmma_gemmPfPK6__halfS2_iii", 91,
+                        "LDSM.16.M88.4"), 1);
+    CHECK_EQ(count_sass(f.s, "_Z9wmma_gemmPfPK6__halfS2_iii", 99,
+                        "LDSM.16.MT88.4"), 1);
+    size_t k[1];
+    CHECK_EQ(wm_ptx_match_kernels(f.m, "_Z9wmma_gemmPfPK6__halfS2_iii", k, 1),
+             1);
+    wm_sass_plan *p;
+    CHECK_EQ(wm_sass_plan_new(f.m, k[0], f.s, &p), WM_OK);
+    CHECK_EQ(count_map(f.m, p, 31, WM_SASS_SAME, 2), 2);
+    CHECK_EQ(count_map(f.m, p, 33, WM_SASS_SAME, 2), 2);
+    /* one request: 4 bytes a lane (f16 A, B), 8 (the f32 accumulator) */
+    CHECK_EQ(count_map(f.m, p, 38, WM_SASS_UNMAPPED, 4), 1);
+    CHECK_EQ(count_map(f.m, p, 39, WM_SASS_UNMAPPED, 4), 1);
+    CHECK_EQ(count_map(f.m, p, 43, WM_SASS_UNMAPPED, 8), 1);
+    const char *why;
+    CHECK(strcmp(unmapped_opcode(f.m, p, 38, &why), "LDSM.16.M88.4") == 0);
+    CHECK(strstr(why, "wmma fragment") != NULL);
+    CHECK(strcmp(unmapped_opcode(f.m, p, 39, &why), "LDSM.16.MT88.4") == 0);
+    CHECK(strcmp(unmapped_opcode(f.m, p, 43, &why), "STG.E.64") == 0);
+    wm_sass_summary sum;
+    wm_sass_plan_summary(p, &sum);
+    CHECK_EQ(sum.lines, 5);
+    CHECK_EQ(sum.unmapped, 3);
+    CHECK_EQ(sum.merged, 0);
+    wm_sass_plan_free(p);
+    /* wmma_i8: C's load (line 52), A's and B's (56, 57: five each, the
+       K loop unrolled by 4 and its remainder) and D's store (60) */
+    CHECK_EQ(wm_ptx_match_kernels(f.m, "_Z7wmma_i8PiPKiPKaS3_iii", k, 1), 1);
+    CHECK_EQ(wm_sass_plan_new(f.m, k[0], f.s, &p), WM_OK);
+    CHECK_EQ(count_map(f.m, p, 52, WM_SASS_UNMAPPED, 8), 1);
+    CHECK_EQ(count_map(f.m, p, 56, WM_SASS_UNMAPPED, 4), 5);
+    CHECK_EQ(count_map(f.m, p, 57, WM_SASS_UNMAPPED, 4), 5);
+    CHECK(strcmp(unmapped_opcode(f.m, p, 56, &why), "LDG.E") == 0);
+    /* D column-major: each element its own request, 4 bytes */
+    CHECK_EQ(count_map(f.m, p, 60, WM_SASS_UNMAPPED, 4), 1);
+    wm_sass_plan_summary(p, &sum);
+    CHECK_EQ(sum.lines, 4);
+    CHECK_EQ(sum.unmapped, 4);
+    wm_sass_plan_free(p);
+    unload(&f);
+}
+
 int main(void)
 {
     parse_fields();
@@ -672,5 +749,6 @@ int main(void)
     run_pred_hoist();
     run_bitonic();
     unmapped_said();
+    map_wmma();
     return check_done("test_sass");
 }
