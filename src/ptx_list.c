@@ -45,6 +45,15 @@ static const char *short_param(const char *kernel, const char *name)
     return name;
 }
 
+/* Kernel k and its first LIST_MAX_PARAMS parameters; how many listed. */
+static size_t describe(const wm_ptx_module *m, size_t k,
+                       wm_ptx_kernel_info *ki,
+                       wm_ptx_param_info pi[LIST_MAX_PARAMS])
+{
+    size_t np = wm_ptx_kernel_describe(m, k, ki, pi, LIST_MAX_PARAMS);
+    return np < LIST_MAX_PARAMS ? np : LIST_MAX_PARAMS;
+}
+
 /* --list --format json: the same as one JSON document. */
 static void list_json(FILE *f, const wm_ptx_module *m)
 {
@@ -55,9 +64,7 @@ static void list_json(FILE *f, const wm_ptx_module *m)
     for (size_t k = 0; k < nk; k++) {
         wm_ptx_kernel_info ki;
         wm_ptx_param_info pi[LIST_MAX_PARAMS];
-        size_t np = wm_ptx_kernel_describe(m, k, &ki, pi, WM_ARRAY_LEN(pi));
-        if (np > WM_ARRAY_LEN(pi))
-            np = WM_ARRAY_LEN(pi);
+        size_t np = describe(m, k, &ki, pi);
         fputs(k ? ",\n  {\"name\": " : "\n  {\"name\": ", f);
         wm_json_string(f, ki.name);
         fputs(", \"display\": ", f);
@@ -105,9 +112,7 @@ static void list_text(FILE *f, const wm_ptx_module *m)
     for (size_t k = 0; k < nk; k++) {
         wm_ptx_kernel_info ki;
         wm_ptx_param_info pi[LIST_MAX_PARAMS];
-        size_t np = wm_ptx_kernel_describe(m, k, &ki, pi, WM_ARRAY_LEN(pi));
-        if (np > WM_ARRAY_LEN(pi))
-            np = WM_ARRAY_LEN(pi);
+        size_t np = describe(m, k, &ki, pi);
         fprintf(f, "%skernel %s\n", k ? "\n" : "", ki.signature);
         fprintf(f, "  ptx name %s; %s; %s%s\n", ki.name, origin_name(ki.origin),
                *target ? ".target " : "no .target", target);
