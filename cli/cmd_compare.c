@@ -103,19 +103,3 @@ int wm_cmd_compare(int argc, char **argv)
         wm_ncu_free(x[i]);
     return rc;
 }
-
-int cli_compare(FILE *f, const wm_ncu *const *meas, size_t nmeas,
-                const wm_ncu *pred, const wm_compare_opts *o)
-{
-    size_t flagged = 0, compared = 0;
-    wm_status st = wm_ncu_compare(f, meas, nmeas, pred, o, &flagged,
-                                  &compared);
-    if (st != WM_OK)
-        return cli_error("compare: %s", wm_status_str(st));
-    if (compared == 0)
-        return cli_error("compare: nothing compared: no measured launch "
-                         "matched (see above), or no metric is in both the "
-                         "prediction and the measurement (kernel names, "
-                         "--kernel, or the metrics ncu was asked for?)");
-    return flagged ? WM_EXIT_FINDING : WM_EXIT_OK;
-}

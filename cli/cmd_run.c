@@ -111,6 +111,14 @@ static void print_fault(const wm_ptx_module *m, const char *path, int cu,
     print_call_site(path, ft);
 }
 
+/* Check spec a (--arg number i) against parameter p: a texture or surface
+   by run_tex.c, any other by run_args.c.  1 or 0 after a usage error. */
+static int check_arg(const run_arg *a, size_t i, const wm_ptx_param_info *p)
+{
+    return a->form == RUN_ARG_TEX ? run_tex_check(a, i, p)
+                                  : run_arg_check(a, i, p);
+}
+
 /*
  * Map the --arg specs onto the kernel's parameters: one spec per
  * parameter, or one per source-level argument (numba arrays expand to
@@ -126,7 +134,7 @@ static int map_args(const wm_ptx_kernel_info *ki, const wm_ptx_param_info *pi,
     memset(out, 0, np * sizeof *out);
     if (nspecs == np) {
         for (size_t i = 0; i < np; i++) {
-            if (!run_arg_check(&specs[i], i, &pi[i]))
+            if (!check_arg(&specs[i], i, &pi[i]))
                 return 0;
             out[i] = run_arg_launch(&specs[i]);
         }
@@ -184,7 +192,7 @@ static int map_args(const wm_ptx_kernel_info *ki, const wm_ptx_param_info *pi,
             i += n;
             continue;
         }
-        if (i >= np || !run_arg_check(a, g, &pi[i]))
+        if (i >= np || !check_arg(a, g, &pi[i]))
             return 0;
         out[i++] = run_arg_launch(a);
     }
@@ -337,7 +345,10 @@ static int arg_opt(int argc, char **argv, int *i, run_opts *o)
         memset(a, 0, sizeof *a);
         a->text = v;
         a->form = RUN_ARG_VALUE;
-        if (!rv_value_arg(v, &a->value, &o->rv))
+        int ok = strncmp(v, "tmap:", 5) == 0 /* run_tmap.c */
+                     ? rv_tmap_arg(v, &a->value, &o->rv)
+                     : rv_value_arg(v, &a->value, &o->rv);
+        if (!ok)
             return -1;
     } else if (!run_arg_parse(v, a)) {
         if (a->nomem)

@@ -1,6 +1,7 @@
 /*
  * compare_opts.c -- the --compare and --tolerance options of `run`
- * (compare_opts.h).
+ * (compare_opts.h), and cli_compare, the comparison and its exit status
+ * that `run --compare` and `warpmem compare` share.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "compare_opts.h"
@@ -101,4 +102,20 @@ int cli_compare_run(const cli_compare_opts *c, const wm_ptx_module *m,
         wm_ncu_free(meas[i]);
     wm_ncu_free(pred);
     return rc;
+}
+
+int cli_compare(FILE *f, const wm_ncu *const *meas, size_t nmeas,
+                const wm_ncu *pred, const wm_compare_opts *o)
+{
+    size_t flagged = 0, compared = 0;
+    wm_status st = wm_ncu_compare(f, meas, nmeas, pred, o, &flagged,
+                                  &compared);
+    if (st != WM_OK)
+        return cli_error("compare: %s", wm_status_str(st));
+    if (compared == 0)
+        return cli_error("compare: nothing compared: no measured launch "
+                         "matched (see above), or no metric is in both the "
+                         "prediction and the measurement (kernel names, "
+                         "--kernel, or the metrics ncu was asked for?)");
+    return flagged ? WM_EXIT_FINDING : WM_EXIT_OK;
 }

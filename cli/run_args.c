@@ -292,8 +292,6 @@ static const char *short_name(const char *name)
 
 int run_arg_check(const run_arg *a, size_t i, const wm_ptx_param_info *p)
 {
-    if (a->form == RUN_ARG_TEX)
-        return run_tex_check(a, i, p);
     char src[80] = "";
     if (*p->ctype)
         snprintf(src, sizeof src, " (%s)", p->ctype);

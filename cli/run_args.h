@@ -63,7 +63,8 @@ typedef struct run_arg {
 int run_arg_parse(const char *spec, run_arg *a);
 
 /* Check a (given as --arg number i, 1-based in messages as the user
-   counts) against parameter p; 1 or 0 after printing a usage error. */
+   counts) against parameter p; 1 or 0 after printing a usage error.
+   Textures and surfaces are run_tex_check's. */
 int run_arg_check(const run_arg *a, size_t i, const wm_ptx_param_info *p);
 
 /* Check a :file= against the spec (size; .npy dtype and shape) without

@@ -198,8 +198,6 @@ static int raw_bytes(const char *spec, wm_ptx_arg *a, run_values *rv)
 int rv_value_arg(const char *spec, wm_ptx_arg *a, run_values *rv)
 {
     memset(a, 0, sizeof *a);
-    if (strncmp(spec, "tmap:", 5) == 0) /* run_tmap.c */
-        return rv_tmap_arg(spec, a, rv);
     if (spec[0] != '{')
         return raw_bytes(spec, a, rv);
     size_t len = strlen(spec);

@@ -40,8 +40,9 @@ typedef struct run_values {
 /* Is spec a by-value form ('{...}', bytes:... or tmap:...)? */
 int rv_is_value(const char *spec);
 
-/* Parse a by-value --arg into *a (value and size set); 1, or 0 after
-   printing an error. */
+/* Parse a by-value --arg ('{...}' or bytes:..., not tmap:..., which is
+   rv_tmap_arg's) into *a (value and size set); 1, or 0 after printing an
+   error. */
 int rv_value_arg(const char *spec, wm_ptx_arg *a, run_values *rv);
 
 /* A buffer TYPE[N][:init][:file=PATH][:out=PATH] (text of n bytes):

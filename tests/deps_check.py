@@ -57,22 +57,6 @@ KNOWN = [
                "the residency in, and let cache_time.c own the prediction",
     },
     {
-        "files": {"cli/run_tmap.c", "cli/run_value.c"},
-        "how": "run_value.c dispatches tmap: specs to rv_tmap_arg, which "
-               "makes its data buffer with rv_buffer: the dispatch moves to "
-               "the caller of both (cmd_run.c's --arg loop)",
-    },
-    {
-        "files": {"cli/cmd_compare.c", "cli/compare_opts.c"},
-        "how": "compare_opts.c hands over to cli_compare: let the command "
-               "own the hand-over, compare_opts.c only parses",
-    },
-    {
-        "files": {"cli/run_args.c", "cli/run_tex.c"},
-        "how": "run_tex.c uses run_arg_parse, run_args.c calls "
-               "run_tex_check: the check moves to the caller of both",
-    },
-    {
         "files": {
             "cli/doc/gendoc.c", "cli/doc/gen_bash.c", "cli/doc/gen_man.c",
             "cli/doc/gen_zsh.c",
