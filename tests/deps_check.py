@@ -56,15 +56,6 @@ KNOWN = [
                "asks cache.c for the prediction and the residency: pass "
                "the residency in, and let cache_time.c own the prediction",
     },
-    {
-        "files": {
-            "cli/doc/gendoc.c", "cli/doc/gen_bash.c", "cli/doc/gen_man.c",
-            "cli/doc/gen_zsh.c",
-        },
-        "how": "gendoc.c is both the driver (main) and the table helpers "
-               "gd_* the generators use: move the helpers into a bottom "
-               "gd_table.c",
-    },
 ]
 
 DIRS = ("src", "cli", "lab")

@@ -1,7 +1,8 @@
 /*
  * gendoc.h -- the parts of warpmem-gendoc (gendoc.c): the writers of the
  * manual page (gen_man.c) and of the bash and zsh completions
- * (gen_bash.c, gen_zsh.c), all reading the rows of cli/help.def.
+ * (gen_bash.c, gen_zsh.c), all reading the rows of cli/help.def through
+ * the gd_* questions of gd_table.c.
  */
 #ifndef WM_GENDOC_H
 #define WM_GENDOC_H
