@@ -78,6 +78,9 @@ struct wmi_check {
     uint64_t mbar_at[MAX_MBARS]; /* ... at these shared offsets + 1 */
     wmi_word *sh;       /* shared shadow */
     uint64_t nsh;
+    uint32_t *sh_seen;  /* per shared word: SEEN_* state of the last read
+                           instruction that touched it (shared_reads) */
+    uint32_t stamp;     /* that instruction's number */
     uint32_t ngbufs;
     gent *gt;           /* global words of this CTA (power-of-two cap) */
     uint32_t gcap, gcount;
@@ -131,14 +134,15 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
     int ok = k->vc && k->bar && k->mbar && k->order;
     if (k->checks) {
         k->sh = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh);
+        k->sh_seen = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh_seen);
         k->gcap = GT_START;
         k->gt = calloc(k->gcap, sizeof *k->gt);
         k->glive = calloc(k->gcap / 64, sizeof *k->glive);
         k->gwritten = calloc(ngbufs, sizeof *k->gwritten);
         k->hz = calloc(MAX_HAZARDS, sizeof *k->hz);
         k->hidx = calloc(2 * MAX_HAZARDS, sizeof *k->hidx);
-        ok = ok && k->sh && k->gt && k->glive && k->gwritten && k->hz &&
-             k->hidx;
+        ok = ok && k->sh && k->sh_seen && k->gt && k->glive &&
+             k->gwritten && k->hz && k->hidx;
         if (k->checks & WM_CHECK_RACE)
             ok = ok && (k->grid = wmi_grid_new(gbufs, ngbufs ? ngbufs - 1
                                                               : 0));
@@ -177,6 +181,7 @@ void wmi_check_free(wmi_check *k)
     free(k->glive);
     free(k->gwritten);
     free(k->sh);
+    free(k->sh_seen);
     free(k->vc);
     free(k->bar);
     free(k->mbar);
@@ -496,9 +501,10 @@ HOT void check_word(wmi_check *k, wmi_word *e, unsigned mask,
         }
 }
 
-/* Record x in word e. */
-HOT void record_word(wmi_check *k, wmi_word *e, unsigned mask,
-                        const cur *x, wmi_acc_kind kind)
+/* Record x in word e; 0 when a read is dropped (both slots hold reads of
+   other threads that are not ordered before it). */
+HOT int record_word(wmi_check *k, wmi_word *e, unsigned mask, const cur *x,
+                    wmi_acc_kind kind)
 {
     rec r = {x->pc, x->clock, (uint16_t)x->warp, (uint8_t)x->lane,
              (uint8_t)(mask | (kind == WMI_ACC_ATOMIC ? REC_ATOMIC : 0) |
@@ -506,20 +512,21 @@ HOT void record_word(wmi_check *k, wmi_word *e, unsigned mask,
              x->rel, x->acq};
     if (kind != WMI_ACC_READ) {
         e->w = r;
-        return;
+        return 1;
     }
     /* keep reads of two different threads: the same thread's replaces its
        own, an ordered one gives way, else the second slot is taken */
     for (int i = 0; i < 2; i++)
         if (e->r[i].bits && e->r[i].warp == r.warp && e->r[i].lane == r.lane) {
             e->r[i] = r;
-            return;
+            return 1;
         }
     for (int i = 0; i < 2; i++)
         if (!e->r[i].bits || ordered(k, &e->r[i], x)) {
             e->r[i] = r;
-            return;
+            return 1;
         }
+    return 0;
 }
 
 /* Bytes of word wd touched by [a, a + size). */
@@ -796,9 +803,94 @@ HOT void mem_words_k(wmi_check *k, cur *x, const uint64_t *addr,
     }
 }
 
+/* Can word e's last write conflict with no lane of x, whatever the lane
+   and its bytes?  (conflict() of a read is then 0 for each: no write, or
+   one ordered before the whole warp, or one of the same instance.) */
+static inline int write_clean(const wmi_check *k, const wmi_word *e,
+                              const cur *x)
+{
+    const rec *w = &e->w;
+    if (!(w->bits & REC_BYTES))
+        return 1;
+    if (w->warp != x->warp)
+        return w->clock <= x->vc[w->warp];
+    return w->clock < x->clock || !k->intra ||
+           (w->pc == x->pc && w->clock == x->clock);
+}
+
+/*
+ * Shared reads of at most 4 bytes when lanes are unordered (sm_70+) and
+ * races are checked: mem_words_k's loop, lane by lane in the same order,
+ * skipping the lanes whose work is provably nothing.  A read changes only
+ * its word's two read slots, so within one instruction:
+ *   - the word's last write and initialised bytes stay what its first
+ *     lane saw: when that write cannot conflict with any lane
+ *     (write_clean) and all 4 bytes are initialised (or init is not
+ *     checked), no lane of the instruction reports on that word (CLEAN);
+ *   - a read slot filled by a lane of this instruction is never taken by
+ *     a later one (same warp and clock, another lane: not ordered, not the
+ *     same thread), so once both slots hold this instruction's lanes every
+ *     further lane's record is dropped.
+ * A word in both states is skipped: the 16 lanes of a broadcast (SGEMM's
+ * As[ty][k]) cost one test each after the first two.  Every lane that is
+ * not skipped is checked and recorded exactly as mem_words_k does, so the
+ * hazards, their order and counts, and the shadow are the same.
+ * sh_seen[word] = stamp << 3 | SEEN_CLEAN | slots filled by this
+ * instruction (0-2).
+ */
+#define SEEN_CLEAN 4u
+#define SEEN_FULL (SEEN_CLEAN | 2u)
+
+static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
+                         uint32_t ms)
+{
+    int init = (k->checks & WM_CHECK_INIT) != 0;
+    unsigned low = (1u << x->size) - 1;
+    assert(k->intra && (k->checks & WM_CHECK_RACE) && x->size <= 4);
+    if (++k->stamp >= 1u << 29) { /* numbers run out: forget old states */
+        memset(k->sh_seen, 0, k->nsh * sizeof *k->sh_seen);
+        k->stamp = 1;
+    }
+    uint32_t base = k->stamp << 3;
+    x->space = WM_SPACE_SHARED;
+    x->buf = -1;
+    for (uint32_t act = ms; act; act &= act - 1) {
+        unsigned l = (unsigned)__builtin_ctz(act);
+        uint64_t off = addr[l], wd = off / 4;
+        if (wd >= k->nsh)
+            continue;
+        uint32_t st = k->sh_seen[wd];
+        if (st == (base | SEEN_FULL))
+            continue;
+        wmi_word *e = &k->sh[wd];
+        if ((st & ~7u) != base) { /* the instruction's first lane here */
+            current(k, e);
+            int clean = write_clean(k, e, x) && (!init || e->init == 15);
+            st = base | (clean ? SEEN_CLEAN : 0);
+        }
+        unsigned mk = low << (off & 3) & 15u;
+        x->lane = l;
+        x->addr = off;
+        if (!(st & SEEN_CLEAN)) {
+            check_word(k, e, mk, x, WMI_ACC_READ);
+            if (init && (mk & ~e->init))
+                hazard(k, WM_HAZ_UNINIT, NULL, 0, x);
+        }
+        if (record_word(k, e, mk, x, WMI_ACC_READ))
+            st++; /* a slot this instruction had not filled (see above) */
+        assert((st & 3u) <= 2);
+        k->sh_seen[wd] = st;
+    }
+}
+
 static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
                       uint32_t mg)
 {
+    if (x->kind == WMI_ACC_READ && !mg && k->intra &&
+        (k->checks & WM_CHECK_RACE)) {
+        shared_reads(k, x, addr, ms);
+        return;
+    }
     switch (x->kind) {
     case WMI_ACC_READ:
         mem_words_k(k, x, addr, ms, mg, WMI_ACC_READ);
