@@ -818,10 +818,24 @@ static inline int write_clean(const wmi_check *k, const wmi_word *e,
            (w->pc == x->pc && w->clock == x->clock);
 }
 
+/* Read slot r against every lane of x's warp: another warp's read (or
+   none) is the same for all lanes, free (empty or ordered before x:
+   record_word may take it) or not (never taken); a read of x's own warp
+   depends on the lane (its own thread's, or ordered by the clock). */
+static inline int slot_other(const rec *r, const cur *x)
+{
+    return !r->bits || r->warp != x->warp;
+}
+
+static inline int slot_free(const rec *r, const cur *x)
+{
+    return !r->bits || r->clock <= x->vc[r->warp];
+}
+
 /*
  * Shared reads of at most 4 bytes when lanes are unordered (sm_70+) and
  * races are checked: mem_words_k's loop, lane by lane in the same order,
- * skipping the lanes whose work is provably nothing.  A read changes only
+ * doing only the work that can change something.  A read changes only
  * its word's two read slots, so within one instruction:
  *   - the word's last write and initialised bytes stay what its first
  *     lane saw: when that write cannot conflict with any lane
@@ -829,16 +843,24 @@ static inline int write_clean(const wmi_check *k, const wmi_word *e,
  *     checked), no lane of the instruction reports on that word (CLEAN);
  *   - a read slot filled by a lane of this instruction is never taken by
  *     a later one (same warp and clock, another lane: not ordered, not the
- *     same thread), so once both slots hold this instruction's lanes every
- *     further lane's record is dropped.
- * A word in both states is skipped: the 16 lanes of a broadcast (SGEMM's
- * As[ty][k]) cost one test each after the first two.  Every lane that is
- * not skipped is checked and recorded exactly as mem_words_k does, so the
- * hazards, their order and counts, and the shadow are the same.
- * sh_seen[word] = stamp << 3 | SEEN_CLEAN | slots filled by this
- * instruction (0-2).
+ *     same thread);
+ *   - when neither slot holds a read of this warp as the first lane comes
+ *     (slot_other), no slot is any lane's own, so record_word gives the
+ *     free slots (slot_free) to the first lanes in slot order and drops
+ *     the others: the state keeps the next slot to give (DIRECT).
+ * Once no slot can change (both filled by this instruction, or DIRECT
+ * with none left: FULL) a CLEAN word's lanes are skipped.  Every other
+ * lane is checked and recorded as mem_words_k does, so the hazards (their
+ * order and counts) and the shadow are the same.  The 16 lanes of a
+ * broadcast (SGEMM's As[ty][k]) cost one comparison each after the first,
+ * and the reads of a word whose slots hold another warp's unordered reads
+ * (the later warps reading Bs[k][tx]) one lookup.
+ * sh_seen[word] = stamp << 4 | SEEN_DIRECT | SEEN_CLEAN | n, where n is
+ * the slots filled by this instruction (0-2), or with SEEN_DIRECT the next
+ * slot to give (2: none).
  */
 #define SEEN_CLEAN 4u
+#define SEEN_DIRECT 8u
 #define SEEN_FULL (SEEN_CLEAN | 2u)
 
 static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
@@ -847,28 +869,49 @@ static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
     int init = (k->checks & WM_CHECK_INIT) != 0;
     unsigned low = (1u << x->size) - 1;
     assert(k->intra && (k->checks & WM_CHECK_RACE) && x->size <= 4);
-    if (++k->stamp >= 1u << 29) { /* numbers run out: forget old states */
+    if (++k->stamp >= 1u << 28) { /* numbers run out: forget old states */
         memset(k->sh_seen, 0, k->nsh * sizeof *k->sh_seen);
         k->stamp = 1;
     }
-    uint32_t base = k->stamp << 3;
+    uint32_t base = k->stamp << 4;
+    rec r = {x->pc, x->clock, (uint16_t)x->warp, 0, 0, x->rel, x->acq};
     x->space = WM_SPACE_SHARED;
     x->buf = -1;
+    uint64_t last = UINT64_MAX; /* the word of the lane before, if FULL */
     for (uint32_t act = ms; act; act &= act - 1) {
         unsigned l = (unsigned)__builtin_ctz(act);
         uint64_t off = addr[l], wd = off / 4;
-        if (wd >= k->nsh)
-            continue;
+        if (wd == last || wd >= k->nsh)
+            continue; /* (wd == last: a broadcast's next lane) */
         uint32_t st = k->sh_seen[wd];
-        if (st == (base | SEEN_FULL))
+        if ((st & ~SEEN_DIRECT) == (base | SEEN_FULL)) {
+            last = wd;
             continue;
-        wmi_word *e = &k->sh[wd];
-        if ((st & ~7u) != base) { /* the instruction's first lane here */
-            current(k, e);
-            int clean = write_clean(k, e, x) && (!init || e->init == 15);
-            st = base | (clean ? SEEN_CLEAN : 0);
         }
+        wmi_word *e = &k->sh[wd];
         unsigned mk = low << (off & 3) & 15u;
+        r.lane = (uint8_t)l;
+        r.bits = (uint8_t)(mk | x->strong);
+        if ((st & ~15u) != base) { /* the instruction's first lane here */
+            current(k, e);
+            st = base;
+            if (write_clean(k, e, x) && (!init || e->init == 15)) {
+                st |= SEEN_CLEAN;
+                if (slot_other(&e->r[0], x) && slot_other(&e->r[1], x)) {
+                    int f0 = slot_free(&e->r[0], x);
+                    int f1 = slot_free(&e->r[1], x);
+                    if (f0 || f1)
+                        e->r[f0 ? 0 : 1] = r;
+                    k->sh_seen[wd] = st | SEEN_DIRECT | (f0 && f1 ? 1 : 2);
+                    continue;
+                }
+            }
+        } else if (st & SEEN_DIRECT) { /* a later lane: slot 1 is free */
+            assert((st & 3u) == 1);
+            e->r[1] = r;
+            k->sh_seen[wd] = st + 1;
+            continue;
+        }
         x->lane = l;
         x->addr = off;
         if (!(st & SEEN_CLEAN)) {
