@@ -803,33 +803,34 @@ HOT void mem_words_k(wmi_check *k, cur *x, const uint64_t *addr,
     }
 }
 
-/* Can word e's last write conflict with no lane of x, whatever the lane
-   and its bytes?  (conflict() of a read is then 0 for each: no write, or
-   one ordered before the whole warp, or one of the same instance.) */
-static inline int write_clean(const wmi_check *k, const wmi_word *e,
-                              const cur *x)
+/* Can write record w conflict with no lane of the access (pc, warp,
+   clock; vc: the warp's row of clocks), whatever the lane and its bytes?
+   (conflict() of a read is then 0 for each: no write, or one ordered
+   before the whole warp, or one of the same instance.)  Scalars, not a
+   cur: the hot loop keeps them in registers. */
+static inline int write_clean(const rec *w, uint32_t pc, uint32_t warp,
+                              uint32_t clock, const uint32_t *vc, int intra)
 {
-    const rec *w = &e->w;
     if (!(w->bits & REC_BYTES))
         return 1;
-    if (w->warp != x->warp)
-        return w->clock <= x->vc[w->warp];
-    return w->clock < x->clock || !k->intra ||
-           (w->pc == x->pc && w->clock == x->clock);
+    if (w->warp != warp)
+        return w->clock <= vc[w->warp];
+    return w->clock < clock || !intra || (w->pc == pc && w->clock == clock);
 }
 
-/* Read slot r against every lane of x's warp: another warp's read (or
-   none) is the same for all lanes, free (empty or ordered before x:
-   record_word may take it) or not (never taken); a read of x's own warp
-   depends on the lane (its own thread's, or ordered by the clock). */
-static inline int slot_other(const rec *r, const cur *x)
+/* Read slot r against every lane of a warp: another warp's read (or
+   none) is the same for all lanes, free (empty or ordered before the
+   access: record_word may take it) or not (never taken); a read of the
+   accessing warp depends on the lane (its own thread's, or ordered by the
+   clock). */
+static inline int slot_other(const rec *r, uint32_t warp)
 {
-    return !r->bits || r->warp != x->warp;
+    return !r->bits || r->warp != warp;
 }
 
-static inline int slot_free(const rec *r, const cur *x)
+static inline int slot_free(const rec *r, const uint32_t *vc)
 {
-    return !r->bits || r->clock <= x->vc[r->warp];
+    return !r->bits || r->clock <= vc[r->warp];
 }
 
 /*
@@ -873,43 +874,52 @@ static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
         memset(k->sh_seen, 0, k->nsh * sizeof *k->sh_seen);
         k->stamp = 1;
     }
-    uint32_t base = k->stamp << 4;
-    rec r = {x->pc, x->clock, (uint16_t)x->warp, 0, 0, x->rel, x->acq};
+    /* locals, not k-> and x->: the stores into the shadow could alias
+       them, which would reload them at every lane */
+    uint32_t base = k->stamp << 4, *seen = k->sh_seen;
+    uint32_t pc = x->pc, warp = x->warp, clock = x->clock;
+    const uint32_t *vc = x->vc;
+    wmi_word *sh = k->sh;
+    uint64_t nsh = k->nsh;
+    rec r = {pc, clock, (uint16_t)warp, 0, 0, x->rel, x->acq};
+    uint8_t strong = x->strong;
     x->space = WM_SPACE_SHARED;
     x->buf = -1;
     uint64_t last = UINT64_MAX; /* the word of the lane before, if FULL */
     for (uint32_t act = ms; act; act &= act - 1) {
         unsigned l = (unsigned)__builtin_ctz(act);
         uint64_t off = addr[l], wd = off / 4;
-        if (wd == last || wd >= k->nsh)
+        if (wd == last || wd >= nsh)
             continue; /* (wd == last: a broadcast's next lane) */
-        uint32_t st = k->sh_seen[wd];
+        uint32_t st = seen[wd];
         if ((st & ~SEEN_DIRECT) == (base | SEEN_FULL)) {
             last = wd;
             continue;
         }
-        wmi_word *e = &k->sh[wd];
+        wmi_word *e = &sh[wd];
         unsigned mk = low << (off & 3) & 15u;
         r.lane = (uint8_t)l;
-        r.bits = (uint8_t)(mk | x->strong);
+        r.bits = (uint8_t)(mk | strong);
         if ((st & ~15u) != base) { /* the instruction's first lane here */
             current(k, e);
             st = base;
-            if (write_clean(k, e, x) && (!init || e->init == 15)) {
+            if (write_clean(&e->w, pc, warp, clock, vc, 1) &&
+                (!init || e->init == 15)) {
                 st |= SEEN_CLEAN;
-                if (slot_other(&e->r[0], x) && slot_other(&e->r[1], x)) {
-                    int f0 = slot_free(&e->r[0], x);
-                    int f1 = slot_free(&e->r[1], x);
+                if (slot_other(&e->r[0], warp) &&
+                    slot_other(&e->r[1], warp)) {
+                    int f0 = slot_free(&e->r[0], vc);
+                    int f1 = slot_free(&e->r[1], vc);
                     if (f0 || f1)
                         e->r[f0 ? 0 : 1] = r;
-                    k->sh_seen[wd] = st | SEEN_DIRECT | (f0 && f1 ? 1 : 2);
+                    seen[wd] = st | SEEN_DIRECT | (f0 && f1 ? 1 : 2);
                     continue;
                 }
             }
         } else if (st & SEEN_DIRECT) { /* a later lane: slot 1 is free */
             assert((st & 3u) == 1);
             e->r[1] = r;
-            k->sh_seen[wd] = st + 1;
+            seen[wd] = st + 1;
             continue;
         }
         x->lane = l;
@@ -922,7 +932,7 @@ static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
         if (record_word(k, e, mk, x, WMI_ACC_READ))
             st++; /* a slot this instruction had not filled (see above) */
         assert((st & 3u) <= 2);
-        k->sh_seen[wd] = st;
+        seen[wd] = st;
     }
 }
 
