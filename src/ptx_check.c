@@ -936,9 +936,71 @@ static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
     }
 }
 
+/* Is record r (empty, or another instance's access) ordered before
+   every lane of the access (pc, warp, clock; vc its warp's clocks)?
+   Then conflict() and write_conflict() are 0 for every lane and mask. */
+static inline int rec_before(const rec *r, uint32_t pc, uint32_t warp,
+                             uint32_t clock, const uint32_t *vc, int intra)
+{
+    if (!(r->bits & REC_BYTES))
+        return 1;
+    if (r->warp != warp)
+        return r->clock <= vc[r->warp];
+    if (r->pc == pc && r->clock == clock)
+        return 0; /* this instance: another lane of the store */
+    return r->clock < clock || !intra;
+}
+
+/*
+ * Shared stores of at most 4 bytes with races checked: mem_words_k's
+ * loop, lane by lane in the same order.  A lane whose word's last write
+ * and both reads are ordered before the whole warp (rec_before) cannot
+ * report anything, so only its record is made (the write slot and the
+ * initialised bytes, as record_word and mem_words_k make them); every
+ * other lane (a second lane of the store on the word, a hazard) is
+ * checked and recorded as mem_words_k does.
+ */
+static void shared_writes(wmi_check *k, cur *x, const uint64_t *addr,
+                          uint32_t ms)
+{
+    unsigned low = (1u << x->size) - 1;
+    uint32_t pc = x->pc, warp = x->warp, clock = x->clock;
+    const uint32_t *vc = x->vc;
+    int intra = k->intra;
+    rec r = {pc, clock, (uint16_t)warp, 0, 0, x->rel, x->acq};
+    assert((k->checks & WM_CHECK_RACE) && x->size <= 4);
+    x->space = WM_SPACE_SHARED;
+    x->buf = -1;
+    for (uint32_t act = ms; act; act &= act - 1) {
+        unsigned l = (unsigned)__builtin_ctz(act);
+        uint64_t off = addr[l], wd = off / 4;
+        if (wd >= k->nsh)
+            continue;
+        wmi_word *e = current(k, &k->sh[wd]);
+        unsigned mk = low << (off & 3) & 15u;
+        if (rec_before(&e->w, pc, warp, clock, vc, intra) &&
+            rec_before(&e->r[0], pc, warp, clock, vc, intra) &&
+            rec_before(&e->r[1], pc, warp, clock, vc, intra)) {
+            r.lane = (uint8_t)l;
+            r.bits = (uint8_t)(mk | x->strong);
+            e->w = r;
+        } else {
+            x->lane = l;
+            x->addr = off;
+            check_word(k, e, mk, x, WMI_ACC_WRITE);
+            record_word(k, e, mk, x, WMI_ACC_WRITE);
+        }
+        e->init |= mk;
+    }
+}
+
 static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
                       uint32_t mg)
 {
+    if (x->kind == WMI_ACC_WRITE && !mg && (k->checks & WM_CHECK_RACE)) {
+        shared_writes(k, x, addr, ms);
+        return;
+    }
     if (x->kind == WMI_ACC_READ && !mg && k->intra &&
         (k->checks & WM_CHECK_RACE)) {
         shared_reads(k, x, addr, ms);
