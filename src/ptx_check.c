@@ -683,13 +683,12 @@ static wmi_xrec to_xrec(const wmi_check *k, const rec *r)
 }
 
 /* An earlier CTA's access p against this CTA's r (of kind, on bytes of
-   word at buffer offset off): a hazard unless both are strong or ordered
-   by a release and an acquire. */
-static void cross(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
-                  wm_hazard_kind kind, long buf, uint64_t off)
+   word at buffer offset off), when they share bytes: a hazard unless both
+   are strong or ordered by a release and an acquire. */
+static __attribute__((noinline)) void
+cross_slow(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
+           wm_hazard_kind kind, long buf, uint64_t off)
 {
-    if (!p->cta || !(p->bits & r->bits & REC_BYTES))
-        return;
     if ((p->bits & (REC_ATOMIC | REC_STRONG)) &&
         (r->bits & (REC_ATOMIC | REC_STRONG)))
         return; /* strong accesses (atomics, volatile flags) do not race */
@@ -708,6 +707,16 @@ static void cross(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
     if (r->bits & REC_ATOMIC)
         x.kind = WMI_ACC_ATOMIC;
     hazard_in(k, kind, &prior, kind != WM_HAZ_WAR, &x, first);
+}
+
+/* cross_slow when p is an earlier CTA's access on r's bytes; the words
+   of a race-free kernel mostly stop at this test, inline in merge_cta. */
+static inline void cross(wmi_check *k, const wmi_xrec *p, const rec *r,
+                         int write, wm_hazard_kind kind, long buf,
+                         uint64_t off)
+{
+    if (p->cta && (p->bits & r->bits & REC_BYTES))
+        cross_slow(k, p, r, write, kind, buf, off);
 }
 
 /* Fold the ending CTA's global words into the launch-wide shadow, checking
