@@ -6,9 +6,9 @@
  * Shadow memory: one wmi_word per 4-byte word of shared memory, and one per
  * global word the CTA touched, in an open-addressing table keyed by the
  * simulated word address (small enough to stay in cache, where a flat
- * shadow of every buffer would not).  A word holds its last write and up to two reads of
- * different threads since, each with the bytes it touched, and, for
- * shared memory, the bytes written in this CTA.  A word belongs to the CTA
+ * shadow of every buffer would not).  A word holds its last write and up
+ * to two reads of different threads since, each with the bytes it
+ * touched, and, for shared memory, the bytes written in this CTA.  A word belongs to the CTA
  * whose sequence number it carries; an older one reads as empty, so no
  * per-CTA clearing is needed.  Global bytes of an argument declared
  * uninitialised have one "written" bit each for the whole launch.
@@ -20,6 +20,12 @@
  *     a record with the access's pc, warp and clock is skipped (so are
  *     two executions of one instruction by one warp with no barrier or
  *     bar.warp.sync between them).
+ *
+ * The hot loop goes lane by lane in lane order; the shared loads and
+ * stores (shared_reads, shared_writes) leave out only the work that
+ * provably changes nothing (a lane that cannot report, a record that
+ * would be dropped), so hazards, their order and counts, and the shadow
+ * are those of the plain loop (mem_words_k).
  */
 #include "ptx_check_int.h"
 
@@ -883,8 +889,8 @@ static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
         memset(k->sh_seen, 0, k->nsh * sizeof *k->sh_seen);
         k->stamp = 1;
     }
-    /* locals, not k-> and x->: the stores into the shadow could alias
-       them, which would reload them at every lane */
+    /* the instruction's fields as locals, which the stores into the
+       shadow cannot alias */
     uint32_t base = k->stamp << 4, *seen = k->sh_seen;
     uint32_t pc = x->pc, warp = x->warp, clock = x->clock;
     const uint32_t *vc = x->vc;
