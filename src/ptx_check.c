@@ -8,10 +8,11 @@
  * simulated word address (small enough to stay in cache, where a flat
  * shadow of every buffer would not).  A word holds its last write and up
  * to two reads of different threads since, each with the bytes it
- * touched, and, for shared memory, the bytes written in this CTA.  A word belongs to the CTA
- * whose sequence number it carries; an older one reads as empty, so no
- * per-CTA clearing is needed.  Global bytes of an argument declared
- * uninitialised have one "written" bit each for the whole launch.
+ * touched, and, for shared memory, the bytes written in this CTA.  A word
+ * belongs to the CTA whose sequence number it carries; an older one reads
+ * as empty, so no per-CTA clearing is needed.  Global bytes of an
+ * argument declared uninitialised have one "written" bit each for the
+ * whole launch.
  *
  * Invariants:
  *   - every record of a current word has a non-zero byte mask;
