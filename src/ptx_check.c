@@ -6,12 +6,13 @@
  * Shadow memory: one wmi_word per 4-byte word of shared memory, and one per
  * global word the CTA touched, in an open-addressing table keyed by the
  * simulated word address (small enough to stay in cache, where a flat
- * shadow of every buffer would not).  A word holds its last write and up to two reads of
- * different threads since, each with the bytes it touched, and, for
- * shared memory, the bytes written in this CTA.  A word belongs to the CTA
- * whose sequence number it carries; an older one reads as empty, so no
- * per-CTA clearing is needed.  Global bytes of an argument declared
- * uninitialised have one "written" bit each for the whole launch.
+ * shadow of every buffer would not).  A word holds its last write and up
+ * to two reads of different threads since, each with the bytes it
+ * touched, and, for shared memory, the bytes written in this CTA.  A word
+ * belongs to the CTA whose sequence number it carries; an older one reads
+ * as empty, so no per-CTA clearing is needed.  Global bytes of an
+ * argument declared uninitialised have one "written" bit each for the
+ * whole launch.
  *
  * Invariants:
  *   - every record of a current word has a non-zero byte mask;
@@ -20,6 +21,12 @@
  *     a record with the access's pc, warp and clock is skipped (so are
  *     two executions of one instruction by one warp with no barrier or
  *     bar.warp.sync between them).
+ *
+ * The hot loop goes lane by lane in lane order; the shared loads and
+ * stores (shared_reads, shared_writes) leave out only the work that
+ * provably changes nothing (a lane that cannot report, a record that
+ * would be dropped), so hazards, their order and counts, and the shadow
+ * are those of the plain loop (mem_words_k).
  */
 #include "ptx_check_int.h"
 
@@ -78,6 +85,9 @@ struct wmi_check {
     uint64_t mbar_at[MAX_MBARS]; /* ... at these shared offsets + 1 */
     wmi_word *sh;       /* shared shadow */
     uint64_t nsh;
+    uint32_t *sh_seen;  /* per shared word: SEEN_* state of the last read
+                           instruction that touched it (shared_reads) */
+    uint32_t stamp;     /* that instruction's number */
     uint32_t ngbufs;
     gent *gt;           /* global words of this CTA (power-of-two cap) */
     uint32_t gcap, gcount;
@@ -131,14 +141,15 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
     int ok = k->vc && k->bar && k->mbar && k->order;
     if (k->checks) {
         k->sh = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh);
+        k->sh_seen = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh_seen);
         k->gcap = GT_START;
         k->gt = calloc(k->gcap, sizeof *k->gt);
         k->glive = calloc(k->gcap / 64, sizeof *k->glive);
         k->gwritten = calloc(ngbufs, sizeof *k->gwritten);
         k->hz = calloc(MAX_HAZARDS, sizeof *k->hz);
         k->hidx = calloc(2 * MAX_HAZARDS, sizeof *k->hidx);
-        ok = ok && k->sh && k->gt && k->glive && k->gwritten && k->hz &&
-             k->hidx;
+        ok = ok && k->sh && k->sh_seen && k->gt && k->glive &&
+             k->gwritten && k->hz && k->hidx;
         if (k->checks & WM_CHECK_RACE)
             ok = ok && (k->grid = wmi_grid_new(gbufs, ngbufs ? ngbufs - 1
                                                               : 0));
@@ -177,6 +188,7 @@ void wmi_check_free(wmi_check *k)
     free(k->glive);
     free(k->gwritten);
     free(k->sh);
+    free(k->sh_seen);
     free(k->vc);
     free(k->bar);
     free(k->mbar);
@@ -496,9 +508,10 @@ HOT void check_word(wmi_check *k, wmi_word *e, unsigned mask,
         }
 }
 
-/* Record x in word e. */
-HOT void record_word(wmi_check *k, wmi_word *e, unsigned mask,
-                        const cur *x, wmi_acc_kind kind)
+/* Record x in word e; 0 when a read is dropped (both slots hold reads of
+   other threads that are not ordered before it). */
+HOT int record_word(wmi_check *k, wmi_word *e, unsigned mask, const cur *x,
+                    wmi_acc_kind kind)
 {
     rec r = {x->pc, x->clock, (uint16_t)x->warp, (uint8_t)x->lane,
              (uint8_t)(mask | (kind == WMI_ACC_ATOMIC ? REC_ATOMIC : 0) |
@@ -506,20 +519,21 @@ HOT void record_word(wmi_check *k, wmi_word *e, unsigned mask,
              x->rel, x->acq};
     if (kind != WMI_ACC_READ) {
         e->w = r;
-        return;
+        return 1;
     }
     /* keep reads of two different threads: the same thread's replaces its
        own, an ordered one gives way, else the second slot is taken */
     for (int i = 0; i < 2; i++)
         if (e->r[i].bits && e->r[i].warp == r.warp && e->r[i].lane == r.lane) {
             e->r[i] = r;
-            return;
+            return 1;
         }
     for (int i = 0; i < 2; i++)
         if (!e->r[i].bits || ordered(k, &e->r[i], x)) {
             e->r[i] = r;
-            return;
+            return 1;
         }
+    return 0;
 }
 
 /* Bytes of word wd touched by [a, a + size). */
@@ -676,13 +690,12 @@ static wmi_xrec to_xrec(const wmi_check *k, const rec *r)
 }
 
 /* An earlier CTA's access p against this CTA's r (of kind, on bytes of
-   word at buffer offset off): a hazard unless both are strong or ordered
-   by a release and an acquire. */
-static void cross(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
-                  wm_hazard_kind kind, long buf, uint64_t off)
+   word at buffer offset off), when they share bytes: a hazard unless both
+   are strong or ordered by a release and an acquire. */
+static __attribute__((noinline)) void
+cross_slow(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
+           wm_hazard_kind kind, long buf, uint64_t off)
 {
-    if (!p->cta || !(p->bits & r->bits & REC_BYTES))
-        return;
     if ((p->bits & (REC_ATOMIC | REC_STRONG)) &&
         (r->bits & (REC_ATOMIC | REC_STRONG)))
         return; /* strong accesses (atomics, volatile flags) do not race */
@@ -701,6 +714,16 @@ static void cross(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
     if (r->bits & REC_ATOMIC)
         x.kind = WMI_ACC_ATOMIC;
     hazard_in(k, kind, &prior, kind != WM_HAZ_WAR, &x, first);
+}
+
+/* cross_slow when p is an earlier CTA's access on r's bytes; the words
+   of a race-free kernel mostly stop at this test, inline in merge_cta. */
+static inline void cross(wmi_check *k, const wmi_xrec *p, const rec *r,
+                         int write, wm_hazard_kind kind, long buf,
+                         uint64_t off)
+{
+    if (p->cta && (p->bits & r->bits & REC_BYTES))
+        cross_slow(k, p, r, write, kind, buf, off);
 }
 
 /* Fold the ending CTA's global words into the launch-wide shadow, checking
@@ -796,9 +819,209 @@ HOT void mem_words_k(wmi_check *k, cur *x, const uint64_t *addr,
     }
 }
 
+/* Can write record w conflict with no lane of the access (pc, warp,
+   clock; vc: the warp's row of clocks), whatever the lane and its bytes?
+   (conflict() of a read is then 0 for each: no write, or one ordered
+   before the whole warp, or one of the same instance.)  Scalars, not a
+   cur: the hot loop keeps them in registers. */
+static inline int write_clean(const rec *w, uint32_t pc, uint32_t warp,
+                              uint32_t clock, const uint32_t *vc, int intra)
+{
+    if (!(w->bits & REC_BYTES))
+        return 1;
+    if (w->warp != warp)
+        return w->clock <= vc[w->warp];
+    return w->clock < clock || !intra || (w->pc == pc && w->clock == clock);
+}
+
+/* Read slot r against every lane of a warp: another warp's read (or
+   none) is the same for all lanes, free (empty or ordered before the
+   access: record_word may take it) or not (never taken); a read of the
+   accessing warp depends on the lane (its own thread's, or ordered by the
+   clock). */
+static inline int slot_other(const rec *r, uint32_t warp)
+{
+    return !r->bits || r->warp != warp;
+}
+
+static inline int slot_free(const rec *r, const uint32_t *vc)
+{
+    return !r->bits || r->clock <= vc[r->warp];
+}
+
+/*
+ * Shared reads of at most 4 bytes when lanes are unordered (sm_70+) and
+ * races are checked: mem_words_k's loop, lane by lane in the same order,
+ * doing only the work that can change something.  A read changes only
+ * its word's two read slots, so within one instruction:
+ *   - the word's last write and initialised bytes stay what its first
+ *     lane saw: when that write cannot conflict with any lane
+ *     (write_clean) and all 4 bytes are initialised (or init is not
+ *     checked), no lane of the instruction reports on that word (CLEAN);
+ *   - a read slot filled by a lane of this instruction is never taken by
+ *     a later one (same warp and clock, another lane: not ordered, not the
+ *     same thread);
+ *   - when neither slot holds a read of this warp as the first lane comes
+ *     (slot_other), no slot is any lane's own, so record_word gives the
+ *     free slots (slot_free) to the first lanes in slot order and drops
+ *     the others: the state keeps the next slot to give (DIRECT).
+ * Once no slot can change (both filled by this instruction, or DIRECT
+ * with none left: FULL) a CLEAN word's lanes are skipped.  Every other
+ * lane is checked and recorded as mem_words_k does, so the hazards (their
+ * order and counts) and the shadow are the same.  The 16 lanes of a
+ * broadcast (SGEMM's As[ty][k]) cost one comparison each after the first,
+ * and the reads of a word whose slots hold another warp's unordered reads
+ * (the later warps reading Bs[k][tx]) one lookup.
+ * sh_seen[word] = stamp << 4 | SEEN_DIRECT | SEEN_CLEAN | n, where n is
+ * the slots filled by this instruction (0-2), or with SEEN_DIRECT the next
+ * slot to give (2: none).
+ */
+#define SEEN_CLEAN 4u
+#define SEEN_DIRECT 8u
+#define SEEN_FULL (SEEN_CLEAN | 2u)
+
+static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
+                         uint32_t ms)
+{
+    int init = (k->checks & WM_CHECK_INIT) != 0;
+    unsigned low = (1u << x->size) - 1;
+    assert(k->intra && (k->checks & WM_CHECK_RACE) && x->size <= 4);
+    if (++k->stamp >= 1u << 28) { /* numbers run out: forget old states */
+        memset(k->sh_seen, 0, k->nsh * sizeof *k->sh_seen);
+        k->stamp = 1;
+    }
+    /* the instruction's fields as locals, which the stores into the
+       shadow cannot alias */
+    uint32_t base = k->stamp << 4, *seen = k->sh_seen;
+    uint32_t pc = x->pc, warp = x->warp, clock = x->clock;
+    const uint32_t *vc = x->vc;
+    wmi_word *sh = k->sh;
+    uint64_t nsh = k->nsh;
+    rec r = {pc, clock, (uint16_t)warp, 0, 0, x->rel, x->acq};
+    uint8_t strong = x->strong;
+    x->space = WM_SPACE_SHARED;
+    x->buf = -1;
+    uint64_t last = UINT64_MAX; /* the word of the lane before, if FULL */
+    for (uint32_t act = ms; act; act &= act - 1) {
+        unsigned l = (unsigned)__builtin_ctz(act);
+        uint64_t off = addr[l], wd = off / 4;
+        if (wd == last || wd >= nsh)
+            continue; /* (wd == last: a broadcast's next lane) */
+        uint32_t st = seen[wd];
+        if ((st & ~SEEN_DIRECT) == (base | SEEN_FULL)) {
+            last = wd;
+            continue;
+        }
+        wmi_word *e = &sh[wd];
+        unsigned mk = low << (off & 3) & 15u;
+        r.lane = (uint8_t)l;
+        r.bits = (uint8_t)(mk | strong);
+        if ((st & ~15u) != base) { /* the instruction's first lane here */
+            current(k, e);
+            st = base;
+            if (write_clean(&e->w, pc, warp, clock, vc, 1) &&
+                (!init || e->init == 15)) {
+                st |= SEEN_CLEAN;
+                if (slot_other(&e->r[0], warp) &&
+                    slot_other(&e->r[1], warp)) {
+                    int f0 = slot_free(&e->r[0], vc);
+                    int f1 = slot_free(&e->r[1], vc);
+                    if (f0 || f1)
+                        e->r[f0 ? 0 : 1] = r;
+                    seen[wd] = st | SEEN_DIRECT | (f0 && f1 ? 1 : 2);
+                    continue;
+                }
+            }
+        } else if (st & SEEN_DIRECT) { /* a later lane: slot 1 is free */
+            assert((st & 3u) == 1);
+            e->r[1] = r;
+            seen[wd] = st + 1;
+            continue;
+        }
+        x->lane = l;
+        x->addr = off;
+        if (!(st & SEEN_CLEAN)) {
+            check_word(k, e, mk, x, WMI_ACC_READ);
+            if (init && (mk & ~e->init))
+                hazard(k, WM_HAZ_UNINIT, NULL, 0, x);
+        }
+        if (record_word(k, e, mk, x, WMI_ACC_READ))
+            st++; /* a slot this instruction had not filled (see above) */
+        assert((st & 3u) <= 2);
+        seen[wd] = st;
+    }
+}
+
+/* Is record r (empty, or another instance's access) ordered before
+   every lane of the access (pc, warp, clock; vc its warp's clocks)?
+   Then conflict() and write_conflict() are 0 for every lane and mask. */
+static inline int rec_before(const rec *r, uint32_t pc, uint32_t warp,
+                             uint32_t clock, const uint32_t *vc, int intra)
+{
+    if (!(r->bits & REC_BYTES))
+        return 1;
+    if (r->warp != warp)
+        return r->clock <= vc[r->warp];
+    if (r->pc == pc && r->clock == clock)
+        return 0; /* this instance: another lane of the store */
+    return r->clock < clock || !intra;
+}
+
+/*
+ * Shared stores of at most 4 bytes with races checked: mem_words_k's
+ * loop, lane by lane in the same order.  A lane whose word's last write
+ * and both reads are ordered before the whole warp (rec_before) cannot
+ * report anything, so only its record is made (the write slot and the
+ * initialised bytes, as record_word and mem_words_k make them); every
+ * other lane (a second lane of the store on the word, a hazard) is
+ * checked and recorded as mem_words_k does.
+ */
+static void shared_writes(wmi_check *k, cur *x, const uint64_t *addr,
+                          uint32_t ms)
+{
+    unsigned low = (1u << x->size) - 1;
+    uint32_t pc = x->pc, warp = x->warp, clock = x->clock;
+    const uint32_t *vc = x->vc;
+    int intra = k->intra;
+    rec r = {pc, clock, (uint16_t)warp, 0, 0, x->rel, x->acq};
+    assert((k->checks & WM_CHECK_RACE) && x->size <= 4);
+    x->space = WM_SPACE_SHARED;
+    x->buf = -1;
+    for (uint32_t act = ms; act; act &= act - 1) {
+        unsigned l = (unsigned)__builtin_ctz(act);
+        uint64_t off = addr[l], wd = off / 4;
+        if (wd >= k->nsh)
+            continue;
+        wmi_word *e = current(k, &k->sh[wd]);
+        unsigned mk = low << (off & 3) & 15u;
+        if (rec_before(&e->w, pc, warp, clock, vc, intra) &&
+            rec_before(&e->r[0], pc, warp, clock, vc, intra) &&
+            rec_before(&e->r[1], pc, warp, clock, vc, intra)) {
+            r.lane = (uint8_t)l;
+            r.bits = (uint8_t)(mk | x->strong);
+            e->w = r;
+        } else {
+            x->lane = l;
+            x->addr = off;
+            check_word(k, e, mk, x, WMI_ACC_WRITE);
+            record_word(k, e, mk, x, WMI_ACC_WRITE);
+        }
+        e->init |= mk;
+    }
+}
+
 static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
                       uint32_t mg)
 {
+    if (x->kind == WMI_ACC_WRITE && !mg && (k->checks & WM_CHECK_RACE)) {
+        shared_writes(k, x, addr, ms);
+        return;
+    }
+    if (x->kind == WMI_ACC_READ && !mg && k->intra &&
+        (k->checks & WM_CHECK_RACE)) {
+        shared_reads(k, x, addr, ms);
+        return;
+    }
     switch (x->kind) {
     case WMI_ACC_READ:
         mem_words_k(k, x, addr, ms, mg, WMI_ACC_READ);

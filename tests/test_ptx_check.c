@@ -4,7 +4,9 @@
  *     thread's word race without a barrier, between lanes of one warp
  *     (ordered by bar.warp.sync) and between warps (ordered only by
  *     bar.sync); atomics do not race with atomics but do with a load;
- *     global memory within a CTA; pre-sm_70 warps are in lockstep;
+ *     global memory within a CTA; pre-sm_70 warps are in lockstep; a
+ *     broadcast read reports every lane that races and keeps the warp's
+ *     first two lanes in the read slots;
  *   - the planted-bug kernels of tests/check/ (-O3 and -G): the kind and
  *     both source lines of every hazard, the reversed schedule's output;
  *   - every example kernel case is clean under every check and schedule,
@@ -202,6 +204,71 @@ static void test_rule_record(void)
         CHECK_EQ(chk.hazards[0].kind, WM_HAZ_UNINIT);
         CHECK_EQ(chk.hazards[0].addr, 128);
         CHECK_EQ(chk.hazards[0].count, 32);
+    }
+    wm_ptx_check_clear(&chk);
+    free(src);
+}
+
+/*
+ * A broadcast: every thread of two warps reads shared word 0.  Thread W
+ * stores it first; after bar.sync SYNC (or none) all read it; then thread
+ * 32 (warp 1's lane 0) stores it again with no barrier in between.
+ */
+static char *broadcast_src(unsigned w, const char *sync)
+{
+    static const char fmt[] =
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out, .param .u64 g)\n{\n"
+        "\t.shared .align 4 .b8 s[256];\n"
+        "\t.reg .b32 %%r<12>;\n\t.reg .pred %%p<3>;\n"
+        "\tmov.u32 %%r1, %%tid.x;\n"
+        "\tmov.u32 %%r2, s;\n"
+        "\tsetp.eq.u32 %%p1, %%r1, %u;\n"
+        "\tsetp.eq.u32 %%p2, %%r1, 32;\n"
+        "\t@%%p1 st.shared.u32 [%%r2], %%r1;\n"
+        "\t%s\n"
+        "\tld.shared.u32 %%r7, [%%r2];\n"
+        "\t@%%p2 st.shared.u32 [%%r2], %%r7;\n"
+        "\tret;\n}\n";
+    char *out = malloc(sizeof fmt + 64);
+    if (out)
+        snprintf(out, sizeof fmt + 64, fmt, w, sync);
+    return out;
+}
+
+/* The lanes of a broadcast read: each one that can race is reported (the
+   checker's shortcuts skip only lanes that cannot), and the read slots
+   keep the warp's first two lanes. */
+static void test_broadcast(void)
+{
+    wm_ptx_check chk;
+    /* thread 0 stores, no barrier: warp 1's 32 reads of it race (warp 0's
+       own are its lanes after lane 0 in one instruction: unordered too) */
+    char *src = broadcast_src(0, "");
+    CHECK(run_src(src, 64, WM_CHECK_RACE, WM_SCHED_IN_ORDER, &chk) == WM_OK);
+    size_t raw = 0;
+    for (size_t i = 0; i < chk.nhazards; i++)
+        if (chk.hazards[i].kind == WM_HAZ_RAW)
+            raw += chk.hazards[i].count;
+    CHECK_EQ(raw, 31 + 32); /* warp 0's lanes 1-31, all of warp 1 */
+    wm_ptx_check_clear(&chk);
+    free(src);
+    /* thread 32 stores, bar.sync, all read (clean), thread 32 stores
+       again: one write-after-read against the read slot that warp 0's
+       lane 0 filled (lanes 0 and 1 hold the slots, warp 1's reads are
+       dropped) */
+    src = broadcast_src(32, "bar.sync 0;");
+    CHECK(run_src(src, 64, WM_CHECK_RACE, WM_SCHED_IN_ORDER, &chk) == WM_OK);
+    CHECK_EQ(chk.nhazards, 1);
+    if (chk.nhazards == 1) {
+        const wm_ptx_hazard *h = &chk.hazards[0];
+        CHECK_EQ(h->kind, WM_HAZ_WAR);
+        CHECK_EQ(h->addr, 0);
+        CHECK_EQ(h->first.warp, 0);
+        CHECK_EQ(h->first.lane, 0);
+        CHECK_EQ(h->second.warp, 1);
+        CHECK_EQ(h->second.lane, 0);
+        CHECK_EQ(h->count, 1);
     }
     wm_ptx_check_clear(&chk);
     free(src);
@@ -543,6 +610,7 @@ int main(void)
 {
     test_rules();
     test_rule_record();
+    test_broadcast();
     static const char *const vars[] = {"sm_80", "sm_90", "G_sm_80",
                                        "G_sm_90"};
     for (size_t v = 0; v < 4; v++) {
