@@ -13,6 +13,7 @@ from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 
 here = os.path.dirname(os.path.abspath(__file__))
+site = os.path.dirname(os.path.dirname(os.path.abspath(triton.__file__)))
 sys.path.insert(0, here)
 from attention import attention  # noqa: E402
 from matmul import matmul  # noqa: E402
@@ -27,7 +28,9 @@ def gen(out, fn, signature, constexprs, **options):
     src = ASTSource(fn=fn, signature=signature, constexprs=constexprs)
     k = triton.compile(src, target=GPUTarget("cuda", 90, 32),
                        options=dict(num_warps=4, **options))
-    ptx = k.asm["ptx"].replace(here + "/", "")
+    # relative .file paths: this folder's, and Triton's own library files
+    # (tl.max, tl.sum inlined) below its package's parent
+    ptx = k.asm["ptx"].replace(here + "/", "").replace(site + "/", "")
     with open(os.path.join(here, out), "w") as f:
         f.write(ptx)
 
