@@ -174,3 +174,77 @@ def test_matmul_sm90_wgmma():
     assert sum(r["requests"] for r in dot) == 4 * 4 * 2 * 8
     assert sum(r["wavefronts"] for r in dot) == 4 * 4 * 2 * 32
     assert "sm_90" in rep.arch
+
+
+def test_attention_forward_sm90():
+    # flash-attention shape: two wgmma dots a K/V step and an online
+    # softmax (running max, running sum, exp2 rescale), fp16 in, f32 acc
+    L, D = 256, 64
+    q = (rng.standard_normal((L, D)) * 0.5).astype(np.float16)
+    k = (rng.standard_normal((L, D)) * 0.5).astype(np.float16)
+    v = rng.standard_normal((L, D)).astype(np.float16)
+    o = np.zeros((L, D), np.float32)
+    scale = 1.0 / np.sqrt(D)
+    rep = wt.analyze(K.attention_fwd, L // 64, q, k, v, o, L,
+                     float(scale * np.log2(np.e)), D=D, BM=64, BN=64,
+                     num_warps=4, arch="sm_90")
+    s = q.astype(np.float64) @ k.astype(np.float64).T * scale
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    ref = (p / p.sum(axis=1, keepdims=True)) @ v.astype(np.float64)
+    # P is rounded to fp16 before the second dot: ~1e-3 relative
+    np.testing.assert_allclose(o, ref, rtol=1e-2, atol=2e-3)
+    for text in ("s = tl.dot(q, kt)", "acc = tl.dot(p.to(tl.float16)"):
+        dot = [r for r in rows_of(rep, text) if r["op"] == "wgmma"]
+        assert dot and all(r["space"] == "shared" for r in dot)
+
+
+def e4m3_value(code):
+    """The value of an e4m3 byte (bias 7, S.1111.111 NaN, no infinities)."""
+    sign = -1.0 if code & 0x80 else 1.0
+    e, m = (code >> 3) & 15, code & 7
+    if e == 0:
+        return sign * m / 8 * 2.0 ** -6
+    return sign * (1 + m / 8) * 2.0 ** (e - 7)
+
+
+def test_matmul_fp8_sm90():
+    # e4m3 inputs, f32 accumulation: wgmma m64n64k32 .e4m3.e4m3.  Inputs
+    # are multiples of 1/8 in [-2, 2] (all exact in e4m3), so every sum
+    # is exact in fp32 and C equals the reference bit for bit.
+    code = {e4m3_value(c): c for c in range(0x7f)}
+    code.update({-x: c | 0x80 for x, c in code.items() if x})
+    enc = np.vectorize(code.__getitem__, otypes=[np.uint8])
+    M = N = 128
+    K_ = 128
+    af = rng.integers(-16, 17, (M, K_)) / 8.0
+    bf = rng.integers(-16, 17, (K_, N)) / 8.0
+    a, bt = enc(af), enc(np.ascontiguousarray(bf.T))
+    c = np.zeros((M, N), np.float32)
+    rep = wt.analyze(K.matmul_fp8, (M // 64, N // 64), c, a, bt, M, N, K_,
+                     BM=64, BN=64, BK=64, arch="sm_90",
+                     types={"a_ptr": "*fp8e4nv", "bt_ptr": "*fp8e4nv"})
+    np.testing.assert_array_equal(c, af @ bf)
+    assert any(".e4m3.e4m3" in r["ptx"] for r in rep.lines
+               if r["op"] == "wgmma")
+    with pytest.raises(TypeError, match="types: BM"):
+        wt.compile_ptx(K.matmul_fp8, c, a, bt, M, N, K_, BM=64, BN=64,
+                       BK=64, types={"BM": "*fp8e4nv"})
+
+
+def test_matmul_num_ctas_2_is_a_cluster_launch():
+    # num_ctas=2: Triton splits each program's tile over a cluster of two
+    # CTAs (.reqnctapercluster 2); the launch doubles the grid's x, so
+    # every tile of C is written only when both CTAs of each cluster run
+    M = N = 256
+    K_ = 128
+    af = rng.integers(-8, 9, (M, K_)) / 4.0
+    bf = rng.integers(-8, 9, (K_, N)) / 4.0
+    c = np.zeros((M, N), np.float32)
+    args = (c, af.astype(np.float16), bf.astype(np.float16), M, N, K_)
+    ptx, md, _, _ = wt.compile_ptx(K.tiled_matmul, *args, BM=128, BN=64,
+                                   BK=32, num_ctas=2)
+    assert md.num_ctas == 2 and ".reqnctapercluster 2" in ptx
+    assert "%cluster_ctarank" in ptx
+    wt.analyze(K.tiled_matmul, (M // 128, N // 64), *args, BM=128, BN=64,
+               BK=32, num_ctas=2, arch="sm_90")
+    np.testing.assert_array_equal(c, af @ bf)

@@ -80,3 +80,43 @@ def fold_store(out_ptr, x_ptr, WIDTH: tl.constexpr, BLOCK: tl.constexpr):
     idx = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + idx)
     tl.store(out_ptr + idx % WIDTH, x)
+
+
+@triton.jit
+def attention_fwd(q_ptr, k_ptr, v_ptr, o_ptr, L, qk_scale,
+                  D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    # one head: O = softmax(Q K^T * scale) V, online over BN keys a step;
+    # qk_scale carries log2(e) so the exponentials are exp2
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    dims = tl.arange(0, D)
+    q = tl.load(q_ptr + rows[:, None] * D + dims[None, :])
+    m_i = tl.full((BM,), float("-inf"), tl.float32)
+    l_i = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for first in range(0, L, BN):
+        keys = first + tl.arange(0, BN)
+        kt = tl.load(k_ptr + keys[None, :] * D + dims[:, None])
+        s = tl.dot(q, kt) * qk_scale
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.exp2(s - m_new[:, None])
+        alpha = tl.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_ptr + keys[:, None] * D + dims[None, :])
+        acc = tl.dot(p.to(tl.float16), v, acc * alpha[:, None])
+        m_i = m_new
+    tl.store(o_ptr + rows[:, None] * D + dims[None, :], acc / l_i[:, None])
+
+
+@triton.jit
+def matmul_fp8(c_ptr, a_ptr, bt_ptr, M, N, K,
+               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # A (M x K) and B^T (N x K) in e4m3, one byte each; C fp32
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :])
+        b = tl.load(bt_ptr + rn[None, :] * K + (k0 + rk)[:, None])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)

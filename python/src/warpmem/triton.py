@@ -18,7 +18,9 @@ __all__ = ["analyze", "compile_ptx", "signature_of"]
 _PTR = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16",
         "float64": "fp64", "int8": "i8", "int16": "i16", "int32": "i32",
         "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32",
-        "uint64": "u64", "bool": "i1"}
+        "uint64": "u64", "bool": "i1",
+        # torch's and ml_dtypes' names for the two fp8 formats
+        "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5"}
 
 
 def _dtype_name(v: Any) -> str | None:
@@ -56,10 +58,14 @@ def _sig(name: str, v: Any) -> tuple[str, Any]:
                     "scalar, got %s" % (name, type(v).__name__))
 
 
-def signature_of(jit_fn: Any, args: Sequence[Any], constexprs: dict
+def signature_of(jit_fn: Any, args: Sequence[Any], constexprs: dict,
+                 types: "dict[str, str] | None" = None
                  ) -> tuple[dict, dict, list]:
     """Bind positional args and constexpr keywords to the kernel's
-    parameters.  Returns (signature, constexprs, runtime values in order)."""
+    parameters.  types: Triton type strings that replace the ones the
+    arguments imply, by parameter name (``{"a_ptr": "*fp8e4nv"}`` for fp8
+    bytes held in a uint8 array, numpy having no fp8 dtype).  Returns
+    (signature, constexprs, runtime values in order)."""
     params = getattr(jit_fn, "params", None)
     names = getattr(jit_fn, "arg_names", None)
     if params is None or names is None:
@@ -95,6 +101,15 @@ def signature_of(jit_fn: Any, args: Sequence[Any], constexprs: dict
     if kw:
         raise TypeError("%s: not a parameter of %s" % (
             ", ".join(sorted(kw)), getattr(jit_fn, "__name__", "the kernel")))
+    for name, t in (types or {}).items():
+        if sig.get(name, "constexpr") == "constexpr":
+            raise TypeError("types: %s is not a runtime parameter of %s" % (
+                name, getattr(jit_fn, "__name__", "the kernel")))
+        if sig[name].startswith("*") != t.startswith("*"):
+            raise TypeError("types: %s is %s, %s given" % (
+                name, "a pointer" if sig[name].startswith("*")
+                else "a scalar", t))
+        sig[name] = t
     return sig, consts, values
 
 
@@ -107,18 +122,21 @@ def runtime_names(jit_fn: Any) -> list[str]:
 
 def compile_ptx(jit_fn: Any, *args: Any, num_warps: int = 4,
                 num_stages: int | None = None, arch: str = "sm_90",
-                align: bool = True, **constexprs: Any
+                align: bool = True, num_ctas: int = 1,
+                types: "dict[str, str] | None" = None, **constexprs: Any
                 ) -> tuple[str, Any, list, dict]:
     """Compile for ``arch`` without a GPU.  align: specialise pointers and
-    multiples of 16 as divisible by 16, as Triton's launcher does.  Returns
-    (ptx text, Triton's metadata, runtime argument values, constexprs)."""
+    multiples of 16 as divisible by 16, as Triton's launcher does.
+    num_ctas: Triton's CTAs per program (a cluster of that many on sm_90).
+    types: see signature_of.  Returns (ptx text, Triton's metadata,
+    runtime argument values, constexprs)."""
     import triton
     from triton.backends.compiler import GPUTarget
 
     a = _arch(arch)
     if not a.sm:
         raise ValueError("arch: %s is not an NVIDIA profile" % arch)
-    sig, consts, values = signature_of(jit_fn, args, constexprs)
+    sig, consts, values = signature_of(jit_fn, args, constexprs, types)
     # What Triton's launcher tells the compiler on a GPU: pointers whose
     # address is a multiple of 16 (the interpreter's allocations start on
     # aligned windows, so a view is aligned when its offset in its
@@ -142,6 +160,8 @@ def compile_ptx(jit_fn: Any, *args: Any, num_warps: int = 4,
     src = triton.compiler.ASTSource(fn=jit_fn, signature=sig,
                                     constexprs=consts, attrs=attrs)
     opts = {"num_warps": int(num_warps)}
+    if int(num_ctas) != 1:
+        opts["num_ctas"] = int(num_ctas)
     if num_stages is not None:
         opts["num_stages"] = int(num_stages)
     k = triton.compile(src, target=GPUTarget("cuda", int(a.sm), 32),
@@ -179,7 +199,9 @@ def analyze(jit_fn: Any, grid: "int | Sequence[int] | Callable[[dict], Any]",
             *args: Any, num_warps: int = 4, num_stages: int | None = None,
             arch: str = "sm_90", ctas: str = "all",
             max_steps: int = 100_000_000, threads: int = 0,
-            align: bool = True, check: "str | None" = None,
+            align: bool = True, num_ctas: int = 1,
+            types: "dict[str, str] | None" = None,
+            check: "str | None" = None,
             cache: "bool | str" = False, regs: int = 0,
             sms: "int | None" = None, uninit: Sequence[Any] = (),
             on_hazard: str = "warn", on_fault: str = "raise",
@@ -189,23 +211,34 @@ def analyze(jit_fn: Any, grid: "int | Sequence[int] | Callable[[dict], Any]",
     arrays or CPU torch tensors for pointers, written back in place;
     Python or numpy scalars) and the constexprs as keywords, and report per
     line of the Python source.  grid may be a callable of the constexprs,
-    as in ``kernel[lambda META: ...]``.  check, cache, regs, sms, uninit,
-    on_hazard and on_fault are run_ptx's; errors, faults and hazards name
-    the kernel's parameters."""
+    as in ``kernel[lambda META: ...]``.  num_ctas > 1 launches as Triton
+    does: each program is a cluster of num_ctas CTAs along x (the grid's
+    x times num_ctas).  types: see signature_of.  check, cache, regs,
+    sms, uninit, on_hazard and on_fault are run_ptx's; errors, faults and
+    hazards name the kernel's parameters."""
     ptx, md, values, consts = compile_ptx(
         jit_fn, *args, num_warps=num_warps, num_stages=num_stages,
-        arch=arch, align=align, **constexprs)
+        arch=arch, align=align, num_ctas=num_ctas, types=types,
+        **constexprs)
     if callable(grid):
         grid = grid(dict(consts))
     if isinstance(grid, int):
         grid = (grid,)
-    # Triton's launcher gives each program global_scratch_size bytes of
-    # global scratch (device-side tensor descriptors live there)
+    # Triton's launcher (driver.c) runs num_ctas CTAs a program: grid x
+    # times num_ctas, in clusters of (num_ctas, 1, 1), 16 being beyond the
+    # portable 8
+    nc = int(getattr(md, "num_ctas", 1) or 1)
+    grid = [int(g) for g in grid]
+    grid[0] *= nc
+    # global_scratch_size bytes of global scratch a CTA (device-side
+    # tensor descriptors live there)
     nprog = 1
     for g in grid:
-        nprog *= int(g)
+        nprog *= g
     scratch = int(getattr(md, "global_scratch_size", 0) or 0) * nprog
+    cluster = (nc, 1, 1) if nc > 1 else None
     return run_ptx(ptx, kernel=md.name, grid=tuple(grid), scratch=scratch,
+                   cluster=cluster, cluster_nonportable=nc > 8,
                    block=(int(md.num_warps) * 32, 1, 1), args=values,
                    smem=int(md.shared), arch=arch, ctas=ctas,
                    max_steps=max_steps, threads=threads, check=check,
