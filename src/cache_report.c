@@ -1,12 +1,68 @@
 /*
  * cache_report.c -- the hierarchy section of a report: configuration,
  * metrics under Nsight Compute's names, the predicted time and what bounds
- * it, and per site the misses it caused.  Text, JSON or CSV; only
- * formatting lives here, the numbers come from cache.c.
+ * it and why (wm_cache_reason), and per site the misses it caused.  Text,
+ * JSON or CSV; only formatting lives here, the numbers come from cache.c.
  */
+#include "cache_int.h"
 #include "out_int.h"
 
 #include <math.h>
+#include <string.h>
+
+/* ---- why the bound wins, and what removes it (wm_cache_reason) ----- */
+
+/* "8.0 KiB" or "1.2 MiB". */
+static void fmt_bytes(char *b, size_t n, double v)
+{
+    if (v >= 1024.0 * 1024.0)
+        snprintf(b, n, "%.1f MiB", v / (1024.0 * 1024.0));
+    else
+        snprintf(b, n, "%.1f KiB", v / 1024.0);
+}
+
+const char *wm_cache_reason(const wm_cache *c, char *buf, size_t n)
+{
+    if (!buf || n == 0)
+        return buf;
+    buf[0] = '\0';
+    if (!c)
+        return buf;
+    wm_cache_time t;
+    wm_cache_predict(c, &t);
+
+    char have[32], need[32];
+    fmt_bytes(have, sizeof have, t.inflight_sm);
+    fmt_bytes(need, sizeof need, t.inflight_need);
+    double w = t.whatif_s * 1e6;
+    if (strcmp(t.bound, "latency") == 0)
+        snprintf(buf, n,
+                 "latency-bound: %s in flight per SM (%u CTAs x %u warps), "
+                 "DRAM bandwidth x latency needs %s; more independent loads "
+                 "per warp (coarsening), more resident CTAs or fewer "
+                 "barriers hide it (without it %.3f us)",
+                 have, wmi_cache_resident(c), wmi_cache_warps(c), need, w);
+    else if (strcmp(t.bound, "L1") == 0)
+        snprintf(buf, n,
+                 "L1-bound: the L1/shared pipe's wavefronts (tag, data and "
+                 "shared) run in series with the loads; fewer wavefronts per "
+                 "request (no bank conflicts, coalesced lines) remove it "
+                 "(without it %.3f us)",
+                 w);
+    else if (strcmp(t.bound, "L2") == 0)
+        snprintf(buf, n,
+                 "L2-bound: sectors through L2 (partial-sector writes count "
+                 "twice); fewer sectors per request (coalesced stores) remove "
+                 "it (with DRAM in its place %.3f us)",
+                 w);
+    else
+        snprintf(buf, n,
+                 "DRAM-bound: bytes from and to DRAM over its bandwidth; only "
+                 "fewer DRAM bytes help (with L2 in its place %.3f us)",
+                 w);
+    return buf;
+}
+
 
 /* The label, file and line of site id in g ("" / 0 when unknown). */
 static void site_label(const wm_agg *g, uint32_t id, const char **label,

@@ -50,12 +50,6 @@ KNOWN = [
                "which adds back into agg.c: the SASS counting is a tap the "
                "aggregator is handed, not a call it makes",
     },
-    {
-        "files": {"src/cache.c", "src/cache_time.c"},
-        "how": "cache.c feeds the time terms (wmi_ctime_*), cache_time.c "
-               "asks cache.c for the prediction and the residency: pass "
-               "the residency in, and let cache_time.c own the prediction",
-    },
 ]
 
 DIRS = ("src", "cli", "lab")
