@@ -722,72 +722,6 @@ static uint16_t half_of(float x)
                       (uint16_t)((unsigned)(fr * 2048.0f) & 0x3ff));
 }
 
-/*
- * Triton 3.x's sm_90a matmul (tests/corpus/triton): C = A B, 128 x 128 x
- * 128 fp16 in 64 x 64 tiles, K in steps of 32, two wgmma m64n64k16 a step
- * (A K-major with the 64 B swizzle, B N-major with the 128 B swizzle).
- * Inputs are multiples of 1/4 in [-2, 2]: every sum is exact in fp32, so
- * C equals the CPU reference bit for bit.  The wgmma line reads per
- * instruction A (4 warps x 16 rows x 32 B = 4 requests of 4 core
- * matrices, 16 wavefronts) and B (64 rows x 32 B once: 4 requests, 16
- * wavefronts): 8 instructions per CTA, 4 CTAs -> 256 requests, 1024
- * wavefronts, none above ideal.
- */
-static void triton_matmul(void)
-{
-    enum { S = 128 };
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/corpus/triton/matmul_sm_90.ptx",
-             WM_SOURCE_DIR);
-    size_t n = 0;
-    char *src = wm_read_file(path, &n);
-    CHECK(src != NULL);
-    wm_ptx_module *m = src ? pi_parse(src, path) : NULL;
-    free(src);
-    CHECK(m != NULL);
-    if (!m)
-        return;
-    static uint16_t a[S * S], bm[S * S];
-    static float af[S * S], bf[S * S], c[S * S];
-    uint8_t s0[16], s1[16];
-    srand(7);
-    for (int i = 0; i < S * S; i++) {
-        af[i] = (float)(rand() % 17 - 8) / 4.0f;
-        bf[i] = (float)(rand() % 17 - 8) / 4.0f;
-        a[i] = half_of(af[i]);
-        bm[i] = half_of(bf[i]);
-    }
-    pi_launch l = pi_dims(2, 128);
-    l.grid[1] = 2;
-    l.dyn_smem = 65536;
-    pi_buf(&l, a, sizeof a);
-    pi_buf(&l, bm, sizeof bm);
-    pi_buf(&l, c, sizeof c);
-    pi_u32(&l, S);
-    pi_u32(&l, S);
-    pi_u32(&l, S);
-    pi_buf(&l, s0, sizeof s0);
-    pi_buf(&l, s1, sizeof s1);
-    wm_agg *g = wm_agg_new(&arch);
-    CHECK_EQ(pi_run_agg(m, "matmul", &l, g, NULL), WM_OK);
-    int bad = 0;
-    for (int i = 0; i < S; i++)
-        for (int j = 0; j < S; j++) {
-            float r = 0.0f;
-            for (int k = 0; k < S; k++)
-                r += af[i * S + k] * bf[k * S + j];
-            bad += c[i * S + j] != r;
-        }
-    CHECK_EQ(bad, 0);
-    wm_stats s = pi_line(g, "matmul.py", 25, WM_SPACE_SHARED, WM_OP_WGMMA);
-    CHECK_EQ(s.requests, 256);
-    CHECK_EQ(s.wavefronts, 1024);
-    CHECK_EQ(s.ideal_wavefronts, 1024);
-    CHECK_EQ(s.inst, 4 * 4 * 8); /* 4 CTAs x 4 warps x 8 wgmma */
-    wm_agg_free(g);
-    wm_ptx_free(m);
-}
-
 /* A committed Triton PTX file of tests/corpus/triton, parsed. */
 static wm_ptx_module *triton_corpus(const char *file)
 {
@@ -801,6 +735,80 @@ static wm_ptx_module *triton_corpus(const char *file)
     free(src);
     CHECK(m != NULL);
     return m;
+}
+
+/* C = A B of the 128 x 128 x 128 Triton matmul in m (grid 2 x 2 of 128
+   threads, 64 KiB of dynamic shared memory), inputs multiples of 1/4 from
+   seed, checked bit for bit against the CPU; the aggregate of the run (to
+   free), NULL when it did not run. */
+static wm_agg *run_triton_matmul(const wm_ptx_module *m, unsigned seed)
+{
+    enum { S = 128 };
+    static uint16_t a[S * S], bm[S * S];
+    static float af[S * S], bf[S * S], c[S * S];
+    uint8_t s0[16], s1[16];
+    srand(seed);
+    for (int i = 0; i < S * S; i++) {
+        af[i] = (float)(rand() % 17 - 8) / 4.0f;
+        bf[i] = (float)(rand() % 17 - 8) / 4.0f;
+        a[i] = half_of(af[i]);
+        bm[i] = half_of(bf[i]);
+    }
+    memset(c, 0, sizeof c);
+    pi_launch l = pi_dims(2, 128);
+    l.grid[1] = 2;
+    l.dyn_smem = 65536;
+    pi_buf(&l, a, sizeof a);
+    pi_buf(&l, bm, sizeof bm);
+    pi_buf(&l, c, sizeof c);
+    pi_u32(&l, S);
+    pi_u32(&l, S);
+    pi_u32(&l, S);
+    pi_buf(&l, s0, sizeof s0);
+    pi_buf(&l, s1, sizeof s1);
+    wm_agg *g = wm_agg_new(&arch);
+    wm_status st = pi_run_agg(m, "matmul", &l, g, NULL);
+    CHECK_EQ(st, WM_OK);
+    int bad = 0;
+    for (int i = 0; i < S; i++)
+        for (int j = 0; j < S; j++) {
+            float r = 0.0f;
+            for (int k = 0; k < S; k++)
+                r += af[i * S + k] * bf[k * S + j];
+            bad += c[i * S + j] != r;
+        }
+    CHECK_EQ(bad, 0);
+    if (st != WM_OK) {
+        wm_agg_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+/*
+ * Triton 3.x's sm_90a matmul (tests/corpus/triton): C = A B, 128 x 128 x
+ * 128 fp16 in 64 x 64 tiles, K in steps of 32, two wgmma m64n64k16 a step
+ * (A K-major with the 64 B swizzle, B N-major with the 128 B swizzle).
+ * Inputs are multiples of 1/4 in [-2, 2]: every sum is exact in fp32, so
+ * C equals the CPU reference bit for bit.  The wgmma line reads per
+ * instruction A (4 warps x 16 rows x 32 B = 4 requests of 4 core
+ * matrices, 16 wavefronts) and B (64 rows x 32 B once: 4 requests, 16
+ * wavefronts): 8 instructions per CTA, 4 CTAs -> 256 requests, 1024
+ * wavefronts, none above ideal.
+ */
+static void triton_matmul(void)
+{
+    wm_ptx_module *m = triton_corpus("matmul_sm_90.ptx");
+    wm_agg *g = m ? run_triton_matmul(m, 7) : NULL;
+    if (g) {
+        wm_stats s = pi_line(g, "matmul.py", 25, WM_SPACE_SHARED, WM_OP_WGMMA);
+        CHECK_EQ(s.requests, 256);
+        CHECK_EQ(s.wavefronts, 1024);
+        CHECK_EQ(s.ideal_wavefronts, 1024);
+        CHECK_EQ(s.inst, 4 * 4 * 8); /* 4 CTAs x 4 warps x 8 wgmma */
+    }
+    wm_agg_free(g);
+    wm_ptx_free(m);
 }
 
 /*
@@ -963,44 +971,11 @@ static void triton_matmul_fp8(void)
  */
 static void triton_matmul_ctas2(void)
 {
-    enum { S = 128 };
     wm_ptx_module *m = triton_corpus("matmul_ctas2_sm_90.ptx");
-    if (!m)
-        return;
-    static uint16_t a[S * S], bm[S * S];
-    static float af[S * S], bf[S * S], c[S * S];
-    uint8_t s0[16], s1[16];
-    srand(17);
-    for (int i = 0; i < S * S; i++) {
-        af[i] = (float)(rand() % 17 - 8) / 4.0f;
-        bf[i] = (float)(rand() % 17 - 8) / 4.0f;
-        a[i] = half_of(af[i]);
-        bm[i] = half_of(bf[i]);
-    }
-    pi_launch l = pi_dims(2, 128);
-    l.grid[1] = 2;
-    l.dyn_smem = 65536;
-    pi_buf(&l, a, sizeof a);
-    pi_buf(&l, bm, sizeof bm);
-    pi_buf(&l, c, sizeof c);
-    pi_u32(&l, S);
-    pi_u32(&l, S);
-    pi_u32(&l, S);
-    pi_buf(&l, s0, sizeof s0);
-    pi_buf(&l, s1, sizeof s1);
-    wm_agg *g = wm_agg_new(&arch);
-    CHECK_EQ(pi_run_agg(m, "matmul", &l, g, NULL), WM_OK);
-    int bad = 0;
-    for (int i = 0; i < S; i++)
-        for (int j = 0; j < S; j++) {
-            float r = 0.0f;
-            for (int kk = 0; kk < S; kk++)
-                r += af[i * S + kk] * bf[kk * S + j];
-            bad += c[i * S + j] != r;
-        }
-    CHECK_EQ(bad, 0);
-    CHECK_EQ(pi_line(g, "matmul.py", 25, WM_SPACE_SHARED, WM_OP_WGMMA).inst,
-             128);
+    wm_agg *g = m ? run_triton_matmul(m, 17) : NULL;
+    if (g)
+        CHECK_EQ(pi_line(g, "matmul.py", 25, WM_SPACE_SHARED, WM_OP_WGMMA).inst,
+                 128);
     wm_agg_free(g);
     wm_ptx_free(m);
 }
