@@ -233,6 +233,14 @@ static uint64_t *reg_at(const wm_ptx_module *mod, uint64_t (*R)[32],
     return &R[wmi_vslot(mod, regs, k)][l];
 }
 
+/* Bytes of one request a lane moves: one element where a lane's elements
+   are a stride apart (an accumulator stored column-major, an f64 A), else
+   its part of a block, 8 bytes at most. */
+static unsigned piece_of(const frag *f)
+{
+    return f->colmem && !f->memo ? f->ebits / 8 : f->w < 8 ? f->w : 8;
+}
+
 static wm_space model_space(wmi_space s)
 {
     return s == SP_SHARED ? WM_SPACE_SHARED
@@ -296,7 +304,7 @@ static wm_status move(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                              "%u bits each) must be multiples of 16 bytes",
                              text, (unsigned long long)base,
                              (unsigned long long)ld, f->ebits);
-    unsigned psz = wmi_ptx_wmma_piece(in), npieces = f->w / psz;
+    unsigned psz = piece_of(f), npieces = f->w / psz;
     for (unsigned u = 0; u < f->units; u++)
         for (unsigned p = 0; p < npieces; p++) {
             wm_access a;
@@ -365,7 +373,7 @@ unsigned wmi_ptx_wmma_piece(const wmi_insn *in)
     if ((in->op != OP_WMMA_LOAD && in->op != OP_WMMA_STORE) ||
         !frag_of(sh, mat, (wmi_type)in->type, (in->mod & WM_COL) != 0, &f))
         return 0;
-    return f.colmem && !f.memo ? f.ebits / 8 : f.w < 8 ? f.w : 8;
+    return piece_of(&f);
 }
 
 wm_status wmi_ptx_wmma_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
