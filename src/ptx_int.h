@@ -829,6 +829,14 @@ void wmi_ptx_wmma_decode(const char *s, size_t n, wmi_insn *in);
    8; an element where a lane's elements are a stride apart); 0 if in is
    not a wmma form. */
 unsigned wmi_ptx_wmma_piece(const wmi_insn *in);
+/* The warp requests a wmma load or store makes (0 if in is not a wmma
+   form), and in *ld the stride in elements when the instruction gives
+   none.  Request q's lane l lies wmi_ptx_wmma_offset bytes past the
+   fragment's address for a stride of ld elements; move() in ptx_wmma.c
+   makes the requests in that order. */
+unsigned wmi_ptx_wmma_requests(const wmi_insn *in, uint64_t *ld);
+uint64_t wmi_ptx_wmma_offset(const wmi_insn *in, unsigned q, unsigned l,
+                             uint64_t ld);
 wm_status wmi_ptx_wmma_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                             uint32_t pc, uint32_t m);
 wm_status wmi_ptx_wmma_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,

@@ -72,6 +72,8 @@ typedef struct memrec {
     unsigned size;
     int cpasync_shared; /* cp.async: the shared (destination) side */
     unsigned lanes;     /* lanes that take part: 32; ldmatrix: 8 per matrix */
+    unsigned nreq;      /* wmma load/store: its warp requests (else 0) */
+    wmi_aff ld;         /* wmma: the stride in elements */
     const char *unsupported; /* reason, or NULL */
     wmi_aff addr;
     int32_t guard; /* condition reference, NOCOND */
@@ -403,6 +405,24 @@ static wmi_aff addr_of(lint *L, const bstate *s, uint32_t slot, int64_t imm)
     return wmi_aff_add(&a, &k);
 }
 
+/* A wmma load or store: the fragment's address, and its stride (register
+   sreg, or the layout's default).  A stride lint cannot follow makes the
+   addresses unknown. */
+static void record_wmma(lint *L, bstate *s, const wmi_insn *in, uint32_t pc,
+                        uint32_t sreg)
+{
+    uint32_t ri = L->rec_at[pc - L->f->first];
+    if (!ri)
+        return;
+    memrec *r = &L->recs[ri - 1];
+    uint64_t ld0 = 0;
+    wmi_ptx_wmma_requests(in, &ld0);
+    wmi_aff a = addr_of(L, s, in->a, in->imm);
+    r->ld = sreg == WMI_NOREG ? wmi_aff_const((int64_t)ld0)
+                              : rdw(L, s, sreg, 32);
+    record(L, s, in, pc, r->ld.top ? r->ld : a, 0);
+}
+
 static wmi_aop aop_of(wmi_op op)
 {
     return op == OP_AND   ? WMI_AOP_AND
@@ -603,9 +623,12 @@ static void step(lint *L, bstate *s, uint32_t pc)
         wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_LOAD, pc), NOCOND, pc);
         return;
     case OP_WMMA_LOAD: /* its lane addresses are the fragment layout's */
+        record_wmma(L, s, in, pc, in->b);
         wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_LOAD, pc), NOCOND, pc);
         return;
     case OP_WMMA_STORE:
+        record_wmma(L, s, in, pc, in->c);
+        return;
     case OP_STMATRIX: /* shared stores by row address: not judged */
     case OP_NOP:
     case OP_CP_COMMIT:
@@ -1045,8 +1068,10 @@ static int loops_ran(evalbuf *eb, const memrec *r)
     return on;
 }
 
-/* Lane addresses and mask of record r for warp w under the context. */
-static int warp_access(evalbuf *eb, const memrec *r, unsigned w, wm_access *a)
+/* Lane addresses and mask of record r's request q (wmma: its fragment's
+   q-th request; else 0) for warp w under the context. */
+static int warp_access(evalbuf *eb, const memrec *r, unsigned w, unsigned q,
+                       wm_access *a)
 {
     lint *L = eb->ec.L;
     const unsigned *B = eb->ec.block;
@@ -1090,6 +1115,10 @@ static int warp_access(evalbuf *eb, const memrec *r, unsigned w, wm_access *a)
             continue;
         uint64_t ad = (uint64_t)wmi_aff_eval(&L->ax, &r->addr, &eb->env) +
                       (uint64_t)r->sass_off;
+        if (r->nreq)
+            ad += wmi_ptx_wmma_offset(
+                &L->m->code[r->pc], q, l,
+                (uint32_t)wmi_aff_eval(&L->ax, &r->ld, &eb->env));
         if (r->isp == SP_GENERIC) {
             uint64_t win = ad >> WMI_WIN_SHIFT;
             wm_space s2 = WM_SPACE_GLOBAL;
@@ -1318,7 +1347,7 @@ static void try_shot(evalbuf *eb, const memrec *r, const wm_arch *arch,
             continue;
         wm_access a;
         wm_counts c;
-        if (!warp_access(eb, r, w, &a))
+        if (!warp_access(eb, r, w, 0, &a))
             continue; /* past a boundary (i < n): no request */
         int shift;
         if (a.mask != base[w].mask) {
@@ -1507,43 +1536,49 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
     unsigned nth = eb->ec.block[0] * eb->ec.block[1] * eb->ec.block[2];
     unsigned nw = (nth + 31) / 32;
     wm_access base[32];
-    uint32_t fig[32];
     int act[32];
     double sum = 0, isum = 0;
     int first = -1;
+    unsigned nq = r->nreq ? r->nreq : 1, nreqs = 0;
     for (unsigned w = 0; w < nw && w < 32; w++) {
-        act[w] = warp_access(eb, r, w, &base[w]);
+        act[w] = warp_access(eb, r, w, 0, &base[w]);
         if (!act[w])
             continue;
-        wm_counts c;
-        wm_status st = wm_count(arch, &base[w], &c);
-        if (st == WM_ERR_ALIGN || st == WM_ERR_SIZE) {
-            v->kind = WM_LINT_UNSUPPORTED;
-            snprintf(v->reason, sizeof v->reason,
-                     "%s for the assumed parameter values",
-                     st == WM_ERR_ALIGN ? "misaligned lane addresses"
-                                        : "an access size the model lacks");
-            return WM_OK;
-        }
-        if (st != WM_OK)
-            return st;
-        fig[w] = wmi_lint_figure(base[w].space, &c);
-        if (first < 0) {
-            first = (int)w;
-            v->space = base[w].space; /* generic: the resolved window */
-            fig[w] = wmi_lint_figure(v->space, &c);
-            v->min = v->max = fig[w];
-            v->access = base[w];
-            v->counts = c;
-        }
-        v->min = fig[w] < v->min ? fig[w] : v->min;
-        v->max = fig[w] > v->max ? fig[w] : v->max;
-        sum += fig[w];
-        isum += wmi_lint_ideal(base[w].space, &c);
         v->warps++;
-        st = agg ? wm_agg_add(agg, &base[w], NULL) : WM_OK;
-        if (st != WM_OK)
-            return st;
+        for (unsigned q = 0; q < nq; q++) {
+            wm_access qa;
+            if (q && !warp_access(eb, r, w, q, &qa))
+                continue;
+            const wm_access *a = q ? &qa : &base[w];
+            wm_counts c;
+            wm_status st = wm_count(arch, a, &c);
+            if (st == WM_ERR_ALIGN || st == WM_ERR_SIZE) {
+                v->kind = WM_LINT_UNSUPPORTED;
+                snprintf(v->reason, sizeof v->reason,
+                         "%s for the assumed parameter values",
+                         st == WM_ERR_ALIGN ? "misaligned lane addresses"
+                                            : "an access size the model lacks");
+                return WM_OK;
+            }
+            if (st != WM_OK)
+                return st;
+            uint32_t fg = wmi_lint_figure(a->space, &c);
+            if (first < 0) {
+                first = (int)w;
+                v->space = a->space; /* generic: the resolved window */
+                v->min = v->max = fg;
+                v->access = *a;
+                v->counts = c;
+            }
+            v->min = fg < v->min ? fg : v->min;
+            v->max = fg > v->max ? fg : v->max;
+            sum += fg;
+            isum += wmi_lint_ideal(a->space, &c);
+            nreqs++;
+            st = agg ? wm_agg_add(agg, a, NULL) : WM_OK;
+            if (st != WM_OK)
+                return st;
+        }
     }
     if (first < 0) {
         v->kind = WM_LINT_INACTIVE;
@@ -1551,9 +1586,9 @@ static wm_status judge(lint *L, const memrec *r, evalbuf *eb,
                  "no lane of the block passes the guard");
         return WM_OK;
     }
-    assert(v->warps > 0 && v->min <= v->max);
-    v->per_request = sum / v->warps;
-    v->ideal = isum / v->warps;
+    assert(nreqs > 0 && v->min <= v->max);
+    v->per_request = sum / nreqs;
+    v->ideal = isum / nreqs;
     v->worst = v->max;
     v->kind = v->min == v->max ? WM_LINT_EXACT : WM_LINT_VARIES;
     if (v->kind == WM_LINT_VARIES)
@@ -1700,29 +1735,33 @@ static int sass_width(const lint *L, memrec *r)
     return 1;
 }
 
+/* The records of instruction in: 1 for a counted access, 2 for cp.async
+   (its global and shared sides), else 0. */
+static unsigned records_of(const wmi_insn *in)
+{
+    uint64_t ld;
+    if (in->op == OP_CP_ASYNC)
+        return 2;
+    if (in->op == OP_WMMA_LOAD || in->op == OP_WMMA_STORE)
+        return wmi_ptx_wmma_requests(in, &ld) ? 1 : 0;
+    return ((in->op == OP_LD || in->op == OP_ST || in->op == OP_RED) &&
+            in->space != SP_PARAM && in->space != SP_CONST) ||
+           in->op == OP_ATOM || in->op == OP_LDMATRIX;
+}
+
 static int find_records(lint *L)
 {
     const wmi_func *f = L->f;
     size_t n = 0;
-    for (uint32_t pc = f->first; pc < f->first + f->count; pc++) {
-        const wmi_insn *in = &L->m->code[pc];
-        int counted =
-            (in->op == OP_LD || in->op == OP_ST || in->op == OP_RED) &&
-            in->space != SP_PARAM && in->space != SP_CONST;
-        counted |= in->op == OP_ATOM || in->op == OP_LDMATRIX;
-        n += counted ? 1 : in->op == OP_CP_ASYNC ? 2 : 0;
-    }
+    for (uint32_t pc = f->first; pc < f->first + f->count; pc++)
+        n += records_of(&L->m->code[pc]);
     L->recs = calloc(n ? n : 1, sizeof *L->recs);
     L->rec_at = calloc(f->count + 1, sizeof *L->rec_at);
     if (!L->recs || !L->rec_at)
         return 0;
     for (uint32_t pc = f->first; pc < f->first + f->count; pc++) {
         const wmi_insn *in = &L->m->code[pc];
-        int counted =
-            (in->op == OP_LD || in->op == OP_ST || in->op == OP_RED) &&
-            in->space != SP_PARAM && in->space != SP_CONST;
-        counted |= in->op == OP_ATOM || in->op == OP_LDMATRIX;
-        if (!counted && in->op != OP_CP_ASYNC)
+        if (!records_of(in))
             continue;
         L->rec_at[pc - f->first] = (uint32_t)L->nrecs + 1;
         memrec *r = &L->recs[L->nrecs++];
@@ -1743,6 +1782,11 @@ static int find_records(lint *L)
         } else if (in->op == OP_ATOM || in->op == OP_RED) {
             r->op = WM_OP_ATOM;
             r->size = type_bytes(t);
+        } else if (in->op == OP_WMMA_LOAD || in->op == OP_WMMA_STORE) {
+            uint64_t ld;
+            r->op = in->op == OP_WMMA_LOAD ? WM_OP_LD : WM_OP_ST;
+            r->size = wmi_ptx_wmma_piece(in);
+            r->nreq = wmi_ptx_wmma_requests(in, &ld);
         } else if (in->op == OP_LDMATRIX) {
             r->op = WM_OP_LDSM;
             r->size = 16;

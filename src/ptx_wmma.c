@@ -241,6 +241,17 @@ static unsigned piece_of(const frag *f)
     return f->colmem && !f->memo ? f->ebits / 8 : f->w < 8 ? f->w : 8;
 }
 
+/* Byte offset from the fragment's address of lane l's piece p (psz
+   bytes) of block u, for a stride of ld elements. */
+static uint64_t lane_offset(const frag *f, unsigned u, unsigned p,
+                            unsigned psz, unsigned l, uint64_t ld)
+{
+    unsigned i, j;
+    elem_at(f, u, l, 8 * p * psz, &i, &j);
+    uint64_t off = f->colmem ? (uint64_t)j * ld + i : (uint64_t)i * ld + j;
+    return off * f->ebits / 8;
+}
+
 static wm_space model_space(wmi_space s)
 {
     return s == SP_SHARED ? WM_SPACE_SHARED
@@ -315,11 +326,7 @@ static wm_status move(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
             a.mask = 0xffffffffu;
             wmi_space rs0 = SP_GENERIC;
             for (unsigned l = 0; l < 32; l++) {
-                unsigned i, j;
-                elem_at(f, u, l, 8 * p * psz, &i, &j);
-                uint64_t off = f->colmem ? (uint64_t)j * ld + i
-                                         : (uint64_t)i * ld + j;
-                uint64_t addr = base + off * f->ebits / 8;
+                uint64_t addr = base + lane_offset(f, u, p, psz, l, ld);
                 wmi_space rs;
                 uint8_t *h = wmi_ptx_block(c, w, l, pc, sp, addr, psz,
                                            store ? "wmma store" : "wmma load",
@@ -366,14 +373,37 @@ static wm_status move(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     return WM_OK;
 }
 
+/* The fragment a wmma.load or wmma.store moves; 0 if in is not one. */
+static int frag_of_insn(const wmi_insn *in, frag *f)
+{
+    unsigned sh = in->mod & WM_SHAPE, mat = (in->mod >> WM_MAT_SHIFT) & 3;
+    return (in->op == OP_WMMA_LOAD || in->op == OP_WMMA_STORE) &&
+           frag_of(sh, mat, (wmi_type)in->type, (in->mod & WM_COL) != 0, f);
+}
+
 unsigned wmi_ptx_wmma_piece(const wmi_insn *in)
 {
     frag f;
-    unsigned sh = in->mod & WM_SHAPE, mat = (in->mod >> WM_MAT_SHIFT) & 3;
-    if ((in->op != OP_WMMA_LOAD && in->op != OP_WMMA_STORE) ||
-        !frag_of(sh, mat, (wmi_type)in->type, (in->mod & WM_COL) != 0, &f))
+    return frag_of_insn(in, &f) ? piece_of(&f) : 0;
+}
+
+unsigned wmi_ptx_wmma_requests(const wmi_insn *in, uint64_t *ld)
+{
+    frag f;
+    if (!frag_of_insn(in, &f))
         return 0;
-    return piece_of(&f);
+    *ld = f.colmem ? f.rows : f.cols;
+    return f.units * (f.w / piece_of(&f));
+}
+
+uint64_t wmi_ptx_wmma_offset(const wmi_insn *in, unsigned q, unsigned l,
+                             uint64_t ld)
+{
+    frag f;
+    if (!frag_of_insn(in, &f))
+        return 0;
+    unsigned psz = piece_of(&f), np = f.w / psz;
+    return lane_offset(&f, q / np, q % np, psz, l, ld);
 }
 
 wm_status wmi_ptx_wmma_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,

@@ -323,6 +323,25 @@ static const kernel_case tensor_cases[] = {
     T1("ldsm_x4_pitch32", a_ldsm),
 };
 
+/* ---- tests/corpus/wmma_gemm.cu: nvcuda::wmma tiles (the PAD = 8 build) -- */
+
+#define WMMA "tests/corpus/ptx/wmma_gemm_sm_80.ptx"
+static const kc_arg a_wmma_h[] = {B("f32", 4096, "zeros"),
+                                  B("f16", 2048, "rand=1"),
+                                  B("f16", 2048, "rand=2"), S("i32=64"),
+                                  S("i32=64"), S("i32=32")};
+static const kc_arg a_wmma_i8[] = {B("i32", 1024, "zeros"),
+                                   B("i32", 1024, "rand=3"),
+                                   B("i8", 512, "rand=4"),
+                                   B("i8", 2048, "rand=5"), S("i32=16"),
+                                   S("i32=64"), S("i32=32")};
+static const kernel_case wmma_cases[] = {
+    {"wmma_gemm", WMMA, "_Z9wmma_gemmPfPK6__halfS2_iii", {2, 2, 1},
+     {128, 1, 1}, 0, a_wmma_h, NA(a_wmma_h), NULL, NULL, 0},
+    {"wmma_i8", WMMA, "_Z7wmma_i8PiPKiPKaS3_iii", {2, 2, 1}, {32, 1, 1}, 0,
+     a_wmma_i8, NA(a_wmma_i8), NULL, NULL, 0},
+};
+
 /* ---- the analysis on small hand-written kernels -------------------------- */
 
 static const char synth_ptx[] =
@@ -363,6 +382,23 @@ static const char synth_ptx[] =
     "\tld.param.u64 %rd1, [p_out];\n\tmov.u32 %r1, %tid.x;\n"
     "\tsetp.lt.u32 %p1, %r1, 4096;\n\tmul.wide.u32 %rd3, %r1, 4;\n"
     "\tadd.s64 %rd4, %rd1, %rd3;\n\t@!%p1 st.global.u32 [%rd4], %r1;\n"
+    "\tret;\n}\n"
+    /* wmma_pad0: unpadded f16 tiles, As 16 halves a row (32 B: rows r and
+       r + 4 of a block share banks, 2 wavefronts), Bs 32 halves (64 B:
+       rows 0 2 4 6 share banks, 4), and D stored column-major with a
+       stride of 16 floats (each request: 4 columns of 8 rows, 32 B each,
+       4 sectors); the stride of B in a register */
+    ".visible .entry wmma_pad0(.param .u64 p_d)\n{\n"
+    "\t.shared .align 32 .b8 tile[2048];\n"
+    "\t.reg .b32 %r<24>;\n\t.reg .f32 %f<9>;\n\t.reg .b64 %rd<3>;\n"
+    "\tld.param.u64 %rd1, [p_d];\n\tmov.u32 %r1, tile;\n"
+    "\twmma.load.a.sync.aligned.row.m16n16k16.shared.f16 "
+    "{%r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9}, [%r1], 16;\n"
+    "\tmov.u32 %r20, 32;\n"
+    "\twmma.load.b.sync.aligned.row.m16n16k16.shared.f16 "
+    "{%r10, %r11, %r12, %r13, %r14, %r15, %r16, %r17}, [%r1+1024], %r20;\n"
+    "\twmma.store.d.sync.aligned.col.m16n16k16.global.f32 "
+    "[%rd1], {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, 16;\n"
     "\tret;\n}\n";
 
 static const wm_lint_insn *synth(wm_ptx_module *m, const char *kernel, size_t i,
@@ -412,6 +448,17 @@ static void test_synthetic(void)
     wm_lint_free(l);
     v = synth(m, "nobody", 0, &l);
     CHECK(v && v->kind == WM_LINT_INACTIVE);
+    wm_lint_free(l);
+    /* wmma: every request of the fragment counted by its layout */
+    v = synth(m, "wmma_pad0", 0, &l);
+    CHECK(v && v->kind == WM_LINT_EXACT && v->space == WM_SPACE_SHARED &&
+          v->size == 4 && v->min == 2 && v->per_request == 2 &&
+          v->ideal == 1 && v->severity == WM_SEV_HIGH);
+    v = wm_lint_at(l, 1);
+    CHECK(v && v->kind == WM_LINT_EXACT && v->min == 4 && v->max == 4);
+    v = wm_lint_at(l, 2);
+    CHECK(v && v->kind == WM_LINT_EXACT && v->space == WM_SPACE_GLOBAL &&
+          v->op == WM_OP_ST && v->min == 4 && v->per_request == 4);
     wm_lint_free(l);
     CHECK(wm_lint_kernel(m, 99, NULL, NULL, &l) == WM_ERR_ARG);
     wm_ptx_free(m);
@@ -580,6 +627,11 @@ int main(void)
         char label[64];
         snprintf(label, sizeof label, "tensor.ptx %s", tensor_cases[i].name);
         lint_case(&tensor_cases[i], label, &all, table);
+    }
+    for (size_t i = 0; i < NA(wmma_cases); i++) {
+        char label[64];
+        snprintf(label, sizeof label, "wmma_gemm.cu %s", wmma_cases[i].name);
+        lint_case(&wmma_cases[i], label, &all, table);
     }
     /* nvcc's other outputs of the same sources (no line info, -G, -O0,
        other targets): the cases' launches on those PTX files.  The -G and
