@@ -1,7 +1,9 @@
 /*
  * sass_tool.c -- the SASS of a PTX module: ptxas (-lineinfo, the
- * profile's sm) compiles it to a cubin, nvdisasm -g -c prints it; the
- * text is cached per module (docs/ptx.md, "SASS level").
+ * profile's sm) compiles it to a cubin, nvdisasm -gi -c prints it (line
+ * info with the "inlined at" chains, so code inlined from a header is
+ * also placed at the kernel's line); the text is cached per module
+ * (docs/ptx.md, "SASS level").
  *
  * Tools are looked up in this order: WARPMEM_PTXAS / WARPMEM_NVDISASM
  * (a path), $CUDA_HOME/bin, $CUDA_PATH/bin, every PATH directory,
@@ -9,8 +11,8 @@
  * $HOME/.local and /usr/local (lib/python3.x/site-packages/nvidia/
  * cu13/bin or cuda_nvdisasm/bin, the wheel's layouts).
  *
- * The cache key is a 64-bit FNV-1a hash of the PTX text, the sm and each
- * tool's path, size and modification time: a changed module or tool is a
+ * The cache key is a 64-bit FNV-1a hash of the PTX text, the sm, each
+ * tool's path, size and modification time and nvdisasm's line option: a changed module or tool is a
  * new entry; old entries are never read again (delete the directory to
  * reclaim them).  Directory: $WARPMEM_SASS_CACHE ("off": no cache), else
  * $XDG_CACHE_HOME/warpmem/sass, else $HOME/.cache/warpmem/sass.
@@ -27,6 +29,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#define DIS_LINES "-gi" /* nvdisasm's line info, with inlining chains */
 
 static int executable(const char *p)
 {
@@ -236,7 +240,7 @@ static char *compile(const cli_sass_tools *t, const char *ptx, size_t n,
     char *pa[] = {(char *)(uintptr_t)t->ptxas, (char *)(uintptr_t)"-lineinfo",
                   (char *)(uintptr_t)"-arch", (char *)(uintptr_t)arch,
                   (char *)(uintptr_t)"-o", cubin, in, NULL};
-    char *da[] = {(char *)(uintptr_t)t->nvdisasm, (char *)(uintptr_t)"-g",
+    char *da[] = {(char *)(uintptr_t)t->nvdisasm, (char *)(uintptr_t)DIS_LINES,
                   (char *)(uintptr_t)"-c", cubin, NULL};
     if (!write_all(in, ptx, n))
         snprintf(why, nwhy, "cannot write %s", in);
@@ -257,6 +261,7 @@ char *cli_sass_text(const cli_sass_tools *t, const char *ptx, size_t n,
     uint64_t h = fnv(0xcbf29ce484222325ull, ptx, n);
     h = fnv(h, arch, strlen(arch) + 1);
     h = fnv_tool(fnv_tool(h, t->ptxas), t->nvdisasm);
+    h = fnv(h, DIS_LINES, sizeof DIS_LINES);
     char dir[900], path[1000], part[1100];
     int cached = cache_dir(dir, sizeof dir);
     if (cached) {

@@ -2085,13 +2085,18 @@ typedef struct wm_sass_mem {
                            "R22.64", "RZ"), "" for none */
     int64_t imm;        /* immediate byte offset of the address */
     const char *pred;   /* guard ("@P0", "@!P1") or "" */
+    const char *call_file; /* inlined code (nvdisasm -gi's "inlined at"
+                              chain): the outermost call site, the kernel's
+                              line; else file and line again */
+    uint32_t call_line;
 } wm_sass_mem;
 
 /*
- * Parse disassembly text[0..n).  Lines other than instructions and
- * "//## File "f", line N" comments are skipped; an instruction line that
- * names a memory opcode but whose address cannot be read is an error
- * (WM_ERR_PARSE, located in *d).  WM_ERR_NOMEM.  Caller frees (wm_sass_free).
+ * Parse disassembly text[0..n) (nvdisasm -g or -gi).  Lines other than
+ * instructions and "//## File "f", line N" comments are skipped; an
+ * instruction line that names a memory opcode but whose address cannot be
+ * read is an error (WM_ERR_PARSE, located in *d).  WM_ERR_NOMEM.  Caller
+ * frees (wm_sass_free).
  */
 WM_API wm_status wm_sass_parse(const char *text, size_t n, wm_sass **out,
                                wm_diag *d);

@@ -1,7 +1,9 @@
 /*
- * sass_parse.c -- the memory instructions of `nvdisasm -g -c` output
+ * sass_parse.c -- the memory instructions of `nvdisasm -gi -c` output
  * (wm_sass_parse): per instruction its function, source line (the
- * preceding "//## File" comment), opcode, space, op, width, address
+ * preceding "//## File" comment; for inlined code the chain's first, the
+ * callee's line, and its last, the outermost call site), opcode, space,
+ * op, width, address
  * register, immediate offset and guard.  Strings live in one pool that
  * the instructions index until the parse ends, then point into.
  */
@@ -11,8 +13,17 @@
 
 typedef struct raw_mem {
     wm_sass_mem m;
-    size_t func, file, opcode, base, pred; /* pool offsets */
+    size_t func, file, cfile, opcode, base, pred; /* pool offsets */
 } raw_mem;
+
+/* Where the next instructions come from: the line info's own file and
+   line, and the outermost call site of an inlined chain (the same when
+   nothing is inlined); pool offsets. */
+typedef struct srcpos {
+    size_t file, cfile;
+    uint32_t line, cline;
+    int chain; /* the last comment said "inlined at": the next is a caller */
+} srcpos;
 
 struct wm_sass {
     raw_mem *v;
@@ -164,7 +175,7 @@ static wm_status parse_fail(wm_diag *d, const char *text, const char *at,
 /* One instruction line [p, e) (after the address comment). */
 static wm_status parse_insn(wm_sass *s, const char *text, const char *p,
                             const char *e, uint32_t offset, size_t func,
-                            size_t file, uint32_t line, wm_diag *d)
+                            const srcpos *at, wm_diag *d)
 {
     while (p < e && isspace((unsigned char)*p))
         p++;
@@ -201,10 +212,12 @@ static wm_status parse_insn(wm_sass *s, const char *text, const char *p,
     r.m.space = opcodes[which].space;
     r.m.op = opcodes[which].op;
     r.m.width = r.m.op == WM_OP_LDSM ? 16 : width_of(opc, nopc);
-    r.m.line = line;
+    r.m.line = at->line;
+    r.m.call_line = at->cline;
     r.m.offset = offset;
     r.func = func;
-    r.file = file;
+    r.file = at->file;
+    r.cfile = at->cfile;
     r.opcode = pool_add(s, opc, nopc);
     r.base = pool_add(s, base, nbase);
     r.pred = pool_add(s, pred, npred);
@@ -222,9 +235,11 @@ static wm_status parse_insn(wm_sass *s, const char *text, const char *p,
     return WM_OK;
 }
 
-/* "//## File "path", line N" at p: file and line; 0 if not that form. */
+/* "//## File "path", line N" at p: file and line, and in *inl whether
+   "inlined at" follows (nvdisasm -gi: the caller's line comes next); 0 if
+   not that form. */
 static int parse_file_comment(wm_sass *s, const char *p, const char *e,
-                              size_t *file, uint32_t *line)
+                              size_t *file, uint32_t *line, int *inl)
 {
     static const char tag[] = "//## File \"";
     size_t nt = sizeof tag - 1;
@@ -239,7 +254,11 @@ static int parse_file_comment(wm_sass *s, const char *p, const char *e,
         l++;
     if ((size_t)(e - l) < 5)
         return 0;
-    *line = (uint32_t)strtoul(l + 5, NULL, 10);
+    char *after;
+    *line = (uint32_t)strtoul(l + 5, &after, 10);
+    static const char itag[] = " inlined at ";
+    *inl = (size_t)(e - after) >= sizeof itag - 1 &&
+           !memcmp(after, itag, sizeof itag - 1);
     *file = pool_add(s, f, (size_t)(q - f));
     return 1;
 }
@@ -270,17 +289,32 @@ static void finish(wm_sass *s)
         raw_mem *r = &s->v[i];
         r->m.func = s->pool + r->func;
         r->m.file = s->pool + r->file;
+        r->m.call_file = s->pool + r->cfile;
         r->m.opcode = s->pool + r->opcode;
         r->m.base = s->pool + r->base;
         r->m.pred = s->pool + r->pred;
     }
 }
 
+/* A "//## File" comment's file and line at into *at: the line info's own
+   unless it continues an inlined chain, whose last comment is the
+   outermost caller. */
+static void take_comment(srcpos *at, size_t file, uint32_t line, int inl)
+{
+    if (!at->chain) {
+        at->file = file;
+        at->line = line;
+    }
+    at->cfile = file;
+    at->cline = line;
+    at->chain = inl;
+}
+
 static wm_status parse_lines(wm_sass *s, const char *text, size_t n,
                              wm_diag *d)
 {
-    size_t func = pool_add(s, "", 0), file = func;
-    uint32_t line = 0;
+    size_t func = pool_add(s, "", 0), off;
+    srcpos at = {func, func, 0, 0, 0};
     if (func == SIZE_MAX)
         return WM_ERR_NOMEM;
     const char *p = text, *end = text + n;
@@ -291,21 +325,26 @@ static wm_status parse_lines(wm_sass *s, const char *text, size_t n,
         while (q < e && isspace((unsigned char)*q))
             q++;
         wm_status st = WM_OK;
-        size_t off;
+        uint32_t line;
+        int inl;
         if (parse_section(s, q, e, &off)) {
             func = off;
-            file = pool_add(s, "", 0);
-            line = 0;
-        } else if (parse_file_comment(s, q, e, &off, &line)) {
-            file = off;
-        } else if ((size_t)(e - q) > 4 && q[0] == '/' && q[1] == '*') {
-            char *c;
-            unsigned long at = strtoul(q + 2, &c, 16);
-            if (c + 1 < e && c[0] == '*' && c[1] == '/')
-                st = parse_insn(s, text, c + 2, e, (uint32_t)at, func, file,
-                                line, d);
+            at.file = at.cfile = pool_add(s, "", 0);
+            at.line = at.cline = 0;
+            at.chain = 0;
+        } else if (parse_file_comment(s, q, e, &off, &line, &inl)) {
+            take_comment(&at, off, line, inl);
+        } else {
+            at.chain = 0;
+            if ((size_t)(e - q) > 4 && q[0] == '/' && q[1] == '*') {
+                char *c;
+                unsigned long addr = strtoul(q + 2, &c, 16);
+                if (c + 1 < e && c[0] == '*' && c[1] == '/')
+                    st = parse_insn(s, text, c + 2, e, (uint32_t)addr, func,
+                                    &at, d);
+            }
         }
-        if (func == SIZE_MAX || file == SIZE_MAX)
+        if (func == SIZE_MAX || at.file == SIZE_MAX || at.cfile == SIZE_MAX)
             return WM_ERR_NOMEM;
         if (st != WM_OK)
             return st;

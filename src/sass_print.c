@@ -34,21 +34,30 @@ static void print_json(FILE *f, const wm_sass_mem *x, int first)
     json_str(f, x->base);
     fprintf(f, ", \"imm\": %lld, \"pred\": ", (long long)x->imm);
     json_str(f, x->pred);
-    fputc('}', f);
+    fputs(", \"call_file\": ", f);
+    json_str(f, x->call_file);
+    fprintf(f, ", \"call_line\": %u}", x->call_line);
 }
 
+/* Grouped by the kernel's line (the call site of inlined code); an
+   instruction inlined from elsewhere names its own line after it. */
 static void print_text(FILE *f, const wm_sass_mem *x, const wm_sass_mem *prev)
 {
-    if (!prev || prev->line != x->line || strcmp(prev->file, x->file) ||
-        strcmp(prev->func, x->func))
-        fprintf(f, "%s:%u  (%s)\n", *x->file ? x->file : "?", x->line,
-                x->func);
-    fprintf(f, "  /*%04x*/ %s%s%s [%s%s0x%llx]  %s %s, %u B\n", x->offset,
+    if (!prev || prev->call_line != x->call_line ||
+        strcmp(prev->call_file, x->call_file) || strcmp(prev->func, x->func))
+        fprintf(f, "%s:%u  (%s)\n", *x->call_file ? x->call_file : "?",
+                x->call_line, x->func);
+    const char *base = strrchr(x->file, '/');
+    char own[96] = "";
+    if (x->line != x->call_line || strcmp(x->file, x->call_file))
+        snprintf(own, sizeof own, "  [%s:%u]", base ? base + 1 : x->file,
+                 x->line);
+    fprintf(f, "  /*%04x*/ %s%s%s [%s%s0x%llx]  %s %s, %u B%s\n", x->offset,
             x->pred, *x->pred ? " " : "", x->opcode, x->base,
             x->imm < 0 ? "-" : "+",
             (unsigned long long)(x->imm < 0 ? -(uint64_t)x->imm
                                             : (uint64_t)x->imm),
-            wm_sass_space_name(x->space), wm_op_name(x->op), x->width);
+            wm_sass_space_name(x->space), wm_op_name(x->op), x->width, own);
 }
 
 wm_status wm_sass_print(FILE *f, const wm_sass *s, const char *func,

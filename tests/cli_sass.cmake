@@ -111,7 +111,15 @@ wm_cli_test(NAME sass_lint_split
 wm_cli_test(NAME sass_lint_bitonic
   ARGS lint ${SS} --kernel bitonic_tile --block 128 --arch sm_80 --level sass --color never
   STDOUT "shared st.64 +2 +2 +2  exact +8 +ptx:568 st.shared.f32 \\[%r4\\+4\\], %f2")
-foreach(t sass_list_sgemm sass_list_json sass_map_row_dot36 sass_run_row_dot36
+# nvcuda::wmma inlined from mma.hpp: listed at the kernel's line that
+# calls load_matrix_sync (nvdisasm -gi's chain), mma.hpp's line beside it.
+set(WG ${PROJECT_SOURCE_DIR}/tests/corpus/ptx/wmma_gemm_sm_80.ptx)
+wm_cli_test(NAME sass_list_inlined ARGS sass ${WG}
+  STDOUT "wmma_gemm.cu:38  \\(_Z9wmma_gemmPfPK6__halfS2_iii\\)\n  /\\*[0-9a-f]+\\*/ LDSM.16.M88.4 \\[R[0-9]+\\+0x0\\]  shared ldsm, 16 B  \\[mma.hpp:91\\]"
+         "wmma_gemm.cu:39  \\(_Z9wmma_gemmPfPK6__halfS2_iii\\)\n  /\\*[0-9a-f]+\\*/ LDSM.16.MT88.4")
+wm_cli_test(NAME sass_list_inlined_json ARGS sass ${WG} --json
+  STDOUT "\"file\": \"cuda/include/crt/mma.hpp\", \"line\": 91, .*\"opcode\": \"LDSM.16.M88.4\", .*\"call_file\": \"../wmma_gemm.cu\", \"call_line\": 38")
+foreach(t sass_list_inlined sass_list_inlined_json sass_list_sgemm sass_list_json sass_map_row_dot36 sass_run_row_dot36
           sass_run_row_dot36_ptx sass_run_json sass_lint_sgemm sass_map_split
           sass_map_bitonic sass_run_split sass_run_split_json sass_lint_split
           sass_lint_bitonic)

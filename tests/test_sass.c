@@ -5,6 +5,7 @@
  * of each line against counts made by hand from the disassembly, and the
  * counts of a run at SASS level against hand-computed wavefronts.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "wm_int.h"
 #include "check.h"
 
@@ -120,6 +121,55 @@ static void parse_fields(void)
     CHECK_EQ(wm_sass_parse(bad, strlen(bad), &s, &d), WM_ERR_PARSE);
     CHECK(s == NULL);
     CHECK_EQ(d.line, 2);
+}
+
+/* nvdisasm -gi: an inlined chain, innermost first, then the kernel's own
+   line; the instruction has the first as its line, the last as its call
+   site.  A comment without a chain sets both. */
+static void parse_inlined(void)
+{
+    const char *text =
+        "\t.section\t.text.k,\"ax\",@progbits\n"
+        "\t//## File \"cuda/include/sm_30_intrinsics.hpp\", line 440 "
+        "inlined at \"cuda/include/cooperative_groups.h\", line 897\n"
+        "\t//## File \"cuda/include/cooperative_groups.h\", line 897 "
+        "inlined at \"../k.cu\", line 15\n"
+        "\t//## File \"../k.cu\", line 15\n"
+        "        /*0140*/                   LDS R4, [R7] ;\n"
+        "        /*0150*/                   STS [R7], R4 ;\n"
+        "\t//## File \"../k.cu\", line 16\n"
+        "        /*0160*/                   STG.E [R2.64], R4 ;\n";
+    wm_sass *s;
+    wm_diag d;
+    CHECK_EQ(wm_sass_parse(text, strlen(text), &s, &d), WM_OK);
+    CHECK_EQ(wm_sass_count(s), 3);
+    for (size_t i = 0; i < 2; i++) {
+        const wm_sass_mem *a = wm_sass_at(s, i);
+        CHECK(!strcmp(a->file, "cuda/include/sm_30_intrinsics.hpp"));
+        CHECK_EQ(a->line, 440);
+        CHECK(!strcmp(a->call_file, "../k.cu"));
+        CHECK_EQ(a->call_line, 15);
+    }
+    const wm_sass_mem *c = wm_sass_at(s, 2);
+    CHECK(!strcmp(c->file, "../k.cu") && !strcmp(c->call_file, "../k.cu"));
+    CHECK_EQ(c->line, 16);
+    CHECK_EQ(c->call_line, 16);
+    char *out = NULL;
+    size_t nout = 0;
+    FILE *f = open_memstream(&out, &nout);
+    CHECK(f != NULL);
+    if (f) {
+        CHECK_EQ(wm_sass_print(f, s, NULL, WM_FMT_TEXT), WM_OK);
+        fclose(f);
+        CHECK(out && strstr(out, "../k.cu:15  (k)\n"
+                                 "  /*0140*/ LDS [R7+0x0]  shared ld, 4 B  "
+                                 "[sm_30_intrinsics.hpp:440]\n"));
+        CHECK(out && strstr(out, "../k.cu:16  (k)\n"
+                                 "  /*0160*/ STG.E [R2.64+0x0]  global st, "
+                                 "4 B\n"));
+    }
+    free(out);
+    wm_sass_free(s);
 }
 
 /* row_dot36 (tests/corpus/sass_shapes.cu), by hand from the disassembly:
@@ -741,6 +791,7 @@ static void map_wmma(void)
 int main(void)
 {
     parse_fields();
+    parse_inlined();
     map_row_dot36();
     map_sgemm();
     run_row_dot36();
