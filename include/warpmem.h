@@ -470,6 +470,42 @@ WM_API void wm_json_metrics(FILE *f, const wm_totals *t);
 WM_API void wm_json_counts(FILE *f, const wm_access *a, const wm_counts *c);
 
 /*
+ * A writer of documents in warpmem's own shape (docs/output.md), for
+ * programs built on the library that add documents of their own (the
+ * lab's): the same quoting, number forms and CSV rules as every document
+ * the library writes.  JSON: objects, arrays and values nest as called.
+ * CSV: only rows are written; the first row's keys are the header and
+ * every later row must give the same keys in order.  key names a member
+ * inside an object and is ignored at the top level and in arrays (NULL).
+ *
+ * wm_writer_new takes WM_FMT_JSON or WM_FMT_CSV (else, or on OOM, NULL);
+ * wm_writer_free returns the first error (WM_ERR_IO for a failed write,
+ * WM_ERR_NOMEM, WM_ERR_ARG for a CSV row off its header) and frees.
+ * doc_begin opens the top object with "schema", "command", "arch" and
+ * "kernel" (NULL: null), which CSV rows repeat; doc_end closes it.
+ */
+typedef struct wm_writer wm_writer;
+WM_API wm_writer *wm_writer_new(FILE *f, wm_format fmt);
+WM_API wm_status wm_writer_free(wm_writer *w);
+WM_API void wm_writer_doc_begin(wm_writer *w, const char *command,
+                                const char *arch, const char *kernel);
+WM_API void wm_writer_doc_end(wm_writer *w);
+WM_API void wm_writer_obj(wm_writer *w, const char *key);
+WM_API void wm_writer_arr(wm_writer *w, const char *key);
+WM_API void wm_writer_end(wm_writer *w);
+WM_API void wm_writer_row(wm_writer *w, const char *key);
+WM_API void wm_writer_row_end(wm_writer *w);
+WM_API void wm_writer_str(wm_writer *w, const char *key, const char *s);
+WM_API void wm_writer_uint(wm_writer *w, const char *key, uint64_t v);
+WM_API void wm_writer_int(wm_writer *w, const char *key, int64_t v);
+/* Whole numbers without a fraction, others in %.6g; NaN and inf: null. */
+WM_API void wm_writer_num(wm_writer *w, const char *key, double v);
+WM_API void wm_writer_bool(wm_writer *w, const char *key, int v);
+WM_API void wm_writer_null(wm_writer *w, const char *key);
+WM_API void wm_writer_uints(wm_writer *w, const char *key, const unsigned *v,
+                            size_t n);
+
+/*
  * The document of one warp access (`warpmem global|shared`) in fmt (JSON,
  * CSV or an ncu CSV; docs/output.md): counts, totals by Nsight Compute
  * name with units, the lane addresses and, with explain, the advisor's

@@ -8,7 +8,6 @@
  * (g.ld, g.st), wavefronts for shared (s.ld, s.st).
  */
 #include "lab.h"
-#include "out_int.h"
 
 #include <string.h>
 
@@ -223,27 +222,27 @@ static void write_run_text(FILE *f, const lab_table *t, const lab_env *e)
                "over-fetched sectors were reused through L1/L2.\n");
 }
 
-/* ---- JSON (through the library's writer, out_int.h) ---------------------- */
+/* ---- JSON (through the library's document writer, wm_writer) ------------ */
 
 /* A count category of the model: requests, count (sectors or wavefronts)
  * and the ideal. */
-static void json_cat(wmi_out *o, const char *name, const char *what,
+static void json_cat(wm_writer *o, const char *name, const char *what,
                      uint64_t req, uint64_t got, uint64_t ideal)
 {
-    wmi_out_obj(o, name);
-    wmi_out_uint(o, "requests", req);
-    wmi_out_uint(o, what, got);
-    wmi_out_uint(o, "ideal", ideal);
-    wmi_out_end(o);
+    wm_writer_obj(o, name);
+    wm_writer_uint(o, "requests", req);
+    wm_writer_uint(o, what, got);
+    wm_writer_uint(o, "ideal", ideal);
+    wm_writer_end(o);
 }
 
-static void json_model(wmi_out *o, const lab_pred *p)
+static void json_model(wm_writer *o, const lab_pred *p)
 {
     if (!p->has) {
-        wmi_out_null(o, "model");
+        wm_writer_null(o, "model");
         return;
     }
-    wmi_out_obj(o, "model");
+    wm_writer_obj(o, "model");
     json_cat(o, "global_ld", "sectors", p->g_ld_req, p->g_ld_sectors,
              p->g_ld_ideal);
     json_cat(o, "global_st", "sectors", p->g_st_req, p->g_st_sectors,
@@ -252,209 +251,209 @@ static void json_model(wmi_out *o, const lab_pred *p)
              p->s_ld_ideal);
     json_cat(o, "shared_st", "wavefronts", p->s_st_req, p->s_st_wavefronts,
              p->s_st_ideal);
-    wmi_out_num(o, "efficiency", p->efficiency);
-    wmi_out_uint(o, "nway", p->s_nway);
-    wmi_out_num(o, "probe_wavefronts_per_request", p->nway_pred);
-    wmi_out_end(o);
+    wm_writer_num(o, "efficiency", p->efficiency);
+    wm_writer_uint(o, "nway", p->s_nway);
+    wm_writer_num(o, "probe_wavefronts_per_request", p->nway_pred);
+    wm_writer_end(o);
 }
 
-static void json_hier(wmi_out *o, const lab_hier *h)
+static void json_hier(wm_writer *o, const lab_hier *h)
 {
-    wmi_out_obj(o, "hierarchy");
-    wmi_out_str(o, "gpu", h->gpu);
-    wmi_out_uint(o, "n", h->n);
-    wmi_out_uint(o, "bytes", h->bytes);
-    wmi_out_num(o, "l1_hit", h->l1_hit);
-    wmi_out_num(o, "l2_hit", h->l2_hit);
-    wmi_out_uint(o, "dram_bytes", h->dram_bytes);
-    wmi_out_num(o, "time_us", h->time_us);
-    wmi_out_num(o, "gbs", h->gbs);
-    wmi_out_str(o, "bound", h->bound);
-    wmi_out_end(o);
+    wm_writer_obj(o, "hierarchy");
+    wm_writer_str(o, "gpu", h->gpu);
+    wm_writer_uint(o, "n", h->n);
+    wm_writer_uint(o, "bytes", h->bytes);
+    wm_writer_num(o, "l1_hit", h->l1_hit);
+    wm_writer_num(o, "l2_hit", h->l2_hit);
+    wm_writer_uint(o, "dram_bytes", h->dram_bytes);
+    wm_writer_num(o, "time_us", h->time_us);
+    wm_writer_num(o, "gbs", h->gbs);
+    wm_writer_str(o, "bound", h->bound);
+    wm_writer_end(o);
 }
 
 /* {"median", "min", "max"} under key. */
-static void json_spread(wmi_out *o, const char *key, double med, double min,
+static void json_spread(wm_writer *o, const char *key, double med, double min,
                         double max)
 {
-    wmi_out_obj(o, key);
-    wmi_out_num(o, "median", med);
-    wmi_out_num(o, "min", min);
-    wmi_out_num(o, "max", max);
-    wmi_out_end(o);
+    wm_writer_obj(o, key);
+    wm_writer_num(o, "median", med);
+    wm_writer_num(o, "min", min);
+    wm_writer_num(o, "max", max);
+    wm_writer_end(o);
 }
 
-static void json_measured(wmi_out *o, const lab_table *t, const lab_env *e,
+static void json_measured(wm_writer *o, const lab_table *t, const lab_env *e,
                           size_t i)
 {
     const lab_meas *m = &t->rows[i].meas;
     double mr = lab_row_measured_rel(t, e, i);
     double pr = lab_row_predicted_rel(t, i);
-    wmi_out_obj(o, "measured");
-    wmi_out_str(o, "status", status_name(m->status));
-    wmi_out_str(o, "note", m->note);
-    wmi_out_num(o, "bytes", m->bytes);
-    wmi_out_uint(o, "samples", m->samples);
-    wmi_out_uint(o, "launches_per_sample", m->launches);
-    wmi_out_uint(o, "kernel_launches", m->kernel_launches);
-    wmi_out_num(o, "warmup_ms", m->warmup_ms);
-    wmi_out_obj(o, "clocks_mhz");
-    wmi_out_uint(o, "sm", m->sm_mhz);
-    wmi_out_uint(o, "mem", m->mem_mhz);
-    wmi_out_end(o);
-    wmi_out_bool(o, "clocks_moved", row_clock_moved(e, m));
+    wm_writer_obj(o, "measured");
+    wm_writer_str(o, "status", status_name(m->status));
+    wm_writer_str(o, "note", m->note);
+    wm_writer_num(o, "bytes", m->bytes);
+    wm_writer_uint(o, "samples", m->samples);
+    wm_writer_uint(o, "launches_per_sample", m->launches);
+    wm_writer_uint(o, "kernel_launches", m->kernel_launches);
+    wm_writer_num(o, "warmup_ms", m->warmup_ms);
+    wm_writer_obj(o, "clocks_mhz");
+    wm_writer_uint(o, "sm", m->sm_mhz);
+    wm_writer_uint(o, "mem", m->mem_mhz);
+    wm_writer_end(o);
+    wm_writer_bool(o, "clocks_moved", row_clock_moved(e, m));
     json_spread(o, "ms", m->ms_med, m->ms_min, m->ms_max);
     json_spread(o, "gbs", m->gbs_med, m->gbs_min, m->gbs_max);
-    wmi_out_num(o, "x_cref", lab_row_x_cref(t, e, i));
-    wmi_out_num(o, "measured_rel", mr);
-    wmi_out_num(o, "measured_over_predicted",
+    wm_writer_num(o, "x_cref", lab_row_x_cref(t, e, i));
+    wm_writer_num(o, "measured_rel", mr);
+    wm_writer_num(o, "measured_over_predicted",
                 mr > 0 && pr > 0 ? mr / pr : 0.0);
-    wmi_out_obj(o, "launch");
-    wmi_out_uints(o, "grid", m->grid, 3);
-    wmi_out_uints(o, "block", m->block, 3);
-    wmi_out_str(o, "args", m->args);
-    wmi_out_end(o);
-    wmi_out_end(o);
+    wm_writer_obj(o, "launch");
+    wm_writer_uints(o, "grid", m->grid, 3);
+    wm_writer_uints(o, "block", m->block, 3);
+    wm_writer_str(o, "args", m->args);
+    wm_writer_end(o);
+    wm_writer_end(o);
 }
 
-static void json_row(wmi_out *o, const lab_table *t, const lab_env *e,
+static void json_row(wm_writer *o, const lab_table *t, const lab_env *e,
                      size_t i, int list)
 {
     const lab_row *r = &t->rows[i];
-    wmi_out_obj(o, NULL);
-    wmi_out_str(o, "id", r->id);
-    wmi_out_str(o, "experiment", r->experiment);
-    wmi_out_str(o, "title", r->title);
-    wmi_out_str(o, "type", r->type == LAB_ROW_SMEM ? "smem" : "bandwidth");
-    wmi_out_str(o, "kernel", kernel_name(r));
-    wmi_out_str(o, "ptx", *lab_kind_ptx(r->kind) ? lab_kind_ptx(r->kind)
+    wm_writer_obj(o, NULL);
+    wm_writer_str(o, "id", r->id);
+    wm_writer_str(o, "experiment", r->experiment);
+    wm_writer_str(o, "title", r->title);
+    wm_writer_str(o, "type", r->type == LAB_ROW_SMEM ? "smem" : "bandwidth");
+    wm_writer_str(o, "kernel", kernel_name(r));
+    wm_writer_str(o, "ptx", *lab_kind_ptx(r->kind) ? lab_kind_ptx(r->kind)
                                                   : NULL);
     if (r->baseline >= 0)
-        wmi_out_str(o, "baseline", t->rows[r->baseline].id);
+        wm_writer_str(o, "baseline", t->rows[r->baseline].id);
     else
-        wmi_out_str(o, "baseline", r->type == LAB_ROW_BW ? "C_ref" : NULL);
-    wmi_out_obj(o, "params");
-    wmi_out_uint(o, "width", r->p.width);
-    wmi_out_uint(o, "stride", r->p.stride);
-    wmi_out_uint(o, "offset", r->p.offset);
-    wmi_out_int(o, "a", r->p.a);
-    wmi_out_int(o, "b", r->p.b);
-    wmi_out_int(o, "c", r->p.c);
-    wmi_out_end(o);
+        wm_writer_str(o, "baseline", r->type == LAB_ROW_BW ? "C_ref" : NULL);
+    wm_writer_obj(o, "params");
+    wm_writer_uint(o, "width", r->p.width);
+    wm_writer_uint(o, "stride", r->p.stride);
+    wm_writer_uint(o, "offset", r->p.offset);
+    wm_writer_int(o, "a", r->p.a);
+    wm_writer_int(o, "b", r->p.b);
+    wm_writer_int(o, "c", r->p.c);
+    wm_writer_end(o);
     json_model(o, &r->pred);
     if (r->pred.has)
-        wmi_out_num(o, "predicted_rel", lab_row_predicted_rel(t, i));
+        wm_writer_num(o, "predicted_rel", lab_row_predicted_rel(t, i));
     else
-        wmi_out_null(o, "predicted_rel");
+        wm_writer_null(o, "predicted_rel");
     if (r->hier.has)
         json_hier(o, &r->hier);
     if (!list)
         json_measured(o, t, e, i);
-    wmi_out_end(o);
+    wm_writer_end(o);
 }
 
-static void json_env(wmi_out *o, const lab_table *t, const lab_env *e)
+static void json_env(wm_writer *o, const lab_table *t, const lab_env *e)
 {
     static const char *const at[3] = {"open", "first warm-up", "end"};
     char cc[24];
     snprintf(cc, sizeof cc, "%d.%d", e->cc_major, e->cc_minor);
-    wmi_out_obj(o, "env");
-    wmi_out_str(o, "device", e->device);
-    wmi_out_str(o, "cc", cc);
-    wmi_out_int(o, "sms", e->sms);
-    wmi_out_int(o, "l2_bytes", e->l2_bytes);
-    wmi_out_int(o, "mem_bytes", e->mem_bytes);
-    wmi_out_int(o, "driver", e->driver);
-    wmi_out_int(o, "runtime", e->runtime);
-    wmi_out_str(o, "date", e->date);
-    wmi_out_int(o, "buf_bytes", e->buf_bytes);
-    wmi_out_int(o, "lesson_n", e->lesson_n);
-    wmi_out_int(o, "matrix_n", e->matrix_n);
-    wmi_out_uint(o, "repeat", e->repeat);
-    wmi_out_bool(o, "once", e->once);
-    wmi_out_num(o, "c_ref_gbs", e->c_ref_gbs);
-    wmi_out_num(o, "warmup_ms", LAB_WARMUP_MS);
-    wmi_out_bool(o, "cublas", e->cublas);
-    wmi_out_str(o, "commit", e->commit[0] ? e->commit : NULL);
-    wmi_out_obj(o, "clocks_mhz");
-    wmi_out_bool(o, "known", e->have_clocks);
-    wmi_out_uints(o, "sm", e->sm_mhz, 3);
-    wmi_out_uints(o, "mem", e->mem_mhz, 3);
-    wmi_out_arr(o, "at");
+    wm_writer_obj(o, "env");
+    wm_writer_str(o, "device", e->device);
+    wm_writer_str(o, "cc", cc);
+    wm_writer_int(o, "sms", e->sms);
+    wm_writer_int(o, "l2_bytes", e->l2_bytes);
+    wm_writer_int(o, "mem_bytes", e->mem_bytes);
+    wm_writer_int(o, "driver", e->driver);
+    wm_writer_int(o, "runtime", e->runtime);
+    wm_writer_str(o, "date", e->date);
+    wm_writer_int(o, "buf_bytes", e->buf_bytes);
+    wm_writer_int(o, "lesson_n", e->lesson_n);
+    wm_writer_int(o, "matrix_n", e->matrix_n);
+    wm_writer_uint(o, "repeat", e->repeat);
+    wm_writer_bool(o, "once", e->once);
+    wm_writer_num(o, "c_ref_gbs", e->c_ref_gbs);
+    wm_writer_num(o, "warmup_ms", LAB_WARMUP_MS);
+    wm_writer_bool(o, "cublas", e->cublas);
+    wm_writer_str(o, "commit", e->commit[0] ? e->commit : NULL);
+    wm_writer_obj(o, "clocks_mhz");
+    wm_writer_bool(o, "known", e->have_clocks);
+    wm_writer_uints(o, "sm", e->sm_mhz, 3);
+    wm_writer_uints(o, "mem", e->mem_mhz, 3);
+    wm_writer_arr(o, "at");
     for (size_t k = 0; k < 3; k++)
-        wmi_out_str(o, NULL, at[k]);
-    wmi_out_end(o);
-    wmi_out_bool(o, "moved", !e->once && lab_env_clocks_moved(t, e));
-    wmi_out_end(o);
-    wmi_out_str(o, "units",
+        wm_writer_str(o, NULL, at[k]);
+    wm_writer_end(o);
+    wm_writer_bool(o, "moved", !e->once && lab_env_clocks_moved(t, e));
+    wm_writer_end(o);
+    wm_writer_str(o, "units",
                 "GB/s = 1e9 B/s, bytes = read + written, median of samples");
-    wmi_out_end(o);
+    wm_writer_end(o);
 }
 
 /* The document: the common head (docs/output.md; no one kernel: null),
  * then the lab's own members. */
-static void write_json(wmi_out *o, const lab_table *t, const lab_env *e,
+static void write_json(wm_writer *o, const lab_table *t, const lab_env *e,
                        int list)
 {
-    wmi_doc_begin(o, "lab", wm_arch_default()->name, NULL);
-    wmi_out_str(o, "tool", "warpmem-lab");
-    wmi_out_str(o, "version", WM_VERSION);
-    wmi_out_str(o, "profile", wm_arch_default()->name);
+    wm_writer_doc_begin(o, "lab", wm_arch_default()->name, NULL);
+    wm_writer_str(o, "tool", "warpmem-lab");
+    wm_writer_str(o, "version", WM_VERSION);
+    wm_writer_str(o, "profile", wm_arch_default()->name);
     if (list)
-        wmi_out_bool(o, "list", 1);
+        wm_writer_bool(o, "list", 1);
     else
         json_env(o, t, e);
-    wmi_out_arr(o, "rows");
+    wm_writer_arr(o, "rows");
     for (size_t i = 0; i < t->nrows; i++)
         if (list || t->rows[i].selected)
             json_row(o, t, e, i, list);
-    wmi_out_end(o);
-    wmi_doc_end(o);
+    wm_writer_end(o);
+    wm_writer_doc_end(o);
 }
 
 /* ---- CSV ----------------------------------------------------------------- */
 
 /* One row a table row: its prediction per request, measured columns unless
  * list. */
-static void csv_row(wmi_out *o, const lab_table *t, const lab_env *e,
+static void csv_row(wm_writer *o, const lab_table *t, const lab_env *e,
                     size_t i, int list)
 {
     const lab_row *r = &t->rows[i];
     const lab_pred *p = &r->pred;
-    wmi_out_row(o, NULL);
-    wmi_out_str(o, "id", r->id);
-    wmi_out_str(o, "experiment", r->experiment);
-    wmi_out_str(o, "kernel", kernel_name(r));
-    wmi_out_str(o, "type", r->type == LAB_ROW_SMEM ? "smem" : "bandwidth");
-    wmi_out_num(o, "g_ld_sectors_per_req", per(p->g_ld_sectors, p->g_ld_req));
-    wmi_out_num(o, "g_st_sectors_per_req", per(p->g_st_sectors, p->g_st_req));
-    wmi_out_num(o, "s_ld_wavefronts_per_req",
+    wm_writer_row(o, NULL);
+    wm_writer_str(o, "id", r->id);
+    wm_writer_str(o, "experiment", r->experiment);
+    wm_writer_str(o, "kernel", kernel_name(r));
+    wm_writer_str(o, "type", r->type == LAB_ROW_SMEM ? "smem" : "bandwidth");
+    wm_writer_num(o, "g_ld_sectors_per_req", per(p->g_ld_sectors, p->g_ld_req));
+    wm_writer_num(o, "g_st_sectors_per_req", per(p->g_st_sectors, p->g_st_req));
+    wm_writer_num(o, "s_ld_wavefronts_per_req",
                 per(p->s_ld_wavefronts, p->s_ld_req));
-    wmi_out_num(o, "s_st_wavefronts_per_req",
+    wm_writer_num(o, "s_st_wavefronts_per_req",
                 per(p->s_st_wavefronts, p->s_st_req));
-    wmi_out_num(o, "efficiency", p->has ? p->efficiency : 0.0);
-    wmi_out_num(o, "predicted_rel", lab_row_predicted_rel(t, i));
+    wm_writer_num(o, "efficiency", p->has ? p->efficiency : 0.0);
+    wm_writer_num(o, "predicted_rel", lab_row_predicted_rel(t, i));
     if (!list) {
         const lab_meas *m = &r->meas;
         double mr = lab_row_measured_rel(t, e, i);
         double pr = lab_row_predicted_rel(t, i);
-        wmi_out_str(o, "status", status_name(m->status));
-        wmi_out_num(o, "bytes", m->bytes);
-        wmi_out_num(o, "ms_med", m->ms_med);
-        wmi_out_num(o, "ms_min", m->ms_min);
-        wmi_out_num(o, "ms_max", m->ms_max);
-        wmi_out_num(o, "gbs_med", m->gbs_med);
-        wmi_out_num(o, "gbs_min", m->gbs_min);
-        wmi_out_num(o, "gbs_max", m->gbs_max);
-        wmi_out_num(o, "x_cref", lab_row_x_cref(t, e, i));
-        wmi_out_num(o, "measured_rel", mr);
-        wmi_out_num(o, "measured_over_predicted",
+        wm_writer_str(o, "status", status_name(m->status));
+        wm_writer_num(o, "bytes", m->bytes);
+        wm_writer_num(o, "ms_med", m->ms_med);
+        wm_writer_num(o, "ms_min", m->ms_min);
+        wm_writer_num(o, "ms_max", m->ms_max);
+        wm_writer_num(o, "gbs_med", m->gbs_med);
+        wm_writer_num(o, "gbs_min", m->gbs_min);
+        wm_writer_num(o, "gbs_max", m->gbs_max);
+        wm_writer_num(o, "x_cref", lab_row_x_cref(t, e, i));
+        wm_writer_num(o, "measured_rel", mr);
+        wm_writer_num(o, "measured_over_predicted",
                     mr > 0 && pr > 0 ? mr / pr : 0.0);
     }
-    wmi_out_row_end(o);
+    wm_writer_row_end(o);
 }
 
-static void write_csv(wmi_out *o, const lab_table *t, const lab_env *e,
+static void write_csv(wm_writer *o, const lab_table *t, const lab_env *e,
                       int list)
 {
     for (size_t i = 0; i < t->nrows; i++)
@@ -466,7 +465,6 @@ static void write_csv(wmi_out *o, const lab_table *t, const lab_env *e,
 wm_status lab_write(FILE *f, const lab_table *t, const lab_env *e,
                     wm_format fmt, int list)
 {
-    wmi_out o;
     if (fmt == WM_FMT_TEXT) {
         if (list)
             write_list_text(f, t);
@@ -475,10 +473,13 @@ wm_status lab_write(FILE *f, const lab_table *t, const lab_env *e,
         return ferror(f) ? WM_ERR_IO : WM_OK;
     }
     /* json, else csv (the lab has no ncu form: its own table) */
-    wmi_out_init(&o, f, fmt != WM_FMT_JSON);
+    wm_writer *o = wm_writer_new(f, fmt == WM_FMT_JSON ? WM_FMT_JSON
+                                                        : WM_FMT_CSV);
+    if (!o)
+        return WM_ERR_NOMEM;
     if (fmt == WM_FMT_JSON)
-        write_json(&o, t, e, list);
+        write_json(o, t, e, list);
     else
-        write_csv(&o, t, e, list);
-    return wmi_out_finish(&o);
+        write_csv(o, t, e, list);
+    return wm_writer_free(o);
 }

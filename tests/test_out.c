@@ -76,6 +76,75 @@ static void test_writer(void)
     free(c);
 }
 
+/* The public face (wm_writer, as the lab uses it): the same text, the
+   document head (JSON: a row a line), and the first error from
+   wm_writer_free. */
+static void test_public_writer(void)
+{
+    CHECK(wm_writer_new(stdout, WM_FMT_TEXT) == NULL);
+    CHECK(wm_writer_new(NULL, WM_FMT_JSON) == NULL);
+    CHECK(wm_writer_free(NULL) == WM_OK);
+    for (int csv = 0; csv < 2; csv++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        wm_writer *w = wm_writer_new(f, csv ? WM_FMT_CSV : WM_FMT_JSON);
+        CHECK(w != NULL);
+        if (!w) {
+            fclose(f);
+            free(buf);
+            continue;
+        }
+        unsigned g[3] = {2, 1, 1};
+        wm_writer_doc_begin(w, "lab", "sm_90", NULL);
+        wm_writer_uints(w, "grid", g, 3);
+        wm_writer_arr(w, "rows");
+        for (int i = 0; i < 2; i++) {
+            wm_writer_row(w, NULL);
+            wm_writer_str(w, "id", i ? "b,c" : "a");
+            wm_writer_int(w, "d", -i);
+            wm_writer_num(w, "x", 0.5 + i);
+            wm_writer_bool(w, "ok", i);
+            wm_writer_null(w, "none");
+            wm_writer_row_end(w);
+        }
+        wm_writer_end(w);
+        wm_writer_doc_end(w);
+        CHECK_EQ(wm_writer_free(w), WM_OK);
+        fclose(f);
+        if (!csv)
+            CHECK(buf && strstr(buf, "\"schema\": \"warpmem/1\", "
+                                     "\"command\": \"lab\", \"arch\": "
+                                     "\"sm_90\", \"kernel\": null") &&
+                  strstr(buf, "\"grid\": [2, 1, 1], \"rows\": [\n"
+                              "  {\"id\": \"a\", \"d\": 0, \"x\": 0.5, "
+                              "\"ok\": false, \"none\": null},\n"
+                              "  {\"id\": \"b,c\", \"d\": -1, \"x\": 1.5, "
+                              "\"ok\": true, \"none\": null}]}\n"));
+        else
+            CHECK(buf && strcmp(buf, "id,d,x,ok,none\na,0,0.5,false,\n"
+                                     "\"b,c\",-1,1.5,true,\n") == 0);
+        free(buf);
+    }
+    /* a CSV row off its header: the error comes back at free */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    wm_writer *w = wm_writer_new(f, WM_FMT_CSV);
+    CHECK(w != NULL);
+    if (w) {
+        wm_writer_row(w, NULL);
+        wm_writer_uint(w, "a", 1);
+        wm_writer_row_end(w);
+        wm_writer_row(w, NULL);
+        wm_writer_uint(w, "b", 2);
+        wm_writer_row_end(w);
+        CHECK_EQ(wm_writer_free(w), WM_ERR_ARG);
+    }
+    fclose(f);
+    free(buf);
+}
+
 static wm_ncu *parse(const char *text, wm_diag *d)
 {
     wm_ncu *x = NULL;
@@ -177,6 +246,7 @@ static void test_errors(void)
 int main(void)
 {
     test_writer();
+    test_public_writer();
     test_details();
     test_raw();
     test_errors();
