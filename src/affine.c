@@ -53,21 +53,6 @@ static int64_t wmul(int64_t a, int64_t b)
     return (int64_t)((uint64_t)a * (uint64_t)b);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 1;
-    size_t n = *cap ? *cap * 2 : 64;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*p, n * elem);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = n;
-    return 1;
-}
-
 static uint64_t mix(uint64_t h, uint64_t v)
 {
     h = (h ^ v) * 0x9E3779B97F4A7C15ull;
@@ -145,7 +130,8 @@ static uint32_t intern(wmi_actx *x, const wmi_avar *v, unsigned nforms)
         }
     }
     if (x->nvars >= 0x7fffffff ||
-        !grow((void **)&x->vars, &x->capvars, x->nvars + 1, sizeof *x->vars)) {
+        !wmi_grow((void **)&x->vars, &x->capvars, x->nvars + 1, sizeof *x->vars,
+                  64)) {
         x->oom = 1;
         return WMI_NOREG;
     }
@@ -396,8 +382,8 @@ static int coefs_multiple(const wmi_aff *a, int64_t d)
 static wmi_aff atom(wmi_actx *x, wmi_aop op, unsigned bits, int sgn,
                     const wmi_aff *f, unsigned nf, uint32_t id)
 {
-    if (x->oom || !grow((void **)&x->forms, &x->capforms, x->nforms + nf,
-                        sizeof *x->forms)) {
+    if (x->oom || !wmi_grow((void **)&x->forms, &x->capforms, x->nforms + nf,
+                            sizeof *x->forms, 64)) {
         x->oom = 1;
         return wmi_aff_top(WMI_TOP_TERMS, WMI_NOREG);
     }

@@ -11,32 +11,17 @@
 
 #include <math.h>
 
-static inline float lane_f(uint64_t x)
-{
-    uint32_t u = (uint32_t)x;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static inline uint64_t lane_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 #define FMA_LANES(FMA)                                                         \
     do {                                                                       \
         if (m == 0xffffffffu) {                                                \
             for (unsigned l = 0; l < 32; l++)                                  \
                 D[l] =                                                         \
-                    lane_bits(FMA(lane_f(A[l]), lane_f(B[l]), lane_f(C[l])));  \
+                    wmi_f32_bits(FMA(wmi_f32(A[l]), wmi_f32(B[l]), wmi_f32(C[l])));  \
         } else {                                                               \
             for (unsigned l = 0; l < 32; l++)                                  \
                 if (m >> l & 1)                                                \
-                    D[l] = lane_bits(                                          \
-                        FMA(lane_f(A[l]), lane_f(B[l]), lane_f(C[l])));        \
+                    D[l] = wmi_f32_bits(                                          \
+                        FMA(wmi_f32(A[l]), wmi_f32(B[l]), wmi_f32(C[l])));        \
         }                                                                      \
     } while (0)
 

@@ -76,6 +76,22 @@ static inline int wmi_type_float(wmi_type t)
     return (unsigned)t < PT_COUNT && (wmi_type_flags_tab[t] & 2);
 }
 
+/* The float in the low 32 bits of a register's value, and a float's bits. */
+static inline float wmi_f32(uint64_t bits)
+{
+    uint32_t u = (uint32_t)bits;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t wmi_f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
 /* SP_FRAME: a .func's parameters and return values and the call-sequence
    .param variables of any function: per-thread bytes of the current call
    frame (docs/design/ptx-calls.md), not memory the model counts. */

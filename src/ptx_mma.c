@@ -13,21 +13,6 @@
 
 #include <math.h>
 
-static float f32(uint64_t v)
-{
-    uint32_t u = (uint32_t)v;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint64_t u32f(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 static wm_status need_full(wmi_cta *c, wmi_warp *w, uint32_t pc, uint32_t m,
                            const char *what)
 {
@@ -107,7 +92,7 @@ static float in16(wmi_type t, uint64_t reg, unsigned half)
 /* tf32 input: the top 19 bits of an f32 (the rest is ignored). */
 static float in_tf32(uint64_t reg)
 {
-    return f32(reg & 0xffffe000u);
+    return wmi_f32(reg & 0xffffe000u);
 }
 
 wm_status wmi_ptx_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
@@ -161,7 +146,7 @@ wm_status wmi_ptx_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         for (unsigned j = 0; j < 4; j++) { /* c_j: row g + 8 (j >> 1), col 2t + (j & 1) */
             unsigned row = g + 8 * (j >> 1), col = 2 * t + (j & 1);
             if (dt == PT_F32)
-                C[row][col] = f32(R[wmi_vslot(mod, in->c, j)][l]);
+                C[row][col] = wmi_f32(R[wmi_vslot(mod, in->c, j)][l]);
             else
                 C[row][col] = wmi_half_to_float(
                     (uint16_t)(R[wmi_vslot(mod, in->c, j >> 1)][l] >>
@@ -181,7 +166,7 @@ wm_status wmi_ptx_mma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         if (dt == PT_F32) {
             for (unsigned j = 0; j < 4; j++)
                 R[wmi_vslot(mod, in->d, j)][l] =
-                    u32f(D[g + 8 * (j >> 1)][2 * t + (j & 1)]);
+                    wmi_f32_bits(D[g + 8 * (j >> 1)][2 * t + (j & 1)]);
         } else {
             for (unsigned j = 0; j < 2; j++)
                 R[wmi_vslot(mod, in->d, j)][l] =

@@ -79,14 +79,6 @@ static double elem(wmi_type t, uint32_t r, unsigned x)
     return (double)v; /* u8, u4 */
 }
 
-static float f32(uint64_t v)
-{
-    uint32_t u = (uint32_t)v;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 /* C[row][col] of lane l's accumulator value j. */
 static double acc_in(const wm_ptx_module *mod, uint64_t (*R)[32],
                      const wmi_insn *in, unsigned l, unsigned j)
@@ -96,7 +88,7 @@ static double acc_in(const wm_ptx_module *mod, uint64_t (*R)[32],
         return (double)wmi_half_to_float(
             (uint16_t)(R[wmi_vslot(mod, in->c, j >> 1)][l] >> (16 * (j & 1))));
     uint64_t v = R[wmi_vslot(mod, in->c, j)][l];
-    return dt == PT_S32 ? (double)(int32_t)(uint32_t)v : (double)f32(v);
+    return dt == PT_S32 ? (double)(int32_t)(uint32_t)v : (double)wmi_f32(v);
 }
 
 static void acc_out(const wm_ptx_module *mod, uint64_t (*R)[32],

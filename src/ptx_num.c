@@ -7,32 +7,18 @@
 
 #include <math.h>
 
-static uint32_t fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static float bitsf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 float wmi_half_to_float(uint16_t h)
 {
     uint32_t sign = (uint32_t)(h >> 15) << 31;
     uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ff;
     if (exp == 0x1f)
-        return bitsf(sign | 0x7f800000u | (man << 13));
+        return wmi_f32(sign | 0x7f800000u | (man << 13));
     if (exp == 0) {
         /* subnormal: man * 2^-24 */
         float v = (float)man * 5.9604644775390625e-8f;
         return sign ? -v : v;
     }
-    return bitsf(sign | ((exp + 112) << 23) | (man << 13));
+    return wmi_f32(sign | ((exp + 112) << 23) | (man << 13));
 }
 
 /* Round a non-negative magnitude x (already scaled to integer units) to an
@@ -56,7 +42,7 @@ static uint32_t round_int(double x, int neg, wmi_rnd r)
 
 uint16_t wmi_float_to_half(float f, wmi_rnd r)
 {
-    uint32_t u = fbits(f);
+    uint32_t u = wmi_f32_bits(f);
     uint16_t sign = (uint16_t)((u >> 16) & 0x8000);
     int neg = sign != 0;
     double a = fabs((double)f);
@@ -88,12 +74,12 @@ uint16_t wmi_float_to_half(float f, wmi_rnd r)
 
 float wmi_bf16_to_float(uint16_t h)
 {
-    return bitsf((uint32_t)h << 16);
+    return wmi_f32((uint32_t)h << 16);
 }
 
 uint16_t wmi_float_to_bf16(float f, wmi_rnd r)
 {
-    uint32_t u = fbits(f);
+    uint32_t u = wmi_f32_bits(f);
     if (isnan(f))
         return (uint16_t)((u >> 16) | 0x40);
     uint32_t low = u & 0xffff, hi = u >> 16;

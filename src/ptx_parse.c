@@ -27,23 +27,10 @@
 
 /* ---- growable arrays ------------------------------------------------- */
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 1;
-    size_t nc = *cap ? *cap * 2 : 16;
-    while (nc < need)
-        nc *= 2;
-    void *q = realloc(*p, nc * elem);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = nc;
-    return 1;
-}
-
-#define PUSH(arr, n, cap, ok)                                                 \
-    (grow((void **)&(arr), &(cap), (n) + 1, sizeof *(arr)) ? ((ok) = 1) : ((ok) = 0))
+#define PUSH(arr, n, cap, ok)                                                  \
+    (wmi_grow((void **)&(arr), &(cap), (n) + 1, sizeof *(arr), 16)             \
+         ? ((ok) = 1)                                                          \
+         : ((ok) = 0))
 
 static char *dupn(const char *s, size_t n)
 {
@@ -389,25 +376,11 @@ static int parse_number(parser *p, int neg, lit *out)
     return 1;
 }
 
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 static uint64_t d2u(double f)
 {
     uint64_t u;
     memcpy(&u, &f, 8);
     return u;
-}
-
-static float u2f(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
 }
 
 static double u2d(uint64_t u)
@@ -435,14 +408,14 @@ static uint64_t lit_bits(const lit *l, wmi_type t)
     uint64_t r;
     switch (l->k) {
     case LIT_INT: v = (double)(int64_t)l->bits; break;
-    case LIT_F32: v = (double)u2f((uint32_t)l->bits); break;
+    case LIT_F32: v = (double)wmi_f32((uint32_t)l->bits); break;
     case LIT_F64: v = u2d(l->bits); break;
     case LIT_DEC: v = l->dval; break;
     }
     if (t == PT_PRED)
         return l->bits != 0 || v != 0.0;
     if (t == PT_F32 || t == PT_TF32)
-        r = l->k == LIT_F32 ? l->bits : f2u((float)v);
+        r = l->k == LIT_F32 ? l->bits : wmi_f32_bits((float)v);
     else if (t == PT_F64)
         r = l->k == LIT_F64 ? l->bits : d2u(v);
     else if (t == PT_F16)
@@ -480,19 +453,21 @@ static uint32_t const_slot(parser *p, uint64_t v, uint32_t *cidx)
         for (uint32_t i = 0; i < f->nconsts; i++)
             if (f->cvals[i] == v && !p->csym[i])
                 return f->cslots[i];
-    if (!grow((void **)&p->csym, &p->capcsym, f->nconsts + 1,
-              sizeof *p->csym)) {
+    if (!wmi_grow((void **)&p->csym, &p->capcsym, f->nconsts + 1,
+                  sizeof *p->csym, 16)) {
         nomem(p);
         return SLOT_ZERO;
     }
     p->csym[f->nconsts] = cidx != NULL;
     size_t cap = f->capconsts;
-    if (!grow((void **)&f->cvals, &cap, f->nconsts + 1, sizeof *f->cvals)) {
+    if (!wmi_grow((void **)&f->cvals, &cap, f->nconsts + 1, sizeof *f->cvals,
+                  16)) {
         nomem(p);
         return SLOT_ZERO;
     }
     cap = f->capconsts;
-    if (!grow((void **)&f->cslots, &cap, f->nconsts + 1, sizeof *f->cslots)) {
+    if (!wmi_grow((void **)&f->cslots, &cap, f->nconsts + 1, sizeof *f->cslots,
+                  16)) {
         nomem(p);
         return SLOT_ZERO;
     }
@@ -1149,8 +1124,8 @@ static int src_slot(parser *p, const operand *o, wmi_type t, uint32_t *out)
             return 0;
         }
         size_t cap = m->cappool;
-        if (!grow((void **)&m->pool, &cap, m->npool + o->nvec + 1,
-                  sizeof *m->pool))
+        if (!wmi_grow((void **)&m->pool, &cap, m->npool + o->nvec + 1,
+                      sizeof *m->pool, 16))
             return nomem(p);
         m->cappool = cap;
         uint32_t at = (uint32_t)m->npool;
@@ -1254,7 +1229,7 @@ static int add_text(parser *p, size_t from, size_t to, uint32_t *out)
 {
     wm_ptx_module *m = p->m;
     size_t cap = m->captexts;
-    if (!grow((void **)&m->texts, &cap, m->ntexts + (to - from) + 1, 1))
+    if (!wmi_grow((void **)&m->texts, &cap, m->ntexts + (to - from) + 1, 1, 16))
         return nomem(p);
     m->captexts = cap;
     *out = (uint32_t)m->ntexts;

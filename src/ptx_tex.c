@@ -160,19 +160,6 @@ static inline unsigned vn(const wm_ptx_module *m, uint32_t v) {
     return (v & WMI_VEC) ? m->pool[v & ~WMI_VEC] : 1;
 }
 
-static float f32_of(uint64_t bits) {
-    uint32_t u = (uint32_t)bits;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t bits_of(float f) {
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* The object behind lane l's handle h (*out), or a fault. */
 static wm_status object(wmi_cta *c, const wmi_warp *w, unsigned l, uint32_t pc,
                         uint64_t h, int surface, const wm_ptx_texture **out,
@@ -389,7 +376,7 @@ static uint32_t filtered(const wm_ptx_texture *t, const footprint *fp,
                          unsigned ch, wmi_type rt) {
     int flt = float_result(t, rt);
     if (ch >= t->channels) {
-        uint32_t one = flt ? bits_of(1.0f) : 1u;
+        uint32_t one = flt ? wmi_f32_bits(1.0f) : 1u;
         return ch == 3 ? one : 0u;
     }
     if (!flt)
@@ -398,7 +385,7 @@ static uint32_t filtered(const wm_ptx_texture *t, const footprint *fp,
     for (unsigned q = 0; q < fp->n; q++)
         if (fp->wgt[q] != 0.0f || fp->n == 1)
             v += fp->wgt[q] * channel_f(t, fp->off[q], ch);
-    return bits_of(v);
+    return wmi_f32_bits(v);
 }
 
 /* ---- counting
@@ -474,7 +461,7 @@ static wm_status tex_read(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         int32_t ix[3] = {0, 0, 0};
         for (unsigned k = 0; k < dims && k < nc; k++) {
             uint64_t v = R[vs(mod, in->b, k)][l];
-            x[k] = f32_of(v);
+            x[k] = wmi_f32(v);
             ix[k] = (int32_t)(uint32_t)v;
         }
         footprint fp;

@@ -148,21 +148,6 @@ unsigned wmi_ptx_wgmma_nimm(const wmi_insn *in, int areg)
 
 /* ---- values ------------------------------------------------------------- */
 
-static float f32(uint64_t v)
-{
-    uint32_t u = (uint32_t)v;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint64_t u32f(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* An fp8 value: e4m3 (bias 7, no infinities, S.1111.111 is NaN) or e5m2
    (bias 15, IEEE-style infinities and NaNs). */
 static float fp8(uint8_t v, int e5m2)
@@ -186,7 +171,7 @@ static float elem(unsigned t, uint32_t v, unsigned k)
     switch (t) {
     case WG_IN_F16: return wmi_half_to_float((uint16_t)(v >> (16 * k)));
     case WG_IN_BF16: return wmi_bf16_to_float((uint16_t)(v >> (16 * k)));
-    case WG_IN_TF32: return f32(v & 0xffffe000u); /* the top 19 bits */
+    case WG_IN_TF32: return wmi_f32(v & 0xffffe000u); /* the top 19 bits */
     case WG_IN_E4M3: return fp8((uint8_t)(v >> (8 * k)), 0);
     case WG_IN_E5M2: return fp8((uint8_t)(v >> (8 * k)), 1);
     case WG_IN_S8: return (float)(int8_t)(v >> (8 * k));
@@ -471,11 +456,11 @@ static void accumulate(const wm_ptx_module *mod, uint64_t (*R)[32],
             if (keep)
                 acc = in->type == PT_F16
                           ? wmi_half_to_float((uint16_t)(old >> (16 * (v & 1))))
-                          : f32(old);
+                          : wmi_f32(old);
             for (unsigned k = 0; k < K; k++)
                 acc = fmaf(sa * A[row][k], sb * B[col][k], acc);
             if (in->type == PT_F32) {
-                R[s][l] = u32f(acc);
+                R[s][l] = wmi_f32_bits(acc);
             } else {
                 unsigned sh = 16 * (v & 1);
                 uint64_t h = wmi_float_to_half(acc, RND_RN);

@@ -433,13 +433,6 @@ wm_status wmi_ptx_wmma_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 
 /* ---- mma ----------------------------------------------------------------- */
 
-static float f32_of(uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, 4);
-    return x;
-}
-
 /* Element value of type t at bit `sh` of register value r. */
 static double value(wmi_type t, uint64_t r, unsigned sh)
 {
@@ -450,7 +443,7 @@ static double value(wmi_type t, uint64_t r, unsigned sh)
     if (t == PT_BF16)
         return (double)wmi_bf16_to_float((uint16_t)v);
     if (t == PT_TF32) /* the top 19 bits of an f32 */
-        return (double)f32_of((uint32_t)r & 0xffffe000u);
+        return (double)wmi_f32((uint32_t)r & 0xffffe000u);
     if (t == PT_S8)
         return (double)(int8_t)(uint8_t)v;
     if (t == PT_U8)
@@ -467,7 +460,7 @@ static double value(wmi_type t, uint64_t r, unsigned sh)
         memcpy(&x, &r, 8);
         return x;
     }
-    return (double)f32_of((uint32_t)r); /* f32 */
+    return (double)wmi_f32((uint32_t)r); /* f32 */
 }
 
 /* Fragment f in registers `regs` into the row-major matrix X (cols f->cols). */

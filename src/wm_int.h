@@ -36,6 +36,25 @@ static inline unsigned wmi_log2(uint64_t x)
     return x ? 63u - (unsigned)__builtin_clzll(x) : 0u;
 }
 
+/* Grow the array *p of elem-byte items to hold need of them: its capacity
+   *cap doubles from `first` (or from itself) until it is enough.  0 on OOM
+   (*p and *cap unchanged). */
+static inline int wmi_grow(void **p, size_t *cap, size_t need, size_t elem,
+                           size_t first)
+{
+    if (need <= *cap)
+        return 1;
+    size_t n = *cap ? *cap * 2 : first;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, n * elem);
+    if (!q)
+        return 0;
+    *p = q;
+    *cap = n;
+    return 1;
+}
+
 /* ---- model (model.c, coalesce.c, banks.c) ------------------------------- */
 
 /*
