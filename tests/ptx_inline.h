@@ -27,13 +27,28 @@ static inline wm_ptx_module *pi_parse(const char *src, const char *path)
     return m;
 }
 
-/* A launch being built: pi_buf / pi_u32 append arguments in order. */
+/* A launch being built: pi_buf / pi_u32 / pi_f32 append arguments in
+   order; threads and max_steps 0 mean one worker and 10^6 steps. */
 typedef struct pi_launch {
     unsigned grid[3], block[3];
     size_t dyn_smem;
     wm_ptx_arg args[8];
     size_t nargs;
+    unsigned threads;
+    uint64_t max_steps;
 } pi_launch;
+
+/* A 2-D grid of 2-D blocks. */
+static inline void pi_grid2(pi_launch *l, unsigned gx, unsigned gy,
+                            unsigned bx, unsigned by)
+{
+    l->grid[0] = gx;
+    l->grid[1] = gy;
+    l->grid[2] = 1;
+    l->block[0] = bx;
+    l->block[1] = by;
+    l->block[2] = 1;
+}
 
 static inline pi_launch pi_dims(unsigned grid, unsigned block)
 {
@@ -85,6 +100,13 @@ static inline void pi_u32(pi_launch *l, uint32_t v)
     l->args[l->nargs++] = pi_arg_u32(v);
 }
 
+static inline void pi_f32(pi_launch *l, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    pi_u32(l, u);
+}
+
 /* Run kernel name of m counting into agg (may be NULL); the fault (if
    any) goes to *ft (may be NULL: then it is printed). */
 static inline wm_status pi_run_agg(const wm_ptx_module *m, const char *name,
@@ -102,8 +124,8 @@ static inline wm_status pi_run_agg(const wm_ptx_module *m, const char *name,
     l.dyn_smem = pl->dyn_smem;
     l.args = pl->args;
     l.nargs = pl->nargs;
-    l.threads = 1;
-    l.max_steps = 1000000;
+    l.threads = pl->threads ? pl->threads : 1;
+    l.max_steps = pl->max_steps ? pl->max_steps : 1000000;
     wm_ptx_fault f;
     wm_status st = twin_run(m, (size_t)k, &l, agg, NULL, ft ? ft : &f);
     if (st != WM_OK && !ft)

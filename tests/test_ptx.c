@@ -7,7 +7,7 @@
  * fast paths off and must agree exactly (ptx_twin.h).
  */
 #include "check.h"
-#include "ptx_twin.h"
+#include "ptx_inline.h"
 #include "warpmem.h"
 
 #include <math.h>
@@ -41,70 +41,14 @@ static wm_ptx_module *load(const char *name)
 static wm_ptx_module *basic, *faults;
 static wm_arch arch;
 
-/* Launch description built by the tests. */
-typedef struct launch {
-    unsigned grid[3], block[3];
-    size_t smem;
-    wm_ptx_arg args[8];
-    size_t nargs;
-    unsigned threads;
-    uint64_t max_steps;
-} launch;
-
-static void buf(launch *l, void *p, size_t bytes)
-{
-    l->args[l->nargs].buf = p;
-    l->args[l->nargs].bytes = bytes;
-    l->args[l->nargs].size = 0;
-    l->nargs++;
-}
-
-static void u32arg(launch *l, uint32_t v)
-{
-    l->args[l->nargs].buf = NULL;
-    l->args[l->nargs].scalar = v;
-    l->args[l->nargs].size = 4;
-    l->nargs++;
-}
-
-static void f32arg(launch *l, float v)
-{
-    uint32_t u;
-    memcpy(&u, &v, 4);
-    u32arg(l, u);
-}
-
-static void dims(launch *l, unsigned gx, unsigned gy, unsigned bx, unsigned by)
-{
-    l->grid[0] = gx;
-    l->grid[1] = gy;
-    l->grid[2] = 1;
-    l->block[0] = bx;
-    l->block[1] = by;
-    l->block[2] = 1;
-}
-
 /* Run kernel name of module m; returns the status, agg in *out (caller
    frees) and the fault in *ft. */
-static wm_status run(wm_ptx_module *m, const char *name, const launch *L,
+static wm_status run(wm_ptx_module *m, const char *name, const pi_launch *L,
                      wm_agg **out, wm_ptx_fault *ft)
 {
-    long k = wm_ptx_find_kernel(m, name);
-    CHECK(k >= 0);
-    if (k < 0)
-        return WM_ERR_ARG;
-    wm_ptx_launch l;
-    memset(&l, 0, sizeof l);
-    memcpy(l.grid, L->grid, sizeof l.grid);
-    memcpy(l.block, L->block, sizeof l.block);
-    l.dyn_smem = L->smem;
-    l.args = L->args;
-    l.nargs = L->nargs;
-    l.threads = L->threads ? L->threads : 1;
-    l.max_steps = L->max_steps ? L->max_steps : 1000000;
     wm_agg *g = wm_agg_new(&arch);
     wm_ptx_fault f;
-    wm_status st = twin_run(m, (size_t)k, &l, g, NULL, ft ? ft : &f);
+    wm_status st = pi_run_agg(m, name, L, g, ft ? ft : &f);
     if (out)
         *out = g;
     else
@@ -152,11 +96,11 @@ static void test_transpose(const char *name, double want_ld_wf)
     for (int i = 0; i < N * N; i++)
         in[i] = rndf();
     memset(out, 0, sizeof out);
-    launch L = {0};
-    dims(&L, N / 32, N / 32, 32, 8);
-    buf(&L, out, sizeof out);
-    buf(&L, in, sizeof in);
-    u32arg(&L, N);
+    pi_launch L = {0};
+    pi_grid2(&L, N / 32, N / 32, 32, 8);
+    pi_buf(&L, out, sizeof out);
+    pi_buf(&L, in, sizeof in);
+    pi_u32(&L, N);
     wm_agg *g;
     CHECK_EQ(run(basic, name, &L, &g, NULL), WM_OK);
     int bad = 0;
@@ -188,11 +132,11 @@ static void test_reduce(void)
         in[i] = rndf();
         ref += (double)in[i];
     }
-    launch L = {0};
-    dims(&L, 7, 1, 256, 1);
-    buf(&L, &sum, sizeof sum);
-    buf(&L, in, sizeof in);
-    u32arg(&L, N);
+    pi_launch L = {0};
+    pi_grid2(&L, 7, 1, 256, 1);
+    pi_buf(&L, &sum, sizeof sum);
+    pi_buf(&L, in, sizeof in);
+    pi_u32(&L, N);
     wm_agg *g;
     CHECK_EQ(run(basic, "reduce", &L, &g, NULL), WM_OK);
     CHECK(fabs((double)sum - ref) < 1e-2);
@@ -218,14 +162,14 @@ static void test_sgemm(void)
                 acc += A[r * N + k] * B[k * N + c];
             R[r * N + c] = 1.5f * acc + 0.5f * R[r * N + c];
         }
-    launch L = {0};
-    dims(&L, N / 16, N / 16, 16, 16);
-    u32arg(&L, N);
-    f32arg(&L, 1.5f);
-    buf(&L, A, sizeof A);
-    buf(&L, B, sizeof B);
-    f32arg(&L, 0.5f);
-    buf(&L, C, sizeof C);
+    pi_launch L = {0};
+    pi_grid2(&L, N / 16, N / 16, 16, 16);
+    pi_u32(&L, N);
+    pi_f32(&L, 1.5f);
+    pi_buf(&L, A, sizeof A);
+    pi_buf(&L, B, sizeof B);
+    pi_f32(&L, 0.5f);
+    pi_buf(&L, C, sizeof C);
     L.threads = 2;
     CHECK_EQ(run(basic, "sgemm", &L, NULL, NULL), WM_OK);
     double maxerr = 0;
@@ -243,11 +187,11 @@ static void test_histogram(void)
         in[i] = (unsigned char)(rnd() % 7 * 31);
         ref[in[i]]++;
     }
-    launch L = {0};
-    dims(&L, 3, 1, 128, 1);
-    buf(&L, hist, sizeof hist);
-    buf(&L, in, sizeof in);
-    u32arg(&L, N);
+    pi_launch L = {0};
+    pi_grid2(&L, 3, 1, 128, 1);
+    pi_buf(&L, hist, sizeof hist);
+    pi_buf(&L, in, sizeof in);
+    pi_u32(&L, N);
     wm_agg *g;
     L.threads = 3;
     CHECK_EQ(run(basic, "histogram", &L, &g, NULL), WM_OK);
@@ -263,12 +207,12 @@ static void test_stencil(void)
     static float in[W * H], out[W * H];
     for (int i = 0; i < W * H; i++)
         in[i] = rndf();
-    launch L = {0};
-    dims(&L, W / 16, H / 16, 16, 16);
-    buf(&L, out, sizeof out);
-    buf(&L, in, sizeof in);
-    u32arg(&L, W);
-    u32arg(&L, H);
+    pi_launch L = {0};
+    pi_grid2(&L, W / 16, H / 16, 16, 16);
+    pi_buf(&L, out, sizeof out);
+    pi_buf(&L, in, sizeof in);
+    pi_u32(&L, W);
+    pi_u32(&L, H);
     CHECK_EQ(run(basic, "stencil", &L, NULL, NULL), WM_OK);
     int bad = 0;
 #define AT(x, y) in[(y < 0 ? 0 : y >= H ? H - 1 : y) * W + (x < 0 ? 0 : x >= W ? W - 1 : x)]
@@ -289,12 +233,12 @@ static void test_copy_kinds(void)
     for (int i = 0; i < N * 4; i++)
         in[i] = rndf();
     /* strided: every 3rd element, 32 lanes over 384 bytes = 12 sectors */
-    launch L = {0};
-    dims(&L, 1, 1, 256, 1);
-    buf(&L, out, sizeof out);
-    buf(&L, in, sizeof in);
-    u32arg(&L, 256);
-    u32arg(&L, 3);
+    pi_launch L = {0};
+    pi_grid2(&L, 1, 1, 256, 1);
+    pi_buf(&L, out, sizeof out);
+    pi_buf(&L, in, sizeof in);
+    pi_u32(&L, 256);
+    pi_u32(&L, 3);
     wm_agg *g;
     CHECK_EQ(run(basic, "strided", &L, &g, NULL), WM_OK);
     int bad = 0;
@@ -306,11 +250,11 @@ static void test_copy_kinds(void)
     wm_agg_free(g);
     /* float4 grid-stride copy: 16 sectors per request */
     memset(out, 0, sizeof out);
-    launch L4 = {0};
-    dims(&L4, 2, 1, 64, 1);
-    buf(&L4, out, sizeof out);
-    buf(&L4, in, sizeof in);
-    u32arg(&L4, N);
+    pi_launch L4 = {0};
+    pi_grid2(&L4, 2, 1, 64, 1);
+    pi_buf(&L4, out, sizeof out);
+    pi_buf(&L4, in, sizeof in);
+    pi_u32(&L4, N);
     CHECK_EQ(run(basic, "copy4", &L4, &g, NULL), WM_OK);
     CHECK(memcmp(out, in, sizeof out) == 0);
     CHECK(line_per_req(g, 58, WM_SPACE_GLOBAL, WM_OP_LD, 0) == 16.0);
@@ -325,13 +269,13 @@ static void test_kv(void)
     static int64_t slots[T] = {5, 0, 15, 7, 2, 9};
     for (int i = 0; i < T * HEADS * DIM; i++)
         k[i] = (uint16_t)rnd();
-    launch L = {0};
-    dims(&L, T, 1, 32, 1);
-    buf(&L, cache, sizeof cache);
-    buf(&L, k, sizeof k);
-    buf(&L, slots, sizeof slots);
-    u32arg(&L, HEADS);
-    u32arg(&L, DIM);
+    pi_launch L = {0};
+    pi_grid2(&L, T, 1, 32, 1);
+    pi_buf(&L, cache, sizeof cache);
+    pi_buf(&L, k, sizeof k);
+    pi_buf(&L, slots, sizeof slots);
+    pi_u32(&L, HEADS);
+    pi_u32(&L, DIM);
     wm_agg *g;
     CHECK_EQ(run(basic, "kv_write", &L, &g, NULL), WM_OK);
     int bad = 0;
@@ -353,10 +297,10 @@ static void test_local_dyn_generic(void)
     static int idx[NT], out[NT];
     for (int i = 0; i < NT; i++)
         idx[i] = (int)(rnd() % 40);
-    launch L = {0};
-    dims(&L, 2, 1, 32, 1);
-    buf(&L, out, sizeof out);
-    buf(&L, idx, sizeof idx);
+    pi_launch L = {0};
+    pi_grid2(&L, 2, 1, 32, 1);
+    pi_buf(&L, out, sizeof out);
+    pi_buf(&L, idx, sizeof idx);
     wm_agg *g;
     CHECK_EQ(run(basic, "localarr", &L, &g, NULL), WM_OK);
     int bad = 0;
@@ -373,12 +317,12 @@ static void test_local_dyn_generic(void)
     for (int i = 0; i < 200; i++)
         in[i] = rndf();
     memset(o2, 0, sizeof o2);
-    launch D = {0};
-    dims(&D, 2, 1, 128, 1);
-    D.smem = 128 * 4;
-    buf(&D, o2, sizeof o2);
-    buf(&D, in, sizeof in);
-    u32arg(&D, 200);
+    pi_launch D = {0};
+    pi_grid2(&D, 2, 1, 128, 1);
+    D.dyn_smem = 128 * 4;
+    pi_buf(&D, o2, sizeof o2);
+    pi_buf(&D, in, sizeof in);
+    pi_u32(&D, 200);
     CHECK_EQ(run(basic, "dynsmem", &D, NULL, NULL), WM_OK);
     bad = 0;
     for (int i = 0; i < 200; i++) {
@@ -387,7 +331,7 @@ static void test_local_dyn_generic(void)
     }
     CHECK_EQ(bad, 0);
     /* without the dynamic shared memory the kernel faults, not crashes */
-    D.smem = 0;
+    D.dyn_smem = 0;
     wm_ptx_fault ft;
     CHECK_EQ(run(basic, "dynsmem", &D, NULL, &ft), WM_ERR_FAULT);
     CHECK(strstr(ft.msg, "out-of-bounds shared store") != NULL);
@@ -395,10 +339,10 @@ static void test_local_dyn_generic(void)
     static float gin[128], gout[128];
     for (int i = 0; i < 128; i++)
         gin[i] = rndf();
-    launch G = {0};
-    dims(&G, 1, 1, 128, 1);
-    buf(&G, gout, sizeof gout);
-    buf(&G, gin, sizeof gin);
+    pi_launch G = {0};
+    pi_grid2(&G, 1, 1, 128, 1);
+    pi_buf(&G, gout, sizeof gout);
+    pi_buf(&G, gin, sizeof gin);
     CHECK_EQ(run(basic, "generic", &G, &g, NULL), WM_OK);
     bad = 0;
     for (int t = 0; t < 128; t++)
@@ -452,11 +396,11 @@ static void test_half_vote_int(void)
     static uint16_t out[N];
     for (int i = 0; i < N; i++)
         a[i] = rndf();
-    launch L = {0};
-    dims(&L, 1, 1, N, 1);
-    buf(&L, out, sizeof out);
-    buf(&L, a, sizeof a);
-    u32arg(&L, N);
+    pi_launch L = {0};
+    pi_grid2(&L, 1, 1, N, 1);
+    pi_buf(&L, out, sizeof out);
+    pi_buf(&L, a, sizeof a);
+    pi_u32(&L, N);
     CHECK_EQ(run(basic, "halfmath", &L, NULL, NULL), WM_OK);
     int bad = 0;
     for (int i = 0; i < N; i++) {
@@ -470,10 +414,10 @@ static void test_half_vote_int(void)
     static unsigned vo[N];
     for (int i = 0; i < N; i++)
         in[i] = (int)(rnd() % 20) - 3;
-    launch V = {0};
-    dims(&V, 1, 1, N, 1);
-    buf(&V, vo, sizeof vo);
-    buf(&V, in, sizeof in);
+    pi_launch V = {0};
+    pi_grid2(&V, 1, 1, N, 1);
+    pi_buf(&V, vo, sizeof vo);
+    pi_buf(&V, in, sizeof in);
     CHECK_EQ(run(basic, "vote_ballot", &V, NULL, NULL), WM_OK);
     bad = 0;
     for (int w = 0; w < N / 32; w++) {
@@ -506,11 +450,11 @@ static void test_half_vote_int(void)
     }
     ia[0] = INT32_MIN;
     ib[0] = -1;
-    launch I = {0};
-    dims(&I, 1, 1, 32, 1);
-    buf(&I, io, sizeof io);
-    buf(&I, ia, sizeof ia);
-    buf(&I, ib, sizeof ib);
+    pi_launch I = {0};
+    pi_grid2(&I, 1, 1, 32, 1);
+    pi_buf(&I, io, sizeof io);
+    pi_buf(&I, ia, sizeof ia);
+    pi_buf(&I, ib, sizeof ib);
     CHECK_EQ(run(basic, "intmath", &I, NULL, NULL), WM_OK);
     bad = 0;
     for (int t = 0; t < 32; t++) {
@@ -547,10 +491,10 @@ static void test_cp_async(void)
     static float in[2 * 1024], out[2 * 1024];
     for (int i = 0; i < 2048; i++)
         in[i] = rndf();
-    launch L = {0};
-    dims(&L, 2, 1, 256, 1);
-    buf(&L, out, sizeof out);
-    buf(&L, in, sizeof in);
+    pi_launch L = {0};
+    pi_grid2(&L, 2, 1, 256, 1);
+    pi_buf(&L, out, sizeof out);
+    pi_buf(&L, in, sizeof in);
     wm_agg *g;
     CHECK_EQ(run(basic, "cpasync_copy", &L, &g, NULL), WM_OK);
     int bad = 0;
@@ -571,10 +515,10 @@ static void test_faults(void)
 {
     wm_ptx_fault ft;
     static float small[40];
-    launch L = {0};
-    dims(&L, 2, 1, 32, 1);
-    buf(&L, small, sizeof small);
-    u32arg(&L, 0);
+    pi_launch L = {0};
+    pi_grid2(&L, 2, 1, 32, 1);
+    pi_buf(&L, small, sizeof small);
+    pi_u32(&L, 0);
     /* 2 CTAs x 32 threads read in[0..31]: fine; offset 9 -> lane 31 reads 40 */
     CHECK_EQ(run(faults, "oob", &L, NULL, &ft), WM_OK);
     L.args[1].scalar = 9;
@@ -592,14 +536,14 @@ static void test_faults(void)
     CHECK_EQ(run(faults, "oob", &L, NULL, &ft), WM_ERR_FAULT);
     CHECK_EQ(ft.cta[0], 0);
 
-    launch M = {0};
-    dims(&M, 1, 1, 32, 1);
-    buf(&M, small, sizeof small);
+    pi_launch M = {0};
+    pi_grid2(&M, 1, 1, 32, 1);
+    pi_buf(&M, small, sizeof small);
     CHECK_EQ(run(faults, "misaligned", &M, NULL, &ft), WM_ERR_FAULT);
     CHECK(strstr(ft.msg, "misaligned global load of 4 bytes") != NULL);
 
-    launch S = {0};
-    dims(&S, 1, 1, 64, 1);
+    pi_launch S = {0};
+    pi_grid2(&S, 1, 1, 64, 1);
     CHECK_EQ(run(faults, "shared_oob", &S, NULL, &ft), WM_ERR_FAULT);
     CHECK(strstr(ft.msg, "out-of-bounds shared store") != NULL);
     CHECK_EQ(ft.thread[0], 32);
@@ -612,29 +556,29 @@ static void test_faults(void)
     CHECK(strstr(ft.msg, "barrier deadlock") != NULL);
 
     static unsigned o[32];
-    launch H = {0};
-    dims(&H, 1, 1, 32, 1);
-    buf(&H, o, sizeof o);
+    pi_launch H = {0};
+    pi_grid2(&H, 1, 1, 32, 1);
+    pi_buf(&H, o, sizeof o);
     CHECK_EQ(run(faults, "shfl_diverge", &H, NULL, &ft), WM_ERR_FAULT);
     CHECK(strstr(ft.msg, "not converged") != NULL);
     CHECK(strstr(ft.msg, "missing 0xffff0000") != NULL);
 
-    launch P = {0};
-    dims(&P, 1, 1, 32, 1);
+    pi_launch P = {0};
+    pi_grid2(&P, 1, 1, 32, 1);
     P.max_steps = 5000;
     CHECK_EQ(run(faults, "spin", &P, NULL, &ft), WM_ERR_LIMIT);
     CHECK(strstr(ft.msg, "step budget of 5000") != NULL);
 
-    launch U = {0};
-    dims(&U, 1, 1, 32, 1);
-    u32arg(&U, 0);
+    pi_launch U = {0};
+    pi_grid2(&U, 1, 1, 32, 1);
+    pi_u32(&U, 0);
     CHECK_EQ(run(faults, "unknown_op", &U, NULL, &ft), WM_OK);
     U.args[0].scalar = 1;
     CHECK_EQ(run(faults, "unknown_op", &U, NULL, &ft), WM_ERR_UNSUPPORTED);
     CHECK(strstr(ft.msg, "frobnicate.sync.b32") != NULL);
 
-    launch O = {0};
-    dims(&O, 1, 1, 32, 1);
+    pi_launch O = {0};
+    pi_grid2(&O, 1, 1, 32, 1);
     CHECK_EQ(run(faults, "local_oob", &O, NULL, &ft), WM_ERR_FAULT);
     CHECK(strstr(ft.msg, "out-of-bounds local store") != NULL);
     CHECK_EQ(ft.lane, 4);
@@ -644,12 +588,12 @@ static void test_faults(void)
     CHECK(strstr(ft.msg, "not in any buffer") != NULL);
 
     /* launch errors */
-    launch B = {0};
-    dims(&B, 1, 1, 2048, 1);
+    pi_launch B = {0};
+    pi_grid2(&B, 1, 1, 2048, 1);
     CHECK_EQ(run(faults, "trapper", &B, NULL, &ft), WM_ERR_ARG);
     CHECK(strstr(ft.msg, "2048 threads") != NULL);
-    launch A = {0};
-    dims(&A, 1, 1, 32, 1);
+    pi_launch A = {0};
+    pi_grid2(&A, 1, 1, 32, 1);
     CHECK_EQ(run(faults, "oob", &A, NULL, &ft), WM_ERR_ARG);
     CHECK(strstr(ft.msg, "takes 2 parameters, 0 arguments") != NULL);
 }

@@ -89,12 +89,6 @@ static void pi_u64(pi_launch *l, uint64_t v) {
     l->nargs++;
 }
 
-static void pi_f32(pi_launch *l, float v) {
-    uint32_t u;
-    memcpy(&u, &v, 4);
-    pi_u32(l, u);
-}
-
 static wm_ptx_texture tex2(void *data, size_t bytes, unsigned w, unsigned h,
                            wm_ptx_type f, unsigned ch) {
     wm_ptx_texture t;
