@@ -1318,7 +1318,7 @@ static wm_status run_job(const wm_ptx_module *m, const wmi_func *f,
     if (res) {
         job_totals(&j, res);
         res->ctas_total = nctas;
-        res->sampled = nsel < nctas;
+        res->sampled = nsel * csize < nctas; /* nsel: clusters */
     }
     job_free(&j);
     free(list);
