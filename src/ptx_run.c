@@ -300,8 +300,8 @@ wm_status wmi_ptx_cta_round(wmi_cta *c, int *more)
         wmi_warp *w = &c->warps[c->order ? c->order[i] : i];
         if (!(w->live & ~w->wait))
             continue;
-        if (c->trace)
-            c->trace->warp = w->index;
+        if (c->trace) /* a cluster's ranks apart (wmi_ctrace_split) */
+            c->trace->warp = w->index | c->rank << 6;
         st = wmi_ptx_warp_run(c, w);
         if (st != WM_OK)
             return st;
@@ -589,6 +589,11 @@ static uint64_t run_chunk_ctas(job *j, wmi_cta *c, uint32_t k)
         }
         wm_status st = run_unit(j, c, id);
         n += c->clu ? c->clu->n : 1;
+        if (c->trace && c->clu && c->clu->n > 1 &&
+            wmi_ctrace_split(c->trace, c->clu->n) != WM_OK) {
+            j->oom = WM_ERR_NOMEM;
+            return n;
+        }
         if (st != WM_OK) {
             j->status[k] = st;
             uint32_t cur = __atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED);
