@@ -890,9 +890,6 @@ static wm_status check_cluster(const wmi_func *f, const wm_ptx_launch *l,
                                 "the cluster %ux%ux%u", l->grid[0],
                                 l->grid[1], l->grid[2], cdim[0], cdim[1],
                                 cdim[2]);
-    if (size > 1 && (l->check || l->cache))
-        return launch_error(fault, "%s does not run clusters of more than "
-                            "one CTA yet", l->check ? "--check" : "--cache");
     return WM_OK;
 }
 
@@ -1169,8 +1166,8 @@ static wm_status job_alloc(job *j, const wm_ptx_launch *l, const wm_agg *agg)
     j->faults = calloc(j->nchunks, sizeof *j->faults);
     j->status = calloc(j->nchunks, sizeof *j->status);
     if (l->check)
-        j->chk = wmi_check_new(j->m, l->block, j->smem_bytes, j->gbufs,
-                               j->ngbufs, l->check);
+        j->chk = wmi_check_new(j->m, l->block, j->cdim, j->smem_bytes,
+                               j->gbufs, j->ngbufs, l->check);
     if (!j->faults || !j->status || (l->check && !j->chk))
         return WM_ERR_NOMEM;
     if (!agg)
