@@ -4,7 +4,8 @@
  * and -G, sm_90a).  Distributed shared memory handed to the next rank with
  * cluster.sync() between, with only __syncthreads(), with a relaxed
  * cluster arrive and with a cluster fence before it (exact verdicts: kind,
- * lines, CTAs and ranks, counts), an uninitialised read of a neighbour's
+ * lines, CTAs and ranks, counts), a third CTA reading what one wrote
+ * into another's memory, an uninitialised read of a neighbour's
  * halo, DSMEM atomics, the outputs against CPU references, and the cache
  * model's sector counts with a CTA per SM and a multicast TMA load read
  * once.
@@ -339,6 +340,71 @@ static void multicast(const wm_ptx_module *m)
     wm_ptx_check_clear(&chk);
 }
 
+/* Rank 0 writes rank 1's shared words, rank 2 reads them: a third CTA's
+   memory, ordered by the cluster barrier between (ARRIVE: "" or
+   ".relaxed"). */
+#define THIRD_SRC(ARRIVE)                                                     \
+    ".version 8.0\n.target sm_90\n.address_size 64\n"                        \
+    ".visible .entry third(.param .u64 out)\n{\n"                             \
+    "\t.shared .align 4 .b8 s[128];\n"                                       \
+    "\t.reg .pred %p<3>;\n\t.reg .b32 %r<9>;\n\t.reg .b64 %rd<4>;\n"         \
+    "\tmov.u32 %r1, %cluster_ctarank;\n"                                     \
+    "\tmov.u32 %r2, %tid.x;\n"                                               \
+    "\tmov.u32 %r3, s;\n"                                                    \
+    "\tshl.b32 %r4, %r2, 2;\n"                                               \
+    "\tadd.u32 %r3, %r3, %r4;\n"                                             \
+    "\tmov.u32 %r5, 1;\n"                                                    \
+    "\tmapa.shared::cluster.u32 %r6, %r3, %r5;\n"                            \
+    "\tsetp.eq.u32 %p1, %r1, 0;\n"                                           \
+    "\t@%p1 st.shared::cluster.u32 [%r6], %r2;\n"                            \
+    "\tbarrier.cluster.arrive" ARRIVE ".aligned;\n"                          \
+    "\tbarrier.cluster.wait.aligned;\n"                                      \
+    "\tsetp.eq.u32 %p2, %r1, 2;\n"                                           \
+    "\t@%p2 ld.shared::cluster.u32 %r7, [%r6];\n"                            \
+    "\tld.param.u64 %rd1, [out];\n"                                          \
+    "\tmul.wide.u32 %rd2, %r2, 4;\n"                                         \
+    "\tadd.u64 %rd3, %rd1, %rd2;\n"                                          \
+    "\t@%p2 st.global.u32 [%rd3], %r7;\n"                                    \
+    "\tbarrier.cluster.arrive.aligned;\n"                                    \
+    "\tbarrier.cluster.wait.aligned;\n"                                      \
+    "\tret;\n}\n"
+
+static void third(void)
+{
+    static const char *const src[2] = {THIRD_SRC(""), THIRD_SRC(".relaxed")};
+    for (int i = 0; i < 2; i++) {
+        wm_ptx_module *m = pi_parse(src[i], "third.ptx");
+        CHECK(m != NULL);
+        if (!m)
+            continue;
+        uint32_t out[32];
+        memset(out, 0, sizeof out);
+        wm_ptx_arg a[1] = {pi_arg_buf(out, sizeof out)};
+        wm_ptx_launch l = launch(4, 4, a, 1);
+        l.block[0] = 32;
+        wm_ptx_check chk;
+        CHECK_EQ(checked(m, "third", &l, WM_CHECK_RACE | WM_CHECK_INIT, &chk),
+                 WM_OK);
+        CHECK_EQ(out[31], 31);
+        CHECK_EQ(chk.nhazards, (size_t)i);
+        if (chk.nhazards == 1) {
+            const wm_ptx_hazard *h = &chk.hazards[0];
+            wm_ptx_where w1, w2;
+            CHECK(wm_ptx_where_insn(m, h->first.insn, &w1));
+            CHECK(wm_ptx_where_insn(m, h->second.insn, &w2));
+            CHECK_EQ(h->kind, WM_HAZ_RAW);
+            CHECK_EQ(w1.ptx_line, 18); /* the st.shared::cluster */
+            CHECK_EQ(w2.ptx_line, 22); /* the ld.shared::cluster */
+            CHECK_EQ(h->rank, 1);      /* in rank 1's memory */
+            cta_is(h->first.cta, 0);
+            cta_is(h->second.cta, 2);
+            CHECK_EQ(h->count, 32);
+        }
+        wm_ptx_check_clear(&chk);
+        wm_ptx_free(m);
+    }
+}
+
 int main(void)
 {
     static const char *const builds[] = {"sm_90a", "G_sm_90a"};
@@ -353,5 +419,6 @@ int main(void)
         multicast(m);
         wm_ptx_free(m);
     }
+    third();
     return check_done("test_ptx_cluster_check");
 }
