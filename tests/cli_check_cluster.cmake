@@ -28,3 +28,11 @@ wm_cli_test(NAME cache_cluster
        --arg tmap:f32[32x32]:box=32x16:iota --arg f32[2048] --cache
        --arch H200 --draw 0
   STDOUT "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum +128\n")
+# Triton's matmul with num_ctas=2 (clusters of two from .reqnctapercluster,
+# a cluster barrier at the start): clean
+wm_cli_test(NAME check_cluster_triton
+  ARGS run ${PROJECT_SOURCE_DIR}/tests/corpus/triton/matmul_ctas2_sm_90.ptx
+       --grid 2,2 --block 128 --smem 65536 --arg f16[2048]:iota
+       --arg f16[2048]:iota --arg f32[16384] --arg u32=128 --arg u32=128
+       --arg u32=16 --check race,init --draw 0
+  STDOUT "check: 0 race hazards, 0 uninitialized reads")
