@@ -9,8 +9,9 @@
  * shadow of every buffer would not).  A word holds its last write and up
  * to two reads of different threads since, each with the bytes it
  * touched, and, for shared memory, the bytes written in this CTA.  A word
- * belongs to the CTA whose sequence number it carries; an older one reads
- * as empty, so no per-CTA clearing is needed.  Global bytes of an
+ * belongs to the CTA (with clusters: the cluster, whose CTAs' shared
+ * words lie one after another) whose sequence number it carries; an older
+ * one reads as empty, so no per-CTA clearing is needed.  Global bytes of an
  * argument declared uninitialised have one "written" bit each for the
  * whole launch.
  *
@@ -418,7 +419,7 @@ typedef struct cur {
     unsigned size;
     uint16_t rel, acq; /* stamps between CTAs */
     uint8_t strong;    /* REC_STRONG or 0 */
-    const uint32_t *vc; /* the warp's row of clocks (vc[warp * nwarps]) */
+    const uint32_t *vc; /* the warp's row of clocks (vc[warp * nw]) */
     const wmi_cta *c;  /* for the stored values (write conflicts) */
     const wmi_warp *w;
     const uint64_t *lane_addr; /* every lane's address */
