@@ -1121,6 +1121,7 @@ typedef struct wm_ptx_hazard_access {
     int write;          /* 1 store, 0 load */
     int atomic;
     unsigned cta[3];    /* blockIdx (races between CTAs: the two differ) */
+    unsigned rank;      /* %cluster_ctarank of cta (0 without clusters) */
 } wm_ptx_hazard_access;
 
 /*
@@ -1136,6 +1137,10 @@ typedef struct wm_ptx_hazard {
     long buf;           /* global: argument index (-1: other memory) */
     unsigned size;      /* bytes of the second access */
     unsigned cta[3];    /* blockIdx */
+    unsigned cluster;   /* CTAs per cluster of the launch (1: none) */
+    unsigned rank;      /* shared: %cluster_ctarank of the CTA whose shared
+                           memory addr is in (distributed shared memory:
+                           it may be neither access's CTA) */
     wm_ptx_hazard_access first, second; /* earlier and later access */
     uint64_t count;     /* occurrences (one per word and lane pair) */
 } wm_ptx_hazard;

@@ -121,6 +121,37 @@ wm_status wmi_ctrace_cta(wmi_ctrace *t)
     return WM_OK;
 }
 
+wm_status wmi_ctrace_split(wmi_ctrace *t, unsigned n)
+{
+    if (t->ncta == 0 || n < 2)
+        return WM_OK;
+    size_t lo = t->cta[t->ncta - 1], len = t->n - lo;
+    uint64_t *tmp = malloc((len ? len : 1) * sizeof *tmp);
+    if (!tmp || !grow((void **)&t->cta, &t->capcta, t->ncta + n - 1,
+                      sizeof *t->cta)) {
+        free(tmp);
+        return WM_ERR_NOMEM;
+    }
+    if (len)
+        memcpy(tmp, t->w + lo, len * sizeof *tmp);
+    size_t out = lo;
+    for (unsigned r = 0; r < n; r++) {
+        if (r)
+            t->cta[t->ncta++] = out;
+        for (size_t p = 0; p < len; p += 2 + ((tmp[p] >> 48) & 0xff)) {
+            size_t k = 2 + ((tmp[p] >> 48) & 0xff);
+            if (((tmp[p] >> 32 & 0xffff) >> 6) != r)
+                continue;
+            memcpy(t->w + out, tmp + p, k * sizeof *tmp);
+            t->w[out] &= ~((uint64_t)0xffc0 << 32); /* the rank bits */
+            out += k;
+        }
+    }
+    assert(out == t->n);
+    free(tmp);
+    return WM_OK;
+}
+
 wm_status wmi_ctrace_shared(wmi_ctrace *t, uint64_t n)
 {
     if (n == 0 || t->ncta == 0)

@@ -52,6 +52,10 @@ wm_status wmi_ctrace_cta(wmi_ctrace *t);
  * interval.  ld: the load policy.  WM_OK or WM_ERR_NOMEM. */
 wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
                          const wm_counts *c, unsigned ld);
+/* The last CTA of t, recorded by the n CTAs of a cluster together (the
+ * warp of a record is rank x 64 + warp), becomes n CTAs in rank order,
+ * each with its own records in the order they came.  WM_ERR_NOMEM. */
+wm_status wmi_ctrace_split(wmi_ctrace *t, unsigned n);
 /* Append n shared-memory wavefronts of the current warp and interval. */
 wm_status wmi_ctrace_shared(wmi_ctrace *t, uint64_t n);
 /* The same through the model (the expression runner). */

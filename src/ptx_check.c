@@ -9,8 +9,9 @@
  * shadow of every buffer would not).  A word holds its last write and up
  * to two reads of different threads since, each with the bytes it
  * touched, and, for shared memory, the bytes written in this CTA.  A word
- * belongs to the CTA whose sequence number it carries; an older one reads
- * as empty, so no per-CTA clearing is needed.  Global bytes of an
+ * belongs to the CTA (with clusters: the cluster, whose CTAs' shared
+ * words lie one after another) whose sequence number it carries; an older
+ * one reads as empty, so no per-CTA clearing is needed.  Global bytes of an
  * argument declared uninitialised have one "written" bit each for the
  * whole launch.
  *
@@ -76,14 +77,23 @@ struct wmi_check {
     const wm_ptx_module *m;
     unsigned checks;
     int intra;          /* lanes of a warp are unordered (sm_70+) */
-    uint32_t nwarps, block[3];
-    uint32_t cta;       /* current CTA's sequence number (from 1) */
-    unsigned ctaid[3];
-    uint32_t *vc;       /* nwarps x nwarps */
-    uint32_t *bar;      /* 16 x nwarps: clocks joined at each barrier */
-    uint32_t *mbar;     /* MAX_MBARS x nwarps: clocks of mbarriers ... */
-    uint64_t mbar_at[MAX_MBARS]; /* ... at these shared offsets + 1 */
-    wmi_word *sh;       /* shared shadow */
+    uint32_t nwarps, block[3]; /* warps of one CTA; its shape */
+    /* A cluster of ncl CTAs (1: none) is tracked as one unit: warp W of
+       the CTA of rank r is warp r x nwarps + W of the clocks, its shared
+       memory words r x csh .. of the shadow (docs/check.md, clusters). */
+    uint32_t ncl, nw;   /* CTAs per cluster; warps of the clocks */
+    unsigned cdim[3];   /* the cluster shape */
+    uint64_t csh;       /* shared words of one CTA */
+    uint32_t cta;       /* current unit's sequence number (from 1) */
+    unsigned ctaid[WMI_MAX_CLUSTER][3]; /* blockIdx of each rank */
+    uint32_t *vc;       /* nw x nw */
+    uint32_t *bar;      /* 16 x ncl x nw: clocks joined at each barrier */
+    uint32_t *mbar;     /* MAX_MBARS x nw: clocks of mbarriers ... */
+    uint64_t mbar_at[MAX_MBARS]; /* ... at these shared addresses + 1 */
+    uint32_t *cbar;     /* 2 x nw: barrier.cluster clocks by phase parity */
+    uint32_t *cfence;   /* nw: 1 + the warp's own clock before its last
+                           cluster-scope fence (0: none) */
+    wmi_word *sh;       /* shared shadow, ncl x csh words */
     uint64_t nsh;
     uint32_t *sh_seen;  /* per shared word: SEEN_* state of the last read
                            instruction that touched it (shared_reads) */
@@ -118,8 +128,9 @@ static int target_its(const char *t)
 }
 
 wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
-                         uint64_t smem_bytes, const wmi_gbuf *gbufs,
-                         uint32_t ngbufs, const wm_ptx_check *chk)
+                         const unsigned cdim[3], uint64_t smem_bytes,
+                         const wmi_gbuf *gbufs, uint32_t ngbufs,
+                         const wm_ptx_check *chk)
 {
     wmi_check *k = calloc(1, sizeof *k);
     if (!k)
@@ -129,16 +140,22 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
     k->intra = target_its(m->target);
     k->nwarps = (block[0] * block[1] * block[2] + 31) / 32;
     memcpy(k->block, block, sizeof k->block);
+    memcpy(k->cdim, cdim, sizeof k->cdim);
+    k->ncl = cdim[0] * cdim[1] * cdim[2];
+    k->nw = k->ncl * k->nwarps;
     k->sched = chk->schedule;
     k->rng = chk->seed ^ 0x5851f42d4c957f2dull;
     k->gbufs = gbufs;
     k->ngbufs = ngbufs;
-    k->nsh = (smem_bytes + 3) / 4;
-    k->vc = calloc((size_t)k->nwarps * k->nwarps, sizeof *k->vc);
-    k->bar = calloc((size_t)16 * k->nwarps, sizeof *k->bar);
-    k->mbar = calloc((size_t)MAX_MBARS * k->nwarps, sizeof *k->mbar);
+    k->csh = (smem_bytes + 3) / 4;
+    k->nsh = k->csh * k->ncl;
+    k->vc = calloc((size_t)k->nw * k->nw, sizeof *k->vc);
+    k->bar = calloc((size_t)16 * k->ncl * k->nw, sizeof *k->bar);
+    k->mbar = calloc((size_t)MAX_MBARS * k->nw, sizeof *k->mbar);
+    k->cbar = calloc((size_t)2 * k->nw, sizeof *k->cbar);
+    k->cfence = calloc(k->nw, sizeof *k->cfence);
     k->order = calloc(k->nwarps, sizeof *k->order);
-    int ok = k->vc && k->bar && k->mbar && k->order;
+    int ok = k->vc && k->bar && k->mbar && k->cbar && k->cfence && k->order;
     if (k->checks) {
         k->sh = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh);
         k->sh_seen = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh_seen);
@@ -192,6 +209,8 @@ void wmi_check_free(wmi_check *k)
     free(k->vc);
     free(k->bar);
     free(k->mbar);
+    free(k->cbar);
+    free(k->cfence);
     free(k->order);
     free(k->hz);
     free(k->hidx);
@@ -223,21 +242,40 @@ wm_status wmi_check_finish(wmi_check *k, wm_ptx_check *out)
 void wmi_check_cta_begin(wmi_cta *c)
 {
     wmi_check *k = c->chk;
-    uint32_t n = k->nwarps;
-    merge_cta(k); /* the CTA that ended, against the earlier ones */
+    uint32_t n = k->nw;
+    assert(c->rank < k->ncl);
+    memcpy(k->ctaid[c->rank], c->ctaid, sizeof k->ctaid[0]);
+    if (c->rank != 0)
+        return; /* a cluster's unit starts with its rank 0 */
+    merge_cta(k); /* the unit that ended, against the earlier ones */
     k->cta++;
     k->gcount = 0;
     if (k->glive)
         memset(k->glive, 0, k->gcap / 64 * sizeof *k->glive);
-    memcpy(k->ctaid, c->ctaid, sizeof k->ctaid);
     if (k->grid)
-        wmi_grid_cta_begin(k->grid, k->cta, k->ctaid);
+        wmi_grid_cta_begin(k->grid, k->cta, k->ctaid[0]);
     memset(k->vc, 0, (size_t)n * n * sizeof *k->vc);
-    memset(k->bar, 0, (size_t)16 * n * sizeof *k->bar);
+    memset(k->bar, 0, (size_t)16 * k->ncl * n * sizeof *k->bar);
     memset(k->mbar, 0, (size_t)MAX_MBARS * n * sizeof *k->mbar);
     memset(k->mbar_at, 0, sizeof k->mbar_at);
+    memset(k->cbar, 0, (size_t)2 * n * sizeof *k->cbar);
+    memset(k->cfence, 0, n * sizeof *k->cfence);
     for (uint32_t i = 0; i < n; i++)
         k->vc[(size_t)i * n + i] = 1;
+}
+
+/* Warp w of c as a warp of the clocks. */
+static inline uint32_t gwarp(const wmi_check *k, const wmi_cta *c,
+                             const wmi_warp *w)
+{
+    return c->rank * k->nwarps + w->index;
+}
+
+/* dst = max(dst, src) over the n clocks. */
+static void join(uint32_t *dst, const uint32_t *src, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        dst[i] = dst[i] > src[i] ? dst[i] : src[i];
 }
 
 static uint64_t next_rand(uint64_t *s)
@@ -265,51 +303,87 @@ void wmi_check_round(wmi_cta *c)
 void wmi_check_arrive(wmi_cta *c, const wmi_warp *w, uint32_t id)
 {
     wmi_check *k = c->chk;
-    uint32_t n = k->nwarps, *v = &k->vc[(size_t)w->index * n];
-    uint32_t *b = &k->bar[(size_t)(id & 15) * n];
-    for (uint32_t i = 0; i < n; i++)
-        b[i] = b[i] > v[i] ? b[i] : v[i];
-    v[w->index]++; /* later accesses are not covered by this arrival */
+    uint32_t n = k->nw, g = gwarp(k, c, w), *v = &k->vc[(size_t)g * n];
+    /* a CTA's own barriers: bar.sync orders only its threads */
+    uint32_t *b = &k->bar[((size_t)c->rank * 16 + (id & 15)) * n];
+    join(b, v, n);
+    v[g]++; /* later accesses are not covered by this arrival */
 }
 
 void wmi_check_release(wmi_cta *c, uint32_t id)
 {
     wmi_check *k = c->chk;
-    uint32_t n = k->nwarps, *b = &k->bar[(size_t)(id & 15) * n];
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t n = k->nw, *b = &k->bar[((size_t)c->rank * 16 + (id & 15)) * n];
+    for (uint32_t i = 0; i < c->nwarps; i++) {
         if (!c->warps[i].wait_at[id & 15])
             continue;
-        uint32_t *v = &k->vc[(size_t)i * n];
-        for (uint32_t j = 0; j < n; j++)
-            v[j] = v[j] > b[j] ? v[j] : b[j];
-        v[i]++;
+        uint32_t g = gwarp(k, c, &c->warps[i]), *v = &k->vc[(size_t)g * n];
+        join(v, b, n);
+        v[g]++;
     }
     memset(b, 0, n * sizeof *b);
 }
 
-void wmi_check_fence(wmi_cta *c, const wmi_warp *w)
+void wmi_check_fence(wmi_cta *c, const wmi_warp *w, unsigned sync)
 {
-    (void)w; /* a CTA-wide release: see docs/check.md */
-    if (c->chk->grid)
-        wmi_grid_fence(c->chk->grid);
+    wmi_check *k = c->chk;
+    uint32_t g = gwarp(k, c, w);
+    /* what came before is released by a later relaxed barrier.cluster
+       arrive (the PTX memory model's fence-then-arrive release pattern) */
+    if (k->ncl > 1) { /* (without clusters nothing reads the mark) */
+        k->cfence[g] = k->vc[(size_t)g * k->nw + g] + 1;
+        k->vc[(size_t)g * k->nw + g]++;
+    }
+    if ((sync & WMI_SYNC_GPU) && k->grid) /* a CTA-wide release: see
+                                             docs/check.md */
+        wmi_grid_fence(k->grid);
 }
 
 void wmi_check_syncwarp(wmi_cta *c, const wmi_warp *w)
 {
     wmi_check *k = c->chk;
-    k->vc[(size_t)w->index * k->nwarps + w->index]++;
+    uint32_t g = gwarp(k, c, w);
+    k->vc[(size_t)g * k->nw + g]++;
 }
 
-/* The clocks of the mbarrier at shared offset addr (a new slot on first
-   use), or NULL when MAX_MBARS are in use. */
-static uint32_t *mbar_clock(wmi_check *k, uint64_t addr)
+void wmi_check_cluster_arrive(wmi_cta *c, const wmi_warp *w, uint64_t phase,
+                              int relaxed)
 {
+    wmi_check *k = c->chk;
+    uint32_t n = k->nw, g = gwarp(k, c, w), *v = &k->vc[(size_t)g * n];
+    uint32_t *b = &k->cbar[(size_t)(phase & 1) * n];
+    if (!relaxed) {
+        join(b, v, n); /* .release, the default */
+    } else if (k->cfence[g]) {
+        /* relaxed after a fence: a release of what preceded the fence */
+        uint32_t own = v[g];
+        v[g] = k->cfence[g] - 1;
+        join(b, v, n);
+        v[g] = own;
+    }
+    v[g]++;
+}
+
+void wmi_check_cluster_wait(wmi_cta *c, const wmi_warp *w, uint64_t phase)
+{
+    wmi_check *k = c->chk;
+    uint32_t n = k->nw, g = gwarp(k, c, w);
+    join(&k->vc[(size_t)g * n], &k->cbar[(size_t)(phase & 1) * n], n);
+}
+
+/* The clocks of the mbarrier at shared address addr (a new slot on first
+   use), or NULL when MAX_MBARS are in use.  In a cluster an address
+   carries the rank of the CTA that holds the mbarrier. */
+static uint32_t *mbar_clock(wmi_check *k, const wmi_cta *c, uint64_t addr)
+{
+    if (k->ncl > 1 && !(addr >> WMI_DSMEM_SHIFT))
+        addr |= (uint64_t)(c->rank + 1) << WMI_DSMEM_SHIFT;
     for (uint32_t i = 0; i < MAX_MBARS; i++) {
         if (k->mbar_at[i] == addr + 1)
-            return &k->mbar[(size_t)i * k->nwarps];
+            return &k->mbar[(size_t)i * k->nw];
         if (!k->mbar_at[i]) {
             k->mbar_at[i] = addr + 1;
-            return &k->mbar[(size_t)i * k->nwarps];
+            return &k->mbar[(size_t)i * k->nw];
         }
     }
     return NULL;
@@ -318,24 +392,20 @@ static uint32_t *mbar_clock(wmi_check *k, uint64_t addr)
 void wmi_check_mbar_release(wmi_cta *c, const wmi_warp *w, uint64_t addr)
 {
     wmi_check *k = c->chk;
-    uint32_t n = k->nwarps, *b = mbar_clock(k, addr);
-    uint32_t *v = &k->vc[(size_t)w->index * n];
+    uint32_t n = k->nw, g = gwarp(k, c, w), *b = mbar_clock(k, c, addr);
+    uint32_t *v = &k->vc[(size_t)g * n];
     if (!b)
         return;
-    for (uint32_t i = 0; i < n; i++)
-        b[i] = b[i] > v[i] ? b[i] : v[i];
-    v[w->index]++;
+    join(b, v, n);
+    v[g]++;
 }
 
 void wmi_check_mbar_acquire(wmi_cta *c, const wmi_warp *w, uint64_t addr)
 {
     wmi_check *k = c->chk;
-    uint32_t n = k->nwarps, *b = mbar_clock(k, addr);
-    uint32_t *v = &k->vc[(size_t)w->index * n];
-    if (!b)
-        return;
-    for (uint32_t i = 0; i < n; i++)
-        v[i] = v[i] > b[i] ? v[i] : b[i];
+    uint32_t n = k->nw, g = gwarp(k, c, w), *b = mbar_clock(k, c, addr);
+    if (b)
+        join(&k->vc[(size_t)g * n], b, n);
 }
 
 /* ---- hazards ------------------------------------------------------------- */
@@ -349,7 +419,7 @@ typedef struct cur {
     unsigned size;
     uint16_t rel, acq; /* stamps between CTAs */
     uint8_t strong;    /* REC_STRONG or 0 */
-    const uint32_t *vc; /* the warp's row of clocks (vc[warp * nwarps]) */
+    const uint32_t *vc; /* the warp's row of clocks (vc[warp * nw]) */
     const wmi_cta *c;  /* for the stored values (write conflicts) */
     const wmi_warp *w;
     const uint64_t *lane_addr; /* every lane's address */
@@ -360,12 +430,29 @@ typedef struct cur {
     uint64_t addr; /* in its space or buffer */
 } cur;
 
+/* blockIdx of rank r of the cluster whose rank 0 is base. */
+static void rank_ctaid(const wmi_check *k, const unsigned base[3], uint32_t r,
+                       unsigned out[3])
+{
+    out[0] = base[0] + r % k->cdim[0];
+    out[1] = base[1] + r / k->cdim[0] % k->cdim[1];
+    out[2] = base[2] + r / (k->cdim[0] * k->cdim[1]);
+}
+
+/* Access a of warp (of the clocks) of the current unit, or of the earlier
+   one whose rank 0 is blockIdx base. */
 static void fill_access(const wmi_check *k, wm_ptx_hazard_access *a,
                         uint32_t pc, uint32_t warp, uint32_t lane, int write,
-                        int atomic)
+                        int atomic, const unsigned *base)
 {
-    uint32_t t = warp * 32 + lane;
-    memcpy(a->cta, k->ctaid, sizeof a->cta);
+    uint32_t r = warp / k->nwarps, t;
+    warp %= k->nwarps;
+    t = warp * 32 + lane;
+    if (base)
+        rank_ctaid(k, base, r, a->cta);
+    else
+        memcpy(a->cta, k->ctaid[r], sizeof a->cta);
+    a->rank = r;
     a->insn = pc;
     a->warp = warp;
     a->lane = lane;
@@ -377,12 +464,14 @@ static void fill_access(const wmi_check *k, wm_ptx_hazard_access *a,
 }
 
 /* Count one occurrence of kind between prior (NULL: none) and x; prior
-   was made by the CTA with blockIdx first_cta (NULL: this one). */
+   was made by the unit whose rank 0 has blockIdx first_cta (NULL: this
+   one). */
 static void hazard_in(wmi_check *k, wm_hazard_kind kind, const rec *prior,
                       int prior_write, const cur *x, const unsigned *first_cta)
 {
     uint32_t pc1 = prior ? prior->pc : UINT32_MAX;
-    unsigned inter = first_cta != NULL;
+    unsigned inter = first_cta != NULL ||
+                     (prior && prior->warp / k->nwarps != x->warp / k->nwarps);
     uint64_t h = ((uint64_t)(kind * 2 + inter) * 0x9e3779b97f4a7c15ull) ^
                  ((uint64_t)pc1 * 0xbf58476d1ce4e5b9ull) ^
                  ((uint64_t)x->pc * 0x94d049bb133111ebull);
@@ -409,19 +498,22 @@ static void hazard_in(wmi_check *k, wm_hazard_kind kind, const rec *prior,
     z->addr = x->addr;
     z->buf = x->buf;
     z->size = x->size;
-    memcpy(z->cta, k->ctaid, sizeof z->cta);
+    z->cluster = k->ncl;
+    if (x->space == WM_SPACE_SHARED && k->ncl > 1 && k->csh) {
+        z->rank = (unsigned)(x->addr / (k->csh * 4)); /* whose memory */
+        z->addr = x->addr % (k->csh * 4);
+    }
+    memcpy(z->cta, k->ctaid[x->warp / k->nwarps], sizeof z->cta);
     z->count = 1;
     if (prior)
         fill_access(k, &z->first, prior->pc, prior->warp, prior->lane,
-                    prior_write, (prior->bits & REC_ATOMIC) != 0);
+                    prior_write, (prior->bits & REC_ATOMIC) != 0, first_cta);
     else
         z->first.insn = SIZE_MAX;
     fill_access(k, &z->second, x->pc, x->warp, x->lane,
-                x->kind != WMI_ACC_READ, x->kind == WMI_ACC_ATOMIC);
-    if (first_cta)
-        memcpy(z->first.cta, first_cta, sizeof z->first.cta);
-    else
-        memcpy(z->first.cta, k->ctaid, sizeof z->first.cta);
+                x->kind != WMI_ACC_READ, x->kind == WMI_ACC_ATOMIC, NULL);
+    if (!prior)
+        memcpy(z->first.cta, z->second.cta, sizeof z->first.cta);
 }
 
 static void hazard(wmi_check *k, wm_hazard_kind kind, const rec *prior,
@@ -1071,16 +1163,37 @@ static void lane_collisions(wmi_check *k, cur *x, const uint64_t *addr,
     }
 }
 
+/* The shared addresses of the lanes in ms (a CTA's own offsets, or with
+   the rank bits of another CTA of the cluster) as offsets in the
+   cluster's shadow, into out; the other lanes' addresses copied. */
+static const uint64_t *cluster_addrs(const wmi_check *k, const wmi_cta *c,
+                                     const uint64_t *addr, uint32_t ms,
+                                     uint64_t *out)
+{
+    memcpy(out, addr, 32 * sizeof *out);
+    for (; ms; ms &= ms - 1) {
+        unsigned l = (unsigned)__builtin_ctz(ms);
+        uint64_t r = addr[l] >> WMI_DSMEM_SHIFT;
+        r = r ? r - 1 : c->rank;
+        out[l] = r * k->csh * 4 + (addr[l] & WMI_DSMEM_OFF);
+    }
+    return out;
+}
+
 void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
                    wmi_acc_kind kind, unsigned size, const uint64_t *addr,
                    uint32_t ms, uint32_t mg)
 {
     wmi_check *k = c->chk;
     assert(k && size > 0);
-    cur x = {.pc = pc, .warp = w->index,
-             .clock = k->vc[(size_t)w->index * k->nwarps + w->index],
+    uint32_t g = gwarp(k, c, w);
+    uint64_t caddr[32];
+    if (k->ncl > 1 && ms)
+        addr = cluster_addrs(k, c, addr, ms, caddr);
+    cur x = {.pc = pc, .warp = g,
+             .clock = k->vc[(size_t)g * k->nw + g],
              .kind = kind, .size = size,
-             .vc = &k->vc[(size_t)w->index * k->nwarps], .c = c, .w = w,
+             .vc = &k->vc[(size_t)g * k->nw], .c = c, .w = w,
              .lane_addr = addr,
              .space = WM_SPACE_SHARED, .buf = -1};
     unsigned sync = mg && k->grid ? c->m->code[pc].sync : 0;

@@ -316,14 +316,15 @@ uint8_t wmi_sync_decode(const char *s, size_t n, unsigned op)
     if (op == OP_NOP) {
         if (n >= 6 && memcmp(s, "membar", 6) == 0)
             return wmi_has_word(s, n, "gl") || wmi_has_word(s, n, "sys")
-                       ? WMI_SYNC_FENCE
+                       ? WMI_SYNC_FENCE | WMI_SYNC_GPU
                        : 0;
-        if (n >= 5 && memcmp(s, "fence", 5) == 0 &&
-            !wmi_has_word(s, n, "proxy") &&
-            !wmi_has_word(s, n, "mbarrier_init") && !cta &&
-            (wmi_has_word(s, n, "gpu") || wmi_has_word(s, n, "sys")))
-            return WMI_SYNC_FENCE;
-        return 0;
+        if (n < 5 || memcmp(s, "fence", 5) != 0 ||
+            wmi_has_word(s, n, "proxy") ||
+            wmi_has_word(s, n, "mbarrier_init") || cta)
+            return 0;
+        if (wmi_has_word(s, n, "gpu") || wmi_has_word(s, n, "sys"))
+            return WMI_SYNC_FENCE | WMI_SYNC_GPU;
+        return wmi_has_word(s, n, "cluster") ? WMI_SYNC_FENCE : 0;
     }
     if (op != OP_LD && op != OP_ST && op != OP_ATOM && op != OP_RED)
         return 0;

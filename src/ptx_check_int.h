@@ -27,11 +27,22 @@
  *     that write different values to the same bytes are a warp-level
  *     write conflict (the same value is benign, as racecheck has it).
  *
- * Between CTAs (global memory, ptx_check_grid.c): the CTAs of a checked
- * launch run one after another, and only releases and acquires through
- * GPU-scope fences and strong accesses of a flag word order them; each
- * CTA's global words are compared with the launch-wide shadow when the CTA
- * ends.
+ * Clusters of more than one CTA are one unit: warp W of rank r is warp
+ * r x nwarps + W of the clocks, and each rank's shared memory has its own
+ * words in the shadow, so distributed shared memory accesses between the
+ * CTAs are checked like any shared access:
+ *   - a bar barrier joins and releases only the clocks of its CTA's warps;
+ *   - barrier.cluster.arrive (.release, the default) joins the warp's
+ *     clock into the cluster barrier's clock of its phase (two, by
+ *     parity), a passing barrier.cluster.wait (.acquire) joins that into
+ *     the warp's; .relaxed releases only what came before the warp's last
+ *     cluster-scope (or wider) fence.
+ *
+ * Between CTAs (global memory, ptx_check_grid.c): the CTAs (clusters) of a
+ * checked launch run one after another, and only releases and acquires
+ * through GPU-scope fences and strong accesses of a flag word order them;
+ * each unit's global words are compared with the launch-wide shadow when
+ * it ends.
  */
 #ifndef WM_PTX_CHECK_INT_H
 #define WM_PTX_CHECK_INT_H
@@ -49,13 +60,15 @@ struct wmi_out; /* out_int.h */
 
 /*
  * A checker for one launch of a kernel of m with CTAs of block threads and
- * smem_bytes of shared memory, buffers gbufs[0..ngbufs) (arguments first,
- * the module data last) and the caller's options chk.  NULL when out of
- * memory.  Tracks only when chk->checks has RACE or INIT.
+ * smem_bytes of shared memory in clusters of cdim CTAs (1,1,1: none),
+ * buffers gbufs[0..ngbufs) (arguments first, the module data last) and the
+ * caller's options chk.  NULL when out of memory.  Tracks only when
+ * chk->checks has RACE or INIT.
  */
 wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
-                         uint64_t smem_bytes, const wmi_gbuf *gbufs,
-                         uint32_t ngbufs, const wm_ptx_check *chk);
+                         const unsigned cdim[3], uint64_t smem_bytes,
+                         const wmi_gbuf *gbufs, uint32_t ngbufs,
+                         const wm_ptx_check *chk);
 
 /* Whether the checker tracks accesses (the worker sets WMI_RUN_CHECK). */
 int wmi_check_tracks(const wmi_check *k);
@@ -72,7 +85,9 @@ void wmi_check_free(wmi_check *k);
 
 /* ---- hooks (c->chk is the checker) ------------------------------------ */
 
-/* A CTA starts (after wmi_ptx_cta_begin): fresh clocks and shadow. */
+/* A CTA starts (after wmi_ptx_cta_begin): fresh clocks and shadow.  The
+   CTAs of a cluster start in rank order, and the unit is the cluster: its
+   rank 0 starts the clocks and shadow of all. */
 void wmi_check_cta_begin(wmi_cta *c);
 
 /* A round of the CTA's warp loop starts: the random schedule draws a new
@@ -114,8 +129,17 @@ void wmi_check_mbar_acquire(wmi_cta *c, const wmi_warp *w, uint64_t addr);
 void wmi_check_block(wmi_cta *c, const wmi_warp *w, uint32_t pc, unsigned l,
                      wmi_space sp, uint64_t addr, uint64_t size, int write);
 
-/* A GPU- or system-scope fence by warp w (membar.gl, fence.sc.gpu ...). */
-void wmi_check_fence(wmi_cta *c, const wmi_warp *w);
+/* A fence of cluster scope or wider by warp w (fence.acq_rel.cluster,
+   membar.gl, fence.sc.gpu ...; sync: its WMI_SYNC_* flags). */
+void wmi_check_fence(wmi_cta *c, const wmi_warp *w, unsigned sync);
+
+/* barrier.cluster.arrive of warp w for the phase it will wait for: a
+   release of w's clock unless relaxed (then only what preceded a cluster
+   fence of w); barrier.cluster.wait of w that found the phase complete:
+   an acquire of the phase's arrivals. */
+void wmi_check_cluster_arrive(wmi_cta *c, const wmi_warp *w, uint64_t phase,
+                              int relaxed);
+void wmi_check_cluster_wait(wmi_cta *c, const wmi_warp *w, uint64_t phase);
 
 /* ---- races between CTAs (ptx_check_grid.c) ---------------------------- */
 

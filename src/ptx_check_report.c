@@ -121,6 +121,16 @@ void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
     uint64_t start;
     unsigned es = h->size ? h->size : 1;
     char ix[96];
+    if (h->space == WM_SPACE_SHARED && h->cluster > 1) {
+        /* whose shared memory: the same words in every CTA of a cluster */
+        wm_ptx_hazard one = *h;
+        one.cluster = 1;
+        wmi_check_where(m, &one, buf, n);
+        size_t k = strlen(buf);
+        if (k < n)
+            snprintf(buf + k, n - k, " of cluster rank %u", h->rank);
+        return;
+    }
     if (h->space == WM_SPACE_SHARED) {
         const wmi_var *v = shared_var(m, h, &start);
         if (v && declared_index(m, v, h->addr - start, ix, sizeof ix))
@@ -156,13 +166,16 @@ static int between_ctas(const wm_ptx_hazard *h)
 }
 
 static void print_access(FILE *f, const wm_ptx_module *m,
-                         const wm_ptx_hazard_access *a, int block)
+                         const wm_ptx_hazard_access *a, int block,
+                         unsigned cluster)
 {
     wm_ptx_where w;
     wm_ptx_where_insn(m, a->insn, &w);
     fprintf(f, "    %-6s ", access_word(a));
     if (block)
         fprintf(f, "block (%u,%u,%u) ", a->cta[0], a->cta[1], a->cta[2]);
+    if (cluster > 1)
+        fprintf(f, "cluster rank %u ", a->rank);
     fprintf(f, "warp %u lane %u, thread (%u,%u,%u), PTX line %u", a->warp,
             a->lane, a->thread[0], a->thread[1], a->thread[2], w.ptx_line);
     if (w.line)
@@ -345,8 +358,8 @@ void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
                 h->cta[2], (unsigned long long)h->count,
                 h->count == 1 ? "" : "s");
         if (h->kind != WM_HAZ_UNINIT)
-            print_access(f, m, &h->first, inter);
-        print_access(f, m, &h->second, inter);
+            print_access(f, m, &h->first, inter, h->cluster);
+        print_access(f, m, &h->second, inter, h->cluster);
     }
     if (c->nhazards > PRINT_FULL)
         fprintf(f, "check: %zu more instruction pairs (all in the JSON "
@@ -384,7 +397,8 @@ void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
 }
 
 static void emit_access(wmi_out *out, const char *key,
-                        const wm_ptx_module *m, const wm_ptx_hazard_access *a)
+                        const wm_ptx_module *m, const wm_ptx_hazard_access *a,
+                        unsigned cluster)
 {
     wm_ptx_where w;
     wm_ptx_where_insn(m, a->insn, &w);
@@ -398,6 +412,8 @@ static void emit_access(wmi_out *out, const char *key,
     wmi_out_str(out, "file", w.line ? w.file : "");
     wmi_out_uint(out, "line", w.line);
     wmi_out_uints(out, "block", a->cta, 3);
+    if (cluster > 1)
+        wmi_out_uint(out, "cluster_rank", a->rank);
     wmi_out_end(out);
 }
 
@@ -419,11 +435,13 @@ static void emit_hazard(wmi_out *out, const wm_ptx_module *m,
     wmi_out_int(out, "buffer", h->buf);
     wmi_out_uints(out, "block", h->cta, 3);
     wmi_out_uint(out, "count", h->count);
+    if (h->cluster > 1 && h->space == WM_SPACE_SHARED)
+        wmi_out_uint(out, "cluster_rank", h->rank); /* whose memory */
     if (h->kind == WM_HAZ_UNINIT)
         wmi_out_null(out, "first");
     else
-        emit_access(out, "first", m, &h->first);
-    emit_access(out, "second", m, &h->second);
+        emit_access(out, "first", m, &h->first, h->cluster);
+    emit_access(out, "second", m, &h->second, h->cluster);
     wmi_out_end(out);
 }
 

@@ -120,7 +120,7 @@ wm_status wmi_cluster_run(wmi_cluster *cl, uint64_t q)
         c->status = WM_OK;
         c->yielded = 0;
         wmi_ptx_cta_begin(c);
-        if (c->chk) /* clusters of one only (ptx_run.c) */
+        if (c->chk) /* in rank order: rank 0 starts the cluster's clocks */
             wmi_check_cta_begin(c);
         memset(cl->armed[r], 0, c->nwarps * 32u);
         done[r] = 0;
@@ -187,6 +187,8 @@ wm_status wmi_ptx_barrier_cluster(wmi_cta *c, wmi_warp *w,
             want[l] = cl->phase + 1;
             cl->arrived++;
         }
+        if (c->flags & WMI_RUN_CHECK) /* before the phase can complete */
+            wmi_check_cluster_arrive(c, w, cl->phase + 1, in->mod2);
         settle(cl);
         return WM_OK;
     }
@@ -207,6 +209,10 @@ wm_status wmi_ptx_barrier_cluster(wmi_cta *c, wmi_warp *w,
         cl->fails++;
         *yield = 1;
     }
+    uint64_t acquired = 0; /* (phases count from 1) */
+    for (unsigned l = 0; (c->flags & WMI_RUN_CHECK) && l < 32; l++)
+        if ((m & ~blocked) >> l & 1 && want[l] != acquired)
+            wmi_check_cluster_wait(c, w, acquired = want[l]);
     /* the lanes that passed go on, the blocked ones wait here */
     for (unsigned l = 0; l < 32; l++)
         if (m >> l & 1)

@@ -389,6 +389,7 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         if (has_at(s, n, 0, "barrier.cluster")) { /* ptx_cluster.c */
             in->op = OP_BARC;
             in->mod = (uint8_t)wmi_has_word(s, n, "wait");
+            in->mod2 = (uint8_t)wmi_has_word(s, n, "relaxed");
             in->flags &= (uint16_t)~F_ARRIVE;
         }
     }

@@ -2022,7 +2022,7 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             if (in->mod2 == WMI_NOP_WARPSYNC && (c->flags & WMI_RUN_CHECK))
                 wmi_check_syncwarp(c, w);
             if ((in->sync & WMI_SYNC_FENCE) && (c->flags & WMI_RUN_CHECK))
-                wmi_check_fence(c, w);
+                wmi_check_fence(c, w, in->sync);
             break;
         case OP_CP_COMMIT:
         case OP_CP_WAIT:

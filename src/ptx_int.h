@@ -130,11 +130,12 @@ enum { LD_ACQUIRE = 1 };
 /* wmi_insn.sync (ptx_check_grid.c decodes it): an ld/st/atom/red that is
    strong at GPU or system scope (.volatile, .relaxed/.acquire/.release
    without .cta, every atom/red not .cta), its acquire and release
-   semantics, an atom/red (read-modify-write), and a fence at GPU or
-   system scope (membar.gl/.sys, fence.sc/.acq_rel.gpu/.sys). */
+   semantics, an atom/red (read-modify-write), and a fence at cluster
+   scope or wider (FENCE: fence.sc/.acq_rel.cluster/.gpu/.sys,
+   membar.gl/.sys), with GPU when it is GPU or system scope. */
 enum {
     WMI_SYNC_STRONG = 1, WMI_SYNC_ACQ = 2, WMI_SYNC_REL = 4,
-    WMI_SYNC_RMW = 8, WMI_SYNC_FENCE = 16
+    WMI_SYNC_RMW = 8, WMI_SYNC_FENCE = 16, WMI_SYNC_GPU = 32
 };
 uint8_t wmi_sync_decode(const char *s, size_t n, unsigned op);
 

@@ -300,8 +300,8 @@ wm_status wmi_ptx_cta_round(wmi_cta *c, int *more)
         wmi_warp *w = &c->warps[c->order ? c->order[i] : i];
         if (!(w->live & ~w->wait))
             continue;
-        if (c->trace)
-            c->trace->warp = w->index;
+        if (c->trace) /* a cluster's ranks apart (wmi_ctrace_split) */
+            c->trace->warp = w->index | c->rank << 6;
         st = wmi_ptx_warp_run(c, w);
         if (st != WM_OK)
             return st;
@@ -589,6 +589,11 @@ static uint64_t run_chunk_ctas(job *j, wmi_cta *c, uint32_t k)
         }
         wm_status st = run_unit(j, c, id);
         n += c->clu ? c->clu->n : 1;
+        if (c->trace && c->clu && c->clu->n > 1 &&
+            wmi_ctrace_split(c->trace, c->clu->n) != WM_OK) {
+            j->oom = WM_ERR_NOMEM;
+            return n;
+        }
         if (st != WM_OK) {
             j->status[k] = st;
             uint32_t cur = __atomic_load_n(&j->fault_chunk, __ATOMIC_RELAXED);
@@ -885,9 +890,6 @@ static wm_status check_cluster(const wmi_func *f, const wm_ptx_launch *l,
                                 "the cluster %ux%ux%u", l->grid[0],
                                 l->grid[1], l->grid[2], cdim[0], cdim[1],
                                 cdim[2]);
-    if (size > 1 && (l->check || l->cache))
-        return launch_error(fault, "%s does not run clusters of more than "
-                            "one CTA yet", l->check ? "--check" : "--cache");
     return WM_OK;
 }
 
@@ -1164,8 +1166,8 @@ static wm_status job_alloc(job *j, const wm_ptx_launch *l, const wm_agg *agg)
     j->faults = calloc(j->nchunks, sizeof *j->faults);
     j->status = calloc(j->nchunks, sizeof *j->status);
     if (l->check)
-        j->chk = wmi_check_new(j->m, l->block, j->smem_bytes, j->gbufs,
-                               j->ngbufs, l->check);
+        j->chk = wmi_check_new(j->m, l->block, j->cdim, j->smem_bytes,
+                               j->gbufs, j->ngbufs, l->check);
     if (!j->faults || !j->status || (l->check && !j->chk))
         return WM_ERR_NOMEM;
     if (!agg)
@@ -1318,7 +1320,7 @@ static wm_status run_job(const wm_ptx_module *m, const wmi_func *f,
     if (res) {
         job_totals(&j, res);
         res->ctas_total = nctas;
-        res->sampled = nsel < nctas;
+        res->sampled = nsel * csize < nctas; /* nsel: clusters */
     }
     job_free(&j);
     free(list);

@@ -1,5 +1,7 @@
 """Thread-block clusters through run_ptx: the corpus kernel halo_exchange
-reads both neighbours' shared tiles (distributed shared memory)."""
+reads both neighbours' shared tiles (distributed shared memory), and
+pass_right_racy's hand-over to the next rank without a cluster barrier is
+a race between two CTAs of the cluster, with their ranks."""
 import os
 
 import numpy as np
@@ -9,6 +11,7 @@ import warpmem
 
 PTX = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "corpus",
                    "ptx", "cluster_dsmem_sm_90.ptx")
+CHECK_PTX = os.path.join(os.path.dirname(PTX), "cluster_check_sm_90a.ptx")
 
 
 def halo_ref(x, cx):
@@ -39,3 +42,22 @@ def test_cluster_shape_errors():
     with pytest.raises(ValueError, match="portable size"):
         warpmem.run_ptx(PTX, "halo_exchange", grid=9, block=256,
                         args=[np.zeros(9 * 256, np.float32)] * 2, cluster=9)
+
+
+def test_race_between_cluster_ctas():
+    x = np.arange(1024, dtype=np.float32)
+    rep = warpmem.run_ptx(CHECK_PTX, "pass_right_racy", grid=8, block=128,
+                          args=[x, np.zeros_like(x)], cluster=4,
+                          check="race", on_hazard="ignore")
+    assert len(rep.hazards) == 1
+    h = rep.hazards[0]
+    assert h["kind"] == "read-after-write"
+    assert (h["variable"], h["cluster_rank"], h["count"]) == ("inbox", 0, 1024)
+    assert (h["first_line"], h["second_line"]) == (38, 40)
+    assert (h["first_block"], h["first_cluster_rank"]) == ((3, 0, 0), 3)
+    assert (h["second_block"], h["second_cluster_rank"]) == ((0, 0, 0), 0)
+    assert "of cluster rank 0" in h["message"]
+    clean = warpmem.run_ptx(CHECK_PTX, "pass_right", grid=8, block=128,
+                            args=[x, np.zeros_like(x)], cluster=4,
+                            check="race,init")
+    assert clean.hazards == []

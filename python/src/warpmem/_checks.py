@@ -135,6 +135,9 @@ def _access(prefix: str, a: "dict | None", rec: dict) -> str:
               "ptx_line"):
         rec[prefix + k] = a.get(k)
     rec[prefix + "source"] = _src(a.get("file", ""), a.get("line", 0))
+    if "cluster_rank" in a:  # clusters of more than one CTA
+        rec[prefix + "block"] = tuple(a.get("block", ()))
+        rec[prefix + "cluster_rank"] = a["cluster_rank"]
     if not a:
         return ""
     where = ("%s:%s" % (os.path.basename(a["file"]), a["line"])
@@ -151,7 +154,9 @@ def hazard_records(doc: dict, where_of) -> list[dict]:
     distinct hazard): kind, space, argument and index (global: the user's
     argument and the element in its shape) or variable and index (shared),
     block, count, first_* and second_* (access, thread, warp, lane, file,
-    line, source, ptx) and message.  where_of(buffer, byte) -> (name, index
+    line, source, ptx; with clusters of more than one CTA also block and
+    cluster_rank, and the hazard's cluster_rank on shared memory) and
+    message.  where_of(buffer, byte) -> (name, index
     or None, words) names a global location."""
     out = []
     for h in doc.get("hazards") or []:
@@ -165,6 +170,9 @@ def hazard_records(doc: dict, where_of) -> list[dict]:
             rec["index"] = (h.get("index"),)
             place = ("shared %s[%s]" % (var, h.get("index")) if var else
                      "shared offset %s" % h.get("address"))
+            if "cluster_rank" in h:  # whose shared memory, in a cluster
+                rec["cluster_rank"] = h["cluster_rank"]
+                place += " of cluster rank %s" % h["cluster_rank"]
         else:
             name, idx, words = where_of(h.get("buffer", -1),
                                         h.get("address", 0))
