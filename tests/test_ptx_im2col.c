@@ -12,6 +12,7 @@
  */
 #include "check.h"
 #include "ptx_inline.h"
+#include "ptx_tma_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -537,12 +538,26 @@ static void limits(void)
     ok.pixels = 16;
     uint8_t mp[128], back[128];
     CHECK_EQ(wm_ptx_tmap_encode(&ok, mp, NULL, 0), WM_OK);
-    /* the corners survive a tensormap.replace-style decode and pack */
+    /* the layout (tmap.c): mode at 10, channels, pixels, corners at 112 */
+    CHECK_EQ(mp[10], 1);
+    CHECK_EQ(mp[112] | mp[113] << 8, 8);
+    CHECK_EQ(mp[114] | mp[115] << 8, 16);
+    CHECK_EQ(mp[116] | mp[117] << 8, 0xffff);
+    /* tensormap.replace of a tile field keeps the im2col fields */
+    char err[200] = "";
     memcpy(back, mp, 128);
-    CHECK_EQ(back[10], 1);
-    CHECK_EQ(back[112] | back[113] << 8, 8);
-    CHECK_EQ(back[114] | back[115] << 8, 16);
-    CHECK_EQ(back[116] | back[117] << 8, 0xffff);
+    CHECK(wmi_tmap_replace(back, WMI_TMAP_ADDR, 0, ok.global_address + 256,
+                           err, sizeof err));
+    wm_ptx_tmap u;
+    CHECK(wmi_tmap_unpack(back, &u, err, sizeof err));
+    CHECK_EQ(u.global_address, ok.global_address + 256);
+    CHECK_EQ(u.im2col, 1);
+    CHECK_EQ(u.channels, 8);
+    CHECK_EQ(u.pixels, 16);
+    CHECK_EQ(u.lower[0], -1);
+    CHECK_EQ(u.lower[1], -1);
+    CHECK_EQ(u.upper[0], -1);
+    CHECK_EQ(u.upper[1], -1);
     t = ok;
     t.rank = 2;
     refused(&t, "an im2col map of rank 2 (3..5");
@@ -670,6 +685,41 @@ static void faults(void)
                 "shared::cluster.global.im2col::w");
 }
 
+/* cp.async.bulk.prefetch.tensor (tile and im2col forms, with a cache
+   hint) parses and has no effect: the load after it still delivers. */
+static void prefetch(void)
+{
+    char src[8192];
+    gen_source(src, sizeof src, 4, 0, 0);
+    edit(src, sizeof src,
+         "prefetch.tensor.4d.L2.global.im2col [%rd3, {%r10, %r11, %r12, "
+         "%r13}], {%rs10, %rs11};",
+         "prefetch.tensor.4d.L2.global.tile [%rd3, {%r10, %r11, %r12, "
+         "%r13}];\n\tcp.async.bulk.prefetch.tensor.4d.L2.global.im2col."
+         "L2::cache_hint [%rd3, {%r10, %r11, %r12, %r13}], {%rs10, %rs11}, "
+         "%rd7;");
+    wm_ptx_module *m = pi_parse(src, "pf.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    static float act[4 * 4 * 8], out[16 * 8];
+    for (int i = 0; i < 4 * 4 * 8; i++)
+        act[i] = (float)i;
+    wm_ptx_arg x[1] = {pi_arg_buf(act, sizeof act)};
+    ic_case k = {7, 4, {8, 4, 4, 1}, {0, 0}, {0, 0}, 8, 16, {1, 1, 1, 1},
+                 {0, 0, 0, 0}, {0, 0}, 0, 0};
+    wm_ptx_tmap t = case_map(&k, 9);
+    uint8_t mp[128];
+    CHECK_EQ(wm_ptx_tmap_encode(&t, mp, NULL, 0), WM_OK);
+    wm_ptx_arg a[16];
+    uint16_t offs[3];
+    size_t na = case_args(&k, mp, out, sizeof out, sizeof out, offs, a);
+    CHECK_EQ(run(m, "ic", 1, 32, 0, a, na, x, 1, NULL, NULL), WM_OK);
+    /* corners 0, 0: the box is the image, read in order */
+    CHECK(memcmp(out, act, sizeof act) == 0);
+    wm_ptx_free(m);
+}
+
 int main(void)
 {
     CHECK(wm_arch_parse("sm_90", &arch, NULL, 0) == WM_OK);
@@ -689,5 +739,6 @@ int main(void)
     gen_cases();
     limits();
     faults();
+    prefetch();
     return check_done("test_ptx_im2col");
 }
