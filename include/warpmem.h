@@ -1007,8 +1007,10 @@ WM_API uint64_t wm_ptx_extra_address(size_t nargs, size_t j);
  * the copy, and lower[i] / upper[i] (pixelBoxLowerCorner / UpperCorner)
  * are the bounding box's corners in spatial dimension i + 1 (index 0 is
  * W), relative to the tensor's first and last pixel: -32768..32767 at
- * rank 3, -128..127 at rank 4, -16..15 at rank 5.  A zeroed struct is a
- * tiled map, so code written before these fields is unchanged.
+ * rank 3, -128..127 at rank 4, -16..15 at rank 5.  elem_strides[1..] are
+ * the traversal strides; elem_strides[0] is ignored (the channels are
+ * contiguous).  A zeroed struct is a tiled map, so code written before
+ * these fields is unchanged.
  */
 typedef struct wm_ptx_tmap {
     unsigned dtype, rank;

@@ -68,9 +68,13 @@ static int check_box(const wm_ptx_tmap *t, unsigned es, char *err, size_t n)
     return 1;
 }
 
-/* An im2col map (cuTensorMapEncodeIm2col's limits): rank 3..5, corners
-   in the rank's range and a non-empty bounding box, 1..256 channels of a
-   multiple of 16 bytes within the swizzle span, 1..1024 pixels. */
+/* An im2col map (cuTensorMapEncodeIm2col's limits in cuda.h): rank 3..5,
+   corners in the rank's range and a non-empty bounding box, 1..256
+   channels within the swizzle span, 1..1024 pixels; and, as for a tiled
+   box's inner dimension, the channels a multiple of 16 bytes.
+   elementStrides[0] is ignored without interleave (cuda.h: "TMA doesn't
+   support the stride for dimension zero"), so it is not checked beyond
+   1..8. */
 static int check_im2col(const wm_ptx_tmap *t, unsigned es, char *err,
                         size_t n)
 {
@@ -95,9 +99,6 @@ static int check_im2col(const wm_ptx_tmap *t, unsigned es, char *err,
                        i + 1, (unsigned long long)t->dims[i + 1],
                        t->upper[i], t->lower[i]);
     }
-    if (t->elem_strides[0] != 1)
-        return why(err, n, "element stride 0 is %u: a channel stride in "
-                   "im2col mode is not modelled (1)", t->elem_strides[0]);
     if (t->channels < 1 || t->channels > 256)
         return why(err, n, "im2col channels per pixel %u (1..256)",
                    t->channels);
