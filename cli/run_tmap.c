@@ -119,7 +119,7 @@ static int im2col_opt(const char *s, size_t n, wm_ptx_tmap *t, unsigned *nc)
         } else {
             return 0;
         }
-        if (s < e && *s++ != ',')
+        if (s < e && (*s++ != ',' || s == e)) /* "a,b", not "a," */
             return 0;
     }
     return 1;

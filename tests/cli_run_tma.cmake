@@ -72,3 +72,21 @@ wm_cli_test(NAME run_tma_im2col_bad_rank EXIT 2
        --arg f32[2304] --arg f32[128] --arg i32=1 --arg i32=4 --arg i32=4
        --arg i32=0
   STDERR "rank - 2 corners each \\(W first\\)")
+
+# the convolution under --check race, 64-byte swizzled, M tiles across rows
+# and images: the loads' shared writes are ordered by the mbarrier and the
+# __syncthreads before each reuse of the tile
+wm_cli_test(NAME run_tma_im2col_check
+  ARGS run ${C}/tma_im2col_sm_90a.ptx --kernel conv3x3_im2col --grid 3
+       --block 256
+       --arg "tmap:f32[32x6x6x2]:im2col=lower(-1,-1),upper(-1,-1),ch=16,px=32:swizzle=64B:iota"
+       --arg f32[2304]:iota --arg f32[576] --arg i32=2 --arg i32=6
+       --arg i32=6 --arg i32=1 --check race --draw 0
+  STDOUT "check: 0 race hazards")
+wm_cli_test(NAME run_tma_im2col_bad_syntax EXIT 2
+  ARGS run ${C}/tma_im2col_sm_90a.ptx --kernel conv3x3_im2col --grid 1
+       --block 256
+       --arg "tmap:f32[32x4x4x1]:im2col=lower(-1,-1),upper(-1,-1),ch=16,px=32,"
+       --arg f32[2304] --arg f32[128] --arg i32=1 --arg i32=4 --arg i32=4
+       --arg i32=0
+  STDERR "bad 'im2col=lower")
