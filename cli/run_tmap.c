@@ -7,6 +7,11 @@
  *        [:interleave=none][:swizzle=none|32B|64B|128B][:l2=none|64B|128B|256B]
  *        [:fill=zeros|nan][:zeros|:iota|:rand=SEED[,LO,HI]|:file=PATH][:out=PATH]
  *
+ * or, for cuTensorMapEncodeIm2col's map (rank 3..5, no box=),
+ *   tmap:DTYPE[CxWx..xN]:im2col=lower(L..),upper(U..),ch=CH,px=PX[:...]
+ * with rank - 2 corners each, W first (pixelBoxLowerCorner/UpperCorner),
+ * CH channels per pixel and PX pixels per column.
+ *
  * D0 is dimension 0, the contiguous one (globalDim[0]; the reverse of a
  * numpy shape), S1.. the byte strides of dimensions 1.. (globalStrides;
  * default packed), E the element strides (default 1).  The tensor's data
@@ -66,10 +71,64 @@ static int word_code(const char *s, size_t n, const char *const *words,
     return 0;
 }
 
+/* "-1,2)" : up to max signed numbers before ')' into v; their count, 0
+   on a syntax error; *end after the ')'. */
+static unsigned ints(const char *s, const char *e, int *v, unsigned max,
+                     const char **end)
+{
+    unsigned k = 0;
+    while (s < e && k < max) {
+        char *q;
+        errno = 0;
+        long x = strtol(s, &q, 10);
+        if (q == s || q >= e || errno || x < -65536 || x > 65536)
+            return 0;
+        v[k++] = (int)x;
+        s = q;
+        if (*s == ')') {
+            *end = s + 1;
+            return k;
+        }
+        if (*s++ != ',')
+            return 0;
+    }
+    return 0;
+}
+
+/* im2col=lower(..),upper(..),ch=N,px=N into t (the counts of corners into
+   nc[0], nc[1]); 1, or 0 on a syntax error. */
+static int im2col_opt(const char *s, size_t n, wm_ptx_tmap *t, unsigned *nc)
+{
+    const char *e = s + n;
+    t->im2col = 1;
+    while (s < e) {
+        if (e - s > 6 && (memcmp(s, "lower(", 6) == 0 ||
+                          memcmp(s, "upper(", 6) == 0)) {
+            int up = s[0] == 'u';
+            if (!(nc[up] = ints(s + 6, e, up ? t->upper : t->lower, 3, &s)))
+                return 0;
+        } else if (e - s > 3 && (memcmp(s, "ch=", 3) == 0 ||
+                                 memcmp(s, "px=", 3) == 0)) {
+            char *q;
+            errno = 0;
+            unsigned long x = strtoul(s + 3, &q, 10);
+            if (q == s + 3 || q > e || errno || x > 65535)
+                return 0;
+            *(s[0] == 'c' ? &t->channels : &t->pixels) = (unsigned)x;
+            s = q;
+        } else {
+            return 0;
+        }
+        if (s < e && (*s++ != ',' || s == e)) /* "a,b", not "a," */
+            return 0;
+    }
+    return 1;
+}
+
 /* One :key=value of the map; 1, 0 not a map option, -1 after an error. */
 static int map_opt(const char *spec, const char *s, size_t l,
                    wm_ptx_tmap *t, unsigned *nbox, unsigned *nstr,
-                   unsigned *nes)
+                   unsigned *nes, unsigned *ncorner)
 {
     static const char *const swz[] = {"none", "32B", "64B", "128B"};
     static const char *const l2[] = {"none", "64B", "128B", "256B"};
@@ -108,6 +167,9 @@ static int map_opt(const char *spec, const char *s, size_t l,
     } else if (KEY("interleave")) {
         if (!word_code(val, vl, il, 1, &t->interleave))
             goto bad;
+    } else if (KEY("im2col")) {
+        if (!im2col_opt(val, vl, t, ncorner))
+            goto bad;
     } else {
         return 0;
     }
@@ -117,7 +179,8 @@ bad:
     cli_usage_error("--arg '%s': bad '%.*s' (box=B0xB1.. 1..256, "
                     "strides=S1x.. bytes, estrides=E0x.. 1..8, "
                     "swizzle=none|32B|64B|128B, l2=none|64B|128B|256B, "
-                    "fill=zeros|nan, interleave=none)",
+                    "fill=zeros|nan, interleave=none, "
+                    "im2col=lower(L,..),upper(U,..),ch=N,px=N)",
                     spec, (int)l, s);
     return -1;
 }
@@ -152,11 +215,11 @@ int rv_tmap_arg(const char *spec, wm_ptx_arg *a, run_values *rv)
         return 0; /* the table names known types */
     unsigned es = (unsigned)wm_ptx_type_size(et);
     size_t dl = 0;
-    unsigned nbox = 0, nstr = 0, nes = 0;
+    unsigned nbox = 0, nstr = 0, nes = 0, ncorner[2] = {0, 0};
     for (const char *q = cl + 1; *q == ':';) {
         q++;
         size_t l = strcspn(q, ":");
-        int r = map_opt(spec, q, l, &t, &nbox, &nstr, &nes);
+        int r = map_opt(spec, q, l, &t, &nbox, &nstr, &nes, ncorner);
         if (r < 0)
             return 0;
         if (r == 0) {
@@ -168,7 +231,13 @@ int rv_tmap_arg(const char *spec, wm_ptx_arg *a, run_values *rv)
         }
         q += l;
     }
-    if (nbox != t.rank || (nstr && nstr != t.rank - 1) ||
+    if (t.im2col && (nbox || t.rank < 3 || ncorner[0] != t.rank - 2 ||
+                     ncorner[1] != t.rank - 2))
+        return cli_usage_error("--arg '%s': an im2col map has rank 3 to 5 "
+                               "(C, the spatial dimensions, N), no box=, "
+                               "and im2col=lower(..),upper(..) with rank - 2 "
+                               "corners each (W first)", spec), 0;
+    if ((!t.im2col && nbox != t.rank) || (nstr && nstr != t.rank - 1) ||
         (nes && nes != t.rank))
         return cli_usage_error("--arg '%s': a rank-%u map needs box= with %u "
                                "sizes (strides= %u, estrides= %u)",

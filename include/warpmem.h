@@ -1035,6 +1035,18 @@ WM_API uint64_t wm_ptx_extra_address(size_t nargs, size_t j);
  * element strides (1..8), interleave (0 none; 16 B and 32 B are not
  * modelled), swizzle (0 none, 1 32 B, 2 64 B, 3 128 B), L2 promotion (no
  * effect) and the fill of out-of-bounds elements (0 zeros, 1 NaN).
+ *
+ * im2col = 1 makes it cuTensorMapEncodeIm2col's map instead (rank 3..5,
+ * an NHWC-style tensor: dims[0] the channels C, dims[rank-1] the images
+ * N, the dimensions between them spatial): box is unused; channels
+ * (channelsPerPixel, 1..256) and pixels (pixelsPerColumn, 1..1024) size
+ * the copy, and lower[i] / upper[i] (pixelBoxLowerCorner / UpperCorner)
+ * are the bounding box's corners in spatial dimension i + 1 (index 0 is
+ * W), relative to the tensor's first and last pixel: -32768..32767 at
+ * rank 3, -128..127 at rank 4, -16..15 at rank 5.  elem_strides[1..] are
+ * the traversal strides; elem_strides[0] is ignored (the channels are
+ * contiguous).  A zeroed struct is a tiled map, so code written before
+ * these fields is unchanged.
  */
 typedef struct wm_ptx_tmap {
     unsigned dtype, rank;
@@ -1043,6 +1055,9 @@ typedef struct wm_ptx_tmap {
     uint64_t strides[4];
     unsigned box[5], elem_strides[5];
     unsigned interleave, swizzle, l2_promotion, oob_fill;
+    unsigned im2col;
+    int lower[3], upper[3];
+    unsigned channels, pixels;
 } wm_ptx_tmap;
 
 /* The simulated device address of argument buffer i (its pointer value). */
@@ -1052,7 +1067,8 @@ WM_API uint64_t wm_ptx_buffer_address(size_t i);
  * Encode t into the 128 bytes a `__grid_constant__ const CUtensorMap`
  * parameter holds (warpmem's own layout: the driver's is not documented).
  * WM_OK, or WM_ERR_ARG with the reason in err (cuTensorMapEncodeTiled's
- * checks: rank, sizes, strides, box, swizzle span).
+ * checks: rank, sizes, strides, box, swizzle span; for an im2col map
+ * cuTensorMapEncodeIm2col's: rank 3..5, corners, channels, pixels).
  */
 WM_API wm_status wm_ptx_tmap_encode(const wm_ptx_tmap *t, void *out128,
                                     char *err, size_t errlen);

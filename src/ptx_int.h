@@ -796,10 +796,11 @@ uint8_t *wmi_ptx_dsmem(wmi_cta *c, const wmi_warp *w, unsigned l,
 /* OP_TMA: wmi_insn.mod is the kind, mod2 the reduction (AOP_*), type2 the
    rank (1..5), rnd the TMA_F_* flags.  Sources: a load's a = [dst]
    (+ imm), b = map, c = coordinates, e = [mbar], d2 = ctaMask
-   (multicast); a store's or reduction's a = map, b = coordinates,
-   c = [src].  A cache-policy operand is parsed and ignored. */
+   (multicast); an im2col load's d2 = {im2col offsets}, d = ctaMask; a
+   store's or reduction's a = map, b = coordinates, c = [src].  A
+   cache-policy operand is parsed and ignored. */
 enum { TMA_LOAD, TMA_STORE, TMA_REDUCE };
-enum { TMA_F_MULTICAST = 1 };
+enum { TMA_F_MULTICAST = 1, TMA_F_IM2COL = 2 };
 void wmi_ptx_tma_decode(const char *s, size_t n, wmi_insn *in);
 wmi_type wmi_ptx_tma_src_type(const wmi_insn *in, unsigned k);
 wm_status wmi_ptx_tma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,

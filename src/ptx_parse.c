@@ -1405,9 +1405,13 @@ static int bind_addr(parser *p, wmi_insn *in, const operand *o,
 static int bind_sources(parser *p, wmi_insn *in, const operand *ops,
                         unsigned k, unsigned nops)
 {
-    /* TMA: a multicast mask and a cache policy after [mbar] (ptx_int.h) */
-    uint32_t *fields[6] = {&in->a, &in->b, &in->c, &in->e, &in->d2, &in->d};
-    unsigned nfields = in->op == OP_TMA ? 6 : 4;
+    /* TMA: a multicast mask and a cache policy after [mbar], an im2col
+       load's offsets before them (ptx_int.h); a 7th, an im2col multicast
+       load's policy, is checked and not kept */
+    uint32_t policy = WMI_NOREG;
+    uint32_t *fields[7] = {&in->a, &in->b, &in->c, &in->e, &in->d2, &in->d,
+                           &policy};
+    unsigned nfields = in->op == OP_TMA ? 7 : 4;
     for (unsigned nsrc = 0; k < nops; k++, nsrc++) {
         const operand *o = &ops[k];
         if (nsrc >= nfields)
@@ -1552,7 +1556,11 @@ static int parse_insn(parser *p, size_t start)
         return err(p, "expected an instruction");
     tok optok = p->t;
     wmi_ptx_decode_opcode(p->s + optok.off, optok.len, &in);
-    p->coords = wmi_ptx_is_tex(in.op) || in.op == OP_TMA;
+    /* [handle, {coordinates}]: textures, TMA and its tensor prefetch (a
+       no-op whose operands are parsed) */
+    p->coords = wmi_ptx_is_tex(in.op) || in.op == OP_TMA ||
+                (in.op == OP_NOP &&
+                 wmi_has_word(p->s + optok.off, optok.len, "tensor"));
     next(p);
     operand ops[8];
     unsigned nops;

@@ -1,8 +1,9 @@
 /*
  * ptx_tma.c -- the tensor memory accelerator: cp.async.bulk.tensor tile
  * loads (global to shared, .multicast::cluster), stores (shared to
- * global) and cp.reduce.async.bulk.tensor, 1-D to 5-D, through a tensor
- * map (tmap.c).
+ * global) and cp.reduce.async.bulk.tensor, 1-D to 5-D, and im2col loads
+ * (3-D to 5-D, the pixel walk in ptx_tma_im2col.c), through a tensor map
+ * (tmap.c).
  *
  * Model (docs/design/ptx-tma.md):
  *   - The copy happens at issue, like cp.async.bulk; a load then completes
@@ -36,6 +37,8 @@ void wmi_ptx_tma_decode(const char *s, size_t n, wmi_insn *in)
         if (wmi_has_word(s, n, ranks[r]))
             in->type2 = (uint8_t)(r + 1);
     in->rnd = wmi_has_word(s, n, "multicast::cluster") ? TMA_F_MULTICAST : 0;
+    if (wmi_has_word(s, n, "im2col"))
+        in->rnd |= TMA_F_IM2COL;
     in->mod2 = AOP_NONE;
     if (memcmp(s, "cp.reduce", 9) == 0) {
         in->mod = TMA_REDUCE;
@@ -49,9 +52,13 @@ void wmi_ptx_tma_decode(const char *s, size_t n, wmi_insn *in)
             d++;
         in->mod = strncmp(d + 4, "global", 6) == 0 ? TMA_STORE : TMA_LOAD;
     }
-    /* im2col, gather4/scatter4 and unknown ranks are not modelled */
-    if (!in->type2 || wmi_has_word(s, n, "im2col") ||
+    /* im2col loads of 3-D to 5-D are; im2col stores, im2col_no_offs,
+       im2col::w, gather4/scatter4 and unknown ranks are not modelled */
+    if (!in->type2 ||
+        ((in->rnd & TMA_F_IM2COL) && (in->mod != TMA_LOAD || in->type2 < 3)) ||
         wmi_has_word(s, n, "im2col_no_offs") ||
+        wmi_has_word(s, n, "im2col::w") ||
+        wmi_has_word(s, n, "im2col::w::128") ||
         wmi_has_word(s, n, "tile::gather4") ||
         wmi_has_word(s, n, "tile::scatter4") ||
         (in->mod == TMA_REDUCE && in->mod2 == AOP_NONE))
@@ -60,6 +67,14 @@ void wmi_ptx_tma_decode(const char *s, size_t n, wmi_insn *in)
 
 wmi_type wmi_ptx_tma_src_type(const wmi_insn *in, unsigned k)
 {
+    if (in->mod == TMA_LOAD && (in->rnd & TMA_F_IM2COL)) {
+        /* [dst], [map, {coords}], [mbar], {offsets}{, ctaMask}{, policy} */
+        static const wmi_type t[] = {PT_U32, PT_U64, PT_S32, PT_U32,
+                                     PT_S16, PT_U16, PT_U64};
+        if (k == 5 && !(in->rnd & TMA_F_MULTICAST))
+            return PT_U64;
+        return k < 7 ? t[k] : PT_U32;
+    }
     if (in->mod == TMA_LOAD) {
         static const wmi_type t[] = {PT_U32, PT_U64, PT_S32,
                                      PT_U32, PT_U32, PT_U64};
@@ -77,7 +92,43 @@ typedef struct box {
     int64_t at[5];     /* the coordinates */
     uint64_t elems, bytes;
     unsigned swz_bits; /* 0 none, 1 32 B, 2 64 B, 3 128 B */
+    int im2col;        /* n[0] channels of n[1] pixels, walked by walk */
+    wmi_im2col walk;
 } box;
+
+/* An im2col copy's offsets (vector slot ov) into the walk: rank - 2 of
+   them, 16-bit signed. */
+static wm_status im2col_box(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
+                            uint32_t ov, box *bx)
+{
+    const wm_ptx_module *mod = c->m;
+    unsigned want = bx->t.rank - 2;
+    unsigned no = ov == WMI_NOREG ? 0
+                  : (ov & WMI_VEC) ? mod->pool[ov & ~WMI_VEC] : 1;
+    if (no != want)
+        return wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                             "a %uD im2col copy takes %u im2col offsets, "
+                             "got %u", bx->t.rank, want, no);
+    int64_t off[3] = {0, 0, 0};
+    for (unsigned i = 0; i < want; i++) {
+        uint32_t slot = (ov & WMI_VEC) ? mod->pool[(ov & ~WMI_VEC) + 1 + i]
+                                       : ov;
+        off[i] = (int16_t)w->r[slot][l];
+    }
+    if (bx->t.elem_strides[bx->t.rank - 1] != 1)
+        return wmi_ptx_fault(c, w, l, pc, WM_ERR_UNSUPPORTED,
+                             "an im2col map with element stride %u in N "
+                             "(dimension %u) is not modelled",
+                             bx->t.elem_strides[bx->t.rank - 1],
+                             bx->t.rank - 1);
+    bx->n[0] = bx->t.channels;
+    bx->n[1] = bx->t.pixels;
+    for (unsigned i = 2; i < 5; i++)
+        bx->n[i] = 1;
+    bx->elems = (uint64_t)bx->n[0] * bx->n[1];
+    wmi_im2col_start(&bx->walk, &bx->t, bx->at, off);
+    return WM_OK;
+}
 
 /* Read and check the map at generic address maddr and the coordinates. */
 static wm_status load_box(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
@@ -101,6 +152,13 @@ static wm_status load_box(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
                              "a %uD tensor copy with %u coordinates on a "
                              "tensor map of rank %u",
                              in->type2, nc, bx->t.rank);
+    bx->im2col = (in->rnd & TMA_F_IM2COL) != 0;
+    if (bx->im2col != (bx->t.im2col != 0))
+        return wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                             "a%s copy on %s tensor map at 0x%llx",
+                             bx->im2col ? "n im2col" : " tile",
+                             bx->im2col ? "a tiled" : "an im2col",
+                             (unsigned long long)maddr);
     bx->es = wmi_tmap_esize(bx->t.dtype);
     bx->elems = 1;
     for (unsigned i = 0; i < 5; i++) {
@@ -115,6 +173,11 @@ static wm_status load_box(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
                    bx->t.elem_strides[i];
         bx->elems *= bx->n[i];
     }
+    if (bx->im2col) {
+        wm_status st = im2col_box(c, w, l, pc, in->d2, bx);
+        if (st != WM_OK)
+            return st;
+    }
     bx->bytes = bx->elems * bx->es;
     bx->swz_bits = bx->t.swizzle;
     if (bx->swz_bits && (uint64_t)bx->n[0] * bx->es != (16u << bx->swz_bits))
@@ -125,6 +188,26 @@ static wm_status load_box(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
                              (unsigned long long)bx->n[0] * bx->es,
                              16u << bx->swz_bits);
     return WM_OK;
+}
+
+/* Tile row r of the box (dims 1..4): its global start into *ga; are its
+   coordinates inside the tensor? */
+static int tile_row(const box *bx, uint64_t r, uint64_t *ga)
+{
+    const wm_ptx_tmap *t = &bx->t;
+    uint64_t q = r, a = t->global_address;
+    int inb = 1;
+    for (unsigned i = 1; i < 5; i++) {
+        int64_t gi = bx->at[i] + (int64_t)(q % bx->n[i]) *
+                                     (int64_t)t->elem_strides[i];
+        q /= bx->n[i];
+        if (i < t->rank) {
+            inb &= gi >= 0 && (uint64_t)gi < t->dims[i];
+            a += (uint64_t)gi * t->strides[i - 1];
+        }
+    }
+    *ga = a;
+    return inb;
 }
 
 /* The shared offset of box element lin bytes in, under the swizzle. */
@@ -228,20 +311,16 @@ static wm_status copy_box(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
 {
     const wm_ptx_tmap *t = &bx->t;
     unsigned es = bx->es;
-    uint64_t rows = bx->elems / bx->n[0], e0 = t->elem_strides[0];
+    uint64_t rows = bx->elems / bx->n[0];
+    uint64_t e0 = bx->im2col ? 1 : t->elem_strides[0];
+    wmi_im2col walk = bx->walk; /* each destination walks from the start */
     for (uint64_t r = 0; r < rows; r++) {
-        /* the row's coordinates in dims 1..4 and its global start */
-        uint64_t q = r, ga = t->global_address;
-        int inb = 1;
-        for (unsigned i = 1; i < 5; i++) {
-            int64_t gi = bx->at[i] + (int64_t)(q % bx->n[i]) *
-                                         (int64_t)t->elem_strides[i];
-            q /= bx->n[i];
-            if (i < t->rank) {
-                inb &= gi >= 0 && (uint64_t)gi < t->dims[i];
-                ga += (uint64_t)gi * t->strides[i - 1];
-            }
-        }
+        /* the row's global start; are its coordinates in dims 1.. inside? */
+        uint64_t ga;
+        int inb = bx->im2col ? wmi_im2col_row(&walk, t, &ga)
+                             : tile_row(bx, r, &ga);
+        if (bx->im2col)
+            wmi_im2col_next(&walk);
         /* the row's in-bounds elements j0 in [lo, hi) */
         int64_t lo = 0, hi = 0;
         if (inb) {
@@ -351,7 +430,8 @@ static wm_status tma_lane(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
         return load_into(c, w, l, pc, in, &bx, sa, mbar, 1);
     /* .multicast::cluster: the box lands at the same offsets of every CTA
        of ctaMask, each completing on its own mbarrier; counted once */
-    uint32_t mask = (uint16_t)R[in->d2][l], n = c->clu ? c->clu->n : 1;
+    uint32_t mslot = (in->rnd & TMA_F_IM2COL) ? in->d : in->d2;
+    uint32_t mask = (uint16_t)R[mslot][l], n = c->clu ? c->clu->n : 1;
     if (mask >> n)
         return wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
                              "multicast ctaMask 0x%x names CTAs outside the "

@@ -1,6 +1,7 @@
 /*
  * ptx_tma_int.h -- TMA inside the library: the tensor map's 128-byte
- * layout (tmap.c) and the cp.async.bulk.tensor family (ptx_tma.c).
+ * layout (tmap.c), the cp.async.bulk.tensor family (ptx_tma.c) and the
+ * pixel walk of its im2col loads (ptx_tma_im2col.c).
  * docs/design/ptx-tma.md.
  */
 #ifndef WM_PTX_TMA_INT_H
@@ -33,5 +34,22 @@ enum {
    a copy uses it.  1, or 0 with the reason in err. */
 int wmi_tmap_replace(uint8_t *p, unsigned field, unsigned ord, uint64_t v,
                      char *err, size_t n);
+
+/* The pixel walk of an im2col load (ptx_tma_im2col.c): px[1..rank-1] the
+   pixel (dims 1..rank-2 spatial, rank-1 the image N), [lo, hi) the
+   bounding box of the spatial dimensions, step their traversal strides. */
+typedef struct wmi_im2col {
+    unsigned rank;
+    int64_t px[5], lo[5], hi[5];
+    unsigned step[5];
+} wmi_im2col;
+/* The walk of map t from the copy's coordinates at[0..rank) and im2col
+   offsets off[0..rank-2) (off[0] for W, dimension 1). */
+void wmi_im2col_start(wmi_im2col *w, const wm_ptx_tmap *t, const int64_t *at,
+                      const int64_t *off);
+/* The next pixel of the walk. */
+void wmi_im2col_next(wmi_im2col *w);
+/* The pixel's global address of channel 0 into *ga; is it in the tensor? */
+int wmi_im2col_row(const wmi_im2col *w, const wm_ptx_tmap *t, uint64_t *ga);
 
 #endif /* WM_PTX_TMA_INT_H */

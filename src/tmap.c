@@ -1,14 +1,16 @@
 /*
  * tmap.c -- TMA tensor maps: the 128 bytes of a CUtensorMap in warpmem's
  * own layout (the driver's is opaque: CUtensorMap is 16 undocumented
- * 64-bit words), encoded from cuTensorMapEncodeTiled's arguments, decoded
+ * 64-bit words), encoded from cuTensorMapEncodeTiled's (or
+ * cuTensorMapEncodeIm2col's) arguments, decoded
  * and checked when cp.async.bulk.tensor uses one, and edited field by
  * field by tensormap.replace (docs/design/ptx-tma.md).
  *
  * Layout (little-endian): u32 magic "WMTM" at 0; u8 dtype 4, rank 5,
- * interleave 6, swizzle 7, oob_fill 8, l2_promotion 9; u64 global address
- * 16; u64 dims[5] 24; u64 strides[4] 64; u16 box[5] 96; u8 elem_strides[5]
- * 106.  The rest is zero.  tensormap.replace edits these bytes through
+ * interleave 6, swizzle 7, oob_fill 8, l2_promotion 9, im2col 10; u64
+ * global address 16; u64 dims[5] 24; u64 strides[4] 64; u16 box[5] 96; u8
+ * elem_strides[5] 106; an im2col map's u16 channels 112, u16 pixels 114,
+ * s16 lower[3] 116, s16 upper[3] 122.  The rest is zero.  tensormap.replace edits these bytes through
  * wmi_tmap_replace (decode, set one field, pack), so the layout has this
  * one owner.
  */
@@ -48,6 +50,72 @@ static int why(char *err, size_t n, const char *fmt, ...)
     return 0;
 }
 
+/* The box of a tiled map: 1..256 per dimension, the inner row a multiple
+   of 16 bytes and at most the swizzle span. */
+static int check_box(const wm_ptx_tmap *t, unsigned es, char *err, size_t n)
+{
+    for (unsigned i = 0; i < t->rank; i++)
+        if (t->box[i] < 1 || t->box[i] > 256)
+            return why(err, n, "box dimension %u is %u (1..256)", i,
+                       t->box[i]);
+    if ((uint64_t)t->box[0] * es % 16)
+        return why(err, n, "the box's inner dimension is %llu bytes (a "
+                   "multiple of 16)", (unsigned long long)t->box[0] * es);
+    if (t->swizzle && (uint64_t)t->box[0] * es > (16u << t->swizzle))
+        return why(err, n, "the box's inner dimension of %llu bytes is "
+                   "wider than the %u-byte swizzle",
+                   (unsigned long long)t->box[0] * es, 16u << t->swizzle);
+    return 1;
+}
+
+/* An im2col map (cuTensorMapEncodeIm2col's limits in cuda.h): rank 3..5,
+   corners in the rank's range and a non-empty bounding box, 1..256
+   channels within the swizzle span, 1..1024 pixels; and, as for a tiled
+   box's inner dimension, the channels a multiple of 16 bytes.
+   elementStrides[0] is ignored without interleave (cuda.h: "TMA doesn't
+   support the stride for dimension zero"), so it is not checked beyond
+   1..8. */
+static int check_im2col(const wm_ptx_tmap *t, unsigned es, char *err,
+                        size_t n)
+{
+    static const int lim[6] = {0, 0, 0, 32768, 128, 16};
+    if (t->im2col > 1)
+        return why(err, n, "im2col %u (0 tiled, 1 im2col)", t->im2col);
+    if (t->rank < 3)
+        return why(err, n, "an im2col map of rank %u (3..5: C, the spatial "
+                   "dimensions, N)", t->rank);
+    int l = lim[t->rank];
+    for (unsigned i = 0; i + 2 < t->rank; i++) {
+        if (t->lower[i] < -l || t->lower[i] >= l)
+            return why(err, n, "im2col lower corner %u is %d (%d..%d at "
+                       "rank %u)", i, t->lower[i], -l, l - 1, t->rank);
+        if (t->upper[i] < -l || t->upper[i] >= l)
+            return why(err, n, "im2col upper corner %u is %d (%d..%d at "
+                       "rank %u)", i, t->upper[i], -l, l - 1, t->rank);
+        long long px = (long long)t->dims[i + 1] + t->upper[i] - t->lower[i];
+        if (px < 1)
+            return why(err, n, "the im2col bounding box is empty in "
+                       "dimension %u (%llu + upper %d - lower %d pixels)",
+                       i + 1, (unsigned long long)t->dims[i + 1],
+                       t->upper[i], t->lower[i]);
+    }
+    if (t->channels < 1 || t->channels > 256)
+        return why(err, n, "im2col channels per pixel %u (1..256)",
+                   t->channels);
+    if (t->pixels < 1 || t->pixels > 1024)
+        return why(err, n, "im2col pixels per column %u (1..1024)",
+                   t->pixels);
+    uint64_t row = (uint64_t)t->channels * es;
+    if (row % 16)
+        return why(err, n, "im2col channels per pixel of %llu bytes (a "
+                   "multiple of 16)", (unsigned long long)row);
+    if (t->swizzle && row > (16u << t->swizzle))
+        return why(err, n, "im2col channels per pixel of %llu bytes are "
+                   "wider than the %u-byte swizzle",
+                   (unsigned long long)row, 16u << t->swizzle);
+    return 1;
+}
+
 int wmi_tmap_check(const wm_ptx_tmap *t, char *err, size_t n)
 {
     unsigned es = wmi_tmap_esize(t->dtype);
@@ -71,9 +139,6 @@ int wmi_tmap_check(const wm_ptx_tmap *t, char *err, size_t n)
         if (t->dims[i] < 1 || t->dims[i] > ((uint64_t)1 << 32))
             return why(err, n, "dimension %u has %llu elements (1..2^32)", i,
                        (unsigned long long)t->dims[i]);
-        if (t->box[i] < 1 || t->box[i] > 256)
-            return why(err, n, "box dimension %u is %u (1..256)", i,
-                       t->box[i]);
         if (t->elem_strides[i] < 1 || t->elem_strides[i] > 8)
             return why(err, n, "element stride %u is %u (1..8)", i,
                        t->elem_strides[i]);
@@ -83,14 +148,7 @@ int wmi_tmap_check(const wm_ptx_tmap *t, char *err, size_t n)
                        "below 2^40)", i - 1,
                        (unsigned long long)t->strides[i - 1]);
     }
-    if ((uint64_t)t->box[0] * es % 16)
-        return why(err, n, "the box's inner dimension is %llu bytes (a "
-                   "multiple of 16)", (unsigned long long)t->box[0] * es);
-    if (t->swizzle && (uint64_t)t->box[0] * es > (16u << t->swizzle))
-        return why(err, n, "the box's inner dimension of %llu bytes is "
-                   "wider than the %u-byte swizzle",
-                   (unsigned long long)t->box[0] * es, 16u << t->swizzle);
-    return 1;
+    return t->im2col ? check_im2col(t, es, err, n) : check_box(t, es, err, n);
 }
 
 static void put(uint8_t *p, size_t off, uint64_t v, unsigned bytes)
@@ -117,6 +175,7 @@ void wmi_tmap_pack(const wm_ptx_tmap *t, uint8_t *p)
     put(p, 7, t->swizzle, 1);
     put(p, 8, t->oob_fill, 1);
     put(p, 9, t->l2_promotion, 1);
+    put(p, 10, t->im2col, 1);
     put(p, 16, t->global_address, 8);
     for (unsigned i = 0; i < 5; i++) {
         put(p, 24 + 8 * i, t->dims[i], 8);
@@ -124,6 +183,14 @@ void wmi_tmap_pack(const wm_ptx_tmap *t, uint8_t *p)
         put(p, 106 + i, t->elem_strides[i], 1);
         if (i < 4)
             put(p, 64 + 8 * i, t->strides[i], 8);
+    }
+    if (!t->im2col)
+        return;
+    put(p, 112, t->channels, 2);
+    put(p, 114, t->pixels, 2);
+    for (unsigned i = 0; i < 3; i++) {
+        put(p, 116 + 2 * i, (uint16_t)t->lower[i], 2);
+        put(p, 122 + 2 * i, (uint16_t)t->upper[i], 2);
     }
 }
 
@@ -139,6 +206,7 @@ static int decode(const uint8_t *p, wm_ptx_tmap *t)
     t->swizzle = (unsigned)get(p, 7, 1);
     t->oob_fill = (unsigned)get(p, 8, 1);
     t->l2_promotion = (unsigned)get(p, 9, 1);
+    t->im2col = (unsigned)get(p, 10, 1);
     t->global_address = get(p, 16, 8);
     for (unsigned i = 0; i < 5; i++) {
         t->dims[i] = get(p, 24 + 8 * i, 8);
@@ -146,6 +214,12 @@ static int decode(const uint8_t *p, wm_ptx_tmap *t)
         t->elem_strides[i] = (unsigned)get(p, 106 + i, 1);
         if (i < 4)
             t->strides[i] = get(p, 64 + 8 * i, 8);
+    }
+    t->channels = (unsigned)get(p, 112, 2);
+    t->pixels = (unsigned)get(p, 114, 2);
+    for (unsigned i = 0; i < 3; i++) {
+        t->lower[i] = (int16_t)get(p, 116 + 2 * i, 2);
+        t->upper[i] = (int16_t)get(p, 122 + 2 * i, 2);
     }
     return 1;
 }

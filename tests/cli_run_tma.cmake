@@ -33,3 +33,60 @@ wm_cli_test(NAME run_tma_bad_swizzle EXIT 2
   ARGS run ${C}/tma_tile_sm_90a.ptx --kernel tma_swizzle128 --grid 1
        --block 64 --arg tmap:f32[64x8]:box=64x8:swizzle=128B --arg f32[256]
   STDERR "inner dimension of 256 bytes is wider than the 128-byte swizzle")
+
+# im2col: conv3x3_im2col on one 4 x 4 image of 32 channels (iota), weights
+# all 1.  Each of the 9 taps x 2 channel blocks loads the 16 pixels whose
+# input (oh - 1 + r, ow - 1 + s) is inside: 3, 4, 3 rows by r and columns
+# by s, 10 x 10 = 100 per block, 200 rows of 16 floats at 64-byte-aligned
+# addresses, 2 sectors each (hand count).  out[pixel 0] sums channels
+# 0..31 of pixels 0, 1, 4, 5: 1024 x 10 + 4 x 496 = 12224 (0x463f0000) for
+# every output channel.
+wm_cli_test(NAME run_tma_im2col_conv
+  ARGS run ${C}/tma_im2col_sm_90a.ptx --kernel conv3x3_im2col --grid 1
+       --block 256
+       --arg "tmap:f32[32x4x4x1]:im2col=lower(-1,-1),upper(-1,-1),ch=16,px=32:iota"
+       --arg f32[2304]:rand=1,1,1 --arg f32[128]:out=${B}/im2col_out.bin
+       --arg i32=1 --arg i32=4 --arg i32=4 --arg i32=0 --draw 0 --color never
+  STDOUT "tma_im2col.cu:81 +global tma +200 +2.00 +2.00 +0 ")
+wm_file_hex(run_tma_im2col_conv_out run_tma_im2col_conv ${B}/im2col_out.bin
+  00003f4600003f46 -DOFFSET=0 -DLIMIT=8)
+
+wm_cli_test(NAME run_tma_im2col_bad_channels EXIT 2
+  ARGS run ${C}/tma_im2col_sm_90a.ptx --kernel conv3x3_im2col --grid 1
+       --block 256
+       --arg "tmap:f32[32x4x4x1]:im2col=lower(-1,-1),upper(-1,-1),ch=300,px=32"
+       --arg f32[2304] --arg f32[128] --arg i32=1 --arg i32=4 --arg i32=4
+       --arg i32=0
+  STDERR "im2col channels per pixel 300 \\(1..256\\)")
+wm_cli_test(NAME run_tma_im2col_bad_corner EXIT 2
+  ARGS run ${C}/tma_im2col_sm_90a.ptx --kernel conv3x3_im2col --grid 1
+       --block 256
+       --arg "tmap:f32[32x4x4x1]:im2col=lower(-200,-1),upper(-1,-1),ch=16,px=32"
+       --arg f32[2304] --arg f32[128] --arg i32=1 --arg i32=4 --arg i32=4
+       --arg i32=0
+  STDERR "im2col lower corner 0 is -200 \\(-128..127 at rank 4\\)")
+wm_cli_test(NAME run_tma_im2col_bad_rank EXIT 2
+  ARGS run ${C}/tma_im2col_sm_90a.ptx --kernel conv3x3_im2col --grid 1
+       --block 256
+       --arg "tmap:f32[32x4x4x1]:im2col=lower(-1),upper(-1,-1),ch=16,px=32"
+       --arg f32[2304] --arg f32[128] --arg i32=1 --arg i32=4 --arg i32=4
+       --arg i32=0
+  STDERR "rank - 2 corners each \\(W first\\)")
+
+# the convolution under --check race, 64-byte swizzled, M tiles across rows
+# and images: the loads' shared writes are ordered by the mbarrier and the
+# __syncthreads before each reuse of the tile
+wm_cli_test(NAME run_tma_im2col_check
+  ARGS run ${C}/tma_im2col_sm_90a.ptx --kernel conv3x3_im2col --grid 3
+       --block 256
+       --arg "tmap:f32[32x6x6x2]:im2col=lower(-1,-1),upper(-1,-1),ch=16,px=32:swizzle=64B:iota"
+       --arg f32[2304]:iota --arg f32[576] --arg i32=2 --arg i32=6
+       --arg i32=6 --arg i32=1 --check race --draw 0
+  STDOUT "check: 0 race hazards")
+wm_cli_test(NAME run_tma_im2col_bad_syntax EXIT 2
+  ARGS run ${C}/tma_im2col_sm_90a.ptx --kernel conv3x3_im2col --grid 1
+       --block 256
+       --arg "tmap:f32[32x4x4x1]:im2col=lower(-1,-1),upper(-1,-1),ch=16,px=32,"
+       --arg f32[2304] --arg f32[128] --arg i32=1 --arg i32=4 --arg i32=4
+       --arg i32=0
+  STDERR "bad 'im2col=lower")

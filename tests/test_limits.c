@@ -22,8 +22,9 @@ static void test_shapes(void)
         CHECK(s->nsrc_max <= 8);
         if (op != OP_UNKNOWN && op != OP_CALL && op != OP_WGMMA)
             /* a b c e; wgmma's immediates: imm; TMA's [map, {coords}]
-               operand fills two of them */
-            CHECK(s->nsrc_max <= (op == OP_TMA ? 5 : 4));
+               operand fills two of them, its im2col offsets, ctaMask and
+               cache policy d2, d and one not kept */
+            CHECK(s->nsrc_max <= (op == OP_TMA ? 7 : 4));
     }
 }
 
