@@ -96,6 +96,15 @@ typedef struct box {
     wmi_im2col walk;
 } box;
 
+/* The traversal stride of dimension i: the map's, but none in dimension
+   0 (cuda.h, cuTensorMapEncodeTiled: without interleave "the first element
+   of this array is ignored since TMA doesn't support the stride for
+   dimension zero"). */
+static unsigned elem_stride(const wm_ptx_tmap *t, unsigned i)
+{
+    return i == 0 ? 1 : t->elem_strides[i];
+}
+
 /* An im2col copy's offsets (vector slot ov) into the walk: rank - 2 of
    them, 16-bit signed. */
 static wm_status im2col_box(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
@@ -169,8 +178,8 @@ static wm_status load_box(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
         uint32_t slot = (cv & WMI_VEC) ? mod->pool[(cv & ~WMI_VEC) + 1 + i]
                                        : cv;
         bx->at[i] = (int32_t)w->r[slot][l];
-        bx->n[i] = (bx->t.box[i] + bx->t.elem_strides[i] - 1) /
-                   bx->t.elem_strides[i];
+        bx->n[i] = (bx->t.box[i] + elem_stride(&bx->t, i) - 1) /
+                   elem_stride(&bx->t, i);
         bx->elems *= bx->n[i];
     }
     if (bx->im2col) {
@@ -219,19 +228,18 @@ static uint64_t swizzled(const box *bx, uint64_t dst, uint64_t lin)
     return a - dst;
 }
 
-/* Count the global pieces of one box row: cnt elements from ga, step
-   bytes apart (contiguous when step == es). */
+/* Count the global pieces of one box row: cnt contiguous elements of es
+   bytes from ga, in the widest pieces the row allows. */
 static wm_status count_row(wmi_cta *c, uint32_t pc, uint64_t ga,
-                           uint64_t cnt, unsigned es, uint64_t step)
+                           uint64_t cnt, unsigned es)
 {
     if (!c->agg || !cnt)
         return WM_OK;
-    unsigned g = es;
+    unsigned g;
     uint64_t bytes = cnt * es;
-    if (step == es) /* contiguous: the widest piece the row allows */
-        for (g = 16; g > es && ((ga | bytes) & (g - 1)); g /= 2)
-            ;
-    uint64_t npieces = step == es ? bytes / g : cnt;
+    for (g = 16; g > es && ((ga | bytes) & (g - 1)); g /= 2)
+        ;
+    uint64_t npieces = bytes / g;
     wm_access a;
     memset(&a, 0, sizeof a);
     a.site = pc;
@@ -242,8 +250,7 @@ static wm_status count_row(wmi_cta *c, uint32_t pc, uint64_t ga,
         unsigned lanes = npieces - k < 32 ? (unsigned)(npieces - k) : 32;
         a.mask = lanes == 32 ? 0xffffffffu : ((uint64_t)1 << lanes) - 1;
         for (unsigned q = 0; q < 32; q++)
-            a.addr[q] = q < lanes ? ga + (k + q) * (step == es ? g : step)
-                                  : 0;
+            a.addr[q] = q < lanes ? ga + (k + q) * g : 0;
         wm_status st = wm_agg_add(c->agg, &a, NULL);
         if (st != WM_OK)
             return st;
@@ -312,7 +319,6 @@ static wm_status copy_box(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
     const wm_ptx_tmap *t = &bx->t;
     unsigned es = bx->es;
     uint64_t rows = bx->elems / bx->n[0];
-    uint64_t e0 = bx->im2col ? 1 : t->elem_strides[0];
     wmi_im2col walk = bx->walk; /* each destination walks from the start */
     for (uint64_t r = 0; r < rows; r++) {
         /* the row's global start; are its coordinates in dims 1.. inside? */
@@ -324,20 +330,19 @@ static wm_status copy_box(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
         /* the row's in-bounds elements j0 in [lo, hi) */
         int64_t lo = 0, hi = 0;
         if (inb) {
-            lo = bx->at[0] < 0 ? (-bx->at[0] + (int64_t)e0 - 1) / (int64_t)e0
-                               : 0;
+            lo = bx->at[0] < 0 ? -bx->at[0] : 0;
             int64_t last = ((int64_t)t->dims[0] - 1 - bx->at[0]);
-            hi = last < 0 ? 0 : last / (int64_t)e0 + 1;
+            hi = last < 0 ? 0 : last + 1;
             if (hi > bx->n[0])
                 hi = bx->n[0];
             if (lo > hi)
                 lo = hi;
         }
         uint8_t *gp = NULL;
-        uint64_t g0 = ga + (uint64_t)(bx->at[0] + lo * (int64_t)e0) * es;
+        uint64_t g0 = ga + (uint64_t)(bx->at[0] + lo) * es;
         if (hi > lo) {
             wmi_space rs;
-            uint64_t span = (uint64_t)(hi - lo - 1) * e0 * es + es;
+            uint64_t span = (uint64_t)(hi - lo) * es;
             gp = wmi_ptx_block(c, w, l, pc, SP_GLOBAL, g0, span,
                                "tensor copy", &rs);
             if (!gp)
@@ -346,7 +351,7 @@ static wm_status copy_box(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
         for (int64_t j = 0; j < bx->n[0]; j++) {
             uint8_t *s = sh + swizzled(bx, dst, (r * bx->n[0] + (uint64_t)j) * es);
             int in_b = j >= lo && j < hi;
-            uint8_t *g = in_b ? gp + (uint64_t)(j - lo) * e0 * es : NULL;
+            uint8_t *g = in_b ? gp + (uint64_t)(j - lo) * es : NULL;
             if (in->mod == TMA_LOAD) {
                 if (in_b)
                     memcpy(s, g, es);
@@ -362,8 +367,7 @@ static wm_status copy_box(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
             }
         }
         if (count && hi > lo) {
-            wm_status st = count_row(c, pc, g0, (uint64_t)(hi - lo), es,
-                                     e0 * es);
+            wm_status st = count_row(c, pc, g0, (uint64_t)(hi - lo), es);
             if (st != WM_OK)
                 return st;
         }

@@ -262,8 +262,9 @@ static unsigned esize(unsigned dtype)
 
 /* The shared bytes of box t at coords, from the CUDA driver API's
    description of cuTensorMapEncodeTiled and the programming guide's TMA
-   swizzle: elements coords + j * elementStrides, dense in shared memory
-   with dimension 0 fastest; out of the tensor: zero or NaN; in each row of
+   swizzle: elements coords + j * elementStrides (but none in dimension 0:
+   cuda.h says the first is ignored without interleave), dense in shared
+   memory with dimension 0 fastest; out of the tensor: zero or NaN; in each row of
    the swizzle span, 16-byte chunk c holds what chunk c ^ (row % 8) would
    (128 B; % 4 for 64 B, % 2 for 32 B). */
 static uint64_t reference(const wm_ptx_tmap *t, const uint8_t *g,
@@ -271,8 +272,10 @@ static uint64_t reference(const wm_ptx_tmap *t, const uint8_t *g,
 {
     unsigned es = esize(t->dtype), n[5] = {1, 1, 1, 1, 1};
     uint64_t total = 1;
+    unsigned st[5] = {1, 1, 1, 1, 1};
     for (unsigned i = 0; i < t->rank; i++) {
-        n[i] = (t->box[i] + t->elem_strides[i] - 1) / t->elem_strides[i];
+        st[i] = i ? t->elem_strides[i] : 1;
+        n[i] = (t->box[i] + st[i] - 1) / st[i];
         total *= n[i];
     }
     uint8_t *lin = calloc(total * es, 1);
@@ -280,7 +283,7 @@ static uint64_t reference(const wm_ptx_tmap *t, const uint8_t *g,
         uint64_t q = e, off = 0;
         int inside = 1;
         for (unsigned i = 0; i < t->rank; i++) {
-            long long gi = at[i] + (long long)(q % n[i]) * t->elem_strides[i];
+            long long gi = at[i] + (long long)(q % n[i]) * st[i];
             q /= n[i];
             inside &= gi >= 0 && gi < (long long)t->dims[i];
             off += (uint64_t)gi * (i ? t->strides[i - 1] : es);
@@ -370,8 +373,9 @@ static void nd_cases(void)
         /* 5-D u8, partial in dims 0 and 1 */
         {0, 5, {32, 3, 2, 2, 2}, {32, 96, 192, 384}, {16, 2, 2, 2, 2},
          {1, 1, 1, 1, 1}, {24, 2, 1, 0, 1}, 0, 0},
-        /* 4-D f64 with x element stride 2, NaN fill */
-        {8, 4, {9, 2, 2, 2}, {80, 160, 320}, {4, 2, 2, 1}, {2, 1, 1, 1},
+        /* 4-D f64, NaN fill, element strides 2 in x (ignored: a box row
+           of 4 elements) and in z (1 of the box's 2 planes) */
+        {8, 4, {9, 2, 2, 2}, {80, 160, 320}, {4, 2, 2, 1}, {2, 1, 2, 1},
          {3, 0, 1, 1}, 0, 1},
         /* 2-D swizzles: 128 B (f32 32 wide), 64 B (f16 32 wide), 32 B
            (u32 8 wide), each box row exactly the span */
