@@ -71,6 +71,7 @@ struct wm_cache {
     uint64_t shared_wavefronts; /* without an interval (the API's total) */
     uint64_t shared_recorded;   /* from the trace's shared records */
     wmi_ctime tm;               /* latency and pipe terms (cache_time.c) */
+    wmi_ctlb tlb;               /* the TLBs (cache_tlb.c) */
     int finished;
     /* replay scratch */
     size_t *acc;  /* access offsets, grouped by (cta, warp) */
@@ -457,7 +458,8 @@ enum { AHEAD = 4 };
  * of the tag stage's ceil(lines / 4) and the data stage's ceil(sectors /
  * 4), 128 B a cycle). */
 static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
-                           int *served, unsigned *pipe, unsigned *nsect)
+                           int *served, unsigned *pipe, unsigned *nsect,
+                           double *tlb)
 {
     uint32_t site = (uint32_t)h[0];
     unsigned nl = (unsigned)(h[0] >> 48) & 0xff;
@@ -471,6 +473,7 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
     if (kind != WMI_CK_ATOM) /* effective bandwidth: loads and stores */
         st->bytes += h[1] >> 32;
     st->l1_wavefronts += (nl + 3) / 4;
+    *tlb = wmi_ctlb_access(&c->tlb, sm, h + 2, nl, st);
     level *lv1 = &c->l1[sm];
     unsigned sectors = 0;
     *served = kind == WMI_CK_ATOM ? 1 : 0;
@@ -544,12 +547,14 @@ static wm_status step(wm_cache *c, size_t k, unsigned sm, const uint64_t *h)
     }
     int served;
     unsigned pipe, sect;
-    wm_status st = do_access(c, sm, h, &served, &pipe, &sect);
+    double tlb;
+    wm_status st = do_access(c, sm, h, &served, &pipe, &sect, &tlb);
     if (st != WM_OK)
         return st;
     wmi_ctime_pipe(&c->tm, k, pipe);
     if (kind != WMI_CK_ST) {
-        wmi_ctime_load(&c->tm, c->cfg.gpu, k, wp, served, (uint64_t)sect * 32,
+        wmi_ctime_load(&c->tm, c->cfg.gpu, k, wp, served, tlb,
+                       (uint64_t)sect * 32,
                        kind == WMI_CK_ATOM || (h[0] >> 60 & 1));
     }
     return WM_OK;
@@ -663,7 +668,8 @@ wm_cache *wm_cache_new(const wm_cache_config *cfg)
     c->wave = (size_t)cfg->nsms * cfg->ctas_per_sm;
     c->l1 = calloc(cfg->nsms, sizeof *c->l1);
     int ok = c->l1 && level_init(&c->l2, cfg->l2_bytes, cfg->l2_ways) &&
-             wmi_ctime_init(&c->tm, cfg->nsms);
+             wmi_ctime_init(&c->tm, cfg->nsms) &&
+             wmi_ctlb_init(&c->tlb, cfg->gpu, cfg->nsms);
     for (unsigned i = 0; ok && i < cfg->nsms; i++)
         ok = level_init(&c->l1[i], cfg->l1_bytes, cfg->l1_ways);
     if (!ok) {
@@ -686,6 +692,7 @@ void wm_cache_free(wm_cache *c)
     free(c->site);
     free(c->acc);
     wmi_ctime_free(&c->tm);
+    wmi_ctlb_free(&c->tlb);
     free(c);
 }
 
@@ -790,6 +797,8 @@ static void stats_add(wm_cache_stats *d, const wm_cache_stats *s)
     d->bytes += s->bytes;
     d->l2_wr_partial += s->l2_wr_partial;
     d->l1_data_wavefronts += s->l1_data_wavefronts;
+    d->tlb1_misses += s->tlb1_misses;
+    d->tlb2_misses += s->tlb2_misses;
 }
 
 void wm_cache_totals(const wm_cache *c, wm_cache_stats *out)
@@ -860,7 +869,8 @@ void wm_cache_predict(const wm_cache *c, wm_cache_time *o)
     double rate = g->dram_peak > 0 ? g->dram_peak : g->dram_meas;
     o->dram_s = rate > 0 ? dram / rate : 0;
     o->l2_s = g->l2_bw > 0 ? l2 / g->l2_bw : 0;
-    o->nterms_missing = (unsigned)(g->l2_bw <= 0) + (unsigned)(g->lat_dram <= 0);
+    o->nterms_missing = (unsigned)(g->l2_bw <= 0) +
+                        (unsigned)(g->lat_dram <= 0) + !wmi_cache_has_tlb(g);
     unsigned b = busiest_sm(c);
     o->lat_s = c->tm.sm_lat[b] / f;
     /* wavefronts the API gave without an SM are spread evenly */
@@ -887,6 +897,16 @@ void wm_cache_predict(const wm_cache *c, wm_cache_time *o)
         o->eff_bw = (double)t.bytes / o->time_s;
         o->dram_bw = dram / o->time_s;
     }
+}
+
+int wmi_cache_has_tlb(const wm_gpu *g)
+{
+    return g->tlb1_entries && g->tlb2_entries && g->lat_tlb1 > 0;
+}
+
+uint64_t wmi_cache_tlb_groups(const wm_cache *c)
+{
+    return c->tm.tlb_groups;
 }
 
 unsigned wmi_cache_warps(const wm_cache *c)
@@ -943,7 +963,9 @@ int wm_cache_interval(const wm_cache *c, size_t i, double *lat_s,
     X("warpmem__time_l2.ns", 0, "nsecond")                                  \
     X("warpmem__bound.code", 0, "")                                          \
     X("warpmem__inflight_per_sm.avg", 0, "byte")                             \
-    X("warpmem__inflight_needed_per_sm.avg", 0, "byte")
+    X("warpmem__inflight_needed_per_sm.avg", 0, "byte")                      \
+    X("warpmem__tlb_l1_misses.sum", 1, "")                                   \
+    X("warpmem__tlb_l2_misses.sum", 1, "")
 
 static const char *const metric_names[] = {
 #define X(n, count, unit) n,
@@ -997,6 +1019,8 @@ double wm_cache_metric_value(const wm_cache *c, size_t i)
                    t.l2_rd_sectors + t.l2_wr_sectors);
     case 9: return (double)t.dram_rd_sectors * sb;
     case 10: return (double)t.dram_wr_sectors * sb;
+    case 21: return (double)t.tlb1_misses;
+    case 22: return (double)t.tlb2_misses;
     case 11: wm_cache_predict(c, &tm); return tm.time_s * 1e9; /* ns */
     case 12: wm_cache_predict(c, &tm); return tm.eff_bw / 1e9;
     case 13: wm_cache_predict(c, &tm); return tm.dram_bw / 1e9;
