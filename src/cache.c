@@ -25,6 +25,8 @@
  *     without fetching (byte masks make partial writes safe).  Atomics go
  *     to L2 and fetch their sectors if missing.  Dirty sectors reach DRAM
  *     when evicted, and the rest when the run finishes.
+ *   - Each SM's L1 TLB and the shared L2 TLB translate every access's
+ *     pages first (cache_tlb.c); they count misses and add latency.
  *   - CTAs in launch order, in waves of nsms x ctas_per_sm; CTA i of a wave
  *     on SM i mod nsms (breadth first).  Within a wave the SMs take turns;
  *     each SM's warps issue one access per round (WM_CACHE_ORDER_INSN) or
@@ -456,7 +458,7 @@ enum { AHEAD = 4 };
 /* One warp access (header at h) on SM sm; *level: where its slowest
  * sector came from (0 L1, 1 L2, 2 DRAM), *pipe: its L1 cycles (the larger
  * of the tag stage's ceil(lines / 4) and the data stage's ceil(sectors /
- * 4), 128 B a cycle). */
+ * 4), 128 B a cycle), *tlb: the cycles its TLB misses add. */
 static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
                            int *served, unsigned *pipe, unsigned *nsect,
                            double *tlb)
