@@ -141,6 +141,25 @@ static void sector_bytes(uint16_t (*fill)[SPL], unsigned i, uint64_t s,
     *f = (uint16_t)(*f + n > 0xffff ? 0xffff : *f + n);
 }
 
+/* Each active lane of a writes less than a sector, within one sector,
+ * and the lanes' sectors rise: no sector is written whole (a strided
+ * store), so its bytes need no counting. */
+static int lone_sectors(const wm_access *a)
+{
+    if (a->size >= (1u << SECTOR_SHIFT))
+        return 0;
+    uint64_t prev = 0;
+    for (uint64_t m = a->mask; m; m &= m - 1) {
+        uint64_t lo = a->addr[__builtin_ctzll(m)];
+        uint64_t s = lo >> SECTOR_SHIFT;
+        if ((lo + (a->size ? a->size - 1 : 0)) >> SECTOR_SHIFT != s ||
+            (m != a->mask && s <= prev))
+            return 0;
+        prev = s;
+    }
+    return 1;
+}
+
 /* The slot of line li in a 128-slot hash of line words (-1: empty): its
  * own, or the empty one it would take. */
 static unsigned line_slot(const int16_t *slot, uint64_t li,
@@ -171,8 +190,9 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
      * (at most 2 x 64 lines for 64 lanes). */
     int16_t slot[128];
     int hashed = 0;
-    /* stores: bytes per sector, for the partly written ones */
-    int st = a->op == WM_OP_ST;
+    /* stores: bytes per sector, for the partly written ones (none can be
+     * whole when each lane has a sector of its own) */
+    int st = a->op == WM_OP_ST && !lone_sectors(a);
     uint16_t fill[2 * WM_MAX_LANES][SPL]; /* rows set as lines appear */
     for (uint64_t m = a->mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctzll(m);
