@@ -1854,6 +1854,15 @@ typedef struct wm_gpu {
      * L1, by L2 and by DRAM (pointer-chase microbenchmarks); 0: none. */
     double lat_l1, lat_l2, lat_dram;
     const char *lat_source;  /* where the latencies come from */
+    /* TLBs: each SM's L1 TLB and the shared L2 TLB, fully associative and
+     * LRU, their entries and the bytes one entry maps (a power of two); 0
+     * entries: no TLB modelled.  The cycles a load's L1 TLB miss adds when
+     * the L2 TLB has the page, and those an L2 TLB miss adds on top (the
+     * page walk); 0: no figure, the term is left out. */
+    unsigned tlb1_entries, tlb2_entries;
+    uint64_t tlb1_page, tlb2_page;
+    double lat_tlb1, lat_tlb2;
+    const char *tlb_source;  /* where the TLB figures come from */
 } wm_gpu;
 
 /* Built-in GPUs: count, i-th (NULL past the end), by name (case-blind,
@@ -1930,6 +1939,9 @@ typedef struct wm_cache_stats {
                                  L2 merges them by read-modify-write) */
     uint64_t l1_data_wavefronts; /* data-stage wavefronts of global
                                     accesses, ceil(sectors / 4) */
+    uint64_t tlb1_misses;     /* L1 TLB lookups that missed (one lookup per
+                                 run of an access's lines in one page) */
+    uint64_t tlb2_misses;     /* of which missed the L2 TLB too */
 } wm_cache_stats;
 
 typedef struct wm_cache wm_cache;

@@ -8,7 +8,8 @@
  *     tag hit with the sector missing are both misses (Nsight Compute
  *     Profiling Guide, "Memory" section).  Only missing sectors are
  *     fetched, never the whole line.
- *   - Set-associative, LRU by a per-level clock stamp; evict-first loads
+ *   - Set-associative, LRU: a set keeps its lines in recency order, the
+ *     most recent first; evict-first loads
  *     (.cs, .lu, L1::evict_first) refill at the LRU end of L1 and of L2
  *     (PTX ISA: .cs is evict-first at both; L1::evict_first is taken the
  *     same way, a simplification).  Set index, at both levels: runs
@@ -24,6 +25,8 @@
  *     without fetching (byte masks make partial writes safe).  Atomics go
  *     to L2 and fetch their sectors if missing.  Dirty sectors reach DRAM
  *     when evicted, and the rest when the run finishes.
+ *   - Each SM's L1 TLB and the shared L2 TLB translate every access's
+ *     pages first (cache_tlb.c); they count misses and add latency.
  *   - CTAs in launch order, in waves of nsms x ctas_per_sm; CTA i of a wave
  *     on SM i mod nsms (breadth first).  Within a wave the SMs take turns;
  *     each SM's warps issue one access per round (WM_CACHE_ORDER_INSN) or
@@ -40,14 +43,13 @@
 #define SPL 4 /* sectors per line */
 
 /*
- * One way: key = (line index + 1) << 8 | dirty sectors << 4 | valid
- * sectors (key 0 = empty), and the LRU stamp.  16 bytes, so a 16-way set
- * is four host cache lines.
+ * One way is one key: (line index + 1) << 8 | dirty sectors << 4 | valid
+ * sectors (key 0 = empty).  A set's ways are its lines in recency order,
+ * the most recently used first and the empty ways last, so the LRU line
+ * is the last full way.  8 bytes a way: a 16-way set is two host cache
+ * lines, and a hit on a recent line reads only the first.
  */
-typedef struct way {
-    uint64_t key;
-    uint64_t stamp;
-} way;
+typedef uint64_t way;
 
 #define KEY_TAG(k) ((k) >> 8)
 #define KEY_VALID(k) ((unsigned)(k) & 0xfu)
@@ -57,14 +59,7 @@ typedef struct way {
 typedef struct level {
     way *w;
     uint32_t nsets, ways;
-    uint64_t clock; /* counts up from STAMP0 at each use */
-    uint64_t low;   /* counts down from STAMP0: evict-first insertions */
 } level;
-
-/* Stamps of used lines lie above STAMP0, evict-first ones below it, the
- * latest evict-first line lowest: it goes first, as if inserted at the LRU
- * end of a recency list. */
-#define STAMP0 ((uint64_t)1 << 62)
 
 struct wm_cache {
     wm_cache_config cfg;
@@ -78,6 +73,7 @@ struct wm_cache {
     uint64_t shared_wavefronts; /* without an interval (the API's total) */
     uint64_t shared_recorded;   /* from the trace's shared records */
     wmi_ctime tm;               /* latency and pipe terms (cache_time.c) */
+    wmi_ctlb tlb;               /* the TLBs (cache_tlb.c) */
     int finished;
     /* replay scratch */
     size_t *acc;  /* access offsets, grouped by (cta, warp) */
@@ -176,6 +172,36 @@ static void sector_bytes(uint16_t (*fill)[SPL], unsigned i, uint64_t s,
     *f = (uint16_t)(*f + n > 0xffff ? 0xffff : *f + n);
 }
 
+/* Each active lane of a writes less than a sector, within one sector,
+ * and the lanes' sectors rise: no sector is written whole (a strided
+ * store), so its bytes need no counting. */
+static int lone_sectors(const wm_access *a)
+{
+    if (a->size >= (1u << SECTOR_SHIFT))
+        return 0;
+    uint64_t prev = 0;
+    for (uint64_t m = a->mask; m; m &= m - 1) {
+        uint64_t lo = a->addr[__builtin_ctzll(m)];
+        uint64_t s = lo >> SECTOR_SHIFT;
+        if ((lo + (a->size ? a->size - 1 : 0)) >> SECTOR_SHIFT != s ||
+            (m != a->mask && s <= prev))
+            return 0;
+        prev = s;
+    }
+    return 1;
+}
+
+/* The slot of line li in a 128-slot hash of line words (-1: empty): its
+ * own, or the empty one it would take. */
+static unsigned line_slot(const int16_t *slot, uint64_t li,
+                          const uint64_t *line)
+{
+    unsigned h = (unsigned)((li * 0x9E3779B97F4A7C15ull) >> 57);
+    while (slot[h] >= 0 && (line[slot[h]] >> 16) != li)
+        h = (h + 1) & 127;
+    return h;
+}
+
 wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
                          const wm_counts *c, unsigned ld)
 {
@@ -189,12 +215,15 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
     uint64_t *line = t->w + t->n + 2;
     unsigned nl = 0;
     uint64_t bytes = 0;
-    /* Distinct lines in first-touch order; a 128-slot hash of the line
-     * index finds repeats (at most 2 x 64 lines for 64 lanes). */
+    /* Distinct lines in first-touch order.  While the lines only grow (a
+     * coalesced or strided warp) a new one cannot be a repeat; from the
+     * first that does not, a 128-slot hash of the line index finds repeats
+     * (at most 2 x 64 lines for 64 lanes). */
     int16_t slot[128];
-    memset(slot, -1, sizeof slot);
-    /* stores: bytes per sector, for the partly written ones */
-    int st = a->op == WM_OP_ST;
+    int hashed = 0;
+    /* stores: bytes per sector, for the partly written ones (none can be
+     * whole when each lane has a sector of its own) */
+    int st = a->op == WM_OP_ST && !lone_sectors(a);
     uint16_t fill[2 * WM_MAX_LANES][SPL]; /* rows set as lines appear */
     for (uint64_t m = a->mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctzll(m);
@@ -210,9 +239,22 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
                     sector_bytes(fill, nl - 1, s, lo, hi);
                 continue;
             }
-            unsigned h = (unsigned)((li * 0x9E3779B97F4A7C15ull) >> 57);
-            while (slot[h] >= 0 && (line[slot[h]] >> 16) != li)
-                h = (h + 1) & 127;
+            if (!hashed && (nl == 0 || li > line[nl - 1] >> 16)) {
+                assert(nl < 2 * WM_MAX_LANES);
+                if (st)
+                    memset(fill[nl], 0, sizeof fill[nl]);
+                line[nl++] = li << 16 | bit;
+                if (st)
+                    sector_bytes(fill, nl - 1, s, lo, hi);
+                continue;
+            }
+            if (!hashed) {
+                hashed = 1;
+                memset(slot, -1, sizeof slot);
+                for (unsigned i = 0; i < nl; i++)
+                    slot[line_slot(slot, line[i] >> 16, line)] = (int16_t)i;
+            }
+            unsigned h = line_slot(slot, li, line);
             if (slot[h] < 0) {
                 assert(nl < 2 * WM_MAX_LANES);
                 slot[h] = (int16_t)nl;
@@ -297,7 +339,6 @@ static int level_init(level *lv, uint64_t bytes, unsigned ways)
         ways = (unsigned)(lines > UINT32_MAX ? UINT32_MAX : lines);
     lv->ways = ways;
     lv->nsets = (uint32_t)(lines / ways);
-    lv->clock = lv->low = STAMP0;
     lv->w = calloc((size_t)lv->nsets * ways, sizeof *lv->w);
     return lv->w != NULL;
 }
@@ -307,10 +348,6 @@ static void level_free(level *lv)
     free(lv->w);
 }
 
-/*
- * The way holding line li (*hit = 1), or the way to refill (*hit = 0): an
- * empty one, else the least recently used.
- */
 /* The set of line li: with a multiple of 8 sets, runs of 8 lines go to
  * 8 consecutive sets and the run picks the group by a multiplicative hash
  * reduced by multiply-shift (no division on this hot path); otherwise the
@@ -328,29 +365,43 @@ static way *set_of(const level *lv, uint64_t li)
     return lv->w + (size_t)set * lv->ways;
 }
 
-static way *lookup(const level *lv, uint64_t li, int *hit)
+/* The place of line li in set s, or -1; *n: the set's full ways when it
+ * is not there (the first empty way, or all of them), else li's place. */
+static int find(const way *s, unsigned ways, uint64_t li, unsigned *n)
 {
-    way *s = set_of(lv, li);
-    for (unsigned i = 0; i < lv->ways; i++)
-        if (KEY_TAG(s[i].key) == li + 1) {
-            *hit = 1;
-            return &s[i];
-        }
-    *hit = 0;
-    way *v = s;
-    for (unsigned i = 0; i < lv->ways; i++) {
-        if (!s[i].key)
-            return &s[i];
-        if (s[i].stamp < v->stamp)
-            v = &s[i];
-    }
-    return v;
+    unsigned i = 0;
+    for (; i < ways && s[i]; i++)
+        if (KEY_TAG(s[i]) == li + 1)
+            break;
+    *n = i;
+    return i < ways && s[i] ? (int)i : -1;
+}
+
+/* Make way i of s the most recently used; returns its new place. */
+static way *to_front(way *s, unsigned i)
+{
+    way k = s[i];
+    memmove(s + 1, s, i * sizeof *s);
+    s[0] = k;
+    return s;
+}
+
+/* Put key k into set s of n full ways out of ways: the most recently used
+ * or, last, at the LRU end (after every full way).  A full set first drops
+ * its LRU line, returned in *old (0 when nothing was dropped). */
+static way *insert(way *s, unsigned ways, unsigned n, way k, int last,
+                   way *old)
+{
+    unsigned i = n < ways ? n : ways - 1;
+    *old = n < ways ? 0 : s[i];
+    s[i] = k;
+    return last ? &s[i] : to_front(s, i);
 }
 
 /* Add sector bits to a way's valid (and dirty) sets. */
 static void set_bits(way *w, unsigned valid, unsigned dirty)
 {
-    w->key |= (uint64_t)(valid & 0xfu) | (uint64_t)(dirty & 0xfu) << 4;
+    *w |= (uint64_t)(valid & 0xfu) | (uint64_t)(dirty & 0xfu) << 4;
 }
 
 static unsigned popc16(unsigned x)
@@ -360,11 +411,15 @@ static unsigned popc16(unsigned x)
 
 /* ---- the hierarchy ------------------------------------------------------- */
 
-/* Take way w for line li, writing back its dirty sectors. */
-static void refill(wm_cache_stats *st, way *w, uint64_t li)
+/* Bring line li into L2 set s (n full ways), writing back the dirty
+ * sectors of the line it drops; last: at the LRU end. */
+static way *refill(wm_cache_stats *st, const level *lv, way *s, unsigned n,
+                   uint64_t li, int last)
 {
-    st->dram_wr_sectors += popc16(KEY_DIRTY(w->key));
-    w->key = (li + 1) << 8;
+    way old;
+    way *w = insert(s, lv->ways, n, (li + 1) << 8, last, &old);
+    st->dram_wr_sectors += popc16(KEY_DIRTY(old));
+    return w;
 }
 
 /* L2 read of sectors mask of line li; cv: refetch even if present.
@@ -373,24 +428,22 @@ static unsigned l2_read(wm_cache *c, wm_cache_stats *st, uint64_t li,
                     unsigned mask, int cv, int evict_first)
 {
     level *lv = &c->l2;
-    int found;
-    way *w = lookup(lv, li, &found);
-    unsigned hit = 0;
-    if (!found)
-        refill(st, w, li);
-    else if (!cv)
-        hit = KEY_VALID(w->key) & mask;
+    way *s = set_of(lv, li), *w;
+    unsigned n, hit = 0;
+    int i = find(s, lv->ways, li, &n);
+    /* evict-first: a refill goes to the LRU end, a hit stays in place */
+    if (i < 0) {
+        w = refill(st, lv, s, n, li, evict_first);
+    } else {
+        if (!cv)
+            hit = KEY_VALID(s[i]) & mask;
+        w = evict_first ? &s[i] : to_front(s, (unsigned)i);
+    }
     st->l2_rd_sectors += popc16(mask);
     st->l2_rd_hits += popc16(hit);
     st->dram_rd_sectors += popc16(mask & ~hit);
     set_bits(w, mask, 0);
-    unsigned dram = mask & ~hit;
-    /* evict-first: a refill goes to the LRU end, a hit stays in place */
-    if (!found)
-        w->stamp = evict_first ? --lv->low : ++lv->clock;
-    else if (!evict_first)
-        w->stamp = ++lv->clock;
-    return dram;
+    return mask & ~hit;
 }
 
 /* L2 write (store) of sectors mask; atom: read-modify-write. */
@@ -398,17 +451,19 @@ static void l2_write(wm_cache *c, wm_cache_stats *st, uint64_t li,
                      unsigned mask, int atom)
 {
     level *lv = &c->l2;
-    int found;
-    way *w = lookup(lv, li, &found);
+    way *s = set_of(lv, li), *w;
+    unsigned n;
+    int i = find(s, lv->ways, li, &n);
     st->l2_wr_sectors += popc16(mask);
-    if (!found)
-        refill(st, w, li);
-    else
+    if (i < 0) {
+        w = refill(st, lv, s, n, li, 0);
+    } else {
         st->l2_wr_hits += popc16(mask);
+        w = to_front(s, (unsigned)i);
+    }
     if (atom)
-        st->dram_rd_sectors += popc16(mask & ~KEY_VALID(w->key));
+        st->dram_rd_sectors += popc16(mask & ~KEY_VALID(*w));
     set_bits(w, mask, mask);
-    w->stamp = ++lv->clock;
 }
 
 static wm_cache_stats *site_stats(wm_cache *c, uint32_t site)
@@ -427,12 +482,37 @@ static wm_cache_stats *site_stats(wm_cache *c, uint32_t site)
     return &c->site[site];
 }
 
+/* The sets of a warp access's lines are scattered over tag arrays of
+ * megabytes, so each lookup would wait for the host's memory: the sets of
+ * the line AHEAD places on are fetched while this one is looked up.  A
+ * load's L2 set is fetched too, as most lines that miss L1 go on to L2. */
+enum { AHEAD = 4 };
+
+/* The first two host lines of line li's set in lv: all of a 16-way set.
+ * A macro: the compiler takes a function of nothing but prefetches for one
+ * without effects and drops its calls. */
+#define PREFETCH_SET(lv, li)                                                 \
+    do {                                                                     \
+        const char *p_ = (const char *)set_of(lv, li);                       \
+        __builtin_prefetch(p_);                                              \
+        __builtin_prefetch(p_ + 64);                                         \
+    } while (0)
+
+/* A load's L1 set (unless it skips L1) and every access's L2 set. */
+#define PREFETCH_SETS(c, lv1, li, l2only)                                    \
+    do {                                                                     \
+        if (!(l2only))                                                       \
+            PREFETCH_SET(lv1, li);                                           \
+        PREFETCH_SET(&(c)->l2, li);                                          \
+    } while (0)
+
 /* One warp access (header at h) on SM sm; *level: where its slowest
  * sector came from (0 L1, 1 L2, 2 DRAM), *pipe: its L1 cycles (the larger
  * of the tag stage's ceil(lines / 4) and the data stage's ceil(sectors /
- * 4), 128 B a cycle). */
+ * 4), 128 B a cycle), *tlb: the cycles its TLB misses add. */
 static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
-                           int *served, unsigned *pipe, unsigned *nsect)
+                           int *served, unsigned *pipe, unsigned *nsect,
+                           double *tlb)
 {
     uint32_t site = (uint32_t)h[0];
     unsigned nl = (unsigned)(h[0] >> 48) & 0xff;
@@ -446,10 +526,17 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
     if (kind != WMI_CK_ATOM) /* effective bandwidth: loads and stores */
         st->bytes += h[1] >> 32;
     st->l1_wavefronts += (nl + 3) / 4;
+    *tlb = wmi_ctlb_access(&c->tlb, sm, h + 2, nl, st);
     level *lv1 = &c->l1[sm];
     unsigned sectors = 0;
     *served = kind == WMI_CK_ATOM ? 1 : 0;
+    int l2only = kind == WMI_CK_ST || kind == WMI_CK_ATOM ||
+                 kind == WM_CACHE_LD_CG || kind == WM_CACHE_LD_CV;
+    for (unsigned i = 0; i < nl && i < AHEAD; i++)
+        PREFETCH_SETS(c, lv1, h[2 + i] >> 16, l2only);
     for (unsigned i = 0; i < nl; i++) {
+        if (i + AHEAD < nl)
+            PREFETCH_SETS(c, lv1, h[2 + i + AHEAD] >> 16, l2only);
         uint64_t li = h[2 + i] >> 16;
         unsigned mask = (unsigned)(h[2 + i] & 0xf);
         sectors += popc16(mask);
@@ -462,34 +549,33 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
             continue;
         }
         st->l1_ld_sectors += popc16(mask);
-        unsigned miss = mask;
-        int found = 0, l1 = kind != WM_CACHE_LD_CG && kind != WM_CACHE_LD_CV;
-        way *w = NULL;
+        unsigned miss = mask, n = 0;
+        int l1 = kind != WM_CACHE_LD_CG && kind != WM_CACHE_LD_CV;
+        int ef = kind == WM_CACHE_LD_EVICT_FIRST;
+        way *s = NULL, *w = NULL;
         if (l1) {
-            w = lookup(lv1, li, &found);
-            if (found) {
-                unsigned hit = KEY_VALID(w->key) & mask;
+            s = set_of(lv1, li);
+            int at = find(s, lv1->ways, li, &n);
+            if (at >= 0) {
+                unsigned hit = KEY_VALID(s[at]) & mask;
                 st->l1_ld_hits += popc16(hit);
                 miss = mask & ~hit;
-                if (kind != WM_CACHE_LD_EVICT_FIRST)
-                    w->stamp = ++lv1->clock;
+                w = ef ? &s[at] : to_front(s, (unsigned)at);
             }
         }
         if (!miss)
             continue;
         st->l2_rd_requests++;
-        unsigned dram = l2_read(c, st, li, miss, kind == WM_CACHE_LD_CV,
-                                kind == WM_CACHE_LD_EVICT_FIRST);
+        unsigned dram = l2_read(c, st, li, miss, kind == WM_CACHE_LD_CV, ef);
         int lvl = dram ? 2 : 1;
         if (lvl > *served)
             *served = lvl;
         if (!l1 || kind == WM_CACHE_LD_NO_ALLOCATE)
             continue;
-        if (!found) {
+        if (!w) {
             /* L1 is write-through: its lines are never dirty */
-            w->key = (li + 1) << 8;
-            w->stamp = kind == WM_CACHE_LD_EVICT_FIRST ? --lv1->low
-                                                       : ++lv1->clock;
+            way old;
+            w = insert(s, lv1->ways, n, (li + 1) << 8, ef, &old);
         }
         set_bits(w, miss, 0);
     }
@@ -514,12 +600,14 @@ static wm_status step(wm_cache *c, size_t k, unsigned sm, const uint64_t *h)
     }
     int served;
     unsigned pipe, sect;
-    wm_status st = do_access(c, sm, h, &served, &pipe, &sect);
+    double tlb;
+    wm_status st = do_access(c, sm, h, &served, &pipe, &sect, &tlb);
     if (st != WM_OK)
         return st;
     wmi_ctime_pipe(&c->tm, k, pipe);
     if (kind != WMI_CK_ST) {
-        wmi_ctime_load(&c->tm, c->cfg.gpu, k, wp, served, (uint64_t)sect * 32,
+        wmi_ctime_load(&c->tm, c->cfg.gpu, k, wp, served, tlb,
+                       (uint64_t)sect * 32,
                        kind == WMI_CK_ATOM || (h[0] >> 60 & 1));
     }
     return WM_OK;
@@ -633,7 +721,8 @@ wm_cache *wm_cache_new(const wm_cache_config *cfg)
     c->wave = (size_t)cfg->nsms * cfg->ctas_per_sm;
     c->l1 = calloc(cfg->nsms, sizeof *c->l1);
     int ok = c->l1 && level_init(&c->l2, cfg->l2_bytes, cfg->l2_ways) &&
-             wmi_ctime_init(&c->tm, cfg->nsms);
+             wmi_ctime_init(&c->tm, cfg->nsms) &&
+             wmi_ctlb_init(&c->tlb, cfg->gpu, cfg->nsms);
     for (unsigned i = 0; ok && i < cfg->nsms; i++)
         ok = level_init(&c->l1[i], cfg->l1_bytes, cfg->l1_ways);
     if (!ok) {
@@ -656,6 +745,7 @@ void wm_cache_free(wm_cache *c)
     free(c->site);
     free(c->acc);
     wmi_ctime_free(&c->tm);
+    wmi_ctlb_free(&c->tlb);
     free(c);
 }
 
@@ -731,8 +821,8 @@ wm_status wm_cache_finish(wm_cache *c)
         return st;
     size_t n = (size_t)c->l2.nsets * c->l2.ways;
     for (size_t i = 0; i < n; i++) {
-        c->flush_wr += popc16(KEY_DIRTY(c->l2.w[i].key));
-        c->l2.w[i].key &= ~(uint64_t)0xf0;
+        c->flush_wr += popc16(KEY_DIRTY(c->l2.w[i]));
+        c->l2.w[i] &= ~(uint64_t)0xf0;
     }
     c->finished = 1;
     return WM_OK;
@@ -760,6 +850,8 @@ static void stats_add(wm_cache_stats *d, const wm_cache_stats *s)
     d->bytes += s->bytes;
     d->l2_wr_partial += s->l2_wr_partial;
     d->l1_data_wavefronts += s->l1_data_wavefronts;
+    d->tlb1_misses += s->tlb1_misses;
+    d->tlb2_misses += s->tlb2_misses;
 }
 
 void wm_cache_totals(const wm_cache *c, wm_cache_stats *out)
@@ -830,7 +922,8 @@ void wm_cache_predict(const wm_cache *c, wm_cache_time *o)
     double rate = g->dram_peak > 0 ? g->dram_peak : g->dram_meas;
     o->dram_s = rate > 0 ? dram / rate : 0;
     o->l2_s = g->l2_bw > 0 ? l2 / g->l2_bw : 0;
-    o->nterms_missing = (unsigned)(g->l2_bw <= 0) + (unsigned)(g->lat_dram <= 0);
+    o->nterms_missing = (unsigned)(g->l2_bw <= 0) +
+                        (unsigned)(g->lat_dram <= 0) + !wmi_cache_has_tlb(g);
     unsigned b = busiest_sm(c);
     o->lat_s = c->tm.sm_lat[b] / f;
     /* wavefronts the API gave without an SM are spread evenly */
@@ -857,6 +950,16 @@ void wm_cache_predict(const wm_cache *c, wm_cache_time *o)
         o->eff_bw = (double)t.bytes / o->time_s;
         o->dram_bw = dram / o->time_s;
     }
+}
+
+int wmi_cache_has_tlb(const wm_gpu *g)
+{
+    return g->tlb1_entries && g->tlb2_entries && g->lat_tlb1 > 0;
+}
+
+uint64_t wmi_cache_tlb_groups(const wm_cache *c)
+{
+    return c->tm.tlb_groups;
 }
 
 unsigned wmi_cache_warps(const wm_cache *c)
@@ -913,7 +1016,9 @@ int wm_cache_interval(const wm_cache *c, size_t i, double *lat_s,
     X("warpmem__time_l2.ns", 0, "nsecond")                                  \
     X("warpmem__bound.code", 0, "")                                          \
     X("warpmem__inflight_per_sm.avg", 0, "byte")                             \
-    X("warpmem__inflight_needed_per_sm.avg", 0, "byte")
+    X("warpmem__inflight_needed_per_sm.avg", 0, "byte")                      \
+    X("warpmem__tlb_l1_misses.sum", 1, "")                                   \
+    X("warpmem__tlb_l2_misses.sum", 1, "")
 
 static const char *const metric_names[] = {
 #define X(n, count, unit) n,
@@ -967,6 +1072,8 @@ double wm_cache_metric_value(const wm_cache *c, size_t i)
                    t.l2_rd_sectors + t.l2_wr_sectors);
     case 9: return (double)t.dram_rd_sectors * sb;
     case 10: return (double)t.dram_wr_sectors * sb;
+    case 21: return (double)t.tlb1_misses;
+    case 22: return (double)t.tlb2_misses;
     case 11: wm_cache_predict(c, &tm); return tm.time_s * 1e9; /* ns */
     case 12: wm_cache_predict(c, &tm); return tm.eff_bw / 1e9;
     case 13: wm_cache_predict(c, &tm); return tm.dram_bw / 1e9;

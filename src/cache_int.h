@@ -87,6 +87,24 @@ wmi_ctrace *wmi_cache_trace(wmi_cache_feeder *f, uint32_t k);
 void wmi_cache_chunk_done(wmi_cache_feeder *f, uint32_t k);
 wm_status wmi_cache_feeder_end(wmi_cache_feeder *f, int feed);
 
+/* ---- TLBs (cache_tlb.c) ----------------------------------------------- */
+
+typedef struct wmi_ctlb {
+    uint64_t *l1;    /* per SM: n1 entries, page + 1, most recent first */
+    uint64_t *l2;    /* n2 entries, the same */
+    unsigned n1, n2; /* 0: the GPU has no TLB figures */
+    unsigned sh1, sh2; /* log2 of the bytes an entry maps */
+    double lat1, lat2; /* miss cycles: L1 TLB (L2 TLB hit), L2 TLB extra */
+} wmi_ctlb;
+
+/* From g's TLB figures for nsms SMs (none: n1 = 0).  0 on OOM. */
+int wmi_ctlb_init(wmi_ctlb *t, const wm_gpu *g, unsigned nsms);
+void wmi_ctlb_free(wmi_ctlb *t);
+/* Translate the nl line words of an access on SM sm, counting misses in
+ * st; returns the cycles its slowest translation adds. */
+double wmi_ctlb_access(wmi_ctlb *t, unsigned sm, const uint64_t *line,
+                       unsigned nl, wm_cache_stats *st);
+
 /* ---- time (cache_time.c) ---------------------------------------------- */
 
 /* Per barrier interval, over all CTAs: latency and pipe cycles divided
@@ -99,6 +117,7 @@ typedef struct wmi_ctime_iv {
 typedef struct wmi_cwarp {
     double chain;     /* cycles of closed groups this interval */
     int level;        /* the open group's slowest level, -1: none */
+    double tlb;       /* the open group's largest TLB miss cycles */
     uint64_t bytes;   /* the open group's sector bytes */
 } wmi_cwarp;
 
@@ -108,6 +127,7 @@ typedef struct wmi_ctime {
     wmi_ctime_iv *iv;
     size_t niv, capiv;
     uint64_t groups, group_bytes; /* load groups and their sector bytes */
+    uint64_t tlb_groups;          /* groups a TLB miss lengthened */
     unsigned warps_cta;           /* most warps a CTA used */
     uint64_t ctas;                /* CTAs replayed */
     /* the wave being replayed */
@@ -125,11 +145,17 @@ int wmi_ctime_wave(wmi_ctime *t, size_t ncta);
 /* CTA k's interval becomes iv (its warps' open groups close). */
 int wmi_ctime_interval(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned iv);
 /* A load of warp wp of CTA k served at level (0 L1, 1 L2, 2 DRAM) with
- * bytes sector bytes; lead: it starts a group. */
+ * bytes sector bytes, its TLB misses adding tlb cycles; lead: it starts a
+ * group. */
 void wmi_ctime_load(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned wp,
-                    int level, uint64_t bytes, int lead);
+                    int level, double tlb, uint64_t bytes, int lead);
 /* Pipe cycles of CTA k's open interval. */
 void wmi_ctime_pipe(wmi_ctime *t, size_t k, double cycles);
+/* g has the TLB figures the time term needs (entries and a miss
+ * latency). */
+int wmi_cache_has_tlb(const wm_gpu *g);
+/* Load groups a TLB miss lengthened. */
+uint64_t wmi_cache_tlb_groups(const wm_cache *c);
 /* Warps per CTA the model saw (most of any CTA). */
 unsigned wmi_cache_warps(const wm_cache *c);
 /* CTAs resident per SM: the occupancy, or fewer for a small grid. */

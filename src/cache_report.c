@@ -40,8 +40,13 @@ const char *wm_cache_reason(const wm_cache *c, char *buf, size_t n)
                  "latency-bound: %s in flight per SM (%u CTAs x %u warps), "
                  "DRAM bandwidth x latency needs %s; more independent loads "
                  "per warp (coarsening), more resident CTAs or fewer "
-                 "barriers hide it (without it %.3f us)",
-                 have, wmi_cache_resident(c), wmi_cache_warps(c), need, w);
+                 "barriers hide it (without it %.3f us)%s",
+                 have, wmi_cache_resident(c), wmi_cache_warps(c), need, w,
+                 wmi_cache_tlb_groups(c)
+                     ? "; TLB misses lengthen some of its load groups "
+                       "(pages spread wider than the TLB reach: a tile or "
+                       "row order that stays within fewer pages removes them)"
+                     : "");
     else if (strcmp(t.bound, "L1") == 0)
         snprintf(buf, n,
                  "L1-bound: the L1/shared pipe's wavefronts (tag, data and "
@@ -139,6 +144,18 @@ void wmi_cache_emit(wmi_out *o, const wm_cache *c, const wm_agg *g)
         wmi_out_str(o, NULL, "L2 bandwidth");
     if (k->gpu->lat_dram <= 0)
         wmi_out_str(o, NULL, "latency");
+    if (!wmi_cache_has_tlb(k->gpu))
+        wmi_out_str(o, NULL, "TLB miss latency");
+    wmi_out_end(o);
+    wmi_out_uint(o, "tlb_groups", wmi_cache_tlb_groups(c));
+    wmi_out_obj(o, "tlb");
+    wmi_out_uint(o, "l1_entries", k->gpu->tlb1_entries);
+    wmi_out_uint(o, "l1_entry_bytes", k->gpu->tlb1_page);
+    wmi_out_uint(o, "l2_entries", k->gpu->tlb2_entries);
+    wmi_out_uint(o, "l2_entry_bytes", k->gpu->tlb2_page);
+    wmi_out_num(o, "l1_miss_cycles", k->gpu->lat_tlb1);
+    wmi_out_num(o, "l2_miss_cycles", k->gpu->lat_tlb2);
+    wmi_out_str(o, "source", k->gpu->tlb_source ? k->gpu->tlb_source : "none");
     wmi_out_end(o);
     wmi_out_arr(o, "intervals");
     for (size_t i = 0; i < wm_cache_nintervals(c); i++) {
@@ -177,6 +194,27 @@ void wmi_cache_emit(wmi_out *o, const wm_cache *c, const wm_agg *g)
     }
     wmi_out_end(o);
     wmi_out_end(o);
+}
+
+/* The TLB line: geometry, misses, miss cycles and their source. */
+static void report_tlb(FILE *f, const wm_cache *c)
+{
+    const wm_gpu *g = wm_cache_config_of(c)->gpu;
+    if (!g->tlb1_entries || !g->tlb2_entries)
+        return;
+    wm_cache_stats t;
+    wm_cache_totals(c, &t);
+    fprintf(f,
+            "  TLB: L1 %u x %llu KiB per SM, L2 %u x %llu KiB (reach %llu "
+            "MiB / %llu MiB); misses L1 %llu, L2 %llu; miss cycles %.0f / "
+            "%.0f (%s)\n",
+            g->tlb1_entries, (unsigned long long)(g->tlb1_page >> 10),
+            g->tlb2_entries, (unsigned long long)(g->tlb2_page >> 10),
+            (unsigned long long)(g->tlb1_entries * g->tlb1_page >> 20),
+            (unsigned long long)(g->tlb2_entries * g->tlb2_page >> 20),
+            (unsigned long long)t.tlb1_misses,
+            (unsigned long long)t.tlb2_misses, g->lat_tlb1, g->lat_tlb2,
+            g->tlb_source ? g->tlb_source : "none");
 }
 
 static void report_text(FILE *f, const wm_cache *c, const wm_agg *g)
@@ -226,11 +264,16 @@ static void report_text(FILE *f, const wm_cache *c, const wm_agg *g)
             "  effective bandwidth %.1f GB/s (requested bytes / time); DRAM "
             "at %.1f GB/s of peak %.0f GB/s\n",
             t.eff_bw / 1e9, t.dram_bw / 1e9, gp->dram_peak / 1e9);
-    fprintf(f, "  terms: latency, L1/shared pipe, DRAM%s%s\n",
-            gp->l2_bw > 0 ? ", L2" : "",
+    report_tlb(f, c);
+    int tlb = wmi_cache_has_tlb(gp);
+    fprintf(f, "  terms: latency, L1/shared pipe, DRAM%s%s%s%s\n",
+            gp->l2_bw > 0 ? ", L2" : "", tlb ? ", TLB" : "",
             gp->l2_bw > 0 ? ""
                           : " (no L2 bandwidth figure for this GPU: the L2 "
-                            "term is left out)");
+                            "term is left out)",
+            tlb ? ""
+                : " (no TLB miss latency for this GPU: the TLB term is left "
+                  "out, its misses are counted)");
     size_t n = wm_cache_nsites(c);
     if (!n)
         return;

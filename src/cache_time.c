@@ -5,7 +5,8 @@
  *
  * Within a barrier interval each warp of a CTA issues its loads in groups
  * (cache_dep.c); a group costs the latency of its slowest access (L1 hit,
- * L2 hit or DRAM), and a warp's chain is the sum over its groups.  The
+ * L2 hit or DRAM) plus its largest TLB miss latency (cache_tlb.c), and a
+ * warp's chain is the sum over its groups.  The
  * interval lasts, for the CTA alone, its longest chain; the CTA passes the
  * barrier, and the next interval starts.  The R CTAs resident on an SM
  * overlap their chains (Little's law: R times the bytes in flight), so
@@ -69,19 +70,23 @@ static double level_lat(const wm_gpu *g, int level)
     return level == 0 ? g->lat_l1 : level == 1 ? g->lat_l2 : g->lat_dram;
 }
 
+/* A group costs its slowest level's latency, lengthened by the largest
+ * TLB miss among its loads (a miss delays the requests of its access). */
 static void close_group(wmi_ctime *t, const wm_gpu *g, wmi_cwarp *w)
 {
     if (w->level < 0)
         return;
-    w->chain += level_lat(g, w->level);
+    w->chain += level_lat(g, w->level) + w->tlb;
     t->groups++;
     t->group_bytes += w->bytes;
+    t->tlb_groups += w->tlb > 0;
     w->level = -1;
+    w->tlb = 0;
     w->bytes = 0;
 }
 
 void wmi_ctime_load(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned wp,
-                    int level, uint64_t bytes, int lead)
+                    int level, double tlb, uint64_t bytes, int lead)
 {
     assert(k < t->ncta && wp < MAXW);
     wmi_cwarp *w = &t->w[k * MAXW + wp];
@@ -91,6 +96,8 @@ void wmi_ctime_load(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned wp,
         close_group(t, g, w);
     if (level > w->level)
         w->level = level;
+    if (tlb > w->tlb)
+        w->tlb = tlb;
     w->bytes += bytes;
 }
 

@@ -9,7 +9,10 @@ wm_cli_test(NAME run_cache_copy
          "l1tex__t_sector_hit_rate.pct +0.00\n"
          "predicted memory time [0-9.]+ us, latency-bound \\(latency [0-9.]+ \\+ L1"
          "latency-bound: 1.0 KiB in flight per SM \\(1 CTAs x 8 warps\\), DRAM bandwidth x latency needs 10.2 KiB"
-         "terms: latency, L1/shared pipe, DRAM, L2\n")
+         "TLB: L1 16 x 2048 KiB per SM, L2 256 x 32768 KiB \\(reach 32 MiB / 8192 MiB\\); misses L1 16, L2 2;"
+         "terms: latency, L1/shared pipe, DRAM, L2 \\(no TLB miss latency for this GPU: the TLB term is left out")
+# the TLB misses above: 8 CTAs on 8 SMs, each touching both buffers, each
+# buffer in a 2 MiB page of its own (and a 32 MiB one of its own)
 # a GPU without an L2 bandwidth figure says that the term is left out
 wm_cli_test(NAME run_cache_terms
   ARGS run ${WM_COPY_ARGS} --cache --arch L4 --color never
@@ -17,11 +20,12 @@ wm_cli_test(NAME run_cache_terms
 wm_cli_test(NAME run_cache_json_bound
   ARGS run ${WM_COPY_ARGS} --cache --arch H100 --format json
   STDOUT "\"bound\": \"latency\", \"reason\": \"latency-bound: "
-         "\"terms_missing\": \\[\\]"
+         "\"terms_missing\": \\[\"TLB miss latency\"\\]"
          "\"intervals\": \\[{\"interval\": 0, ")
 wm_cli_test(NAME run_cache_ncu_bound
   ARGS run ${WM_COPY_ARGS} --cache --arch H100 --format ncu-csv
-  STDOUT "\"warpmem__bound.code\",\"\",\"3\"")
+  STDOUT "\"warpmem__bound.code\",\"\",\"3\""
+         "\"warpmem__tlb_l1_misses.sum\",\"\",\"16\"")
 wm_cli_test(NAME run_cache_json
   ARGS run ${WM_COPY_ARGS} --cache --arch A100 --format json
   STDOUT "\"hierarchy\": {\"gpu\": \"A100\", \"sms\": 108"

@@ -180,7 +180,8 @@ static void test_terms(void)
     CHECK_EQ(wm_cache_cta(c), WM_OK);
     add(c, 0, 0, warp_at(WM_OP_LD, 0, 4, 4));
     wm_cache_time t = done(c);
-    CHECK_EQ(t.nterms_missing, 1);
+    /* no L2 bandwidth figure and no TLB miss latency */
+    CHECK_EQ(t.nterms_missing, 2);
     NEAR(t.l2_s, 0.0);
     wm_cache_free(c);
 }
@@ -313,8 +314,67 @@ static void test_shapes(void)
     }
 }
 
+/* TLB misses of one warp on H100's TLBs (16 entries of 2 MiB per SM, a
+ * shared L2 TLB of 256 entries of 32 MiB), counted by hand.  Stride 2 MiB:
+ * 32 pages, 32 L1 TLB misses; their L2 lookups find 2 pages of 32 MiB
+ * (lanes 0-15 and 16-31), 2 misses.  Again: the L1 TLB holds the last 16
+ * pages and each lookup drops the one needed 16 later, 32 misses, the L2
+ * TLB has both.  Stride 4 KiB: 128 KiB in one page, one miss at each
+ * level, none the second time. */
+static void test_tlb_counts(void)
+{
+    static const struct {
+        uint64_t stride, l1, l2;
+    } cases[] = {{2u << 20, 64, 2}, {4096, 1, 1}};
+    for (size_t i = 0; i < 2; i++) {
+        wm_cache *c = model(1, 1);
+        CHECK_EQ(wm_cache_cta(c), WM_OK);
+        add(c, 0, 0, warp_at(WM_OP_LD, 0, cases[i].stride, 4));
+        add(c, 0, 1, warp_at(WM_OP_LD, 0, cases[i].stride, 4));
+        done(c);
+        wm_cache_stats s;
+        wm_cache_totals(c, &s);
+        CHECK_EQ(s.tlb1_misses, cases[i].l1);
+        CHECK_EQ(s.tlb2_misses, cases[i].l2);
+        /* H100 has no miss latency: the term is left out, as it says */
+        wm_cache_time t;
+        wm_cache_predict(c, &t);
+        CHECK_EQ(t.nterms_missing, 1);
+        wm_cache_free(c);
+    }
+}
+
+/* With miss latencies (a test GPU: H100 with 100 and 400 cycles) a cold
+ * load that misses both TLBs costs DRAM + 100 + 400 cycles; its second
+ * read after a barrier hits L1 and both TLBs and costs the L1 latency. */
+static void test_tlb_latency(void)
+{
+    wm_gpu g = *wm_gpu_find("H100");
+    g.lat_tlb1 = 100;
+    g.lat_tlb2 = 400;
+    wm_cache_config cfg;
+    CHECK_EQ(wm_cache_config_init(&cfg, &g, 256, 0), WM_OK);
+    cfg.nsms = 1;
+    cfg.ctas_per_sm = 1;
+    wm_cache *c = wm_cache_new(&cfg);
+    CHECK_EQ(wm_cache_cta(c), WM_OK);
+    add(c, 0, 0, warp_at(WM_OP_LD, 0, 4096, 4));
+    add(c, 0, 1, warp_at(WM_OP_LD, 0, 4096, 4));
+    wm_cache_time t = done(c);
+    NEAR(t.lat_s, (g.lat_dram + 500 + g.lat_l1) / g.clock_hz);
+    CHECK_EQ(t.nterms_missing, 0);
+    CHECK_EQ(wmi_cache_tlb_groups(c), 1);
+    CHECK(strcmp(t.bound, "latency") == 0);
+    char why[512];
+    wm_cache_reason(c, why, sizeof why);
+    CHECK(strstr(why, "TLB misses lengthen") != NULL);
+    wm_cache_free(c);
+}
+
 int main(void)
 {
+    test_tlb_counts();
+    test_tlb_latency();
     test_shapes();
     test_groups_intervals();
     test_max_over_warps();

@@ -111,7 +111,11 @@ def test_numba_hierarchy():
     assert h["bound"] == "latency" and h["time_s"] > 0
     assert h["reason"].startswith("latency-bound:")
     assert h["inflight_sm_bytes"] < h["inflight_need_bytes"]
-    assert h["terms_missing"] == []
+    # no profile has a TLB miss latency: that term is left out
+    assert h["terms_missing"] == ["TLB miss latency"]
+    # 32 CTAs on 32 SMs, each touching x and out, each in a 2 MiB page of
+    # its own: two L1 TLB misses per SM; the shared L2 TLB misses each once
+    assert h["tlb_l1_misses"] == 64 and h["tlb_l2_misses"] == 2
     assert h["time_s"] >= h["lat_s"] + max(h["dram_s"], h["l2_s"])
     assert h["whatif_s"] < h["time_s"]
     rd = [s for s in h["sites"] if s["dram_rd_bytes"]]

@@ -1,0 +1,82 @@
+/*
+ * cache_tlb.c -- the TLBs of the hierarchy model (docs/hierarchy.md, "TLB
+ * reach"): one L1 TLB per SM in front of a shared L2 TLB, both fully
+ * associative and LRU, each entry mapping one page of the GPU's entry
+ * size.  An access looks up the page of each run of its lines that share
+ * one; an L1 TLB miss looks up the L2 TLB.  The misses of a load lengthen
+ * its latency (cache_time.c) by the GPU's miss latencies.
+ */
+#include "cache_int.h"
+
+/* log2 of a power of two. */
+static unsigned log2u(uint64_t x)
+{
+    return (unsigned)__builtin_ctzll(x);
+}
+
+int wmi_ctlb_init(wmi_ctlb *t, const wm_gpu *g, unsigned nsms)
+{
+    memset(t, 0, sizeof *t);
+    if (!g->tlb1_entries || !g->tlb2_entries || !g->tlb1_page ||
+        !g->tlb2_page)
+        return 1; /* no TLB figures: nothing modelled */
+    t->n1 = g->tlb1_entries;
+    t->n2 = g->tlb2_entries;
+    t->sh1 = log2u(g->tlb1_page);
+    t->sh2 = log2u(g->tlb2_page);
+    t->lat1 = g->lat_tlb1;
+    t->lat2 = g->lat_tlb2;
+    t->l1 = calloc((size_t)nsms * t->n1, sizeof *t->l1);
+    t->l2 = calloc(t->n2, sizeof *t->l2);
+    return t->l1 && t->l2;
+}
+
+void wmi_ctlb_free(wmi_ctlb *t)
+{
+    free(t->l1);
+    free(t->l2);
+    memset(t, 0, sizeof *t);
+}
+
+/* Look page p up in the n entries of e (page + 1, most recent first, 0
+ * empty) and make it the most recent; 1 on a hit. */
+static int touch(uint64_t *e, unsigned n, uint64_t p)
+{
+    unsigned i = 0;
+    while (i < n && e[i] && e[i] != p + 1)
+        i++;
+    int hit = i < n && e[i] == p + 1;
+    if (i == n)
+        i--; /* full and absent: the LRU entry goes */
+    memmove(e + 1, e, i * sizeof *e);
+    e[0] = p + 1;
+    return hit;
+}
+
+double wmi_ctlb_access(wmi_ctlb *t, unsigned sm, const uint64_t *line,
+                       unsigned nl, wm_cache_stats *st)
+{
+    if (!t->n1)
+        return 0;
+    uint64_t *l1 = t->l1 + (size_t)sm * t->n1;
+    double add = 0;
+    uint64_t last = UINT64_MAX;
+    for (unsigned i = 0; i < nl; i++) {
+        /* line words hold the line index above bit 16; lines are 128 B */
+        uint64_t byte = (line[i] >> 16) << 7, p = byte >> t->sh1;
+        if (p == last)
+            continue;
+        last = p;
+        if (touch(l1, t->n1, p))
+            continue;
+        st->tlb1_misses++;
+        double c = t->lat1;
+        if (!touch(t->l2, t->n2, byte >> t->sh2)) {
+            st->tlb2_misses++;
+            c += t->lat2;
+        }
+        if (c > add)
+            add = c;
+    }
+    return add;
+}
