@@ -93,24 +93,10 @@ void wmi_ctrace_free(wmi_ctrace *t)
     t->n = t->cap = t->ncta = t->capcta = 0;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 1;
-    size_t nc = *cap ? *cap : 256;
-    while (nc < need)
-        nc *= 2;
-    void *q = realloc(*p, nc * elem);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = nc;
-    return 1;
-}
-
 wm_status wmi_ctrace_cta(wmi_ctrace *t)
 {
-    if (!grow((void **)&t->cta, &t->capcta, t->ncta + 1, sizeof *t->cta))
+    if (!wmi_grow((void **)&t->cta, &t->capcta, t->ncta + 1, sizeof *t->cta,
+                  256))
         return WM_ERR_NOMEM;
     t->cta[t->ncta++] = t->n;
     t->warp = t->interval = 0;
@@ -123,8 +109,8 @@ wm_status wmi_ctrace_split(wmi_ctrace *t, unsigned n)
         return WM_OK;
     size_t lo = t->cta[t->ncta - 1], len = t->n - lo;
     uint64_t *tmp = malloc((len ? len : 1) * sizeof *tmp);
-    if (!tmp || !grow((void **)&t->cta, &t->capcta, t->ncta + n - 1,
-                      sizeof *t->cta)) {
+    if (!tmp || !wmi_grow((void **)&t->cta, &t->capcta, t->ncta + n - 1,
+                          sizeof *t->cta, 256)) {
         free(tmp);
         return WM_ERR_NOMEM;
     }
@@ -152,7 +138,7 @@ wm_status wmi_ctrace_shared(wmi_ctrace *t, uint64_t n)
 {
     if (n == 0 || t->ncta == 0)
         return WM_OK;
-    if (!grow((void **)&t->w, &t->cap, t->n + 2, sizeof *t->w))
+    if (!wmi_grow((void **)&t->w, &t->cap, t->n + 2, sizeof *t->w, 256))
         return WM_ERR_NOMEM;
     t->shared_wavefronts += n;
     t->w[t->n] = (uint64_t)(t->warp & 0xffff) << 32 |
@@ -209,8 +195,8 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
         return c ? wmi_ctrace_shared(t, c->wavefronts) : WM_OK;
     if (a->space != WM_SPACE_GLOBAL || !a->mask || t->ncta == 0)
         return WM_OK;
-    if (!grow((void **)&t->w, &t->cap, t->n + 2 + WM_MAX_LANES * 2,
-              sizeof *t->w))
+    if (!wmi_grow((void **)&t->w, &t->cap, t->n + 2 + WM_MAX_LANES * 2,
+                  sizeof *t->w, 256))
         return WM_ERR_NOMEM;
     uint64_t *line = t->w + t->n + 2;
     unsigned nl = 0;
@@ -646,7 +632,8 @@ static wm_status replay(wm_cache *c)
     for (size_t i = 1; i <= ncta * MAXW; i++)
         start[i] += start[i - 1];
     size_t nacc = start[ncta * MAXW];
-    if (!grow((void **)&c->acc, &c->capacc, nacc ? nacc : 1, sizeof *c->acc)) {
+    if (!wmi_grow((void **)&c->acc, &c->capacc, nacc ? nacc : 1, sizeof *c->acc,
+                  256)) {
         free(start);
         free(cur);
         free(ival);
@@ -804,7 +791,8 @@ wm_status wmi_cache_feed(wm_cache *c, const wmi_ctrace *t)
         wmi_ctrace *p = &c->pending;
         if (hi == lo)
             continue; /* a CTA without global accesses (t->w may be NULL) */
-        if (!grow((void **)&p->w, &p->cap, p->n + (hi - lo), sizeof *p->w))
+        if (!wmi_grow((void **)&p->w, &p->cap, p->n + (hi - lo), sizeof *p->w,
+                      256))
             return WM_ERR_NOMEM;
         memcpy(p->w + p->n, t->w + lo, (hi - lo) * sizeof *p->w);
         p->n += hi - lo;
