@@ -105,24 +105,6 @@ FM_INLINE int shape(const wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     return 1;
 }
 
-/* ld.param of one scalar from a uniform address (the parameter symbol
-   lives in a constant slot): one bounds check, one load, broadcast. */
-FM_INLINE int param_load(const wmi_cta *c, const wmi_insn *in,
-                         const fm_ldst *o, const uint64_t *A, uint32_t m)
-{
-    if (o->n != 1 || !c->uni[in->a])
-        return 0;
-    uint64_t addr = A[0] + (uint64_t)in->imm, v = 0;
-    if ((addr & (o->size - 1)) || addr + o->size > c->f->param_bytes ||
-        addr + o->size < addr)
-        return 0;
-    memcpy(&v, c->params + addr, o->size);
-    v = o->sgn ? sext(v, o->esz * 8) : v;
-    uint64_t *V = o->V[0];
-    WMI_LOOP(V[l] = v);
-    return 1;
-}
-
 /*
  * One branch-free pass over the lanes (the space a constant after
  * inlining; vectorised for a full mask): ad[l] = the address, `orv` ORs
@@ -280,6 +262,33 @@ FM_INLINE uint64_t get(const uint8_t *p, unsigned esz)
     case 4: memcpy(&u, p, 4); return u;
     default: memcpy(&d, p, 8); return d;
     }
+}
+
+/*
+ * ld.param of one scalar from a uniform address (the parameter symbol
+ * lives in a constant slot): one bounds check, one load, broadcast.  The
+ * shapes shape() takes, for one register; taken before the vector builds
+ * are chosen (wmi_ptx_fast_ldst), as it has no lane pass to widen and a
+ * kernel's first instructions are mostly these.
+ */
+static int param_load(const wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                      uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t), esz = bits < 8 ? 1 : bits / 8;
+    assert(in->d != WMI_NOREG && in->a != WMI_NOREG);
+    if (!m || (in->d & WMI_VEC) || !c->uni[in->a] ||
+        (esz != 1 && esz != 2 && esz != 4 && esz != 8))
+        return 0;
+    uint64_t addr = w->r[in->a][0] + (uint64_t)in->imm, v;
+    if ((addr & (esz - 1)) || addr + esz > c->f->param_bytes ||
+        addr + esz < addr)
+        return 0;
+    v = get(c->params + addr, esz);
+    v = wmi_type_signed(t) && esz < 8 ? sext(v, esz * 8) : v;
+    uint64_t *V = w->r[in->d];
+    WMI_LOOP(V[l] = v);
+    return 1;
 }
 
 /* The low esz bytes of v to p. */
@@ -654,17 +663,10 @@ FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 {
     fm_ldst o;
     wmi_space sp = (wmi_space)in->space;
-    if (!m || !shape(c, w, in, store, &o))
+    if (!m || (sp != SP_GLOBAL && sp != SP_SHARED) ||
+        !shape(c, w, in, store, &o))
         return 0;
     const uint64_t *A = w->r[in->a];
-    if (sp == SP_PARAM) {
-        if (store || !param_load(c, in, &o, A, m))
-            return 0;
-        *st = WM_OK;
-        return 1;
-    }
-    if (sp != SP_GLOBAL && sp != SP_SHARED)
-        return 0;
     uint64_t *ad = c->acc.addr;
     if (m == WMI_FULL && affine_full(c, A, in->imm, sp, &o)) {
         if (o.kind == H_ANY || (c->flags & WMI_RUN_CHECK)) {
@@ -719,6 +721,12 @@ fast_avx2(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
 int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                       uint32_t pc, uint32_t m, int store, wm_status *st)
 {
+    if (in->space == SP_PARAM) {
+        if (store || !param_load(c, w, in, m))
+            return 0;
+        *st = WM_OK;
+        return 1;
+    }
 #ifdef WM_FASTMEM_AVX2
     if (!(c->flags & WMI_RUN_BASE_ISA) && __builtin_cpu_supports("avx2"))
         return fast_avx2(c, w, in, pc, m, store, st);
