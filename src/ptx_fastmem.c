@@ -48,6 +48,12 @@
 #define FM_INLINE static inline
 #endif
 
+#if defined(__GNUC__)
+#define FM_NOINLINE __attribute__((noinline))
+#else
+#define FM_NOINLINE
+#endif
+
 /* How a half warp's 16 lanes address memory (full masks only). */
 enum { H_ANY, H_SAME, H_LIN };
 
@@ -101,7 +107,8 @@ FM_INLINE int shape(const wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         o->V[k] = w->r[(vals & WMI_VEC) ? mod->pool[(vals & ~WMI_VEC) + 1 + k]
                                         : vals];
     o->kind = H_ANY;
-    o->lazy = 0;
+    o->affine = o->lazy = 0;
+    o->d = 0;
     return 1;
 }
 
@@ -114,7 +121,8 @@ FM_INLINE int shape(const wmi_cta *c, wmi_warp *w, const wmi_insn *in,
  * lim - y has bit 63 set iff y > lim; an address below the window start
  * wraps y past 2^63).  `lin` ORs each address XOR the first active
  * lane's plus d per active lane before it (d: the first two lanes'
- * difference), zero iff the active lanes step by d (affine_of).
+ * difference), zero iff the active lanes step by d (affine_of); only for
+ * a partial mask, as affine_full has tested a full one.
  * Returns 0 when some lane might fault.
  */
 FM_INLINE int pass(const uint64_t *restrict A, uint64_t off, uint32_t m,
@@ -122,13 +130,15 @@ FM_INLINE int pass(const uint64_t *restrict A, uint64_t off, uint32_t m,
                    uint64_t *restrict ad, int shared, fm_ldst *o)
 {
     const uint64_t keep = shared ? 0xffffffffu : ~(uint64_t)0;
-    unsigned lo = (unsigned)__builtin_ctz(m);
-    uint64_t e = (A[lo] + off) & keep;
-    uint64_t d = lo < 31 ? ((A[lo + 1] + off) & keep) - e : 0;
-    uint64_t orv = 0, bad = 0, lin = 0;
+    uint64_t e = 0, d = 0, orv = 0, bad = 0, lin = 0;
+    if (m != WMI_FULL) {
+        unsigned lo = (unsigned)__builtin_ctz(m);
+        e = (A[lo] + off) & keep;
+        d = lo < 31 ? ((A[lo + 1] + off) & keep) - e : 0;
+    }
     WMI_LOOP(uint64_t x = (A[l] + off) & keep; ad[l] = x; orv |= x;
          bad |= shared ? lim - x : (lim - (x - start)) | (x - start);
-         lin |= x ^ e; e += d);
+         if (m != WMI_FULL) { lin |= x ^ e; e += d; });
     o->lin = lin;
     o->d = (int64_t)d;
     return !(orv & (size - 1)) && !(bad & ~WMI_WIN_MASK);
@@ -232,21 +242,19 @@ FM_INLINE uint8_t classify(const uint64_t *ad, uint64_t size)
 }
 
 /*
- * Are the active lanes one run lo..hi whose addresses step by one d
- * (pass's o->lin zero)?  Then o->affine.  The addresses lie in one window
- * below 2^41 (pass checked every lane), so the differences are exact and
- * the lanes sit at ad[lo] + (l - lo) d without wrapping:
- * wmi_count_affine's contract.  The half-warp class follows from d as
- * classify would find it.
+ * Are a partial mask's active lanes one run lo..hi whose addresses step
+ * by one d (pass's o->lin zero)?  Then o->affine; a full warp is
+ * affine_full's, and one it did not take is counted lane by lane.  The
+ * addresses lie in one window below 2^41 (pass checked every lane), so
+ * the differences are exact and the lanes sit at ad[lo] + (l - lo) d
+ * without wrapping: wmi_count_affine's contract.
  */
 FM_INLINE void affine_of(uint32_t m, fm_ldst *o)
 {
     unsigned lo = (unsigned)__builtin_ctz(m), n = (unsigned)__builtin_popcount(m);
-    int run = m == WMI_FULL || (m >> lo) == (uint32_t)(((uint64_t)1 << n) - 1);
+    int run = (m >> lo) == (uint32_t)(((uint64_t)1 << n) - 1);
     o->affine = run && !o->lin;
     o->d = o->affine && n > 1 ? o->d : 0;
-    if (o->affine && m == WMI_FULL)
-        o->kind = !o->d ? H_SAME : (uint64_t)o->d == o->size ? H_LIN : H_ANY;
 }
 
 /* esz bytes at p, zero-extended (esz a constant after inlining). */
@@ -423,11 +431,6 @@ FM_INLINE void store_as(const fm_ldst *o, const uint64_t *ad, uint32_t m,
  */
 #define FM_SHAPES(X) X(1, 1) X(2, 1) X(4, 1) X(8, 1) X(4, 2) X(4, 4) X(8, 2)
 
-#if defined(__GNUC__)
-#define FM_NOINLINE __attribute__((noinline))
-#else
-#define FM_NOINLINE
-#endif
 
 #define X(e, n)                                                               \
     static FM_NOINLINE void load_##e##_##n(const fm_ldst *o,                 \
@@ -605,35 +608,34 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
     if (m != WMI_FULL)
         for (unsigned l = 0; l < 32; l++)
             ad[l] = (m >> l & 1) ? ad[l] : 0;
-    const int lazy = o->lazy; /* a full warp: no lane to zero */
+
     a->site = pc;
     a->space = model_space(sp);
     a->op = store ? WM_OP_ST : WM_OP_LD;
     a->size = size;
     a->mask = m;
     const wm_arch *arch = wm_agg_arch(c->agg);
-    uint64_t a0 = lazy ? o->a0 : ad[__builtin_ctz(m)];
+    uint64_t a0 = ad[__builtin_ctz(m)]; /* lane 0 is written when lazy */
     uint64_t per = sp == SP_SHARED
                        ? (size > arch->bank_bytes ? size : arch->bank_bytes)
                        : (arch->line_bytes > arch->sector_bytes
                               ? arch->line_bytes : arch->sector_bytes);
-    const int hit = same && (per & (per - 1)) == 0;
-    uint64_t r = 0;
-    int sees = 0;
-    if (hit) {
-        r = (a0 - mo->a0) & (per - 1);
-        sees = wmi_agg_sees_site(c->agg, pc); /* a tap, or SASS level */
+    if (same && (per & (per - 1)) == 0) {
+        uint64_t r = (a0 - mo->a0) & (per - 1);
+        int sees = wmi_agg_sees_site(c->agg, pc); /* a tap, or SASS level */
         if (r == 0 && !sees) {
             mo->pending++; /* added with the others by memo_flush_one */
             return WM_OK;
         }
-    }
-    if (lazy) /* the record needs every lane's address from here on */
+        if (o->lazy) /* the record needs every lane's address */
+            fill_lanes(ad, o->a0, o->d);
+        if (r == 0)
+            return wmi_agg_add_counted(c->agg, a, &mo->counts, &mo->site);
+        if (!sees) /* moved by less than the unit */
+            return record_residue(c, a, mo, o, r);
+    } else if (o->lazy) {
         fill_lanes(ad, o->a0, o->d);
-    if (hit && r == 0)
-        return wmi_agg_add_counted(c->agg, a, &mo->counts, &mo->site);
-    if (hit && !sees) /* moved by less than the unit */
-        return record_residue(c, a, mo, o, r);
+    }
     wm_counts cnt;
     wm_status st = count(arch, a, o, &cnt);
     if (st != WM_OK)
@@ -668,7 +670,11 @@ FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         return 0;
     const uint64_t *A = w->r[in->a];
     uint64_t *ad = c->acc.addr;
-    if (m == WMI_FULL && affine_full(c, A, in->imm, sp, &o)) {
+    wmi_memo *mo = c->agg ? memo_at(c, pc) : NULL;
+    /* a full warp repeating a pattern that was not affine (SGEMM's
+       half-warp tiles) is not tested again */
+    int try_affine = m == WMI_FULL && !(mo && mo->mask == m && !mo->affine);
+    if (try_affine && affine_full(c, A, in->imm, sp, &o)) {
         if (o.kind == H_ANY || (c->flags & WMI_RUN_CHECK)) {
             fill_lanes(ad, o.a0, o.d); /* every lane moves on its own */
             o.lazy = 0;
@@ -676,12 +682,11 @@ FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
             ad[0] = o.a0;
             ad[16] = o.a0 + 16 * (uint64_t)o.d;
         }
-    } else if (addrs(c, A, in->imm, sp, m, &o, ad)) {
-        affine_of(m, &o);
-    } else {
+    } else if (!addrs(c, A, in->imm, sp, m, &o, ad)) {
         return 0;
+    } else if (m != WMI_FULL) {
+        affine_of(m, &o);
     }
-    wmi_memo *mo = c->agg ? memo_at(c, pc) : NULL;
     int same = memo_same(mo, ad, m, &o);
     if (m == WMI_FULL && !o.affine)
         o.kind = same ? mo->kind : classify(ad, o.size);
