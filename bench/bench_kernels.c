@@ -33,7 +33,10 @@ enum { MAXREP = 25, MAXBUF = 4, MAXARG = 6 };
 /* What a kernel is held to: interp/native (memory-bound kernels) or
  * thread-instructions per CPU second (loops). */
 typedef enum { TGT_NONE = 0, TGT_RATIO = 1, TGT_RATE = 2 } target_kind;
-static const double ratio_target = 1.3, rate_target = 1.5e9;
+/* interp/native: 3 for the streaming kernels, 1.5 for the naive
+   transpose, whose native run pays the column stores' misses too */
+static const double ratio_target = 3.0, ratio_target_transpose = 1.5,
+                    rate_target = 1.5e9;
 
 typedef struct kbuf {
     void *p, *ref; /* the buffer; the native run's output (outputs) */
@@ -46,6 +49,7 @@ struct kbench {
     const char *name, *ptx, *kernel;
     unsigned grid[2], block[2];
     unsigned target; /* target_kind bits */
+    double ratio;    /* the interp/native target (TGT_RATIO) */
     kbuf b[MAXBUF];
     unsigned nb;
     wm_ptx_arg args[MAXARG];
@@ -203,6 +207,7 @@ static void init(kbench *k, const char *name, const char *ptx,
     k->ptx = ptx;
     k->kernel = kernel;
     k->target = target;
+    k->ratio = ratio_target;
     k->native = nat;
 }
 
@@ -229,6 +234,7 @@ static int make_bench(kbench *c, unsigned which)
         enum { N = 8192 };
         init(c, "transpose 8192^2", "transpose.ptx", "transpose_naive",
              TGT_RATIO | TGT_RATE, nat_tnaive);
+        c->ratio = ratio_target_transpose;
         c->s[0] = N;
         LAUNCH(c, N / 32, N / 8, 32, 8);
         add_buf(c, (size_t)N * N * 4, 1);
@@ -488,8 +494,8 @@ static void print_row(const kbench *k, const kfig *f, int reps)
     double rate = (double)f->ti / in;
     char tgt[64] = "", met[16] = "";
     if (k->target & TGT_RATIO) {
-        snprintf(tgt, sizeof tgt, "interp/native <= %.1f", ratio_target);
-        snprintf(met, sizeof met, "%s", in / na <= ratio_target ? "yes" : "no");
+        snprintf(tgt, sizeof tgt, "interp/native <= %.1f", k->ratio);
+        snprintf(met, sizeof met, "%s", in / na <= k->ratio ? "yes" : "no");
     }
     if (k->target & TGT_RATE) {
         size_t a = strlen(tgt), b = strlen(met);

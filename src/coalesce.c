@@ -37,16 +37,8 @@ static void count_affine(const wm_arch *arch, const wm_access *a,
         first = last;
         last = t;
     }
-    if (mag == 0) {
-        c->sectors = c->tags = 1;
-        return;
-    }
-    c->sectors = mag >= arch->sector_bytes
-                     ? sc->n
-                     : (unsigned)((last >> ss) - (first >> ss)) + 1;
-    c->tags = mag >= arch->line_bytes
-                  ? sc->n
-                  : (unsigned)((last >> ls) - (first >> ls)) + 1;
+    c->sectors = wmi_run_keys(first, last, mag, sc->n, ss);
+    c->tags = wmi_run_keys(first, last, mag, sc->n, ls);
 }
 
 /* Sector ids of every piece of the access (lanes wider than a sector, or

@@ -153,6 +153,17 @@ static unsigned first_lane(uint32_t m)
  */
 static inline void lowest_pc(wmi_warp *w, uint32_t lanes, uint32_t *omin)
 {
+    if (lanes == WMI_FULL) { /* a converged warp (its start): one pass */
+        uint32_t diff = 0;
+        for (unsigned l = 1; l < 32; l++)
+            diff |= w->pc[l] ^ w->pc[0];
+        if (!diff) {
+            w->cur = w->pc[0];
+            w->act = lanes;
+            *omin = UINT32_MAX;
+            return;
+        }
+    }
     uint32_t best = UINT32_MAX, second = UINT32_MAX, act = 0;
     for (uint32_t t = lanes; t; t &= t - 1) {
         unsigned l = (unsigned)__builtin_ctz(t);

@@ -24,6 +24,14 @@
  * as one element or one straight copy (a vectorised zero-extension into
  * the 64-bit registers) instead of a 16-lane gather.  The class is kept
  * in the memo beside the pattern it belongs to, so a repeat reuses it.
+ *
+ * Affine accesses (the active lanes one run at base + lane * d: rows,
+ * columns, strided and reversed rows) skip the per-lane work where they
+ * can: a full warp's address registers are tested for one stride and
+ * bounds-checked at the two ends (affine_full), its class follows from d,
+ * lane addresses are written only when a record or the gather needs them,
+ * the memo compares (mask, d) instead of 32 offsets, and a new pattern
+ * is counted in closed form (wmi_count_affine) instead of by wm_count.
  */
 #include "ptx_int.h"
 
@@ -40,6 +48,12 @@
 #define FM_INLINE static inline
 #endif
 
+#if defined(__GNUC__)
+#define FM_NOINLINE __attribute__((noinline))
+#else
+#define FM_NOINLINE
+#endif
+
 /* How a half warp's 16 lanes address memory (full masks only). */
 enum { H_ANY, H_SAME, H_LIN };
 
@@ -50,6 +64,11 @@ typedef struct fm_ldst {
     uint64_t *V[8];        /* element k's register (32 lanes) */
     uintptr_t base;        /* host address of simulated address 0 */
     uint8_t kind;          /* H_*: how each half warp's lanes address */
+    uint8_t affine;        /* the active lanes are one run stepping by d */
+    int64_t d;
+    uint64_t lin;          /* pass's affinity test, zero iff affine */
+    uint64_t a0;           /* affine_full: lane 0's address */
+    uint8_t lazy;          /* affine_full: ad[] holds only lanes 0 and 16 */
 } fm_ldst;
 
 static inline uint64_t sext(uint64_t v, unsigned bits)
@@ -88,24 +107,8 @@ FM_INLINE int shape(const wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         o->V[k] = w->r[(vals & WMI_VEC) ? mod->pool[(vals & ~WMI_VEC) + 1 + k]
                                         : vals];
     o->kind = H_ANY;
-    return 1;
-}
-
-/* ld.param of one scalar from a uniform address (the parameter symbol
-   lives in a constant slot): one bounds check, one load, broadcast. */
-FM_INLINE int param_load(const wmi_cta *c, const wmi_insn *in,
-                         const fm_ldst *o, const uint64_t *A, uint32_t m)
-{
-    if (o->n != 1 || !c->uni[in->a])
-        return 0;
-    uint64_t addr = A[0] + (uint64_t)in->imm, v = 0;
-    if ((addr & (o->size - 1)) || addr + o->size > c->f->param_bytes ||
-        addr + o->size < addr)
-        return 0;
-    memcpy(&v, c->params + addr, o->size);
-    v = o->sgn ? sext(v, o->esz * 8) : v;
-    uint64_t *V = o->V[0];
-    WMI_LOOP(V[l] = v);
+    o->affine = o->lazy = 0;
+    o->d = 0;
     return 1;
 }
 
@@ -116,16 +119,28 @@ FM_INLINE int param_load(const wmi_cta *c, const wmi_insn *in,
  * window (shared: the 32-bit offset itself), whose bits above the window
  * offset are clear iff every y <= lim (y and lim are below 2^40, so
  * lim - y has bit 63 set iff y > lim; an address below the window start
- * wraps y past 2^63).  Returns 0 when some lane might fault.
+ * wraps y past 2^63).  `lin` ORs each address XOR the first active
+ * lane's plus d per active lane before it (d: the first two lanes'
+ * difference), zero iff the active lanes step by d (affine_of); only for
+ * a partial mask, as affine_full has tested a full one.
+ * Returns 0 when some lane might fault.
  */
 FM_INLINE int pass(const uint64_t *restrict A, uint64_t off, uint32_t m,
                    uint64_t start, uint64_t lim, uint64_t size,
-                   uint64_t *restrict ad, int shared)
+                   uint64_t *restrict ad, int shared, fm_ldst *o)
 {
     const uint64_t keep = shared ? 0xffffffffu : ~(uint64_t)0;
-    uint64_t orv = 0, bad = 0;
+    uint64_t e = 0, d = 0, orv = 0, bad = 0, lin = 0;
+    if (m != WMI_FULL) {
+        unsigned lo = (unsigned)__builtin_ctz(m);
+        e = (A[lo] + off) & keep;
+        d = lo < 31 ? ((A[lo + 1] + off) & keep) - e : 0;
+    }
     WMI_LOOP(uint64_t x = (A[l] + off) & keep; ad[l] = x; orv |= x;
-         bad |= shared ? lim - x : (lim - (x - start)) | (x - start));
+         bad |= shared ? lim - x : (lim - (x - start)) | (x - start);
+         if (m != WMI_FULL) { lin |= x ^ e; e += d; });
+    o->lin = lin;
+    o->d = (int64_t)d;
     return !(orv & (size - 1)) && !(bad & ~WMI_WIN_MASK);
 }
 
@@ -139,7 +154,7 @@ FM_INLINE int addrs(const wmi_cta *c, const uint64_t *A, int64_t imm,
         if (c->smem_bytes < o->size)
             return 0;
         o->base = (uintptr_t)c->smem;
-        return pass(A, off, m, 0, c->smem_bytes - o->size, o->size, ad, 1);
+        return pass(A, off, m, 0, c->smem_bytes - o->size, o->size, ad, 1, o);
     }
     uint64_t i = (A[__builtin_ctz(m)] + off) >> WMI_WIN_SHIFT;
     if (i < 1 || i > c->ngbufs - 1)
@@ -150,7 +165,63 @@ FM_INLINE int addrs(const wmi_cta *c, const uint64_t *A, int64_t imm,
     /* modular: base + addr is b->p + offset for every lane */
     o->base = (uintptr_t)b->p - (uintptr_t)(i << WMI_WIN_SHIFT);
     return pass(A, off, m, i << WMI_WIN_SHIFT, b->bytes - o->size, o->size,
-                ad, 0);
+                ad, 0, o);
+}
+
+/* The lanes of an affine full warp at a0 + l d (one vector induction). */
+FM_INLINE void fill_lanes(uint64_t *restrict ad, uint64_t a0, int64_t d)
+{
+    uint64_t e = a0;
+    for (unsigned l = 0; l < 32; l++, e += (uint64_t)d)
+        ad[l] = e;
+}
+
+/*
+ * A full warp whose address registers step by one d from lane to lane
+ * (the neighbours' differences: one pass, no stores), checked at its two
+ * ends instead of at every lane: with |d| at most a window the lanes'
+ * addresses x0 + l d are monotone without wrapping, so when the lowest
+ * and the highest lie in the buffer (shared: below smem_bytes, so each is
+ * its own 32-bit offset) every lane does, and (x0 | d) aligned aligns
+ * them all.  Returns 1 with o->affine, o->a0, o->d and the half-warp
+ * class, ad[] left to fill_lanes (o->lazy); 0 when some lane might be
+ * out of place or the lanes are not affine: the general pass decides.
+ */
+FM_INLINE int affine_full(const wmi_cta *c, const uint64_t *A, int64_t imm,
+                          wmi_space sp, fm_ldst *o)
+{
+    uint64_t d = A[1] - A[0], lin = 0;
+    for (unsigned l = 1; l < 32; l++)
+        lin |= (A[l] - A[l - 1]) ^ d;
+    int neg = (int64_t)d < 0;
+    if (lin || (neg ? 0 - d : d) > WMI_WIN_MASK)
+        return 0;
+    const uint64_t keep = sp == SP_SHARED ? 0xffffffffu : ~(uint64_t)0;
+    uint64_t x0 = (A[0] + (uint64_t)imm) & keep, x31 = x0 + 31 * d;
+    uint64_t lo = neg ? x31 : x0, hi = neg ? x0 : x31, start = 0, lim;
+    if (sp == SP_SHARED) {
+        if (c->smem_bytes < o->size)
+            return 0;
+        o->base = (uintptr_t)c->smem;
+        lim = c->smem_bytes - o->size;
+    } else {
+        uint64_t i = x0 >> WMI_WIN_SHIFT;
+        if (i < 1 || i > c->ngbufs - 1)
+            return 0;
+        const wmi_gbuf *b = &c->gbufs[i - 1];
+        if (!b->p || b->bytes < o->size || b->bytes > WMI_WIN_MASK)
+            return 0;
+        start = i << WMI_WIN_SHIFT;
+        o->base = (uintptr_t)b->p - (uintptr_t)start;
+        lim = b->bytes - o->size;
+    }
+    if (lo - start > lim || hi - start > lim || ((x0 | d) & (o->size - 1)))
+        return 0;
+    o->affine = o->lazy = 1;
+    o->a0 = x0;
+    o->d = (int64_t)d;
+    o->kind = !d ? H_SAME : d == o->size ? H_LIN : H_ANY;
+    return 1;
 }
 
 /*
@@ -170,6 +241,22 @@ FM_INLINE uint8_t classify(const uint64_t *ad, uint64_t size)
     return !same ? H_SAME : !lin ? H_LIN : H_ANY;
 }
 
+/*
+ * Are a partial mask's active lanes one run lo..hi whose addresses step
+ * by one d (pass's o->lin zero)?  Then o->affine; a full warp is
+ * affine_full's, and one it did not take is counted lane by lane.  The
+ * addresses lie in one window below 2^41 (pass checked every lane), so
+ * the differences are exact and the lanes sit at ad[lo] + (l - lo) d
+ * without wrapping: wmi_count_affine's contract.
+ */
+FM_INLINE void affine_of(uint32_t m, fm_ldst *o)
+{
+    unsigned lo = (unsigned)__builtin_ctz(m), n = (unsigned)__builtin_popcount(m);
+    int run = (m >> lo) == (uint32_t)(((uint64_t)1 << n) - 1);
+    o->affine = run && !o->lin;
+    o->d = o->affine && n > 1 ? o->d : 0;
+}
+
 /* esz bytes at p, zero-extended (esz a constant after inlining). */
 FM_INLINE uint64_t get(const uint8_t *p, unsigned esz)
 {
@@ -183,6 +270,33 @@ FM_INLINE uint64_t get(const uint8_t *p, unsigned esz)
     case 4: memcpy(&u, p, 4); return u;
     default: memcpy(&d, p, 8); return d;
     }
+}
+
+/*
+ * ld.param of one scalar from a uniform address (the parameter symbol
+ * lives in a constant slot): one bounds check, one load, broadcast.  The
+ * shapes shape() takes, for one register; taken before the vector builds
+ * are chosen (wmi_ptx_fast_ldst), as it has no lane pass to widen and a
+ * kernel's first instructions are mostly these.
+ */
+static int param_load(const wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                      uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t), esz = bits < 8 ? 1 : bits / 8;
+    assert(in->d != WMI_NOREG && in->a != WMI_NOREG);
+    if (!m || (in->d & WMI_VEC) || !c->uni[in->a] ||
+        (esz != 1 && esz != 2 && esz != 4 && esz != 8))
+        return 0;
+    uint64_t addr = w->r[in->a][0] + (uint64_t)in->imm, v;
+    if ((addr & (esz - 1)) || addr + esz > c->f->param_bytes ||
+        addr + esz < addr)
+        return 0;
+    v = get(c->params + addr, esz);
+    v = wmi_type_signed(t) && esz < 8 ? sext(v, esz * 8) : v;
+    uint64_t *V = w->r[in->d];
+    WMI_LOOP(V[l] = v);
+    return 1;
 }
 
 /* The low esz bytes of v to p. */
@@ -317,11 +431,6 @@ FM_INLINE void store_as(const fm_ldst *o, const uint64_t *ad, uint32_t m,
  */
 #define FM_SHAPES(X) X(1, 1) X(2, 1) X(4, 1) X(8, 1) X(4, 2) X(4, 4) X(8, 2)
 
-#if defined(__GNUC__)
-#define FM_NOINLINE __attribute__((noinline))
-#else
-#define FM_NOINLINE
-#endif
 
 #define X(e, n)                                                               \
     static FM_NOINLINE void load_##e##_##n(const fm_ldst *o,                 \
@@ -423,13 +532,28 @@ FM_INLINE wmi_memo *memo_at(const wmi_cta *c, uint32_t pc)
 
 /* Do the active lanes' addresses relative to the first repeat the memo's
    pattern? */
-FM_INLINE int memo_same(const wmi_memo *mo, const uint64_t *ad, uint32_t m)
+FM_INLINE int memo_same(const wmi_memo *mo, const uint64_t *ad, uint32_t m,
+                        const fm_ldst *o)
 {
-    if (!mo || mo->mask != m)
+    if (!mo || mo->mask != m || mo->affine != o->affine)
         return 0;
+    if (o->affine) /* the whole pattern is (mask, d) */
+        return mo->d == o->d;
     uint64_t a0 = ad[__builtin_ctz(m)], diff = 0;
     WMI_LOOP(diff |= (ad[l] - a0) ^ mo->rel[l]);
     return !diff;
+}
+
+/* The counts of the access in c->acc: in closed form when its lanes are
+   affine, by the model's pass over the lanes otherwise. */
+static wm_status count(const wm_arch *arch, const wm_access *a,
+                       const fm_ldst *o, wm_counts *cnt)
+{
+    if (o->affine &&
+        wmi_count_affine(arch, a->space, a->op, a->size, a->mask,
+                         a->addr[__builtin_ctzll(a->mask)], o->d, cnt))
+        return WM_OK;
+    return wm_count(arch, a, cnt);
 }
 
 /*
@@ -440,7 +564,7 @@ FM_INLINE int memo_same(const wmi_memo *mo, const uint64_t *ad, uint32_t m)
  * may be the site's worst), the others are repeats.
  */
 static wm_status record_residue(wmi_cta *c, const wm_access *a, wmi_memo *mo,
-                                uint64_t r)
+                                const fm_ldst *o, uint64_t r)
 {
     uint32_t i = (uint32_t)(r / a->size) & (WMI_MEMO_RES - 1);
     struct wmi_memo_res *q = &mo->res[i];
@@ -454,7 +578,7 @@ static wm_status record_residue(wmi_cta *c, const wm_access *a, wmi_memo *mo,
                                  (wm_op)mo->op, mo->size, &q->counts,
                                  q->pending, &q->site);
     if (st == WM_OK)
-        st = wm_count(wm_agg_arch(c->agg), a, &q->counts);
+        st = count(wm_agg_arch(c->agg), a, o, &q->counts);
     if (st != WM_OK) {
         mo->resmask &= ~((uint32_t)1 << i);
         return st;
@@ -472,24 +596,26 @@ static wm_status record_residue(wmi_cta *c, const wm_access *a, wmi_memo *mo,
  * (`same`) translated by a multiple of the line or bank unit, given the
  * memo's counts (wmi_memo in ptx_int.h), or by less, given the counts of
  * that residue (record_residue).  A new pattern replaces the
- * memo's, with its half-warp class `kind`.
+ * memo's, with its half-warp class and stride (o).
  */
 FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
-                           int store, uint32_t m, unsigned size,
-                           wmi_memo *mo, int same, uint8_t kind)
+                           int store, uint32_t m, const fm_ldst *o,
+                           wmi_memo *mo, int same)
 {
+    const unsigned size = o->size;
     wm_access *a = &c->acc;
     uint64_t *ad = a->addr;
     if (m != WMI_FULL)
         for (unsigned l = 0; l < 32; l++)
             ad[l] = (m >> l & 1) ? ad[l] : 0;
+
     a->site = pc;
     a->space = model_space(sp);
     a->op = store ? WM_OP_ST : WM_OP_LD;
     a->size = size;
     a->mask = m;
     const wm_arch *arch = wm_agg_arch(c->agg);
-    uint64_t a0 = ad[__builtin_ctz(m)];
+    uint64_t a0 = ad[__builtin_ctz(m)]; /* lane 0 is written when lazy */
     uint64_t per = sp == SP_SHARED
                        ? (size > arch->bank_bytes ? size : arch->bank_bytes)
                        : (arch->line_bytes > arch->sector_bytes
@@ -497,17 +623,21 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
     if (same && (per & (per - 1)) == 0) {
         uint64_t r = (a0 - mo->a0) & (per - 1);
         int sees = wmi_agg_sees_site(c->agg, pc); /* a tap, or SASS level */
-        if (r == 0 && sees)
-            return wmi_agg_add_counted(c->agg, a, &mo->counts, &mo->site);
-        if (r == 0) {
+        if (r == 0 && !sees) {
             mo->pending++; /* added with the others by memo_flush_one */
             return WM_OK;
         }
+        if (o->lazy) /* the record needs every lane's address */
+            fill_lanes(ad, o->a0, o->d);
+        if (r == 0)
+            return wmi_agg_add_counted(c->agg, a, &mo->counts, &mo->site);
         if (!sees) /* moved by less than the unit */
-            return record_residue(c, a, mo, r);
+            return record_residue(c, a, mo, o, r);
+    } else if (o->lazy) {
+        fill_lanes(ad, o->a0, o->d);
     }
     wm_counts cnt;
-    wm_status st = wm_count(arch, a, &cnt);
+    wm_status st = count(arch, a, o, &cnt);
     if (st != WM_OK)
         return st;
     if (mo) {
@@ -518,10 +648,13 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
         mo->size = size;
         mo->space = (uint8_t)a->space;
         mo->op = (uint8_t)a->op;
-        WMI_LOOP(mo->rel[l] = ad[l] - a0);
+        if (!o->affine)
+            WMI_LOOP(mo->rel[l] = ad[l] - a0);
+        mo->affine = o->affine;
+        mo->d = o->d;
         mo->a0 = a0;
         mo->mask = m;
-        mo->kind = kind;
+        mo->kind = o->kind;
         mo->counts = cnt;
     }
     return wmi_agg_add_counted(c->agg, a, &cnt, mo ? &mo->site : NULL);
@@ -532,30 +665,36 @@ FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 {
     fm_ldst o;
     wmi_space sp = (wmi_space)in->space;
-    if (!m || !shape(c, w, in, store, &o))
+    if (!m || (sp != SP_GLOBAL && sp != SP_SHARED) ||
+        !shape(c, w, in, store, &o))
         return 0;
     const uint64_t *A = w->r[in->a];
-    if (sp == SP_PARAM) {
-        if (store || !param_load(c, in, &o, A, m))
-            return 0;
-        *st = WM_OK;
-        return 1;
-    }
-    if (sp != SP_GLOBAL && sp != SP_SHARED)
-        return 0;
     uint64_t *ad = c->acc.addr;
-    if (!addrs(c, A, in->imm, sp, m, &o, ad))
-        return 0;
     wmi_memo *mo = c->agg ? memo_at(c, pc) : NULL;
-    int same = memo_same(mo, ad, m);
-    if (m == WMI_FULL)
+    /* a full warp repeating a pattern that was not affine (SGEMM's
+       half-warp tiles) is not tested again */
+    int try_affine = m == WMI_FULL && !(mo && mo->mask == m && !mo->affine);
+    if (try_affine && affine_full(c, A, in->imm, sp, &o)) {
+        if (o.kind == H_ANY || (c->flags & WMI_RUN_CHECK)) {
+            fill_lanes(ad, o.a0, o.d); /* every lane moves on its own */
+            o.lazy = 0;
+        } else { /* load_as and store_as need the halves' first lanes */
+            ad[0] = o.a0;
+            ad[16] = o.a0 + 16 * (uint64_t)o.d;
+        }
+    } else if (!addrs(c, A, in->imm, sp, m, &o, ad)) {
+        return 0;
+    } else if (m != WMI_FULL) {
+        affine_of(m, &o);
+    }
+    int same = memo_same(mo, ad, m, &o);
+    if (m == WMI_FULL && !o.affine)
         o.kind = same ? mo->kind : classify(ad, o.size);
     if (store)
         store_host(&o, ad, m);
     else
         load_host(&o, ad, m);
-    *st = c->agg ? record(c, pc, sp, store, m, o.size, mo, same, o.kind)
-                 : WM_OK;
+    *st = c->agg ? record(c, pc, sp, store, m, &o, mo, same) : WM_OK;
     return 1;
 }
 
@@ -587,6 +726,12 @@ fast_avx2(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
 int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                       uint32_t pc, uint32_t m, int store, wm_status *st)
 {
+    if (in->space == SP_PARAM) {
+        if (store || !param_load(c, w, in, m))
+            return 0;
+        *st = WM_OK;
+        return 1;
+    }
 #ifdef WM_FASTMEM_AVX2
     if (!(c->flags & WMI_RUN_BASE_ISA) && __builtin_cpu_supports("avx2"))
         return fast_avx2(c, w, in, pc, m, store, st);

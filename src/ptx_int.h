@@ -522,6 +522,9 @@ typedef struct wmi_memo {
     uint32_t site;    /* the aggregator's record index (a hint) */
     uint8_t kind;     /* how the pattern's half warps address memory
                          (ptx_fastmem.c's classify) */
+    uint8_t affine;   /* the active lanes are one run at a0 + (l - lo) d:
+                         rel is not kept, (mask, d) is the pattern */
+    int64_t d;
     wm_counts counts;
     /* Repeats of the pattern not yet added to the aggregator: the first
        access of a pattern is added with its addresses (it may be the

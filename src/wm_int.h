@@ -76,6 +76,31 @@ typedef struct wmi_scan {
 void wmi_coalesce_count(const wm_arch *arch, const wm_access *a,
                         const wmi_scan *sc, wm_counts *c);
 
+/*
+ * Distinct ids (address >> shift) of n lanes at monotone addresses first
+ * <= ... <= last stepping by mag, each lane inside one id: none skipped
+ * when mag is below the id's size, none repeated when it is not.
+ */
+static inline unsigned wmi_run_keys(uint64_t first, uint64_t last,
+                                    uint64_t mag, unsigned n, unsigned shift)
+{
+    if (mag == 0)
+        return 1;
+    return mag >> shift ? n : (unsigned)((last >> shift) - (first >> shift)) + 1;
+}
+
+/*
+ * wm_count in closed form (count_affine.c) for an access whose active
+ * lanes (mask) are one run from lane lo = ctz(mask), lane l at a0 + (l -
+ * lo) * d exactly (no wrap past 2^64).  Returns 1 with *out what wm_count
+ * gives, 0 (and *out zeroed) when the form does not apply: not one run,
+ * a lane misaligned, a size or space (local) the form does not cover,
+ * or a shared stride above the bank unit that is no multiple of it.
+ */
+int wmi_count_affine(const wm_arch *arch, wm_space sp, wm_op op,
+                     unsigned size, uint64_t mask, uint64_t a0, int64_t d,
+                     wm_counts *out);
+
 /* Distinct sectors and lines (c->sectors, c->tags) of n keys, 1 <= n <=
  * 256: key i is sector v[i] >> vs, its line that sector >> shift
  * (sectors.c). */

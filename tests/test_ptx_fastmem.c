@@ -142,7 +142,7 @@ static uint32_t rnd(void)
 /* Lane patterns (byte offsets in a warp's region, z bytes per lane). */
 enum {
     P_LIN, P_SAME, P_HSAME, P_HREP, P_HGAP, P_HOVER, P_REV, P_STRIDE,
-    P_RAND, P_COUNT
+    P_BANK, P_ODD, P_REVW, P_RAND, P_COUNT
 };
 
 static uint32_t lane_off(unsigned pat, unsigned i, unsigned z)
@@ -156,6 +156,9 @@ static uint32_t lane_off(unsigned pat, unsigned i, unsigned z)
     case P_HOVER: return (i % 16) * z + (i / 16) * 3 * z;   /* overlap */
     case P_REV: return (31 - i) * z;
     case P_STRIDE: return i * 2 * z;
+    case P_BANK: return i * 32;                  /* 8 words: bank groups */
+    case P_ODD: return i * (z <= 8 ? 3 : 1) * z; /* odd stride, 3 units */
+    case P_REVW: return (31 - i) * 32;           /* backwards, wide */
     default: return (rnd() % 48) * z; /* collisions */
     }
 }
@@ -175,8 +178,10 @@ static int lane_on(unsigned mk, unsigned i)
     }
 }
 
-/* Faults planted in one lane (bad only on an inactive lane: no fault). */
-enum { F_NONE, F_MISALIGN, F_OOB, F_FAR, F_COUNT };
+/* Faults planted in one lane (bad only on an inactive lane: no fault);
+   F_TAIL moves warp 1's row so that only its last lane, the bad one,
+   lies past the end (the lanes stay affine). */
+enum { F_NONE, F_MISALIGN, F_OOB, F_FAR, F_TAIL, F_COUNT };
 
 typedef struct launch_in {
     uint32_t idx[NT], idx2[NT], act[NT];
@@ -260,6 +265,13 @@ static void make_in(const shape *sh, int shared, unsigned pat, unsigned mk,
     }
     if (fault == F_NONE)
         return;
+    if (fault == F_TAIL) {
+        unsigned end = shared ? SBYTES : GBYTES;
+        for (unsigned i = 0; i < 32; i++)
+            x->idx[32 + i] = end - 31 * z + i * z;
+        x->act[32 + 31] = (uint32_t)fault_on;
+        return;
+    }
     unsigned t = 32 + 9;
     x->act[t] = (uint32_t)fault_on;
     if (fault == F_MISALIGN)
