@@ -33,19 +33,16 @@ __extension__ typedef __int128 i128;
 #endif
 
 
+/* Register bits as the ALU cases read them: F/UF f32 (wmi_f32), DD/UD
+   f64, H/UH f16, BF/UBF bf16. */
 static inline float F(uint64_t x)
 {
-    uint32_t u = (uint32_t)x;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
+    return wmi_f32(x);
 }
 
 static inline uint64_t UF(float f)
 {
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
+    return wmi_f32_bits(f);
 }
 
 static inline double DD(uint64_t x)
