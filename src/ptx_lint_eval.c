@@ -10,7 +10,8 @@
 
 /* ---- pass 2: evaluation -------------------------------------------------- */
 
-int64_t wmi_lint_leaf(void *ud, const wmi_avar *v) {
+int64_t wmi_lint_leaf(void *ud, const wmi_avar *v)
+{
     const evalctx *e = ud;
     for (int k = 2; k >= 0; k--)
         if (e->over[k] != WMI_NOREG && v == &e->L->ax.vars[e->over[k]])
@@ -499,7 +500,8 @@ static wm_status move_symbols(lint *L, const memrec *r, evalbuf *eb,
    as they stand are counted (the block-shape table). */
 wm_status wmi_lint_judge(lint *L, const memrec *r, evalbuf *eb,
                          const uint8_t *given, const wm_arch *arch,
-                         wm_lint_insn *v, wm_agg *agg, int moves) {
+                         wm_lint_insn *v, wm_agg *agg, int moves)
+{
     memset(v, 0, sizeof *v);
     v->insn = r->pc;
     v->op = r->op;
@@ -628,7 +630,8 @@ wm_status wmi_lint_judge(lint *L, const memrec *r, evalbuf *eb,
  */
 wm_status wmi_lint_by_shape(wm_lint *R, lint *L, evalbuf *eb,
                             const uint8_t *given, const wm_arch *arch,
-                            const wmi_func *f) {
+                            const wmi_func *f)
+{
     int two = (f->sregs_used &
                ((uint64_t)1 << SR_TID_Y | (uint64_t)1 << SR_TID_Z)) != 0;
     unsigned saved[3];

@@ -14,7 +14,8 @@ static int ends_block(const wmi_insn *in)
            in->op == OP_TRAP;
 }
 
-int wmi_lint_build_blocks(lint *L) {
+int wmi_lint_build_blocks(lint *L)
+{
     const wmi_func *f = L->f;
     uint32_t first = f->first, n = f->count;
     uint8_t *lead = calloc(n + 1, 1);
@@ -78,7 +79,8 @@ int wmi_lint_build_blocks(lint *L) {
 }
 
 /* Slots the loop headed by block h writes (anywhere in its range). */
-int wmi_lint_loop_writes(lint *L, const bblock *h, uint8_t *w) {
+int wmi_lint_loop_writes(lint *L, const bblock *h, uint8_t *w)
+{
     for (uint32_t pc = h->start; pc < h->loop_end; pc++) {
         const wmi_insn *in = &L->m->code[pc];
         uint32_t ds[2] = {in->d, in->d2};
@@ -231,7 +233,8 @@ static void leave_block(lint *L, size_t bi, bstate *s)
     }
 }
 
-void wmi_lint_sweep(lint *L, int k) {
+void wmi_lint_sweep(lint *L, int k)
+{
     uint32_t n = L->f->nslots;
     if (L->nblocks == 0) /* an empty body: nothing to enter */
         return;

@@ -9,21 +9,24 @@
 
 /* ---- states ------------------------------------------------------------- */
 
-int wmi_lint_state_alloc(bstate *s, uint32_t nslots) {
+int wmi_lint_state_alloc(bstate *s, uint32_t nslots)
+{
     memset(s, 0, sizeof *s);
     s->r = malloc(sizeof *s->r * (nslots ? nslots : 1));
     s->p = malloc(sizeof *s->p * (nslots ? nslots : 1));
     return s->r && s->p;
 }
 
-void wmi_lint_state_free(bstate *s) {
+void wmi_lint_state_free(bstate *s)
+{
     if (s) {
         free(s->r);
         free(s->p);
     }
 }
 
-void wmi_lint_state_copy(bstate *d, const bstate *s, uint32_t nslots) {
+void wmi_lint_state_copy(bstate *d, const bstate *s, uint32_t nslots)
+{
     memcpy(d->r, s->r, sizeof *d->r * nslots);
     memcpy(d->p, s->p, sizeof *d->p * nslots);
     memcpy(d->path, s->path, sizeof d->path);
@@ -33,7 +36,8 @@ void wmi_lint_state_copy(bstate *d, const bstate *s, uint32_t nslots) {
 }
 
 /* An undefined register (never written on the way): joins as identity. */
-int wmi_lint_undefined(const wmi_aff *a) {
+int wmi_lint_undefined(const wmi_aff *a)
+{
     return a->top && a->why == WMI_TOP_NONE;
 }
 
@@ -62,7 +66,8 @@ static wmi_aff join_val(wmi_actx *x, const wmi_aff *a, const wmi_aff *b,
 
 /* d = d JOIN s (d reached), path intersection. */
 void wmi_lint_state_join(wmi_actx *x, bstate *d, const bstate *s,
-                         uint32_t nslots, uint32_t at) {
+                         uint32_t nslots, uint32_t at)
+{
     assert(d != s && d->r && s->r);
     if (!d->reached) {
         wmi_lint_state_copy(d, s, nslots);
@@ -122,13 +127,15 @@ static int32_t cond_ref(lint *L, unsigned cmp, unsigned bits, int sgn,
     return (int32_t)(2 * L->nconds++);
 }
 
-uint64_t wmi_lint_cond_loops(const lint *L, int32_t ref) {
+uint64_t wmi_lint_cond_loops(const lint *L, int32_t ref)
+{
     assert(ref >= 0 && (size_t)(ref >> 1) < L->nconds);
     const cond *c = &L->conds[ref >> 1];
     return wmi_aff_loops(&L->ax, &c->l) | wmi_aff_loops(&L->ax, &c->r);
 }
 
-void wmi_lint_path_add(bstate *s, int32_t ref) {
+void wmi_lint_path_add(bstate *s, int32_t ref)
+{
     assert(s->npath <= MAXPATH);
     if (ref == NOCOND) {
         s->assumed = 1;
@@ -143,7 +150,8 @@ void wmi_lint_path_add(bstate *s, int32_t ref) {
 
 /* ---- reading and writing slots ------------------------------------------- */
 
-int wmi_lint_plain_slot(const lint *L, uint32_t s) {
+int wmi_lint_plain_slot(const lint *L, uint32_t s)
+{
     return s != WMI_NOREG && !(s & WMI_VEC) && s >= SLOT_SREG0 + SR_COUNT &&
            s < L->f->nslots && !L->iscst[s];
 }
@@ -189,7 +197,8 @@ static wmi_aff rdw(lint *L, const bstate *s, uint32_t slot, unsigned bits)
     return s->r[slot];
 }
 
-int32_t wmi_lint_rdp(const lint *L, const bstate *s, uint32_t slot) {
+int32_t wmi_lint_rdp(const lint *L, const bstate *s, uint32_t slot)
+{
     if (!wmi_lint_plain_slot(L, slot))
         return NOCOND;
     return s->p[slot];
@@ -235,7 +244,8 @@ static void wr(lint *L, bstate *s, const wmi_insn *in, uint32_t d, wmi_aff v,
 
 /* ---- the transfer function ----------------------------------------------- */
 
-unsigned wmi_lint_type_bytes(wmi_type t) {
+unsigned wmi_lint_type_bytes(wmi_type t)
+{
     unsigned b = wmi_type_bits(t);
     return b < 8 ? 1 : b / 8;
 }
@@ -340,7 +350,8 @@ static void bit_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
 /* Abstract effect of the instruction at pc on s: lint's transfer
    function, one case per opcode as in the interpreter's dispatch (hence
    its length; a family column in the opcode table is to shorten it). */
-void wmi_lint_step(lint *L, bstate *s, uint32_t pc) {
+void wmi_lint_step(lint *L, bstate *s, uint32_t pc)
+{
     assert(pc < L->m->ncode);
     const wmi_insn *in = &L->m->code[pc];
     wmi_type t = (wmi_type)in->type;
