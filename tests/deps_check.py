@@ -33,9 +33,9 @@ KNOWN = [
         "files": {
             "src/agg.c", "src/cache_ptx.c", "src/count_memo.c",
             "src/ptx_async.c", "src/ptx_call.c", "src/ptx_check.c",
-            "src/ptx_check_sched.c", "src/ptx_cluster.c", "src/ptx_decode.c",
+            "src/ptx_check_sched.c", "src/ptx_cluster.c",
             "src/ptx_elect.c", "src/ptx_exec.c", "src/ptx_fastmem.c",
-            "src/ptx_mma.c", "src/ptx_mma8.c", "src/ptx_parse.c",
+            "src/ptx_mma.c", "src/ptx_mma8.c",
             "src/ptx_run.c", "src/ptx_stmatrix.c", "src/ptx_tensormap.c",
             "src/ptx_tex.c", "src/ptx_tma.c", "src/ptx_wgmma.c",
             "src/ptx_wmma.c", "src/sass_map.c", "src/sass_view.c",
