@@ -11,6 +11,7 @@
 #include "warpmem.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PI_HEAD ".version 8.0\n.target sm_80\n.address_size 64\n"
@@ -26,6 +27,24 @@ static inline wm_ptx_module *pi_parse(const char *src, const char *path)
     }
     return m;
 }
+
+#ifdef WM_SOURCE_DIR
+/* The committed corpus PTX tests/corpus/ptx/NAME_BUILD.ptx (build: "sm_90a",
+   "G_sm_90a", ...), parsed; NULL after a failed CHECK. */
+static inline wm_ptx_module *pi_corpus(const char *name, const char *build)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/corpus/ptx/%s_%s.ptx",
+             WM_SOURCE_DIR, name, build);
+    size_t n = 0;
+    char *src = wm_read_file(path, &n);
+    CHECK(src != NULL);
+    wm_ptx_module *m = src ? pi_parse(src, path) : NULL;
+    free(src);
+    CHECK(m != NULL);
+    return m;
+}
+#endif
 
 /* A launch being built: pi_buf / pi_u32 / pi_f32 append arguments in
    order; threads and max_steps 0 mean one worker and 10^6 steps. */

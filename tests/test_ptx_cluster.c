@@ -16,16 +16,7 @@ static wm_arch arch;
 
 static wm_ptx_module *corpus(const char *build)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/corpus/ptx/cluster_dsmem_%s.ptx",
-             WM_SOURCE_DIR, build);
-    size_t n = 0;
-    char *src = wm_read_file(path, &n);
-    CHECK(src != NULL);
-    wm_ptx_module *m = src ? pi_parse(src, path) : NULL;
-    free(src);
-    CHECK(m != NULL);
-    return m;
+    return pi_corpus("cluster_dsmem", build);
 }
 
 /* A launch of grid x block (1-D unless set after) with a cluster shape. */

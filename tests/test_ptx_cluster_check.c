@@ -18,16 +18,7 @@
 
 static wm_ptx_module *corpus(const char *build)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/corpus/ptx/cluster_check_%s.ptx",
-             WM_SOURCE_DIR, build);
-    size_t n = 0;
-    char *src = wm_read_file(path, &n);
-    CHECK(src != NULL);
-    wm_ptx_module *m = src ? pi_parse(src, path) : NULL;
-    free(src);
-    CHECK(m != NULL);
-    return m;
+    return pi_corpus("cluster_check", build);
 }
 
 /* A launch of grid x 128 threads in clusters of cx (0: the kernel's). */

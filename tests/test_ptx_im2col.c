@@ -12,6 +12,7 @@
  */
 #include "check.h"
 #include "ptx_inline.h"
+#include "tma_gen.h"
 #include "ptx_tma_int.h"
 
 #include <math.h>
@@ -81,16 +82,7 @@ enum { C = 32, K = 8, PIX = 32 };
 
 static wm_ptx_module *corpus(const char *build)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/corpus/ptx/tma_im2col_%s.ptx",
-             WM_SOURCE_DIR, build);
-    size_t n = 0;
-    char *src = wm_read_file(path, &n);
-    CHECK(src != NULL);
-    wm_ptx_module *m = src ? pi_parse(src, path) : NULL;
-    free(src);
-    CHECK(m != NULL);
-    return m;
+    return pi_corpus("tma_im2col", build);
 }
 
 /* conv3x3_im2col on N x H x W x 32 floats into 8 channels: out equals
@@ -193,67 +185,18 @@ static void gen_source(char *s, size_t n, unsigned rank, int mc, int hint)
         snprintf(loads + ll, sizeof loads - ll,
                  "\tld.param.u16 %%rs%u, [o%u];\n", 10 + i, i);
     }
-    snprintf(s, n,
-        ".version 8.0\n.target sm_90a\n.address_size 64\n"
-        ".visible .entry ic(.param .align 64 .b8 map[128], .param .u64 out,"
-        " .param .u32 nbytes%s)\n{\n"
-        "\t.shared .align 1024 .b8 buf[16384];\n"
-        "\t.shared .align 8 .b64 bar;\n"
-        "\t.reg .pred %%p<4>;\n\t.reg .b16 %%rs<16>;\n\t.reg .b32 %%r<20>;\n"
-        "\t.reg .b64 %%rd<8>;\n"
-        "\tmov.u32 %%r1, %%tid.x;\n"
-        "\tmov.u32 %%r2, bar;\n"
-        "\tmov.u32 %%r3, buf;\n"
-        "\tld.param.u32 %%r4, [nbytes];\n"
-        "\tmov.u32 %%r9, %%cluster_ctarank;\n"
-        "\tsetp.ne.u32 %%p1, %%r1, 0;\n"
-        "\t@%%p1 bra $sync;\n"
-        "\tmbarrier.init.shared::cta.b64 [%%r2], 1;\n"
-        "\tmbarrier.arrive.expect_tx.shared::cta.b64 %%rd1, [%%r2], %%r4;\n"
-        "$sync:\n"
-        "\tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\n"
-        "\tor.b32 %%r5, %%r1, %%r9;\n"
-        "\tsetp.ne.u32 %%p1, %%r5, 0;\n"
-        "\t@%%p1 bra $wait;\n"
-        "\tmov.b64 %%rd2, map;\n"
-        "\tcvta.param.u64 %%rd3, %%rd2;\n"
-        "%s"
-        "\tmov.u16 %%rs1, 3;\n"
-        "\tmov.b64 %%rd7, 0;\n" /* a cache policy: parsed, no effect */
-        "\tcp.async.bulk.prefetch.tensor.%ud.L2.global.im2col [%%rd3, {%s}], "
-        "{%s};\n"
-        "\tcp.async.bulk.tensor.%ud.shared::cluster.global.im2col.mbarrier::"
-        "complete_tx::bytes%s%s [%%r3], [%%rd3, {%s}], [%%r2], {%s}%s%s;\n"
-        "$wait:\n"
-        "\tmbarrier.try_wait.parity.shared::cta.b64 %%p2, [%%r2], 0;\n"
-        "\t@!%%p2 bra $wait;\n"
-        "\tmul.lo.u32 %%r6, %%r9, %%r4;\n"
-        "\tld.param.u64 %%rd4, [out];\n"
-        "\tmov.u32 %%r5, %%r1;\n"
-        "$copy:\n"
-        "\tshl.b32 %%r7, %%r5, 2;\n"
-        "\tsetp.ge.u32 %%p3, %%r7, %%r4;\n"
-        "\t@%%p3 bra $done;\n"
-        "\tadd.s32 %%r8, %%r3, %%r7;\n"
-        "\tld.shared.u32 %%r8, [%%r8];\n"
-        "\tadd.s32 %%r7, %%r7, %%r6;\n"
-        "\tcvt.u64.u32 %%rd5, %%r7;\n"
-        "\tadd.s64 %%rd6, %%rd4, %%rd5;\n"
-        "\tst.global.u32 [%%rd6], %%r8;\n"
-        "\tadd.s32 %%r5, %%r5, 32;\n"
-        "\tbra $copy;\n"
-        "$done:\n"
-        "\tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\n"
-        "\tret;\n}\n",
-        params, loads, rank, coords, offs, rank,
-        mc ? ".multicast::cluster" : "", hint ? ".L2::cache_hint" : "",
-        coords, offs, mc ? ", %rs1" : "", hint ? ", %rd7" : "");
-}
-
-static unsigned esize(unsigned dtype)
-{
-    static const unsigned sz[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
-    return sz[dtype];
+    char issue[2048];
+    snprintf(issue, sizeof issue,
+             "%s\tmov.b64 %%rd7, 0;\n" /* a cache policy: parsed, no effect */
+             "\tcp.async.bulk.prefetch.tensor.%ud.L2.global.im2col "
+             "[%%rd3, {%s}], {%s};\n"
+             "\tcp.async.bulk.tensor.%ud.shared::cluster.global.im2col."
+             "mbarrier::complete_tx::bytes%s%s [%%r3], [%%rd3, {%s}], [%%r2], "
+             "{%s}%s%s;\n",
+             loads, rank, coords, offs, rank,
+             mc ? ".multicast::cluster" : "", hint ? ".L2::cache_hint" : "",
+             coords, offs, mc ? ", %rs1" : "", hint ? ", %rd7" : "");
+    tma_gen(s, n, "ic", 16384, params, issue);
 }
 
 typedef struct ic_case {
@@ -274,7 +217,7 @@ typedef struct ic_case {
    Outside the tensor: zero or NaN.  Swizzled as in test_ptx_tma.c. */
 static uint64_t reference(const ic_case *k, const uint8_t *g, uint8_t *sh)
 {
-    unsigned es = esize(k->dtype), r = k->rank;
+    unsigned es = tma_esize(k->dtype), r = k->rank;
     int64_t lo[5] = {0}, cnt[5] = {0}, q0 = 0, mul = 1;
     uint64_t pitch[5];
     pitch[0] = es;
@@ -333,7 +276,7 @@ static uint64_t reference(const ic_case *k, const uint8_t *g, uint8_t *sh)
 /* The map of case k over extra buffer 0 of a launch of nargs. */
 static wm_ptx_tmap case_map(const ic_case *k, size_t nargs)
 {
-    wm_ptx_tmap t = im2col_map(k->dtype, esize(k->dtype), k->rank, k->dims,
+    wm_ptx_tmap t = im2col_map(k->dtype, tma_esize(k->dtype), k->rank, k->dims,
                                nargs, 0);
     memcpy(t.lower, k->lower, sizeof t.lower);
     memcpy(t.upper, k->upper, sizeof t.upper);
@@ -374,7 +317,7 @@ static void gen_case(const ic_case *k, int mc, int hint)
     if (!m)
         return;
     size_t nargs = 3 + k->rank + (k->rank - 2);
-    unsigned es = esize(k->dtype);
+    unsigned es = tma_esize(k->dtype);
     uint64_t gbytes = es;
     for (unsigned i = 0; i < k->rank; i++)
         gbytes *= k->dims[i];

@@ -50,16 +50,7 @@ static wm_status run(const wm_ptx_module *m, const char *name, unsigned gx,
 
 static wm_ptx_module *corpus(const char *build)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/corpus/ptx/tma_replace_%s.ptx",
-             WM_SOURCE_DIR, build);
-    size_t n = 0;
-    char *src = wm_read_file(path, &n);
-    CHECK(src != NULL);
-    wm_ptx_module *m = src ? pi_parse(src, path) : NULL;
-    free(src);
-    CHECK(m != NULL);
-    return m;
+    return pi_corpus("tma_replace", build);
 }
 
 /* A 2-D f32 map with a 32 x 8 box. */

@@ -40,19 +40,9 @@ static wm_stats at_line(const wm_agg *g, unsigned line, wm_space sp, wm_op op) {
     return t;
 }
 
-static wm_ptx_module *load(const char *build) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/corpus/ptx/tex_%s.ptx", WM_SOURCE_DIR,
-             build);
-    size_t n = 0;
-    char *src = wm_read_file(path, &n);
-    CHECK(src != NULL);
-    if (!src)
-        return NULL;
-    wm_ptx_module *m = pi_parse(src, path);
-    free(src);
-    CHECK(m != NULL);
-    return m;
+static wm_ptx_module *load(const char *build)
+{
+    return pi_corpus("tex", build);
 }
 
 /* Run kernel name with the arguments of pl and the textures tx. */

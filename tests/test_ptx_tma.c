@@ -11,6 +11,7 @@
  */
 #include "check.h"
 #include "ptx_inline.h"
+#include "tma_gen.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,16 +21,7 @@ static wm_arch arch;
 
 static wm_ptx_module *corpus(const char *build)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/corpus/ptx/tma_tile_%s.ptx",
-             WM_SOURCE_DIR, build);
-    size_t n = 0;
-    char *src = wm_read_file(path, &n);
-    CHECK(src != NULL);
-    wm_ptx_module *m = src ? pi_parse(src, path) : NULL;
-    free(src);
-    CHECK(m != NULL);
-    return m;
+    return pi_corpus("tma_tile", build);
 }
 
 /* A launch whose tensors are the extra buffers x[0..nx). */
@@ -201,63 +193,13 @@ static void nd_source(char *s, size_t n, unsigned rank, int multicast)
         snprintf(loads + ll, sizeof loads - ll,
                  "\tld.param.u32 %%r%u, [c%u];\n", 10 + i, i);
     }
-    snprintf(s, n,
-        ".version 8.0\n.target sm_90a\n.address_size 64\n"
-        ".visible .entry nd(.param .align 64 .b8 map[128], .param .u64 out,"
-        " .param .u32 nbytes%s)\n{\n"
-        "\t.shared .align 1024 .b8 buf[8192];\n"
-        "\t.shared .align 8 .b64 bar;\n"
-        "\t.reg .pred %%p<4>;\n\t.reg .b16 %%rs<2>;\n\t.reg .b32 %%r<20>;\n"
-        "\t.reg .b64 %%rd<8>;\n"
-        "\tmov.u32 %%r1, %%tid.x;\n"
-        "\tmov.u32 %%r2, bar;\n"
-        "\tmov.u32 %%r3, buf;\n"
-        "\tld.param.u32 %%r4, [nbytes];\n"
-        "\tmov.u32 %%r9, %%cluster_ctarank;\n"
-        "\tsetp.ne.u32 %%p1, %%r1, 0;\n"
-        "\t@%%p1 bra $sync;\n"
-        "\tmbarrier.init.shared::cta.b64 [%%r2], 1;\n"
-        "\tmbarrier.arrive.expect_tx.shared::cta.b64 %%rd1, [%%r2], %%r4;\n"
-        "$sync:\n"
-        "\tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\n"
-        "\tor.b32 %%r5, %%r1, %%r9;\n"
-        "\tsetp.ne.u32 %%p1, %%r5, 0;\n"
-        "\t@%%p1 bra $wait;\n"
-        "\tmov.b64 %%rd2, map;\n"
-        "\tcvta.param.u64 %%rd3, %%rd2;\n"
-        "%s"
-        "\tmov.u16 %%rs1, 3;\n"
-        "\tcp.async.bulk.tensor.%ud.shared::cluster.global.tile.mbarrier::"
-        "complete_tx::bytes%s [%%r3], [%%rd3, {%s}], [%%r2]%s;\n"
-        "$wait:\n"
-        "\tmbarrier.try_wait.parity.shared::cta.b64 %%p2, [%%r2], 0;\n"
-        "\t@!%%p2 bra $wait;\n"
-        "\tmul.lo.u32 %%r6, %%r9, %%r4;\n"
-        "\tld.param.u64 %%rd4, [out];\n"
-        "\tmov.u32 %%r5, %%r1;\n"
-        "$copy:\n"
-        "\tshl.b32 %%r7, %%r5, 2;\n"
-        "\tsetp.ge.u32 %%p3, %%r7, %%r4;\n"
-        "\t@%%p3 bra $done;\n"
-        "\tadd.s32 %%r8, %%r3, %%r7;\n"
-        "\tld.shared.u32 %%r8, [%%r8];\n"
-        "\tadd.s32 %%r7, %%r7, %%r6;\n"
-        "\tcvt.u64.u32 %%rd5, %%r7;\n"
-        "\tadd.s64 %%rd6, %%rd4, %%rd5;\n"
-        "\tst.global.u32 [%%rd6], %%r8;\n"
-        "\tadd.s32 %%r5, %%r5, 32;\n"
-        "\tbra $copy;\n"
-        "$done:\n"
-        "\tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\n"
-        "\tret;\n}\n",
-        params, loads, rank, multicast ? ".multicast::cluster" : "", coords,
-        multicast ? ", %rs1" : "");
-}
-
-static unsigned esize(unsigned dtype)
-{
-    static const unsigned sz[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
-    return sz[dtype];
+    char issue[1024];
+    snprintf(issue, sizeof issue,
+             "%s\tcp.async.bulk.tensor.%ud.shared::cluster.global.tile."
+             "mbarrier::complete_tx::bytes%s [%%r3], [%%rd3, {%s}], [%%r2]%s;\n",
+             loads, rank, multicast ? ".multicast::cluster" : "", coords,
+             multicast ? ", %rs1" : "");
+    tma_gen(s, n, "nd", 8192, params, issue);
 }
 
 /* The shared bytes of box t at coords, from the CUDA driver API's
@@ -270,7 +212,7 @@ static unsigned esize(unsigned dtype)
 static uint64_t reference(const wm_ptx_tmap *t, const uint8_t *g,
                           const int *at, uint8_t *sh)
 {
-    unsigned es = esize(t->dtype), n[5] = {1, 1, 1, 1, 1};
+    unsigned es = tma_esize(t->dtype), n[5] = {1, 1, 1, 1, 1};
     uint64_t total = 1;
     unsigned st[5] = {1, 1, 1, 1, 1};
     for (unsigned i = 0; i < t->rank; i++) {
@@ -334,7 +276,7 @@ static void nd(const nd_case *k)
     memcpy(t.elem_strides, k->es, sizeof t.elem_strides);
     t.swizzle = k->swizzle;
     t.oob_fill = k->fill;
-    uint64_t gbytes = k->rank == 1 ? k->dims[0] * esize(k->dtype)
+    uint64_t gbytes = k->rank == 1 ? k->dims[0] * tma_esize(k->dtype)
                                    : k->strides[k->rank - 2] *
                                          k->dims[k->rank - 1];
     uint8_t *g = malloc(gbytes);
