@@ -126,30 +126,68 @@ static inline void pi_f32(pi_launch *l, float v)
     pi_u32(l, u);
 }
 
+/* A wm_ptx_launch of gx x gy CTAs of block threads, in clusters of cx
+   along x (0: the kernel's own), over args and the extra buffers
+   x[0..nx); one worker, 10^6 steps (set others after). */
+static inline wm_ptx_launch pi_launch_of(unsigned gx, unsigned gy,
+                                         unsigned block, unsigned cx,
+                                         const wm_ptx_arg *args,
+                                         size_t nargs, const wm_ptx_arg *x,
+                                         size_t nx)
+{
+    wm_ptx_launch l;
+    memset(&l, 0, sizeof l);
+    l.grid[0] = gx;
+    l.grid[1] = gy;
+    l.grid[2] = 1;
+    l.block[0] = block;
+    l.block[1] = l.block[2] = 1;
+    if (cx) {
+        l.cluster[0] = cx;
+        l.cluster[1] = l.cluster[2] = 1;
+    }
+    l.args = args;
+    l.nargs = nargs;
+    l.extra = x;
+    l.nextra = nx;
+    l.threads = 1;
+    l.max_steps = 1000000;
+    return l;
+}
+
+/* Run kernel name of m under launch l (fast and slow paths compared),
+   counting into agg and res (either may be NULL); the fault goes to *ft
+   (may be NULL: then it is printed). */
+static inline wm_status pi_run_launch(const wm_ptx_module *m,
+                                      const char *name,
+                                      const wm_ptx_launch *l, wm_agg *agg,
+                                      wm_ptx_result *res, wm_ptx_fault *ft)
+{
+    long k = wm_ptx_find_kernel(m, name);
+    CHECK(k >= 0);
+    if (k < 0)
+        return WM_ERR_ARG;
+    wm_ptx_fault f;
+    wm_status st = twin_run(m, (size_t)k, l, agg, res, ft ? ft : &f);
+    if (st != WM_OK && !ft)
+        fprintf(stderr, "%s: %s (PTX line %u)\n", name, f.msg, f.ptx_line);
+    return st;
+}
+
 /* Run kernel name of m counting into agg (may be NULL); the fault (if
    any) goes to *ft (may be NULL: then it is printed). */
 static inline wm_status pi_run_agg(const wm_ptx_module *m, const char *name,
                                    const pi_launch *pl, wm_agg *agg,
                                    wm_ptx_fault *ft)
 {
-    long k = wm_ptx_find_kernel(m, name);
-    CHECK(k >= 0);
-    if (k < 0)
-        return WM_ERR_ARG;
-    wm_ptx_launch l;
-    memset(&l, 0, sizeof l);
+    wm_ptx_launch l = pi_launch_of(pl->grid[0], pl->grid[1], pl->block[0], 0,
+                                   pl->args, pl->nargs, NULL, 0);
     memcpy(l.grid, pl->grid, sizeof l.grid);
     memcpy(l.block, pl->block, sizeof l.block);
     l.dyn_smem = pl->dyn_smem;
-    l.args = pl->args;
-    l.nargs = pl->nargs;
     l.threads = pl->threads ? pl->threads : 1;
     l.max_steps = pl->max_steps ? pl->max_steps : 1000000;
-    wm_ptx_fault f;
-    wm_status st = twin_run(m, (size_t)k, &l, agg, NULL, ft ? ft : &f);
-    if (st != WM_OK && !ft)
-        fprintf(stderr, "%s: %s (PTX line %u)\n", name, f.msg, f.ptx_line);
-    return st;
+    return pi_run_launch(m, name, &l, agg, NULL, ft);
 }
 
 /* pi_run_agg without statistics. */

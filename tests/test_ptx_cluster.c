@@ -23,21 +23,7 @@ static wm_ptx_module *corpus(const char *build)
 static wm_ptx_launch launch(unsigned grid, unsigned block, unsigned cx,
                             wm_ptx_arg *args, size_t nargs)
 {
-    wm_ptx_launch l;
-    memset(&l, 0, sizeof l);
-    l.grid[0] = grid;
-    l.grid[1] = l.grid[2] = 1;
-    l.block[0] = block;
-    l.block[1] = l.block[2] = 1;
-    if (cx) {
-        l.cluster[0] = cx;
-        l.cluster[1] = l.cluster[2] = 1;
-    }
-    l.args = args;
-    l.nargs = nargs;
-    l.threads = 1;
-    l.max_steps = 1000000;
-    return l;
+    return pi_launch_of(grid, 1, block, cx, args, nargs, NULL, 0);
 }
 
 /* Run kernel name (fast and slow paths compared); the fault in *ft. */
@@ -45,15 +31,7 @@ static wm_status run(const wm_ptx_module *m, const char *name,
                      const wm_ptx_launch *l, wm_agg *agg, wm_ptx_result *res,
                      wm_ptx_fault *ft)
 {
-    long k = wm_ptx_find_kernel(m, name);
-    CHECK(k >= 0);
-    if (k < 0)
-        return WM_ERR_ARG;
-    wm_ptx_fault f;
-    wm_status st = twin_run(m, (size_t)k, l, agg, res, ft ? ft : &f);
-    if (st != WM_OK && !ft)
-        fprintf(stderr, "%s: %s (PTX line %u)\n", name, f.msg, f.ptx_line);
-    return st;
+    return pi_run_launch(m, name, l, agg, res, ft);
 }
 
 /* cluster_sum: every element added into rank 0's total by DSMEM atomics;

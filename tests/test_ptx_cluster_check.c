@@ -25,21 +25,7 @@ static wm_ptx_module *corpus(const char *build)
 static wm_ptx_launch launch(unsigned grid, unsigned cx, wm_ptx_arg *args,
                             size_t nargs)
 {
-    wm_ptx_launch l;
-    memset(&l, 0, sizeof l);
-    l.grid[0] = grid;
-    l.grid[1] = l.grid[2] = 1;
-    l.block[0] = 128;
-    l.block[1] = l.block[2] = 1;
-    if (cx) {
-        l.cluster[0] = cx;
-        l.cluster[1] = l.cluster[2] = 1;
-    }
-    l.args = args;
-    l.nargs = nargs;
-    l.threads = 1;
-    l.max_steps = 1000000;
-    return l;
+    return pi_launch_of(grid, 1, 128, cx, args, nargs, NULL, 0);
 }
 
 /* Run kernel name under checks (fast and slow paths compared); the

@@ -27,31 +27,9 @@ static wm_status run(const wm_ptx_module *m, const char *name, unsigned gx,
                      size_t nargs, wm_ptx_arg *x, size_t nx, wm_agg *agg,
                      wm_ptx_fault *ft)
 {
-    long k = wm_ptx_find_kernel(m, name);
-    CHECK(k >= 0);
-    if (k < 0)
-        return WM_ERR_ARG;
-    wm_ptx_launch l;
-    memset(&l, 0, sizeof l);
-    l.grid[0] = gx;
-    l.grid[1] = l.grid[2] = 1;
-    l.block[0] = block;
-    l.block[1] = l.block[2] = 1;
-    if (cluster) {
-        l.cluster[0] = cluster;
-        l.cluster[1] = l.cluster[2] = 1;
-    }
-    l.args = args;
-    l.nargs = nargs;
-    l.extra = x;
-    l.nextra = nx;
-    l.threads = 1;
+    wm_ptx_launch l = pi_launch_of(gx, 1, block, cluster, args, nargs, x, nx);
     l.max_steps = 4000000;
-    wm_ptx_fault f;
-    wm_status st = twin_run(m, (size_t)k, &l, agg, NULL, ft ? ft : &f);
-    if (st != WM_OK && !ft)
-        fprintf(stderr, "%s: %s (PTX line %u)\n", name, f.msg, f.ptx_line);
-    return st;
+    return pi_run_launch(m, name, &l, agg, NULL, ft);
 }
 
 /* An im2col map of rank dims over extra buffer j of a launch of nargs,

@@ -24,28 +24,8 @@ static wm_status run(const wm_ptx_module *m, const char *name, unsigned gx,
                      unsigned gy, wm_ptx_arg *args, size_t nargs,
                      wm_ptx_arg *x, size_t nx, wm_ptx_fault *ft)
 {
-    long k = wm_ptx_find_kernel(m, name);
-    CHECK(k >= 0);
-    if (k < 0)
-        return WM_ERR_ARG;
-    wm_ptx_launch l;
-    memset(&l, 0, sizeof l);
-    l.grid[0] = gx;
-    l.grid[1] = gy;
-    l.grid[2] = 1;
-    l.block[0] = 128;
-    l.block[1] = l.block[2] = 1;
-    l.args = args;
-    l.nargs = nargs;
-    l.extra = x;
-    l.nextra = nx;
-    l.threads = 1;
-    l.max_steps = 1000000;
-    wm_ptx_fault f;
-    wm_status st = twin_run(m, (size_t)k, &l, NULL, NULL, ft ? ft : &f);
-    if (st != WM_OK && !ft)
-        fprintf(stderr, "%s: %s (PTX line %u)\n", name, f.msg, f.ptx_line);
-    return st;
+    wm_ptx_launch l = pi_launch_of(gx, gy, 128, 0, args, nargs, x, nx);
+    return pi_run_launch(m, name, &l, NULL, NULL, ft);
 }
 
 static wm_ptx_module *corpus(const char *build)
