@@ -22,14 +22,26 @@
  * clears shadow memory for it (an f16[9102091020] buffer is 2 GiB of
  * shadow), so a campaign would report its own out-of-memory.  A struct
  * field's buffer is filled eagerly, so a 4 GiB field filled by rand=
- * would run for minutes.
+ * would run for minutes; so is a tensor map's data, whose size is the
+ * product of its dimensions.
  */
 static int fuzz_arg_huge(const char *a)
 {
-    /* every bracket: a by-value struct has one per field */
-    for (const char *br = strchr(a, '['); br; br = strchr(br + 1, '['))
-        if (strtoull(br + 1, NULL, 10) > (1ull << 24))
-            return 1;
+    /* every bracket: a by-value struct has one per field; a tensor map's
+       data is filled eagerly too and counts its dimensions' product
+       ("tmap:f16[624x2112112]" is 1.3 G elements) */
+    for (const char *br = strchr(a, '['); br; br = strchr(br + 1, '[')) {
+        unsigned long long total = 1;
+        const char *q = br;
+        do {
+            char *end;
+            unsigned long long d = strtoull(q + 1, &end, 10);
+            if (d > (1ull << 24) || (d && total > (1ull << 24) / d))
+                return 1;
+            total *= d ? d : 1;
+            q = end;
+        } while (*q == 'x');
+    }
     return 0;
 }
 
