@@ -90,7 +90,7 @@ bench: all
 	    ./bench/run.sh $(BUILD)
 
 fmt:
-	clang-format -i include/*.h src/*.c src/*.h cli/*.c cli/*.h tests/*.c tests/*.h tests/consumer/*.c bench/*.c fuzz/*.c fuzz/*.h cli/doc/*.c
+	clang-format -i include/*.h $$(find src -name '*.[ch]') cli/*.c cli/*.h tests/*.c tests/*.h tests/consumer/*.c bench/*.c fuzz/*.c fuzz/*.h cli/doc/*.c
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

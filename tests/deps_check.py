@@ -31,14 +31,14 @@ import sys
 KNOWN = [
     {
         "files": {
-            "src/agg.c", "src/cache_ptx.c", "src/count_memo.c",
-            "src/ptx_async.c", "src/ptx_call.c", "src/ptx_check.c",
-            "src/ptx_check_sched.c", "src/ptx_cluster.c",
-            "src/ptx_elect.c", "src/ptx_exec.c", "src/ptx_fastmem.c",
-            "src/ptx_mma.c", "src/ptx_mma8.c",
-            "src/ptx_run.c", "src/ptx_stmatrix.c", "src/ptx_tensormap.c",
-            "src/ptx_tex.c", "src/ptx_tma.c", "src/ptx_wgmma.c",
-            "src/ptx_wmma.c", "src/sass_map.c", "src/sass_view.c",
+            "src/agg/agg.c", "src/cache/cache_ptx.c", "src/agg/count_memo.c",
+            "src/ptx/exec/ptx_async.c", "src/ptx/exec/ptx_call.c", "src/check/ptx_check.c",
+            "src/check/ptx_check_sched.c", "src/ptx/exec/ptx_cluster.c",
+            "src/ptx/exec/ptx_elect.c", "src/ptx/run/ptx_exec.c", "src/ptx/run/ptx_fastmem.c",
+            "src/ptx/exec/ptx_mma.c", "src/ptx/exec/ptx_mma8.c",
+            "src/ptx/run/ptx_run.c", "src/ptx/exec/ptx_stmatrix.c", "src/ptx/exec/ptx_tensormap.c",
+            "src/ptx/exec/ptx_tex.c", "src/ptx/exec/ptx_tma.c", "src/ptx/exec/ptx_wgmma.c",
+            "src/ptx/exec/ptx_wmma.c", "src/sass/sass_map.c", "src/sass/sass_view.c",
         },
         "how": "the opcode families (async, call, cluster, elect, mma, "
                "mma8, stmatrix, tensormap, tex, tma, wgmma, wmma) call "
@@ -53,7 +53,7 @@ KNOWN = [
 ]
 
 DIRS = ("src", "cli", "lab")
-INCLUDE_DIRS = ("src", "include", "cli")
+BASE_INCLUDE_DIRS = ("include", "cli")
 
 TOKEN = re.compile(r"[A-Za-z_]\w*|\d[\w.]*|\S")
 IDENT = re.compile(r"[A-Za-z_]\w*$")
@@ -193,10 +193,14 @@ def graph(root, info):
         for name in fi["defs"]:
             definer.setdefault(name, []).append(rel)
     edges = {rel: {} for rel in info}
+    # the build's include path: every folder under src/, include/, cli/
+    inc_dirs = tuple(sorted({os.path.dirname(r) for r in info
+                             if r.startswith("src" + os.sep)})) \
+        + BASE_INCLUDE_DIRS
     for rel, fi in info.items():
         here = os.path.dirname(rel)
         for inc in fi["includes"]:
-            for base in (here,) + INCLUDE_DIRS:
+            for base in (here,) + inc_dirs:
                 cand = os.path.normpath(os.path.join(base, inc))
                 if cand in info:
                     if cand != rel:
