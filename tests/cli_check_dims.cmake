@@ -1,5 +1,5 @@
 # A shared hazard's element in the array's declared dimensions where a -G
-# build's DWARF declares them (src/ptx_dwarf.c): gemm_war.cu's
+# build's DWARF declares them (src/ptx/ptx_dwarf.c): gemm_war.cu's
 # `float As[16][16]` at byte 896 is As[14][0]; the -O3 PTX declares bytes
 # only, so its index stays flat (As[224]).
 set(CK ${PROJECT_SOURCE_DIR}/tests/check/ptx)

@@ -1,5 +1,5 @@
 /*
- * test_cache.c -- the hierarchy model (src/cache.c): hand-computed cases,
+ * test_cache.c -- the hierarchy model (src/cache/cache.c): hand-computed cases,
  * a brute-force reference (fully associative LRU lists, slow and obviously
  * right) checked against the fast model on random streams, the occupancy
  * and carve-out of the GPU profiles, and the model fed by the PTX

@@ -1,6 +1,6 @@
 /*
- * test_cache_time.c -- the terms of the memory time (src/cache_time.c,
- * src/cache_dep.c, wm_cache_predict) on hand-computed streams: the
+ * test_cache_time.c -- the terms of the memory time (src/cache/cache_time.c,
+ * src/cache/cache_dep.c, wm_cache_predict) on hand-computed streams: the
  * latency of load groups and its overlap over resident CTAs, the barrier
  * intervals in series, the L1 pipe's tag, data and shared cycles, the
  * partial-sector writes of the L2 term, the load groups of PTX code, and

@@ -1,5 +1,5 @@
 /*
- * test_count_affine.c -- wmi_count_affine (src/count_affine.c), the closed
+ * test_count_affine.c -- wmi_count_affine (src/model/count_affine.c), the closed
  * form of an affine warp access's counts, against wm_count's per-lane
  * model: hand-computed cases, then random affine patterns (strides of 0,
  * negative, below, at and above the sector and bank unit, not multiples

@@ -1,6 +1,6 @@
 /*
  * test_model_property.c -- wm_count against the brute-force reference
- * (src/reference.c) on at least 100,000 random warps per access kind, plus
+ * (src/model/reference.c) on at least 100,000 random warps per access kind, plus
  * the model's invariants: lane permutations within phases do
  * not change counts, ceil(bytes / sector) <= sectors <= lanes * pieces for
  * aligned accesses, and stride-1 4-byte shared accesses are conflict-free.

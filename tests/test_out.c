@@ -1,6 +1,6 @@
 /*
- * test_out.c -- the output layer (src/out.c) and the CSV reader
- * (src/ncu_csv.c): JSON punctuation and escapes, CSV quoting and the
+ * test_out.c -- the output layer (src/out/out.c) and the CSV reader
+ * (src/ncu/ncu_csv.c): JSON punctuation and escapes, CSV quoting and the
  * one-header rule, and the reader on the cases an ncu export has (quoted
  * commas, doubled quotes, line breaks in fields, CRLF, a units row,
  * thousands separators, tool lines) and on broken input (line:col).

@@ -1,6 +1,6 @@
 /*
  * test_ptx_dwarf.c -- the declared dimensions of shared arrays from a -G
- * build's DWARF (src/ptx_dwarf.c): gemm_war.cu's `__shared__ float
+ * build's DWARF (src/ptx/ptx_dwarf.c): gemm_war.cu's `__shared__ float
  * As[16][16], Bs[16][16]` and stencil_halo.cu's 1-D tile, none from the
  * -O3 PTX (no DWARF), none for a name that is not declared, and every
  * truncation of the -G text read without a crash (and never wrong

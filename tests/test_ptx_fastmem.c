@@ -1,5 +1,5 @@
 /*
- * test_ptx_fastmem.c -- the fast ld/st path (src/ptx_fastmem.c) against
+ * test_ptx_fastmem.c -- the fast ld/st path (src/ptx/run/ptx_fastmem.c) against
  * the interpreter's checked path and against a CPU reference.
  *
  * Generated kernels move one scalar or .v2/.v4 element group per thread,

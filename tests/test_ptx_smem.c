@@ -1,6 +1,6 @@
 /*
  * test_ptx_smem.c -- the CTA's shared-memory layout when .shared variables
- * live in called functions (src/ptx_smem.c): hand-written PTX whose
+ * live in called functions (src/ptx/ptx_smem.c): hand-written PTX whose
  * kernels and callees report the addresses they see, then the corpus's
  * block reduction helper (tests/corpus/block_sum.cu, whose buf[32] nvcc
  * -G keeps inside the callee) against a CPU reference at -O3 and -G, and

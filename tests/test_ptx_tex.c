@@ -1,5 +1,5 @@
 /*
- * test_ptx_tex.c -- texture and surface objects (src/ptx_tex.c): the
+ * test_ptx_tex.c -- texture and surface objects (src/ptx/exec/ptx_tex.c): the
  * kernels of tests/corpus/tex.cu in every build against a CPU reference of
  * the filtering the CUDA programming guide documents (written here
  * independently of the interpreter), hand counts of texture sectors, the

@@ -1,5 +1,5 @@
 /*
- * test_sectors.c -- the distinct-sector counter (src/sectors.c) against a
+ * test_sectors.c -- the distinct-sector counter (src/model/sectors.c) against a
  * brute-force count, and wm_count against the reference model on warps
  * shaped for each of its paths: keys inside either window, keys just
  * outside it on either side, windows wrapping past 2^64, scattered keys
