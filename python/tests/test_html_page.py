@@ -1,6 +1,6 @@
 """The HTML report's source page on a Triton kernel: every line of the
 Python file is a row, the column read is the summary's first finding, and
-the page passes the XHTML, anchor and row checks (tests/html_check.py)."""
+the page passes the XHTML, anchor and row checks (tests/cli/html_check.py)."""
 import os
 import subprocess
 import sys

@@ -3,7 +3,7 @@
  * lanes are one run of consecutive lanes at addresses a0 + (l - lo) * d
  * (lo the first active lane): the counts from (a0, d, mask, size) alone,
  * without a pass over the lanes.  The PTX interpreter's fast memory path
- * (ptx_fastmem.c) counts such accesses this way; tests/test_count_affine.c
+ * (ptx_fastmem.c) counts such accesses this way; tests/unit/test_count_affine.c
  * holds every count to wm_count's over random affine patterns.
  *
  * Why the forms are exact (docs/design/memory-model.md §1, §2):

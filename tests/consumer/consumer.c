@@ -1,7 +1,7 @@
 /*
  * consumer.c -- a program outside the project that uses an installed
  * libwarpmem the way a user's would: the one public header and the library,
- * found by find_package(warpmem) or by pkg-config (tests/install.cmake).
+ * found by find_package(warpmem) or by pkg-config (tests/cli/install.cmake).
  *
  * It checks that the header and the library agree on the version and that
  * the model counts a hand-computed case: 32 lanes loading 4-byte floats

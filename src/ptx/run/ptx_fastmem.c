@@ -5,7 +5,7 @@
  * ptx_exec.c calls it first and runs its checked per-lane path when this
  * declines.
  *
- * Invariants (tests/ptx_twin.h holds every launch of the PTX tests to
+ * Invariants (tests/unit/ptx_twin.h holds every launch of the PTX tests to
  * them against the slow path):
  *   - A lane that might fault (out of bounds, misaligned for the whole
  *     vector, in another buffer) declines the whole instruction before

@@ -1,5 +1,5 @@
 # CLI tests of the .npy reader (cli/npy.c; header edge cases in
-# tests/test_npy.c): a header it refuses is one message naming the file
+# tests/unit/test_npy.c): a header it refuses is one message naming the file
 # and the reason, exit 4.  Inputs are in tests/limits/, stderr is pinned by
 # tests/golden/npy_*.txt; paths are relative (the tests run in the source
 # tree).

@@ -34,7 +34,7 @@ foreach(c tiled naive misaligned expr_tiled)
       -DOUT=${WM_ARTIFACTS}/page_${c}.html
       -DGOLDEN=${CMAKE_CURRENT_SOURCE_DIR}/golden/html_summary_${c}.html
       -DWORK_DIR=${PROJECT_SOURCE_DIR}
-      -P ${CMAKE_CURRENT_SOURCE_DIR}/html_summary.cmake)
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_summary.cmake)
   set_tests_properties(html_summary_${c} PROPERTIES
     FIXTURES_SETUP wm_html_page_${c})
 endforeach()
@@ -42,20 +42,20 @@ endforeach()
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_Interpreter_FOUND)
   add_test(NAME html_page_transpose
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/html_check.py
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_check.py
       --source-lines ${PROJECT_SOURCE_DIR}/examples/kernels/transpose.cu
       ${WM_ARTIFACTS}/page_tiled.html ${WM_ARTIFACTS}/page_naive.html)
   set_tests_properties(html_page_transpose PROPERTIES
     FIXTURES_REQUIRED "wm_html_page_tiled;wm_html_page_naive")
   add_test(NAME html_page_misaligned
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/html_check.py
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_check.py
       --source-lines ${PROJECT_SOURCE_DIR}/examples/kernels/misaligned_copy.cu
       ${WM_ARTIFACTS}/page_misaligned.html)
   set_tests_properties(html_page_misaligned PROPERTIES
     FIXTURES_REQUIRED wm_html_page_misaligned)
   # expr: statements as lines, each with a row
   add_test(NAME html_page_expr
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/html_check.py
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_check.py
       ${WM_ARTIFACTS}/page_expr_tiled.html)
   set_tests_properties(html_page_expr PROPERTIES
     FIXTURES_REQUIRED wm_html_page_expr_tiled)
@@ -66,12 +66,12 @@ endif()
 add_test(NAME html_page_anchors
   COMMAND ${CMAKE_COMMAND} -DFILE=${WM_ARTIFACTS}/page_tiled.html
     "-DRE=<tr class=\"src hot\" id=\"s0-47\"><td class=\"ln\"><a href=\"#d0-47\">47</a>@SEP@<section class=\"line\" id=\"d0-47\">.<h2><a href=\"#s0-47\">transpose.cu:47</a>@SEP@<td>31744</td><td class=\"t-high\">94%</td>@SEP@id=\"excess-chart\"@SEP@wavefronts per request over the 1024 requests of transpose.cu:47"
-    -P ${CMAKE_CURRENT_SOURCE_DIR}/html_grep.cmake)
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_grep.cmake)
 set_tests_properties(html_page_anchors PROPERTIES
   FIXTURES_REQUIRED wm_html_page_tiled)
 
 add_test(NAME html_page_render
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/html_render.sh ${WM_ARTIFACTS}
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_render.sh ${WM_ARTIFACTS}
     page_tiled.html page_misaligned.html page_expr_tiled.html)
 set_tests_properties(html_page_render PROPERTIES
   FIXTURES_REQUIRED "wm_html_page_tiled;wm_html_page_misaligned;wm_html_page_expr_tiled"
@@ -91,12 +91,12 @@ set_tests_properties(cli_html_page_inlined PROPERTIES
 add_test(NAME html_page_inlined_rows
   COMMAND ${CMAKE_COMMAND} -DFILE=${WM_ARTIFACTS}/page_inlined.html
     "-DRE=<tr class=\"src\" id=\"s0-8\"><td class=\"ln\">8</td><td class=\"code\">    __device__ void operator...int i. const { y.i. = x.i. . .float.k. }</td><td></td>@SEP@id=\"s0-16\"><td class=\"ln\"><a href=\"#d0-16\">16</a></td><td class=\"code\">        f.i..</td><td>64</td><td>3.91 <span class=\"muted\">/ 3.91</span></td>@SEP@</tr>.<tr class=\"inl\"><td class=\"ln\">&#8627;</td><td class=\"code\"><span class=\"muted\">inlined for_each.cu:8</span>"
-    -P ${CMAKE_CURRENT_SOURCE_DIR}/html_grep.cmake)
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_grep.cmake)
 set_tests_properties(html_page_inlined_rows PROPERTIES
   FIXTURES_REQUIRED wm_html_page_inlined)
 if(Python3_Interpreter_FOUND)
   add_test(NAME html_page_inlined_check
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/html_check.py
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_check.py
       --source-lines ${PROJECT_SOURCE_DIR}/tests/corpus/for_each.cu
       ${WM_ARTIFACTS}/page_inlined.html)
   set_tests_properties(html_page_inlined_check PROPERTIES

@@ -3,7 +3,7 @@
  * PTX interpreter (what `warpmem run --explain` prints): diagnosis,
  * severity and what-if numbers per memory instruction and per source line,
  * against values worked out by hand from the launch shapes of
- * tests/kernel_cases.c (sm_80: 32 B sectors, 32 banks of 4 B).
+ * tests/unit/kernel_cases.c (sm_80: 32 B sectors, 32 banks of 4 B).
  */
 #include "check.h"
 #include "kernel_run.h"

@@ -1,6 +1,6 @@
 # `warpmem run --check` and `--cache` on clusters of more than one CTA
 # (tests/corpus/cluster_check.cu; the verdicts in detail are in
-# tests/test_ptx_cluster_check.c): a DSMEM hand-over without the cluster
+# tests/unit/test_ptx_cluster_check.c): a DSMEM hand-over without the cluster
 # barrier is a race between the CTAs, named with their cluster ranks, and
 # exits 1; with cluster.sync() it is clean; the JSON report gives the
 # ranks; --cache runs a cluster kernel.

@@ -1,6 +1,6 @@
 # CLI tests of `warpmem run` on the committed Triton sm_90 PTX
 # (tests/corpus/triton/gen.py; values against CPU references in
-# tests/test_corpus.c).
+# tests/unit/test_corpus.c).
 set(T ${PROJECT_SOURCE_DIR}/tests/corpus/triton)
 set(B ${CMAKE_CURRENT_BINARY_DIR})
 

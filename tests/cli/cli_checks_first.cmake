@@ -28,7 +28,7 @@ set_tests_properties(cli_checks_first_html cli_checks_clean_html PROPERTIES
 add_test(NAME checks_html_content
   COMMAND ${CMAKE_COMMAND} -DFILE=${CF_HTML}
     "-DRE=<h1>[^<]*</h1>.*<!-- checks -->.*<!-- /checks -->.*<!-- summary -->@SEP@<h2>Checks: 2 findings</h2>@SEP@<strong>write-after-read</strong> on shared sdata.128. .offset 512., 4 bytes, block .0,0,0.: 128 times@SEP@<li>earlier read at <a href=\"#s0-18\">reduce_nosync.cu:18</a>: <code>sdata.tid. .= sdata.tid . s.;</code></li>@SEP@<li>later write at <a href=\"#s0-14\">reduce_nosync.cu:14</a>@SEP@<tr class=\"src hazard\" id=\"s0-14\">@SEP@<tr class=\"src hazard\" id=\"s0-18\">@SEP@<strong>schedule-difference</strong> outputs differ"
-    -P ${CMAKE_CURRENT_SOURCE_DIR}/html_grep.cmake)
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_grep.cmake)
 # no finding, no section and no marked row
 add_test(NAME checks_html_clean
   COMMAND sh -c "test -s \"$0\" && ! grep -q 'class=\"checks\"\\|hazard\"' \"$0\""
@@ -38,7 +38,7 @@ set_tests_properties(checks_html_content checks_html_clean PROPERTIES
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_Interpreter_FOUND)
   add_test(NAME checks_html_wellformed
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/html_check.py
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_check.py
       ${CF_HTML})
   set_tests_properties(checks_html_wellformed PROPERTIES
     FIXTURES_REQUIRED wm_checks_html)

@@ -2,7 +2,7 @@
 # schema (docs/schema/warpmem-1.json), the SARIF logs of lint and run
 # against SARIF 2.1.0 (tests/schema/sarif-2.1.0-subset.json, and the
 # published schema when WM_SARIF_SCHEMA names a copy), and lint's JUnit
-# XML is well formed with counts that agree (tests/schema_check.py).  The
+# XML is well formed with counts that agree (tests/cli/schema_check.py).  The
 # Python is WM_PYVENV's (make passes PYVENV), else python3; without the
 # jsonschema package the JSON and SARIF checks are skipped (exit 77).
 set(WM_PYVENV "" CACHE PATH "virtualenv whose python runs the schema tests")
@@ -15,7 +15,7 @@ set(SCK tests/check/ptx)
 function(wm_schema_test name mode schema)
   add_test(NAME schema_${name}
     COMMAND sh -c "p=\"$0\"; [ -x \"$p\" ] || p=python3; exec \"$p\" \"$@\""
-            "${wm_schema_py}" ${CMAKE_CURRENT_SOURCE_DIR}/schema_check.py
+            "${wm_schema_py}" ${CMAKE_CURRENT_SOURCE_DIR}/cli/schema_check.py
             ${mode} ${schema} $<TARGET_FILE:warpmem> ${ARGN}
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(schema_${name} PROPERTIES SKIP_RETURN_CODE 77)

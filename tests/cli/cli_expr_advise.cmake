@@ -1,6 +1,6 @@
 # `warpmem expr --explain` and `--html` on the programs of examples/expr/:
 # the advisor's diagnosis and what-if numbers per statement (worked out by
-# hand in tests/test_expr_advise.c; here at N = 64 or 1024, W = N*N/32 warp
+# hand in tests/unit/test_expr_advise.c; here at N = 64 or 1024, W = N*N/32 warp
 # accesses per statement), the worst-first ranking, JSON, colours, usage
 # errors, and the HTML report checked as well-formed XHTML.
 # Regexes avoid unbalanced "[": CMake does not split a list inside brackets.
@@ -125,14 +125,14 @@ set_tests_properties(cli_expr_html_tiled cli_expr_html_misaligned
 add_test(NAME expr_html_content
   COMMAND ${CMAKE_COMMAND} -DFILE=${WM_ARTIFACTS}/cli_expr_tiled.html
     "-DREGEX=<h1>warpmem expr examples/expr/transpose_tiled.expr</h1>@SEP@class=\"cmd\">warpmem expr -D N=64 @SEP@class=\"ln\">8</span>load  shared f32 tile.TILE..TILE. at .tid.x..tid.y . j.[^<]*</pre>.*class=\"ln\">6</span>.*class=\"ln\">7</span>.*class=\"ln\">9</span>@SEP@sev-high\">high</span>examples/expr/transpose_tiled.expr:8 @SEP@pad each 128-byte row by 4 bytes [^<]*</td><td class=\"what\">32 → 1 wavefronts per request@SEP@in row r, element c goes to column c . .r % 32.</td><td class=\"what\">32 → 1 wavefronts per request"
-    -P ${CMAKE_CURRENT_SOURCE_DIR}/file_match.cmake)
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/file_match.cmake)
 set_tests_properties(expr_html_content PROPERTIES
   FIXTURES_REQUIRED wm_expr_html_files)
 
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_Interpreter_FOUND)
   add_test(NAME expr_html_wellformed
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/html_check.py
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_check.py
       ${WM_ARTIFACTS}/cli_expr_tiled.html
       ${WM_ARTIFACTS}/cli_expr_misaligned.html)
   set_tests_properties(expr_html_wellformed PROPERTIES
@@ -140,7 +140,7 @@ if(Python3_Interpreter_FOUND)
 endif()
 
 add_test(NAME expr_html_render
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/html_render.sh ${WM_ARTIFACTS}
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_render.sh ${WM_ARTIFACTS}
     cli_expr_tiled.html)
 set_tests_properties(expr_html_render PROPERTIES
   FIXTURES_REQUIRED wm_expr_html_files SKIP_RETURN_CODE 77 TIMEOUT 120)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run one warpmem command and check its document (tests/cli_schema.cmake).
+"""Run one warpmem command and check its document (tests/cli/cli_schema.cmake).
 
   schema_check.py json  SCHEMA WARPMEM [checks] -- ARGS...
   schema_check.py sarif SCHEMA WARPMEM [checks] -- ARGS...

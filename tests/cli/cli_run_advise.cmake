@@ -1,6 +1,6 @@
 # `warpmem run --explain / --html`: the advisor on interpreted example
-# kernels (same launches as tests/kernel_cases.c; the numbers are derived
-# in tests/test_run_advise.c), the HTML report of a run (well-formed XHTML,
+# kernels (same launches as tests/unit/kernel_cases.c; the numbers are derived
+# in tests/unit/test_run_advise.c), the HTML report of a run (well-formed XHTML,
 # source line when the .cu is readable, the PTX text always) and the
 # usage errors.  Regexes avoid "[": CMake does not split a list inside
 # brackets.
@@ -80,18 +80,18 @@ set_tests_properties(cli_run_explain_tiled cli_run_html_ptx_only
 add_test(NAME run_html_content
   COMMAND ${CMAKE_COMMAND} -DFILE=${WM_ARTIFACTS}/cli_run_tiled.html
     "-DRE=<title>warpmem run: kernel transpose_tiled</title>@SEP@<span class=\"ln\">47</span>out.\\(y \\+ j\\) \\* height \\+ x. = tile.threadIdx.x..threadIdx.y \\+ j.@SEP@<pre>ld.shared.f32 %f5, .%r23.</pre>@SEP@<svg"
-    -P ${CMAKE_CURRENT_SOURCE_DIR}/html_grep.cmake)
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_grep.cmake)
 add_test(NAME run_html_ptx_content
   COMMAND ${CMAKE_COMMAND} -DFILE=${WM_ARTIFACTS}/cli_run_ptx_only.html
     "-DRE=<pre>ld.global.f32 %f1, .%rd3.</pre>@SEP@/nonexistent/faults.cu:12"
-    -P ${CMAKE_CURRENT_SOURCE_DIR}/html_grep.cmake)
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_grep.cmake)
 set_tests_properties(run_html_content run_html_ptx_content
   PROPERTIES FIXTURES_REQUIRED wm_run_html_files)
 
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_Interpreter_FOUND)
   add_test(NAME run_html_wellformed
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/html_check.py
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_check.py
       ${WM_ARTIFACTS}/cli_run_tiled.html ${WM_ARTIFACTS}/cli_run_ptx_only.html)
   set_tests_properties(run_html_wellformed PROPERTIES
     FIXTURES_REQUIRED wm_run_html_files)

@@ -76,7 +76,7 @@ wm_cli_test(NAME sass_lint_sgemm
   ARGS lint ${SG} --block 16,16 --arch sm_80 --level sass --color never
   STDOUT "SASS-level widths \\(ptxas -arch sm_80, nvdisasm\\): 1 lines merge PTX accesses \\(12 merged into wider ones\\)"
          "shared ld.128 +4 +4 +4  exact +0 +ptx:101")
-# tests/corpus/sass_split_sort.cu (hand counts in tests/test_sass.c):
+# tests/corpus/sass_split_sort.cu (hand counts in tests/unit/test_sass.c):
 # point_weight:22 reads p.x and p.w of a float4 as LDG.E at +0 and +12;
 # bitonic_tile's j = 1 steps are LDS.64 on line 97 and, for the stores of
 # lines 100 and 101, an STS.64 that ptxas names by line 101.

@@ -3,8 +3,8 @@
  * how to launch each one, how to check its functional result in C, and the
  * hand-computed per-source-line memory numbers it must produce.
  *
- * Consumers: tests/test_kernels.c runs every case through the PTX
- * interpreter and compares; tests/test_kernel_refs.c checks the C
+ * Consumers: tests/unit/test_kernels.c runs every case through the PTX
+ * interpreter and compares; tests/unit/test_kernel_refs.c checks the C
  * references themselves against CPU emulations of the kernels.
  *
  * Assumption shared with the interpreter: every buffer argument starts at a

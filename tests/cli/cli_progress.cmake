@@ -1,5 +1,5 @@
 # The progress line (docs/cli.md, "Progress").  Its text is checked by
-# tests/test_progress.c, which compiles cli/progress.c; here the flags:
+# tests/unit/test_progress.c, which compiles cli/progress.c; here the flags:
 # both parse, and a run shorter than 2 s shows no line even when asked
 # (stderr is empty with --progress), so the output stays as without it.
 if(TARGET test_progress)

@@ -10,7 +10,7 @@ set(B ${CMAKE_CURRENT_BINARY_DIR})
 # Runs a file check after the test that writes the file.
 function(wm_file_hex NAME AFTER FILE HEX)
   add_test(NAME ${NAME} COMMAND ${CMAKE_COMMAND} -DFILE=${FILE} -DHEX=${HEX}
-    ${ARGN} -P ${CMAKE_CURRENT_SOURCE_DIR}/file_hex.cmake)
+    ${ARGN} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/file_hex.cmake)
   set_tests_properties(${NAME} PROPERTIES DEPENDS cli_${AFTER}
                        FIXTURES_REQUIRED ${AFTER})
   set_tests_properties(cli_${AFTER} PROPERTIES FIXTURES_SETUP ${AFTER})

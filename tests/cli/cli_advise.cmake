@@ -63,7 +63,7 @@ set_tests_properties(test_html PROPERTIES FIXTURES_SETUP wm_html_files
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_Interpreter_FOUND)
   add_test(NAME html_wellformed
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/html_check.py
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_check.py
       ${WM_ARTIFACTS}/report.html ${WM_ARTIFACTS}/charts.html
       ${WM_ARTIFACTS}/cli_shared_stride32.html
       ${WM_ARTIFACTS}/cli_global_stride32.html)
@@ -72,7 +72,7 @@ if(Python3_Interpreter_FOUND)
 endif()
 
 add_test(NAME html_render
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/html_render.sh ${WM_ARTIFACTS}
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/html_render.sh ${WM_ARTIFACTS}
     report.html cli_shared_stride32.html charts.html)
 set_tests_properties(html_render PROPERTIES FIXTURES_REQUIRED wm_html_files
   SKIP_RETURN_CODE 77 TIMEOUT 120)

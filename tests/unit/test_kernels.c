@@ -1,5 +1,5 @@
 /*
- * test_kernels.c -- every example kernel of tests/kernel_cases.c through
+ * test_kernels.c -- every example kernel of tests/unit/kernel_cases.c through
  * the PTX interpreter: the functional result against the case's C
  * reference, and the per-source-line numbers against its hand-computed
  * kc_expect table.  One case is also run with several threads, and the

@@ -1,14 +1,14 @@
 # --help, the manual page and the completions come from cli/help.def
 # (cli/doc/gendoc.c); these tests check that they agree with each other
-# and with the parsers (tests/help_check.cmake), that the page renders
+# and with the parsers (tests/cli/help_check.cmake), that the page renders
 # without a warning, and what the bash completion offers
-# (tests/completion_check.sh) and hands zsh (tests/completion_zsh.sh).
+# (tests/cli/completion_check.sh) and hands zsh (tests/cli/completion_zsh.sh).
 set(wm_help_args -DBIN=$<TARGET_FILE:warpmem>
   -DGENDOC=$<TARGET_FILE:warpmem-gendoc> -DMAN=${PROJECT_BINARY_DIR}/warpmem.1
   -DSRC=${PROJECT_SOURCE_DIR})
 foreach(step width parse known)
   add_test(NAME help_${step} COMMAND ${CMAKE_COMMAND} -DSTEP=${step}
-    ${wm_help_args} -P ${CMAKE_CURRENT_SOURCE_DIR}/help_check.cmake)
+    ${wm_help_args} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/help_check.cmake)
 endforeach()
 
 find_program(WM_MANDOC mandoc)
@@ -39,13 +39,13 @@ endif()
 if(wm_render AND WM_COL)
   add_test(NAME help_agree COMMAND ${CMAKE_COMMAND} -DSTEP=agree
     ${wm_help_args} -DRENDER=${wm_render} -DCOL=${WM_COL}
-    -P ${CMAKE_CURRENT_SOURCE_DIR}/help_check.cmake)
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/help_check.cmake)
 endif()
 
 find_program(WM_BASH bash)
 if(WM_BASH)
   add_test(NAME completion_bash COMMAND ${WM_BASH}
-    ${CMAKE_CURRENT_SOURCE_DIR}/completion_check.sh
+    ${CMAKE_CURRENT_SOURCE_DIR}/cli/completion_check.sh
     ${PROJECT_BINARY_DIR}/warpmem.bash $<TARGET_FILE:warpmem>
     ${PROJECT_SOURCE_DIR})
 endif()
@@ -54,7 +54,7 @@ if(WM_ZSH)
   add_test(NAME completion_zsh_syntax COMMAND ${WM_ZSH} -n
     ${PROJECT_BINARY_DIR}/_warpmem)
   add_test(NAME completion_zsh COMMAND ${WM_ZSH} -f
-    ${CMAKE_CURRENT_SOURCE_DIR}/completion_zsh.sh ${PROJECT_BINARY_DIR}/_warpmem
+    ${CMAKE_CURRENT_SOURCE_DIR}/cli/completion_zsh.sh ${PROJECT_BINARY_DIR}/_warpmem
     $<TARGET_FILE_DIR:warpmem> ${PROJECT_SOURCE_DIR})
   # In the sanitizer build, LeakSanitizer's exit-time scan of the
   # `warpmem run FILE --list` that the completion runs in a $(...) under
@@ -66,7 +66,7 @@ if(WM_ZSH)
     ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0" TIMEOUT 120)
 endif()
 
-# The table itself (tests/test_help_table.c) reads cli/help_table.c.
+# The table itself (tests/unit/test_help_table.c) reads cli/help_table.c.
 if(TARGET test_help_table)
   target_sources(test_help_table PRIVATE ${PROJECT_SOURCE_DIR}/cli/help_table.c)
   target_include_directories(test_help_table PRIVATE ${PROJECT_SOURCE_DIR}/cli)

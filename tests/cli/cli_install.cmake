@@ -1,5 +1,5 @@
 # The staged install and a user's project built against it
-# (tests/install.cmake, tests/consumer/): files in place, find_package and
+# (tests/cli/install.cmake, tests/consumer/): files in place, find_package and
 # pkg-config consumers that build, run and check a counted value, a
 # version request the package refuses, add_subdirectory() use.
 find_program(WM_PKG_CONFIG NAMES pkg-config pkgconf)
@@ -13,7 +13,7 @@ foreach(step stage package pkgconfig version subdir)
       -DSRC=${PROJECT_SOURCE_DIR} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/install
       -DCC=${CMAKE_C_COMPILER} "-DSAN=${wm_san_joined}"
       -DVERSION=${PROJECT_VERSION}
-      -P ${CMAKE_CURRENT_SOURCE_DIR}/install.cmake)
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/install.cmake)
   if(step STREQUAL "stage")
     set_tests_properties(install_stage PROPERTIES FIXTURES_SETUP wm_install)
   else()

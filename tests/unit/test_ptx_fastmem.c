@@ -11,7 +11,7 @@
  * rotate patterns or move one by less than a line (the statistics' memo
  * keeps the counts of each such residue), in 1- to 8-byte element types
  * (signed ones sign-extend).  Every launch runs through twin_run
- * (tests/ptx_twin.h: status, fault, statistics and bytes identical with
+ * (tests/unit/ptx_twin.h: status, fault, statistics and bytes identical with
  * every fast path off) and its output is compared with the reference;
  * misaligned and out-of-bounds lanes must fault the same way on both
  * paths, inactive bad lanes must not fault at all.  Half of the

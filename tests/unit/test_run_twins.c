@@ -2,7 +2,7 @@
  * test_run_twins.c -- the same memory numbers from the two front ends:
  * each example kernel that has an expression twin is run by the PTX
  * interpreter (its committed sm_80/sm_90 PTX, launched as
- * tests/kernel_cases.c launches it) and by the expression evaluator, and
+ * tests/unit/kernel_cases.c launches it) and by the expression evaluator, and
  * every access must cost the same.
  *   - tests/twins/NAME.expr states the kernel's accesses with the same grid,
  *     block and sizes: requests, sectors, ideal sectors, wavefronts and
