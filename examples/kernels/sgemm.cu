@@ -14,7 +14,7 @@
  *                          1 wavefront
  *   st C[row][col]         4 sectors
  * (nvcc may fuse the As reads of consecutive k into one 16-byte load;
- * tests/kernel_cases.c states the numbers for the PTX actually emitted.)
+ * tests/unit/kernel_cases.c states the numbers for the PTX actually emitted.)
  */
 #define T 16
 

@@ -131,7 +131,7 @@ def test_report_outputs(tmp_path):
 def test_html_renders_in_chromium(tmp_path):
     rep, *_ = _add()
     rep.to_html(tmp_path / "notebook.html")
-    r = subprocess.run(["sh", os.path.join(REPO, "tests", "html_render.sh"),
+    r = subprocess.run(["sh", os.path.join(REPO, "tests", "cli", "html_render.sh"),
                         str(tmp_path), "notebook.html"],
                        capture_output=True, text=True)
     if r.returncode == 77:

@@ -33,7 +33,7 @@ def test_triton_source_page(tmp_path):
     assert "32 sectors per request (ideal 4)" in first
     assert "sev-high" in first
     src = os.path.join(HERE, "triton_kernels.py")
-    r = subprocess.run([sys.executable, os.path.join(REPO, "tests",
+    r = subprocess.run([sys.executable, os.path.join(REPO, "tests", "cli",
                                                      "html_check.py"),
                         "--source-lines", src, str(page)],
                        capture_output=True, text=True)
