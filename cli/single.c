@@ -106,132 +106,174 @@ static int stride_addrs(single_opts *o)
     return 1;
 }
 
-/* One branch per option, read as a table of the command's flags: split,
-   it would only scatter that table (hence its length). */
+/* The option texts that are read once the whole command line is in
+   (the arch first: --lanes and --mask depend on its warp size). */
+typedef struct single_texts {
+    const char *arch, *mask, *lanes, *addrs;
+    int64_t size;
+} single_texts;
+
+/* --size V: 1, 2, 4, 8 or 16 bytes. */
+static int parse_size(const char *v, int64_t *size)
+{
+    if (!cli_parse_i64("--size", v, 0, 1 << 20, size))
+        return 0;
+    if (*size != 1 && *size != 2 && *size != 4 && *size != 8 && *size != 16) {
+        cli_usage_error("--size: '%s' must be 1, 2, 4, 8 or 16", v);
+        return 0;
+    }
+    return 1;
+}
+
+/* --op V: ld or st. */
+static int parse_op(const char *v, single_opts *o)
+{
+    if (strcmp(v, "ld") == 0)
+        o->acc.op = WM_OP_LD;
+    else if (strcmp(v, "st") == 0)
+        o->acc.op = WM_OP_ST;
+    else {
+        cli_usage_error("--op: '%s' is not ld or st", v);
+        return 0;
+    }
+    return 1;
+}
+
+/* The option at argv[*i] (and its value, *i moved past it): one branch per
+   flag, read as a table of the command's flags. */
+static int parse_option(int argc, char **argv, int *i, wm_space space,
+                        single_opts *o, single_texts *t)
+{
+    const char *v;
+    int r;
+    if ((r = cli_opt(argc, argv, i, "--stride", NULL, &v))) {
+        if (r < 0 || !cli_parse_i64("--stride", v, -(INT64_C(1) << 40),
+                                    INT64_C(1) << 40, &o->stride))
+            return 0;
+        o->have_stride = 1;
+    } else if ((r = cli_opt(argc, argv, i, "--base", NULL, &v))) {
+        if (r < 0 || !cli_parse_u64("--base", v, &o->base))
+            return 0;
+        o->have_stride = 1;
+    } else if ((r = cli_opt(argc, argv, i, "--addrs", NULL, &v))) {
+        if (r < 0)
+            return 0;
+        t->addrs = v;
+        o->have_addrs = 1;
+    } else if ((r = cli_opt(argc, argv, i, "--size", NULL, &v))) {
+        if (r < 0 || !parse_size(v, &t->size))
+            return 0;
+    } else if ((r = cli_opt(argc, argv, i, "--op", NULL, &v))) {
+        if (r < 0 || !parse_op(v, o))
+            return 0;
+    } else if ((r = cli_opt(argc, argv, i, "--mask", NULL, &v))) {
+        if (r < 0)
+            return 0;
+        t->mask = v;
+    } else if ((r = cli_opt(argc, argv, i, "--lanes", NULL, &v))) {
+        if (r < 0)
+            return 0;
+        t->lanes = v;
+    } else if ((r = cli_opt(argc, argv, i, "--arch", NULL, &v))) {
+        if (r < 0)
+            return 0;
+        t->arch = v;
+    } else if ((r = cli_output_opt(argc, argv, i, &o->out))) {
+        if (r < 0)
+            return 0;
+    } else if (space != WM_SPACE_SHARED &&
+               cli_flag(argv, *i, "--local", NULL)) {
+        o->acc.space = WM_SPACE_LOCAL;
+    } else {
+        cli_usage_error("%s: unknown option '%s' (see 'warpmem %s "
+                        "--help')",
+                        argv[0], argv[*i], argv[0]);
+        cli_did_you_mean(argv[0], argv[*i]);
+        return 0;
+    }
+    return 1;
+}
+
+/* The active lanes: the warp, or --lanes N of it, then --mask M. */
+static int active_lanes(single_opts *o, const single_texts *t)
+{
+    int64_t lanes = 0;
+    o->acc.mask = lanes_mask(o->arch.warp_size);
+    if (t->lanes) {
+        if (!cli_parse_i64("--lanes", t->lanes, 1, o->arch.warp_size,
+                           &lanes))
+            return 0;
+        o->acc.mask = lanes_mask((unsigned)lanes);
+    }
+    if (t->mask) {
+        uint64_t m;
+        if (!cli_parse_u64("--mask", t->mask, &m))
+            return 0;
+        if (m & ~lanes_mask(o->arch.warp_size)) {
+            cli_usage_error("--mask: '%s' names lanes beyond the %u-lane "
+                            "warp",
+                            t->mask, o->arch.warp_size);
+            return 0;
+        }
+        o->acc.mask &= m;
+        if (!o->acc.mask) {
+            cli_usage_error("--mask: '%s' leaves no lane active", t->mask);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Lane addresses from --addrs: the listed lanes stay active, each
+   aligned to the access size. */
+static int listed_addrs(single_opts *o, const char *addrs_text)
+{
+    if (!parse_addrs(o, addrs_text))
+        return 0;
+    o->acc.mask &= lanes_mask(o->naddrs);
+    if (!o->acc.mask) {
+        cli_usage_error("--addrs: no listed lane is active");
+        return 0;
+    }
+    for (unsigned i = 0; i < o->naddrs; i++)
+        if (((o->acc.mask >> i) & 1u) &&
+            o->acc.addr[i] % o->acc.size) {
+            cli_usage_error("--addrs: lane %u address 0x%" PRIx64
+                            " is not aligned to its %u-byte access "
+                            "(--size %u)",
+                            i, o->acc.addr[i], o->acc.size, o->acc.size);
+            return 0;
+        }
+    return 1;
+}
+
+/* The command line to one access: options first, then the arch, the
+   active lanes and the lane addresses, in that order. */
 static int parse_args(int argc, char **argv, wm_space space, single_opts *o)
 {
-    const char *arch = NULL, *v;
-    const char *mask_text = NULL, *lanes_text = NULL, *addrs_text = NULL;
-    int64_t size = 4, lanes = 0;
-    int r;
+    single_texts t = {NULL, NULL, NULL, NULL, 4};
     memset(o, 0, sizeof *o);
     o->acc.space = space;
     o->acc.op = WM_OP_LD;
     o->stride = 1;
     cli_output_init(&o->out);
-    for (int i = 1; i < argc; i++) {
-        if ((r = cli_opt(argc, argv, &i, "--stride", NULL, &v))) {
-            if (r < 0 || !cli_parse_i64("--stride", v, -(INT64_C(1) << 40),
-                                        INT64_C(1) << 40, &o->stride))
-                return 0;
-            o->have_stride = 1;
-        } else if ((r = cli_opt(argc, argv, &i, "--base", NULL, &v))) {
-            if (r < 0 || !cli_parse_u64("--base", v, &o->base))
-                return 0;
-            o->have_stride = 1;
-        } else if ((r = cli_opt(argc, argv, &i, "--addrs", NULL, &v))) {
-            if (r < 0)
-                return 0;
-            addrs_text = v;
-            o->have_addrs = 1;
-        } else if ((r = cli_opt(argc, argv, &i, "--size", NULL, &v))) {
-            if (r < 0 || !cli_parse_i64("--size", v, 0, 1 << 20, &size))
-                return 0;
-            if (size != 1 && size != 2 && size != 4 && size != 8 &&
-                size != 16) {
-                cli_usage_error("--size: '%s' must be 1, 2, 4, 8 or 16", v);
-                return 0;
-            }
-        } else if ((r = cli_opt(argc, argv, &i, "--op", NULL, &v))) {
-            if (r < 0)
-                return 0;
-            if (strcmp(v, "ld") == 0)
-                o->acc.op = WM_OP_LD;
-            else if (strcmp(v, "st") == 0)
-                o->acc.op = WM_OP_ST;
-            else {
-                cli_usage_error("--op: '%s' is not ld or st", v);
-                return 0;
-            }
-        } else if ((r = cli_opt(argc, argv, &i, "--mask", NULL, &v))) {
-            if (r < 0)
-                return 0;
-            mask_text = v;
-        } else if ((r = cli_opt(argc, argv, &i, "--lanes", NULL, &v))) {
-            if (r < 0)
-                return 0;
-            lanes_text = v;
-        } else if ((r = cli_opt(argc, argv, &i, "--arch", NULL, &v))) {
-            if (r < 0)
-                return 0;
-            arch = v;
-        } else if ((r = cli_output_opt(argc, argv, &i, &o->out))) {
-            if (r < 0)
-                return 0;
-        } else if (space != WM_SPACE_SHARED &&
-                   cli_flag(argv, i, "--local", NULL)) {
-            o->acc.space = WM_SPACE_LOCAL;
-        } else {
-            cli_usage_error("%s: unknown option '%s' (see 'warpmem %s "
-                            "--help')",
-                            argv[0], argv[i], argv[0]);
-            cli_did_you_mean(argv[0], argv[i]);
+    for (int i = 1; i < argc; i++)
+        if (!parse_option(argc, argv, &i, space, o, &t))
             return 0;
-        }
-    }
     if (!cli_output_check(&o->out))
         return 0;
-    o->acc.size = (unsigned)size;
-    if (!cli_parse_arch(arch, &o->arch))
+    o->acc.size = (unsigned)t.size;
+    if (!cli_parse_arch(t.arch, &o->arch))
         return 0;
-    o->acc.mask = lanes_mask(o->arch.warp_size);
-    if (lanes_text) {
-        if (!cli_parse_i64("--lanes", lanes_text, 1, o->arch.warp_size,
-                           &lanes))
-            return 0;
-        o->acc.mask = lanes_mask((unsigned)lanes);
-    }
-    if (mask_text) {
-        uint64_t m;
-        if (!cli_parse_u64("--mask", mask_text, &m))
-            return 0;
-        if (m & ~lanes_mask(o->arch.warp_size)) {
-            cli_usage_error("--mask: '%s' names lanes beyond the %u-lane "
-                            "warp",
-                            mask_text, o->arch.warp_size);
-            return 0;
-        }
-        o->acc.mask &= m;
-        if (!o->acc.mask) {
-            cli_usage_error("--mask: '%s' leaves no lane active", mask_text);
-            return 0;
-        }
-    }
+    if (!active_lanes(o, &t))
+        return 0;
     if (o->have_addrs && o->have_stride) {
         cli_usage_error("--addrs cannot be combined with --stride/--base");
         return 0;
     }
-    if (o->have_addrs) {
-        if (!parse_addrs(o, addrs_text))
-            return 0;
-        o->acc.mask &= lanes_mask(o->naddrs);
-        if (!o->acc.mask) {
-            cli_usage_error("--addrs: no listed lane is active");
-            return 0;
-        }
-        for (unsigned i = 0; i < o->naddrs; i++)
-            if (((o->acc.mask >> i) & 1u) &&
-                o->acc.addr[i] % o->acc.size) {
-                cli_usage_error("--addrs: lane %u address 0x%" PRIx64
-                                " is not aligned to its %u-byte access "
-                                "(--size %u)",
-                                i, o->acc.addr[i], o->acc.size, o->acc.size);
-                return 0;
-            }
-    } else if (!stride_addrs(o)) {
-        return 0;
-    }
-    return 1;
+    if (o->have_addrs)
+        return listed_addrs(o, t.addrs);
+    return stride_addrs(o);
 }
 
 /* A shared access's phases: *plane lanes each (wm_shared_banks: twice

@@ -478,126 +478,154 @@ static int parse_simple(parser *p, operand *o)
     return 1;
 }
 
-/*
- * operand := simple ['|' simple] | '[' addr ']' | '{' simple {, simple} '}'
- *          | '(' simple {, simple} ')'
- * addr    := (reg | sym | number) [('+'|'-') number] | number
- * One branch per form of this grammar, kept together so the code reads
- * as the grammar does (hence its length).
- */
-int wmi_parse_operand(parser *p, operand *o)
+/* The "+ 4 - -8" offsets after the base of an address, added to o->addoff. */
+static int parse_addr_offsets(parser *p, operand *o)
 {
-    memset(o, 0, sizeof *o);
-    o->off = p->t.off;
-    if (wmi_lex_is_p(p, '[')) {
-        size_t open = p->t.off;
+    while (wmi_lex_is_p(p, '+') || wmi_lex_is_p(p, '-')) {
+        int neg = wmi_lex_is_p(p, '-');
         wmi_lex_next(p);
-        o->k = O_ADDR;
-        o->slot = SLOT_ZERO;
-        if (p->t.k == T_NUM || wmi_lex_is_p(p, '-')) {
-            operand x = {0};
-            if (!parse_simple(p, &x))
-                return 0;
-            o->addoff = (int64_t)x.l.bits;
-        } else {
-            operand x = {0};
-            if (!parse_simple(p, &x))
-                return 0;
-            if (x.k == O_REG)
-                o->slot = x.slot;
-            else {
-                o->has_sym = 1;
-                o->soff = x.soff;
-                o->slen = x.slen;
-            }
-            while (wmi_lex_is_p(p, '+') || wmi_lex_is_p(p, '-')) {
-                int neg = wmi_lex_is_p(p, '-');
-                wmi_lex_next(p);
-                int neg2 = 0;
-                if (wmi_lex_is_p(p, '-')) {
-                    neg2 = 1;
-                    wmi_lex_next(p);
-                }
-                lit l;
-                if (p->t.k != T_NUM || !wmi_lex_number(p, neg ^ neg2, &l) ||
-                    l.k != LIT_INT)
-                    return wmi_parse_err(p,
-                                         "expected an offset in the address");
-                o->addoff += (int64_t)l.bits;
-                wmi_lex_next(p);
-            }
-        }
-        if (wmi_lex_is_p(p, ',')) {
-            /* [tensor_map, {x, y}]: cp.async.bulk.tensor coordinates;
-               such instructions are parsed, not executed */
-            o->tensor = 1;
+        int neg2 = 0;
+        if (wmi_lex_is_p(p, '-')) {
+            neg2 = 1;
             wmi_lex_next(p);
-            if (p->coords && wmi_lex_is_p(p, '{')) {
-                operand v;
-                if (!wmi_parse_operand(p, &v))
-                    return 0;
-                memcpy(o->vec, v.vec, sizeof o->vec);
-                memcpy(o->vlit, v.vlit, sizeof o->vlit);
-                o->nvec = v.nvec;
-                o->long_vec = v.long_vec;
-            }
-            while (!wmi_lex_is_p(p, ']') && p->t.k != T_EOF &&
-                   !wmi_lex_is_p(p, ';'))
-                wmi_lex_next(p);
         }
-        if (!wmi_lex_is_p(p, ']')) {
-            wm_diag_set(p->d, WM_ERR_PARSE, p->t.off, p->t.len ? p->t.len : 1,
-                        "expected ']' to close the address (opened at "
-                        "offset %zu)",
-                        open);
-            (void)open;
+        lit l;
+        if (p->t.k != T_NUM || !wmi_lex_number(p, neg ^ neg2, &l) ||
+            l.k != LIT_INT)
+            return wmi_parse_err(p, "expected an offset in the address");
+        o->addoff += (int64_t)l.bits;
+        wmi_lex_next(p);
+    }
+    return 1;
+}
+
+/* The base of an address: a number alone, or a register or symbol with
+   offsets. */
+static int parse_addr_base(parser *p, operand *o)
+{
+    if (p->t.k == T_NUM || wmi_lex_is_p(p, '-')) {
+        operand x = {0};
+        if (!parse_simple(p, &x))
             return 0;
-        }
-        o->len = p->t.off + 1 - o->off;
-        wmi_lex_next(p);
+        o->addoff = (int64_t)x.l.bits;
         return 1;
     }
-    if (wmi_lex_is_p(p, '{') || wmi_lex_is_p(p, '(')) {
-        char close = wmi_lex_is_p(p, '{') ? '}' : ')';
-        o->k = close == '}' ? O_VEC : O_LIST;
-        wmi_lex_next(p);
-        while (!wmi_lex_is_p(p, close)) {
-            operand x;
-            memset(&x, 0, sizeof x);
-            if (!parse_simple(p, &x))
-                return 0;
-            if (x.k == O_SYM && o->nvec < 32) {
-                o->lsoff[o->nvec] = x.soff;
-                o->lslen[o->nvec] = x.slen;
-            }
-            if (o->nvec >= 16 && o->k == O_LIST && o->nvec < 32) {
-                /* call lists: up to 32 names (counted below) */
-            } else if (o->nvec >= WMI_MAX_VEC ||
-                       (o->nvec >= 16 && x.k == O_LIT)) {
-                /* longer than any instruction takes: counted only
-                   (src_slot refuses it) */
-                o->long_vec = 1;
-                if (o->nvec < UINT32_MAX / 2)
-                    o->nvec++;
-            } else if (x.k == O_REG)
-                o->vec[o->nvec] = x.slot;
-            else if (x.k == O_LIT) {
-                o->vec[o->nvec] = WMI_NOREG;
-                o->vlit[o->nvec] = x.l;
-            } else if (o->k == O_VEC)
-                return wmi_parse_err(p, "expected a register in the vector");
-            if (!o->long_vec)
-                o->nvec++;
-            if (wmi_lex_is_p(p, ','))
-                wmi_lex_next(p);
-            else if (!wmi_lex_is_p(p, close))
-                return wmi_parse_err(p, "expected ',' or '%c' in the list",
-                                     close);
-        }
-        o->len = p->t.off + 1 - o->off;
-        wmi_lex_next(p);
-        return 1;
+    operand x = {0};
+    if (!parse_simple(p, &x))
+        return 0;
+    if (x.k == O_REG)
+        o->slot = x.slot;
+    else {
+        o->has_sym = 1;
+        o->soff = x.soff;
+        o->slen = x.slen;
     }
+    return parse_addr_offsets(p, o);
+}
+
+/* After "[tensor_map,": the {x, y} coordinates when the parser keeps them,
+   then everything up to the ']'. */
+static int parse_tensor_coords(parser *p, operand *o)
+{
+    /* [tensor_map, {x, y}]: cp.async.bulk.tensor coordinates;
+       such instructions are parsed, not executed */
+    o->tensor = 1;
+    wmi_lex_next(p);
+    if (p->coords && wmi_lex_is_p(p, '{')) {
+        operand v;
+        if (!wmi_parse_operand(p, &v))
+            return 0;
+        memcpy(o->vec, v.vec, sizeof o->vec);
+        memcpy(o->vlit, v.vlit, sizeof o->vlit);
+        o->nvec = v.nvec;
+        o->long_vec = v.long_vec;
+    }
+    while (!wmi_lex_is_p(p, ']') && p->t.k != T_EOF && !wmi_lex_is_p(p, ';'))
+        wmi_lex_next(p);
+    return 1;
+}
+
+/* '[' addr ']', the '[' current. */
+static int parse_address(parser *p, operand *o)
+{
+    size_t open = p->t.off;
+    wmi_lex_next(p);
+    o->k = O_ADDR;
+    o->slot = SLOT_ZERO;
+    if (!parse_addr_base(p, o))
+        return 0;
+    if (wmi_lex_is_p(p, ',') && !parse_tensor_coords(p, o))
+        return 0;
+    if (!wmi_lex_is_p(p, ']')) {
+        wm_diag_set(p->d, WM_ERR_PARSE, p->t.off, p->t.len ? p->t.len : 1,
+                    "expected ']' to close the address (opened at "
+                    "offset %zu)",
+                    open);
+        (void)open;
+        return 0;
+    }
+    o->len = p->t.off + 1 - o->off;
+    wmi_lex_next(p);
+    return 1;
+}
+
+/* Element x of a vector or list joins o (a symbol's name kept for call
+   lists; past the longest any instruction takes, only counted). */
+static int add_list_element(parser *p, operand *o, const operand *x)
+{
+    if (x->k == O_SYM && o->nvec < 32) {
+        o->lsoff[o->nvec] = x->soff;
+        o->lslen[o->nvec] = x->slen;
+    }
+    if (o->nvec >= 16 && o->k == O_LIST && o->nvec < 32) {
+        /* call lists: up to 32 names (counted below) */
+    } else if (o->nvec >= WMI_MAX_VEC ||
+               (o->nvec >= 16 && x->k == O_LIT)) {
+        /* longer than any instruction takes: counted only
+           (src_slot refuses it) */
+        o->long_vec = 1;
+        if (o->nvec < UINT32_MAX / 2)
+            o->nvec++;
+    } else if (x->k == O_REG)
+        o->vec[o->nvec] = x->slot;
+    else if (x->k == O_LIT) {
+        o->vec[o->nvec] = WMI_NOREG;
+        o->vlit[o->nvec] = x->l;
+    } else if (o->k == O_VEC)
+        return wmi_parse_err(p, "expected a register in the vector");
+    if (!o->long_vec)
+        o->nvec++;
+    return 1;
+}
+
+/* '{' simple {, simple} '}' or '(' simple {, simple} ')', the opening
+   bracket current. */
+static int parse_list(parser *p, operand *o)
+{
+    char close = wmi_lex_is_p(p, '{') ? '}' : ')';
+    o->k = close == '}' ? O_VEC : O_LIST;
+    wmi_lex_next(p);
+    while (!wmi_lex_is_p(p, close)) {
+        operand x;
+        memset(&x, 0, sizeof x);
+        if (!parse_simple(p, &x))
+            return 0;
+        if (!add_list_element(p, o, &x))
+            return 0;
+        if (wmi_lex_is_p(p, ','))
+            wmi_lex_next(p);
+        else if (!wmi_lex_is_p(p, close))
+            return wmi_parse_err(p, "expected ',' or '%c' in the list",
+                                 close);
+    }
+    o->len = p->t.off + 1 - o->off;
+    wmi_lex_next(p);
+    return 1;
+}
+
+/* simple ['|' simple]: a register pair is two registers. */
+static int parse_pair(parser *p, operand *o)
+{
     if (!parse_simple(p, o))
         return 0;
     if (wmi_lex_is_p(p, '|')) {
@@ -613,6 +641,23 @@ int wmi_parse_operand(parser *p, operand *o)
         o->slot2 = WMI_NOREG;
     }
     return 1;
+}
+
+/*
+ * operand := simple ['|' simple] | '[' addr ']' | '{' simple {, simple} '}'
+ *          | '(' simple {, simple} ')'
+ * addr    := (reg | sym | number) [('+'|'-') number] | number
+ * One helper per form of this grammar.
+ */
+int wmi_parse_operand(parser *p, operand *o)
+{
+    memset(o, 0, sizeof *o);
+    o->off = p->t.off;
+    if (wmi_lex_is_p(p, '['))
+        return parse_address(p, o);
+    if (wmi_lex_is_p(p, '{') || wmi_lex_is_p(p, '('))
+        return parse_list(p, o);
+    return parse_pair(p, o);
 }
 
 /* Address of a variable as seen by mov/cvta (its space's offset). */

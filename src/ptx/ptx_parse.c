@@ -397,13 +397,10 @@ static int drop_body(parser *p, size_t body)
     return 1;
 }
 
-/* function := (.entry | .func [ret-list]) name param-list {perf-directive}
- *             ( '{' body '}' | ';' )
- * Read in the grammar's order, one step after another (hence its length). */
-static int parse_function(parser *p, int is_entry)
+/* A new function at the end of m->funcs, current (p->f, p->fidx). */
+static int begin_function(parser *p, int is_entry)
 {
     wm_ptx_module *m = p->m;
-    wmi_lex_next(p); /* .entry / .func */
     wmi_func tmp;
     memset(&tmp, 0, sizeof tmp);
     int ok;
@@ -416,16 +413,28 @@ static int parse_function(parser *p, int is_entry)
     p->f->is_entry = is_entry;
     p->f->nslots = SLOT_SREG0 + SR_COUNT;
     p->f->dyn_align = 16;
-    if (!is_entry && wmi_lex_is_p(p, '(')) { /* return parameters */
-        if (!parse_params(p))
-            return 0;
-        p->f->rets = p->f->params;
-        p->f->nrets = p->f->nparams;
-        p->f->ret_base = p->f->param_bytes; /* their size, for now */
-        p->f->params = NULL;
-        p->f->nparams = 0;
-        p->f->param_bytes = 0;
-    }
+    return 1;
+}
+
+/* A .func's return parameters "(.param .b32 r)", the '(' current: parsed
+   as parameters, then moved to f->rets. */
+static int parse_return_params(parser *p)
+{
+    if (!parse_params(p))
+        return 0;
+    p->f->rets = p->f->params;
+    p->f->nrets = p->f->nparams;
+    p->f->ret_base = p->f->param_bytes; /* their size, for now */
+    p->f->params = NULL;
+    p->f->nparams = 0;
+    p->f->param_bytes = 0;
+    return 1;
+}
+
+/* The function's name (a .func's also into p->fnames) and its demangled
+   form. */
+static int parse_function_name(parser *p, int is_entry)
+{
     if (p->t.k != T_WORD)
         return wmi_parse_err(p, "expected a function name");
     p->f->name = wmi_parse_dupn(p->s + p->t.off, p->t.len);
@@ -439,9 +448,12 @@ static int parse_function(parser *p, int is_entry)
     if (!p->f->pretty)
         return wmi_parse_nomem(p);
     wmi_lex_next(p);
-    if (wmi_lex_is_p(p, '(') && !parse_params(p))
-        return 0;
-    /* performance directives: .maxntid 128, 1, 1 / .reqntid 256 / ... */
+    return 1;
+}
+
+/* performance directives: .maxntid 128, 1, 1 / .reqntid 256 / ... */
+static int parse_perf_directives(parser *p)
+{
     while (p->t.k == T_WORD) {
         /* clusters: .reqnctapercluster 2, 1, 1 and .explicitcluster */
         uint32_t *into = wmi_lex_is_w(p, ".reqntid") ? p->f->reqntid
@@ -464,28 +476,35 @@ static int parse_function(parser *p, int is_entry)
         for (; into == p->f->reqcluster && k && k < 3; k++)
             into[k] = 1; /* .reqnctapercluster 4 is 4, 1, 1 */
     }
-    if (wmi_lex_is_p(p, ';')) { /* a prototype: drop it */
-        wmi_func *f = p->f;
-        free(f->name);
-        free(f->pretty);
-        for (uint32_t i = 0; i < f->nparams; i++)
-            free(f->params[i].name);
-        free(f->params);
-        free(f->cslots);
-        free(f->cvals);
-        free(f->err);
-        for (uint32_t j = 0; j < f->nrets; j++)
-            free(f->rets[j].name);
-        free(f->rets);
-        m->nfuncs--;
-        p->f = NULL;
-        wmi_lex_next(p);
-        return 1;
-    }
-    if (!wmi_lex_is_p(p, '{'))
-        return wmi_parse_err(p, "expected '{' to open the function body");
-    size_t body = p->t.off;
-    p->f->first = (uint32_t)m->ncode;
+    return 1;
+}
+
+/* A prototype (the ';' current): the function is dropped again. */
+static int drop_prototype(parser *p)
+{
+    wmi_func *f = p->f;
+    free(f->name);
+    free(f->pretty);
+    for (uint32_t i = 0; i < f->nparams; i++)
+        free(f->params[i].name);
+    free(f->params);
+    free(f->cslots);
+    free(f->cvals);
+    free(f->err);
+    for (uint32_t j = 0; j < f->nrets; j++)
+        free(f->rets[j].name);
+    free(f->rets);
+    p->m->nfuncs--;
+    p->f = NULL;
+    wmi_lex_next(p);
+    return 1;
+}
+
+/* The per-body state starts afresh: registers, labels, fixes, scopes, the
+   frame, the line cursor. */
+static int begin_body(parser *p)
+{
+    p->f->first = (uint32_t)p->m->ncode;
     p->nregs = p->nlrefs = p->nldefs = p->nfixes = 0;
     wmi_namemap_free(&p->rnames);
     p->scope = 0; /* block 0: the body, its own parent */
@@ -500,14 +519,14 @@ static int parse_function(parser *p, int is_entry)
     p->depth = 0;
     p->curloc = 0;
     p->lastline = 0;
-    if (!parse_body(p) || !resolve_labels(p))
-        return drop_body(p, body);
-    wmi_func *f = &m->funcs[p->fidx];
-    f->count = (uint32_t)m->ncode - f->first;
-    if (!frame_end(p))
-        return 0;
-    /* symbol addresses; shared ones wait for the module's layout
-       (ptx_smem.c): a callee's variables must hold in every caller's */
+    return 1;
+}
+
+/* symbol addresses; shared ones wait for the module's layout
+   (ptx_smem.c): a callee's variables must hold in every caller's */
+static int patch_symbols(parser *p, wmi_func *f)
+{
+    const wm_ptx_module *m = p->m;
     for (size_t i = 0; i < p->nfixes; i++) {
         const sym_fix *x = &p->fixes[i];
         const wmi_var *v = &m->vars[x->var];
@@ -525,6 +544,41 @@ static int parse_function(parser *p, int is_entry)
             a = ((uint64_t)WMI_MAX_GLOBAL_BUFS << WMI_WIN_SHIFT) + v->offset;
         f->cvals[x->cidx] = a + (uint64_t)x->add;
     }
+    return 1;
+}
+
+/* function := (.entry | .func [ret-list]) name param-list {perf-directive}
+ *             ( '{' body '}' | ';' )
+ * Read in the grammar's order, one step after another. */
+static int parse_function(parser *p, int is_entry)
+{
+    wm_ptx_module *m = p->m;
+    wmi_lex_next(p); /* .entry / .func */
+    if (!begin_function(p, is_entry))
+        return 0;
+    if (!is_entry && wmi_lex_is_p(p, '(') && !parse_return_params(p))
+        return 0;
+    if (!parse_function_name(p, is_entry))
+        return 0;
+    if (wmi_lex_is_p(p, '(') && !parse_params(p))
+        return 0;
+    if (!parse_perf_directives(p))
+        return 0;
+    if (wmi_lex_is_p(p, ';'))
+        return drop_prototype(p);
+    if (!wmi_lex_is_p(p, '{'))
+        return wmi_parse_err(p, "expected '{' to open the function body");
+    size_t body = p->t.off;
+    if (!begin_body(p))
+        return 0;
+    if (!parse_body(p) || !resolve_labels(p))
+        return drop_body(p, body);
+    wmi_func *f = &m->funcs[p->fidx];
+    f->count = (uint32_t)m->ncode - f->first;
+    if (!frame_end(p))
+        return 0;
+    if (!patch_symbols(p, f))
+        return 0;
     p->f = NULL;
     return 1;
 }

@@ -134,20 +134,15 @@ static void sector_sentence(const wm_arch *arch, const wm_counts *c,
     }
 }
 
-/* The diagnosis and headline of an access, case by case of its pattern
-   and space, each a few lines of wording: kept as one list of cases
-   (hence its length). */
-static void diagnose(const wm_arch *arch, const wm_access *a, wm_advice *v)
+/* The headline of an access: the cost against the ideal. */
+static void headline(const wm_access *a, wm_advice *v)
 {
     const wm_pattern *p = &v->pattern;
     const wm_counts *c = &v->counts;
     int shared = a->space == WM_SPACE_SHARED;
-    char *d = v->diagnosis, *h = v->headline;
-    size_t dn = sizeof v->diagnosis, hn = sizeof v->headline, dl = 0, hl = 0;
-    uint64_t s = uabs(p->stride);
-    int said_banks = 0;
+    char *h = v->headline;
+    size_t hn = sizeof v->headline, hl = 0;
 
-    /* Headline: the cost against the ideal. */
     if (p->kind == WM_PAT_NONE)
         wmi_appendf(h, hn, &hl, "no active lane: nothing to move");
     else if (shared && c->wavefronts > c->ideal_wavefronts)
@@ -169,84 +164,127 @@ static void diagnose(const wm_arch *arch, const wm_access *a, wm_advice *v)
     else
         wmi_appendf(h, hn, &hl, "coalesced: %u sector%s per request (ideal)",
                     c->sectors, c->sectors == 1 ? "" : "s");
+}
 
-    /* Diagnosis: what the lanes do, then why it costs that much. */
+/* What strided lanes do, appended to the diagnosis at *dl.  Returns 1
+   when it said how few banks the lanes can reach. */
+static int describe_strided(const wm_arch *arch, const wm_access *a,
+                            wm_advice *v, size_t *dl)
+{
+    const wm_pattern *p = &v->pattern;
+    int shared = a->space == WM_SPACE_SHARED;
+    char *d = v->diagnosis;
+    size_t dn = sizeof v->diagnosis;
+    uint64_t s = uabs(p->stride);
+
+    wmi_appendf(d, dn, dl, "Consecutive lanes are %llu bytes", ull(s));
+    elements(d, dn, dl, s, a->size);
+    wmi_appendf(d, dn, dl, " apart%s.", p->stride < 0 ? " (descending)" : "");
+    if (!shared && s >= arch->sector_bytes)
+        wmi_appendf(d, dn, dl,
+                    " Each lane lands in its own %u-byte sector, as when "
+                    "a warp reads down a column of a row-major array.",
+                    arch->sector_bytes);
+    else if (!shared)
+        wmi_appendf(d, dn, dl,
+                    " The warp reads one %u-byte field out of every "
+                    "%llu bytes, as in an array of structures.",
+                    a->size, ull(s));
+    if (shared && s % arch->bank_bytes == 0) {
+        uint64_t w = s / arch->bank_bytes;
+        uint64_t g = gcd(w, arch->banks);
+        if (g > 1) {
+            wmi_appendf(d, dn, dl,
+                        " A stride of %llu bank words shares the factor "
+                        "%llu with the %u banks, so the lanes can reach "
+                        "only %llu of them%s.",
+                        ull(w), ull(g), arch->banks,
+                        ull(arch->banks / g),
+                        (w & (w - 1)) == 0
+                            ? " (a power-of-two stride, the classic "
+                              "case: a column of a [32][32] tile)"
+                            : "");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* What the lanes do, case by case of the pattern, appended to the
+   diagnosis at *dl; *said_banks as describe_strided's.  Returns 0 when
+   that is the whole diagnosis (no lane, a broadcast). */
+static int describe_lanes(const wm_arch *arch, const wm_access *a,
+                          wm_advice *v, size_t *dl, int *said_banks)
+{
+    const wm_pattern *p = &v->pattern;
+    const wm_counts *c = &v->counts;
+    int shared = a->space == WM_SPACE_SHARED;
+    char *d = v->diagnosis;
+    size_t dn = sizeof v->diagnosis;
+    uint64_t s = uabs(p->stride);
+
     switch (p->kind) {
     case WM_PAT_NONE:
-        wmi_appendf(d, dn, &dl, "The instruction ran with no active lane.");
-        return;
+        wmi_appendf(d, dn, dl, "The instruction ran with no active lane.");
+        return 0;
     case WM_PAT_BROADCAST:
-        wmi_appendf(d, dn, &dl,
+        wmi_appendf(d, dn, dl,
                     "All %u active lanes use the same address, so the "
                     "hardware serves them with one %s%s (a broadcast).",
                     p->active, shared ? "wavefront" : "sector",
                     shared && c->wavefronts > 1 ? " per phase of lanes"
                                                 : "");
-        return;
+        return 0;
     case WM_PAT_CONTIGUOUS:
-        wmi_appendf(d, dn, &dl,
+        wmi_appendf(d, dn, dl,
                     "Consecutive lanes access consecutive %u-byte elements%s.",
                     a->size, p->stride < 0 ? " (in descending order)" : "");
         if (!shared && p->misalign)
-            wmi_appendf(d, dn, &dl,
+            wmi_appendf(d, dn, dl,
                         " The run starts %u bytes past a %u-byte sector "
                         "boundary, so it spills into one more sector.",
                         p->misalign, arch->sector_bytes);
-        break;
+        return 1;
     case WM_PAT_STRIDED:
-        wmi_appendf(d, dn, &dl, "Consecutive lanes are %llu bytes",
-                    ull(s));
-        elements(d, dn, &dl, s, a->size);
-        wmi_appendf(d, dn, &dl, " apart%s.",
-                    p->stride < 0 ? " (descending)" : "");
-        if (!shared && s >= arch->sector_bytes)
-            wmi_appendf(d, dn, &dl,
-                        " Each lane lands in its own %u-byte sector, as when "
-                        "a warp reads down a column of a row-major array.",
-                        arch->sector_bytes);
-        else if (!shared)
-            wmi_appendf(d, dn, &dl,
-                        " The warp reads one %u-byte field out of every "
-                        "%llu bytes, as in an array of structures.",
-                        a->size, ull(s));
-        if (shared && s % arch->bank_bytes == 0) {
-            uint64_t w = s / arch->bank_bytes;
-            uint64_t g = gcd(w, arch->banks);
-            if (g > 1) {
-                wmi_appendf(d, dn, &dl,
-                            " A stride of %llu bank words shares the factor "
-                            "%llu with the %u banks, so the lanes can reach "
-                            "only %llu of them%s.",
-                            ull(w), ull(g), arch->banks,
-                            ull(arch->banks / g),
-                            (w & (w - 1)) == 0
-                                ? " (a power-of-two stride, the classic "
-                                  "case: a column of a [32][32] tile)"
-                                : "");
-                said_banks = 1;
-            }
-        }
-        break;
+        *said_banks = describe_strided(arch, a, v, dl);
+        return 1;
     case WM_PAT_TILE:
-        wmi_appendf(d, dn, &dl,
+        wmi_appendf(d, dn, dl,
                     "The warp covers %s %u x %u tile: groups of %u lanes "
                     "step %llu bytes",
                     article(p->group), p->group, (p->active + p->group - 1) / p->group,
                     p->group, ull(s));
-        wmi_appendf(d, dn, &dl,
+        wmi_appendf(d, dn, dl,
                     " and each group starts %llu bytes after the previous "
                     "one%s.",
                     ull(uabs(p->jump)),
                     uabs(p->jump) > s ? " (a new row)" : "");
-        break;
+        return 1;
     case WM_PAT_SCATTERED:
-        wmi_appendf(d, dn, &dl,
+        wmi_appendf(d, dn, dl,
                     "The lane addresses follow no common stride: %u lanes, "
                     "%u distinct addresses over %llu bytes.",
                     p->active, p->distinct, ull(p->span));
-        break;
-    case WM_NPATTERNS: return;
+        return 1;
+    case WM_NPATTERNS: return 0;
     }
+    return 1;
+}
+
+/* The diagnosis and headline of an access: what the lanes do, then why it
+   costs that much. */
+static void diagnose(const wm_arch *arch, const wm_access *a, wm_advice *v)
+{
+    const wm_pattern *p = &v->pattern;
+    const wm_counts *c = &v->counts;
+    int shared = a->space == WM_SPACE_SHARED;
+    char *d = v->diagnosis;
+    size_t dn = sizeof v->diagnosis, dl = 0;
+    int said_banks = 0;
+
+    headline(a, v);
+    if (!describe_lanes(arch, a, v, &dl, &said_banks))
+        return;
     if (p->distinct < p->active && p->kind != WM_PAT_SCATTERED)
         wmi_appendf(d, dn, &dl,
                     " Only %u of the %u lanes use distinct addresses; "

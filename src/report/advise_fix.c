@@ -296,18 +296,131 @@ static void remap_text(const wm_arch *arch, const wm_access *a,
                     "lanes read consecutive elements");
 }
 
-/* One block per candidate fix, each counted with wm_count and kept or
-   dropped the same way: a list of candidates, read top to bottom (hence
-   its length). */
+/* Global memory: remap the lanes (strided, tiled, scattered), align a
+   misaligned run to a sector. */
+static void global_fixes(const wm_arch *arch, const wm_access *a,
+                         const wmi_lanes *l, const wm_pattern *p,
+                         const wm_counts *before, cand *c, size_t *n)
+{
+    wm_fix f;
+    int rows = p->kind == WM_PAT_STRIDED || p->kind == WM_PAT_TILE;
+    if (rows || p->kind == WM_PAT_SCATTERED) {
+        fix_init(&f, WM_FIX_REMAP, a, before);
+        remap_text(arch, a, p, &f);
+        if (remap(l, p, a->size, &f.access))
+            consider(arch, c, n, WM_ADVISE_MAX_FIXES, &f);
+    }
+    if (p->misalign && p->kind != WM_PAT_BROADCAST) {
+        fix_init(&f, WM_FIX_ALIGN, a, before);
+        f.param = arch->sector_bytes;
+        for (unsigned i = 0; i < l->n; i++)
+            f.access.addr[l->lane[i]] = l->addr[i] - p->misalign;
+        snprintf(f.text, sizeof f.text,
+                 "align the warp's first address to a %u-byte sector "
+                 "boundary (it starts %u bytes past one)",
+                 arch->sector_bytes, p->misalign);
+        consider(arch, c, n, WM_ADVISE_MAX_FIXES, &f);
+    }
+}
+
+/* Shared memory: pad or swizzle the rows, then remap the lanes when that
+   does better than every layout fix. */
+static void shared_fixes(const wm_arch *arch, const wm_access *a,
+                         const wmi_lanes *l, const wm_pattern *p,
+                         const wm_counts *before, cand *c, size_t *n)
+{
+    wm_fix f;
+    int rows = p->kind == WM_PAT_STRIDED || p->kind == WM_PAT_TILE;
+    size_t before_rows = *n;
+    if (rows)
+        row_fixes(arch, a, l, p, before, c, n, WM_ADVISE_MAX_FIXES);
+    if (rows || p->kind == WM_PAT_SCATTERED) {
+        /* Remapping is offered only when padding and swizzling
+         * cannot do as well: in a transpose one side must read a
+         * column, so the layout fixes come first. */
+        uint64_t best = UINT64_MAX;
+        for (size_t i = before_rows; i < *n; i++)
+            if (c[i].fix.after.wavefronts < best)
+                best = c[i].fix.after.wavefronts;
+        fix_init(&f, WM_FIX_REMAP, a, before);
+        remap_text(arch, a, p, &f);
+        wm_counts t;
+        if (remap(l, p, a->size, &f.access) &&
+            wm_count(arch, &f.access, &t) == WM_OK && t.wavefronts < best)
+            consider(arch, c, n, WM_ADVISE_MAX_FIXES, &f);
+    }
+}
+
+/* Local memory interleaves threads, so lanes coalesce exactly
+ * when they use the same local offset (docs/design/memory-model.md §1). */
+static void local_fixes(const wm_arch *arch, const wm_access *a,
+                        const wmi_lanes *l, const wm_pattern *p,
+                        const wm_counts *before, cand *c, size_t *n)
+{
+    wm_fix f;
+    if (p->distinct > 1) {
+        fix_init(&f, WM_FIX_REMAP, a, before);
+        for (unsigned i = 0; i < l->n; i++)
+            f.access.addr[l->lane[i]] = p->lo;
+        snprintf(f.text, sizeof f.text,
+                 "index the per-thread array with a warp-uniform index "
+                 "(or keep it in registers)");
+        consider(arch, c, n, WM_ADVISE_MAX_FIXES, &f);
+    }
+}
+
+/* Vectorise a contiguous ascending run of narrow accesses: V/size
+ * executions of the original become one, moving the same bytes.  The
+ * widest vector the model shows better is kept. */
+static void vector_fixes(const wm_arch *arch, const wm_access *a,
+                         const wmi_lanes *l, const wm_pattern *p,
+                         const wm_counts *before, cand *c, size_t *n)
+{
+    wm_fix f;
+    for (unsigned v = 16; v > a->size; v /= 2) {
+        uint64_t run = (uint64_t)l->n * a->size, end;
+        if (p->lo % v != 0 || !place(p->lo, l->n, v, 0, &end))
+            continue;
+        fix_init(&f, WM_FIX_VECTORIZE, a, before);
+        f.param = v;
+        f.copies = v / a->size;
+        memset(&f.before, 0, sizeof f.before);
+        int ok = 1;
+        for (unsigned k = 0; k < f.copies && ok; k++) {
+            wm_access shifted = *a;
+            wm_counts t;
+            for (unsigned i = 0; i < l->n; i++)
+                shifted.addr[l->lane[i]] = l->addr[i] + k * run;
+            ok = wm_count(arch, &shifted, &t) == WM_OK;
+            wmi_counts_add(&f.before, &t);
+        }
+        f.access.size = v;
+        for (unsigned i = 0; i < l->n; i++)
+            f.access.addr[l->lane[i]] = p->lo + (uint64_t)i * v;
+        snprintf(f.text, sizeof f.text,
+                 "use %u-byte vectors (e.g. %s): each lane moves %u "
+                 "elements, one instruction instead of %u",
+                 v, v == 16 ? (a->size == 4 ? "float4" : "int4/uint4")
+                            : (a->size == 4 ? "float2" : "int2/uint2"),
+                 f.copies, f.copies);
+        if (ok) {
+            size_t had = *n;
+            consider(arch, c, n, WM_ADVISE_MAX_FIXES, &f);
+            if (*n > had)
+                break;
+        }
+    }
+}
+
+/* The candidate fixes of each space, each counted with wm_count and kept
+   or dropped the same way (consider), then ranked best first. */
 void wmi_advise_fixes(const wm_arch *arch, const wm_access *a,
                       const wm_pattern *p, wm_advice *adv)
 {
     cand c[WM_ADVISE_MAX_FIXES];
     size_t n = 0;
     wmi_lanes l;
-    wm_fix f;
     const wm_counts *before = &adv->counts;
-    int rows = p->kind == WM_PAT_STRIDED || p->kind == WM_PAT_TILE;
 
     wmi_advise_lanes(arch, a, &l);
     adv->nfixes = 0;
@@ -316,102 +429,23 @@ void wmi_advise_fixes(const wm_arch *arch, const wm_access *a,
 
     switch (a->space) {
     case WM_SPACE_GLOBAL:
-        if (rows || p->kind == WM_PAT_SCATTERED) {
-            fix_init(&f, WM_FIX_REMAP, a, before);
-            remap_text(arch, a, p, &f);
-            if (remap(&l, p, a->size, &f.access))
-                consider(arch, c, &n, WM_ADVISE_MAX_FIXES, &f);
-        }
-        if (p->misalign && p->kind != WM_PAT_BROADCAST) {
-            fix_init(&f, WM_FIX_ALIGN, a, before);
-            f.param = arch->sector_bytes;
-            for (unsigned i = 0; i < l.n; i++)
-                f.access.addr[l.lane[i]] = l.addr[i] - p->misalign;
-            snprintf(f.text, sizeof f.text,
-                     "align the warp's first address to a %u-byte sector "
-                     "boundary (it starts %u bytes past one)",
-                     arch->sector_bytes, p->misalign);
-            consider(arch, c, &n, WM_ADVISE_MAX_FIXES, &f);
-        }
+        global_fixes(arch, a, &l, p, before, c, &n);
         break;
-    case WM_SPACE_SHARED: {
-        size_t before_rows = n;
-        if (rows)
-            row_fixes(arch, a, &l, p, before, c, &n, WM_ADVISE_MAX_FIXES);
-        if (rows || p->kind == WM_PAT_SCATTERED) {
-            /* Remapping is offered only when padding and swizzling
-             * cannot do as well: in a transpose one side must read a
-             * column, so the layout fixes come first. */
-            uint64_t best = UINT64_MAX;
-            for (size_t i = before_rows; i < n; i++)
-                if (c[i].fix.after.wavefronts < best)
-                    best = c[i].fix.after.wavefronts;
-            fix_init(&f, WM_FIX_REMAP, a, before);
-            remap_text(arch, a, p, &f);
-            wm_counts t;
-            if (remap(&l, p, a->size, &f.access) &&
-                wm_count(arch, &f.access, &t) == WM_OK && t.wavefronts < best)
-                consider(arch, c, &n, WM_ADVISE_MAX_FIXES, &f);
-        }
+    case WM_SPACE_SHARED:
+        shared_fixes(arch, a, &l, p, before, c, &n);
         break;
-    }
     case WM_SPACE_LOCAL:
-        /* Local memory interleaves threads, so lanes coalesce exactly
-         * when they use the same local offset (docs/design/memory-model.md §1). */
-        if (p->distinct > 1) {
-            fix_init(&f, WM_FIX_REMAP, a, before);
-            for (unsigned i = 0; i < l.n; i++)
-                f.access.addr[l.lane[i]] = p->lo;
-            snprintf(f.text, sizeof f.text,
-                     "index the per-thread array with a warp-uniform index "
-                     "(or keep it in registers)");
-            consider(arch, c, &n, WM_ADVISE_MAX_FIXES, &f);
-        }
+        local_fixes(arch, a, &l, p, before, c, &n);
         break;
     case WM_SPACE_TEXTURE: /* the layout is the texture's, not the code's */
     case WM_SPACE_SURFACE:
     case WM_NSPACES: return;
     }
 
-    /* Vectorise a contiguous ascending run of narrow accesses: V/size
-     * executions of the original become one, moving the same bytes. */
     if (a->space != WM_SPACE_LOCAL && p->kind == WM_PAT_CONTIGUOUS &&
         p->stride == (int64_t)a->size && a->size < 16 &&
-        l.lane[l.n - 1] - l.lane[0] + 1 == l.n) {
-        for (unsigned v = 16; v > a->size; v /= 2) {
-            uint64_t run = (uint64_t)l.n * a->size, end;
-            if (p->lo % v != 0 || !place(p->lo, l.n, v, 0, &end))
-                continue;
-            fix_init(&f, WM_FIX_VECTORIZE, a, before);
-            f.param = v;
-            f.copies = v / a->size;
-            memset(&f.before, 0, sizeof f.before);
-            int ok = 1;
-            for (unsigned k = 0; k < f.copies && ok; k++) {
-                wm_access shifted = *a;
-                wm_counts t;
-                for (unsigned i = 0; i < l.n; i++)
-                    shifted.addr[l.lane[i]] = l.addr[i] + k * run;
-                ok = wm_count(arch, &shifted, &t) == WM_OK;
-                wmi_counts_add(&f.before, &t);
-            }
-            f.access.size = v;
-            for (unsigned i = 0; i < l.n; i++)
-                f.access.addr[l.lane[i]] = p->lo + (uint64_t)i * v;
-            snprintf(f.text, sizeof f.text,
-                     "use %u-byte vectors (e.g. %s): each lane moves %u "
-                     "elements, one instruction instead of %u",
-                     v, v == 16 ? (a->size == 4 ? "float4" : "int4/uint4")
-                                : (a->size == 4 ? "float2" : "int2/uint2"),
-                     f.copies, f.copies);
-            if (ok) {
-                size_t had = n;
-                consider(arch, c, &n, WM_ADVISE_MAX_FIXES, &f);
-                if (n > had)
-                    break;
-            }
-        }
-    }
+        l.lane[l.n - 1] - l.lane[0] + 1 == l.n)
+        vector_fixes(arch, a, &l, p, before, c, &n);
 
     /* Best first (stable on the list order above). */
     for (size_t i = 1; i < n; i++)
