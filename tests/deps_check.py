@@ -31,7 +31,7 @@ import sys
 KNOWN = [
     {
         "files": {
-            "src/agg/agg.c", "src/cache/cache_ptx.c", "src/agg/count_memo.c",
+            "src/agg/agg.c", "src/cache/cache_ptx.c",
             "src/ptx/exec/ptx_async.c", "src/ptx/exec/ptx_call.c", "src/check/ptx_check.c",
             "src/check/ptx_check_sched.c", "src/ptx/exec/ptx_cluster.c",
             "src/ptx/exec/ptx_elect.c", "src/ptx/run/ptx_exec.c", "src/ptx/run/ptx_fastmem.c",

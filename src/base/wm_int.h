@@ -185,19 +185,29 @@ wm_status wmi_agg_copy_site(wm_agg *dst, const wm_agg *src, size_t i,
                             uint32_t as_site);
 
 /*
- * Counts of translated repeats (count_memo.c): wmi_cmemo_add is wm_agg_add
- * (same record, same counts in *out) that reuses the counts of the pattern
- * last seen under key (any value but UINT64_MAX; its low bits pick one of
- * the 2^nslots_log2 slots) when the access is that pattern moved by a
- * multiple of the line (global) or bank unit (shared).  nlanes is the
- * arch's warp size.
+ * Counts of translated repeats (count_memo.c, beneath the aggregator):
+ * wmi_cmemo_count is wm_count (same status, same counts in *out) that
+ * reuses the counts of the pattern last seen under key (any value but
+ * UINT64_MAX; its low bits pick one of the 2^nslots_log2 slots) when the
+ * access is that pattern moved by a multiple of the line (global) or bank
+ * unit (shared); *hint is the slot's record hint for wmi_agg_add_counted
+ * (NULL when the memo does not apply).  nlanes is the arch's warp size.
+ * wmi_cmemo_add is wm_agg_add through the memo (same record, same counts
+ * in *out).
  */
-typedef struct wmi_cmemo wmi_cmemo;
 typedef struct wmi_cmemo_ent wmi_cmemo_ent;
 wmi_cmemo *wmi_cmemo_new(unsigned nslots_log2, unsigned nlanes);
 void wmi_cmemo_free(wmi_cmemo *m);
-wm_status wmi_cmemo_add(wmi_cmemo *m, wm_agg *g, uint64_t key,
-                        const wm_access *a, wm_counts *out);
+wm_status wmi_cmemo_count(wmi_cmemo *m, const wm_arch *arch, uint64_t key,
+                          const wm_access *a, wm_counts *out, uint32_t **hint);
+
+static inline wm_status wmi_cmemo_add(wmi_cmemo *m, wm_agg *g, uint64_t key,
+                                      const wm_access *a, wm_counts *out)
+{
+    uint32_t *hint;
+    wm_status st = wmi_cmemo_count(m, wm_agg_arch(g), key, a, out, &hint);
+    return st != WM_OK ? st : wmi_agg_add_counted(g, a, out, hint);
+}
 
 /*
  * A consumer of every access added to g (the hierarchy model's recorder):
