@@ -51,12 +51,6 @@ KNOWN = [
                "wmi_ptx_cta_round: those beneath both, the cluster "
                "scheduler above the executor",
     },
-    {
-        "files": {"src/agg/agg.c", "src/sass/sass_view.c"},
-        "how": "agg.c calls the SASS view's wmi_sass_count, which adds "
-               "back into agg.c: the SASS counting is a tap the "
-               "aggregator is handed, not a call it makes",
-    },
 ]
 
 DIRS = ("src", "cli", "lab")
