@@ -31,14 +31,14 @@ import sys
 KNOWN = [
     {
         "files": {
-            "src/agg/agg.c", "src/cache/cache_ptx.c", "src/agg/count_memo.c",
-            "src/ptx/exec/ptx_async.c", "src/ptx/exec/ptx_call.c", "src/check/ptx_check.c",
-            "src/check/ptx_check_sched.c", "src/ptx/exec/ptx_cluster.c",
-            "src/ptx/exec/ptx_elect.c", "src/ptx/run/ptx_exec.c", "src/ptx/run/ptx_fastmem.c",
+            "src/check/ptx_check.c", "src/check/ptx_check_sched.c",
+            "src/ptx/exec/ptx_async.c", "src/ptx/exec/ptx_call.c",
+            "src/ptx/exec/ptx_cluster.c", "src/ptx/exec/ptx_elect.c",
             "src/ptx/exec/ptx_mma.c", "src/ptx/exec/ptx_mma8.c",
-            "src/ptx/run/ptx_run.c", "src/ptx/exec/ptx_stmatrix.c", "src/ptx/exec/ptx_tensormap.c",
-            "src/ptx/exec/ptx_tex.c", "src/ptx/exec/ptx_tma.c", "src/ptx/exec/ptx_wgmma.c",
-            "src/ptx/exec/ptx_wmma.c", "src/sass/sass_map.c", "src/sass/sass_view.c",
+            "src/ptx/exec/ptx_stmatrix.c", "src/ptx/exec/ptx_tensormap.c",
+            "src/ptx/exec/ptx_tex.c", "src/ptx/exec/ptx_tma.c",
+            "src/ptx/exec/ptx_wgmma.c", "src/ptx/exec/ptx_wmma.c",
+            "src/ptx/run/ptx_exec.c", "src/ptx/run/ptx_run.c",
         },
         "how": "the opcode families (async, call, cluster, elect, mma, "
                "mma8, stmatrix, tensormap, tex, tma, wgmma, wmma) call "
@@ -46,9 +46,10 @@ KNOWN = [
                "in ptx_exec.c: move those into a bottom ptx_fault.c; "
                "ptx_check.c uses wm_ptx_check_clear of ptx_check_sched.c, "
                "which runs wmi_ptx_run_opts: move the clear into "
-               "ptx_check.c; agg.c calls the SASS view's wmi_sass_count, "
-               "which adds back into agg.c: the SASS counting is a tap the "
-               "aggregator is handed, not a call it makes",
+               "ptx_check.c; ptx_cluster.c, a family, also schedules a "
+               "cluster's CTAs through ptx_run.c's wmi_ptx_cta_begin/"
+               "wmi_ptx_cta_round: those beneath both, the cluster "
+               "scheduler above the executor",
     },
 ]
 

@@ -7,6 +7,11 @@
  * global in one warp and shared in another becomes two records.  Records
  * live in a growing array indexed by an open-addressing hash table; labels
  * are keyed by site id alone.
+ *
+ * Two consumers of the accesses are handed to it, and it calls neither by
+ * name: a tap (wmi_agg_set_tap, the hierarchy model's recorder), and the
+ * SASS level (wmi_agg_set_level: sass_view.c's counting, with its plan),
+ * which adds to a side aggregator kept here with a memo of counts.
  */
 #include "wm_int.h"
 
@@ -42,6 +47,7 @@ struct wm_agg {
     wmi_agg_tap tap;
     void *tap_ud;
     const wm_sass_plan *plan; /* wm_agg_set_sass: also count at SASS level */
+    const wmi_agg_level *level; /* ... through these (NULL: none) */
     wm_agg *sass;             /* ... the LEAD and SPLIT sites there */
     wmi_cmemo *sass_memo;     /* ... their counts reused when translated */
     wm_agg *ptx;              /* a SASS view: the PTX-level sites */
@@ -63,13 +69,25 @@ int wmi_agg_sees_site(const wm_agg *g, uint32_t site)
 {
     if (g->tap)
         return 1;
-    const wm_sass_map *mp = g->plan ? wmi_sass_plan_at(g->plan, site) : NULL;
-    return mp && (mp->kind == WM_SASS_LEAD || mp->kind == WM_SASS_SPLIT);
+    return g->level && g->level->sees(g->plan, site);
 }
 
-void wm_agg_set_sass(wm_agg *g, const wm_sass_plan *p)
+void wmi_agg_set_level(wm_agg *g, const wm_sass_plan *p,
+                       const wmi_agg_level *lv)
 {
-    g->plan = p;
+    g->plan = lv ? p : NULL;
+    g->level = p ? lv : NULL;
+}
+
+wm_agg *wmi_agg_sass_side(wm_agg *g, wmi_cmemo **memo)
+{
+    if (!g->sass && !(g->sass = wm_agg_new(&g->arch)))
+        return NULL;
+    if (!g->sass_memo &&
+        !(g->sass_memo = wmi_cmemo_new(8, g->arch.warp_size)))
+        return NULL;
+    *memo = g->sass_memo;
+    return g->sass;
 }
 
 const wm_sass_plan *wmi_agg_sass_plan(const wm_agg *g)
@@ -320,26 +338,11 @@ wm_status wmi_agg_add_repeats(wm_agg *g, uint32_t site, wm_space space,
     return WM_OK;
 }
 
-/* The access as the SASS instruction of a LEAD or SPLIT site sees it:
-   counted into g->sass (sass_view.c). */
-static wm_status add_sass(wm_agg *g, const wm_access *a)
-{
-    const wm_sass_map *mp = wmi_sass_plan_at(g->plan, a->site);
-    if (!mp || (mp->kind != WM_SASS_LEAD && mp->kind != WM_SASS_SPLIT))
-        return WM_OK;
-    if (!g->sass && !(g->sass = wm_agg_new(&g->arch)))
-        return WM_ERR_NOMEM;
-    if (!g->sass_memo &&
-        !(g->sass_memo = wmi_cmemo_new(8, g->arch.warp_size)))
-        return WM_ERR_NOMEM;
-    return wmi_sass_count(g->sass, g->sass_memo, mp, a);
-}
-
 wm_status wmi_agg_add_counted(wm_agg *g, const wm_access *a,
                               const wm_counts *c, uint32_t *hint)
 {
-    if (g->plan) {
-        wm_status st = add_sass(g, a);
+    if (g->level) { /* the SASS level: its records are g->sass */
+        wm_status st = g->level->count(g->plan, g, a);
         if (st != WM_OK)
             return st;
     }
@@ -555,6 +558,7 @@ void wmi_agg_set_ptx_level(wm_agg *view, wm_agg *ptx, const wm_sass_plan *p)
     wm_agg_free(view->ptx);
     view->ptx = ptx;
     view->plan = NULL; /* a view counts nothing more */
+    view->level = NULL;
     view->view_plan = p;
 }
 

@@ -12,6 +12,10 @@
  * counting of a grid whose blocks repeat one another into one comparison
  * of the relative addresses per access.  A key only chooses a slot: a hit
  * needs the pattern itself to match, so any key is correct.
+ *
+ * The memo counts and does not add: it sits beneath the aggregator, and
+ * wmi_cmemo_add (wm_int.h) hands its counts and the slot's record hint to
+ * wmi_agg_add_counted.
  */
 #include "wm_int.h"
 
@@ -86,30 +90,30 @@ static int same_pattern(const uint64_t *ad, uint64_t a0, uint64_t msk,
     return diff == 0;
 }
 
-wm_status wmi_cmemo_add(wmi_cmemo *m, wm_agg *g, uint64_t key,
-                        const wm_access *a, wm_counts *out)
+wm_status wmi_cmemo_count(wmi_cmemo *m, const wm_arch *arch, uint64_t key,
+                          const wm_access *a, wm_counts *out, uint32_t **hint)
 {
-    const wm_arch *arch = wm_agg_arch(g);
     uint64_t per = quantum(arch, a), msk = a->mask;
+    *hint = NULL;
     if (!msk || !per || arch->warp_size != m->nlanes)
-        return wm_agg_add(g, a, out);
+        return wm_count(arch, a, out);
     unsigned s = (unsigned)key & (m->nslots - 1);
     key++; /* never 0, the empty slot's key */
     wmi_cmemo_ent *e = &m->ents[s];
     int32_t *rel = m->rel + (size_t)s * m->nlanes;
     uint64_t a0 = a->addr[__builtin_ctzll(msk)];
+    *hint = &e->hint;
     if (e->misses >= 4 && (++e->skips & 63) != 0) {
         /* this position's pattern moves by less than the quantum from
            block to block: count it, try the memo again now and then */
-        wm_status st = wm_count(arch, a, out);
-        return st != WM_OK ? st : wmi_agg_add_counted(g, a, out, &e->hint);
+        return wm_count(arch, a, out);
     }
     if (m->slot_key[s] == key && e->mask == msk && e->size == a->size &&
         e->space == a->space && ((a0 - e->a0) & (per - 1)) == 0) {
         if (same_pattern(a->addr, a0, msk, rel, m->nlanes)) {
             e->misses = 0;
             *out = e->counts;
-            return wmi_agg_add_counted(g, a, &e->counts, &e->hint);
+            return WM_OK;
         }
     }
     wm_status st = wm_count(arch, a, out);
@@ -133,5 +137,5 @@ wm_status wmi_cmemo_add(wmi_cmemo *m, wm_agg *g, uint64_t key,
     } else {
         m->slot_key[s] = 0;
     }
-    return wmi_agg_add_counted(g, a, out, &e->hint);
+    return WM_OK;
 }

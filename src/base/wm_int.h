@@ -156,6 +156,28 @@ int wmi_agg_has_tap(const wm_agg *g);
    site at SASS level too: wm_agg_set_sass)?  Else repeats may batch. */
 int wmi_agg_sees_site(const wm_agg *g, uint32_t site);
 
+typedef struct wmi_cmemo wmi_cmemo;
+
+/*
+ * The SASS level as the aggregator is handed it (wm_agg_set_sass, in
+ * sass_view.c, installs one with its plan): count is called with g and
+ * each access before the access is added (a status other than WM_OK is
+ * returned by the add); sees says whether count adds a site's accesses
+ * anywhere (wmi_agg_sees_site).  A NULL level removes it.  The SASS
+ * records it adds to are g's side aggregator (wmi_agg_sass_side: made on
+ * first use, with a memo of counts; merged by wm_agg_merge, freed with
+ * g).
+ */
+typedef struct wmi_agg_level {
+    wm_status (*count)(const wm_sass_plan *p, wm_agg *g, const wm_access *a);
+    int (*sees)(const wm_sass_plan *p, uint32_t site);
+} wmi_agg_level;
+void wmi_agg_set_level(wm_agg *g, const wm_sass_plan *p,
+                       const wmi_agg_level *lv);
+/* g's SASS records and their memo, made if need be; NULL when memory ran
+   out. */
+wm_agg *wmi_agg_sass_side(wm_agg *g, wmi_cmemo **memo);
+
 /* SASS level (sass_map.c, sass_view.c): the plan of g (NULL: none); a
    view's PTX-level aggregator (NULL: g is not a view); instruction insn's
    map (NULL past the module); access a counted into g as map mp's SASS
@@ -163,7 +185,6 @@ int wmi_agg_sees_site(const wm_agg *g, uint32_t site);
 const wm_sass_plan *wmi_agg_sass_plan(const wm_agg *g);
 const wm_agg *wmi_agg_ptx_level(const wm_agg *g);
 const wm_sass_map *wmi_sass_plan_at(const wm_sass_plan *p, uint32_t insn);
-typedef struct wmi_cmemo wmi_cmemo;
 wm_status wmi_sass_count(wm_agg *sass, wmi_cmemo *memo, const wm_sass_map *mp,
                          const wm_access *a);
 /* The SASS records of a planned aggregator (NULL: none counted) and the
@@ -185,19 +206,29 @@ wm_status wmi_agg_copy_site(wm_agg *dst, const wm_agg *src, size_t i,
                             uint32_t as_site);
 
 /*
- * Counts of translated repeats (count_memo.c): wmi_cmemo_add is wm_agg_add
- * (same record, same counts in *out) that reuses the counts of the pattern
- * last seen under key (any value but UINT64_MAX; its low bits pick one of
- * the 2^nslots_log2 slots) when the access is that pattern moved by a
- * multiple of the line (global) or bank unit (shared).  nlanes is the
- * arch's warp size.
+ * Counts of translated repeats (count_memo.c, beneath the aggregator):
+ * wmi_cmemo_count is wm_count (same status, same counts in *out) that
+ * reuses the counts of the pattern last seen under key (any value but
+ * UINT64_MAX; its low bits pick one of the 2^nslots_log2 slots) when the
+ * access is that pattern moved by a multiple of the line (global) or bank
+ * unit (shared); *hint is the slot's record hint for wmi_agg_add_counted
+ * (NULL when the memo does not apply).  nlanes is the arch's warp size.
+ * wmi_cmemo_add is wm_agg_add through the memo (same record, same counts
+ * in *out).
  */
-typedef struct wmi_cmemo wmi_cmemo;
 typedef struct wmi_cmemo_ent wmi_cmemo_ent;
 wmi_cmemo *wmi_cmemo_new(unsigned nslots_log2, unsigned nlanes);
 void wmi_cmemo_free(wmi_cmemo *m);
-wm_status wmi_cmemo_add(wmi_cmemo *m, wm_agg *g, uint64_t key,
-                        const wm_access *a, wm_counts *out);
+wm_status wmi_cmemo_count(wmi_cmemo *m, const wm_arch *arch, uint64_t key,
+                          const wm_access *a, wm_counts *out, uint32_t **hint);
+
+static inline wm_status wmi_cmemo_add(wmi_cmemo *m, wm_agg *g, uint64_t key,
+                                      const wm_access *a, wm_counts *out)
+{
+    uint32_t *hint;
+    wm_status st = wmi_cmemo_count(m, wm_agg_arch(g), key, a, out, &hint);
+    return st != WM_OK ? st : wmi_agg_add_counted(g, a, out, hint);
+}
 
 /*
  * A consumer of every access added to g (the hierarchy model's recorder):

@@ -848,7 +848,8 @@ wm_status wmi_ptx_mma8(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 void wmi_ptx_wmma_decode(const char *s, size_t n, wmi_insn *in);
 /* The bytes a lane accesses in one request of a wmma load or store (4 or
    8; an element where a lane's elements are a stride apart); 0 if in is
-   not a wmma form. */
+   not a wmma form.  This and the two below are ptx_wmma_frag.c's, beneath
+   the family: pure functions of the decoded instruction. */
 unsigned wmi_ptx_wmma_piece(const wmi_insn *in);
 /* The warp requests a wmma load or store makes (0 if in is not a wmma
    form), and in *ld the stride in elements when the instruction gives

@@ -1,6 +1,8 @@
 /*
  * sass_view.c -- counting at the SASS level.  An aggregator with a plan
- * (wm_agg_set_sass) counts each access of a LEAD site once more as its
+ * (wm_agg_set_sass: the plan and this file's counting, handed to the
+ * aggregator as its level, wmi_agg_set_level) counts each access of a
+ * LEAD site once more as its
  * SASS instruction: the lead's lane addresses (less its shift), the SASS
  * width; of a SPLIT site as the accesses of the SASS width at addr + j w
  * for each part j it reads (all, or those of its slots)
@@ -50,6 +52,41 @@ wm_status wmi_sass_count(wm_agg *sass, wmi_cmemo *memo, const wm_sass_map *mp,
             return st;
     }
     return WM_OK;
+}
+
+/* Does the plan count site's accesses at SASS level (a LEAD or SPLIT)? */
+static const wm_sass_map *counted_map(const wm_sass_plan *p, uint32_t site)
+{
+    const wm_sass_map *mp = wmi_sass_plan_at(p, site);
+    return mp && (mp->kind == WM_SASS_LEAD || mp->kind == WM_SASS_SPLIT) ? mp
+                                                                       : NULL;
+}
+
+/* The access as the SASS instruction of a LEAD or SPLIT site sees it:
+   counted into g's SASS records. */
+static wm_status add_sass(const wm_sass_plan *p, wm_agg *g,
+                          const wm_access *a)
+{
+    const wm_sass_map *mp = counted_map(p, a->site);
+    if (!mp)
+        return WM_OK;
+    wmi_cmemo *memo;
+    wm_agg *sass = wmi_agg_sass_side(g, &memo);
+    if (!sass)
+        return WM_ERR_NOMEM;
+    return wmi_sass_count(sass, memo, mp, a);
+}
+
+static int sees_site(const wm_sass_plan *p, uint32_t site)
+{
+    return counted_map(p, site) != NULL;
+}
+
+static const wmi_agg_level sass_level = {add_sass, sees_site};
+
+void wm_agg_set_sass(wm_agg *g, const wm_sass_plan *p)
+{
+    wmi_agg_set_level(g, p, &sass_level);
 }
 
 /* The index of (site, space, op) in g, or SIZE_MAX. */
