@@ -347,7 +347,7 @@ static void bit_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
     wr(L, s, in, in->d, v, NOCOND, pc);
 }
 
-/* ---- the transfer function, family by family ------------------------------ */
+/* ---- the transfer function, family by family ----------------------------- */
 
 /* A family's default: d, and d2 where it is a second ("p|q") destination,
    become unknown for reason why (d2: why2). */
