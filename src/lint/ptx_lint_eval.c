@@ -498,27 +498,19 @@ static wm_status move_symbols(lint *L, const memrec *r, evalbuf *eb,
    is added to agg (may be NULL).  moves: also move the uniform symbols
    (misalignments, edges, dependences); without, only the block's warps
    as they stand are counted (the block-shape table). */
-wm_status wmi_lint_judge(lint *L, const memrec *r, evalbuf *eb,
-                         const uint8_t *given, const wm_arch *arch,
-                         wm_lint_insn *v, wm_agg *agg, int moves)
+/* The verdicts that need no warp's access: an unsupported form, an
+   unreached instruction, an address lint cannot follow (1: v is done). */
+static int judged_unrun(const lint *L, const memrec *r, wm_lint_insn *v)
 {
-    memset(v, 0, sizeof *v);
-    v->insn = r->pc;
-    v->op = r->op;
-    v->size = r->size;
-    v->space = r->isp == SP_SHARED  ? WM_SPACE_SHARED
-               : r->isp == SP_LOCAL ? WM_SPACE_LOCAL
-                                    : WM_SPACE_GLOBAL;
-    v->assumed = r->assumed;
     if (r->unsupported) {
         v->kind = WM_LINT_UNSUPPORTED;
         snprintf(v->reason, sizeof v->reason, "%s", r->unsupported);
-        return WM_OK;
+        return 1;
     }
     if (!r->reached) {
         v->kind = WM_LINT_INACTIVE;
         snprintf(v->reason, sizeof v->reason, "unreachable");
-        return WM_OK;
+        return 1;
     }
     if (r->addr.top) {
         v->kind = WM_LINT_DATA;
@@ -532,8 +524,25 @@ wm_status wmi_lint_judge(lint *L, const memrec *r, evalbuf *eb,
         else
             snprintf(v->reason, sizeof v->reason, "the address depends on %s",
                      wmi_aff_why_text((wmi_top_why)r->addr.why));
-        return WM_OK;
+        return 1;
     }
+    return 0;
+}
+
+wm_status wmi_lint_judge(lint *L, const memrec *r, evalbuf *eb,
+                         const uint8_t *given, const wm_arch *arch,
+                         wm_lint_insn *v, wm_agg *agg, int moves)
+{
+    memset(v, 0, sizeof *v);
+    v->insn = r->pc;
+    v->op = r->op;
+    v->size = r->size;
+    v->space = r->isp == SP_SHARED  ? WM_SPACE_SHARED
+               : r->isp == SP_LOCAL ? WM_SPACE_LOCAL
+                                    : WM_SPACE_GLOBAL;
+    v->assumed = r->assumed;
+    if (judged_unrun(L, r, v))
+        return WM_OK;
     /* a generic address into the shared window prints as its offset */
     wmi_aff shown = r->addr;
     int shwin = ((uint64_t)shown.c0 >> WMI_WIN_SHIFT) ==

@@ -347,74 +347,196 @@ static void bit_op(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
     wr(L, s, in, in->d, v, NOCOND, pc);
 }
 
-/* Abstract effect of the instruction at pc on s: lint's transfer
-   function, one case per opcode as in the interpreter's dispatch (hence
-   its length; a family column in the opcode table is to shorten it). */
-void wmi_lint_step(lint *L, bstate *s, uint32_t pc)
+/* ---- the transfer function, family by family ----------------------------- */
+
+/* A family's default: d, and d2 where it is a second ("p|q") destination,
+   become unknown for reason why (d2: why2). */
+static void top_dests(lint *L, bstate *s, const wmi_insn *in, uint32_t pc,
+                      wmi_top_why why, wmi_top_why why2)
 {
-    assert(pc < L->m->ncode);
-    const wmi_insn *in = &L->m->code[pc];
+    wr(L, s, in, in->d, wmi_aff_top(why, pc), NOCOND, pc);
+    if (in->d2 != WMI_NOREG && (in->flags & F_DEST2))
+        wr(L, s, in, in->d2, wmi_aff_top(why2, pc), NOCOND, pc);
+}
+
+/* An operation lint does not model (the ARITH and TENSOR default): an
+   integer result is an unknown operation, any other a float. */
+static void step_unmodelled(lint *L, bstate *s, const wmi_insn *in,
+                            uint32_t pc)
+{
+    int it = int_type((wmi_type)in->type);
+    top_dests(L, s, in, pc, it ? WMI_TOP_OP : WMI_TOP_FLOAT, WMI_TOP_OP);
+}
+
+static void step_mov(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
+    wmi_type t = (wmi_type)in->type;
+    if (t == PT_PRED) {
+        pred_op(L, s, in, pc);
+        return;
+    }
+    if ((in->d & WMI_VEC) || (in->a & WMI_VEC)) {
+        wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_OP, pc), NOCOND, pc);
+        return;
+    }
+    wr(L, s, in, in->d, rdw(L, s, in->a, wmi_type_bits(t)), NOCOND, pc);
+}
+
+/* add, sub */
+static void step_add(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
     wmi_type t = (wmi_type)in->type;
     unsigned bits = wmi_type_bits(t);
-    int sg = wmi_type_signed(t), it = int_type(t);
-    wmi_aff a, b, c, v;
-    switch ((wmi_op)in->op) {
-    case OP_MOV:
-        if (t == PT_PRED) {
-            pred_op(L, s, in, pc);
-            return;
+    int it = int_type(t);
+    wmi_aff a = rdw(L, s, in->a, bits), b = rdw(L, s, in->b, bits), v;
+    v = !it || (in->flags & (F_SAT | F_CC))
+            ? wmi_aff_top(it ? WMI_TOP_OP : WMI_TOP_FLOAT, pc)
+        : in->op == OP_ADD ? wmi_aff_add(&a, &b)
+                           : wmi_aff_sub(&a, &b);
+    wr(L, s, in, in->d, v, NOCOND, pc);
+}
+
+/* mul, mad, mul24, mad24 */
+static void step_mul(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    int it = int_type(t);
+    wmi_aff a = rdw(L, s, in->a, bits), b = rdw(L, s, in->b, bits), c, v;
+    if (!it || (in->flags & (F_HI | F_CC))) {
+        v = wmi_aff_top(it ? WMI_TOP_OP : WMI_TOP_FLOAT, pc);
+    } else {
+        v = wmi_aff_mul(&L->ax, &a, &b);
+        if (in->op == OP_MAD || in->op == OP_MAD24) {
+            c = rdw(L, s, in->c, bits);
+            v = wmi_aff_add(&v, &c);
         }
-        if ((in->d & WMI_VEC) || (in->a & WMI_VEC)) {
-            wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_OP, pc), NOCOND, pc);
-            return;
-        }
-        wr(L, s, in, in->d, rdw(L, s, in->a, bits), NOCOND, pc);
+    }
+    wr(L, s, in, in->d, v, NOCOND, pc);
+}
+
+/* neg, not */
+static void step_neg(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
+    wmi_type t = (wmi_type)in->type;
+    int it = int_type(t);
+    if (t == PT_PRED) {
+        pred_op(L, s, in, pc);
         return;
+    }
+    wmi_aff a = rdw(L, s, in->a, wmi_type_bits(t)), c, v;
+    v = it ? wmi_aff_scale(&a, -1) : wmi_aff_top(WMI_TOP_FLOAT, pc);
+    if (in->op == OP_NOT && it) { /* ~a = -a - 1 */
+        c = wmi_aff_const(-1);
+        v = wmi_aff_add(&v, &c);
+    }
+    wr(L, s, in, in->d, v, NOCOND, pc);
+}
+
+/* integer <-> integer: the same mathematical value (no wrap) */
+static void step_cvt(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
+    wmi_type t = (wmi_type)in->type;
+    wmi_aff v =
+        int_type(t) && int_type((wmi_type)in->type2) && !(in->flags & F_SAT)
+            ? rdw(L, s, in->a, wmi_type_bits((wmi_type)in->type2))
+            : wmi_aff_top(WMI_TOP_FLOAT, pc);
+    wr(L, s, in, in->d, v, NOCOND, pc);
+}
+
+static void step_cvta(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
+    int64_t base = in->space == SP_SHARED  ? (int64_t)WMI_SHARED_WIN
+                   : in->space == SP_LOCAL ? (int64_t)WMI_LOCAL_WIN
+                                           : 0;
+    wmi_aff a = rdw(L, s, in->a, wmi_type_bits((wmi_type)in->type));
+    wmi_aff b = wmi_aff_const((in->flags & F_TO) ? -base : base);
+    wr(L, s, in, in->d, wmi_aff_add(&a, &b), NOCOND, pc);
+}
+
+static void step_setp(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    wmi_aff a = rdw(L, s, in->a, bits), b = rdw(L, s, in->b, bits);
+    int32_t p = NOCOND;
+    if (int_type(t) && in->mod2 == BOOL_NONE)
+        p = cond_ref(L, in->mod, bits, wmi_type_signed(t), &a, &b);
+    wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_OP, pc), p, pc);
+    if (in->d2 != WMI_NOREG)
+        wr(L, s, in, in->d2, wmi_aff_top(WMI_TOP_OP, pc),
+           p == NOCOND ? NOCOND : p ^ 1, pc);
+}
+
+static void step_selp(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    int it = int_type(t);
+    wmi_aff a = rdw(L, s, in->a, bits), b = rdw(L, s, in->b, bits), v;
+    int32_t g = wmi_lint_rdp(L, s, in->c);
+    if (wmi_aff_eq(&a, &b)) {
+        v = a;
+    } else if (g != NOCOND && it) {
+        const cond *cc = &L->conds[g >> 1];
+        v = wmi_aff_select(&L->ax, cc->cmp, cc->bits, cc->sgn, &cc->l, &cc->r,
+                           (g & 1) ? &b : &a, (g & 1) ? &a : &b, pc);
+    } else {
+        v = wmi_aff_top(it ? WMI_TOP_MERGE : WMI_TOP_FLOAT, pc);
+    }
+    wr(L, s, in, in->d, v, NOCOND, pc);
+}
+
+/* ld.param of a kernel parameter: that parameter's (uniform) value. */
+static void step_ld_param(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
+    wmi_aff a = addr_of(L, s, in->a, in->imm), v;
+    uint32_t pi = a.top || a.nterms ? WMI_NOREG : param_at(L->f, a.c0);
+    v = pi == WMI_NOREG || (in->d & WMI_VEC)
+            ? wmi_aff_top(WMI_TOP_LOAD, pc)
+            : wmi_aff_sym(&L->ax, WMI_AV_PARAM, pi, 0, 1, 0);
+    if (!int_type((wmi_type)in->type))
+        v = wmi_aff_top(WMI_TOP_FLOAT, pc);
+    wr(L, s, in, in->d, v, NOCOND, pc);
+}
+
+static void step_ld(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
+    if (in->space == SP_PARAM) {
+        step_ld_param(L, s, in, pc);
+        return;
+    }
+    wmi_aff a = addr_of(L, s, in->a, in->imm), v;
+    if (in->space != SP_CONST)
+        record(L, s, in, pc, a, 0);
+    /* a warp-uniform address loads one value: a uniform unknown */
+    v = !(in->d & WMI_VEC) && int_type((wmi_type)in->type) &&
+                wmi_aff_uniform(&L->ax, &a)
+            ? wmi_aff_sym(&L->ax, WMI_AV_LOAD, pc, 0, 1,
+                          wmi_aff_loops(&L->ax, &a))
+            : wmi_aff_top(WMI_TOP_LOAD, pc);
+    wr(L, s, in, in->d, v, NOCOND, pc);
+}
+
+/* The operations whose values lint follows; the rest of the family are
+   operations it does not model.  Not a switch over wmi_op: a new ARITH
+   row takes the default. */
+static void step_arith(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
+    switch (in->op) {
+    case OP_MOV: step_mov(L, s, in, pc); return;
     case OP_ADD:
-    case OP_SUB:
-        a = rdw(L, s, in->a, bits);
-        b = rdw(L, s, in->b, bits);
-        v = !it || (in->flags & (F_SAT | F_CC))
-                ? wmi_aff_top(it ? WMI_TOP_OP : WMI_TOP_FLOAT, pc)
-            : in->op == OP_ADD ? wmi_aff_add(&a, &b)
-                               : wmi_aff_sub(&a, &b);
-        wr(L, s, in, in->d, v, NOCOND, pc);
-        return;
+    case OP_SUB: step_add(L, s, in, pc); return;
     case OP_MUL:
     case OP_MAD:
     case OP_MUL24:
-    case OP_MAD24:
-        a = rdw(L, s, in->a, bits);
-        b = rdw(L, s, in->b, bits);
-        if (!it || (in->flags & (F_HI | F_CC))) {
-            v = wmi_aff_top(it ? WMI_TOP_OP : WMI_TOP_FLOAT, pc);
-        } else {
-            v = wmi_aff_mul(&L->ax, &a, &b);
-            if (in->op == OP_MAD || in->op == OP_MAD24) {
-                c = rdw(L, s, in->c, bits);
-                v = wmi_aff_add(&v, &c);
-            }
-        }
-        wr(L, s, in, in->d, v, NOCOND, pc);
-        return;
+    case OP_MAD24: step_mul(L, s, in, pc); return;
     case OP_NEG:
-    case OP_NOT:
-        if (t == PT_PRED) {
-            pred_op(L, s, in, pc);
-            return;
-        }
-        a = rdw(L, s, in->a, bits);
-        v = it ? wmi_aff_scale(&a, -1) : wmi_aff_top(WMI_TOP_FLOAT, pc);
-        if (in->op == OP_NOT && it) { /* ~a = -a - 1 */
-            c = wmi_aff_const(-1);
-            v = wmi_aff_add(&v, &c);
-        }
-        wr(L, s, in, in->d, v, NOCOND, pc);
-        return;
+    case OP_NOT: step_neg(L, s, in, pc); return;
     case OP_AND:
     case OP_OR:
     case OP_XOR:
-        if (t == PT_PRED)
+        if ((wmi_type)in->type == PT_PRED)
             pred_op(L, s, in, pc);
         else
             bit_op(L, s, in, pc);
@@ -425,73 +547,21 @@ void wmi_lint_step(lint *L, bstate *s, uint32_t pc)
     case OP_REM:
     case OP_MIN:
     case OP_MAX: bit_op(L, s, in, pc); return;
-    case OP_CVT:
-        /* integer <-> integer: the same mathematical value (no wrap) */
-        v = it && int_type((wmi_type)in->type2) && !(in->flags & F_SAT)
-                ? rdw(L, s, in->a, wmi_type_bits((wmi_type)in->type2))
-                : wmi_aff_top(WMI_TOP_FLOAT, pc);
-        wr(L, s, in, in->d, v, NOCOND, pc);
-        return;
-    case OP_CVTA: {
-        int64_t base = in->space == SP_SHARED  ? (int64_t)WMI_SHARED_WIN
-                       : in->space == SP_LOCAL ? (int64_t)WMI_LOCAL_WIN
-                                               : 0;
-        a = rdw(L, s, in->a, bits);
-        b = wmi_aff_const((in->flags & F_TO) ? -base : base);
-        wr(L, s, in, in->d, wmi_aff_add(&a, &b), NOCOND, pc);
-        return;
+    case OP_CVT: step_cvt(L, s, in, pc); return;
+    case OP_CVTA: step_cvta(L, s, in, pc); return;
+    case OP_SETP: step_setp(L, s, in, pc); return;
+    case OP_SELP: step_selp(L, s, in, pc); return;
+    default: step_unmodelled(L, s, in, pc); return; /* mapa: not followed */
     }
-    case OP_SETP: {
-        a = rdw(L, s, in->a, bits);
-        b = rdw(L, s, in->b, bits);
-        int32_t p = NOCOND;
-        if (it && in->mod2 == BOOL_NONE)
-            p = cond_ref(L, in->mod, bits, sg, &a, &b);
-        wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_OP, pc), p, pc);
-        if (in->d2 != WMI_NOREG)
-            wr(L, s, in, in->d2, wmi_aff_top(WMI_TOP_OP, pc),
-               p == NOCOND ? NOCOND : p ^ 1, pc);
-        return;
-    }
-    case OP_SELP: {
-        a = rdw(L, s, in->a, bits);
-        b = rdw(L, s, in->b, bits);
-        int32_t g = wmi_lint_rdp(L, s, in->c);
-        if (wmi_aff_eq(&a, &b)) {
-            v = a;
-        } else if (g != NOCOND && it) {
-            const cond *cc = &L->conds[g >> 1];
-            v = wmi_aff_select(&L->ax, cc->cmp, cc->bits, cc->sgn, &cc->l,
-                               &cc->r, (g & 1) ? &b : &a, (g & 1) ? &a : &b,
-                               pc);
-        } else {
-            v = wmi_aff_top(it ? WMI_TOP_MERGE : WMI_TOP_FLOAT, pc);
-        }
-        wr(L, s, in, in->d, v, NOCOND, pc);
-        return;
-    }
-    case OP_LD:
-        if (in->space == SP_PARAM) {
-            a = addr_of(L, s, in->a, in->imm);
-            uint32_t pi = a.top || a.nterms ? WMI_NOREG : param_at(L->f, a.c0);
-            v = pi == WMI_NOREG || (in->d & WMI_VEC)
-                    ? wmi_aff_top(WMI_TOP_LOAD, pc)
-                    : wmi_aff_sym(&L->ax, WMI_AV_PARAM, pi, 0, 1, 0);
-            if (!int_type(t))
-                v = wmi_aff_top(WMI_TOP_FLOAT, pc);
-            wr(L, s, in, in->d, v, NOCOND, pc);
-            return;
-        }
-        a = addr_of(L, s, in->a, in->imm);
-        if (in->space != SP_CONST)
-            record(L, s, in, pc, a, 0);
-        /* a warp-uniform address loads one value: a uniform unknown */
-        v = !(in->d & WMI_VEC) && int_type(t) && wmi_aff_uniform(&L->ax, &a)
-                ? wmi_aff_sym(&L->ax, WMI_AV_LOAD, pc, 0, 1,
-                              wmi_aff_loops(&L->ax, &a))
-                : wmi_aff_top(WMI_TOP_LOAD, pc);
-        wr(L, s, in, in->d, v, NOCOND, pc);
-        return;
+}
+
+/* The accesses lint judges record their address form; the rest (bulk
+   copies, texture and surface traffic) are not judged, and a register
+   they write is a load. */
+static void step_memory(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
+    switch (in->op) {
+    case OP_LD: step_ld(L, s, in, pc); return;
     case OP_ST:
     case OP_RED:
         if (in->space != SP_PARAM && in->space != SP_CONST)
@@ -505,6 +575,17 @@ void wmi_lint_step(lint *L, bstate *s, uint32_t pc)
         record(L, s, in, pc, addr_of(L, s, in->b, in->imm2), 0);
         record(L, s, in, pc, addr_of(L, s, in->a, in->imm), 1);
         return;
+    default:
+        wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_LOAD, pc), NOCOND, pc);
+        return;
+    }
+}
+
+/* Matrix fragments are not followed; ldmatrix and wmma's loads and stores
+   record their addresses. */
+static void step_tensor(lint *L, bstate *s, const wmi_insn *in, uint32_t pc)
+{
+    switch (in->op) {
     case OP_LDMATRIX:
         /* lanes 0 .. 8n-1 give the row addresses (ptx_mma.c) */
         record(L, s, in, pc, addr_of(L, s, in->a, in->imm), 0);
@@ -514,80 +595,38 @@ void wmi_lint_step(lint *L, bstate *s, uint32_t pc)
         record_wmma(L, s, in, pc, in->b);
         wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_LOAD, pc), NOCOND, pc);
         return;
-    case OP_WMMA_STORE:
-        record_wmma(L, s, in, pc, in->c);
-        return;
-    case OP_STMATRIX: /* shared stores by row address: not judged */
-    case OP_NOP:
-    case OP_CP_COMMIT:
-    case OP_CP_WAIT:
-    case OP_WGMMA_SYNC:
-    case OP_SETMAXNREG:
-    case OP_BRA:
-    case OP_RET:
-    case OP_EXIT:
-    case OP_TRAP:
-    case OP_CP_BULK: /* a bulk copy writes no register */
-    case OP_TMA:
-    case OP_TENSORMAP: /* a tensor map's bytes, not the kernel's data */
-    case OP_SUST:    /* texture and surface traffic is not linted */
-    case OP_BARC:
-    case OP_BAR: return;
-    case OP_TEX:
-    case OP_TLD4:
-    case OP_SULD:
-    case OP_TXQ:
-        wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_LOAD, pc), NOCOND, pc);
-        return;
-    case OP_MBAR: /* arrive's state, a wait's predicate: known at run time */
-        if (in->d != WMI_NOREG)
-            wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_WARP, pc), NOCOND, pc);
-        return;
-    case OP_SHFL:
-    case OP_VOTE:
-    case OP_MATCH:
-    case OP_REDUX:
-    case OP_ELECT:
-    case OP_ACTIVEMASK:
-        wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_WARP, pc), NOCOND, pc);
-        if (in->d2 != WMI_NOREG)
-            wr(L, s, in, in->d2, wmi_aff_top(WMI_TOP_WARP, pc), NOCOND, pc);
-        return;
-    case OP_UNKNOWN:
-    case OP_MAPA: /* another CTA's address: not followed */
-    case OP_FMA:
-    case OP_ABS:
-    case OP_CNOT:
-    case OP_SHF:
-    case OP_POPC:
-    case OP_CLZ:
-    case OP_BFIND:
-    case OP_BREV:
-    case OP_BFE:
-    case OP_BFI:
-    case OP_PRMT:
-    case OP_LOP3:
-    case OP_DP4A:
-    case OP_SET:
-    case OP_SLCT:
-    case OP_RCP:
-    case OP_SQRT:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_LG2:
-    case OP_EX2:
-    case OP_TANH:
-    case OP_COPYSIGN:
-    case OP_TESTP:
-    case OP_MMA:
-    case OP_WMMA_MMA:
-    case OP_WGMMA:
-    case OP_CALL:
-    case OP_COUNT: break;
+    case OP_WMMA_STORE: record_wmma(L, s, in, pc, in->c); return;
+    case OP_TMA: return; /* d2 and d hold sources (ptx_insn.c), not results */
+    default: step_unmodelled(L, s, in, pc); return;
     }
-    wr(L, s, in, in->d, wmi_aff_top(it ? WMI_TOP_OP : WMI_TOP_FLOAT, pc),
-       NOCOND, pc);
-    if (in->d2 != WMI_NOREG && (in->flags & F_DEST2))
-        wr(L, s, in, in->d2, wmi_aff_top(WMI_TOP_OP, pc), NOCOND, pc);
+}
+
+/* A value that depends on which lanes run is known only at run time. */
+static void step_collective(lint *L, bstate *s, const wmi_insn *in,
+                            uint32_t pc)
+{
+    if (in->op == OP_MBAR) { /* arrive's state, a wait's predicate */
+        wr(L, s, in, in->d, wmi_aff_top(WMI_TOP_WARP, pc), NOCOND, pc);
+        return;
+    }
+    top_dests(L, s, in, pc, WMI_TOP_WARP, WMI_TOP_WARP);
+}
+
+/* Abstract effect of the instruction at pc on s: lint's transfer
+   function.  The family decides; a family's helper has cases only for
+   the opcodes whose effect is their own (ptx_ops.def says what a row
+   gets by default). */
+void wmi_lint_step(lint *L, bstate *s, uint32_t pc)
+{
+    assert(pc < L->m->ncode);
+    const wmi_insn *in = &L->m->code[pc];
+    switch (wmi_op_family(in->op)) {
+    case WMI_FAM_ARITH: step_arith(L, s, in, pc); return;
+    case WMI_FAM_MEMORY: step_memory(L, s, in, pc); return;
+    case WMI_FAM_TENSOR: step_tensor(L, s, in, pc); return;
+    case WMI_FAM_COLLECTIVE: step_collective(L, s, in, pc); return;
+    case WMI_FAM_CONTROL: return; /* no register; blocks: ptx_lint_flow.c */
+    case WMI_FAM_COUNT: break;
+    }
+    assert(!"an opcode without a family");
 }

@@ -10,13 +10,19 @@
 #include "ptx_check_int.h"
 
 const char *const wmi_op_names[OP_COUNT] = {
-#define X(name, base, nd, smin, smax, vec, sem) base,
+#define X(name, base, fam, nd, smin, smax, vec, sem) base,
 #include "ptx_ops.def"
 #undef X
 };
 
 const wmi_shape wmi_op_shapes[OP_COUNT] = {
-#define X(name, base, nd, smin, smax, vec, sem) {nd, smin, smax, vec},
+#define X(name, base, fam, nd, smin, smax, vec, sem) {nd, smin, smax, vec},
+#include "ptx_ops.def"
+#undef X
+};
+
+const uint8_t wmi_op_families[OP_COUNT] = {
+#define X(name, base, fam, nd, smin, smax, vec, sem) fam,
 #include "ptx_ops.def"
 #undef X
 };

@@ -27,13 +27,33 @@
 /* ---- opcodes --------------------------------------------------------- */
 
 typedef enum {
-#define X(name, base, nd, smin, smax, vec, sem) OP_##name,
+#define X(name, base, fam, nd, smin, smax, vec, sem) OP_##name,
 #include "ptx_ops.def"
 #undef X
     OP_COUNT
 } wmi_op;
 
 extern const char *const wmi_op_names[OP_COUNT];
+
+/* The family column of ptx_ops.def (its header says which opcodes each
+   holds and what lint and signatures do with a family by default). */
+typedef enum {
+    WMI_FAM_ARITH,
+    WMI_FAM_MEMORY,
+    WMI_FAM_TENSOR,
+    WMI_FAM_COLLECTIVE,
+    WMI_FAM_CONTROL,
+    WMI_FAM_COUNT
+} wmi_family;
+
+extern const uint8_t wmi_op_families[OP_COUNT]; /* wmi_family */
+
+/* The family of opcode op. */
+static inline wmi_family wmi_op_family(unsigned op)
+{
+    assert(op < OP_COUNT);
+    return (wmi_family)wmi_op_families[op];
+}
 
 /* Operand shape of an opcode (the ptx_ops.def columns). */
 typedef struct wmi_shape {

@@ -404,138 +404,200 @@ static uint32_t from(const uint32_t *org, uint32_t nslots, uint32_t s)
     return s < nslots && !(s & WMI_VEC) ? org[s] : WMI_NOREG;
 }
 
-/* Scan f's body; use[] gets one entry per parameter.  0 on OOM (all
-   parameters are then ESCAPES: nothing is refused).  One case per kind of
-   instruction that tells a parameter's role, as one switch (hence its
-   length). */
-static int scan_uses(const wm_ptx_module *m, const wmi_func *f,
-                     wm_ptx_use *use)
+/* What scan_uses knows while it reads a body: each slot's origin
+   parameter (WMI_NOREG: none) and which slots hold constants (cval). */
+typedef struct scan {
+    const wm_ptx_module *m;
+    const wmi_func *f;
+    wm_ptx_use *use;
+    uint32_t *org;
+    uint64_t *cval;
+    uint8_t *isc;
+} scan;
+
+/* The parameter an instruction passes on to its destination: a loaded
+   parameter, a moved or converted address, a 64-bit base plus an offset
+   (WMI_NOREG: none). */
+static uint32_t origin_of(const scan *sc, const wmi_insn *in)
 {
-    uint32_t *org = malloc((f->nslots ? f->nslots : 1) * sizeof *org);
-    uint64_t *cval = malloc((f->nslots ? f->nslots : 1) * sizeof *cval);
-    uint8_t *isc = calloc(f->nslots ? f->nslots : 1, 1);
-    for (uint32_t i = 0; i < f->nparams; i++)
-        use[i] = WM_PTX_USE_NONE;
-    if (!org || !cval || !isc) {
-        for (uint32_t i = 0; i < f->nparams; i++)
-            use[i] = WM_PTX_USE_ESCAPES;
-        free(org);
-        free(cval);
-        free(isc);
-        return 0;
-    }
-    for (uint32_t s = 0; s < f->nslots; s++)
-        org[s] = WMI_NOREG;
-    isc[SLOT_ZERO] = 1; /* [name+off] addresses have base SLOT_ZERO */
-    cval[SLOT_ZERO] = 0;
-    for (uint32_t k = 0; k < f->nconsts; k++)
-        if (f->cslots[k] < f->nslots) {
-            isc[f->cslots[k]] = 1;
-            cval[f->cslots[k]] = f->cvals[k];
+    const wmi_func *f = sc->f;
+    const uint32_t *org = sc->org;
+    uint32_t src = WMI_NOREG;
+    switch (in->op) {
+    case OP_LD:
+        if (in->space == SP_PARAM && in->a < f->nslots && sc->isc[in->a]) {
+            long p = param_at(f, sc->cval[in->a] + (uint64_t)in->imm);
+            if (p >= 0)
+                src = (uint32_t)p;
         }
+        break;
+    case OP_MOV: case OP_CVTA: src = from(org, f->nslots, in->a); break;
+    case OP_ADD: case OP_SUB:
+        if (is64(in->type)) {
+            src = from(org, f->nslots, in->a);
+            if (src == WMI_NOREG && in->op == OP_ADD)
+                src = from(org, f->nslots, in->b);
+        }
+        break;
+    case OP_MAD: /* base + i * size, as LLVM (Triton) writes it:
+                    mad.wide.s32 %rd, %r, 4, %rd_base */
+        if ((in->flags & F_WIDE) || is64(in->type))
+            src = from(org, f->nslots, in->c);
+        break;
+    default: break;
+    }
+    return src;
+}
+
+/* Each slot's origin, to a fixed point (at most 8 passes). */
+static void find_origins(scan *sc)
+{
+    const wmi_func *f = sc->f;
     for (int changed = 1, pass = 0; changed && pass < 8; pass++) {
         changed = 0;
         for (uint32_t pc = f->first; pc < f->first + f->count; pc++) {
-            const wmi_insn *in = &m->code[pc];
-            uint32_t src = WMI_NOREG;
-            assert(pc < m->ncode);
-            switch (in->op) {
-            case OP_LD:
-                if (in->space == SP_PARAM && in->a < f->nslots && isc[in->a]) {
-                    long p = param_at(f, cval[in->a] + (uint64_t)in->imm);
-                    if (p >= 0)
-                        src = (uint32_t)p;
-                }
-                break;
-            case OP_MOV: case OP_CVTA: src = from(org, f->nslots, in->a); break;
-            case OP_ADD: case OP_SUB:
-                if (is64(in->type)) {
-                    src = from(org, f->nslots, in->a);
-                    if (src == WMI_NOREG && in->op == OP_ADD)
-                        src = from(org, f->nslots, in->b);
-                }
-                break;
-            case OP_MAD: /* base + i * size, as LLVM (Triton) writes it:
-                            mad.wide.s32 %rd, %r, 4, %rd_base */
-                if ((in->flags & F_WIDE) || is64(in->type))
-                    src = from(org, f->nslots, in->c);
-                break;
-            default: break;
-            }
+            assert(pc < sc->m->ncode);
+            const wmi_insn *in = &sc->m->code[pc];
+            uint32_t src = origin_of(sc, in);
             if (src != WMI_NOREG && in->d < f->nslots && !(in->d & WMI_VEC) &&
-                org[in->d] == WMI_NOREG) {
-                org[in->d] = src;
+                sc->org[in->d] == WMI_NOREG) {
+                sc->org[in->d] = src;
                 changed = 1;
             }
         }
     }
-    for (uint32_t pc = f->first; pc < f->first + f->count; pc++) {
-        const wmi_insn *in = &m->code[pc];
-        uint32_t pa = from(org, f->nslots, in->a);
-        uint32_t pb = from(org, f->nslots, in->b);
-        if (in->op == OP_LD && in->space == SP_PARAM && in->a < f->nslots &&
-            isc[in->a]) {
-            long p = param_at(f, cval[in->a] + (uint64_t)in->imm);
-            if (p >= 0)
-                raise_use(use, (uint32_t)p, WM_PTX_USE_VALUE);
-            continue;
+}
+
+/* An access at address a (pa: its origin); a stored 64-bit value (pb)
+   may be a pointer kept for later. */
+static void use_access(scan *sc, const wmi_insn *in, uint32_t pa,
+                       uint32_t pb)
+{
+    if (pa != WMI_NOREG)
+        raise_use(sc->use, pa, in->space == SP_PARAM ? WM_PTX_USE_ESCAPES
+                                                     : WM_PTX_USE_POINTER);
+    if (in->op != OP_LD && pb != WMI_NOREG)
+        raise_use(sc->use, pb, is64(in->type) ? WM_PTX_USE_ESCAPES
+                                              : WM_PTX_USE_VALUE);
+}
+
+/* MEMORY: the address operand is a pointer (ld st atom red, by default),
+   or two addresses, or a texture or surface handle. */
+static void use_memory(scan *sc, const wmi_insn *in, uint32_t pa,
+                       uint32_t pb)
+{
+    switch (in->op) {
+    case OP_CP_ASYNC: case OP_CP_BULK:
+        /* [dst], [src]: both addresses; the global one may come
+           straight from a pointer parameter (no cvta: template
+           libraries pass the pointer to their inline asm) */
+        if (pa != WMI_NOREG)
+            raise_use(sc->use, pa, WM_PTX_USE_POINTER);
+        if (pb != WMI_NOREG)
+            raise_use(sc->use, pb, WM_PTX_USE_POINTER);
+        break;
+    case OP_TEX: case OP_TLD4: case OP_TXQ: case OP_SULD: case OP_SUST:
+        /* the handle of a texture form (ptx_tex.c); suq decodes as
+           txq, so its name says which object it asks about */
+        if (pa != WMI_NOREG) {
+            int surf = in->op == OP_SULD || in->op == OP_SUST ||
+                       (in->op == OP_TXQ && sc->m->texts[in->text] == 's');
+            raise_use(sc->use, pa,
+                      surf ? WM_PTX_USE_SURFACE : WM_PTX_USE_TEXTURE);
         }
-        switch (in->op) {
-        case OP_WMMA_LOAD: case OP_WMMA_STORE: case OP_STMATRIX: /* [A] */
-            if (pa != WMI_NOREG)
-                raise_use(use, pa, WM_PTX_USE_POINTER);
-            break;
-        case OP_LD: case OP_ST: case OP_ATOM: case OP_RED: case OP_LDMATRIX:
-            if (pa != WMI_NOREG)
-                raise_use(use, pa, in->space == SP_PARAM ? WM_PTX_USE_ESCAPES
-                                                         : WM_PTX_USE_POINTER);
-            /* a stored 64-bit value may be a pointer kept for later */
-            if (in->op != OP_LD && pb != WMI_NOREG)
-                raise_use(use, pb, is64(in->type) ? WM_PTX_USE_ESCAPES
-                                                  : WM_PTX_USE_VALUE);
-            break;
-        case OP_CP_ASYNC: case OP_CP_BULK:
-            /* [dst], [src]: both addresses; the global one may come
-               straight from a pointer parameter (no cvta: template
-               libraries pass the pointer to their inline asm) */
-            if (pa != WMI_NOREG)
-                raise_use(use, pa, WM_PTX_USE_POINTER);
-            if (pb != WMI_NOREG)
-                raise_use(use, pb, WM_PTX_USE_POINTER);
-            break;
-        case OP_CVTA:
-            if (pa != WMI_NOREG)
-                raise_use(use, pa, WM_PTX_USE_POINTER);
-            break;
-        case OP_TENSORMAP: /* ptx_tensormap.c */
-            /* the map's address; the global_address it writes is a
-               pointer kept in the map for a later copy */
-            if (pa != WMI_NOREG && in->space == SP_GLOBAL)
-                raise_use(use, pa, WM_PTX_USE_POINTER);
-            if (in->mod == WMI_TMAP_ADDR && pb != WMI_NOREG)
-                raise_use(use, pb, WM_PTX_USE_ESCAPES);
-            break;
-        case OP_TEX: case OP_TLD4: case OP_TXQ: case OP_SULD: case OP_SUST:
-            /* the handle of a texture form (ptx_tex.c); suq decodes as
-               txq, so its name says which object it asks about */
-            if (pa != WMI_NOREG)
-                raise_use(use, pa, in->op == OP_SULD || in->op == OP_SUST ||
-                                           (in->op == OP_TXQ &&
-                                            m->texts[in->text] == 's')
-                                       ? WM_PTX_USE_SURFACE
-                                       : WM_PTX_USE_TEXTURE);
-            break;
-        case OP_CALL:
-            for (uint32_t p = 0; p < f->nparams; p++)
-                if (use[p] == WM_PTX_USE_VALUE)
-                    use[p] = WM_PTX_USE_ESCAPES;
-            break;
-        default: break;
-        }
+        break;
+    default: use_access(sc, in, pa, pb); break;
     }
-    free(org);
-    free(cval);
-    free(isc);
+}
+
+/* TENSOR: the matrix loads and stores take an address [A]; a tensor map
+   may keep a pointer; fragments and descriptors tell nothing. */
+static void use_tensor(scan *sc, const wmi_insn *in, uint32_t pa,
+                       uint32_t pb)
+{
+    switch (in->op) {
+    case OP_WMMA_LOAD: case OP_WMMA_STORE: case OP_STMATRIX: /* [A] */
+        if (pa != WMI_NOREG)
+            raise_use(sc->use, pa, WM_PTX_USE_POINTER);
+        break;
+    case OP_LDMATRIX: use_access(sc, in, pa, pb); break;
+    case OP_TENSORMAP: /* ptx_tensormap.c */
+        /* the map's address; the global_address it writes is a
+           pointer kept in the map for a later copy */
+        if (pa != WMI_NOREG && in->space == SP_GLOBAL)
+            raise_use(sc->use, pa, WM_PTX_USE_POINTER);
+        if (in->mod == WMI_TMAP_ADDR && pb != WMI_NOREG)
+            raise_use(sc->use, pb, WM_PTX_USE_ESCAPES);
+        break;
+    default: break;
+    }
+}
+
+/* What instruction in says of the parameters, by its family. */
+static void note_use(scan *sc, const wmi_insn *in)
+{
+    const wmi_func *f = sc->f;
+    uint32_t pa = from(sc->org, f->nslots, in->a);
+    uint32_t pb = from(sc->org, f->nslots, in->b);
+    if (in->op == OP_LD && in->space == SP_PARAM && in->a < f->nslots &&
+        sc->isc[in->a]) {
+        long p = param_at(f, sc->cval[in->a] + (uint64_t)in->imm);
+        if (p >= 0)
+            raise_use(sc->use, (uint32_t)p, WM_PTX_USE_VALUE);
+        return;
+    }
+    switch (wmi_op_family(in->op)) {
+    case WMI_FAM_MEMORY: use_memory(sc, in, pa, pb); break;
+    case WMI_FAM_TENSOR: use_tensor(sc, in, pa, pb); break;
+    case WMI_FAM_ARITH: /* a generic <-> state-space address */
+        if (in->op == OP_CVTA && pa != WMI_NOREG)
+            raise_use(sc->use, pa, WM_PTX_USE_POINTER);
+        break;
+    case WMI_FAM_CONTROL: /* a callee may keep any value */
+        if (in->op == OP_CALL)
+            for (uint32_t p = 0; p < f->nparams; p++)
+                if (sc->use[p] == WM_PTX_USE_VALUE)
+                    sc->use[p] = WM_PTX_USE_ESCAPES;
+        break;
+    case WMI_FAM_COLLECTIVE: break; /* masks and lane values */
+    case WMI_FAM_COUNT: assert(!"an opcode without a family"); break;
+    }
+}
+
+/* Scan f's body; use[] gets one entry per parameter.  0 on OOM (all
+   parameters are then ESCAPES: nothing is refused). */
+static int scan_uses(const wm_ptx_module *m, const wmi_func *f,
+                     wm_ptx_use *use)
+{
+    scan sc = {m, f, use, NULL, NULL, NULL};
+    sc.org = malloc((f->nslots ? f->nslots : 1) * sizeof *sc.org);
+    sc.cval = malloc((f->nslots ? f->nslots : 1) * sizeof *sc.cval);
+    sc.isc = calloc(f->nslots ? f->nslots : 1, 1);
+    for (uint32_t i = 0; i < f->nparams; i++)
+        use[i] = WM_PTX_USE_NONE;
+    if (!sc.org || !sc.cval || !sc.isc) {
+        for (uint32_t i = 0; i < f->nparams; i++)
+            use[i] = WM_PTX_USE_ESCAPES;
+        free(sc.org);
+        free(sc.cval);
+        free(sc.isc);
+        return 0;
+    }
+    for (uint32_t s = 0; s < f->nslots; s++)
+        sc.org[s] = WMI_NOREG;
+    sc.isc[SLOT_ZERO] = 1; /* [name+off] addresses have base SLOT_ZERO */
+    sc.cval[SLOT_ZERO] = 0;
+    for (uint32_t k = 0; k < f->nconsts; k++)
+        if (f->cslots[k] < f->nslots) {
+            sc.isc[f->cslots[k]] = 1;
+            sc.cval[f->cslots[k]] = f->cvals[k];
+        }
+    find_origins(&sc);
+    for (uint32_t pc = f->first; pc < f->first + f->count; pc++)
+        note_use(&sc, &m->code[pc]);
+    free(sc.org);
+    free(sc.cval);
+    free(sc.isc);
     return 1;
 }
 
