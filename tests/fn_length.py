@@ -29,10 +29,6 @@ LIMIT = 120
 ALLOWED = {
     # src/ptx/run/ptx_exec.c
     "wmi_ptx_warp_run": "the dispatch switch: one short case per opcode",
-    # src/lint/ptx_lint_step.c
-    "wmi_lint_step": "being split",
-    # src/ptx/ptx_sig.c
-    "scan_uses": "being split",
 }
 
 IDENT_CALL = re.compile(r"([A-Za-z_]\w*)\s*\(")
