@@ -17,9 +17,10 @@
  *     and no bar barrier was released cannot make progress: a deadlock.
  *   - mapa gives another CTA's address the rank bits of ptx_int.h's
  *     WMI_DSMEM_SHIFT; shared and generic accesses with those bits reach
- *     that CTA's shared memory through wmi_ptx_dsmem (the slow memory
- *     path: the fast path sees them out of range).  Accessing a CTA that
- *     has exited faults, as the hardware does not keep its memory.
+ *     that CTA's shared memory through wmi_ptx_dsmem (ptx_fault.c, the
+ *     slow memory path: the fast path sees them out of range).  Accessing
+ *     a CTA that has exited faults, as the hardware does not keep its
+ *     memory.
  */
 #include "ptx_int.h"
 #include "ptx_check_int.h"
@@ -250,41 +251,4 @@ wm_status wmi_ptx_mapa(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         R[in->d][l] = base + d;
     }
     return WM_OK;
-}
-
-uint8_t *wmi_ptx_dsmem(wmi_cta *c, const wmi_warp *w, unsigned l,
-                       uint32_t pc, uint64_t addr, unsigned size,
-                       const char *what)
-{
-    uint64_t rank = (addr >> WMI_DSMEM_SHIFT) - 1, off = addr & WMI_DSMEM_OFF;
-    if (!c->clu || rank >= c->clu->n || (addr >> 32)) {
-        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                      "out-of-bounds shared %s of %u bytes at shared "
-                      "address 0x%llx (not in the block's %llu bytes nor "
-                      "in another CTA of its cluster)",
-                      what, size, (unsigned long long)addr,
-                      (unsigned long long)c->smem_bytes);
-        return NULL;
-    }
-    wmi_cta *t = c->clu->cta[rank];
-    if (t->exited >= t->nthreads) {
-        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                      "distributed shared %s of %u bytes at offset %llu of "
-                      "cluster CTA rank %llu, which has exited (its shared "
-                      "memory is gone: a cluster barrier before exit keeps "
-                      "it)",
-                      what, size, (unsigned long long)off,
-                      (unsigned long long)rank);
-        return NULL;
-    }
-    if (off + size > t->smem_bytes) {
-        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                      "out-of-bounds distributed shared %s of %u bytes at "
-                      "offset %llu of cluster CTA rank %llu (%llu bytes)",
-                      what, size, (unsigned long long)off,
-                      (unsigned long long)rank,
-                      (unsigned long long)t->smem_bytes);
-        return NULL;
-    }
-    return t->smem + off;
 }

@@ -640,7 +640,8 @@ void wmi_ptx_cta_begin(wmi_cta *c);
  */
 wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w);
 
-/* Fill c->fault for warp w, lane, instruction pc; returns st. */
+/* Fill c->fault for warp w, lane, instruction pc; returns st
+   (ptx_fault.c, beneath the executor and every opcode family). */
 wm_status wmi_ptx_fault(wmi_cta *c, const wmi_warp *w, unsigned lane,
                         uint32_t pc, wm_status st, const char *fmt, ...)
 #ifdef __GNUC__
@@ -651,7 +652,8 @@ wm_status wmi_ptx_fault(wmi_cta *c, const wmi_warp *w, unsigned lane,
 /*
  * Host memory of [addr, addr + size) in space sp for lane l (generic
  * resolved through the windows), bounds-checked as a whole; NULL after
- * recording a fault.  *rs: the resolved space.  For whole-block copies.
+ * recording a fault.  *rs: the resolved space.  For whole-block copies
+ * (ptx_fault.c).
  */
 uint8_t *wmi_ptx_block(wmi_cta *c, const wmi_warp *w, unsigned l,
                        uint32_t pc, wmi_space sp, uint64_t addr,
@@ -789,7 +791,8 @@ wm_status wmi_ptx_barrier_cluster(wmi_cta *c, wmi_warp *w,
 wm_status wmi_ptx_mapa(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                        uint32_t pc, uint32_t m);
 /* Host memory of the shared address addr (rank bits set) of another CTA
-   of the cluster, bounds-checked; NULL after recording a fault. */
+   of the cluster, bounds-checked; NULL after recording a fault
+   (ptx_fault.c, under resolve). */
 uint8_t *wmi_ptx_dsmem(wmi_cta *c, const wmi_warp *w, unsigned l,
                        uint32_t pc, uint64_t addr, unsigned size,
                        const char *what);

@@ -32,23 +32,22 @@ KNOWN = [
     {
         "files": {
             "src/agg.c", "src/cache_ptx.c", "src/count_memo.c",
-            "src/ptx_async.c", "src/ptx_call.c", "src/ptx_check.c",
+            "src/ptx_async.c", "src/ptx_check.c",
             "src/ptx_check_sched.c", "src/ptx_cluster.c",
-            "src/ptx_elect.c", "src/ptx_exec.c", "src/ptx_fastmem.c",
-            "src/ptx_mma.c", "src/ptx_mma8.c",
+            "src/ptx_exec.c", "src/ptx_fastmem.c",
+            "src/ptx_mma.c",
             "src/ptx_run.c", "src/ptx_stmatrix.c", "src/ptx_tensormap.c",
             "src/ptx_tex.c", "src/ptx_tma.c", "src/ptx_wgmma.c",
             "src/ptx_wmma.c", "src/sass_map.c", "src/sass_view.c",
         },
-        "how": "the opcode families (async, call, cluster, elect, mma, "
-               "mma8, stmatrix, tensormap, tex, tma, wgmma, wmma) call "
-               "wmi_ptx_fault/wmi_ptx_block up "
-               "in ptx_exec.c: move those into a bottom ptx_fault.c; "
-               "ptx_check.c uses wm_ptx_check_clear of ptx_check_sched.c, "
+        "how": "ptx_check.c uses wm_ptx_check_clear of ptx_check_sched.c, "
                "which runs wmi_ptx_run_opts: move the clear into "
-               "ptx_check.c; agg.c calls the SASS view's wmi_sass_count, "
-               "which adds back into agg.c: the SASS counting is a tap the "
-               "aggregator is handed, not a call it makes",
+               "ptx_check.c; ptx_cluster.c is a family and the cluster "
+               "scheduler that calls back ptx_run.c's wmi_ptx_cta_begin/"
+               "wmi_ptx_cta_round: split it; agg.c calls the SASS view's "
+               "wmi_sass_count, which adds back into agg.c: the SASS "
+               "counting is a tap the aggregator is handed, not a call it "
+               "makes",
     },
 ]
 
