@@ -625,8 +625,16 @@ enum {
     WMI_RUN_BASE_ISA = 1u << 3 /* fast paths without run-time ISA clones */
 };
 
-/* wm_ptx_run with internal options (flags: WMI_RUN_*). */
+/* wm_ptx_run with internal options (flags: WMI_RUN_*): one run, or with
+   WM_CHECK_SCHEDULES (and no WMI_RUN_ALT) two compared (ptx_launch.c). */
 wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
+                           const wm_ptx_launch *l, wm_agg *agg,
+                           wm_ptx_result *res, wm_ptx_fault *fault,
+                           unsigned flags);
+
+/* One run of the launch, whatever its checks ask (ptx_run.c): what
+   wmi_ptx_run_opts and the schedule comparison run. */
+wm_status wmi_ptx_run_once(const wm_ptx_module *m, size_t k,
                            const wm_ptx_launch *l, wm_agg *agg,
                            wm_ptx_result *res, wm_ptx_fault *fault,
                            unsigned flags);

@@ -1,7 +1,8 @@
 /*
- * ptx_run.c -- a kernel launch: argument checking, the parameter buffer,
- * CTA selection (all / first N / sample K), the per-CTA warp scheduler with
- * barriers, and the parallel runner.
+ * ptx_run.c -- one run of a kernel launch (wmi_ptx_run_once; the entry
+ * that runs it once or twice compared is ptx_launch.c): argument checking,
+ * the parameter buffer, CTA selection (all / first N / sample K), the
+ * per-CTA warp scheduler with barriers, and the parallel runner.
  *
  * Determinism: the selected CTAs are cut into at most 64 contiguous chunks
  * independent of the thread count; each chunk counts into its own wm_agg,
@@ -942,12 +943,6 @@ wm_status wm_ptx_launch_check(const wm_ptx_module *m, size_t k,
     return st != WM_OK ? st : check_cluster(f, l, fault, cdim, &cexplicit);
 }
 
-wm_status wm_ptx_run(const wm_ptx_module *m, size_t k, const wm_ptx_launch *l,
-                     wm_agg *agg, wm_ptx_result *res, wm_ptx_fault *fault)
-{
-    return wmi_ptx_run_opts(m, k, l, agg, res, fault, 0);
-}
-
 /* The module-scope .global/.const variable called name, or NULL. */
 static const wmi_var *find_global(const wm_ptx_module *m, const char *name)
 {
@@ -1327,7 +1322,7 @@ static wm_status run_job(const wm_ptx_module *m, const wmi_func *f,
     return st;
 }
 
-wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
+wm_status wmi_ptx_run_once(const wm_ptx_module *m, size_t k,
                            const wm_ptx_launch *l, wm_agg *agg,
                            wm_ptx_result *res, wm_ptx_fault *fault,
                            unsigned flags)
@@ -1336,9 +1331,6 @@ wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
     wm_ptx_fault dummy;
     if (!fault)
         fault = &dummy;
-    if (f && l && l->check && (l->check->checks & WM_CHECK_SCHEDULES) &&
-        !(flags & WMI_RUN_ALT)) /* two runs, compared (ptx_check_sched.c) */
-        return wmi_check_schedules(m, k, l, agg, res, fault, flags);
     memset(fault, 0, sizeof *fault);
     fault->file = "";
     if (res)

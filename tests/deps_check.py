@@ -31,23 +31,19 @@ import sys
 KNOWN = [
     {
         "files": {
-            "src/agg.c", "src/cache_ptx.c", "src/count_memo.c",
-            "src/ptx_async.c", "src/ptx_check.c",
-            "src/ptx_check_sched.c", "src/ptx_cluster.c",
-            "src/ptx_exec.c", "src/ptx_fastmem.c",
-            "src/ptx_mma.c",
-            "src/ptx_run.c", "src/ptx_stmatrix.c", "src/ptx_tensormap.c",
-            "src/ptx_tex.c", "src/ptx_tma.c", "src/ptx_wgmma.c",
-            "src/ptx_wmma.c", "src/sass_map.c", "src/sass_view.c",
+            "src/agg.c", "src/count_memo.c", "src/ptx_wmma.c",
+            "src/sass_map.c", "src/sass_view.c",
         },
-        "how": "ptx_check.c uses wm_ptx_check_clear of ptx_check_sched.c, "
-               "which runs wmi_ptx_run_opts: move the clear into "
-               "ptx_check.c; ptx_cluster.c is a family and the cluster "
-               "scheduler that calls back ptx_run.c's wmi_ptx_cta_begin/"
-               "wmi_ptx_cta_round: split it; agg.c calls the SASS view's "
-               "wmi_sass_count, which adds back into agg.c: the SASS "
-               "counting is a tap the aggregator is handed, not a call it "
-               "makes",
+        "how": "agg.c calls the SASS view's wmi_sass_count, which adds back "
+               "into agg.c: the SASS counting is a tap the aggregator is "
+               "handed, not a call it makes; sass_map.c uses ptx_wmma.c's "
+               "wmi_ptx_wmma_piece, and ptx_wmma.c counts into agg.c",
+    },
+    {
+        "files": {"src/ptx_cluster.c", "src/ptx_exec.c", "src/ptx_run.c"},
+        "how": "ptx_cluster.c is a family (barrier.cluster, mapa: called "
+               "by ptx_exec.c) and the cluster scheduler that calls back "
+               "ptx_run.c's wmi_ptx_cta_begin/wmi_ptx_cta_round: split it",
     },
 ]
 
