@@ -639,8 +639,19 @@ wm_status wmi_ptx_run_once(const wm_ptx_module *m, size_t k,
                            wm_ptx_result *res, wm_ptx_fault *fault,
                            unsigned flags);
 
+/* ---- one worker's CTA (ptx_cta.c) ------------------------------------- */
+
+/* Allocate c's warps, registers and memories for its function and
+   geometry (WM_OK or WM_ERR_NOMEM: free with wmi_ptx_cta_free either
+   way). */
+wm_status wmi_ptx_cta_alloc(wmi_cta *c);
+void wmi_ptx_cta_free(wmi_cta *c);
+
 /* Set up slots and lanes of every warp for the CTA in c->ctaid. */
 void wmi_ptx_cta_begin(wmi_cta *c);
+
+/* Run the CTA in c->ctaid to its end; counts its warp instructions. */
+wm_status wmi_ptx_cta_run(wmi_cta *c);
 
 /*
  * Run warp w until all its lanes exited or wait at a barrier.  Returns
@@ -767,7 +778,7 @@ wm_status wmi_ptx_tex_count(wmi_cta *c, const wm_access *a, uint64_t *addrs,
 #define WMI_DSMEM_OFF ((1u << WMI_DSMEM_SHIFT) - 1)
 #define WMI_MAX_CLUSTER 16
 
-/* One round of c's warps, then its barriers (ptx_run.c): WM_OK with *more
+/* One round of c's warps, then its barriers (ptx_cta.c): WM_OK with *more
    WMI_ROUND_DONE (every thread exited), _RELEASED (a barrier released),
    _YIELDED (a warp yielded: go round again) or _STUCK (the fault of a
    barrier deadlock is recorded and returned instead). */
@@ -785,7 +796,7 @@ typedef struct wmi_cluster {
     uint64_t *want[WMI_MAX_CLUSTER]; /* per thread: the phase it waits for */
 } wmi_cluster;
 
-/* Allocate / free cluster state for CTAs cta[0..n-1] (cta_alloc'd). */
+/* Allocate / free cluster state for CTAs cta[0..n-1] (wmi_ptx_cta_alloc'd). */
 wmi_cluster *wmi_cluster_new(wmi_cta *const *cta, uint32_t n);
 void wmi_cluster_free(wmi_cluster *cl);
 /* Run cluster q (linear index in the grid of clusters) to its end. */
