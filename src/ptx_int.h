@@ -766,7 +766,7 @@ wm_status wmi_ptx_tex(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 wm_status wmi_ptx_tex_count(wmi_cta *c, const wm_access *a, uint64_t *addrs,
                             size_t n, unsigned tb);
 
-/* ---- clusters (ptx_cluster.c, docs/design/ptx-cluster.md) ------------- */
+/* ---- clusters (ptx_cluster.c, ptx_cluster_run.c, ptx-cluster.md) ----- */
 
 /*
  * Shared addresses of another CTA of the cluster (what mapa returns):
@@ -796,11 +796,17 @@ typedef struct wmi_cluster {
     uint64_t *want[WMI_MAX_CLUSTER]; /* per thread: the phase it waits for */
 } wmi_cluster;
 
-/* Allocate / free cluster state for CTAs cta[0..n-1] (wmi_ptx_cta_alloc'd). */
+/* Allocate / free cluster state for CTAs cta[0..n-1] (wmi_ptx_cta_alloc'd;
+   ptx_cluster_run.c). */
 wmi_cluster *wmi_cluster_new(wmi_cta *const *cta, uint32_t n);
 void wmi_cluster_free(wmi_cluster *cl);
-/* Run cluster q (linear index in the grid of clusters) to its end. */
+/* Run cluster q (linear index in the grid of clusters) to its end
+   (ptx_cluster_run.c). */
 wm_status wmi_cluster_run(wmi_cluster *cl, uint64_t q);
+/* Complete the phase of barrier.cluster when every live thread arrived. */
+void wmi_cluster_settle(wmi_cluster *cl);
+/* The fault of a cluster barrier deadlock, naming the barrier's state. */
+wm_status wmi_cluster_deadlock(wmi_cluster *cl);
 /* barrier.cluster.arrive / .wait for the lanes in m; *yield: some lanes
    wait (they stay at pc, the others of act go on). */
 wm_status wmi_ptx_barrier_cluster(wmi_cta *c, wmi_warp *w,

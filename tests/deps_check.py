@@ -39,13 +39,6 @@ KNOWN = [
                "handed, not a call it makes; sass_map.c uses ptx_wmma.c's "
                "wmi_ptx_wmma_piece, and ptx_wmma.c counts into agg.c",
     },
-    {
-        "files": {"src/ptx_cluster.c", "src/ptx_cta.c", "src/ptx_exec.c"},
-        "how": "ptx_cluster.c is a family (barrier.cluster, mapa: called "
-               "by ptx_exec.c) and the cluster scheduler that runs "
-               "ptx_cta.c's wmi_ptx_cta_begin/wmi_ptx_cta_round: move the "
-               "scheduler above the executor",
-    },
 ]
 
 DIRS = ("src", "cli", "lab")
