@@ -20,7 +20,7 @@
  * wmi_ptx_warp_run at the end, is one switch whose cases each call one
  * helper, plus the steps that move the pc (branches, calls, barriers).
  * Faults and address resolution sit beneath this file and the opcode
- * families it dispatches to: ptx_fault.c, with resolve inline from
+ * families it dispatches to: ptx_fault.c, with resolve (per lane) from
  * ptx_resolve.h.
  */
 #include "ptx_int.h"

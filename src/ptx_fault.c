@@ -5,7 +5,7 @@
  * resolution every memory instruction shares: wmi_ptx_block for
  * whole-block copies (TMA, wmma, tensormap, bulk copies) and
  * wmi_ptx_dsmem for another CTA's shared memory in a cluster.  The
- * per-lane resolve itself is static inline in ptx_resolve.h.
+ * per-lane resolve itself is static in ptx_resolve.h.
  *
  * Every opcode family (ptx_async.c, ptx_mma.c, ...) and the executor and
  * scheduler above them report their faults here; this file calls nothing

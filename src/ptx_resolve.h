@@ -2,9 +2,13 @@
  * ptx_resolve.h -- a lane's address to host memory: the address windows
  * (generic -> its space), alignment and the bounds of each space, shared
  * by the per-lane load/store path of ptx_exec.c and wmi_ptx_block of
- * ptx_fault.c.  resolve is static inline because it runs once per lane of
- * every checked memory instruction; the faults it records are formatted
- * out of line in ptx_fault.c.
+ * ptx_fault.c.  resolve runs once per lane of every checked memory
+ * instruction, so each includer gets its own static copy for the compiler
+ * to inline where it pays, as it did when resolve was ptx_exec.c's own:
+ * plain static, not inline, which leaves ptx_exec.c's dispatch loop and
+ * memory helpers the code they had (marked inline, resolve was inlined at
+ * every call and the loop grew).  The faults it records are formatted out
+ * of line in ptx_fault.c.
  */
 #ifndef WM_PTX_RESOLVE_H
 #define WM_PTX_RESOLVE_H
@@ -40,7 +44,7 @@ static inline const char *space_word(wmi_space s)
  * alignment.  *rs receives the resolved space (generic -> its window),
  * *aaddr the address the model sees.  NULL after recording a fault.
  */
-static inline uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
+static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
                         wmi_space sp, uint64_t addr, unsigned size,
                         const char *what, wmi_space *rs, uint64_t *aaddr)
 {
