@@ -218,6 +218,20 @@ void wmi_check_free(wmi_check *k)
     free(k);
 }
 
+void wm_ptx_check_clear(wm_ptx_check *c)
+{
+    if (!c)
+        return;
+    free(c->hazards);
+    c->hazards = NULL;
+    c->nhazards = 0;
+    c->dropped = 0;
+    c->differs = 0;
+    c->diff_arg = -1;
+    c->diff_byte = c->diff_elem = 0;
+    memset(c->diff_bytes, 0, sizeof c->diff_bytes);
+}
+
 static void merge_cta(wmi_check *k);
 
 wm_status wmi_check_finish(wmi_check *k, wm_ptx_check *out)

@@ -24,20 +24,6 @@ const char *wm_ptx_schedule_name(wm_ptx_schedule s)
     return "?";
 }
 
-void wm_ptx_check_clear(wm_ptx_check *c)
-{
-    if (!c)
-        return;
-    free(c->hazards);
-    c->hazards = NULL;
-    c->nhazards = 0;
-    c->dropped = 0;
-    c->differs = 0;
-    c->diff_arg = -1;
-    c->diff_byte = c->diff_elem = 0;
-    memset(c->diff_bytes, 0, sizeof c->diff_bytes);
-}
-
 /* The buffers of a launch, in order: arguments, then extra buffers. */
 typedef struct bufset {
     size_t n;
@@ -136,7 +122,7 @@ wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
         bufs_free(&b);
         return WM_ERR_NOMEM;
     }
-    wm_status st = wmi_ptx_run_opts(m, k, l, agg, res, fault,
+    wm_status st = wmi_ptx_run_once(m, k, l, agg, res, fault,
                                     flags | WMI_RUN_ALT);
     chk->other = chk->schedule == WM_SCHED_IN_ORDER ? WM_SCHED_REVERSE
                                                     : WM_SCHED_IN_ORDER;
@@ -154,7 +140,7 @@ wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
     l2.cache = NULL;
     l2.progress = NULL;
     wm_ptx_fault f2;
-    wm_status st2 = wmi_ptx_run_opts(m, k, &l2, NULL, NULL, &f2,
+    wm_status st2 = wmi_ptx_run_once(m, k, &l2, NULL, NULL, &f2,
                                      flags | WMI_RUN_ALT);
     wm_ptx_check_clear(&alt);
     if (st2 == WM_ERR_NOMEM)

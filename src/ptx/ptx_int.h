@@ -645,14 +645,33 @@ enum {
     WMI_RUN_BASE_ISA = 1u << 3 /* fast paths without run-time ISA clones */
 };
 
-/* wm_ptx_run with internal options (flags: WMI_RUN_*). */
+/* wm_ptx_run with internal options (flags: WMI_RUN_*): one run, or with
+   WM_CHECK_SCHEDULES (and no WMI_RUN_ALT) two compared (ptx_launch.c). */
 wm_status wmi_ptx_run_opts(const wm_ptx_module *m, size_t k,
                            const wm_ptx_launch *l, wm_agg *agg,
                            wm_ptx_result *res, wm_ptx_fault *fault,
                            unsigned flags);
 
+/* One run of the launch, whatever its checks ask (ptx_run.c): what
+   wmi_ptx_run_opts and the schedule comparison run. */
+wm_status wmi_ptx_run_once(const wm_ptx_module *m, size_t k,
+                           const wm_ptx_launch *l, wm_agg *agg,
+                           wm_ptx_result *res, wm_ptx_fault *fault,
+                           unsigned flags);
+
+/* ---- one worker's CTA (ptx_cta.c) ------------------------------------- */
+
+/* Allocate c's warps, registers and memories for its function and
+   geometry (WM_OK or WM_ERR_NOMEM: free with wmi_ptx_cta_free either
+   way). */
+wm_status wmi_ptx_cta_alloc(wmi_cta *c);
+void wmi_ptx_cta_free(wmi_cta *c);
+
 /* Set up slots and lanes of every warp for the CTA in c->ctaid. */
 void wmi_ptx_cta_begin(wmi_cta *c);
+
+/* Run the CTA in c->ctaid to its end; counts its warp instructions. */
+wm_status wmi_ptx_cta_run(wmi_cta *c);
 
 /*
  * Run warp w until all its lanes exited or wait at a barrier.  Returns
@@ -660,7 +679,8 @@ void wmi_ptx_cta_begin(wmi_cta *c);
  */
 wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w);
 
-/* Fill c->fault for warp w, lane, instruction pc; returns st. */
+/* Fill c->fault for warp w, lane, instruction pc; returns st
+   (ptx_fault.c, beneath the executor and every opcode family). */
 wm_status wmi_ptx_fault(wmi_cta *c, const wmi_warp *w, unsigned lane,
                         uint32_t pc, wm_status st, const char *fmt, ...)
 #ifdef __GNUC__
@@ -671,7 +691,8 @@ wm_status wmi_ptx_fault(wmi_cta *c, const wmi_warp *w, unsigned lane,
 /*
  * Host memory of [addr, addr + size) in space sp for lane l (generic
  * resolved through the windows), bounds-checked as a whole; NULL after
- * recording a fault.  *rs: the resolved space.  For whole-block copies.
+ * recording a fault.  *rs: the resolved space.  For whole-block copies
+ * (ptx_fault.c).
  */
 uint8_t *wmi_ptx_block(wmi_cta *c, const wmi_warp *w, unsigned l,
                        uint32_t pc, wmi_space sp, uint64_t addr,
@@ -765,7 +786,7 @@ wm_status wmi_ptx_tex(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 wm_status wmi_ptx_tex_count(wmi_cta *c, const wm_access *a, uint64_t *addrs,
                             size_t n, unsigned tb);
 
-/* ---- clusters (ptx_cluster.c, docs/design/ptx-cluster.md) ------------- */
+/* ---- clusters (ptx_cluster.c, ptx_cluster_run.c, ptx-cluster.md) ----- */
 
 /*
  * Shared addresses of another CTA of the cluster (what mapa returns):
@@ -777,7 +798,7 @@ wm_status wmi_ptx_tex_count(wmi_cta *c, const wm_access *a, uint64_t *addrs,
 #define WMI_DSMEM_OFF ((1u << WMI_DSMEM_SHIFT) - 1)
 #define WMI_MAX_CLUSTER 16
 
-/* One round of c's warps, then its barriers (ptx_run.c): WM_OK with *more
+/* One round of c's warps, then its barriers (ptx_cta.c): WM_OK with *more
    WMI_ROUND_DONE (every thread exited), _RELEASED (a barrier released),
    _YIELDED (a warp yielded: go round again) or _STUCK (the fault of a
    barrier deadlock is recorded and returned instead). */
@@ -795,11 +816,17 @@ typedef struct wmi_cluster {
     uint64_t *want[WMI_MAX_CLUSTER]; /* per thread: the phase it waits for */
 } wmi_cluster;
 
-/* Allocate / free cluster state for CTAs cta[0..n-1] (cta_alloc'd). */
+/* Allocate / free cluster state for CTAs cta[0..n-1] (wmi_ptx_cta_alloc'd;
+   ptx_cluster_run.c). */
 wmi_cluster *wmi_cluster_new(wmi_cta *const *cta, uint32_t n);
 void wmi_cluster_free(wmi_cluster *cl);
-/* Run cluster q (linear index in the grid of clusters) to its end. */
+/* Run cluster q (linear index in the grid of clusters) to its end
+   (ptx_cluster_run.c). */
 wm_status wmi_cluster_run(wmi_cluster *cl, uint64_t q);
+/* Complete the phase of barrier.cluster when every live thread arrived. */
+void wmi_cluster_settle(wmi_cluster *cl);
+/* The fault of a cluster barrier deadlock, naming the barrier's state. */
+wm_status wmi_cluster_deadlock(wmi_cluster *cl);
 /* barrier.cluster.arrive / .wait for the lanes in m; *yield: some lanes
    wait (they stay at pc, the others of act go on). */
 wm_status wmi_ptx_barrier_cluster(wmi_cta *c, wmi_warp *w,
@@ -809,7 +836,8 @@ wm_status wmi_ptx_barrier_cluster(wmi_cta *c, wmi_warp *w,
 wm_status wmi_ptx_mapa(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                        uint32_t pc, uint32_t m);
 /* Host memory of the shared address addr (rank bits set) of another CTA
-   of the cluster, bounds-checked; NULL after recording a fault. */
+   of the cluster, bounds-checked; NULL after recording a fault
+   (ptx_fault.c, under resolve). */
 uint8_t *wmi_ptx_dsmem(wmi_cta *c, const wmi_warp *w, unsigned l,
                        uint32_t pc, uint64_t addr, unsigned size,
                        const char *what);

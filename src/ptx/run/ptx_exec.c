@@ -19,12 +19,15 @@
  * Layout: the per-opcode helpers (exec_*, do_*) come first; the loop,
  * wmi_ptx_warp_run at the end, is one switch whose cases each call one
  * helper, plus the steps that move the pc (branches, calls, barriers).
+ * Faults and address resolution sit beneath this file and the opcode
+ * families it dispatches to: ptx_fault.c, with resolve (per lane) from
+ * ptx_resolve.h.
  */
 #include "ptx_int.h"
 #include "ptx_check_int.h"
+#include "ptx_resolve.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #ifdef __SIZEOF_INT128__
@@ -91,50 +94,6 @@ static inline uint64_t sext(uint64_t v, unsigned bits)
 static inline uint64_t trunc_bits(uint64_t v, unsigned bits)
 {
     return bits >= 64 ? v : v & (((uint64_t)1 << bits) - 1);
-}
-
-/* ---- faults ------------------------------------------------------------- */
-
-wm_status wmi_ptx_fault(wmi_cta *c, const wmi_warp *w, unsigned lane,
-                        uint32_t pc, wm_status st, const char *fmt, ...)
-{
-    wm_ptx_fault *f = c->fault;
-    c->status = st;
-    if (!f)
-        return st;
-    memset(f, 0, sizeof *f);
-    f->status = st;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
-    va_end(ap);
-    memcpy(f->cta, c->ctaid, sizeof f->cta);
-    unsigned t = w ? w->index * 32 + lane : 0;
-    f->thread[0] = t % c->block[0];
-    f->thread[1] = t / c->block[0] % c->block[1];
-    f->thread[2] = t / (c->block[0] * c->block[1]);
-    f->warp = w ? w->index : 0;
-    f->lane = lane;
-    f->insn = pc;
-    f->file = "";
-    if (pc < c->m->ncode) {
-        const char *inl;
-        uint32_t il;
-        f->ptx_line = c->m->code[pc].line;
-        wmi_ptx_attr(c->m, pc, &f->file, &f->line, &inl, &il);
-    }
-    f->call_file = "";
-    if (w && lane < 32 && w->depth[lane] > 0 && w->fr[1]) {
-        /* inside a call: the kernel's call site (frame 1's return) */
-        uint32_t cpc = w->fr[1]->ret_pc[lane] - 1;
-        if (cpc < c->m->ncode) {
-            const char *inl;
-            uint32_t il;
-            f->call_ptx_line = c->m->code[cpc].line;
-            wmi_ptx_attr(c->m, cpc, &f->call_file, &f->call_line, &inl, &il);
-        }
-    }
-    return st;
 }
 
 static unsigned first_lane(uint32_t m)
@@ -227,216 +186,6 @@ static void store_pcs(wmi_warp *w, uint32_t lanes, uint32_t pc)
 }
 
 /* ---- memory --------------------------------------------------------------- */
-
-static const char *space_word(wmi_space s)
-{
-    switch (s) {
-    case SP_GENERIC: return "generic";
-    case SP_GLOBAL: return "global";
-    case SP_SHARED: return "shared";
-    case SP_LOCAL: return "local";
-    case SP_PARAM: return "param";
-    case SP_CONST: return "const";
-    case SP_FRAME: return "param";
-    }
-    return "?";
-}
-
-/* Record where a memory fault fell (after wmi_ptx_fault filled the rest). */
-static void fault_addr(wmi_cta *c, uint64_t addr, wm_space sp, long buf,
-                       uint64_t bound)
-{
-    if (!c->fault)
-        return;
-    c->fault->has_addr = 1;
-    c->fault->addr = addr;
-    c->fault->space = (int)sp;
-    c->fault->buf = buf;
-    c->fault->bound = bound;
-}
-
-/*
- * Fault for a global address outside every argument buffer, named against
- * the nearest buffer: "offset N in the buffer of argument k" just past its
- * end, "N bytes before the buffer of argument k" just below its start
- * (buffer k lives at (k + 1) << 40, so an address a little below it falls
- * in the window of the buffer under it, far past that one's end).
- */
-static void global_fault(wmi_cta *c, const wmi_warp *w, unsigned l,
-                         uint32_t pc, uint64_t addr, unsigned size,
-                         const char *what)
-{
-    uint64_t best = UINT64_MAX, k = 0;
-    int before = 0;
-    for (uint32_t j = 0; j + 1 < c->ngbufs; j++) {
-        const wmi_gbuf *b = &c->gbufs[j];
-        uint64_t base = (uint64_t)(j + 1) << WMI_WIN_SHIFT;
-        if (!b->p)
-            continue;
-        uint64_t d = addr < base ? base - addr : addr - (base + b->bytes);
-        if (addr >= base && addr < base + b->bytes)
-            d = 0; /* starts inside, ends past the end */
-        if (d < best) {
-            best = d;
-            k = j;
-            before = addr < base;
-        }
-    }
-    if (best == UINT64_MAX)
-        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                      "invalid global %s of %u bytes at 0x%llx: not in any "
-                      "buffer",
-                      what, size, (unsigned long long)addr);
-    else if (before)
-        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                      "out-of-bounds global %s of %u bytes at 0x%llx: %llu "
-                      "bytes before the buffer of %s %llu (%llu bytes)",
-                      what, size, (unsigned long long)addr,
-                      (unsigned long long)best,
-                      k < c->f->nparams ? "argument" : "extra",
-                      (unsigned long long)(k < c->f->nparams
-                                               ? k : k - c->f->nparams),
-                      (unsigned long long)c->gbufs[k].bytes);
-    else
-        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                      "out-of-bounds global %s of %u bytes at 0x%llx: offset "
-                      "%llu in the buffer of %s %llu (%llu bytes)",
-                      what, size, (unsigned long long)addr,
-                      (unsigned long long)(addr -
-                                           ((uint64_t)(k + 1) << WMI_WIN_SHIFT)),
-                      k < c->f->nparams ? "argument" : "extra",
-                      (unsigned long long)(k < c->f->nparams
-                                               ? k : k - c->f->nparams),
-                      (unsigned long long)c->gbufs[k].bytes);
-    if (best == UINT64_MAX)
-        fault_addr(c, addr, WM_SPACE_GLOBAL, -1, 0);
-    else
-        fault_addr(c, addr, WM_SPACE_GLOBAL, (long)k, c->gbufs[k].bytes);
-}
-
-/*
- * Resolve lane l's address in space sp to host memory, checking bounds and
- * alignment.  *rs receives the resolved space (generic -> its window),
- * *aaddr the address the model sees.  NULL after recording a fault.
- */
-static uint8_t *resolve(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
-                        wmi_space sp, uint64_t addr, unsigned size,
-                        const char *what, wmi_space *rs, uint64_t *aaddr)
-{
-    uint64_t win = addr >> WMI_WIN_SHIFT;
-    if (sp == SP_GENERIC) {
-        if (win == (WMI_SHARED_WIN >> WMI_WIN_SHIFT)) {
-            sp = SP_SHARED;
-            addr -= WMI_SHARED_WIN;
-        } else if (win == (WMI_LOCAL_WIN >> WMI_WIN_SHIFT)) {
-            sp = SP_LOCAL;
-            addr -= WMI_LOCAL_WIN;
-        } else if (win == (WMI_PARAM_WIN >> WMI_WIN_SHIFT)) {
-            sp = SP_PARAM;
-            addr -= WMI_PARAM_WIN;
-        } else {
-            sp = SP_GLOBAL;
-        }
-    }
-    if (sp == SP_CONST)
-        sp = SP_GLOBAL; /* module .const data lives in the global window */
-    *rs = sp;
-    *aaddr = addr;
-    if (size > 1 && (addr & (size - 1))) {
-        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                      "misaligned %s %s of %u bytes at %s address 0x%llx",
-                      space_word(sp), what, size, space_word(sp),
-                      (unsigned long long)addr);
-        return NULL;
-    }
-    switch (sp) {
-    case SP_GLOBAL: {
-        uint64_t i = addr >> WMI_WIN_SHIFT, off = addr & WMI_WIN_MASK;
-        const wmi_gbuf *b = NULL;
-        if (i >= 1 && i <= c->ngbufs - 1)
-            b = &c->gbufs[i - 1];
-        else if (i == WMI_MAX_GLOBAL_BUFS)
-            b = &c->gbufs[c->ngbufs - 1];
-        if (!b || !b->p || (off + size > b->bytes &&
-                            i != WMI_MAX_GLOBAL_BUFS)) {
-            global_fault(c, w, l, pc, addr, size, what);
-            return NULL;
-        }
-        if (off + size > b->bytes) {
-            assert(i == WMI_MAX_GLOBAL_BUFS);
-            wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                          "out-of-bounds global %s of %u bytes at module "
-                          "data offset %llu (%llu bytes)",
-                          what, size, (unsigned long long)off,
-                          (unsigned long long)b->bytes);
-            fault_addr(c, addr, WM_SPACE_GLOBAL, -1, b->bytes);
-            return NULL;
-        }
-        return b->p + off;
-    }
-    case SP_SHARED:
-        if (addr + size > c->smem_bytes) {
-            if (c->clu && addr >> WMI_DSMEM_SHIFT) /* ptx_cluster.c */
-                return wmi_ptx_dsmem(c, w, l, pc, addr, size, what);
-            wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                          "out-of-bounds shared %s of %u bytes at shared "
-                          "offset %llu (the block has %llu bytes)",
-                          what, size, (unsigned long long)addr,
-                          (unsigned long long)c->smem_bytes);
-            fault_addr(c, addr, WM_SPACE_SHARED, -1, c->smem_bytes);
-            return NULL;
-        }
-        return c->smem + addr;
-    case SP_LOCAL:
-        if (addr + size > c->ltop) {
-            wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                          "out-of-bounds local %s of %u bytes at local offset "
-                          "%llu (the thread has %llu bytes)",
-                          what, size, (unsigned long long)addr,
-                          (unsigned long long)c->ltop);
-            fault_addr(c, addr, WM_SPACE_LOCAL, -1, c->ltop);
-            return NULL;
-        }
-        return c->lmem + (uint64_t)(w->index * 32 + l) * c->lstride + addr;
-    case SP_PARAM:
-        if (addr + size > c->f->param_bytes) {
-            wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                          "out-of-bounds param %s of %u bytes at offset %llu",
-                          what, size, (unsigned long long)addr);
-            return NULL;
-        }
-        return (uint8_t *)(uintptr_t)(c->params + addr);
-    case SP_GENERIC:
-    case SP_CONST:
-    case SP_FRAME: /* wmi_ptx_frame_ldst; never resolved here */
-        break;
-    }
-    return NULL;
-}
-
-uint8_t *wmi_ptx_block(wmi_cta *c, const wmi_warp *w, unsigned l,
-                       uint32_t pc, wmi_space sp, uint64_t addr,
-                       uint64_t size, const char *what, wmi_space *rs)
-{
-    uint64_t a0, a1;
-    wmi_space r1;
-    if (size == 0 || size > WMI_WIN_MASK)
-        return resolve(c, (wmi_warp *)(uintptr_t)w, l, pc, sp, addr, 1, what,
-                       rs, &a0);
-    /* both ends in bounds, in one buffer (windows are 2^40 apart) */
-    uint8_t *p = resolve(c, (wmi_warp *)(uintptr_t)w, l, pc, sp, addr, 1,
-                         what, rs, &a0);
-    if (!p || !resolve(c, (wmi_warp *)(uintptr_t)w, l, pc, sp,
-                       addr + size - 1, 1, what, &r1, &a1))
-        return NULL;
-    if (r1 != *rs || a1 - a0 != size - 1) {
-        wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
-                      "%s of %llu bytes at 0x%llx crosses a buffer", what,
-                      (unsigned long long)size, (unsigned long long)addr);
-        return NULL;
-    }
-    return p;
-}
 
 static wm_space model_space(wmi_space s)
 {

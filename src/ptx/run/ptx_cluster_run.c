@@ -1,0 +1,118 @@
+/*
+ * ptx_cluster_run.c -- the cluster scheduler: the CTAs of a thread-block
+ * cluster run together on one worker.  Above the executor, beside
+ * ptx_run.c's one-CTA-at-a-time runs; each CTA's rounds are ptx_cta.c's,
+ * the cluster barrier's state is ptx_cluster.c's.
+ *
+ * Model (docs/design/ptx-cluster.md):
+ *   - A worker holds one wmi_cta per rank of the cluster.  A cluster runs
+ *     in rounds: each CTA that has live threads runs one round of its
+ *     warps (wmi_ptx_cta_round), so a warp waiting at barrier.cluster.wait
+ *     yields and the other CTAs' warps get to arrive.
+ *   - A round in which every instruction executed was such a failed wait
+ *     and no bar barrier was released cannot make progress: a deadlock.
+ */
+#include "ptx_int.h"
+#include "ptx_check_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+wmi_cluster *wmi_cluster_new(wmi_cta *const *cta, uint32_t n)
+{
+    wmi_cluster *cl = calloc(1, sizeof *cl);
+    if (!cl || n == 0 || n > WMI_MAX_CLUSTER) {
+        free(cl);
+        return NULL;
+    }
+    cl->n = n;
+    for (uint32_t r = 0; r < n; r++) {
+        cl->cta[r] = cta[r];
+        cl->armed[r] = calloc(cta[r]->nwarps * 32u, 1);
+        cl->want[r] = calloc(cta[r]->nwarps * 32u, sizeof *cl->want[r]);
+        if (!cl->armed[r] || !cl->want[r]) {
+            wmi_cluster_free(cl);
+            return NULL;
+        }
+    }
+    return cl;
+}
+
+void wmi_cluster_free(wmi_cluster *cl)
+{
+    if (!cl)
+        return;
+    for (uint32_t r = 0; r < WMI_MAX_CLUSTER; r++) {
+        free(cl->armed[r]);
+        free(cl->want[r]);
+    }
+    free(cl);
+}
+
+static wm_status rounds(wmi_cluster *cl, int *done);
+
+wm_status wmi_cluster_run(wmi_cluster *cl, uint64_t q)
+{
+    wmi_cta *c0 = cl->cta[0];
+    const unsigned *cd = c0->cdim;
+    uint64_t ncx = c0->grid[0] / cd[0], ncy = c0->grid[1] / cd[1];
+    unsigned base[3] = {(unsigned)(q % ncx * cd[0]),
+                        (unsigned)(q / ncx % ncy * cd[1]),
+                        (unsigned)(q / (ncx * ncy) * cd[2])};
+    int done[WMI_MAX_CLUSTER];
+    cl->phase = 0;
+    cl->arrived = 0;
+    for (uint32_t r = 0; r < cl->n; r++) {
+        wmi_cta *c = cl->cta[r];
+        /* %cluster_ctarank: x fastest within the cluster */
+        c->ctaid[0] = base[0] + r % cd[0];
+        c->ctaid[1] = base[1] + r / cd[0] % cd[1];
+        c->ctaid[2] = base[2] + r / (cd[0] * cd[1]);
+        c->status = WM_OK;
+        c->yielded = 0;
+        wmi_ptx_cta_begin(c);
+        if (c->chk) /* in rank order: rank 0 starts the cluster's clocks */
+            wmi_check_cta_begin(c);
+        memset(cl->armed[r], 0, c->nwarps * 32u);
+        done[r] = 0;
+    }
+    wm_status st = rounds(cl, done);
+    /* each CTA's warp instructions: the steps that passed the budget */
+    for (uint32_t r = 0; r < cl->n; r++) {
+        wmi_cta *c = cl->cta[r];
+        c->warp_insts += c->steps < c->step_limit ? c->steps : c->step_limit;
+    }
+    return st;
+}
+
+/* Rounds of the cluster's CTAs until all exited or one faults. */
+static wm_status rounds(wmi_cluster *cl, int *done)
+{
+    for (;;) {
+        uint64_t steps = 0, after = 0;
+        int all = 1, released = 0;
+        cl->fails = 0;
+        for (uint32_t r = 0; r < cl->n; r++)
+            steps += cl->cta[r]->steps;
+        for (uint32_t r = 0; r < cl->n; r++) {
+            if (done[r])
+                continue;
+            int more;
+            wm_status st = wmi_ptx_cta_round(cl->cta[r], &more);
+            if (st != WM_OK)
+                return st;
+            done[r] = more == WMI_ROUND_DONE;
+            released |= more == WMI_ROUND_RELEASED;
+            all &= done[r];
+        }
+        if (all)
+            return WM_OK;
+        for (uint32_t r = 0; r < cl->n; r++)
+            after += cl->cta[r]->steps;
+        if (!released && after - steps <= cl->fails) {
+            wmi_cluster_settle(cl); /* exits may have completed the phase */
+            if (cl->fails && cl->arrived)
+                return wmi_cluster_deadlock(cl);
+        }
+    }
+}
