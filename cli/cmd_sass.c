@@ -114,8 +114,11 @@ int wm_cmd_sass(int argc, char **argv)
     size_t n = 0;
     wm_ptx_module *m = NULL;
     if (!cli_load_ptx(o.input, cli_cu_sm(o.arch_name, &arch), NULL, 0, &src,
-                      &n, &m))
+                      &n, &m)) {
+        wm_ptx_free(m);
+        free(src);
         return WM_EXIT_INPUT;
+    }
     char note[96];
     cli_pick_arch(m, o.arch_name, &arch, note, sizeof note);
     size_t k = o.map ? pick_kernel(m, &o) : SIZE_MAX;

@@ -18,6 +18,11 @@ find_program(WM_NVDISASM nvdisasm
 wm_cli_test(NAME sass_level_bad
   ARGS run ${SK} --kernel row_sum --grid 1 --block 128 --level wide
   EXIT 2 STDERR "--level: 'wide' is not auto, sass or ptx")
+# A file that is not PTX: the parse error, exit 4, and nothing left
+# allocated (under ASan a leak of the file's text fails the exit status)
+wm_cli_test(NAME sass_not_ptx
+  ARGS sass ${PROJECT_SOURCE_DIR}/examples/expr/kv_cache.expr
+  EXIT 4 STDERR "kv_cache.expr:1:1: error: expected a directive at module scope")
 
 # An explicit tool that is not there: --level sass fails and says why;
 # auto falls back to PTX-level numbers with the caveat.
