@@ -25,6 +25,7 @@
  */
 #include "ptx_int.h"
 #include "ptx_check_int.h"
+#include "ptx_exec_int.h"
 #include "ptx_resolve.h"
 
 #include <math.h>
@@ -35,71 +36,6 @@ __extension__ typedef unsigned __int128 u128;
 __extension__ typedef __int128 i128;
 #endif
 
-
-/* Register bits as the ALU cases read them: F/UF f32 (wmi_f32), DD/UD
-   f64, H/UH f16, BF/UBF bf16. */
-static inline float F(uint64_t x)
-{
-    return wmi_f32(x);
-}
-
-static inline uint64_t UF(float f)
-{
-    return wmi_f32_bits(f);
-}
-
-static inline double DD(uint64_t x)
-{
-    double f;
-    memcpy(&f, &x, 8);
-    return f;
-}
-
-static inline uint64_t UD(double f)
-{
-    uint64_t u;
-    memcpy(&u, &f, 8);
-    return u;
-}
-
-static inline float H(uint64_t x)
-{
-    return wmi_half_to_float((uint16_t)x);
-}
-
-static inline uint64_t UH(float f)
-{
-    return wmi_float_to_half(f, RND_RN);
-}
-
-static inline float BF(uint64_t x)
-{
-    return wmi_bf16_to_float((uint16_t)x);
-}
-
-static inline uint64_t UBF(float f)
-{
-    return wmi_float_to_bf16(f, RND_RN);
-}
-
-static inline uint64_t sext(uint64_t v, unsigned bits)
-{
-    if (bits >= 64)
-        return v;
-    uint64_t s = (uint64_t)1 << (bits - 1);
-    v &= (s << 1) - 1;
-    return (v ^ s) - s;
-}
-
-static inline uint64_t trunc_bits(uint64_t v, unsigned bits)
-{
-    return bits >= 64 ? v : v & (((uint64_t)1 << bits) - 1);
-}
-
-static unsigned first_lane(uint32_t m)
-{
-    return m ? (unsigned)__builtin_ctz(m) : 0;
-}
 
 /* ---- scheduling --------------------------------------------------------- */
 
