@@ -80,4 +80,19 @@ static inline unsigned first_lane(uint32_t m)
     return m ? (unsigned)__builtin_ctz(m) : 0;
 }
 
+/* ---- ptx_exec_mem.c: the memory instructions ------------------------------ */
+
+/* ld/st (not .frame, ptx_call.c's) for the lanes of m: values moved, the
+   accesses emitted; a lane out of bounds faults. */
+wm_status wmi_ptx_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                       uint32_t pc, uint32_t m, int store);
+
+/* atom (has_dest) and red: lanes apply in lane order. */
+wm_status wmi_ptx_atom(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                       uint32_t pc, uint32_t m, int has_dest);
+
+/* cp.async: global to shared at issue (zero-filled past src-size). */
+wm_status wmi_ptx_cp_async(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                           uint32_t pc, uint32_t m);
+
 #endif
