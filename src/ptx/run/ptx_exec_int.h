@@ -95,4 +95,14 @@ wm_status wmi_ptx_atom(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 wm_status wmi_ptx_cp_async(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                            uint32_t pc, uint32_t m);
 
+/* ---- ptx_exec_warp.c: the warp-wide instructions -------------------------- */
+
+wm_status wmi_ptx_shfl(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                       uint32_t pc, uint32_t m);
+wm_status wmi_ptx_vote(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                       uint32_t pc, uint32_t m);
+/* match.sync (in->op OP_MATCH) and redux.sync. */
+wm_status wmi_ptx_match_redux(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                              uint32_t pc, uint32_t m);
+
 #endif
