@@ -16,12 +16,17 @@
  * arithmetic runs on unsigned types and wraps as PTX does; 32-lane loops
  * over a full mask are plain loops the compiler vectorises.
  *
- * Layout: the per-opcode helpers (exec_*, do_*) come first; the loop,
- * wmi_ptx_warp_run at the end, is one switch whose cases each call one
- * helper, plus the steps that move the pc (branches, calls, barriers).
- * Faults and address resolution sit beneath this file and the opcode
- * families it dispatches to: ptx_fault.c, with resolve (per lane) from
- * ptx_resolve.h.
+ * Layout: this file holds the scheduling (the lowest-pc pick), the loop's
+ * prologue and epilogue, control flow and the loop, wmi_ptx_warp_run at
+ * the end: one switch whose cases each call one helper, plus the steps
+ * that move the pc (branches, calls, barriers).  The helpers sit beside
+ * it: the arithmetic and per-opcode ones (exec_*) in ptx_exec_alu.h, part
+ * of this translation unit so that they inline into the loop; the memory
+ * instructions in ptx_exec_mem.c and the warp-wide ones in
+ * ptx_exec_warp.c, called through ptx_exec_int.h, which also holds the
+ * register-bit casts they all share.  Faults and address resolution sit
+ * beneath these files and the opcode families the loop dispatches to:
+ * ptx_fault.c, with resolve (per lane) from ptx_resolve.h.
  */
 #include "ptx_int.h"
 #include "ptx_check_int.h"
