@@ -20,17 +20,19 @@
  * prologue and epilogue, control flow and the loop, wmi_ptx_warp_run at
  * the end: one switch whose cases each call one helper, plus the steps
  * that move the pc (branches, calls, barriers).  The helpers sit beside
- * it: the arithmetic and per-opcode ones (exec_*) in ptx_exec_alu.h, part
- * of this translation unit so that they inline into the loop; the memory
- * instructions in ptx_exec_mem.c and the warp-wide ones in
- * ptx_exec_warp.c, called through ptx_exec_int.h, which also holds the
- * register-bit casts they all share.  Faults and address resolution sit
+ * it: the arithmetic and per-opcode ones (exec_*) in ptx_exec_alu.h and
+ * the warp-wide ones (do_shfl, do_vote, do_match_redux) in
+ * ptx_exec_warp.h, both part of this translation unit so that the loop's
+ * code stays what it was; the memory instructions in ptx_exec_mem.c,
+ * called through ptx_exec_int.h, which also holds the register-bit casts
+ * they all share.  Faults and address resolution sit
  * beneath these files and the opcode families the loop dispatches to:
  * ptx_fault.c, with resolve (per lane) from ptx_resolve.h.
  */
 #include "ptx_int.h"
 #include "ptx_check_int.h"
 #include "ptx_exec_int.h"
+#include "ptx_exec_warp.h"
 #include "ptx_exec_alu.h"
 
 #include <math.h>
@@ -404,10 +406,10 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
         case OP_WGMMA: TRY(wmi_ptx_wgmma(c, w, in, pc, m)); break;
         case OP_WGMMA_SYNC: break; /* wgmma completes at issue */
         case OP_SETMAXNREG: TRY(wmi_ptx_setmaxnreg(c, w, in, pc, m)); break;
-        case OP_SHFL: TRY(wmi_ptx_shfl(c, w, in, pc, m)); break;
-        case OP_VOTE: TRY(wmi_ptx_vote(c, w, in, pc, m)); break;
+        case OP_SHFL: TRY(do_shfl(c, w, in, pc, m)); break;
+        case OP_VOTE: TRY(do_vote(c, w, in, pc, m)); break;
         case OP_MATCH:
-        case OP_REDUX: TRY(wmi_ptx_match_redux(c, w, in, pc, m)); break;
+        case OP_REDUX: TRY(do_match_redux(c, w, in, pc, m)); break;
         case OP_ELECT:
             TRY(wmi_ptx_elect(c, w, in, pc, m)); /* ptx_elect.c */
             break;

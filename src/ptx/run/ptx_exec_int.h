@@ -1,11 +1,12 @@
 /*
  * ptx_exec_int.h -- what the warp interpreter's files share, private to
  * them: ptx_exec.c (scheduling, control flow, the loop), ptx_exec_mem.c
- * (ld/st/atom/cp.async and the accesses they emit), ptx_exec_warp.c
- * (shfl, vote, match, redux) and ptx_exec_alu.h (arithmetic and the
- * per-opcode helpers, compiled into ptx_exec.c's loop).  The register-bit
- * casts and the bit helpers are static inline, a copy in each file; the
- * entry points the loop calls in the other files are declared below.
+ * (ld/st/atom/cp.async and the accesses they emit), and the two headers
+ * compiled into ptx_exec.c's loop: ptx_exec_warp.h (shfl, vote, match,
+ * redux) and ptx_exec_alu.h (arithmetic and the per-opcode helpers).  The
+ * register-bit casts and the bit helpers are static inline, a copy in
+ * each file; the entry points the loop calls in ptx_exec_mem.c are
+ * declared below.
  * Nothing outside src/ptx/run/ptx_exec* includes this file.
  */
 #ifndef WM_PTX_EXEC_INT_H
@@ -94,15 +95,5 @@ wm_status wmi_ptx_atom(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 /* cp.async: global to shared at issue (zero-filled past src-size). */
 wm_status wmi_ptx_cp_async(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                            uint32_t pc, uint32_t m);
-
-/* ---- ptx_exec_warp.c: the warp-wide instructions -------------------------- */
-
-wm_status wmi_ptx_shfl(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                       uint32_t pc, uint32_t m);
-wm_status wmi_ptx_vote(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                       uint32_t pc, uint32_t m);
-/* match.sync (in->op OP_MATCH) and redux.sync. */
-wm_status wmi_ptx_match_redux(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                              uint32_t pc, uint32_t m);
 
 #endif

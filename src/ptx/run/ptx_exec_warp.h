@@ -1,11 +1,20 @@
 /*
- * ptx_exec_warp.c -- the warp interpreter's warp-wide instructions, whose
- * lanes read each other's registers: shfl.sync (wmi_ptx_shfl), vote.sync
- * (wmi_ptx_vote), match.sync and redux.sync (wmi_ptx_match_redux).  Each
- * first checks its membermask against the lanes converged at the
- * instruction (docs/design/interpreter.md §3).  ptx_exec.c's loop calls
- * them once per warp instruction.
+ * ptx_exec_warp.h -- the warp interpreter's warp-wide instructions, whose
+ * lanes read each other's registers: shfl.sync (do_shfl), vote.sync
+ * (do_vote), match.sync and redux.sync (do_match_redux).  Each first
+ * checks its membermask against the lanes converged at the instruction
+ * (docs/design/interpreter.md §3).
+ *
+ * Part of ptx_exec.c's translation unit, as ptx_exec_alu.h is: only
+ * ptx_exec.c includes it.  As a file of its own (ptx_exec_warp.c, calls
+ * through ptx_exec_int.h) the instruction counts barely moved (reduce
+ * +0.3 %), but gcc laid out wmi_ptx_warp_run differently without shfl
+ * and vote inlined in it, and the naive 8192^2 transpose of
+ * bench_kernels ran 8 % slower; here the loop's code is the one it was.
  */
+#ifndef WM_PTX_EXEC_WARP_H
+#define WM_PTX_EXEC_WARP_H
+
 #include "ptx_int.h"
 #include "ptx_exec_int.h"
 
@@ -24,8 +33,8 @@ static wm_status check_members(wmi_cta *c, wmi_warp *w, uint32_t pc,
     return WM_OK;
 }
 
-wm_status wmi_ptx_shfl(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                       uint32_t pc, uint32_t m)
+static wm_status do_shfl(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                         uint32_t pc, uint32_t m)
 {
     uint64_t (*R)[32] = w->r;
     uint64_t src[32];
@@ -63,8 +72,8 @@ wm_status wmi_ptx_shfl(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     return WM_OK;
 }
 
-wm_status wmi_ptx_vote(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                       uint32_t pc, uint32_t m)
+static wm_status do_vote(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                         uint32_t pc, uint32_t m)
 {
     uint64_t (*R)[32] = w->r;
     uint32_t members = in->b != WMI_NOREG ? (uint32_t)R[in->b][first_lane(m)]
@@ -88,8 +97,8 @@ wm_status wmi_ptx_vote(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     return WM_OK;
 }
 
-wm_status wmi_ptx_match_redux(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                              uint32_t pc, uint32_t m)
+static wm_status do_match_redux(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                                uint32_t pc, uint32_t m)
 {
     uint64_t (*R)[32] = w->r;
     uint32_t members = (uint32_t)R[in->b][first_lane(m)];
@@ -150,3 +159,5 @@ wm_status wmi_ptx_match_redux(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     WMI_LOOP(R[in->d][l] = acc);
     return WM_OK;
 }
+
+#endif
