@@ -1,8 +1,8 @@
 /*
  * ptx_fastmem.c -- the fast path of ld/st (never under WMI_RUN_SLOW):
  * explicit global and shared accesses, scalar or vector, whose lanes
- * cannot fault, and ld.param from a uniform address.  do_ldst in
- * ptx_exec.c calls it first and runs its checked per-lane path when this
+ * cannot fault, and ld.param from a uniform address.  wmi_ptx_ldst in
+ * ptx_exec_mem.c calls it first and runs its checked per-lane path when this
  * declines.
  *
  * Invariants (tests/unit/ptx_twin.h holds every launch of the PTX tests to
@@ -15,7 +15,7 @@
  *     two lanes' aligned accesses of one size either coincide or are
  *     disjoint, so any order that keeps lane order per address (and k
  *     order per register) gives the same bytes.
- *   - The model record is the one emit() in ptx_exec.c builds: size is
+ *   - The model record is the one emit() in ptx_exec_mem.c builds: size is
  *     the bytes per lane (all elements), inactive lanes' addresses zero.
  *
  * A full warp's half warps are classified (classify): all 16 lanes at

@@ -1,11 +1,11 @@
 /*
  * ptx_resolve.h -- a lane's address to host memory: the address windows
  * (generic -> its space), alignment and the bounds of each space, shared
- * by the per-lane load/store path of ptx_exec.c and wmi_ptx_block of
+ * by the per-lane load/store path of ptx_exec_mem.c and wmi_ptx_block of
  * ptx_fault.c.  resolve runs once per lane of every checked memory
  * instruction, so each includer gets its own static copy for the compiler
  * to inline where it pays, as it did when resolve was ptx_exec.c's own:
- * plain static, not inline, which leaves ptx_exec.c's dispatch loop and
+ * plain static, not inline, which leaves the dispatch loop and the
  * memory helpers the code they had (marked inline, resolve was inlined at
  * every call and the loop grew).  The faults it records are formatted out
  * of line in ptx_fault.c.
