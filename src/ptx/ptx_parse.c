@@ -479,14 +479,13 @@ static int parse_perf_directives(parser *p)
     return 1;
 }
 
-/* A prototype (the ';' current): the function is dropped again. */
-static int drop_prototype(parser *p)
+/* What function f owns (names, parameters, constants, its error). */
+static void func_free(wmi_func *f)
 {
-    wmi_func *f = p->f;
     free(f->name);
     free(f->pretty);
-    for (uint32_t i = 0; i < f->nparams; i++)
-        free(f->params[i].name);
+    for (uint32_t j = 0; j < f->nparams; j++)
+        free(f->params[j].name);
     free(f->params);
     free(f->cslots);
     free(f->cvals);
@@ -494,6 +493,14 @@ static int drop_prototype(parser *p)
     for (uint32_t j = 0; j < f->nrets; j++)
         free(f->rets[j].name);
     free(f->rets);
+    free(f->lconst);
+    free(f->dconst);
+}
+
+/* A prototype (the ';' current): the function is dropped again. */
+static int drop_prototype(parser *p)
+{
+    func_free(p->f);
     p->m->nfuncs--;
     p->f = NULL;
     wmi_lex_next(p);
@@ -754,22 +761,8 @@ void wm_ptx_free(wm_ptx_module *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; i < m->nfuncs; i++) {
-        wmi_func *f = &m->funcs[i];
-        free(f->name);
-        free(f->pretty);
-        for (uint32_t j = 0; j < f->nparams; j++)
-            free(f->params[j].name);
-        free(f->params);
-        free(f->cslots);
-        free(f->cvals);
-        free(f->err);
-        for (uint32_t j = 0; j < f->nrets; j++)
-            free(f->rets[j].name);
-        free(f->rets);
-        free(f->lconst);
-        free(f->dconst);
-    }
+    for (size_t i = 0; i < m->nfuncs; i++)
+        func_free(&m->funcs[i]);
     for (size_t i = 0; i < m->ncalls; i++)
         free(m->calls[i].name);
     free(m->calls);
