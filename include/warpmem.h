@@ -1863,6 +1863,11 @@ typedef struct wm_gpu {
     uint64_t tlb1_page, tlb2_page;
     double lat_tlb1, lat_tlb2;
     const char *tlb_source;  /* where the TLB figures come from */
+    /* L1 miss slots per SM, in sectors: the most sectors an SM's L1 can
+     * have requested from L2 and not yet received, which caps the bytes
+     * in flight of the latency term; 0: no limit. */
+    unsigned mshr_sectors;
+    const char *mshr_source; /* where the miss-slot figure comes from */
 } wm_gpu;
 
 /* Built-in GPUs: count, i-th (NULL past the end), by name (case-blind,
@@ -1996,6 +2001,11 @@ typedef struct wm_cache_time {
                                   bandwidth x DRAM latency asks for */
     double whatif_s;           /* the time without the bound's term */
     unsigned nterms_missing;   /* terms left out for want of a figure */
+    double inflight_cap;       /* bytes of L1 misses an SM can have in
+                                  flight (mshr_sectors x sector); 0: none */
+    double inflight_ask;       /* L1-miss bytes per SM the load groups ask
+                                  to have in flight (mean); above
+                                  inflight_cap, latency stretches */
 } wm_cache_time;
 WM_API void wm_cache_predict(const wm_cache *c, wm_cache_time *out);
 

@@ -111,6 +111,11 @@ def test_numba_hierarchy():
     assert h["bound"] == "latency" and h["time_s"] > 0
     assert h["reason"].startswith("latency-bound:")
     assert h["inflight_sm_bytes"] < h["inflight_need_bytes"]
+    # one 4-byte load per thread, 4 warps, 1 CTA per SM: 512 B of misses
+    # asked per SM, well within A100's 512 miss slots of 32 B
+    assert h["inflight_asked_bytes"] == 512
+    assert h["miss_slots"]["sectors"] == 512
+    assert h["miss_slots"]["bytes"] == 16384
     # no profile has a TLB miss latency: that term is left out
     assert h["terms_missing"] == ["TLB miss latency"]
     # 32 CTAs on 32 SMs, each touching x and out, each in a 2 MiB page of

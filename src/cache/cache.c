@@ -492,13 +492,21 @@ enum { AHEAD = 4 };
         PREFETCH_SET(&(c)->l2, li);                                          \
     } while (0)
 
-/* One warp access (header at h) on SM sm; *level: where its slowest
- * sector came from (0 L1, 1 L2, 2 DRAM), *pipe: its L1 cycles (the larger
- * of the tag stage's ceil(lines / 4) and the data stage's ceil(sectors /
- * 4), 128 B a cycle), *tlb: the cycles its TLB misses add. */
+/* What one warp access did, for the time terms. */
+typedef struct acc_out {
+    int served;      /* where its slowest sector came from: 0 L1, 1 L2,
+                        2 DRAM */
+    unsigned pipe;   /* its L1 cycles: the larger of the tag stage's
+                        ceil(lines / 4) and the data stage's
+                        ceil(sectors / 4), 128 B a cycle */
+    unsigned sectors;  /* sectors it touched */
+    unsigned missed;   /* of them, those requested from L2 (miss slots) */
+    double tlb;      /* the cycles its TLB misses add */
+} acc_out;
+
+/* One warp access (header at h) on SM sm, into *o. */
 static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
-                           int *served, unsigned *pipe, unsigned *nsect,
-                           double *tlb)
+                           acc_out *o)
 {
     uint32_t site = (uint32_t)h[0];
     unsigned nl = (unsigned)(h[0] >> 48) & 0xff;
@@ -512,10 +520,10 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
     if (kind != WMI_CK_ATOM) /* effective bandwidth: loads and stores */
         st->bytes += h[1] >> 32;
     st->l1_wavefronts += (nl + 3) / 4;
-    *tlb = wmi_ctlb_access(&c->tlb, sm, h + 2, nl, st);
+    o->tlb = wmi_ctlb_access(&c->tlb, sm, h + 2, nl, st);
     level *lv1 = &c->l1[sm];
-    unsigned sectors = 0;
-    *served = kind == WMI_CK_ATOM ? 1 : 0;
+    unsigned sectors = 0, missed = 0;
+    o->served = kind == WMI_CK_ATOM ? 1 : 0;
     int l2only = kind == WMI_CK_ST || kind == WMI_CK_ATOM ||
                  kind == WM_CACHE_LD_CG || kind == WM_CACHE_LD_CV;
     for (unsigned i = 0; i < nl && i < AHEAD; i++)
@@ -532,6 +540,8 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
                 st->l2_wr_partial +=
                     popc16(mask & ~(unsigned)(h[2 + i] >> 4 & 0xf));
             l2_write(c, st, li, mask, kind == WMI_CK_ATOM);
+            if (kind == WMI_CK_ATOM)
+                missed += popc16(mask);
             continue;
         }
         st->l1_ld_sectors += popc16(mask);
@@ -552,10 +562,11 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
         if (!miss)
             continue;
         st->l2_rd_requests++;
+        missed += popc16(miss);
         unsigned dram = l2_read(c, st, li, miss, kind == WM_CACHE_LD_CV, ef);
         int lvl = dram ? 2 : 1;
-        if (lvl > *served)
-            *served = lvl;
+        if (lvl > o->served)
+            o->served = lvl;
         if (!l1 || kind == WM_CACHE_LD_NO_ALLOCATE)
             continue;
         if (!w) {
@@ -567,8 +578,9 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
     }
     unsigned data = (sectors + 3) / 4, tag = (nl + 3) / 4;
     st->l1_data_wavefronts += data;
-    *pipe = data > tag ? data : tag;
-    *nsect = sectors;
+    o->pipe = data > tag ? data : tag;
+    o->sectors = sectors;
+    o->missed = missed;
     return WM_OK;
 }
 
@@ -584,16 +596,14 @@ static wm_status step(wm_cache *c, size_t k, unsigned sm, const uint64_t *h)
         wmi_ctime_pipe(&c->tm, k, (double)(h[1] >> 32));
         return WM_OK;
     }
-    int served;
-    unsigned pipe, sect;
-    double tlb;
-    wm_status st = do_access(c, sm, h, &served, &pipe, &sect, &tlb);
+    acc_out o;
+    wm_status st = do_access(c, sm, h, &o);
     if (st != WM_OK)
         return st;
-    wmi_ctime_pipe(&c->tm, k, pipe);
+    wmi_ctime_pipe(&c->tm, k, o.pipe);
     if (kind != WMI_CK_ST) {
-        wmi_ctime_load(&c->tm, c->cfg.gpu, k, wp, served, tlb,
-                       (uint64_t)sect * 32,
+        wmi_ctime_load(&c->tm, c->cfg.gpu, k, wp, o.served, o.tlb,
+                       (uint64_t)o.sectors * 32, (uint64_t)o.missed * 32,
                        kind == WMI_CK_ATOM || (h[0] >> 60 & 1));
     }
     return WM_OK;
@@ -712,6 +722,7 @@ wm_cache *wm_cache_new(const wm_cache_config *cfg)
              wmi_ctlb_init(&c->tlb, cfg->gpu, cfg->nsms);
     for (unsigned i = 0; ok && i < cfg->nsms; i++)
         ok = level_init(&c->l1[i], cfg->l1_bytes, cfg->l1_ways);
+    c->tm.cap = (double)cfg->gpu->mshr_sectors * cfg->sector_bytes;
     if (!ok) {
         wm_cache_free(c);
         return NULL;
@@ -930,9 +941,13 @@ void wm_cache_predict(const wm_cache *c, wm_cache_time *o)
        the other of the two takes its place) */
     double other = o->dram_s > o->l2_s ? o->l2_s : o->dram_s;
     o->whatif_s = o->time_s - big + (big == mem ? other : 0);
-    if (c->tm.groups)
+    if (c->tm.groups) {
         o->inflight_sm = (double)c->tm.group_bytes / (double)c->tm.groups *
                          c->tm.warps_cta * wmi_cache_resident(c);
+    }
+    if (c->tm.ask_rounds > 0)
+        o->inflight_ask = c->tm.ask_sum / c->tm.ask_rounds;
+    o->inflight_cap = c->tm.cap;
     o->inflight_need = g->dram_peak / c->cfg.nsms / f * g->lat_dram;
     if (o->time_s > 0) {
         o->eff_bw = (double)t.bytes / o->time_s;
@@ -1006,7 +1021,9 @@ int wm_cache_interval(const wm_cache *c, size_t i, double *lat_s,
     X("warpmem__inflight_per_sm.avg", 0, "byte")                             \
     X("warpmem__inflight_needed_per_sm.avg", 0, "byte")                      \
     X("warpmem__tlb_l1_misses.sum", 1, "")                                   \
-    X("warpmem__tlb_l2_misses.sum", 1, "")
+    X("warpmem__tlb_l2_misses.sum", 1, "")                                   \
+    X("warpmem__inflight_asked_per_sm.avg", 0, "byte")                       \
+    X("warpmem__miss_slots_per_sm.avg", 0, "byte")
 
 static const char *const metric_names[] = {
 #define X(n, count, unit) n,
@@ -1079,6 +1096,8 @@ double wm_cache_metric_value(const wm_cache *c, size_t i)
                                         : tm.bound[0] == 'L' ? 2 : 3;
     case 19: return tm.inflight_sm;
     case 20: return tm.inflight_need;
+    case 23: return tm.inflight_ask;
+    case 24: return tm.inflight_cap;
     default: return 0.0;
     }
 }

@@ -19,7 +19,10 @@
  *         Bandwidth", 2023); query cudaDevAttrL2CacheSize on the card.
  *   [BS]  BabelStream Copy, Azure/AI-benchmarking-guide ND_H200_v5 and
  *         ND_H100_v5 results: 4.01 TB/s (H200), 2.90 TB/s (H100 SXM).
- *   [RZ]  RRZE-HPC gpu-benches gpu-l2-cache: H200 L2 plateau 9.7-10.2 TB/s.
+ *   [RZ]  RRZE-HPC gpu-benches: gpu-l2-cache, the H200 L2 plateau
+ *         9.7-10.2 TB/s and L40's (AD102, 96 MB L2, 2.49 GHz) 5.15-5.29
+ *         TB/s; gpu-latency, L40's pointer chase (one warp, random lines):
+ *         L1 34.0, L2 273.6 (176 KB - 24 MB), DRAM 623.7 cycles (236 MB).
  *   [PS]  "CUDA Performance Study -- NVIDIA H100 SXM5" (public benchmark
  *         README, 1.98 GHz): pointer-chase latencies L1 40.2, L2 259.9,
  *         HBM 570.5 cycles.
@@ -34,6 +37,13 @@
  *         profile borrows it.  No TLB miss latency of an Ampere, Ada or
  *         Hopper GPU was found: lat_tlb1/2 are 0 and the TLB term is left
  *         out (the misses are still counted).
+ *   [AS]  Khairy, Shen, Aamodt, Rogers, "Accel-Sim: An Extensible
+ *         Simulation Framework for Validated GPU Modeling" (ISCA 2020), its
+ *         hardware tuner (accel-sim-framework, util/tuner/
+ *         GPU_Microbenchmark, the l1_mshr microbenchmark): each warp can
+ *         have two lines (8 sectors) of L1 misses pending, and the tuner
+ *         sizes the L1's miss slots as 8 x the SM's warp slots (512 on
+ *         sm_70/80/90, 384 on sm_89).
  * A figure with no source is 0 and the time estimate leaves its term out
  * (dram_meas 0: the peak is used and the report says so).
  */
@@ -50,6 +60,15 @@
     16, 256, 2 * MIB, 32 * MIB, 0, 0,                                         \
         "V100 TLB reach [JV] (borrowed); no miss latency published"
 
+/* L40's L2 read bandwidth [RZ]: the gpu-l2-cache plateau, 5.15-5.29 TB/s
+ * at 2.49 GHz. */
+#define L40_L2_BW 5.2e12
+
+/* The L1 miss slots [AS]: 8 sectors (two lines) per warp slot, so
+ * 8 x the SM's resident warps. */
+#define MSHR_AS(warps)                                                       \
+    (warps) * 8u, "8 sectors per warp slot, Accel-Sim l1_mshr [AS]"
+
 
 /* Shared-memory carve-outs in KiB [CG], ascending, 0-terminated after the
  * leading 0. */
@@ -63,28 +82,32 @@ static const wm_gpu gpus[] = {
      "HW (GH100), L2 60 MB (L2 evidence), 4.8 TB/s datasheet, BabelStream "
      "copy 4.01 TB/s, RRZE L2 10 TB/s",
      40.2, 259.9, 570.5, "H100 SXM5 pointer chase [PS] (same die)",
-     TLB_JV},
+     TLB_JV, MSHR_AS(64)},
     {"H100", 90, 132, 1.98e9, 256, carve_90, 32, 64, KIB, 50 * MIB, 3.35e12,
      2.90e12, 8.986e12,
      "HW (H100 SXM5), 3.35 TB/s datasheet, BabelStream copy 2.90 TB/s, L2 "
      "8986 GB/s [UL]",
      40.2, 259.9, 570.5, "H100 SXM5 pointer chase [PS]",
-     TLB_JV},
+     TLB_JV, MSHR_AS(64)},
     {"A100", 80, 108, 1.41e9, 192, carve_80, 32, 64, KIB, 40 * MIB, 1.555e12,
      0, 5120.0 * 1.41e9,
      "HW (A100 SXM4 40GB, L2 5120 B/clk), 1555 GB/s datasheet; no measured "
      "copy figure",
      20, 200, 400, "rounded table [UL]",
-     TLB_JV},
-    {"L4", 89, 58, 2.04e9, 128, carve_89, 24, 48, KIB, 48 * MIB, 300e9, 0, 0,
-     "HW (Ada AD104), 300 GB/s datasheet; no L2 bandwidth figure",
-     40.2, 259.9, 570.5, "borrowed from H100 [PS]: no Ada figure",
-     TLB_JV},
+     TLB_JV, MSHR_AS(64)},
+    {"L4", 89, 58, 2.04e9, 128, carve_89, 24, 48, KIB, 48 * MIB, 300e9, 0,
+     L40_L2_BW * 6 / 12 * 2.04e9 / 2.49e9,
+     "HW (Ada AD104), 300 GB/s datasheet; L2 bandwidth derived from L40's "
+     "[RZ] (6 of 12 memory partitions, clock ratio)",
+     34.0, 273.6, 623.7, "L40 pointer chase [RZ] (borrowed: same "
+     "architecture, AD102)",
+     TLB_JV, MSHR_AS(48)},
     {"RTX4090", 89, 128, 2.52e9, 128, carve_89, 24, 48, KIB, 72 * MIB,
-     1.008e12, 0, 0,
-     "HW (Ada AD102), 1008 GB/s (21 Gbps x 384 bit); no L2 bandwidth figure",
-     40.2, 259.9, 570.5, "borrowed from H100 [PS]: no Ada figure",
-     TLB_JV},
+     1.008e12, 0, L40_L2_BW * 2.52e9 / 2.49e9,
+     "HW (Ada AD102), 1008 GB/s (21 Gbps x 384 bit); L2 bandwidth from "
+     "L40's [RZ] (same die, 12 memory partitions, clock ratio)",
+     34.0, 273.6, 623.7, "L40 pointer chase [RZ] (same die, AD102)",
+     TLB_JV, MSHR_AS(48)},
 };
 
 size_t wm_gpu_count(void)

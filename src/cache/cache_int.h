@@ -119,6 +119,9 @@ typedef struct wmi_cwarp {
     int level;        /* the open group's slowest level, -1: none */
     double tlb;       /* the open group's largest TLB miss cycles */
     uint64_t bytes;   /* the open group's sector bytes */
+    uint64_t miss;    /* of them, the bytes that missed L1 (miss slots) */
+    unsigned groups;  /* closed groups this interval */
+    uint64_t missed;  /* their bytes that missed L1 */
 } wmi_cwarp;
 
 typedef struct wmi_ctime {
@@ -128,6 +131,11 @@ typedef struct wmi_ctime {
     size_t niv, capiv;
     uint64_t groups, group_bytes; /* load groups and their sector bytes */
     uint64_t tlb_groups;          /* groups a TLB miss lengthened */
+    double cap;                   /* miss-slot bytes per SM, 0: no limit */
+    double ask_sum;               /* over CTA intervals: rounds x the
+                                     L1-miss bytes a round asks of its SM */
+    double ask_rounds;            /* the rounds of that sum */
+    uint64_t capped_ivs;          /* CTA intervals the slots stretched */
     unsigned warps_cta;           /* most warps a CTA used */
     uint64_t ctas;                /* CTAs replayed */
     /* the wave being replayed */
@@ -145,10 +153,11 @@ int wmi_ctime_wave(wmi_ctime *t, size_t ncta);
 /* CTA k's interval becomes iv (its warps' open groups close). */
 int wmi_ctime_interval(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned iv);
 /* A load of warp wp of CTA k served at level (0 L1, 1 L2, 2 DRAM) with
- * bytes sector bytes, its TLB misses adding tlb cycles; lead: it starts a
- * group. */
+ * bytes sector bytes, miss of them missing L1, its TLB misses adding tlb
+ * cycles; lead: it starts a group. */
 void wmi_ctime_load(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned wp,
-                    int level, double tlb, uint64_t bytes, int lead);
+                    int level, double tlb, uint64_t bytes, uint64_t miss,
+                    int lead);
 /* Pipe cycles of CTA k's open interval. */
 void wmi_ctime_pipe(wmi_ctime *t, size_t k, double cycles);
 /* g has the TLB figures the time term needs (entries and a miss

@@ -21,6 +21,38 @@ static void fmt_bytes(char *b, size_t n, double v)
         snprintf(b, n, "%.1f KiB", v / 1024.0);
 }
 
+#define TLB_NOTE                                                             \
+    "; TLB misses lengthen some of its load groups (pages spread wider "      \
+    "than the TLB reach: a tile or row order that stays within fewer pages " \
+    "removes them)"
+
+/* The load groups ask for more L1 misses in flight than the miss slots
+ * hold. */
+static int slots_full(const wm_cache_time *t)
+{
+    return t->inflight_cap > 0 && t->inflight_ask > t->inflight_cap;
+}
+
+/* The latency-bound reason when the miss slots are full: more loads per
+ * warp cannot help, more SMs can. */
+static void latency_slots(const wm_cache *c, const wm_cache_time *t,
+                          char *buf, size_t n)
+{
+    char ask[32], cap[32], need[32];
+    fmt_bytes(ask, sizeof ask, t->inflight_ask);
+    fmt_bytes(cap, sizeof cap, t->inflight_cap);
+    fmt_bytes(need, sizeof need, t->inflight_need);
+    snprintf(buf, n,
+             "latency-bound: the loads ask for %s of L1 misses in flight per "
+             "SM (%u CTAs x %u warps), its miss slots hold %s, so each round "
+             "waits %.2f latencies; DRAM bandwidth x latency needs %s; more "
+             "SMs (more CTAs in the grid) hide it, more loads per warp "
+             "cannot (without it %.3f us)%s",
+             ask, wmi_cache_resident(c), wmi_cache_warps(c), cap,
+             t->inflight_ask / t->inflight_cap, need, t->whatif_s * 1e6,
+             wmi_cache_tlb_groups(c) ? TLB_NOTE : "");
+}
+
 const char *wm_cache_reason(const wm_cache *c, char *buf, size_t n)
 {
     if (!buf || n == 0)
@@ -35,18 +67,16 @@ const char *wm_cache_reason(const wm_cache *c, char *buf, size_t n)
     fmt_bytes(have, sizeof have, t.inflight_sm);
     fmt_bytes(need, sizeof need, t.inflight_need);
     double w = t.whatif_s * 1e6;
-    if (strcmp(t.bound, "latency") == 0)
+    if (strcmp(t.bound, "latency") == 0 && slots_full(&t))
+        latency_slots(c, &t, buf, n);
+    else if (strcmp(t.bound, "latency") == 0)
         snprintf(buf, n,
                  "latency-bound: %s in flight per SM (%u CTAs x %u warps), "
                  "DRAM bandwidth x latency needs %s; more independent loads "
                  "per warp (coarsening), more resident CTAs or fewer "
                  "barriers hide it (without it %.3f us)%s",
                  have, wmi_cache_resident(c), wmi_cache_warps(c), need, w,
-                 wmi_cache_tlb_groups(c)
-                     ? "; TLB misses lengthen some of its load groups "
-                       "(pages spread wider than the TLB reach: a tile or "
-                       "row order that stays within fewer pages removes them)"
-                     : "");
+                 wmi_cache_tlb_groups(c) ? TLB_NOTE : "");
     else if (strcmp(t.bound, "L1") == 0)
         snprintf(buf, n,
                  "L1-bound: the L1/shared pipe's wavefronts (tag, data and "
@@ -139,6 +169,13 @@ void wmi_cache_emit(wmi_out *o, const wm_cache *c, const wm_agg *g)
     wmi_out_num(o, "whatif_s", t.whatif_s);
     wmi_out_num(o, "inflight_sm_bytes", t.inflight_sm);
     wmi_out_num(o, "inflight_need_bytes", t.inflight_need);
+    wmi_out_num(o, "inflight_asked_bytes", t.inflight_ask);
+    wmi_out_obj(o, "miss_slots");
+    wmi_out_uint(o, "sectors", k->gpu->mshr_sectors);
+    wmi_out_num(o, "bytes", t.inflight_cap);
+    wmi_out_str(o, "source",
+                k->gpu->mshr_source ? k->gpu->mshr_source : "none");
+    wmi_out_end(o);
     wmi_out_arr(o, "terms_missing");
     if (k->gpu->l2_bw <= 0)
         wmi_out_str(o, NULL, "L2 bandwidth");
@@ -217,6 +254,26 @@ static void report_tlb(FILE *f, const wm_cache *c)
             g->tlb_source ? g->tlb_source : "none");
 }
 
+/* The miss-slot line: the slots, their source, what the loads ask. */
+static void report_slots(FILE *f, const wm_cache *c, const wm_cache_time *t)
+{
+    const wm_gpu *g = wm_cache_config_of(c)->gpu;
+    if (!g->mshr_sectors)
+        return;
+    char ask[32], cap[32];
+    fmt_bytes(ask, sizeof ask, t->inflight_ask);
+    fmt_bytes(cap, sizeof cap, t->inflight_cap);
+    fprintf(f,
+            "  miss slots: %u sectors (%s) per SM (%s); the loads ask for %s "
+            "of L1 misses in flight per SM",
+            g->mshr_sectors, cap, g->mshr_source ? g->mshr_source : "none",
+            ask);
+    if (slots_full(t))
+        fprintf(f, ": latency x %.2f\n", t->inflight_ask / t->inflight_cap);
+    else
+        fprintf(f, ", within them\n");
+}
+
 static void report_text(FILE *f, const wm_cache *c, const wm_agg *g)
 {
     const wm_cache_config *k = wm_cache_config_of(c);
@@ -260,6 +317,7 @@ static void report_text(FILE *f, const wm_cache *c, const wm_agg *g)
     fprintf(f, "  latencies %.0f / %.0f / %.0f cycles (L1 / L2 / DRAM: %s)\n",
             k->gpu->lat_l1, k->gpu->lat_l2, k->gpu->lat_dram,
             k->gpu->lat_source ? k->gpu->lat_source : "none");
+    report_slots(f, c, &t);
     fprintf(f,
             "  effective bandwidth %.1f GB/s (requested bytes / time); DRAM "
             "at %.1f GB/s of peak %.0f GB/s\n",

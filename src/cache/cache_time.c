@@ -10,7 +10,10 @@
  * interval lasts, for the CTA alone, its longest chain; the CTA passes the
  * barrier, and the next interval starts.  The R CTAs resident on an SM
  * overlap their chains (Little's law: R times the bytes in flight), so
- * each adds chain / R to the SM's latency cycles.  The L1/shared pipe's
+ * each adds chain / R to the SM's latency cycles, unless their groups ask
+ * for more L1 misses in flight than the SM's miss slots hold: then a group
+ * lasts its latency times the ratio (Little's law with the slots as the
+ * bytes in flight).  The L1/shared pipe's
  * cycles add up per SM without overlap: a CTA's shared-memory phase after
  * a barrier runs in series with its loads.
  */
@@ -70,23 +73,28 @@ static double level_lat(const wm_gpu *g, int level)
     return level == 0 ? g->lat_l1 : level == 1 ? g->lat_l2 : g->lat_dram;
 }
 
-/* A group costs its slowest level's latency, lengthened by the largest
- * TLB miss among its loads (a miss delays the requests of its access). */
+/* A group of a warp costs its slowest level's latency, lengthened by the
+ * largest TLB miss among its loads (a miss delays the requests of its
+ * access). */
 static void close_group(wmi_ctime *t, const wm_gpu *g, wmi_cwarp *w)
 {
     if (w->level < 0)
         return;
     w->chain += level_lat(g, w->level) + w->tlb;
+    w->groups++;
+    w->missed += w->miss;
     t->groups++;
     t->group_bytes += w->bytes;
     t->tlb_groups += w->tlb > 0;
     w->level = -1;
     w->tlb = 0;
     w->bytes = 0;
+    w->miss = 0;
 }
 
 void wmi_ctime_load(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned wp,
-                    int level, double tlb, uint64_t bytes, int lead)
+                    int level, double tlb, uint64_t bytes, uint64_t miss,
+                    int lead)
 {
     assert(k < t->ncta && wp < MAXW);
     wmi_cwarp *w = &t->w[k * MAXW + wp];
@@ -99,6 +107,7 @@ void wmi_ctime_load(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned wp,
     if (tlb > w->tlb)
         w->tlb = tlb;
     w->bytes += bytes;
+    w->miss += miss;
 }
 
 void wmi_ctime_pipe(wmi_ctime *t, size_t k, double cycles)
@@ -107,18 +116,46 @@ void wmi_ctime_pipe(wmi_ctime *t, size_t k, double cycles)
     t->cta_pipe[k] += cycles;
 }
 
-/* Close CTA k's open interval: its longest chain and its pipe cycles go
- * to its SM and to the interval's totals. */
+/* How many times over an SM's miss slots the res CTAs on it fill them
+ * when each has its interval's L1 misses (missed bytes) spread over its
+ * longest chain's groups (rounds): at least 1.  Every warp of a CTA has
+ * its current group in flight at once, so a round asks res x missed /
+ * rounds bytes of the slots (Little's law with the slots as the bytes in
+ * flight: a round lasts its latency times the ratio). */
+static double slot_rounds(wmi_ctime *t, unsigned res, double missed,
+                          unsigned rounds)
+{
+    if (rounds == 0)
+        return 1;
+    double ask = res * missed / rounds;
+    t->ask_sum += ask * rounds;
+    t->ask_rounds += rounds;
+    if (t->cap <= 0 || ask <= t->cap)
+        return 1;
+    t->capped_ivs++;
+    return ask / t->cap;
+}
+
+/* Close CTA k's open interval: its longest chain, stretched when the
+ * resident CTAs ask for more L1 misses in flight than the SM's miss slots
+ * hold, and its pipe cycles go to its SM and to the interval's totals. */
 static int flush(wmi_ctime *t, const wm_gpu *g, size_t k)
 {
-    double lat = 0;
+    double lat = 0, missed = 0;
+    unsigned rounds = 0;
     for (unsigned wp = 0; wp < MAXW; wp++) {
         wmi_cwarp *w = &t->w[k * MAXW + wp];
         close_group(t, g, w);
         if (w->chain > lat)
             lat = w->chain;
+        if (w->groups > rounds)
+            rounds = w->groups;
+        missed += (double)w->missed;
         w->chain = 0;
+        w->groups = 0;
+        w->missed = 0;
     }
+    lat *= slot_rounds(t, t->res[k % t->nsms], missed, rounds);
     unsigned sm = (unsigned)(k % t->nsms), iv = t->cta_iv[k];
     double l = lat / t->res[sm], p = t->cta_pipe[k];
     t->cta_pipe[k] = 0;

@@ -13,10 +13,29 @@ wm_cli_test(NAME run_cache_copy
          "terms: latency, L1/shared pipe, DRAM, L2 \\(no TLB miss latency for this GPU: the TLB term is left out")
 # the TLB misses above: 8 CTAs on 8 SMs, each touching both buffers, each
 # buffer in a 2 MiB page of its own (and a 32 MiB one of its own)
-# a GPU without an L2 bandwidth figure says that the term is left out
+# Ada's figures: L40's pointer chase and L2 plateau (the same architecture),
+# and the miss slots of 48 warp slots; a term without a figure (the TLB
+# miss latency) is named as left out
 wm_cli_test(NAME run_cache_terms
   ARGS run ${WM_COPY_ARGS} --cache --arch L4 --color never
-  STDOUT "terms: latency, L1/shared pipe, DRAM \\(no L2 bandwidth figure")
+  STDOUT "latencies 34 / 274 / 624 cycles \\(L1 / L2 / DRAM: L40 pointer chase \\[RZ\\]"
+         "miss slots: 384 sectors \\(12.0 KiB\\) per SM \\(8 sectors per warp slot, Accel-Sim l1_mshr \\[AS\\]\\); the loads ask for 1.0 KiB of L1 misses in flight per SM, within them\n"
+         "terms: latency, L1/shared pipe, DRAM, L2 \\(no TLB miss latency for this GPU")
+# a float4 copy on one CTA of 1024 threads asks for 64 KiB of misses per SM
+# and 16 KiB fit the slots: four latencies per round, and more SMs help
+wm_cli_test(NAME run_cache_slots
+  ARGS run examples/kernels/sm_90/shapes_copy.ptx --kernel cs_stride_u4
+       --grid 1 --block 1024 --arg f32[65536]:iota --arg f32[65536]
+       --arg u64=16384 --arch H100 --cache --color never
+  STDOUT "latency-bound: the loads ask for 64.0 KiB of L1 misses in flight per SM \\(1 CTAs x 32 warps\\), its miss slots hold 16.0 KiB, so each round waits 4.00 latencies;"
+         "more SMs \\(more CTAs in the grid\\) hide it, more loads per warp cannot"
+         "miss slots: 512 sectors \\(16.0 KiB\\) per SM .*: latency x 4.00\n")
+wm_cli_test(NAME run_cache_slots_json
+  ARGS run examples/kernels/sm_90/shapes_copy.ptx --kernel cs_stride_u4
+       --grid 1 --block 1024 --arg f32[65536]:iota --arg f32[65536]
+       --arg u64=16384 --arch H100 --cache --format json
+  STDOUT "\"inflight_asked_bytes\": 65536, \"miss_slots\": {\"sectors\": 512, \"bytes\": 16384, \"source\": \"8 sectors per warp slot, Accel-Sim l1_mshr \\[AS\\]\"}"
+         "\"warpmem__miss_slots_per_sm.avg\": {\"value\": 16384, \"unit\": \"byte\"}")
 wm_cli_test(NAME run_cache_json_bound
   ARGS run ${WM_COPY_ARGS} --cache --arch H100 --format json
   STDOUT "\"bound\": \"latency\", \"reason\": \"latency-bound: "

@@ -120,6 +120,93 @@ static void test_overlap(void)
     }
 }
 
+/* One CTA of 32 warps on one SM (r CTAs resident), each warp reading n
+ * cold float4 rows of its own in one group: 512 B of L1 misses per row.
+ * The H100's miss slots hold 512 sectors, 16 KiB. */
+static wm_cache_time slots_run(const wm_gpu *g, unsigned r, unsigned n,
+                               wm_cache **out)
+{
+    wm_cache_config cfg;
+    CHECK_EQ(wm_cache_config_init(&cfg, g, 1024, 0), WM_OK);
+    cfg.nsms = 1;
+    cfg.ctas_per_sm = r;
+    wm_cache *c = wm_cache_new(&cfg);
+    for (unsigned k = 0; k < r; k++) {
+        CHECK_EQ(wm_cache_cta(c), WM_OK);
+        for (unsigned w = 0; w < 32; w++)
+            for (unsigned i = 0; i < n; i++)
+                add(c, w, 0,
+                    warp_at(WM_OP_LD,
+                            ((uint64_t)k << 24) + (w * 64 + i) * 512u, 16,
+                            16));
+    }
+    wm_cache_time t = done(c);
+    *out = c;
+    return t;
+}
+
+/* The miss slots: 32 warps x one 512 B row fill them exactly (one DRAM
+ * latency); two rows each ask for twice the slots (two latencies), as do
+ * two resident CTAs of one row (each CTA's chain is stretched twice and
+ * halved by the overlap, twice over); a GPU without the figure never
+ * stretches; L1 hits take no slot. */
+static void test_slots(void)
+{
+    const wm_gpu *g = wm_gpu_find("H100");
+    double dram = g->lat_dram / g->clock_hz;
+    CHECK_EQ(g->mshr_sectors, 512u);
+    wm_cache *c;
+    wm_cache_time t = slots_run(g, 1, 1, &c);
+    NEAR(t.lat_s, dram);
+    NEAR(t.inflight_ask, 16384.0);
+    NEAR(t.inflight_cap, 16384.0);
+    wm_cache_free(c);
+
+    t = slots_run(g, 1, 2, &c);
+    NEAR(t.lat_s, 2 * dram);
+    NEAR(t.inflight_ask, 32768.0);
+    CHECK(strcmp(t.bound, "latency") == 0);
+    char why[512];
+    wm_cache_reason(c, why, sizeof why);
+    const char *want = "latency-bound: the loads ask for 32.0 KiB of L1 "
+                       "misses in flight per SM (1 CTAs x 32 warps), its "
+                       "miss slots hold 16.0 KiB, so each round waits 2.00 "
+                       "latencies";
+    CHECK(strncmp(why, want, strlen(want)) == 0);
+    NEAR(wm_cache_metric_value(c, 23), 32768.0);
+    NEAR(wm_cache_metric_value(c, 24), 16384.0);
+    CHECK(strcmp(wm_cache_metric_name(23),
+                 "warpmem__inflight_asked_per_sm.avg") == 0);
+    wm_cache_free(c);
+
+    t = slots_run(g, 2, 1, &c);
+    NEAR(t.lat_s, 2 * dram);
+    NEAR(t.inflight_ask, 32768.0);
+    wm_cache_free(c);
+
+    wm_gpu open = *g;
+    open.mshr_sectors = 0;
+    t = slots_run(&open, 1, 2, &c);
+    NEAR(t.lat_s, dram);
+    NEAR(t.inflight_cap, 0.0);
+    wm_cache_free(c);
+
+    /* 32 warps re-reading warp 0's two rows: 1 KiB of misses in all */
+    wm_cache_config cfg;
+    CHECK_EQ(wm_cache_config_init(&cfg, g, 1024, 0), WM_OK);
+    cfg.nsms = 1;
+    cfg.ctas_per_sm = 1;
+    c = wm_cache_new(&cfg);
+    CHECK_EQ(wm_cache_cta(c), WM_OK);
+    for (unsigned w = 0; w < 32; w++)
+        for (unsigned i = 0; i < 2; i++)
+            add(c, w, 0, warp_at(WM_OP_LD, i * 512u, 16, 16));
+    t = done(c);
+    NEAR(t.inflight_ask, 1024.0);
+    NEAR(t.lat_s, dram);
+    wm_cache_free(c);
+}
+
 /* The pipe: a coalesced 4-byte load is 1 cycle (1 tag, 1 data
  * wavefront), a coalesced 16-byte load 4 (1 tag, 16 sectors = 4 data
  * wavefronts), 32 lines 8 (tag stage), 32 shared wavefronts 32. */
@@ -165,7 +252,9 @@ static void test_partial(void)
     wm_cache_free(c);
 }
 
-/* A GPU profile without an L2 bandwidth figure says so. */
+/* Every built-in GPU has every figure but the TLB miss latency; a GPU
+ * without an L2 bandwidth figure (a copy of L4 with it removed) says so and
+ * leaves the term out. */
 static void test_terms(void)
 {
     for (size_t i = 0; i < wm_gpu_count(); i++) {
@@ -173,17 +262,25 @@ static void test_terms(void)
         CHECK(g->lat_l1 > 0 && g->lat_l2 > g->lat_l1 &&
               g->lat_dram > g->lat_l2 && g->lat_source);
         CHECK(g->dram_peak > 0 && g->nsms > 0 && g->clock_hz > 0);
+        CHECK(g->l2_bw > g->dram_peak);
+        CHECK_EQ(g->mshr_sectors, 8 * g->max_warps_sm);
+        CHECK(g->mshr_source != NULL);
     }
-    wm_cache_config cfg;
-    CHECK_EQ(wm_cache_config_init(&cfg, wm_gpu_find("L4"), 256, 0), WM_OK);
-    wm_cache *c = wm_cache_new(&cfg);
-    CHECK_EQ(wm_cache_cta(c), WM_OK);
-    add(c, 0, 0, warp_at(WM_OP_LD, 0, 4, 4));
-    wm_cache_time t = done(c);
-    /* no L2 bandwidth figure and no TLB miss latency */
-    CHECK_EQ(t.nterms_missing, 2);
-    NEAR(t.l2_s, 0.0);
-    wm_cache_free(c);
+    wm_gpu bare = *wm_gpu_find("L4");
+    for (int drop = 0; drop < 2; drop++) {
+        bare.l2_bw = drop ? 0 : wm_gpu_find("L4")->l2_bw;
+        wm_cache_config cfg;
+        CHECK_EQ(wm_cache_config_init(&cfg, &bare, 256, 0), WM_OK);
+        wm_cache *c = wm_cache_new(&cfg);
+        CHECK_EQ(wm_cache_cta(c), WM_OK);
+        add(c, 0, 0, warp_at(WM_OP_LD, 0, 4, 4));
+        wm_cache_time t = done(c);
+        /* the TLB miss latency, and the L2 figure when dropped */
+        CHECK_EQ(t.nterms_missing, 1u + (unsigned)drop);
+        /* 4 sectors read from L2, 128 B over L2's bandwidth */
+        NEAR(t.l2_s, drop ? 0.0 : 128.0 / bare.l2_bw);
+        wm_cache_free(c);
+    }
 }
 
 /* Load groups of PTX: two independent loads (their values used by the
@@ -379,6 +476,7 @@ int main(void)
     test_groups_intervals();
     test_max_over_warps();
     test_overlap();
+    test_slots();
     test_pipe();
     test_partial();
     test_terms();

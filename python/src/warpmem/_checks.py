@@ -205,7 +205,9 @@ def hierarchy_of(doc: dict) -> "dict | None":
     memory time), bound ("latency", "DRAM", "L2", "L1", ...), reason (the
     report's sentence saying why), dram_s, l2_s, l1_s, lat_s (the latency
     term), whatif_s (the time without the winning term), inflight_sm_bytes,
-    inflight_need_bytes, terms_missing, tlb_l1_misses and tlb_l2_misses
+    inflight_need_bytes, inflight_asked_bytes (the L1 misses the loads ask
+    to have in flight per SM), miss_slots (the SM's L1 miss slots:
+    sectors, bytes, source), terms_missing, tlb_l1_misses and tlb_l2_misses
     (the TLB lookups that missed), intervals (per barrier interval) and
     sites (per memory instruction: L1/L2 misses and DRAM bytes)."""
     h = doc.get("hierarchy")
@@ -230,6 +232,8 @@ def hierarchy_of(doc: dict) -> "dict | None":
         "reason": t.get("reason"), "whatif_s": t.get("whatif_s"),
         "inflight_sm_bytes": t.get("inflight_sm_bytes"),
         "inflight_need_bytes": t.get("inflight_need_bytes"),
+        "inflight_asked_bytes": t.get("inflight_asked_bytes"),
+        "miss_slots": dict(t.get("miss_slots", {})),
         "terms_missing": list(t.get("terms_missing", [])),
         "tlb_l1_misses": m.get("warpmem__tlb_l1_misses.sum", 0),
         "tlb_l2_misses": m.get("warpmem__tlb_l2_misses.sum", 0),
