@@ -188,6 +188,115 @@ static unsigned line_slot(const int16_t *slot, uint64_t li,
     return h;
 }
 
+/* The distinct lines of one access in first-touch order, as line words.
+ * While the lines only grow (a coalesced or strided warp) a new one cannot
+ * be a repeat; from the first that does not, a 128-slot hash of the line
+ * index finds repeats (at most 2 x 64 lines for 64 lanes).  With st, the
+ * bytes written to each sector are counted in fill. */
+typedef struct lineset {
+    uint64_t *line;
+    unsigned nl;
+    int hashed, st;
+    int16_t slot[128];
+    uint16_t fill[2 * WM_MAX_LANES][SPL]; /* rows set as lines appear */
+} lineset;
+
+/* The index of line li's word, appended when new. */
+static inline unsigned line_of(lineset *L, uint64_t li)
+{
+    uint64_t *line = L->line;
+    unsigned nl = L->nl;
+    /* coalesced lanes: the line of the previous lane */
+    if (nl && (line[nl - 1] >> 16) == li)
+        return nl - 1;
+    if (!L->hashed && (nl == 0 || li > line[nl - 1] >> 16)) {
+        assert(nl < 2 * WM_MAX_LANES);
+        if (L->st)
+            memset(L->fill[nl], 0, sizeof L->fill[nl]);
+        line[nl] = li << 16;
+        return L->nl++;
+    }
+    if (!L->hashed) {
+        L->hashed = 1;
+        memset(L->slot, -1, sizeof L->slot);
+        for (unsigned i = 0; i < nl; i++)
+            L->slot[line_slot(L->slot, line[i] >> 16, line)] = (int16_t)i;
+    }
+    unsigned h = line_slot(L->slot, li, line);
+    if (L->slot[h] < 0) {
+        assert(nl < 2 * WM_MAX_LANES);
+        L->slot[h] = (int16_t)nl;
+        if (L->st)
+            memset(L->fill[nl], 0, sizeof L->fill[nl]);
+        line[nl] = li << 16;
+        L->nl++;
+    }
+    return (unsigned)L->slot[h];
+}
+
+/* Sector s of a lane's bytes lo..hi. */
+static inline void add_sector(lineset *L, uint64_t s, uint64_t lo, uint64_t hi)
+{
+    unsigned i = line_of(L, s >> 2);
+    L->line[i] |= (uint64_t)1 << (s & (SPL - 1));
+    if (L->st)
+        sector_bytes(L->fill, i, s, lo, hi);
+}
+
+/* No active lane of a crosses a sector boundary (elements of up to a
+ * sector, aligned: the common case), tested over every lane at once. */
+static int in_one_sector(const wm_access *a)
+{
+    uint64_t last = a->size ? a->size - 1 : 0, cross = 0;
+    if (last >= (1u << SECTOR_SHIFT))
+        return 0;
+    unsigned n = 64 - (unsigned)__builtin_clzll(a->mask);
+    for (unsigned l = 0; l < n; l++) {
+        uint64_t lo = a->addr[l];
+        uint64_t x = ((lo + last) ^ lo) >> SECTOR_SHIFT;
+        cross |= (a->mask >> l & 1) ? x : 0;
+    }
+    return cross == 0;
+}
+
+/* The line words of an access whose lanes each touch one sector and whose
+ * sectors never fall (coalesced, strided, broadcast: most warps), in one
+ * pass with the line, its sector bits and, for a store, the bytes of the
+ * current sector kept in registers (bits 4..7: the sectors written whole,
+ * lane bytes summed as sector_bytes does); 0 when a lane crosses a sector
+ * or a sector falls (the general path then starts again). */
+static unsigned rising_lines(const wm_access *a, uint64_t *line)
+{
+    const uint64_t size = a->size, last = size ? size - 1 : 0;
+    const int st = a->op == WM_OP_ST;
+    if (last >= (1u << SECTOR_SHIFT))
+        return 0;
+    unsigned nl = 0;
+    uint64_t cs = a->addr[__builtin_ctzll(a->mask)] >> SECTOR_SHIFT;
+    uint64_t word = (cs >> 2) << 16, fill = 0;
+    for (uint64_t m = a->mask; m; m &= m - 1) {
+        uint64_t lo = a->addr[__builtin_ctzll(m)], s = lo >> SECTOR_SHIFT;
+        if ((lo + last) >> SECTOR_SHIFT != s || s < cs)
+            return 0;
+        if (s != cs) {
+            if (st && fill >= (1u << SECTOR_SHIFT))
+                word |= (uint64_t)16 << (cs & (SPL - 1));
+            if (s >> 2 != cs >> 2) {
+                line[nl++] = word;
+                word = (s >> 2) << 16;
+            }
+            cs = s;
+            fill = 0;
+        }
+        word |= (uint64_t)1 << (s & (SPL - 1));
+        fill += size;
+    }
+    if (st && fill >= (1u << SECTOR_SHIFT))
+        word |= (uint64_t)16 << (cs & (SPL - 1));
+    line[nl++] = word;
+    return nl;
+}
+
 wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
                          const wm_counts *c, unsigned ld)
 {
@@ -198,61 +307,30 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
     if (!wmi_grow((void **)&t->w, &t->cap, t->n + 2 + WM_MAX_LANES * 2,
                   sizeof *t->w, 256))
         return WM_ERR_NOMEM;
-    uint64_t *line = t->w + t->n + 2;
-    unsigned nl = 0;
-    uint64_t bytes = 0;
-    /* Distinct lines in first-touch order.  While the lines only grow (a
-     * coalesced or strided warp) a new one cannot be a repeat; from the
-     * first that does not, a 128-slot hash of the line index finds repeats
-     * (at most 2 x 64 lines for 64 lanes). */
-    int16_t slot[128];
-    int hashed = 0;
+    lineset L;
+    L.line = t->w + t->n + 2;
+    L.hashed = 0;
+    L.nl = rising_lines(a, L.line);
     /* stores: bytes per sector, for the partly written ones (none can be
      * whole when each lane has a sector of its own) */
-    int st = a->op == WM_OP_ST && !lone_sectors(a);
-    uint16_t fill[2 * WM_MAX_LANES][SPL]; /* rows set as lines appear */
-    for (uint64_t m = a->mask; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctzll(m);
-        uint64_t lo = a->addr[l], hi = lo + (a->size ? a->size - 1 : 0);
-        bytes += a->size;
-        for (uint64_t s = lo >> SECTOR_SHIFT; s <= hi >> SECTOR_SHIFT; s++) {
-            uint64_t li = s >> 2;
-            uint16_t bit = (uint16_t)(1u << (s & (SPL - 1)));
-            /* coalesced lanes: the line of the previous lane */
-            if (nl && (line[nl - 1] >> 16) == li) {
-                line[nl - 1] |= bit;
-                if (st)
-                    sector_bytes(fill, nl - 1, s, lo, hi);
-                continue;
-            }
-            if (!hashed && (nl == 0 || li > line[nl - 1] >> 16)) {
-                assert(nl < 2 * WM_MAX_LANES);
-                if (st)
-                    memset(fill[nl], 0, sizeof fill[nl]);
-                line[nl++] = li << 16 | bit;
-                if (st)
-                    sector_bytes(fill, nl - 1, s, lo, hi);
-                continue;
-            }
-            if (!hashed) {
-                hashed = 1;
-                memset(slot, -1, sizeof slot);
-                for (unsigned i = 0; i < nl; i++)
-                    slot[line_slot(slot, line[i] >> 16, line)] = (int16_t)i;
-            }
-            unsigned h = line_slot(slot, li, line);
-            if (slot[h] < 0) {
-                assert(nl < 2 * WM_MAX_LANES);
-                slot[h] = (int16_t)nl;
-                if (st)
-                    memset(fill[nl], 0, sizeof fill[nl]);
-                line[nl++] = li << 16;
-            }
-            line[slot[h]] |= bit;
-            if (st)
-                sector_bytes(fill, (unsigned)slot[h], s, lo, hi);
+    L.st = !L.nl && a->op == WM_OP_ST && !lone_sectors(a);
+    uint64_t last = a->size ? a->size - 1 : 0;
+    uint64_t bytes = (uint64_t)a->size * (uint64_t)__builtin_popcountll(a->mask);
+    if (!L.nl && in_one_sector(a)) {
+        for (uint64_t m = a->mask; m; m &= m - 1) {
+            uint64_t lo = a->addr[__builtin_ctzll(m)];
+            add_sector(&L, lo >> SECTOR_SHIFT, lo, lo + last);
+        }
+    } else if (!L.nl) {
+        for (uint64_t m = a->mask; m; m &= m - 1) {
+            uint64_t lo = a->addr[__builtin_ctzll(m)], hi = lo + last;
+            for (uint64_t s = lo >> SECTOR_SHIFT; s <= hi >> SECTOR_SHIFT;
+                 s++)
+                add_sector(&L, s, lo, hi);
         }
     }
+    unsigned nl = L.nl;
+    uint64_t *line = L.line;
     unsigned lead = (ld & WMI_CACHE_LEAD) ? 1 : 0;
     ld &= WMI_CACHE_LEAD - 1;
     assert(nl >= 1 && ld <= WM_CACHE_LD_CV);
@@ -260,9 +338,9 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
                     : a->op == WM_OP_ATOM ? WMI_CK_ATOM
                                           : ld;
     /* stores: bits 4..7 of a line word mark its fully written sectors */
-    for (unsigned i = 0; st && i < nl; i++)
+    for (unsigned i = 0; L.st && i < nl; i++)
         for (unsigned q = 0; q < SPL; q++)
-            if (fill[i][q] >= (1u << SECTOR_SHIFT))
+            if (L.fill[i][q] >= (1u << SECTOR_SHIFT))
                 line[i] |= (uint64_t)1 << (4 + q);
     t->w[t->n] = (uint64_t)a->site | (uint64_t)(t->warp & 0xffff) << 32 |
                  (uint64_t)nl << 48 | (uint64_t)kind << 56 |
@@ -619,8 +697,18 @@ static wm_status replay(wm_cache *c)
         return WM_OK;
     /* Index the accesses: count per (cta, warp), then place them. */
     enum { MAXW = 64 };
-    size_t *start = calloc(ncta * MAXW + 1, sizeof *start);
-    size_t *cur = calloc(ncta * MAXW, sizeof *cur);
+    size_t nw = 1; /* warps per CTA, at most */
+    for (size_t k = 0; k < ncta; k++) {
+        size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
+        for (size_t p = t->cta[k]; p < end;
+             p += 2 + ((t->w[p] >> 48) & 0xff)) {
+            size_t wp = (t->w[p] >> 32) & (MAXW - 1);
+            if (wp >= nw)
+                nw = wp + 1;
+        }
+    }
+    size_t *start = calloc(ncta * nw + 1, sizeof *start);
+    size_t *cur = calloc(ncta * nw, sizeof *cur);
     unsigned *ival = calloc(ncta, sizeof *ival);
     if (!start || !cur || !ival) {
         free(start);
@@ -628,20 +716,15 @@ static wm_status replay(wm_cache *c)
         free(ival);
         return WM_ERR_NOMEM;
     }
-    size_t nw = 1; /* warps per CTA, at most */
     for (size_t k = 0; k < ncta; k++) {
         size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
         for (size_t p = t->cta[k]; p < end;
-             p += 2 + ((t->w[p] >> 48) & 0xff)) {
-            size_t wp = (t->w[p] >> 32) & (MAXW - 1);
-            start[k * MAXW + wp + 1]++;
-            if (wp >= nw)
-                nw = wp + 1;
-        }
+             p += 2 + ((t->w[p] >> 48) & 0xff))
+            start[k * nw + ((t->w[p] >> 32) & (MAXW - 1)) + 1]++;
     }
-    for (size_t i = 1; i <= ncta * MAXW; i++)
+    for (size_t i = 1; i <= ncta * nw; i++)
         start[i] += start[i - 1];
-    size_t nacc = start[ncta * MAXW];
+    size_t nacc = start[ncta * nw];
     if (!wmi_grow((void **)&c->acc, &c->capacc, nacc ? nacc : 1, sizeof *c->acc,
                   256)) {
         free(start);
@@ -649,14 +732,14 @@ static wm_status replay(wm_cache *c)
         free(ival);
         return WM_ERR_NOMEM;
     }
-    memcpy(cur, start, ncta * MAXW * sizeof *cur);
+    memcpy(cur, start, ncta * nw * sizeof *cur);
     for (size_t k = 0; k < ncta; k++) {
         size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
         for (size_t p = t->cta[k]; p < end; p += 2 + ((t->w[p] >> 48) & 0xff))
-            c->acc[cur[k * MAXW + ((t->w[p] >> 32) & (MAXW - 1))]++] = p;
+            c->acc[cur[k * nw + ((t->w[p] >> 32) & (MAXW - 1))]++] = p;
     }
-    memcpy(cur, start, ncta * MAXW * sizeof *cur);
-    if (!wmi_ctime_wave(&c->tm, ncta)) {
+    memcpy(cur, start, ncta * nw * sizeof *cur);
+    if (!wmi_ctime_wave(&c->tm, ncta, (unsigned)nw)) {
         free(start);
         free(cur);
         free(ival);
@@ -672,7 +755,7 @@ static wm_status replay(wm_cache *c)
             int issued = 0;
             unsigned next = UINT32_MAX;
             for (size_t wp = 0; wp < nw; wp++) {
-                size_t *q = &cur[k * MAXW + wp], e = start[k * MAXW + wp + 1];
+                size_t *q = &cur[k * nw + wp], e = start[k * nw + wp + 1];
                 while (*q < e) {
                     const uint64_t *h = t->w + c->acc[*q];
                     unsigned iv = (unsigned)h[1];

@@ -139,7 +139,8 @@ typedef struct wmi_ctime {
     unsigned warps_cta;           /* most warps a CTA used */
     uint64_t ctas;                /* CTAs replayed */
     /* the wave being replayed */
-    wmi_cwarp *w;   /* [cta * 64 + warp] */
+    wmi_cwarp *w;   /* [cta * nw + warp] */
+    unsigned nw;    /* warps per CTA of the wave, at most */
     double *cta_lat, *cta_pipe; /* per CTA: open interval's max chain, pipe */
     unsigned *cta_iv;
     unsigned *res; /* per SM: CTAs of the wave on it */
@@ -148,8 +149,9 @@ typedef struct wmi_ctime {
 
 int wmi_ctime_init(wmi_ctime *t, unsigned nsms);
 void wmi_ctime_free(wmi_ctime *t);
-/* Start a wave of ncta CTAs (CTA k on SM k mod nsms).  0 on OOM. */
-int wmi_ctime_wave(wmi_ctime *t, size_t ncta);
+/* Start a wave of ncta CTAs (CTA k on SM k mod nsms) of at most nw warps
+ * each.  0 on OOM. */
+int wmi_ctime_wave(wmi_ctime *t, size_t ncta, unsigned nw);
 /* CTA k's interval becomes iv (its warps' open groups close). */
 int wmi_ctime_interval(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned iv);
 /* A load of warp wp of CTA k served at level (0 L1, 1 L2, 2 DRAM) with

@@ -21,8 +21,6 @@
 
 #include <stdio.h>
 
-enum { MAXW = 64 };
-
 int wmi_ctime_init(wmi_ctime *t, unsigned nsms)
 {
     memset(t, 0, sizeof *t);
@@ -46,7 +44,7 @@ void wmi_ctime_free(wmi_ctime *t)
     memset(t, 0, sizeof *t);
 }
 
-int wmi_ctime_wave(wmi_ctime *t, size_t ncta)
+int wmi_ctime_wave(wmi_ctime *t, size_t ncta, unsigned nw)
 {
     free(t->w);
     free(t->cta_lat);
@@ -54,13 +52,14 @@ int wmi_ctime_wave(wmi_ctime *t, size_t ncta)
     free(t->cta_iv);
     t->ncta = ncta;
     t->ctas += ncta;
-    t->w = calloc(ncta * MAXW, sizeof *t->w);
+    t->nw = nw;
+    t->w = calloc(ncta * nw, sizeof *t->w);
     t->cta_lat = calloc(ncta, sizeof *t->cta_lat);
     t->cta_pipe = calloc(ncta, sizeof *t->cta_pipe);
     t->cta_iv = calloc(ncta, sizeof *t->cta_iv);
     if (!t->w || !t->cta_lat || !t->cta_pipe || !t->cta_iv)
         return 0;
-    for (size_t i = 0; i < ncta * MAXW; i++)
+    for (size_t i = 0; i < ncta * nw; i++)
         t->w[i].level = -1;
     memset(t->res, 0, t->nsms * sizeof *t->res);
     for (size_t k = 0; k < ncta; k++)
@@ -96,8 +95,8 @@ void wmi_ctime_load(wmi_ctime *t, const wm_gpu *g, size_t k, unsigned wp,
                     int level, double tlb, uint64_t bytes, uint64_t miss,
                     int lead)
 {
-    assert(k < t->ncta && wp < MAXW);
-    wmi_cwarp *w = &t->w[k * MAXW + wp];
+    assert(k < t->ncta && wp < t->nw);
+    wmi_cwarp *w = &t->w[k * t->nw + wp];
     if (wp + 1 > t->warps_cta)
         t->warps_cta = wp + 1;
     if (lead)
@@ -143,8 +142,8 @@ static int flush(wmi_ctime *t, const wm_gpu *g, size_t k)
 {
     double lat = 0, missed = 0;
     unsigned rounds = 0;
-    for (unsigned wp = 0; wp < MAXW; wp++) {
-        wmi_cwarp *w = &t->w[k * MAXW + wp];
+    for (unsigned wp = 0; wp < t->nw; wp++) {
+        wmi_cwarp *w = &t->w[k * t->nw + wp];
         close_group(t, g, w);
         if (w->chain > lat)
             lat = w->chain;

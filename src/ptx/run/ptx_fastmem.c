@@ -561,14 +561,18 @@ static wm_status count(const wm_arch *arch, const wm_access *a,
  * first access: the counts of that residue, kept in slot r / size of the
  * memo (a slot holding another residue is flushed and replaced).  The
  * first access of a residue is counted and added with its addresses (it
- * may be the site's worst), the others are repeats.
+ * may be the site's worst), the others are repeats -- or, when sees (a
+ * tap records every access, or the SASS level merges them), each is added
+ * with its addresses and the residue's counts.
  */
 static wm_status record_residue(wmi_cta *c, const wm_access *a, wmi_memo *mo,
-                                const fm_ldst *o, uint64_t r)
+                                const fm_ldst *o, uint64_t r, int sees)
 {
     uint32_t i = (uint32_t)(r / a->size) & (WMI_MEMO_RES - 1);
     struct wmi_memo_res *q = &mo->res[i];
     if ((mo->resmask >> i & 1) && q->r == r) {
+        if (sees) /* added now, with its addresses, for the tap */
+            return wmi_agg_add_counted(c->agg, a, &q->counts, &q->site);
         q->pending++;
         return WM_OK;
     }
@@ -631,8 +635,8 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
             fill_lanes(ad, o->a0, o->d);
         if (r == 0)
             return wmi_agg_add_counted(c->agg, a, &mo->counts, &mo->site);
-        if (!sees) /* moved by less than the unit */
-            return record_residue(c, a, mo, o, r);
+        /* moved by less than the unit: a tap sees every access */
+        return record_residue(c, a, mo, o, r, sees);
     } else if (o->lazy) {
         fill_lanes(ad, o->a0, o->d);
     }
