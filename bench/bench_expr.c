@@ -240,10 +240,11 @@ static void bench_program(const char *dir, const char *name, int reps)
     }
     double c = median(closed, reps), a = median(each, reps);
     double f = median(evalf, reps);
-    printf("| %s | %llu | %.4f (%.4f) | %.3f (%.3f) | %.3f (%.3f) | %.0fx | "
+    printf("| %s | %llu | %.3f (%.3f) | %.1f (%.1f) | %.1f (%.1f) | %.0fx | "
            "%.0fx |\n",
-           name, (unsigned long long)n, c, minimum(closed, reps), a,
-           minimum(each, reps), f, minimum(evalf, reps), a / c, f / c);
+           name, (unsigned long long)n, 1e3 * c, 1e3 * minimum(closed, reps),
+           1e3 * a, 1e3 * minimum(each, reps), 1e3 * f,
+           1e3 * minimum(evalf, reps), a / c, f / c);
     fflush(stdout);
     wm_expr_free(e);
 }
@@ -291,7 +292,7 @@ int main(int argc, char **argv)
         return 1;
     }
     print_machine("start");
-    printf("examples/expr, CPU s in one process, median (min) of %d; "
+    printf("examples/expr, CPU ms in one process, median (min) of %d; "
            "each row checked (closed form = per access) before it is "
            "printed\n\n",
            reps);
