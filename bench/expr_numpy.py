@@ -1,4 +1,4 @@
-"""expr_numpy.py -- the baseline of bench/expr_vs_numpy.sh: the 8192 x 8192
+"""expr_numpy.py -- the baseline of bench/expr_vs_numpy.py: the 8192 x 8192
 transposed copy of examples/expr/transposed_copy.expr (blocks of 32 x 8,
 in[ctaid.x*32 + tid.x][ctaid.y*8 + tid.y] loaded, out[ctaid.y*8 +
 tid.y][ctaid.x*32 + tid.x] stored, f32) modelled directly in numpy: every

@@ -1,9 +1,11 @@
 """expr_vs_numpy.py -- `warpmem expr` on the 8192 x 8192 transposed copy
 against its numpy model (bench/expr_numpy.py), in one run: both must give
 the same sector totals (checked before any figure is printed), then the
-median CPU seconds of each over REPEATS runs and their ratio.  warpmem's
-figure is the whole process (start-up, parse, run, report) as the
-operating system counts its child; the model's is its computation alone.
+median CPU seconds of each over REPEATS runs (alternated) and their ratio,
+with the machine and its load average before and after.  warpmem's figure
+is the whole process (start-up, parse, run, report) as the operating
+system counts its child; the model's is its computation alone (numpy's
+import not counted), so the ratio favours the model.
 
 usage: python expr_vs_numpy.py WARPMEM [REPEATS]   (default 3)
 """
@@ -17,6 +19,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import expr_numpy  # noqa: E402
+from expr_examples import machine  # noqa: E402
 
 PROGRAM = os.path.join(HERE, "..", "examples", "expr", "transposed_copy.expr")
 LD = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
@@ -48,6 +51,7 @@ def numpy_run():
 def main():
     exe = sys.argv[1]
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    print(machine("start"))
     w, m = [], []
     for _ in range(reps):  # alternated, so a change of load hits both
         cw, sw = warpmem_run(exe)
@@ -64,6 +68,7 @@ def main():
     print("| warpmem expr, whole process | %.4f (%.4f) |" % (mw, min(w)))
     print("numpy / warpmem: %.0fx (target >= 50x: %s); sectors ld %d st %d"
           % (mm / mw, "met" if mm / mw >= 50 else "not met", sm[0], sm[1]))
+    print(machine("end"))
 
 
 if __name__ == "__main__":

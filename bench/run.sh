@@ -20,9 +20,13 @@ echo "commit: $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknow
 echo
 echo "== bench_kernels $reps =="; "$build/bench_kernels" "$reps"
 echo; echo "== bench_model 0.5 =="; "$build/bench_model" 0.5
-echo; echo "== bench_expr $reps =="; "$build/bench_expr" "$reps"
+echo; echo "== bench_expr $reps (every example: closed form, per access, evaluation floor) =="
+"$build/bench_expr" "$reps"
 # the numpy model of the transposed copy: the baseline of `warpmem expr`
-py=${PYTHON:-python3}
+# (numpy from $PYTHON, else the venv `make python-test` makes, else python3)
+py=python3
+[ -x "$build/pyvenv/bin/python" ] && py=$build/pyvenv/bin/python
+py=${PYTHON:-$py}
 echo; echo "== warpmem expr vs a numpy model (bench/expr_vs_numpy.py) =="
 if "$py" -c 'import numpy' 2>/dev/null; then
     "$py" "$here/bench/expr_vs_numpy.py" "$build/warpmem" "$reps"
@@ -32,18 +36,7 @@ fi
 echo; echo "== bench_advise =="; "$build/bench_advise"
 echo; echo "== bench_ptx $reps =="; "$build/bench_ptx" "$reps"
 echo; echo "== bench_check $reps =="; "$build/bench_check" "$reps"
-# warpmem expr on each example: user + system CPU seconds, median of reps
-echo; echo "== warpmem expr, examples/expr (target < 0.1 s CPU each) =="
-echo "| program | CPU s (median of $reps) | target |"
-echo "|---|---|---|"
-for f in "$here"/examples/expr/*.expr; do
-    ts=()
-    for ((r = 0; r < reps; r++)); do
-        t=$( { /usr/bin/env time -f '%U %S' "$build/warpmem" expr -f "$f" \
-                 --format csv > /dev/null; } 2>&1 | tail -1 )
-        ts+=("$(echo "$t" | awk '{ printf "%.2f", $1 + $2 }')")
-    done
-    med=$(printf '%s\n' "${ts[@]}" | sort -n | sed -n "$(( (reps + 1) / 2 ))p")
-    ok=$(awk -v t="$med" 'BEGIN { print (t < 0.1) ? "met" : "not met" }')
-    echo "| $(basename "$f") | $med | $ok |"
-done
+# warpmem expr on each example as a user runs it, the whole process,
+# alternated with the start-up floor (bench/expr_examples.py)
+echo; echo "== warpmem expr, examples/expr, whole process (bench/expr_examples.py) =="
+python3 "$here/bench/expr_examples.py" "$build/warpmem" "$reps"

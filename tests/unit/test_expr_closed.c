@@ -9,9 +9,13 @@
  *
  * Programs are random index expressions affine in the thread, block and
  * loop indices (the closed form's domain), some wrapped in / % & << by
- * constants (rows of blocks through division), some with an `if`, some
- * out of bounds or misaligned, on random launches with partial warps and
- * 32 or 64 lanes.
+ * constants (rows of blocks through division), some with an `if` (among
+ * them the bounds guards that cut a warp part way), some out of bounds or
+ * misaligned; loads, stores and atomics in global, shared and local
+ * memory; on random launches with 1-D, 2-D and 3-D blocks whose x is or
+ * is not a multiple of the warp (warps that span rows and planes), partial
+ * warps, and 32 or 64 lanes.  Hand-computed cases and the examples at full
+ * size are in test_expr_closed_hand.c.
  */
 #include "expr_int.h"
 #include "check.h"
@@ -180,7 +184,8 @@ static void random_programs(int count)
     CHECK(wm_arch_parse("amd-wave64", &w64, NULL, 0) == WM_OK);
     for (int i = 0; i < count; i++) {
         char src[8192];
-        unsigned bx = 1 + rnd(70), by = 1 + rnd(3), bz = 1 + rnd(2);
+        unsigned bx = 1 + rnd(70), by = 1 + rnd(rnd(2) ? 3 : 8),
+                 bz = 1 + rnd(rnd(2) ? 2 : 4);
         if (rnd(2))
             bx = 32 * (1 + rnd(2)); /* whole warps in a row */
         while (bx * by * bz > 1024)
@@ -220,9 +225,13 @@ static void random_programs(int count)
                 dims[k] = rnd(2) ? 1u << (4 + rnd(10)) : 17 + rnd(3000);
                 gen_index(idx[k], sizeof idx[k], dims[k], nvars);
             }
-            const char *space = rnd(3) ? "global" : "shared";
+            static const char *const spaces[] = {"global", "global",
+                                                 "shared", "local"};
+            const char *space = spaces[rnd(WM_ARRAY_LEN(spaces))];
+            unsigned op = rnd(space[0] == 'l' ? 2 : 3); /* no local atomic */
             n += snprintf(src + n, sizeof src - (size_t)n, "%s %s %s a%u",
-                          rnd(2) ? "load" : "store", space, types[ty], s);
+                          op == 0 ? "load" : op == 1 ? "store" : "atomic",
+                          space, types[ty], s);
             for (unsigned k = 0; k < nd; k++)
                 n += snprintf(src + n, sizeof src - (size_t)n, "[%u]", dims[k]);
             if (rnd(4) == 0)
@@ -232,12 +241,19 @@ static void random_programs(int count)
             for (unsigned k = 0; k < nd; k++)
                 n += snprintf(src + n, sizeof src - (size_t)n, "[%s]", idx[k]);
             n += snprintf(src + n, sizeof src - (size_t)n, "%s", loops);
-            if (rnd(5) == 0) {
+            if (rnd(4) == 0) {
+                /* the last ones are guards that cut a warp part way; the
+                   very last reads j, so only under a loop */
                 static const char *const preds[] = {
                     "tid.x < 20", "ctaid.x % 3 != 1", "warpid == 0",
-                    "ctaid.y == 0", "laneid % 2 == 0"};
+                    "ctaid.y == 0", "laneid % 2 == 0",
+                    "tid.z == 1 || tid.x > 5",
+                    "ctaid.x*ntid.x + tid.x < 700",
+                    "(tid.z*ntid.y + tid.y)*ntid.x + tid.x < 45",
+                    "tid.x + 8*j < 50"};
+                size_t np = WM_ARRAY_LEN(preds) - (nvars < 9);
                 n += snprintf(src + n, sizeof src - (size_t)n, " if %s",
-                              preds[rnd(WM_ARRAY_LEN(preds))]);
+                              preds[rnd((unsigned)np)]);
             }
             n += snprintf(src + n, sizeof src - (size_t)n, "\n");
         }
