@@ -8,7 +8,7 @@ set -euo pipefail
 build=${1:-build}
 reps=${2:-3}
 here=$(cd "$(dirname "$0")/.." && pwd)
-for b in bench_model bench_expr bench_advise bench_ptx bench_check bench_kernels warpmem; do
+for b in bench_model bench_expr bench_advise bench_ptx bench_check bench_cache bench_kernels warpmem; do
     if [ ! -x "$build/$b" ]; then
         echo "bench/run.sh: $build/$b is missing (run make first)" >&2
         exit 1
@@ -36,6 +36,7 @@ fi
 echo; echo "== bench_advise =="; "$build/bench_advise"
 echo; echo "== bench_ptx $reps =="; "$build/bench_ptx" "$reps"
 echo; echo "== bench_check $reps =="; "$build/bench_check" "$reps"
+echo; echo "== bench_cache $reps =="; "$build/bench_cache" "$reps"
 # warpmem expr on each example as a user runs it, the whole process,
 # alternated with the start-up floor (bench/expr_examples.py)
 echo; echo "== warpmem expr, examples/expr, whole process (bench/expr_examples.py) =="
