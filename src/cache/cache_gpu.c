@@ -22,13 +22,14 @@
  *   [RZ]  RRZE-HPC gpu-benches: gpu-l2-cache, the H200 L2 plateau
  *         9.7-10.2 TB/s and L40's (AD102, 96 MB L2, 2.49 GHz) 5.15-5.29
  *         TB/s; gpu-latency, L40's pointer chase (one warp, random lines):
- *         L1 34.0, L2 273.6 (176 KB - 24 MB), DRAM 623.7 cycles (236 MB).
+ *         L1 34.0, L2 273.6 (176 KB - 24 MB), DRAM 623.7 cycles (236 MB);
+ *         A100 80GB's (the A100 die): L1 33.0, L2 205.5 (near half, up to
+ *         12.8 MB), DRAM 536.3 cycles (120 MB).
  *   [PS]  "CUDA Performance Study -- NVIDIA H100 SXM5" (public benchmark
  *         README, 1.98 GHz): pointer-chase latencies L1 40.2, L2 259.9,
  *         HBM 570.5 cycles.
  *   [UL]  Ultrasonics Sonochemistry 99 (2023) 106546, Table 3: L2
- *         bandwidth V100/A100/H100 3133/7219/8986 GB/s; latencies rounded
- *         to 20 (L1/shared), 200 (L2), 400 (DRAM) cycles.
+ *         bandwidth V100/A100/H100 3133/7219/8986 GB/s.
  *   [JV]  Jia, Maggioni, Staiger, Scarpazza, "Dissecting the NVIDIA Volta
  *         GPU Architecture via Microbenchmarking" (arXiv:1804.06826), TLB
  *         table: V100 L1 TLB 32 MiB reach of 2 MiB entries, L2 TLB 8 GiB
@@ -93,7 +94,7 @@ static const wm_gpu gpus[] = {
      0, 5120.0 * 1.41e9,
      "HW (A100 SXM4 40GB, L2 5120 B/clk), 1555 GB/s datasheet; no measured "
      "copy figure",
-     20, 200, 400, "rounded table [UL]",
+     33.0, 205.5, 536.3, "A100 80GB pointer chase [RZ]",
      TLB_JV, MSHR_AS(64)},
     {"L4", 89, 58, 2.04e9, 128, carve_89, 24, 48, KIB, 48 * MIB, 300e9, 0,
      L40_L2_BW * 6 / 12 * 2.04e9 / 2.49e9,
