@@ -444,6 +444,8 @@ static int find(const way *s, unsigned ways, uint64_t li, unsigned *n)
 /* Make way i of s the most recently used; returns its new place. */
 static way *to_front(way *s, unsigned i)
 {
+    if (i == 0) /* already the most recent */
+        return s;
     way k = s[i];
     memmove(s + 1, s, i * sizeof *s);
     s[0] = k;
@@ -488,11 +490,11 @@ static way *refill(wm_cache_stats *st, const level *lv, way *s, unsigned n,
 
 /* L2 read of sectors mask of line li; cv: refetch even if present.
  * Returns the sectors DRAM served. */
-static unsigned l2_read(wm_cache *c, wm_cache_stats *st, uint64_t li,
-                    unsigned mask, int cv, int evict_first)
+static unsigned l2_read(wm_cache *c, wm_cache_stats *st, way *s, uint64_t li,
+                        unsigned mask, int cv, int evict_first)
 {
     level *lv = &c->l2;
-    way *s = set_of(lv, li), *w;
+    way *w;
     unsigned n, hit = 0;
     int i = find(s, lv->ways, li, &n);
     /* evict-first: a refill goes to the LRU end, a hit stays in place */
@@ -511,11 +513,11 @@ static unsigned l2_read(wm_cache *c, wm_cache_stats *st, uint64_t li,
 }
 
 /* L2 write (store) of sectors mask; atom: read-modify-write. */
-static void l2_write(wm_cache *c, wm_cache_stats *st, uint64_t li,
+static void l2_write(wm_cache *c, wm_cache_stats *st, way *s, uint64_t li,
                      unsigned mask, int atom)
 {
     level *lv = &c->l2;
-    way *s = set_of(lv, li), *w;
+    way *w;
     unsigned n;
     int i = find(s, lv->ways, li, &n);
     st->l2_wr_sectors += popc16(mask);
@@ -547,28 +549,17 @@ static wm_cache_stats *site_stats(wm_cache *c, uint32_t site)
 }
 
 /* The sets of a warp access's lines are scattered over tag arrays of
- * megabytes, so each lookup would wait for the host's memory: the sets of
- * the line AHEAD places on are fetched while this one is looked up.  A
+ * megabytes, so each lookup would wait for the host's memory: each line's
+ * sets are found once, before the lookups, and fetched then (both host
+ * lines of a 16-way set), so the lookups find them on their way.  A
  * load's L2 set is fetched too, as most lines that miss L1 go on to L2. */
-enum { AHEAD = 4 };
-
-/* The first two host lines of line li's set in lv: all of a 16-way set.
- * A macro: the compiler takes a function of nothing but prefetches for one
- * without effects and drops its calls. */
-#define PREFETCH_SET(lv, li)                                                 \
-    do {                                                                     \
-        const char *p_ = (const char *)set_of(lv, li);                       \
-        __builtin_prefetch(p_);                                              \
-        __builtin_prefetch(p_ + 64);                                         \
-    } while (0)
-
-/* A load's L1 set (unless it skips L1) and every access's L2 set. */
-#define PREFETCH_SETS(c, lv1, li, l2only)                                    \
-    do {                                                                     \
-        if (!(l2only))                                                       \
-            PREFETCH_SET(lv1, li);                                           \
-        PREFETCH_SET(&(c)->l2, li);                                          \
-    } while (0)
+static inline way *fetch_set(const level *lv, uint64_t li)
+{
+    way *s = set_of(lv, li);
+    __builtin_prefetch(s);
+    __builtin_prefetch((const char *)s + 64);
+    return s;
+}
 
 /* What one warp access did, for the time terms. */
 typedef struct acc_out {
@@ -604,11 +595,13 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
     o->served = kind == WMI_CK_ATOM ? 1 : 0;
     int l2only = kind == WMI_CK_ST || kind == WMI_CK_ATOM ||
                  kind == WM_CACHE_LD_CG || kind == WM_CACHE_LD_CV;
-    for (unsigned i = 0; i < nl && i < AHEAD; i++)
-        PREFETCH_SETS(c, lv1, h[2 + i] >> 16, l2only);
+    way *s1[2 * WM_MAX_LANES], *s2[2 * WM_MAX_LANES];
     for (unsigned i = 0; i < nl; i++) {
-        if (i + AHEAD < nl)
-            PREFETCH_SETS(c, lv1, h[2 + i + AHEAD] >> 16, l2only);
+        s2[i] = fetch_set(&c->l2, h[2 + i] >> 16);
+        if (!l2only)
+            s1[i] = fetch_set(lv1, h[2 + i] >> 16);
+    }
+    for (unsigned i = 0; i < nl; i++) {
         uint64_t li = h[2 + i] >> 16;
         unsigned mask = (unsigned)(h[2 + i] & 0xf);
         sectors += popc16(mask);
@@ -617,7 +610,7 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
             if (kind == WMI_CK_ST)
                 st->l2_wr_partial +=
                     popc16(mask & ~(unsigned)(h[2 + i] >> 4 & 0xf));
-            l2_write(c, st, li, mask, kind == WMI_CK_ATOM);
+            l2_write(c, st, s2[i], li, mask, kind == WMI_CK_ATOM);
             if (kind == WMI_CK_ATOM)
                 missed += popc16(mask);
             continue;
@@ -628,7 +621,7 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
         int ef = kind == WM_CACHE_LD_EVICT_FIRST;
         way *s = NULL, *w = NULL;
         if (l1) {
-            s = set_of(lv1, li);
+            s = s1[i];
             int at = find(s, lv1->ways, li, &n);
             if (at >= 0) {
                 unsigned hit = KEY_VALID(s[at]) & mask;
@@ -641,7 +634,8 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
             continue;
         st->l2_rd_requests++;
         missed += popc16(miss);
-        unsigned dram = l2_read(c, st, li, miss, kind == WM_CACHE_LD_CV, ef);
+        unsigned dram =
+            l2_read(c, st, s2[i], li, miss, kind == WM_CACHE_LD_CV, ef);
         int lvl = dram ? 2 : 1;
         if (lvl > o->served)
             o->served = lvl;
