@@ -5,7 +5,10 @@
  * and with everything --check all does (the trackers plus the reversed
  * schedule's run and the comparison).  Every run's output is validated
  * and every checked run must find nothing (the examples are race-free).
- * Usage: bench_check [repeats]   (median CPU time of repeats, default 3)
+ * Usage: bench_check [repeats [kernel [mode]]]: the median CPU time of
+ * repeats (default 3); only the kernels whose name contains kernel; with
+ * mode (plain, trackers or all) only that mode's runs, nothing printed (a
+ * process to profile).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_util.h"
@@ -170,16 +173,52 @@ static double median_of(const bcase *c, const wm_ptx_module *m,
     return t[reps / 2];
 }
 
+/* The checks of mode "plain", "trackers" or "all"; -1 for another. */
+static long mode_checks(const char *mode)
+{
+    if (strcmp(mode, "plain") == 0)
+        return 0;
+    if (strcmp(mode, "trackers") == 0)
+        return WM_CHECK_RACE | WM_CHECK_INIT;
+    if (strcmp(mode, "all") == 0)
+        return WM_CHECK_RACE | WM_CHECK_INIT | WM_CHECK_SCHEDULES;
+    return -1;
+}
+
+/* Run the kernels matching only in one mode, reps times each. */
+static int profile(int reps, const char *only, const char *mode)
+{
+    long checks = mode_checks(mode);
+    if (checks < 0) {
+        fprintf(stderr, "bench_check: unknown mode '%s'\n", mode);
+        return 2;
+    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (!strstr(cases[i].name, only))
+            continue;
+        wm_ptx_module *m = bench_load("bench_check", cases[i].file);
+        for (int r = 0; r < reps; r++)
+            run(&cases[i], m, (unsigned)checks);
+        wm_ptx_free(m);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int reps = argc > 1 ? atoi(argv[1]) : 3;
+    const char *only = argc > 2 ? argv[2] : "";
     if (reps < 1 || reps > 50)
         reps = 3;
+    if (argc > 3)
+        return profile(reps, only, argv[3]);
     printf("one thread, statistics on, median CPU time of %d\n\n", reps);
     printf("| kernel | plain | race,init trackers | x | --check all | x |\n");
     printf("|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bcase *c = &cases[i];
+        if (!strstr(c->name, only))
+            continue;
         wm_ptx_module *m = bench_load("bench_check", c->file);
         double p = median_of(c, m, 0, reps);
         double t = median_of(c, m, WM_CHECK_RACE | WM_CHECK_INIT, reps);
