@@ -29,93 +29,10 @@
  * would be dropped), so hazards, their order and counts, and the shadow
  * are those of the plain loop (mem_words_k).
  */
-#include "ptx_check_int.h"
+#include "ptx_check_state.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_HAZARDS 4096u
-#define MAX_MBARS 64u /* mbarriers with clocks; more are not ordered */
-
-/* The per-lane helpers of the hot loop (mem_words) */
-#ifdef __GNUC__
-#define HOT static inline __attribute__((always_inline))
-#else
-#define HOT static inline
-#endif
-
-/* One access in the shadow. */
-typedef struct rec {
-    uint32_t pc, clock;
-    uint16_t warp;
-    uint8_t lane;
-    uint8_t bits; /* bytes of the word (low 4 bits), REC_ATOMIC, REC_STRONG */
-    uint16_t rel, acq; /* the CTA's releases and acquires before it
-                          (global words; ptx_check_grid.c) */
-} rec;
-
-#define REC_ATOMIC 0x10u
-#define REC_STRONG 0x20u /* a strong (GPU-scope) access: not a data race
-                            with another strong one between CTAs */
-#define REC_BYTES 0x0fu
-
-typedef struct wmi_word {
-    uint32_t cta;  /* CTA sequence number of the records */
-    uint32_t init; /* shared: bytes written in this CTA */
-    rec w, r[2];
-} wmi_word;
-
-/* A global word in the CTA's table: key = simulated address / 4 + 1. */
-typedef struct gent {
-    uint64_t key;
-    wmi_word w;
-} gent;
-
-#define GT_START 1024u
-
-struct wmi_check {
-    const wm_ptx_module *m;
-    unsigned checks;
-    int intra;          /* lanes of a warp are unordered (sm_70+) */
-    uint32_t nwarps, block[3]; /* warps of one CTA; its shape */
-    /* A cluster of ncl CTAs (1: none) is tracked as one unit: warp W of
-       the CTA of rank r is warp r x nwarps + W of the clocks, its shared
-       memory words r x csh .. of the shadow (docs/check.md, clusters). */
-    uint32_t ncl, nw;   /* CTAs per cluster; warps of the clocks */
-    unsigned cdim[3];   /* the cluster shape */
-    uint64_t csh;       /* shared words of one CTA */
-    uint32_t cta;       /* current unit's sequence number (from 1) */
-    unsigned ctaid[WMI_MAX_CLUSTER][3]; /* blockIdx of each rank */
-    uint32_t *vc;       /* nw x nw */
-    uint32_t *bar;      /* 16 x ncl x nw: clocks joined at each barrier */
-    uint32_t *mbar;     /* MAX_MBARS x nw: clocks of mbarriers ... */
-    uint64_t mbar_at[MAX_MBARS]; /* ... at these shared addresses + 1 */
-    uint32_t *cbar;     /* 2 x nw: barrier.cluster clocks by phase parity */
-    uint32_t *cfence;   /* nw: 1 + the warp's own clock before its last
-                           cluster-scope fence (0: none) */
-    wmi_word *sh;       /* shared shadow, ncl x csh words */
-    uint64_t nsh;
-    uint32_t *sh_seen;  /* per shared word: SEEN_* state of the last read
-                           instruction that touched it (shared_reads) */
-    uint32_t stamp;     /* that instruction's number */
-    uint32_t ngbufs;
-    gent *gt;           /* global words of this CTA (power-of-two cap) */
-    uint32_t gcap, gcount;
-    uint64_t *glive;    /* gcap bits: the slots this CTA filled */
-    uint8_t **gwritten; /* per uninit buffer: written bits, else NULL */
-    const wmi_gbuf *gbufs;
-    /* hazards, with an open-addressing index on (kind, pc1, pc2) */
-    wm_ptx_hazard *hz;
-    size_t nhz;
-    uint32_t *hidx; /* 1 + index, 0 empty; 2 * MAX_HAZARDS slots */
-    uint64_t dropped;
-    int oom;
-    wmi_grid *grid; /* races between CTAs (race checks only), or NULL */
-    /* schedule */
-    wm_ptx_schedule sched;
-    uint64_t rng;
-    uint32_t *order;
-};
 
 /* ---- setup --------------------------------------------------------------- */
 
@@ -424,116 +341,10 @@ void wmi_check_mbar_acquire(wmi_cta *c, const wmi_warp *w, uint64_t addr)
 
 /* ---- hazards ------------------------------------------------------------- */
 
-/* The access being checked.  The fields a lane changes come last: a
-   record is built from the others with wide loads, which would stall on
-   a just-stored neighbour (store-to-load forwarding fails). */
-typedef struct cur {
-    uint32_t pc, warp, clock;
-    wmi_acc_kind kind;
-    unsigned size;
-    uint16_t rel, acq; /* stamps between CTAs */
-    uint8_t strong;    /* REC_STRONG or 0 */
-    const uint32_t *vc; /* the warp's row of clocks (vc[warp * nw]) */
-    const wmi_cta *c;  /* for the stored values (write conflicts) */
-    const wmi_warp *w;
-    const uint64_t *lane_addr; /* every lane's address */
-    /* per lane */
-    uint32_t lane;
-    int space;  /* WM_SPACE_* */
-    long buf;
-    uint64_t addr; /* in its space or buffer */
-} cur;
-
-/* blockIdx of rank r of the cluster whose rank 0 is base. */
-static void rank_ctaid(const wmi_check *k, const unsigned base[3], uint32_t r,
-                       unsigned out[3])
-{
-    out[0] = base[0] + r % k->cdim[0];
-    out[1] = base[1] + r / k->cdim[0] % k->cdim[1];
-    out[2] = base[2] + r / (k->cdim[0] * k->cdim[1]);
-}
-
-/* Access a of warp (of the clocks) of the current unit, or of the earlier
-   one whose rank 0 is blockIdx base. */
-static void fill_access(const wmi_check *k, wm_ptx_hazard_access *a,
-                        uint32_t pc, uint32_t warp, uint32_t lane, int write,
-                        int atomic, const unsigned *base)
-{
-    uint32_t r = warp / k->nwarps, t;
-    warp %= k->nwarps;
-    t = warp * 32 + lane;
-    if (base)
-        rank_ctaid(k, base, r, a->cta);
-    else
-        memcpy(a->cta, k->ctaid[r], sizeof a->cta);
-    a->rank = r;
-    a->insn = pc;
-    a->warp = warp;
-    a->lane = lane;
-    a->thread[0] = t % k->block[0];
-    a->thread[1] = t / k->block[0] % k->block[1];
-    a->thread[2] = t / (k->block[0] * k->block[1]);
-    a->write = write;
-    a->atomic = atomic;
-}
-
-/* Count one occurrence of kind between prior (NULL: none) and x; prior
-   was made by the unit whose rank 0 has blockIdx first_cta (NULL: this
-   one). */
-static void hazard_in(wmi_check *k, wm_hazard_kind kind, const rec *prior,
-                      int prior_write, const cur *x, const unsigned *first_cta)
-{
-    uint32_t pc1 = prior ? prior->pc : UINT32_MAX;
-    unsigned inter = first_cta != NULL ||
-                     (prior && prior->warp / k->nwarps != x->warp / k->nwarps);
-    uint64_t h = ((uint64_t)(kind * 2 + inter) * 0x9e3779b97f4a7c15ull) ^
-                 ((uint64_t)pc1 * 0xbf58476d1ce4e5b9ull) ^
-                 ((uint64_t)x->pc * 0x94d049bb133111ebull);
-    uint32_t s = (uint32_t)(h >> 32) & (2 * MAX_HAZARDS - 1);
-    while (k->hidx[s]) {
-        wm_ptx_hazard *z = &k->hz[k->hidx[s] - 1];
-        unsigned zi = memcmp(z->first.cta, z->second.cta, sizeof z->cta) != 0;
-        if (z->kind == kind && z->second.insn == x->pc && zi == inter &&
-            (prior ? z->first.insn == pc1 : z->first.insn == SIZE_MAX)) {
-            z->count++;
-            return;
-        }
-        s = (s + 1) & (2 * MAX_HAZARDS - 1);
-    }
-    if (k->nhz >= MAX_HAZARDS) {
-        k->dropped++;
-        return;
-    }
-    wm_ptx_hazard *z = &k->hz[k->nhz++];
-    k->hidx[s] = (uint32_t)k->nhz;
-    memset(z, 0, sizeof *z);
-    z->kind = kind;
-    z->space = x->space;
-    z->addr = x->addr;
-    z->buf = x->buf;
-    z->size = x->size;
-    z->cluster = k->ncl;
-    if (x->space == WM_SPACE_SHARED && k->ncl > 1 && k->csh) {
-        z->rank = (unsigned)(x->addr / (k->csh * 4)); /* whose memory */
-        z->addr = x->addr % (k->csh * 4);
-    }
-    memcpy(z->cta, k->ctaid[x->warp / k->nwarps], sizeof z->cta);
-    z->count = 1;
-    if (prior)
-        fill_access(k, &z->first, prior->pc, prior->warp, prior->lane,
-                    prior_write, (prior->bits & REC_ATOMIC) != 0, first_cta);
-    else
-        z->first.insn = SIZE_MAX;
-    fill_access(k, &z->second, x->pc, x->warp, x->lane,
-                x->kind != WMI_ACC_READ, x->kind == WMI_ACC_ATOMIC, NULL);
-    if (!prior)
-        memcpy(z->first.cta, z->second.cta, sizeof z->first.cta);
-}
-
 static void hazard(wmi_check *k, wm_hazard_kind kind, const rec *prior,
                    int prior_write, const cur *x)
 {
-    hazard_in(k, kind, prior, prior_write, x, NULL);
+    wmi_check_hazard(k, kind, prior, prior_write, x, NULL);
 }
 
 /* Is the recorded access r ordered before x (or by the same thread)? */
@@ -819,7 +630,7 @@ cross_slow(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
              .addr = off + lo};
     if (r->bits & REC_ATOMIC)
         x.kind = WMI_ACC_ATOMIC;
-    hazard_in(k, kind, &prior, kind != WM_HAZ_WAR, &x, first);
+    wmi_check_hazard(k, kind, &prior, kind != WM_HAZ_WAR, &x, first);
 }
 
 /* cross_slow when p is an earlier CTA's access on r's bytes; the words
