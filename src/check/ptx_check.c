@@ -659,20 +659,28 @@ static void merge_cta(wmi_check *k)
             uint32_t bi;
             long buf = gbuf_of(k, a, &bi);
             uint64_t off = a & WMI_WIN_MASK;
-            wmi_xword *xw = buf < 0 ? NULL : wmi_grid_word(k->grid, bi, off);
-            if (!xw)
+            unsigned wi = (unsigned)(off / 4 % 32);
+            uint32_t valid;
+            wmi_xchunk *xc =
+                buf < 0 ? NULL
+                        : wmi_grid_chunk(k->grid, bi, off & ~127ull, 1, &valid);
+            if (!xc || !(valid >> wi & 1))
                 continue;
+            wmi_xrec xw = wmi_xchunk_get(xc, 0, wi);
+            wmi_xrec xr = wmi_xchunk_get(xc, 1, wi);
             if (e->w.bits) {
-                cross(k, &xw->w, &e->w, 1, WM_HAZ_WAW, buf, off);
-                cross(k, &xw->r, &e->w, 1, WM_HAZ_WAR, buf, off);
+                cross(k, &xw, &e->w, 1, WM_HAZ_WAW, buf, off);
+                cross(k, &xr, &e->w, 1, WM_HAZ_WAR, buf, off);
             }
             for (int j = 0; j < 2; j++)
                 if (e->r[j].bits)
-                    cross(k, &xw->w, &e->r[j], 0, WM_HAZ_RAW, buf, off);
-            if (e->w.bits)
-                xw->w = to_xrec(k, &e->w);
-            if (e->r[0].bits)
-                xw->r = to_xrec(k, &e->r[0]);
+                    cross(k, &xw, &e->r[j], 0, WM_HAZ_RAW, buf, off);
+            wmi_xrec nw[32], nr[32];
+            nw[wi] = to_xrec(k, &e->w);
+            nr[wi] = to_xrec(k, &e->r[0]);
+            if (!wmi_xchunk_put(xc, e->w.bits ? 1u << wi : 0, nw,
+                                e->r[0].bits ? 1u << wi : 0, nr))
+                k->oom = 1;
         }
 }
 
