@@ -3,15 +3,16 @@
  * (the model is stated in ptx_check_int.h; docs/check.md is the user's
  * view).
  *
- * Shadow memory: one wmi_word per 4-byte word of shared memory, and one per
- * global word the CTA touched, in an open-addressing table keyed by the
- * simulated word address (small enough to stay in cache, where a flat
- * shadow of every buffer would not).  A word holds its last write and up
+ * Shadow memory: one wmi_word per 4-byte word of shared memory, and, with
+ * races checked, one per global word the CTA touched (ptx_check_gwords.c:
+ * small enough to stay in cache, where a flat shadow of every buffer would
+ * not).  A word holds its last write and up
  * to two reads of different threads since, each with the bytes it
  * touched, and, for shared memory, the bytes written in this CTA.  A word
  * belongs to the CTA (with clusters: the cluster, whose CTAs' shared
  * words lie one after another) whose sequence number it carries; an older
- * one reads as empty, so no per-CTA clearing is needed.  Global bytes of an
+ * one reads as empty, so no per-CTA clearing is needed (a global word's
+ * chunk carries the number).  Global bytes of an
  * argument declared uninitialised have one "written" bit each for the
  * whole launch.
  *
@@ -27,7 +28,9 @@
  * stores (shared_reads, shared_writes) leave out only the work that
  * provably changes nothing (a lane that cannot report, a record that
  * would be dropped), so hazards, their order and counts, and the shadow
- * are those of the plain loop (mem_words_k).
+ * are those of the plain loop (mem_words_k).  Under WMI_RUN_SLOW (the
+ * tests' differential runs) every access takes the plain loop and the
+ * fold reports in its order without the first pass (ptx_check_gwords.c).
  */
 #include "ptx_check_state.h"
 
@@ -76,13 +79,10 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
     if (k->checks) {
         k->sh = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh);
         k->sh_seen = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh_seen);
-        k->gcap = GT_START;
-        k->gt = calloc(k->gcap, sizeof *k->gt);
-        k->glive = calloc(k->gcap / 64, sizeof *k->glive);
         k->gwritten = calloc(ngbufs, sizeof *k->gwritten);
         k->hz = calloc(MAX_HAZARDS, sizeof *k->hz);
         k->hidx = calloc(2 * MAX_HAZARDS, sizeof *k->hidx);
-        ok = ok && k->sh && k->sh_seen && k->gt && k->glive &&
+        ok = ok && k->sh && k->sh_seen && wmi_gwords_new(k) &&
              k->gwritten && k->hz && k->hidx;
         if (k->checks & WM_CHECK_RACE)
             ok = ok && (k->grid = wmi_grid_new(gbufs, ngbufs ? ngbufs - 1
@@ -118,8 +118,7 @@ void wmi_check_free(wmi_check *k)
         return;
     for (uint32_t i = 0; k->gwritten && i < k->ngbufs; i++)
         free(k->gwritten[i]);
-    free(k->gt);
-    free(k->glive);
+    wmi_gwords_free(k);
     free(k->gwritten);
     free(k->sh);
     free(k->sh_seen);
@@ -149,12 +148,11 @@ void wm_ptx_check_clear(wm_ptx_check *c)
     memset(c->diff_bytes, 0, sizeof c->diff_bytes);
 }
 
-static void merge_cta(wmi_check *k);
-
 wm_status wmi_check_finish(wmi_check *k, wm_ptx_check *out)
 {
     wm_ptx_check_clear(out);
-    merge_cta(k); /* the last CTA against the others */
+    if (k->cta)
+        wmi_gwords_fold(k); /* the last unit against the others */
     out->dropped = k->dropped;
     if (k->oom || (k->grid && wmi_grid_oom(k->grid)))
         return WM_ERR_NOMEM;
@@ -178,11 +176,12 @@ void wmi_check_cta_begin(wmi_cta *c)
     memcpy(k->ctaid[c->rank], c->ctaid, sizeof k->ctaid[0]);
     if (c->rank != 0)
         return; /* a cluster's unit starts with its rank 0 */
-    merge_cta(k); /* the unit that ended, against the earlier ones */
+    if (k->cta)
+        wmi_gwords_fold(k); /* the unit that ended, against the others */
     k->cta++;
-    k->gcount = 0;
-    if (k->glive)
-        memset(k->glive, 0, k->gcap / 64 * sizeof *k->glive);
+    k->slow = (c->flags & WMI_RUN_SLOW) != 0;
+    if (k->checks)
+        wmi_gwords_begin(k);
     if (k->grid)
         wmi_grid_cta_begin(k->grid, k->cta, k->ctaid[0]);
     memset(k->vc, 0, (size_t)n * n * sizeof *k->vc);
@@ -461,88 +460,6 @@ static inline unsigned word_mask(uint64_t wd, uint64_t a, unsigned size)
     return ((1u << (hi - lo)) - 1) << (lo - wd * 4);
 }
 
-/* Groups of 16 consecutive words keep their order (a warp's 32 words sit
-   in two runs of slots, a few cache lines each); groups are scattered. */
-static inline uint32_t gslot(const wmi_check *k, uint64_t key)
-{
-    uint64_t g = ((key >> 4) * 0x9e3779b97f4a7c15ull) >> 32;
-    return (uint32_t)((g << 4) | (key & 15)) & (k->gcap - 1);
-}
-
-/* Double the table, keeping this CTA's words; 0 when out of memory.
-   (Entries of older CTAs count as empty: no word is removed within a
-   CTA, so a probe never passes the slot its key was put in.) */
-static int grow(wmi_check *k)
-{
-    gent *old = k->gt;
-    uint32_t ocap = k->gcap;
-    gent *nt = calloc((size_t)ocap * 2, sizeof *nt);
-    uint64_t *live = calloc((size_t)ocap * 2 / 64, sizeof *live);
-    if (!nt || !live) {
-        free(nt);
-        free(live);
-        return 0;
-    }
-    k->gt = nt;
-    k->gcap = ocap * 2;
-    for (uint32_t i = 0; i < ocap; i++) {
-        if (old[i].w.cta != k->cta)
-            continue;
-        uint32_t s = gslot(k, old[i].key);
-        while (nt[s].w.cta == k->cta)
-            s = (s + 1) & (k->gcap - 1);
-        nt[s] = old[i];
-        live[s >> 6] |= 1ull << (s & 63);
-    }
-    free(old);
-    free(k->glive);
-    k->glive = live;
-    return 1;
-}
-
-/* The CTA's shadow of the global word at simulated address wa * 4, made
-   current; NULL when out of memory. */
-HOT wmi_word *gword(wmi_check *k, uint64_t wa)
-{
-    uint64_t key = wa + 1;
-    uint32_t s = gslot(k, key);
-    for (;;) {
-        gent *e = &k->gt[s];
-        if (e->w.cta != k->cta)
-            break;
-        if (e->key == key)
-            return &e->w;
-        s = (s + 1) & (k->gcap - 1);
-    }
-    if (2 * (k->gcount + 1) > k->gcap) {
-        if (!grow(k)) {
-            k->oom = 1;
-            return NULL;
-        }
-        s = gslot(k, key); /* the key is not in the new table either */
-        while (k->gt[s].w.cta == k->cta)
-            s = (s + 1) & (k->gcap - 1);
-    }
-    k->gcount++;
-    k->glive[s >> 6] |= 1ull << (s & 63);
-    gent *e = &k->gt[s];
-    memset(e, 0, sizeof *e);
-    e->key = key;
-    e->w.cta = k->cta;
-    return &e->w;
-}
-
-/* The argument buffer of global address a (-1: module data or none). */
-static long gbuf_of(const wmi_check *k, uint64_t a, uint32_t *bi)
-{
-    uint64_t i = a >> WMI_WIN_SHIFT;
-    *bi = UINT32_MAX;
-    if (i == WMI_MAX_GLOBAL_BUFS || i < 1 || i >= k->ngbufs)
-        return -1;
-    *bi = (uint32_t)i - 1;
-    return (long)i - 1;
-}
-
 /* Global initcheck of lane x's bytes (read: report, write: mark). */
 static void global_init(wmi_check *k, uint32_t b, const cur *x, int check)
 {
@@ -569,13 +486,16 @@ static void lane_access(wmi_check *k, const cur *x0, uint64_t a, int global,
     if (global) {
         off = a & WMI_WIN_MASK;
         x.space = WM_SPACE_GLOBAL;
-        x.buf = gbuf_of(k, a, &b);
+        x.buf = wmi_check_gbuf(k, a, &b);
     }
     x.addr = off;
     for (uint64_t wd = off / 4; wd <= (off + x.size - 1) / 4; wd++) {
         wmi_word *e;
         if (global) {
-            if (!(e = gword(k, (a - off) / 4 + wd)))
+            /* (only the race checks read a global word's records) */
+            e = k->checks & WM_CHECK_RACE ? wmi_gword(k, (a - off) / 4 + wd)
+                                          : &k->gnone;
+            if (!e)
                 return;
         } else {
             if (wd >= k->nsh)
@@ -596,92 +516,6 @@ static void lane_access(wmi_check *k, const cur *x0, uint64_t a, int global,
     }
     if (global && b != UINT32_MAX && (k->checks & WM_CHECK_INIT))
         global_init(k, b, &x, pass == 0 && x.kind != WMI_ACC_WRITE);
-}
-
-/* ---- races between CTAs (the launch-wide shadow of ptx_check_grid.c) -- */
-
-static wmi_xrec to_xrec(const wmi_check *k, const rec *r)
-{
-    wmi_xrec x = {r->pc, k->cta, r->warp, r->rel, r->lane, r->bits, 0};
-    return x;
-}
-
-/* An earlier CTA's access p against this CTA's r (of kind, on bytes of
-   word at buffer offset off), when they share bytes: a hazard unless both
-   are strong or ordered by a release and an acquire. */
-static __attribute__((noinline)) void
-cross_slow(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
-           wm_hazard_kind kind, long buf, uint64_t off)
-{
-    if ((p->bits & (REC_ATOMIC | REC_STRONG)) &&
-        (r->bits & (REC_ATOMIC | REC_STRONG)))
-        return; /* strong accesses (atomics, volatile flags) do not race */
-    if (wmi_grid_ordered(k->grid, p->cta, p->rel, r->acq))
-        return;
-    rec prior = {p->pc, 0, p->warp, p->lane, p->bits, p->rel, 0};
-    unsigned first[3];
-    wmi_grid_ctaid(k->grid, p->cta, first);
-    unsigned lo = 0;
-    while (lo < 4 && !(r->bits >> lo & 1))
-        lo++;
-    cur x = {.pc = r->pc, .warp = r->warp, .clock = r->clock,
-             .kind = write ? WMI_ACC_WRITE : WMI_ACC_READ, .size = 4 - lo,
-             .lane = r->lane, .space = WM_SPACE_GLOBAL, .buf = buf,
-             .addr = off + lo};
-    if (r->bits & REC_ATOMIC)
-        x.kind = WMI_ACC_ATOMIC;
-    wmi_check_hazard(k, kind, &prior, kind != WM_HAZ_WAR, &x, first);
-}
-
-/* cross_slow when p is an earlier CTA's access on r's bytes; the words
-   of a race-free kernel mostly stop at this test, inline in merge_cta. */
-static inline void cross(wmi_check *k, const wmi_xrec *p, const rec *r,
-                         int write, wm_hazard_kind kind, long buf,
-                         uint64_t off)
-{
-    if (p->cta && (p->bits & r->bits & REC_BYTES))
-        cross_slow(k, p, r, write, kind, buf, off);
-}
-
-/* Fold the ending CTA's global words into the launch-wide shadow, checking
-   each against the earlier CTAs' last write and read. */
-static void merge_cta(wmi_check *k)
-{
-    if (!k->grid || !k->cta || !k->gt)
-        return;
-    /* the CTA's words in slot order (the order of the reports) */
-    for (uint32_t g = 0; g < k->gcap / 64; g++)
-        for (uint64_t live = k->glive[g]; live; live &= live - 1) {
-            uint32_t i = g * 64 + (uint32_t)__builtin_ctzll(live);
-            wmi_word *e = &k->gt[i].w;
-            assert(e->cta == k->cta);
-            uint64_t a = (k->gt[i].key - 1) * 4;
-            uint32_t bi;
-            long buf = gbuf_of(k, a, &bi);
-            uint64_t off = a & WMI_WIN_MASK;
-            unsigned wi = (unsigned)(off / 4 % 32);
-            uint32_t valid;
-            wmi_xchunk *xc =
-                buf < 0 ? NULL
-                        : wmi_grid_chunk(k->grid, bi, off & ~127ull, 1, &valid);
-            if (!xc || !(valid >> wi & 1))
-                continue;
-            wmi_xrec xw = wmi_xchunk_get(xc, 0, wi);
-            wmi_xrec xr = wmi_xchunk_get(xc, 1, wi);
-            if (e->w.bits) {
-                cross(k, &xw, &e->w, 1, WM_HAZ_WAW, buf, off);
-                cross(k, &xr, &e->w, 1, WM_HAZ_WAR, buf, off);
-            }
-            for (int j = 0; j < 2; j++)
-                if (e->r[j].bits)
-                    cross(k, &xw, &e->r[j], 0, WM_HAZ_RAW, buf, off);
-            wmi_xrec nw[32], nr[32];
-            nw[wi] = to_xrec(k, &e->w);
-            nr[wi] = to_xrec(k, &e->r[0]);
-            if (!wmi_xchunk_put(xc, e->w.bits ? 1u << wi : 0, nw,
-                                e->r[0].bits ? 1u << wi : 0, nr))
-                k->oom = 1;
-        }
 }
 
 /*
@@ -711,8 +545,8 @@ HOT void mem_words_k(wmi_check *k, cur *x, const uint64_t *addr,
         if (global) {
             off = a & WMI_WIN_MASK;
             x->space = WM_SPACE_GLOBAL;
-            x->buf = gbuf_of(k, a, &bi);
-            e = gword(k, a / 4);
+            x->buf = wmi_check_gbuf(k, a, &bi);
+            e = race ? wmi_gword(k, a / 4) : &k->gnone;
         } else {
             if (mg) {
                 x->space = WM_SPACE_SHARED;
@@ -938,12 +772,13 @@ static void shared_writes(wmi_check *k, cur *x, const uint64_t *addr,
 static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
                       uint32_t mg)
 {
-    if (x->kind == WMI_ACC_WRITE && !mg && (k->checks & WM_CHECK_RACE)) {
+    if (x->kind == WMI_ACC_WRITE && !mg && (k->checks & WM_CHECK_RACE) &&
+        !k->slow) {
         shared_writes(k, x, addr, ms);
         return;
     }
     if (x->kind == WMI_ACC_READ && !mg && k->intra &&
-        (k->checks & WM_CHECK_RACE)) {
+        (k->checks & WM_CHECK_RACE) && !k->slow) {
         shared_reads(k, x, addr, ms);
         return;
     }
@@ -989,7 +824,7 @@ static void lane_collisions(wmi_check *k, cur *x, const uint64_t *addr,
         uint32_t bi;
         if (mg >> l & 1) {
             y.space = WM_SPACE_GLOBAL;
-            y.buf = gbuf_of(k, addr[l], &bi);
+            y.buf = wmi_check_gbuf(k, addr[l], &bi);
             y.addr = addr[l] & WMI_WIN_MASK;
         }
         hazard(k, WM_HAZ_WARP_WAW, &r, 1, &y);

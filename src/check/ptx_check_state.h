@@ -1,8 +1,8 @@
 /*
  * ptx_check_state.h -- the race and initialisation tracker's own state,
  * shared by its files: ptx_check.c (clocks, hooks, the per-lane loops,
- * the global words and their fold into the launch-wide shadow) and
- * ptx_check_hazard.c (the hazards found).  ptx_check_int.h is the face the
+ * hazards) and ptx_check_gwords.c (the unit's global words and their fold
+ * into the launch-wide shadow).  ptx_check_int.h is the face the
  * interpreter sees; this header is not for it.
  */
 #ifndef WM_PTX_CHECK_STATE_H
@@ -47,8 +47,13 @@ typedef struct gent {
     wmi_word w;
 } gent;
 
-
-#define GT_START 1024u
+/* The unit's words of one chunk of 32 global words (128 aligned bytes). */
+typedef struct gchunk {
+    uint64_t key;     /* simulated address / 128 + 1 */
+    uint32_t cta;     /* the unit whose words these are (older: none) */
+    uint32_t live;    /* words with an entry */
+    uint32_t idx[32]; /* their entries in ge[] */
+} gchunk;
 
 struct wmi_check {
     const wm_ptx_module *m;
@@ -76,9 +81,18 @@ struct wmi_check {
                            instruction that touched it (shared_reads) */
     uint32_t stamp;     /* that instruction's number */
     uint32_t ngbufs;
-    gent *gt;           /* global words of this CTA (power-of-two cap) */
-    uint32_t gcap, gcount;
-    uint64_t *glive;    /* gcap bits: the slots this CTA filled */
+    /* the unit's global words (ptx_check_gwords.c) */
+    gchunk *gc;         /* their chunks (open addressing, power-of-two cap) */
+    uint32_t gccap;
+    uint32_t *gcl, gcn; /* the slots of the unit's chunks, and how many */
+    gchunk *glast;      /* the chunk of the last lookup, or NULL */
+    gent *ge;           /* the words, in the order first touched */
+    uint32_t gen, gecap;
+    uint32_t gsim;      /* the capacity of the per-word table whose slot
+                           order the fold's reports follow */
+    wmi_word gnone;     /* the record of a global word when only init is
+                           checked (written, never read) */
+    int slow;           /* WMI_RUN_SLOW: the plain per-lane loop only */
     uint8_t **gwritten; /* per uninit buffer: written bits, else NULL */
     const wmi_gbuf *gbufs;
     /* hazards, with an open-addressing index on (kind, pc1, pc2) */
@@ -94,7 +108,7 @@ struct wmi_check {
     uint32_t *order;
 };
 
-/* ---- hazards (ptx_check_hazard.c) ------------------------------------- */
+/* ---- hazards (ptx_check.c) -------------------------------------------- */
 
 /* The access being checked.  The fields a lane changes come last: a
    record is built from the others with wide loads, which would stall on
@@ -122,5 +136,57 @@ typedef struct cur {
 void wmi_check_hazard(wmi_check *k, wm_hazard_kind kind, const rec *prior,
                       int prior_write, const cur *x,
                       const unsigned *first_cta);
+
+/* The argument buffer of global address a (-1: module data or none), its
+   index in *bi (UINT32_MAX for none). */
+static inline long wmi_check_gbuf(const wmi_check *k, uint64_t a,
+                                  uint32_t *bi)
+{
+    uint64_t i = a >> WMI_WIN_SHIFT;
+    *bi = UINT32_MAX;
+    if (i == WMI_MAX_GLOBAL_BUFS || i < 1 || i >= k->ngbufs)
+        return -1;
+    *bi = (uint32_t)i - 1;
+    return (long)i - 1;
+}
+
+/* ---- the unit's global words (ptx_check_gwords.c) ---------------------- */
+
+/* Allocate k's tables of global words (k->checks set); 0 when out of
+   memory.  Freed by wmi_gwords_free. */
+int wmi_gwords_new(wmi_check *k);
+void wmi_gwords_free(wmi_check *k);
+
+/* A new unit (k->cta already its number): no global word yet. */
+void wmi_gwords_begin(wmi_check *k);
+
+/* The unit's chunk of key (simulated address / 128 + 1), made when absent;
+   NULL when out of memory. */
+gchunk *wmi_gwords_chunk(wmi_check *k, uint64_t key);
+
+/* The entry of word wa (simulated address / 4) of chunk c, which has none
+   yet; NULL when out of memory. */
+wmi_word *wmi_gwords_add(wmi_check *k, gchunk *c, uint64_t wa);
+
+/* The unit's record of the global word at simulated address wa * 4 (made
+   when absent); NULL when out of memory. */
+HOT wmi_word *wmi_gword(wmi_check *k, uint64_t wa)
+{
+    gchunk *c = k->glast;
+    uint64_t key = (wa >> 5) + 1;
+    if (!c || c->key != key) {
+        if (!(c = wmi_gwords_chunk(k, key)))
+            return NULL;
+        k->glast = c;
+    }
+    if (c->live >> (wa & 31) & 1)
+        return &k->ge[c->idx[wa & 31]].w;
+    return wmi_gwords_add(k, c, wa);
+}
+
+/* Fold the ending unit's global words into the launch-wide shadow,
+   checking each against the earlier units' last write and read (races
+   between CTAs; only with k->grid). */
+void wmi_gwords_fold(wmi_check *k);
 
 #endif /* WM_PTX_CHECK_STATE_H */
