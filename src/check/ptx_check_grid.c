@@ -20,7 +20,7 @@
  * The shadow across CTAs holds, for every 4-byte word of each argument
  * buffer of at most WMI_GRID_MAX_BUF bytes, the last write and the last
  * read that reached the end of their CTA, in chunks of 32 words
- * (ptx_check_xchunk.c) allocated 64 at a time when first written (zeroed
+ * (ptx_check_xchunk.c) allocated 256 at a time when first written (zeroed
  * by the allocation, so each page of the shadow faults once, written; a
  * page first read would fault twice, mapped and then copied).  ptx_check.c
  * folds each CTA's words into it when the CTA ends (wmi_check_cta_begin of
@@ -32,7 +32,7 @@
 #include <string.h>
 
 #define SYNC_WORDS 4096u   /* flag words with published releases */
-#define BLOCK_CHUNKS 64u   /* chunks allocated together */
+#define BLOCK_CHUNKS 256u  /* chunks allocated together (12 KiB) */
 #define MAX_PUB 65536u     /* (CTA, release) pairs of one flag word */
 
 typedef struct pub {

@@ -160,23 +160,25 @@ typedef struct wmi_xword {
 } wmi_xword;
 
 /* The same records of some words of a chunk: word i of mask has
-   {pc, cta, warp, rel, lane0 + i, bits}. */
+   {pc, cta, warp, rel, lane0 + i, bits}, the last read of each if read,
+   else the last write. */
 typedef struct wmi_xrun {
     uint32_t mask, pc, cta;
     uint16_t warp, rel;
     int8_t lane0;
     uint8_t bits;
+    uint8_t read;
 } wmi_xrun;
 
 /*
  * The earlier CTAs' last write and last read of the 32 words of a chunk
- * (128 aligned bytes of an argument buffer): while they fit, up to two
- * runs of each (a warp's contiguous access is one run, whatever the words
- * it leaves to others), else one wmi_xword per word (words, then the runs
+ * (128 aligned bytes of an argument buffer): while they fit, two runs of
+ * either (a warp's contiguous access is one run, whatever the words it
+ * leaves to others), else one wmi_xword per word (words, then the runs
  * are unused).
  */
 typedef struct wmi_xchunk {
-    wmi_xrun w[2], r[2];
+    wmi_xrun x[2];
     wmi_xword *words;
 } wmi_xchunk;
 

@@ -2,18 +2,18 @@
  * ptx_check_xchunk.c -- the launch-wide shadow of one chunk of 32 global
  * words (128 aligned bytes of an argument buffer): the last write and the
  * last read of each word by an earlier CTA (ptx_check_grid.c holds the
- * chunks, ptx_check.c folds each CTA's words into them).
+ * chunks, ptx_check_gwords.c folds each CTA's words into them).
  *
  * A warp's contiguous access leaves the same record on every word it
  * touches but for the lane, which grows with the word: a run {mask, pc,
  * cta, warp, rel, bits, lane0} stands for all of them (word i of mask has
- * lane lane0 + i).  A chunk keeps up to two runs of writes and two of
- * reads, which hold a copy's, a transpose's or a tiled GEMM's words (a
- * chunk is one warp's run, or two half-warps', or two neighbouring CTAs'
- * halves) in 88 bytes instead of 1 KB; the first record that fits no run
- * turns the chunk into one wmi_xword per word, for good.  What a record
- * is does not depend on the form: wmi_xchunk_get gives the same record
- * for a word either way.
+ * lane lane0 + i).  A chunk keeps two runs, of reads or writes, which hold
+ * a copy's, a transpose's, a stencil's or a tiled GEMM's words (a chunk
+ * is one warp's run, two half-warps' or two neighbouring CTAs' halves, or
+ * an in-place update's read and write) in 48 bytes instead of 1 KB; the
+ * first record that fits no run turns the chunk into one wmi_xword per
+ * word, for good.  What a record is does not depend on the form:
+ * wmi_xchunk_get gives the same record for a word either way.
  */
 #include "ptx_check_int.h"
 
@@ -21,12 +21,14 @@
 
 int wmi_xchunk_writes(const wmi_xchunk *c)
 {
-    return c->words || c->w[0].mask || c->w[1].mask;
+    return c->words || (c->x[0].mask && !c->x[0].read) ||
+           (c->x[1].mask && !c->x[1].read);
 }
 
 int wmi_xchunk_reads(const wmi_xchunk *c)
 {
-    return c->words || c->r[0].mask || c->r[1].mask;
+    return c->words || (c->x[0].mask && c->x[0].read) ||
+           (c->x[1].mask && c->x[1].read);
 }
 
 static wmi_xrec run_rec(const wmi_xrun *x, unsigned i)
@@ -40,34 +42,44 @@ wmi_xrec wmi_xchunk_get(const wmi_xchunk *c, int read, unsigned i)
 {
     if (c->words)
         return read ? c->words[i].r : c->words[i].w;
-    const wmi_xrun *x = read ? c->r : c->w;
     for (int j = 0; j < 2; j++)
-        if (x[j].mask >> i & 1)
-            return run_rec(&x[j], i);
+        if ((c->x[j].mask >> i & 1) && c->x[j].read == read)
+            return run_rec(&c->x[j], i);
     wmi_xrec none = {0, 0, 0, 0, 0, 0, 0};
     return none;
 }
 
-/* Add record r of word i to a run of x[0..2) it continues, or to a free
-   one; 0 when neither exists. */
-static int run_add(wmi_xrun *x, unsigned i, const wmi_xrec *r)
+/* Do runs a and b give the same records but for the words? */
+static int same_run(const wmi_xrun *a, const wmi_xrun *b)
 {
-    int8_t lane0 = (int8_t)((int)r->lane - (int)i);
+    return a->pc == b->pc && a->cta == b->cta && a->warp == b->warp &&
+           a->rel == b->rel && a->bits == b->bits && a->lane0 == b->lane0 &&
+           a->read == b->read;
+}
+
+/* Add run r to the runs of c: to one it continues, or to a free one; 0
+   when neither exists. */
+static int run_add(wmi_xchunk *c, const wmi_xrun *r)
+{
     for (int j = 0; j < 2; j++)
-        if (x[j].mask && x[j].pc == r->pc && x[j].cta == r->cta &&
-            x[j].warp == r->warp && x[j].rel == r->rel &&
-            x[j].bits == r->bits && x[j].lane0 == lane0) {
-            x[j].mask |= 1u << i;
+        if (c->x[j].mask && same_run(&c->x[j], r)) {
+            c->x[j].mask |= r->mask;
             return 1;
         }
     for (int j = 0; j < 2; j++)
-        if (!x[j].mask) {
-            wmi_xrun n = {1u << i, r->pc, r->cta, r->warp, r->rel, lane0,
-                          r->bits};
-            x[j] = n;
+        if (!c->x[j].mask) {
+            c->x[j] = *r;
             return 1;
         }
     return 0;
+}
+
+/* Words m no longer have the records of the runs of kind read. */
+static void run_drop(wmi_xchunk *c, int read, uint32_t m)
+{
+    for (int j = 0; j < 2; j++)
+        if (c->x[j].read == read)
+            c->x[j].mask &= ~m;
 }
 
 /* One record per word from now on; 0 when out of memory. */
@@ -84,30 +96,36 @@ static int expand(wmi_xchunk *c)
     return 1;
 }
 
-/* The records of words m of one kind (x: its runs) replaced by r[i]. */
+/* Word i's record of kind read is r (words form). */
+static void word_put(wmi_xchunk *c, int read, unsigned i, const wmi_xrec *r)
+{
+    if (read)
+        c->words[i].r = *r;
+    else
+        c->words[i].w = *r;
+}
+
+/* The records of kind read of words m replaced by r[i]. */
 static int put_kind(wmi_xchunk *c, int read, uint32_t m, const wmi_xrec *r)
 {
     if (!c->words) {
-        wmi_xrun *x = read ? c->r : c->w;
-        x[0].mask &= ~m;
-        x[1].mask &= ~m;
+        run_drop(c, read, m);
         uint32_t left = m;
-        for (; left; left &= left - 1)
-            if (!run_add(x, (unsigned)__builtin_ctz(left),
-                         &r[__builtin_ctz(left)]))
+        for (; left; left &= left - 1) {
+            unsigned i = (unsigned)__builtin_ctz(left);
+            wmi_xrun n = {1u << i, r[i].pc, r[i].cta, r[i].warp, r[i].rel,
+                          (int8_t)((int)r[i].lane - (int)i), r[i].bits,
+                          (uint8_t)read};
+            if (!run_add(c, &n))
                 break;
+        }
         if (!left)
             return 1;
         if (!expand(c))
             return 0;
     }
-    for (; m; m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctz(m);
-        if (read)
-            c->words[i].r = r[i];
-        else
-            c->words[i].w = r[i];
-    }
+    for (; m; m &= m - 1)
+        word_put(c, read, (unsigned)__builtin_ctz(m), &r[__builtin_ctz(m)]);
     return 1;
 }
 

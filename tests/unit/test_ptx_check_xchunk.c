@@ -46,33 +46,46 @@ static void hand_cases(void)
     for (unsigned i = 0; i < 32; i++)
         r[i] = rec(7, 3, 2, 0, (uint8_t)i, 0x0f);
     CHECK(wmi_xchunk_put(&c, 0, w, ~0u, r));
-    CHECK(c.words == NULL && c.r[0].mask == ~0u && c.r[1].mask == 0);
+    CHECK(c.words == NULL && c.x[0].mask == ~0u && c.x[0].read &&
+          c.x[1].mask == 0);
     CHECK(!wmi_xchunk_writes(&c) && wmi_xchunk_reads(&c));
     CHECK(matches(&c, w, r));
-    /* two half-warps store words 0..15 (lanes 16..31) and 16..31 (lanes
-       0..15) of another CTA: two runs of writes */
+    /* the same words written by another CTA (an in-place update): a run
+       of writes beside */
     for (unsigned i = 0; i < 32; i++)
-        w[i] = rec(9, 4, 1, 2, (uint8_t)(i < 16 ? i + 16 : i - 16), 0x0f);
+        w[i] = rec(9, 4, 1, 2, (uint8_t)i, 0x0f);
     CHECK(wmi_xchunk_put(&c, ~0u, w, 0, r));
-    CHECK(c.words == NULL && c.w[0].mask && c.w[1].mask);
+    CHECK(c.words == NULL && c.x[1].mask == ~0u && !c.x[1].read);
+    CHECK(wmi_xchunk_writes(&c) && wmi_xchunk_reads(&c));
     CHECK(matches(&c, w, r));
-    /* word 5 read again by another CTA: the first run gives it up */
-    r[5] = rec(7, 6, 0, 0, 31, 0x0f);
-    CHECK(wmi_xchunk_put(&c, 0, w, 1u << 5, r));
-    CHECK(c.words == NULL && c.r[0].mask == ~(1u << 5) &&
-          c.r[1].mask == 1u << 5);
+    /* a third CTA reads words 0..15 with lanes 16..31: no run left for
+       it, one record per word */
+    for (unsigned i = 0; i < 16; i++)
+        r[i] = rec(7, 5, 0, 0, (uint8_t)(i + 16), 0x0f);
+    CHECK(wmi_xchunk_put(&c, 0, w, 0xffffu, r));
+    CHECK(c.words != NULL);
     CHECK(matches(&c, w, r));
-    /* a third kind of write fits no run: one record per word */
+    CHECK(!same(wmi_xchunk_get(&c, 1, 3), none));
+    CHECK(same(wmi_xchunk_get(&c, 1, 21), rec(7, 3, 2, 0, 21, 0x0f)));
+    free(c.words);
+    /* two half-warps read words 0..15 (lanes 16..31) and 16..31 (lanes
+       0..15): two runs of reads; a write then fits no run */
+    memset(&c, 0, sizeof c);
+    memset(w, 0, sizeof w);
+    for (unsigned i = 0; i < 32; i++)
+        r[i] = rec(7, 5, 1, 0, (uint8_t)(i < 16 ? i + 16 : i - 16), 0x0f);
+    CHECK(wmi_xchunk_put(&c, 0, w, ~0u, r));
+    CHECK(c.words == NULL && c.x[0].mask == 0xffffu &&
+          c.x[1].mask == 0xffff0000u && !wmi_xchunk_writes(&c));
+    CHECK(matches(&c, w, r));
     w[20] = rec(11, 6, 0, 0, 3, 0x01);
     CHECK(wmi_xchunk_put(&c, 1u << 20, w, 0, r));
     CHECK(c.words != NULL);
     CHECK(matches(&c, w, r));
-    CHECK(same(wmi_xchunk_get(&c, 0, 20), w[20]));
-    CHECK(!same(wmi_xchunk_get(&c, 0, 20), none));
     free(c.words);
 }
 
-/* A record for word i of a put: from instance inst (of a few), its lane
+/* A record for word i of a put: from instance inst (of three), its lane
    the word's (lane0 0), or with odd one that wraps around (lane0 16 and
    -16: two runs for one instance) and now and then any lane (which fits
    no run but by chance). */
@@ -105,16 +118,16 @@ static void random_puts(void)
             if (step % 2) /* contiguous runs, as warps make them */
                 wm = (wm & 1) ? 0xffffu << (seed % 17) : 0,
                 rm = (rm & 2) ? ~0u >> (seed % 9) : 0;
-            /* one instance per put, a second one past word split; odd
-               trials draw from three instances and odd lanes, the others
-               from two (which two runs of each kind always hold) */
+            /* odd trials: one instance per put, a second one past word
+               split, of three, and odd lanes; the others: the reads of
+               one instance, the writes of another (which two runs always
+               hold) */
             int odd = trial % 2;
-            unsigned ni = odd ? 3 : 2, inst = seed % ni;
-            unsigned split = (seed >> 3) % 40;
+            unsigned inst = seed % 3, split = (seed >> 3) % 40;
             for (unsigned i = 0; i < 32; i++) {
-                unsigned in = i < split ? inst : (inst + 1) % ni;
-                nw[i] = draw(i, in, odd, &seed);
-                nr[i] = draw(i, in, odd, &seed);
+                unsigned in = i < split ? inst : (inst + 1) % 3;
+                nw[i] = draw(i, odd ? in : 1, odd, &seed);
+                nr[i] = draw(i, odd ? in : 0, odd, &seed);
                 if (wm >> i & 1)
                     w[i] = nw[i];
                 if (rm >> i & 1)
