@@ -769,19 +769,10 @@ static void shared_writes(wmi_check *k, cur *x, const uint64_t *addr,
     }
 }
 
-static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
-                      uint32_t mg)
+/* mem_words_k for x's kind. */
+static void plain_words(wmi_check *k, cur *x, const uint64_t *addr,
+                        uint32_t ms, uint32_t mg)
 {
-    if (x->kind == WMI_ACC_WRITE && !mg && (k->checks & WM_CHECK_RACE) &&
-        !k->slow) {
-        shared_writes(k, x, addr, ms);
-        return;
-    }
-    if (x->kind == WMI_ACC_READ && !mg && k->intra &&
-        (k->checks & WM_CHECK_RACE) && !k->slow) {
-        shared_reads(k, x, addr, ms);
-        return;
-    }
     switch (x->kind) {
     case WMI_ACC_READ:
         mem_words_k(k, x, addr, ms, mg, WMI_ACC_READ);
@@ -793,6 +784,61 @@ static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
         mem_words_k(k, x, addr, ms, mg, WMI_ACC_ATOMIC);
         return;
     }
+}
+
+/*
+ * Global accesses of 4 bytes with races checked: mem_words_k's loop, lane
+ * by lane in lane order, but a run of consecutive lanes on consecutive
+ * aligned words of one chunk that the unit has not touched yet is
+ * recorded at once (wmi_gwords_run): such words hold no record, so no
+ * lane of the run can report anything, and each gets the record
+ * mem_words_k would give it.  The lanes before a run are done first, so
+ * the words are first touched in lane order, as they were.
+ */
+static void global_runs(wmi_check *k, cur *x, const uint64_t *addr,
+                        uint32_t mg)
+{
+    uint32_t rest = 0; /* lanes for the per-lane loop, not yet done */
+    while (mg) {
+        unsigned l = (unsigned)__builtin_ctz(mg), e = l + 1;
+        uint64_t a = addr[l];
+        while (e < 32 && (mg >> e & 1) && addr[e] == a + 4 * (e - l) &&
+               ((a >> 2) + (e - l)) % 32 != 0)
+            e++;
+        uint32_t lanes = (e == 32 ? ~0u : (1u << e) - 1) & ~((1u << l) - 1);
+        mg &= ~lanes;
+        if (a % 4 == 0) {
+            if (rest)
+                plain_words(k, x, addr, 0, rest);
+            rest = 0;
+            if (wmi_gwords_run(k, x, x->kind, a >> 2, l, e - l))
+                continue;
+        }
+        rest |= lanes;
+    }
+    if (rest)
+        plain_words(k, x, addr, 0, rest);
+}
+
+static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
+                      uint32_t mg)
+{
+    int race = (k->checks & WM_CHECK_RACE) != 0;
+    if (race && !k->slow) {
+        if (x->kind == WMI_ACC_WRITE && !mg) {
+            shared_writes(k, x, addr, ms);
+            return;
+        }
+        if (x->kind == WMI_ACC_READ && !mg && k->intra) {
+            shared_reads(k, x, addr, ms);
+            return;
+        }
+        if (!ms && x->size == 4) {
+            global_runs(k, x, addr, mg);
+            return;
+        }
+    }
+    plain_words(k, x, addr, ms, mg);
 }
 
 /* Stores wider than a word: lanes of the instruction at the same address

@@ -234,6 +234,10 @@ wmi_xrec wmi_xchunk_get(const wmi_xchunk *c, int read, unsigned i);
 int wmi_xchunk_put(wmi_xchunk *c, uint32_t wm, const wmi_xrec *w,
                    uint32_t rm, const wmi_xrec *r);
 
+/* The same for the words of run r: each gets r's record (a read's, or a
+   write's); 0 when out of memory. */
+int wmi_xchunk_put_run(wmi_xchunk *c, const wmi_xrun *r);
+
 /* ---- schedules (ptx_check_sched.c) ------------------------------------ */
 
 /*

@@ -41,19 +41,29 @@ typedef struct wmi_word {
     rec w, r[2];
 } wmi_word;
 
-/* A global word of the unit: key = simulated address / 4 + 1. */
-typedef struct gent {
-    uint64_t key;
-    wmi_word w;
-} gent;
-
-/* The unit's words of one chunk of 32 global words (128 aligned bytes). */
+/* The unit's words of one chunk of 32 global words (128 aligned bytes).
+   A run of lanes that touched words the unit had not touched yet gives
+   each the same record but for the lane, which grows with the word: run j
+   names those words and tpl[j] is that record (its lane field holding the
+   lane of word 0, as an int8_t), and they get no entry until a later
+   access touches them again (wmi_gwords_open). */
 typedef struct gchunk {
     uint64_t key;     /* simulated address / 128 + 1 */
     uint32_t cta;     /* the unit whose words these are (older: none) */
-    uint32_t live;    /* words with an entry */
-    uint32_t idx[32]; /* their entries in ge[] */
+    uint32_t live;    /* words the unit touched */
+    uint32_t ent;     /* those with an entry: idx[i] in ge[] */
+    uint32_t run[2];  /* those named by run j (live = ent | run[0] |
+                         run[1], all three apart) */
+    rec tpl[2];
+    uint8_t read[2];  /* run j's record is a read (else a write) */
+    uint32_t idx[32];
 } gchunk;
+
+/* Words first touched by the unit: wa, wa + 1, ..., wa + n - 1 in turn. */
+typedef struct gtouch {
+    uint64_t wa;
+    uint32_t n;
+} gtouch;
 
 struct wmi_check {
     const wm_ptx_module *m;
@@ -86,8 +96,10 @@ struct wmi_check {
     uint32_t gccap;
     uint32_t *gcl, gcn; /* the slots of the unit's chunks, and how many */
     gchunk *glast;      /* the chunk of the last lookup, or NULL */
-    gent *ge;           /* the words, in the order first touched */
+    wmi_word *ge;       /* the words' entries */
     uint32_t gen, gecap;
+    gtouch *gt;         /* the order the words were first touched */
+    uint32_t gtn, gtcap, gwords; /* (gwords: the words in it) */
     uint32_t gsim;      /* the capacity of the per-word table whose slot
                            order the fold's reports follow */
     wmi_word gnone;     /* the record of a global word when only init is
@@ -164,9 +176,13 @@ void wmi_gwords_begin(wmi_check *k);
    NULL when out of memory. */
 gchunk *wmi_gwords_chunk(wmi_check *k, uint64_t key);
 
-/* The entry of word wa (simulated address / 4) of chunk c, which has none
-   yet; NULL when out of memory. */
+/* A new entry for word wa (simulated address / 4) of chunk c, which the
+   unit has not touched; NULL when out of memory. */
 wmi_word *wmi_gwords_add(wmi_check *k, gchunk *c, uint64_t wa);
+
+/* The entry of word wa of chunk c, named by a run until now (made from
+   the run's record); NULL when out of memory. */
+wmi_word *wmi_gwords_open(wmi_check *k, gchunk *c, uint64_t wa);
 
 /* The unit's record of the global word at simulated address wa * 4 (made
    when absent); NULL when out of memory. */
@@ -179,10 +195,21 @@ HOT wmi_word *wmi_gword(wmi_check *k, uint64_t wa)
             return NULL;
         k->glast = c;
     }
-    if (c->live >> (wa & 31) & 1)
-        return &k->ge[c->idx[wa & 31]].w;
+    unsigned i = (unsigned)(wa & 31);
+    if (c->ent >> i & 1)
+        return &k->ge[c->idx[i]];
+    if (c->live >> i & 1)
+        return wmi_gwords_open(k, c, wa);
     return wmi_gwords_add(k, c, wa);
 }
+
+/* Lanes l .. l + n - 1 of access x (of kind, races checked, 4 aligned
+   bytes each) touch the words wa, wa + 1, ..., all in one chunk: when the
+   unit has none of them yet (and no init check reads their buffer), give
+   each the record mem_words_k would and return 1 (no lane can report:
+   the words hold no record); else do nothing and return 0. */
+int wmi_gwords_run(wmi_check *k, const cur *x, wmi_acc_kind kind,
+                   uint64_t wa, unsigned l, unsigned n);
 
 /* Fold the ending unit's global words into the launch-wide shadow,
    checking each against the earlier units' last write and read (races

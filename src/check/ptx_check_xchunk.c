@@ -134,3 +134,20 @@ int wmi_xchunk_put(wmi_xchunk *c, uint32_t wm, const wmi_xrec *w,
 {
     return put_kind(c, 0, wm, w) && put_kind(c, 1, rm, r);
 }
+
+int wmi_xchunk_put_run(wmi_xchunk *c, const wmi_xrun *r)
+{
+    if (!c->words) {
+        run_drop(c, r->read, r->mask);
+        if (run_add(c, r))
+            return 1;
+        if (!expand(c))
+            return 0;
+    }
+    for (uint32_t m = r->mask; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        wmi_xrec x = run_rec(r, i);
+        word_put(c, r->read, i, &x);
+    }
+    return 1;
+}
