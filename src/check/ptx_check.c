@@ -79,10 +79,13 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
     if (k->checks) {
         k->sh = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh);
         k->sh_seen = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh_seen);
+        k->shc = calloc(k->nsh / 32 + 1, sizeof *k->shc);
+        k->shlanes = calloc(m->ncode + 1, 1);
         k->gwritten = calloc(ngbufs, sizeof *k->gwritten);
         k->hz = calloc(MAX_HAZARDS, sizeof *k->hz);
         k->hidx = calloc(2 * MAX_HAZARDS, sizeof *k->hidx);
-        ok = ok && k->sh && k->sh_seen && wmi_gwords_new(k) &&
+        ok = ok && k->sh && k->sh_seen && k->shc && k->shlanes &&
+             wmi_gwords_new(k) &&
              k->gwritten && k->hz && k->hidx;
         if (k->checks & WM_CHECK_RACE)
             ok = ok && (k->grid = wmi_grid_new(gbufs, ngbufs ? ngbufs - 1
@@ -122,6 +125,8 @@ void wmi_check_free(wmi_check *k)
     free(k->gwritten);
     free(k->sh);
     free(k->sh_seen);
+    free(k->shc);
+    free(k->shlanes);
     free(k->vc);
     free(k->bar);
     free(k->mbar);
@@ -397,15 +402,6 @@ HOT int write_conflict(const rec *r, unsigned mask, const cur *x,
            !same_store(x, r->lane, x->lane);
 }
 
-static inline wmi_word *current(wmi_check *k, wmi_word *e)
-{
-    if (e->cta != k->cta) {
-        memset(e, 0, sizeof *e);
-        e->cta = k->cta;
-    }
-    return e;
-}
-
 /* Check x's bytes mask of word e against the shadow (races). */
 HOT void check_word(wmi_check *k, wmi_word *e, unsigned mask,
                        const cur *x, wmi_acc_kind kind)
@@ -500,7 +496,7 @@ static void lane_access(wmi_check *k, const cur *x0, uint64_t a, int global,
         } else {
             if (wd >= k->nsh)
                 break;
-            e = current(k, &k->sh[wd]);
+            e = wmi_shword(k, wd);
         }
         unsigned mask = word_mask(wd, off, x.size);
         if (pass == 0 && (k->checks & WM_CHECK_RACE))
@@ -552,7 +548,7 @@ HOT void mem_words_k(wmi_check *k, cur *x, const uint64_t *addr,
                 x->space = WM_SPACE_SHARED;
                 x->buf = -1;
             }
-            e = off / 4 < k->nsh ? current(k, &k->sh[off / 4]) : NULL;
+            e = off / 4 < k->nsh ? wmi_shword(k, off / 4) : NULL;
         }
         if (!e)
             continue;
@@ -576,21 +572,6 @@ HOT void mem_words_k(wmi_check *k, cur *x, const uint64_t *addr,
         if (global && bi != UINT32_MAX && init)
             global_init(k, bi, x, 0);
     }
-}
-
-/* Can write record w conflict with no lane of the access (pc, warp,
-   clock; vc: the warp's row of clocks), whatever the lane and its bytes?
-   (conflict() of a read is then 0 for each: no write, or one ordered
-   before the whole warp, or one of the same instance.)  Scalars, not a
-   cur: the hot loop keeps them in registers. */
-static inline int write_clean(const rec *w, uint32_t pc, uint32_t warp,
-                              uint32_t clock, const uint32_t *vc, int intra)
-{
-    if (!(w->bits & REC_BYTES))
-        return 1;
-    if (w->warp != warp)
-        return w->clock <= vc[w->warp];
-    return w->clock < clock || !intra || (w->pc == pc && w->clock == clock);
 }
 
 /* Read slot r against every lane of a warp: another warp's read (or
@@ -676,7 +657,7 @@ static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
         r.lane = (uint8_t)l;
         r.bits = (uint8_t)(mk | strong);
         if ((st & ~15u) != base) { /* the instruction's first lane here */
-            current(k, e);
+            e = wmi_shword(k, wd);
             st = base;
             if (write_clean(&e->w, pc, warp, clock, vc, 1) &&
                 (!init || e->init == 15)) {
@@ -711,21 +692,6 @@ static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
     }
 }
 
-/* Is record r (empty, or another instance's access) ordered before
-   every lane of the access (pc, warp, clock; vc its warp's clocks)?
-   Then conflict() and write_conflict() are 0 for every lane and mask. */
-static inline int rec_before(const rec *r, uint32_t pc, uint32_t warp,
-                             uint32_t clock, const uint32_t *vc, int intra)
-{
-    if (!(r->bits & REC_BYTES))
-        return 1;
-    if (r->warp != warp)
-        return r->clock <= vc[r->warp];
-    if (r->pc == pc && r->clock == clock)
-        return 0; /* this instance: another lane of the store */
-    return r->clock < clock || !intra;
-}
-
 /*
  * Shared stores of at most 4 bytes with races checked: mem_words_k's
  * loop, lane by lane in the same order.  A lane whose word's last write
@@ -751,7 +717,7 @@ static void shared_writes(wmi_check *k, cur *x, const uint64_t *addr,
         uint64_t off = addr[l], wd = off / 4;
         if (wd >= k->nsh)
             continue;
-        wmi_word *e = current(k, &k->sh[wd]);
+        wmi_word *e = wmi_shword(k, wd);
         unsigned mk = low << (off & 3) & 15u;
         if (rec_before(&e->w, pc, warp, clock, vc, intra) &&
             rec_before(&e->r[0], pc, warp, clock, vc, intra) &&
@@ -786,6 +752,25 @@ static void plain_words(wmi_check *k, cur *x, const uint64_t *addr,
     }
 }
 
+/* Bit l: lanes l and l + 1 are both in m and lane l + 1's 4 bytes come
+   right after lane l's in the same chunk of 32 words (one pass the
+   compiler vectorises). */
+static uint32_t lane_steps(const uint64_t *addr, uint32_t m)
+{
+    uint32_t s = 0;
+    for (unsigned l = 0; l < 31; l++)
+        s |= (uint32_t)(addr[l + 1] - addr[l] == 4 && addr[l] / 4 % 32 != 31)
+             << l;
+    return s & m & (m >> 1);
+}
+
+/* The lanes of the run that starts at lane l (steps: lane_steps). */
+static inline uint32_t run_at(uint32_t steps, unsigned l)
+{
+    unsigned n = (unsigned)__builtin_ctz(~(steps >> l)) + 1;
+    return (n >= 32 ? ~0u : (1u << n) - 1) << l;
+}
+
 /*
  * Global accesses of 4 bytes with races checked: mem_words_k's loop, lane
  * by lane in lane order, but a run of consecutive lanes on consecutive
@@ -798,20 +783,17 @@ static void plain_words(wmi_check *k, cur *x, const uint64_t *addr,
 static void global_runs(wmi_check *k, cur *x, const uint64_t *addr,
                         uint32_t mg)
 {
-    uint32_t rest = 0; /* lanes for the per-lane loop, not yet done */
+    uint32_t steps = lane_steps(addr, mg), rest = 0;
     while (mg) {
-        unsigned l = (unsigned)__builtin_ctz(mg), e = l + 1;
-        uint64_t a = addr[l];
-        while (e < 32 && (mg >> e & 1) && addr[e] == a + 4 * (e - l) &&
-               ((a >> 2) + (e - l)) % 32 != 0)
-            e++;
-        uint32_t lanes = (e == 32 ? ~0u : (1u << e) - 1) & ~((1u << l) - 1);
+        unsigned l = (unsigned)__builtin_ctz(mg);
+        uint32_t lanes = run_at(steps, l);
         mg &= ~lanes;
-        if (a % 4 == 0) {
+        if (addr[l] % 4 == 0) {
             if (rest)
                 plain_words(k, x, addr, 0, rest);
             rest = 0;
-            if (wmi_gwords_run(k, x, x->kind, a >> 2, l, e - l))
+            if (wmi_gwords_run(k, x, x->kind, addr[l] >> 2, l,
+                               (unsigned)__builtin_popcount(lanes)))
                 continue;
         }
         rest |= lanes;
@@ -820,17 +802,105 @@ static void global_runs(wmi_check *k, cur *x, const uint64_t *addr,
         plain_words(k, x, addr, 0, rest);
 }
 
+/* The per-lane loop of shared accesses with races checked: with its
+   shortcuts for stores and, lanes unordered, loads. */
+static void shared_lanes(wmi_check *k, cur *x, const uint64_t *addr,
+                         uint32_t ms)
+{
+    if (x->kind == WMI_ACC_WRITE)
+        shared_writes(k, x, addr, ms);
+    else if (x->kind == WMI_ACC_READ && k->intra)
+        shared_reads(k, x, addr, ms);
+    else
+        plain_words(k, x, addr, ms, 0);
+}
+
+/* Lanes of run `lanes` (from lane l, on words from addr[l] / 4) to
+   wmi_shrun, but for those on words the per-lane loop keeps, which go to
+   *rest (done first, as every lane before a run); an instruction that
+   finds every word of a run kept goes to the per-lane loop from then on
+   (shlanes: which path records a lane changes nothing but the time). */
+static void shared_run(wmi_check *k, cur *x, const uint64_t *addr,
+                       uint32_t lanes, unsigned l, uint32_t *rest)
+{
+    uint64_t w0 = addr[l] >> 2;
+    uint32_t kept = wmi_shrun_opened(k, w0, (unsigned)__builtin_popcount(
+                                                lanes)) << l;
+    if (kept == lanes) { /* (the per-lane loop keeps these words: it
+                            serves the instruction from now on) */
+        k->shlanes[x->pc] = 1;
+        *rest |= lanes;
+        return;
+    }
+    while (lanes) {
+        unsigned s = (unsigned)__builtin_ctz(lanes);
+        uint32_t free = lanes & ~kept;
+        uint32_t part = kept >> s & 1 ? 1u << s
+                                      : run_at(free & (free >> 1), s);
+        unsigned n = (unsigned)__builtin_popcount(part);
+        lanes &= ~part;
+        if (n >= 2) {
+            if (*rest)
+                shared_lanes(k, x, addr, *rest);
+            *rest = 0;
+            if (wmi_shrun(k, x, w0 + (s - l), s, n))
+                continue;
+        }
+        *rest |= part;
+    }
+}
+
+/*
+ * Shared loads and stores of 4 bytes with races checked: shared_lanes,
+ * but a run of at least 2 consecutive lanes on consecutive aligned words
+ * of one chunk, none of which the per-lane loop keeps, is recorded at
+ * once when no lane of it can report (ptx_check_shrun.c), each word as
+ * the per-lane loop would record it (a broadcast's or a column's lanes,
+ * one word each, stay with the per-lane loop, whose shortcuts serve them
+ * better, and so do the instructions whose runs were opened, and those
+ * whose first two lanes make no step).  The lanes before a run are done
+ * first, in lane order as before.
+ */
+static void shared_runs(wmi_check *k, cur *x, const uint64_t *addr,
+                        uint32_t ms)
+{
+    uint32_t second = ms & (ms - 1), steps = 0, rest = 0;
+    /* (a run is looked for when the first two lanes make a step) */
+    if (!k->shlanes[x->pc] && second &&
+        addr[__builtin_ctz(second)] - addr[__builtin_ctz(ms)] == 4)
+        steps = lane_steps(addr, ms);
+    if (!steps) { /* no run: every lane one by one */
+        shared_lanes(k, x, addr, ms);
+        return;
+    }
+    while (ms) {
+        unsigned l = (unsigned)__builtin_ctz(ms);
+        uint32_t lanes = run_at(steps, l);
+        ms &= ~lanes;
+        if (!(lanes & (lanes - 1)) || addr[l] % 4 ||
+            (addr[l] >> 2) + (unsigned)__builtin_popcount(lanes) > k->nsh)
+            rest |= lanes;
+        else
+            shared_run(k, x, addr, lanes, l, &rest);
+    }
+    if (rest)
+        shared_lanes(k, x, addr, rest);
+}
+
 static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
                       uint32_t mg)
 {
     int race = (k->checks & WM_CHECK_RACE) != 0;
     if (race && !k->slow) {
-        if (x->kind == WMI_ACC_WRITE && !mg) {
-            shared_writes(k, x, addr, ms);
+        if (!mg && x->size == 4 && x->kind != WMI_ACC_ATOMIC) {
+            x->space = WM_SPACE_SHARED;
+            x->buf = -1;
+            shared_runs(k, x, addr, ms);
             return;
         }
-        if (x->kind == WMI_ACC_READ && !mg && k->intra) {
-            shared_reads(k, x, addr, ms);
+        if (!mg && (x->kind == WMI_ACC_WRITE ||
+                    (x->kind == WMI_ACC_READ && k->intra))) {
+            shared_lanes(k, x, addr, ms);
             return;
         }
         if (!ms && x->size == 4) {

@@ -10,6 +10,8 @@
 
 #include "ptx_check_int.h"
 
+#include <string.h>
+
 #define MAX_HAZARDS 4096u
 #define MAX_MBARS 64u /* mbarriers with clocks; more are not ordered */
 
@@ -59,6 +61,29 @@ typedef struct gchunk {
     uint32_t idx[32];
 } gchunk;
 
+/* A run of shared words of a chunk: word i of mask holds record tpl with
+   lane tpl.lane + i (tpl.lane an int8_t). */
+typedef struct srun {
+    uint32_t mask;
+    rec tpl;
+} srun;
+
+/* The unit's shared words of one chunk of 32 (ptx_check_shrun.c): a run
+   of lanes of a 4-byte access on consecutive words can leave each slot
+   (last write, two reads) of them the same but for the lane; the chunk
+   then describes those words by runs (named: their sh[] entry carries
+   the unit's number with SH_NAMED) instead of their entries, until an
+   access touches one lane by lane (wmi_shword opens it into its entry). */
+typedef struct schunk {
+    uint32_t cta;    /* the unit of the fields below (older: all empty) */
+    uint32_t named;  /* words described by the runs */
+    uint32_t init4;  /* named words whose 4 bytes were written */
+    uint32_t opened; /* words whose sh[] entry belongs to the unit */
+    srun s[3][2];    /* slot (0: last write, 1 and 2: the reads) x run */
+} schunk;
+
+#define SH_NAMED 0x80000000u
+
 /* Words first touched by the unit: wa, wa + 1, ..., wa + n - 1 in turn. */
 typedef struct gtouch {
     uint64_t wa;
@@ -87,6 +112,9 @@ struct wmi_check {
                            cluster-scope fence (0: none) */
     wmi_word *sh;       /* shared shadow, ncl x csh words */
     uint64_t nsh;
+    schunk *shc;        /* its chunks of 32 words (ptx_check_shrun.c) */
+    uint8_t *shlanes;   /* per instruction: 1 when a word its run named
+                           was opened (the per-lane loop serves it better) */
     uint32_t *sh_seen;  /* per shared word: SEEN_* state of the last read
                            instruction that touched it (shared_reads) */
     uint32_t stamp;     /* that instruction's number */
@@ -161,6 +189,85 @@ static inline long wmi_check_gbuf(const wmi_check *k, uint64_t a,
     *bi = (uint32_t)i - 1;
     return (long)i - 1;
 }
+
+/* ---- orders that hold for a whole warp ---------------------------------- */
+
+/* Can write record w conflict with no lane of the access (pc, warp,
+   clock; vc: the warp's row of clocks), whatever the lane and its bytes?
+   (conflict() of a read is then 0 for each: no write, or one ordered
+   before the whole warp, or one of the same instance.)  Scalars, not a
+   cur: the hot loop keeps them in registers. */
+static inline int write_clean(const rec *w, uint32_t pc, uint32_t warp,
+                              uint32_t clock, const uint32_t *vc,
+                              int intra)
+{
+    if (!(w->bits & REC_BYTES))
+        return 1;
+    if (w->warp != warp)
+        return w->clock <= vc[w->warp];
+    return w->clock < clock || !intra || (w->pc == pc && w->clock == clock);
+}
+
+/* Is record r (empty, or another instance's access) ordered before
+   every lane of the access (pc, warp, clock; vc its warp's clocks)?
+   Then conflict() and write_conflict() are 0 for every lane and mask. */
+static inline int rec_before(const rec *r, uint32_t pc, uint32_t warp,
+                             uint32_t clock, const uint32_t *vc, int intra)
+{
+    if (!(r->bits & REC_BYTES))
+        return 1;
+    if (r->warp != warp)
+        return r->clock <= vc[r->warp];
+    if (r->pc == pc && r->clock == clock)
+        return 0; /* this instance: another lane of the store */
+    return r->clock < clock || !intra;
+}
+
+/* ---- the unit's shared words by run (ptx_check_shrun.c) ---------------- */
+
+/* Word wd, named by a run until now: its entry made from the runs. */
+void wmi_shrun_open(wmi_check *k, uint64_t wd);
+
+/* Chunk c made the unit's: no run, nothing opened (when it is older). */
+static inline void wmi_shrun_chunk(const wmi_check *k, schunk *c)
+{
+    if (c->cta != k->cta) {
+        memset(c, 0, sizeof *c);
+        c->cta = k->cta;
+    }
+}
+
+/* The unit's entry of shared word wd (< nsh): made from the runs that
+   name it, else, when an older unit's, emptied (the per-lane loop keeps
+   it from now on: opened). */
+HOT wmi_word *wmi_shword(wmi_check *k, uint64_t wd)
+{
+    wmi_word *e = &k->sh[wd];
+    if (e->cta != k->cta) {
+        if (e->cta == (k->cta | SH_NAMED)) {
+            wmi_shrun_open(k, wd);
+        } else {
+            schunk *c = &k->shc[wd >> 5];
+            memset(e, 0, sizeof *e);
+            e->cta = k->cta;
+            wmi_shrun_chunk(k, c);
+            c->opened |= 1u << (wd & 31);
+        }
+    }
+    return e;
+}
+
+/* Lanes l .. l + n - 1 of access x (a 4-byte read or write of shared
+   memory, races checked) touch the words w0, w0 + 1, ..., all in one
+   chunk: when no lane can report and the runs of the chunk can hold what
+   the lanes leave, record it there and return 1 (each word as the
+   per-lane loop would record it); else do nothing and return 0. */
+int wmi_shrun(wmi_check *k, const cur *x, uint64_t w0, unsigned l,
+              unsigned n);
+
+/* Of the words w0 .. w0 + n - 1 of one chunk, those (bit j: word w0 + j)
+   whose entries the per-lane loop keeps: wmi_shrun leaves them alone. */
+uint32_t wmi_shrun_opened(wmi_check *k, uint64_t w0, unsigned n);
 
 /* ---- the unit's global words (ptx_check_gwords.c) ---------------------- */
 
