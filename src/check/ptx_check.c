@@ -753,21 +753,22 @@ static void plain_words(wmi_check *k, cur *x, const uint64_t *addr,
 }
 
 /* Bit l: lanes l and l + 1 are both in m and lane l + 1's 4 bytes come
-   right after lane l's in the same chunk of 32 words (one pass the
-   compiler vectorises). */
+   right after lane l's. */
 static uint32_t lane_steps(const uint64_t *addr, uint32_t m)
 {
     uint32_t s = 0;
     for (unsigned l = 0; l < 31; l++)
-        s |= (uint32_t)(addr[l + 1] - addr[l] == 4 && addr[l] / 4 % 32 != 31)
-             << l;
+        s |= (uint32_t)(addr[l + 1] - addr[l] == 4) << l;
     return s & m & (m >> 1);
 }
 
-/* The lanes of the run that starts at lane l (steps: lane_steps). */
-static inline uint32_t run_at(uint32_t steps, unsigned l)
+/* The lanes of the run that starts at lane l (steps: lane_steps), up to
+   the end of the chunk of 32 words that lane l's word is in. */
+static inline uint32_t run_at(uint32_t steps, unsigned l, const uint64_t *addr)
 {
     unsigned n = (unsigned)__builtin_ctz(~(steps >> l)) + 1;
+    unsigned room = 32 - (unsigned)(addr[l] / 4 % 32);
+    n = n < room ? n : room;
     return (n >= 32 ? ~0u : (1u << n) - 1) << l;
 }
 
@@ -786,7 +787,7 @@ static void global_runs(wmi_check *k, cur *x, const uint64_t *addr,
     uint32_t steps = lane_steps(addr, mg), rest = 0;
     while (mg) {
         unsigned l = (unsigned)__builtin_ctz(mg);
-        uint32_t lanes = run_at(steps, l);
+        uint32_t lanes = run_at(steps, l, addr);
         mg &= ~lanes;
         if (addr[l] % 4 == 0) {
             if (rest)
@@ -836,7 +837,7 @@ static void shared_run(wmi_check *k, cur *x, const uint64_t *addr,
         unsigned s = (unsigned)__builtin_ctz(lanes);
         uint32_t free = lanes & ~kept;
         uint32_t part = kept >> s & 1 ? 1u << s
-                                      : run_at(free & (free >> 1), s);
+                                      : run_at(free & (free >> 1), s, addr);
         unsigned n = (unsigned)__builtin_popcount(part);
         lanes &= ~part;
         if (n >= 2) {
@@ -875,7 +876,7 @@ static void shared_runs(wmi_check *k, cur *x, const uint64_t *addr,
     }
     while (ms) {
         unsigned l = (unsigned)__builtin_ctz(ms);
-        uint32_t lanes = run_at(steps, l);
+        uint32_t lanes = run_at(steps, l, addr);
         ms &= ~lanes;
         if (!(lanes & (lanes - 1)) || addr[l] % 4 ||
             (addr[l] >> 2) + (unsigned)__builtin_popcount(lanes) > k->nsh)

@@ -39,7 +39,8 @@ static void run(const wm_ptx_module *m, wm_ptx_schedule s, int texture,
     t.height = t.depth = 1;
     t.format = WM_PTX_F32;
     t.channels = 1;
-    wm_ptx_arg a[2] = {pi_arg_buf(out, sizeof out), pi_arg_buf(all, sizeof all)};
+    wm_ptx_arg a[2] = {pi_arg_buf(out, sizeof out),
+                       pi_arg_buf(all, sizeof all)};
     wm_ptx_launch l = pi_launch_of(1, 1, 96, 0, a, 2, NULL, 0);
     if (texture) {
         l.textures = &t;

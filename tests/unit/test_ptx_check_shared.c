@@ -181,7 +181,8 @@ static void reduce_nosync(void)
     float out[1] = {0}, in[256];
     for (int i = 0; i < 256; i++)
         in[i] = (float)i;
-    wm_ptx_arg a[2] = {pi_arg_buf(out, sizeof out), pi_arg_buf(in, sizeof in)};
+    wm_ptx_arg a[2] = {pi_arg_buf(out, sizeof out),
+                       pi_arg_buf(in, sizeof in)};
     wm_ptx_launch l = pi_launch_of(1, 1, 256, 0, a, 2, NULL, 0);
     wm_ptx_check chk;
     memset(&chk, 0, sizeof chk);
