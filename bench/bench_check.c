@@ -5,7 +5,12 @@
  * and with everything --check all does (the trackers plus the reversed
  * schedule's run and the comparison).  Every run's output is validated
  * and every checked run must find nothing (the examples are race-free).
- * Usage: bench_check [repeats]   (median CPU time of repeats, default 3)
+ * Usage: bench_check [repeats [kernel [mode]]]: the median CPU time of
+ * repeats (default 3), the three modes run in turn repeats times (each
+ * after an untimed run of its own), and the median of each repeat's ratio
+ * to its plain run; only the kernels whose
+ * name contains kernel; with mode (plain, trackers or all) only that
+ * mode's runs, nothing printed (a process to profile).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_util.h"
@@ -160,35 +165,91 @@ static int cmp_d(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-static double median_of(const bcase *c, const wm_ptx_module *m,
-                        unsigned checks, int reps)
+static double median(double *t, int n)
 {
-    double t[50];
-    for (int r = 0; r < reps; r++)
-        t[r] = run(c, m, checks);
-    qsort(t, (size_t)reps, sizeof *t, cmp_d);
-    return t[reps / 2];
+    qsort(t, (size_t)n, sizeof *t, cmp_d);
+    return t[n / 2];
+}
+
+/* The three modes of c, reps times in turn (plain, trackers, all: a
+   change of the machine's load falls on all three alike), each timed run
+   after an untimed one of its mode (which leaves the allocator as that
+   mode leaves it, not as the mode before): the median time of each into
+   t[3], the median of the reps' ratios to their plain run into x[2]. */
+static void measure(const bcase *c, const wm_ptx_module *m, int reps,
+                    double t[3], double x[2])
+{
+    static const unsigned modes[3] = {
+        0, WM_CHECK_RACE | WM_CHECK_INIT,
+        WM_CHECK_RACE | WM_CHECK_INIT | WM_CHECK_SCHEDULES};
+    double s[3][50], r[2][50];
+    for (int i = 0; i < reps; i++) {
+        for (int j = 0; j < 3; j++) {
+            run(c, m, modes[j]); /* untimed: the mode's own memory state */
+            s[j][i] = run(c, m, modes[j]);
+        }
+        r[0][i] = s[1][i] / s[0][i];
+        r[1][i] = s[2][i] / s[0][i];
+    }
+    for (int j = 0; j < 3; j++)
+        t[j] = median(s[j], reps);
+    x[0] = median(r[0], reps);
+    x[1] = median(r[1], reps);
+}
+
+/* The checks of mode "plain", "trackers" or "all"; -1 for another. */
+static long mode_checks(const char *mode)
+{
+    if (strcmp(mode, "plain") == 0)
+        return 0;
+    if (strcmp(mode, "trackers") == 0)
+        return WM_CHECK_RACE | WM_CHECK_INIT;
+    if (strcmp(mode, "all") == 0)
+        return WM_CHECK_RACE | WM_CHECK_INIT | WM_CHECK_SCHEDULES;
+    return -1;
+}
+
+/* Run the kernels matching only in one mode, reps times each. */
+static int profile(int reps, const char *only, const char *mode)
+{
+    long checks = mode_checks(mode);
+    if (checks < 0) {
+        fprintf(stderr, "bench_check: unknown mode '%s'\n", mode);
+        return 2;
+    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (!strstr(cases[i].name, only))
+            continue;
+        wm_ptx_module *m = bench_load("bench_check", cases[i].file);
+        for (int r = 0; r < reps; r++)
+            run(&cases[i], m, (unsigned)checks);
+        wm_ptx_free(m);
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     int reps = argc > 1 ? atoi(argv[1]) : 3;
+    const char *only = argc > 2 ? argv[2] : "";
     if (reps < 1 || reps > 50)
         reps = 3;
-    printf("one thread, statistics on, median CPU time of %d\n\n", reps);
+    if (argc > 3)
+        return profile(reps, only, argv[3]);
+    printf("one thread, statistics on, median CPU time of %d (the modes "
+           "in turn; x: the median of the reps' ratios)\n\n",
+           reps);
     printf("| kernel | plain | race,init trackers | x | --check all | x |\n");
     printf("|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bcase *c = &cases[i];
+        if (!strstr(c->name, only))
+            continue;
         wm_ptx_module *m = bench_load("bench_check", c->file);
-        double p = median_of(c, m, 0, reps);
-        double t = median_of(c, m, WM_CHECK_RACE | WM_CHECK_INIT, reps);
-        double a = median_of(c, m,
-                             WM_CHECK_RACE | WM_CHECK_INIT |
-                                 WM_CHECK_SCHEDULES,
-                             reps);
-        printf("| %s | %.3f s | %.3f s | %.2f | %.3f s | %.2f |\n", c->name, p,
-               t, t / p, a, a / p);
+        double t[3], x[2];
+        measure(c, m, reps, t, x);
+        printf("| %s | %.3f s | %.3f s | %.2f | %.3f s | %.2f |\n", c->name,
+               t[0], t[1], x[0], t[2], x[1]);
         wm_ptx_free(m);
     }
     return 0;

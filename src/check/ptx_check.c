@@ -3,15 +3,16 @@
  * (the model is stated in ptx_check_int.h; docs/check.md is the user's
  * view).
  *
- * Shadow memory: one wmi_word per 4-byte word of shared memory, and one per
- * global word the CTA touched, in an open-addressing table keyed by the
- * simulated word address (small enough to stay in cache, where a flat
- * shadow of every buffer would not).  A word holds its last write and up
+ * Shadow memory: one wmi_word per 4-byte word of shared memory, and, with
+ * races checked, one per global word the CTA touched (ptx_check_gwords.c:
+ * small enough to stay in cache, where a flat shadow of every buffer would
+ * not).  A word holds its last write and up
  * to two reads of different threads since, each with the bytes it
  * touched, and, for shared memory, the bytes written in this CTA.  A word
  * belongs to the CTA (with clusters: the cluster, whose CTAs' shared
  * words lie one after another) whose sequence number it carries; an older
- * one reads as empty, so no per-CTA clearing is needed.  Global bytes of an
+ * one reads as empty, so no per-CTA clearing is needed (a global word's
+ * chunk carries the number).  Global bytes of an
  * argument declared uninitialised have one "written" bit each for the
  * whole launch.
  *
@@ -27,95 +28,14 @@
  * stores (shared_reads, shared_writes) leave out only the work that
  * provably changes nothing (a lane that cannot report, a record that
  * would be dropped), so hazards, their order and counts, and the shadow
- * are those of the plain loop (mem_words_k).
+ * are those of the plain loop (mem_words_k).  Under WMI_RUN_SLOW (the
+ * tests' differential runs) every access takes the plain loop and the
+ * fold reports in its order without the first pass (ptx_check_gwords.c).
  */
-#include "ptx_check_int.h"
+#include "ptx_check_state.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_HAZARDS 4096u
-#define MAX_MBARS 64u /* mbarriers with clocks; more are not ordered */
-
-/* The per-lane helpers of the hot loop (mem_words) */
-#ifdef __GNUC__
-#define HOT static inline __attribute__((always_inline))
-#else
-#define HOT static inline
-#endif
-
-/* One access in the shadow. */
-typedef struct rec {
-    uint32_t pc, clock;
-    uint16_t warp;
-    uint8_t lane;
-    uint8_t bits; /* bytes of the word (low 4 bits), REC_ATOMIC, REC_STRONG */
-    uint16_t rel, acq; /* the CTA's releases and acquires before it
-                          (global words; ptx_check_grid.c) */
-} rec;
-
-#define REC_ATOMIC 0x10u
-#define REC_STRONG 0x20u /* a strong (GPU-scope) access: not a data race
-                            with another strong one between CTAs */
-#define REC_BYTES 0x0fu
-
-typedef struct wmi_word {
-    uint32_t cta;  /* CTA sequence number of the records */
-    uint32_t init; /* shared: bytes written in this CTA */
-    rec w, r[2];
-} wmi_word;
-
-/* A global word in the CTA's table: key = simulated address / 4 + 1. */
-typedef struct gent {
-    uint64_t key;
-    wmi_word w;
-} gent;
-
-#define GT_START 1024u
-
-struct wmi_check {
-    const wm_ptx_module *m;
-    unsigned checks;
-    int intra;          /* lanes of a warp are unordered (sm_70+) */
-    uint32_t nwarps, block[3]; /* warps of one CTA; its shape */
-    /* A cluster of ncl CTAs (1: none) is tracked as one unit: warp W of
-       the CTA of rank r is warp r x nwarps + W of the clocks, its shared
-       memory words r x csh .. of the shadow (docs/check.md, clusters). */
-    uint32_t ncl, nw;   /* CTAs per cluster; warps of the clocks */
-    unsigned cdim[3];   /* the cluster shape */
-    uint64_t csh;       /* shared words of one CTA */
-    uint32_t cta;       /* current unit's sequence number (from 1) */
-    unsigned ctaid[WMI_MAX_CLUSTER][3]; /* blockIdx of each rank */
-    uint32_t *vc;       /* nw x nw */
-    uint32_t *bar;      /* 16 x ncl x nw: clocks joined at each barrier */
-    uint32_t *mbar;     /* MAX_MBARS x nw: clocks of mbarriers ... */
-    uint64_t mbar_at[MAX_MBARS]; /* ... at these shared addresses + 1 */
-    uint32_t *cbar;     /* 2 x nw: barrier.cluster clocks by phase parity */
-    uint32_t *cfence;   /* nw: 1 + the warp's own clock before its last
-                           cluster-scope fence (0: none) */
-    wmi_word *sh;       /* shared shadow, ncl x csh words */
-    uint64_t nsh;
-    uint32_t *sh_seen;  /* per shared word: SEEN_* state of the last read
-                           instruction that touched it (shared_reads) */
-    uint32_t stamp;     /* that instruction's number */
-    uint32_t ngbufs;
-    gent *gt;           /* global words of this CTA (power-of-two cap) */
-    uint32_t gcap, gcount;
-    uint64_t *glive;    /* gcap bits: the slots this CTA filled */
-    uint8_t **gwritten; /* per uninit buffer: written bits, else NULL */
-    const wmi_gbuf *gbufs;
-    /* hazards, with an open-addressing index on (kind, pc1, pc2) */
-    wm_ptx_hazard *hz;
-    size_t nhz;
-    uint32_t *hidx; /* 1 + index, 0 empty; 2 * MAX_HAZARDS slots */
-    uint64_t dropped;
-    int oom;
-    wmi_grid *grid; /* races between CTAs (race checks only), or NULL */
-    /* schedule */
-    wm_ptx_schedule sched;
-    uint64_t rng;
-    uint32_t *order;
-};
 
 /* ---- setup --------------------------------------------------------------- */
 
@@ -159,13 +79,13 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
     if (k->checks) {
         k->sh = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh);
         k->sh_seen = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh_seen);
-        k->gcap = GT_START;
-        k->gt = calloc(k->gcap, sizeof *k->gt);
-        k->glive = calloc(k->gcap / 64, sizeof *k->glive);
+        k->shc = calloc(k->nsh / 32 + 1, sizeof *k->shc);
+        k->shlanes = calloc(m->ncode + 1, 1);
         k->gwritten = calloc(ngbufs, sizeof *k->gwritten);
         k->hz = calloc(MAX_HAZARDS, sizeof *k->hz);
         k->hidx = calloc(2 * MAX_HAZARDS, sizeof *k->hidx);
-        ok = ok && k->sh && k->sh_seen && k->gt && k->glive &&
+        ok = ok && k->sh && k->sh_seen && k->shc && k->shlanes &&
+             wmi_gwords_new(k) &&
              k->gwritten && k->hz && k->hidx;
         if (k->checks & WM_CHECK_RACE)
             ok = ok && (k->grid = wmi_grid_new(gbufs, ngbufs ? ngbufs - 1
@@ -201,11 +121,12 @@ void wmi_check_free(wmi_check *k)
         return;
     for (uint32_t i = 0; k->gwritten && i < k->ngbufs; i++)
         free(k->gwritten[i]);
-    free(k->gt);
-    free(k->glive);
+    wmi_gwords_free(k);
     free(k->gwritten);
     free(k->sh);
     free(k->sh_seen);
+    free(k->shc);
+    free(k->shlanes);
     free(k->vc);
     free(k->bar);
     free(k->mbar);
@@ -232,12 +153,11 @@ void wm_ptx_check_clear(wm_ptx_check *c)
     memset(c->diff_bytes, 0, sizeof c->diff_bytes);
 }
 
-static void merge_cta(wmi_check *k);
-
 wm_status wmi_check_finish(wmi_check *k, wm_ptx_check *out)
 {
     wm_ptx_check_clear(out);
-    merge_cta(k); /* the last CTA against the others */
+    if (k->cta)
+        wmi_gwords_fold(k); /* the last unit against the others */
     out->dropped = k->dropped;
     if (k->oom || (k->grid && wmi_grid_oom(k->grid)))
         return WM_ERR_NOMEM;
@@ -261,11 +181,12 @@ void wmi_check_cta_begin(wmi_cta *c)
     memcpy(k->ctaid[c->rank], c->ctaid, sizeof k->ctaid[0]);
     if (c->rank != 0)
         return; /* a cluster's unit starts with its rank 0 */
-    merge_cta(k); /* the unit that ended, against the earlier ones */
+    if (k->cta)
+        wmi_gwords_fold(k); /* the unit that ended, against the others */
     k->cta++;
-    k->gcount = 0;
-    if (k->glive)
-        memset(k->glive, 0, k->gcap / 64 * sizeof *k->glive);
+    k->slow = (c->flags & WMI_RUN_SLOW) != 0;
+    if (k->checks)
+        wmi_gwords_begin(k);
     if (k->grid)
         wmi_grid_cta_begin(k->grid, k->cta, k->ctaid[0]);
     memset(k->vc, 0, (size_t)n * n * sizeof *k->vc);
@@ -424,116 +345,10 @@ void wmi_check_mbar_acquire(wmi_cta *c, const wmi_warp *w, uint64_t addr)
 
 /* ---- hazards ------------------------------------------------------------- */
 
-/* The access being checked.  The fields a lane changes come last: a
-   record is built from the others with wide loads, which would stall on
-   a just-stored neighbour (store-to-load forwarding fails). */
-typedef struct cur {
-    uint32_t pc, warp, clock;
-    wmi_acc_kind kind;
-    unsigned size;
-    uint16_t rel, acq; /* stamps between CTAs */
-    uint8_t strong;    /* REC_STRONG or 0 */
-    const uint32_t *vc; /* the warp's row of clocks (vc[warp * nw]) */
-    const wmi_cta *c;  /* for the stored values (write conflicts) */
-    const wmi_warp *w;
-    const uint64_t *lane_addr; /* every lane's address */
-    /* per lane */
-    uint32_t lane;
-    int space;  /* WM_SPACE_* */
-    long buf;
-    uint64_t addr; /* in its space or buffer */
-} cur;
-
-/* blockIdx of rank r of the cluster whose rank 0 is base. */
-static void rank_ctaid(const wmi_check *k, const unsigned base[3], uint32_t r,
-                       unsigned out[3])
-{
-    out[0] = base[0] + r % k->cdim[0];
-    out[1] = base[1] + r / k->cdim[0] % k->cdim[1];
-    out[2] = base[2] + r / (k->cdim[0] * k->cdim[1]);
-}
-
-/* Access a of warp (of the clocks) of the current unit, or of the earlier
-   one whose rank 0 is blockIdx base. */
-static void fill_access(const wmi_check *k, wm_ptx_hazard_access *a,
-                        uint32_t pc, uint32_t warp, uint32_t lane, int write,
-                        int atomic, const unsigned *base)
-{
-    uint32_t r = warp / k->nwarps, t;
-    warp %= k->nwarps;
-    t = warp * 32 + lane;
-    if (base)
-        rank_ctaid(k, base, r, a->cta);
-    else
-        memcpy(a->cta, k->ctaid[r], sizeof a->cta);
-    a->rank = r;
-    a->insn = pc;
-    a->warp = warp;
-    a->lane = lane;
-    a->thread[0] = t % k->block[0];
-    a->thread[1] = t / k->block[0] % k->block[1];
-    a->thread[2] = t / (k->block[0] * k->block[1]);
-    a->write = write;
-    a->atomic = atomic;
-}
-
-/* Count one occurrence of kind between prior (NULL: none) and x; prior
-   was made by the unit whose rank 0 has blockIdx first_cta (NULL: this
-   one). */
-static void hazard_in(wmi_check *k, wm_hazard_kind kind, const rec *prior,
-                      int prior_write, const cur *x, const unsigned *first_cta)
-{
-    uint32_t pc1 = prior ? prior->pc : UINT32_MAX;
-    unsigned inter = first_cta != NULL ||
-                     (prior && prior->warp / k->nwarps != x->warp / k->nwarps);
-    uint64_t h = ((uint64_t)(kind * 2 + inter) * 0x9e3779b97f4a7c15ull) ^
-                 ((uint64_t)pc1 * 0xbf58476d1ce4e5b9ull) ^
-                 ((uint64_t)x->pc * 0x94d049bb133111ebull);
-    uint32_t s = (uint32_t)(h >> 32) & (2 * MAX_HAZARDS - 1);
-    while (k->hidx[s]) {
-        wm_ptx_hazard *z = &k->hz[k->hidx[s] - 1];
-        unsigned zi = memcmp(z->first.cta, z->second.cta, sizeof z->cta) != 0;
-        if (z->kind == kind && z->second.insn == x->pc && zi == inter &&
-            (prior ? z->first.insn == pc1 : z->first.insn == SIZE_MAX)) {
-            z->count++;
-            return;
-        }
-        s = (s + 1) & (2 * MAX_HAZARDS - 1);
-    }
-    if (k->nhz >= MAX_HAZARDS) {
-        k->dropped++;
-        return;
-    }
-    wm_ptx_hazard *z = &k->hz[k->nhz++];
-    k->hidx[s] = (uint32_t)k->nhz;
-    memset(z, 0, sizeof *z);
-    z->kind = kind;
-    z->space = x->space;
-    z->addr = x->addr;
-    z->buf = x->buf;
-    z->size = x->size;
-    z->cluster = k->ncl;
-    if (x->space == WM_SPACE_SHARED && k->ncl > 1 && k->csh) {
-        z->rank = (unsigned)(x->addr / (k->csh * 4)); /* whose memory */
-        z->addr = x->addr % (k->csh * 4);
-    }
-    memcpy(z->cta, k->ctaid[x->warp / k->nwarps], sizeof z->cta);
-    z->count = 1;
-    if (prior)
-        fill_access(k, &z->first, prior->pc, prior->warp, prior->lane,
-                    prior_write, (prior->bits & REC_ATOMIC) != 0, first_cta);
-    else
-        z->first.insn = SIZE_MAX;
-    fill_access(k, &z->second, x->pc, x->warp, x->lane,
-                x->kind != WMI_ACC_READ, x->kind == WMI_ACC_ATOMIC, NULL);
-    if (!prior)
-        memcpy(z->first.cta, z->second.cta, sizeof z->first.cta);
-}
-
 static void hazard(wmi_check *k, wm_hazard_kind kind, const rec *prior,
                    int prior_write, const cur *x)
 {
-    hazard_in(k, kind, prior, prior_write, x, NULL);
+    wmi_check_hazard(k, kind, prior, prior_write, x, NULL);
 }
 
 /* Is the recorded access r ordered before x (or by the same thread)? */
@@ -585,15 +400,6 @@ HOT int write_conflict(const rec *r, unsigned mask, const cur *x,
            r->pc == x->pc && r->warp == x->warp && r->clock == x->clock &&
            r->lane != x->lane && x->c && !(r->bits & REC_ATOMIC) &&
            !same_store(x, r->lane, x->lane);
-}
-
-static inline wmi_word *current(wmi_check *k, wmi_word *e)
-{
-    if (e->cta != k->cta) {
-        memset(e, 0, sizeof *e);
-        e->cta = k->cta;
-    }
-    return e;
 }
 
 /* Check x's bytes mask of word e against the shadow (races). */
@@ -650,88 +456,6 @@ static inline unsigned word_mask(uint64_t wd, uint64_t a, unsigned size)
     return ((1u << (hi - lo)) - 1) << (lo - wd * 4);
 }
 
-/* Groups of 16 consecutive words keep their order (a warp's 32 words sit
-   in two runs of slots, a few cache lines each); groups are scattered. */
-static inline uint32_t gslot(const wmi_check *k, uint64_t key)
-{
-    uint64_t g = ((key >> 4) * 0x9e3779b97f4a7c15ull) >> 32;
-    return (uint32_t)((g << 4) | (key & 15)) & (k->gcap - 1);
-}
-
-/* Double the table, keeping this CTA's words; 0 when out of memory.
-   (Entries of older CTAs count as empty: no word is removed within a
-   CTA, so a probe never passes the slot its key was put in.) */
-static int grow(wmi_check *k)
-{
-    gent *old = k->gt;
-    uint32_t ocap = k->gcap;
-    gent *nt = calloc((size_t)ocap * 2, sizeof *nt);
-    uint64_t *live = calloc((size_t)ocap * 2 / 64, sizeof *live);
-    if (!nt || !live) {
-        free(nt);
-        free(live);
-        return 0;
-    }
-    k->gt = nt;
-    k->gcap = ocap * 2;
-    for (uint32_t i = 0; i < ocap; i++) {
-        if (old[i].w.cta != k->cta)
-            continue;
-        uint32_t s = gslot(k, old[i].key);
-        while (nt[s].w.cta == k->cta)
-            s = (s + 1) & (k->gcap - 1);
-        nt[s] = old[i];
-        live[s >> 6] |= 1ull << (s & 63);
-    }
-    free(old);
-    free(k->glive);
-    k->glive = live;
-    return 1;
-}
-
-/* The CTA's shadow of the global word at simulated address wa * 4, made
-   current; NULL when out of memory. */
-HOT wmi_word *gword(wmi_check *k, uint64_t wa)
-{
-    uint64_t key = wa + 1;
-    uint32_t s = gslot(k, key);
-    for (;;) {
-        gent *e = &k->gt[s];
-        if (e->w.cta != k->cta)
-            break;
-        if (e->key == key)
-            return &e->w;
-        s = (s + 1) & (k->gcap - 1);
-    }
-    if (2 * (k->gcount + 1) > k->gcap) {
-        if (!grow(k)) {
-            k->oom = 1;
-            return NULL;
-        }
-        s = gslot(k, key); /* the key is not in the new table either */
-        while (k->gt[s].w.cta == k->cta)
-            s = (s + 1) & (k->gcap - 1);
-    }
-    k->gcount++;
-    k->glive[s >> 6] |= 1ull << (s & 63);
-    gent *e = &k->gt[s];
-    memset(e, 0, sizeof *e);
-    e->key = key;
-    e->w.cta = k->cta;
-    return &e->w;
-}
-
-/* The argument buffer of global address a (-1: module data or none). */
-static long gbuf_of(const wmi_check *k, uint64_t a, uint32_t *bi)
-{
-    uint64_t i = a >> WMI_WIN_SHIFT;
-    *bi = UINT32_MAX;
-    if (i == WMI_MAX_GLOBAL_BUFS || i < 1 || i >= k->ngbufs)
-        return -1;
-    *bi = (uint32_t)i - 1;
-    return (long)i - 1;
-}
-
 /* Global initcheck of lane x's bytes (read: report, write: mark). */
 static void global_init(wmi_check *k, uint32_t b, const cur *x, int check)
 {
@@ -758,18 +482,21 @@ static void lane_access(wmi_check *k, const cur *x0, uint64_t a, int global,
     if (global) {
         off = a & WMI_WIN_MASK;
         x.space = WM_SPACE_GLOBAL;
-        x.buf = gbuf_of(k, a, &b);
+        x.buf = wmi_check_gbuf(k, a, &b);
     }
     x.addr = off;
     for (uint64_t wd = off / 4; wd <= (off + x.size - 1) / 4; wd++) {
         wmi_word *e;
         if (global) {
-            if (!(e = gword(k, (a - off) / 4 + wd)))
+            /* (only the race checks read a global word's records) */
+            e = k->checks & WM_CHECK_RACE ? wmi_gword(k, (a - off) / 4 + wd)
+                                          : &k->gnone;
+            if (!e)
                 return;
         } else {
             if (wd >= k->nsh)
                 break;
-            e = current(k, &k->sh[wd]);
+            e = wmi_shword(k, wd);
         }
         unsigned mask = word_mask(wd, off, x.size);
         if (pass == 0 && (k->checks & WM_CHECK_RACE))
@@ -785,84 +512,6 @@ static void lane_access(wmi_check *k, const cur *x0, uint64_t a, int global,
     }
     if (global && b != UINT32_MAX && (k->checks & WM_CHECK_INIT))
         global_init(k, b, &x, pass == 0 && x.kind != WMI_ACC_WRITE);
-}
-
-/* ---- races between CTAs (the launch-wide shadow of ptx_check_grid.c) -- */
-
-static wmi_xrec to_xrec(const wmi_check *k, const rec *r)
-{
-    wmi_xrec x = {r->pc, k->cta, r->warp, r->rel, r->lane, r->bits, 0};
-    return x;
-}
-
-/* An earlier CTA's access p against this CTA's r (of kind, on bytes of
-   word at buffer offset off), when they share bytes: a hazard unless both
-   are strong or ordered by a release and an acquire. */
-static __attribute__((noinline)) void
-cross_slow(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
-           wm_hazard_kind kind, long buf, uint64_t off)
-{
-    if ((p->bits & (REC_ATOMIC | REC_STRONG)) &&
-        (r->bits & (REC_ATOMIC | REC_STRONG)))
-        return; /* strong accesses (atomics, volatile flags) do not race */
-    if (wmi_grid_ordered(k->grid, p->cta, p->rel, r->acq))
-        return;
-    rec prior = {p->pc, 0, p->warp, p->lane, p->bits, p->rel, 0};
-    unsigned first[3];
-    wmi_grid_ctaid(k->grid, p->cta, first);
-    unsigned lo = 0;
-    while (lo < 4 && !(r->bits >> lo & 1))
-        lo++;
-    cur x = {.pc = r->pc, .warp = r->warp, .clock = r->clock,
-             .kind = write ? WMI_ACC_WRITE : WMI_ACC_READ, .size = 4 - lo,
-             .lane = r->lane, .space = WM_SPACE_GLOBAL, .buf = buf,
-             .addr = off + lo};
-    if (r->bits & REC_ATOMIC)
-        x.kind = WMI_ACC_ATOMIC;
-    hazard_in(k, kind, &prior, kind != WM_HAZ_WAR, &x, first);
-}
-
-/* cross_slow when p is an earlier CTA's access on r's bytes; the words
-   of a race-free kernel mostly stop at this test, inline in merge_cta. */
-static inline void cross(wmi_check *k, const wmi_xrec *p, const rec *r,
-                         int write, wm_hazard_kind kind, long buf,
-                         uint64_t off)
-{
-    if (p->cta && (p->bits & r->bits & REC_BYTES))
-        cross_slow(k, p, r, write, kind, buf, off);
-}
-
-/* Fold the ending CTA's global words into the launch-wide shadow, checking
-   each against the earlier CTAs' last write and read. */
-static void merge_cta(wmi_check *k)
-{
-    if (!k->grid || !k->cta || !k->gt)
-        return;
-    /* the CTA's words in slot order (the order of the reports) */
-    for (uint32_t g = 0; g < k->gcap / 64; g++)
-        for (uint64_t live = k->glive[g]; live; live &= live - 1) {
-            uint32_t i = g * 64 + (uint32_t)__builtin_ctzll(live);
-            wmi_word *e = &k->gt[i].w;
-            assert(e->cta == k->cta);
-            uint64_t a = (k->gt[i].key - 1) * 4;
-            uint32_t bi;
-            long buf = gbuf_of(k, a, &bi);
-            uint64_t off = a & WMI_WIN_MASK;
-            wmi_xword *xw = buf < 0 ? NULL : wmi_grid_word(k->grid, bi, off);
-            if (!xw)
-                continue;
-            if (e->w.bits) {
-                cross(k, &xw->w, &e->w, 1, WM_HAZ_WAW, buf, off);
-                cross(k, &xw->r, &e->w, 1, WM_HAZ_WAR, buf, off);
-            }
-            for (int j = 0; j < 2; j++)
-                if (e->r[j].bits)
-                    cross(k, &xw->w, &e->r[j], 0, WM_HAZ_RAW, buf, off);
-            if (e->w.bits)
-                xw->w = to_xrec(k, &e->w);
-            if (e->r[0].bits)
-                xw->r = to_xrec(k, &e->r[0]);
-        }
 }
 
 /*
@@ -892,14 +541,14 @@ HOT void mem_words_k(wmi_check *k, cur *x, const uint64_t *addr,
         if (global) {
             off = a & WMI_WIN_MASK;
             x->space = WM_SPACE_GLOBAL;
-            x->buf = gbuf_of(k, a, &bi);
-            e = gword(k, a / 4);
+            x->buf = wmi_check_gbuf(k, a, &bi);
+            e = race ? wmi_gword(k, a / 4) : &k->gnone;
         } else {
             if (mg) {
                 x->space = WM_SPACE_SHARED;
                 x->buf = -1;
             }
-            e = off / 4 < k->nsh ? current(k, &k->sh[off / 4]) : NULL;
+            e = off / 4 < k->nsh ? wmi_shword(k, off / 4) : NULL;
         }
         if (!e)
             continue;
@@ -923,21 +572,6 @@ HOT void mem_words_k(wmi_check *k, cur *x, const uint64_t *addr,
         if (global && bi != UINT32_MAX && init)
             global_init(k, bi, x, 0);
     }
-}
-
-/* Can write record w conflict with no lane of the access (pc, warp,
-   clock; vc: the warp's row of clocks), whatever the lane and its bytes?
-   (conflict() of a read is then 0 for each: no write, or one ordered
-   before the whole warp, or one of the same instance.)  Scalars, not a
-   cur: the hot loop keeps them in registers. */
-static inline int write_clean(const rec *w, uint32_t pc, uint32_t warp,
-                              uint32_t clock, const uint32_t *vc, int intra)
-{
-    if (!(w->bits & REC_BYTES))
-        return 1;
-    if (w->warp != warp)
-        return w->clock <= vc[w->warp];
-    return w->clock < clock || !intra || (w->pc == pc && w->clock == clock);
 }
 
 /* Read slot r against every lane of a warp: another warp's read (or
@@ -1023,7 +657,7 @@ static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
         r.lane = (uint8_t)l;
         r.bits = (uint8_t)(mk | strong);
         if ((st & ~15u) != base) { /* the instruction's first lane here */
-            current(k, e);
+            e = wmi_shword(k, wd);
             st = base;
             if (write_clean(&e->w, pc, warp, clock, vc, 1) &&
                 (!init || e->init == 15)) {
@@ -1058,21 +692,6 @@ static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
     }
 }
 
-/* Is record r (empty, or another instance's access) ordered before
-   every lane of the access (pc, warp, clock; vc its warp's clocks)?
-   Then conflict() and write_conflict() are 0 for every lane and mask. */
-static inline int rec_before(const rec *r, uint32_t pc, uint32_t warp,
-                             uint32_t clock, const uint32_t *vc, int intra)
-{
-    if (!(r->bits & REC_BYTES))
-        return 1;
-    if (r->warp != warp)
-        return r->clock <= vc[r->warp];
-    if (r->pc == pc && r->clock == clock)
-        return 0; /* this instance: another lane of the store */
-    return r->clock < clock || !intra;
-}
-
 /*
  * Shared stores of at most 4 bytes with races checked: mem_words_k's
  * loop, lane by lane in the same order.  A lane whose word's last write
@@ -1098,7 +717,7 @@ static void shared_writes(wmi_check *k, cur *x, const uint64_t *addr,
         uint64_t off = addr[l], wd = off / 4;
         if (wd >= k->nsh)
             continue;
-        wmi_word *e = current(k, &k->sh[wd]);
+        wmi_word *e = wmi_shword(k, wd);
         unsigned mk = low << (off & 3) & 15u;
         if (rec_before(&e->w, pc, warp, clock, vc, intra) &&
             rec_before(&e->r[0], pc, warp, clock, vc, intra) &&
@@ -1116,18 +735,10 @@ static void shared_writes(wmi_check *k, cur *x, const uint64_t *addr,
     }
 }
 
-static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
-                      uint32_t mg)
+/* mem_words_k for x's kind. */
+static void plain_words(wmi_check *k, cur *x, const uint64_t *addr,
+                        uint32_t ms, uint32_t mg)
 {
-    if (x->kind == WMI_ACC_WRITE && !mg && (k->checks & WM_CHECK_RACE)) {
-        shared_writes(k, x, addr, ms);
-        return;
-    }
-    if (x->kind == WMI_ACC_READ && !mg && k->intra &&
-        (k->checks & WM_CHECK_RACE)) {
-        shared_reads(k, x, addr, ms);
-        return;
-    }
     switch (x->kind) {
     case WMI_ACC_READ:
         mem_words_k(k, x, addr, ms, mg, WMI_ACC_READ);
@@ -1139,6 +750,166 @@ static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
         mem_words_k(k, x, addr, ms, mg, WMI_ACC_ATOMIC);
         return;
     }
+}
+
+/* Bit l: lanes l and l + 1 are both in m and lane l + 1's 4 bytes come
+   right after lane l's. */
+static uint32_t lane_steps(const uint64_t *addr, uint32_t m)
+{
+    uint32_t s = 0;
+    for (unsigned l = 0; l < 31; l++)
+        s |= (uint32_t)(addr[l + 1] - addr[l] == 4) << l;
+    return s & m & (m >> 1);
+}
+
+/* The lanes of the run that starts at lane l (steps: lane_steps), up to
+   the end of the chunk of 32 words that lane l's word is in. */
+static inline uint32_t run_at(uint32_t steps, unsigned l, const uint64_t *addr)
+{
+    unsigned n = (unsigned)__builtin_ctz(~(steps >> l)) + 1;
+    unsigned room = 32 - (unsigned)(addr[l] / 4 % 32);
+    n = n < room ? n : room;
+    return (n >= 32 ? ~0u : (1u << n) - 1) << l;
+}
+
+/*
+ * Global accesses of 4 bytes with races checked: mem_words_k's loop, lane
+ * by lane in lane order, but a run of consecutive lanes on consecutive
+ * aligned words of one chunk that the unit has not touched yet is
+ * recorded at once (wmi_gwords_run): such words hold no record, so no
+ * lane of the run can report anything, and each gets the record
+ * mem_words_k would give it.  The lanes before a run are done first, so
+ * the words are first touched in lane order, as they were.
+ */
+static void global_runs(wmi_check *k, cur *x, const uint64_t *addr,
+                        uint32_t mg)
+{
+    uint32_t steps = lane_steps(addr, mg), rest = 0;
+    while (mg) {
+        unsigned l = (unsigned)__builtin_ctz(mg);
+        uint32_t lanes = run_at(steps, l, addr);
+        mg &= ~lanes;
+        if (addr[l] % 4 == 0) {
+            if (rest)
+                plain_words(k, x, addr, 0, rest);
+            rest = 0;
+            if (wmi_gwords_run(k, x, x->kind, addr[l] >> 2, l,
+                               (unsigned)__builtin_popcount(lanes)))
+                continue;
+        }
+        rest |= lanes;
+    }
+    if (rest)
+        plain_words(k, x, addr, 0, rest);
+}
+
+/* The per-lane loop of shared accesses with races checked: with its
+   shortcuts for stores and, lanes unordered, loads. */
+static void shared_lanes(wmi_check *k, cur *x, const uint64_t *addr,
+                         uint32_t ms)
+{
+    if (x->kind == WMI_ACC_WRITE)
+        shared_writes(k, x, addr, ms);
+    else if (x->kind == WMI_ACC_READ && k->intra)
+        shared_reads(k, x, addr, ms);
+    else
+        plain_words(k, x, addr, ms, 0);
+}
+
+/* Lanes of run `lanes` (from lane l, on words from addr[l] / 4) to
+   wmi_shrun, but for those on words the per-lane loop keeps, which go to
+   *rest (done first, as every lane before a run); an instruction that
+   finds every word of a run kept goes to the per-lane loop from then on
+   (shlanes: which path records a lane changes nothing but the time). */
+static void shared_run(wmi_check *k, cur *x, const uint64_t *addr,
+                       uint32_t lanes, unsigned l, uint32_t *rest)
+{
+    uint64_t w0 = addr[l] >> 2;
+    uint32_t kept = wmi_shrun_opened(k, w0, (unsigned)__builtin_popcount(
+                                                lanes)) << l;
+    if (kept == lanes) { /* (the per-lane loop keeps these words: it
+                            serves the instruction from now on) */
+        k->shlanes[x->pc] = 1;
+        *rest |= lanes;
+        return;
+    }
+    while (lanes) {
+        unsigned s = (unsigned)__builtin_ctz(lanes);
+        uint32_t free = lanes & ~kept;
+        uint32_t part = kept >> s & 1 ? 1u << s
+                                      : run_at(free & (free >> 1), s, addr);
+        unsigned n = (unsigned)__builtin_popcount(part);
+        lanes &= ~part;
+        if (n >= 2) {
+            if (*rest)
+                shared_lanes(k, x, addr, *rest);
+            *rest = 0;
+            if (wmi_shrun(k, x, w0 + (s - l), s, n))
+                continue;
+        }
+        *rest |= part;
+    }
+}
+
+/*
+ * Shared loads and stores of 4 bytes with races checked: shared_lanes,
+ * but a run of at least 2 consecutive lanes on consecutive aligned words
+ * of one chunk, none of which the per-lane loop keeps, is recorded at
+ * once when no lane of it can report (ptx_check_shrun.c), each word as
+ * the per-lane loop would record it (a broadcast's or a column's lanes,
+ * one word each, stay with the per-lane loop, whose shortcuts serve them
+ * better, and so do the instructions whose runs were opened, and those
+ * whose first two lanes make no step).  The lanes before a run are done
+ * first, in lane order as before.
+ */
+static void shared_runs(wmi_check *k, cur *x, const uint64_t *addr,
+                        uint32_t ms)
+{
+    uint32_t second = ms & (ms - 1), steps = 0, rest = 0;
+    /* (a run is looked for when the first two lanes make a step) */
+    if (!k->shlanes[x->pc] && second &&
+        addr[__builtin_ctz(second)] - addr[__builtin_ctz(ms)] == 4)
+        steps = lane_steps(addr, ms);
+    if (!steps) { /* no run: every lane one by one */
+        shared_lanes(k, x, addr, ms);
+        return;
+    }
+    while (ms) {
+        unsigned l = (unsigned)__builtin_ctz(ms);
+        uint32_t lanes = run_at(steps, l, addr);
+        ms &= ~lanes;
+        if (!(lanes & (lanes - 1)) || addr[l] % 4 ||
+            (addr[l] >> 2) + (unsigned)__builtin_popcount(lanes) > k->nsh)
+            rest |= lanes;
+        else
+            shared_run(k, x, addr, lanes, l, &rest);
+    }
+    if (rest)
+        shared_lanes(k, x, addr, rest);
+}
+
+static void mem_words(wmi_check *k, cur *x, const uint64_t *addr, uint32_t ms,
+                      uint32_t mg)
+{
+    int race = (k->checks & WM_CHECK_RACE) != 0;
+    if (race && !k->slow) {
+        if (!mg && x->size == 4 && x->kind != WMI_ACC_ATOMIC) {
+            x->space = WM_SPACE_SHARED;
+            x->buf = -1;
+            shared_runs(k, x, addr, ms);
+            return;
+        }
+        if (!mg && (x->kind == WMI_ACC_WRITE ||
+                    (x->kind == WMI_ACC_READ && k->intra))) {
+            shared_lanes(k, x, addr, ms);
+            return;
+        }
+        if (!ms && x->size == 4) {
+            global_runs(k, x, addr, mg);
+            return;
+        }
+    }
+    plain_words(k, x, addr, ms, mg);
 }
 
 /* Stores wider than a word: lanes of the instruction at the same address
@@ -1170,7 +941,7 @@ static void lane_collisions(wmi_check *k, cur *x, const uint64_t *addr,
         uint32_t bi;
         if (mg >> l & 1) {
             y.space = WM_SPACE_GLOBAL;
-            y.buf = gbuf_of(k, addr[l], &bi);
+            y.buf = wmi_check_gbuf(k, addr[l], &bi);
             y.addr = addr[l] & WMI_WIN_MASK;
         }
         hazard(k, WM_HAZ_WARP_WAW, &r, 1, &y);

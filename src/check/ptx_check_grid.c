@@ -17,11 +17,14 @@
  * access of the current CTA stamped acq b iff the current CTA completed an
  * acquire, numbered q <= b, of a release of A numbered k > a.
  *
- * The shadow across CTAs is flat, one wmi_xword per 4-byte word of each
- * argument buffer (allocated when first touched, for buffers of at most
- * WMI_GRID_MAX_BUF bytes): the last write and the last read that reached
- * the end of their CTA.  ptx_check.c folds each CTA's words into it when
- * the CTA ends (wmi_check_cta_begin of the next one, or the finish).
+ * The shadow across CTAs holds, for every 4-byte word of each argument
+ * buffer of at most WMI_GRID_MAX_BUF bytes, the last write and the last
+ * read that reached the end of their CTA, in chunks of 32 words
+ * (ptx_check_xchunk.c) allocated 256 at a time when first written (zeroed
+ * by the allocation, so each page of the shadow faults once, written; a
+ * page first read would fault twice, mapped and then copied).  ptx_check.c
+ * folds each CTA's words into it when the CTA ends (wmi_check_cta_begin of
+ * the next one, or the finish).
  */
 #include "ptx_check_int.h"
 
@@ -29,6 +32,7 @@
 #include <string.h>
 
 #define SYNC_WORDS 4096u   /* flag words with published releases */
+#define BLOCK_CHUNKS 256u  /* chunks allocated together (12 KiB) */
 #define MAX_PUB 65536u     /* (CTA, release) pairs of one flag word */
 
 typedef struct pub {
@@ -45,7 +49,8 @@ typedef struct syncw {
 struct wmi_grid {
     const wmi_gbuf *gbufs;
     uint32_t nbufs;
-    wmi_xword **xw;      /* per argument buffer, or NULL */
+    wmi_xchunk ***xc;    /* per argument buffer: its blocks of chunks (a
+                            NULL block: nothing recorded there yet) */
     uint8_t *untracked;  /* per buffer: too large, or out of memory */
     syncw *sw;           /* SYNC_WORDS slots */
     /* the current CTA */
@@ -79,6 +84,26 @@ static int grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
     return 1;
 }
 
+/* Blocks of chunks of buffer buf. */
+static uint64_t nblocks(const wmi_grid *g, uint32_t buf)
+{
+    uint64_t chunks = (g->gbufs[buf].bytes + 127) / 128;
+    return (chunks + BLOCK_CHUNKS - 1) / BLOCK_CHUNKS;
+}
+
+static void free_chunks(wmi_grid *g, uint32_t buf)
+{
+    wmi_xchunk **b = g->xc[buf];
+    if (!b)
+        return;
+    for (uint64_t i = 0, n = nblocks(g, buf); i < n; i++) {
+        for (uint32_t j = 0; b[i] && j < BLOCK_CHUNKS; j++)
+            free(b[i][j].words);
+        free(b[i]);
+    }
+    free(b);
+}
+
 wmi_grid *wmi_grid_new(const wmi_gbuf *gbufs, uint32_t nbufs)
 {
     wmi_grid *g = calloc(1, sizeof *g);
@@ -86,10 +111,10 @@ wmi_grid *wmi_grid_new(const wmi_gbuf *gbufs, uint32_t nbufs)
         return NULL;
     g->gbufs = gbufs;
     g->nbufs = nbufs;
-    g->xw = calloc(nbufs ? nbufs : 1, sizeof *g->xw);
+    g->xc = calloc(nbufs ? nbufs : 1, sizeof *g->xc);
     g->untracked = calloc(nbufs ? nbufs : 1, 1);
     g->sw = calloc(SYNC_WORDS, sizeof *g->sw);
-    if (!g->xw || !g->untracked || !g->sw) {
+    if (!g->xc || !g->untracked || !g->sw) {
         wmi_grid_free(g);
         return NULL;
     }
@@ -100,11 +125,11 @@ void wmi_grid_free(wmi_grid *g)
 {
     if (!g)
         return;
-    for (uint32_t i = 0; g->xw && i < g->nbufs; i++)
-        free(g->xw[i]);
+    for (uint32_t i = 0; g->xc && i < g->nbufs; i++)
+        free_chunks(g, i);
     for (uint32_t i = 0; g->sw && i < SYNC_WORDS; i++)
         free(g->sw[i].e);
-    free(g->xw);
+    free(g->xc);
     free(g->untracked);
     free(g->sw);
     free(g->k1);
@@ -293,19 +318,33 @@ void wmi_grid_strong(wmi_grid *g, uint64_t wa, unsigned sync, int reads,
         publish(g, w, g->touched[i], g->kb[g->touched[i]]);
 }
 
-wmi_xword *wmi_grid_word(wmi_grid *g, uint32_t buf, uint64_t off)
+wmi_xchunk *wmi_grid_chunk(wmi_grid *g, uint32_t buf, uint64_t off, int make,
+                           uint32_t *valid)
 {
     if (buf >= g->nbufs || g->untracked[buf] || off >= g->gbufs[buf].bytes)
         return NULL;
-    if (!g->xw[buf]) {
-        uint64_t n = g->gbufs[buf].bytes / 4 + 1;
+    if (!g->xc[buf]) {
+        if (!make)
+            return NULL;
         if (g->gbufs[buf].bytes > WMI_GRID_MAX_BUF ||
-            !(g->xw[buf] = calloc(n, sizeof **g->xw))) {
+            !(g->xc[buf] = calloc(nblocks(g, buf), sizeof *g->xc[buf]))) {
             g->untracked[buf] = 1;
             return NULL;
         }
     }
-    return &g->xw[buf][off / 4];
+    uint64_t c = off / 128;
+    wmi_xchunk **b = &g->xc[buf][c / BLOCK_CHUNKS];
+    if (!*b) {
+        if (!make)
+            return NULL;
+        if (!(*b = calloc(BLOCK_CHUNKS, sizeof **b))) {
+            g->oom = 1;
+            return NULL;
+        }
+    }
+    uint64_t words = (g->gbufs[buf].bytes - off + 3) / 4; /* starting in it */
+    *valid = words >= 32 ? ~0u : (1u << words) - 1;
+    return &(*b)[c % BLOCK_CHUNKS];
 }
 
 /* ---- decoding --------------------------------------------------------- */

@@ -143,8 +143,8 @@ void wmi_check_cluster_wait(wmi_cta *c, const wmi_warp *w, uint64_t phase);
 
 /* ---- races between CTAs (ptx_check_grid.c) ---------------------------- */
 
-/* Argument buffers up to this size are tracked between CTAs (32 bytes of
-   shadow per 4-byte word, allocated when first touched). */
+/* Argument buffers up to this size are tracked between CTAs (in chunks of
+   32 words, allocated when first written; ptx_check_grid.c). */
 #define WMI_GRID_MAX_BUF ((uint64_t)64 << 20)
 
 /* An access of an earlier CTA in the launch-wide shadow. */
@@ -158,6 +158,29 @@ typedef struct wmi_xrec {
 typedef struct wmi_xword {
     wmi_xrec w, r; /* the last write, the last read */
 } wmi_xword;
+
+/* The same records of some words of a chunk: word i of mask has
+   {pc, cta, warp, rel, lane0 + i, bits}, the last read of each if read,
+   else the last write. */
+typedef struct wmi_xrun {
+    uint32_t mask, pc, cta;
+    uint16_t warp, rel;
+    int8_t lane0;
+    uint8_t bits;
+    uint8_t read;
+} wmi_xrun;
+
+/*
+ * The earlier CTAs' last write and last read of the 32 words of a chunk
+ * (128 aligned bytes of an argument buffer): while they fit, two runs of
+ * either (a warp's contiguous access is one run, whatever the words it
+ * leaves to others), else one wmi_xword per word (words, then the runs
+ * are unused).
+ */
+typedef struct wmi_xchunk {
+    wmi_xrun x[2];
+    wmi_xword *words;
+} wmi_xchunk;
 
 typedef struct wmi_grid wmi_grid;
 
@@ -192,9 +215,28 @@ void wmi_grid_strong(wmi_grid *g, uint64_t wa, unsigned sync, int reads,
 int wmi_grid_ordered(const wmi_grid *g, uint32_t a, uint16_t rel,
                      uint16_t acq);
 
-/* The launch-wide shadow of byte off of argument buffer buf, or NULL when
-   the buffer is not tracked. */
-wmi_xword *wmi_grid_word(wmi_grid *g, uint32_t buf, uint64_t off);
+/* The launch-wide chunk at byte off (a multiple of 128) of argument buffer
+   buf, allocated when make, with the words that lie in the buffer in
+   *valid; NULL when the buffer is not tracked, off is past its end, or
+   (make 0) nothing was recorded in the chunk's part of the buffer. */
+wmi_xchunk *wmi_grid_chunk(wmi_grid *g, uint32_t buf, uint64_t off, int make,
+                           uint32_t *valid);
+
+/* Whether chunk c holds any write; any read. */
+int wmi_xchunk_writes(const wmi_xchunk *c);
+int wmi_xchunk_reads(const wmi_xchunk *c);
+
+/* The last read (read) or write of word i of chunk c; cta 0: none. */
+wmi_xrec wmi_xchunk_get(const wmi_xchunk *c, int read, unsigned i);
+
+/* Replace the records of words wm of chunk c by w[i] (writes) and those of
+   rm by r[i] (reads); 0 when out of memory. */
+int wmi_xchunk_put(wmi_xchunk *c, uint32_t wm, const wmi_xrec *w,
+                   uint32_t rm, const wmi_xrec *r);
+
+/* The same for the words of run r: each gets r's record (a read's, or a
+   write's); 0 when out of memory. */
+int wmi_xchunk_put_run(wmi_xchunk *c, const wmi_xrun *r);
 
 /* ---- schedules (ptx_check_sched.c) ------------------------------------ */
 

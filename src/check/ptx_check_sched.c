@@ -8,6 +8,11 @@
  * Only argument buffers and extra buffers are compared (module __device__
  * variables are not).  The first run's outputs are what the caller gets;
  * the second run adds nothing to the statistics and finds no hazards.
+ * The second run runs on the saved images of the inputs, and the first
+ * run's outputs stay where they are; only when buffers overlap or
+ * textures are bound (to memory that may be a buffer) does it run in the
+ * buffers themselves, the inputs swapped in and the outputs back after,
+ * so that what one writes shows in the other as in the first run.
  */
 #include "ptx_check_int.h"
 
@@ -82,16 +87,18 @@ static void bufs_swap(bufset *b)
         }
 }
 
-/* First difference between the buffers (other run) and the images (the
-   reported run): into chk; 0 if none. */
-static int first_diff(const bufset *b, wm_ptx_check *chk)
+/* First difference between the reported run's outputs and the other
+   run's (in the buffers and the images, or, swapped, the other way
+   round): into chk; 0 if none. */
+static int first_diff(const bufset *b, int swapped, wm_ptx_check *chk)
 {
     for (size_t i = 0; i < b->n; i++) {
         if (!b->copy[i] || memcmp(b->p[i], b->copy[i], b->bytes[i]) == 0)
             continue;
         size_t o = 0;
-        const unsigned char *p = b->p[i];
-        while (p[o] == b->copy[i][o])
+        const unsigned char *rep = swapped ? b->copy[i] : b->p[i];
+        const unsigned char *oth = swapped ? b->p[i] : b->copy[i];
+        while (rep[o] == oth[o])
             o++;
         unsigned es = chk->elem_size && i < chk->nelem_size
                           ? chk->elem_size[i] : 1;
@@ -104,11 +111,42 @@ static int first_diff(const bufset *b, wm_ptx_check *chk)
         chk->diff_arg = (long)i;
         chk->diff_byte = o;
         chk->diff_elem = e;
-        memcpy(chk->diff_bytes[0], b->copy[i] + start, k);
-        memcpy(chk->diff_bytes[1], p + start, k);
+        memcpy(chk->diff_bytes[0], rep + start, k);
+        memcpy(chk->diff_bytes[1], oth + start, k);
         return 1;
     }
     return 0;
+}
+
+/* May the other run have the images for buffers?  Not when two buffers
+   overlap or a texture is bound: then what is written through one must
+   show in the other, which only the buffers themselves do. */
+static int images_apart(const wm_ptx_launch *l, const bufset *b)
+{
+    if (l->ntextures)
+        return 0;
+    for (size_t i = 0; i < b->n; i++)
+        for (size_t j = i + 1; b->p[i] && j < b->n; j++) {
+            const unsigned char *x = b->p[i], *y = b->p[j];
+            if (y && x < y + b->bytes[j] && y < x + b->bytes[i])
+                return 0;
+        }
+    return 1;
+}
+
+/* l with its buffers replaced by b's images, in args (nargs + nextra). */
+static wm_ptx_launch on_images(const wm_ptx_launch *l, const bufset *b,
+                               wm_ptx_arg *args)
+{
+    wm_ptx_launch l2 = *l;
+    for (size_t i = 0; i < b->n; i++) {
+        args[i] = i < l->nargs ? l->args[i] : l->extra[i - l->nargs];
+        if (b->copy[i])
+            args[i].buf = b->copy[i];
+    }
+    l2.args = args;
+    l2.extra = l->nextra ? args + l->nargs : NULL;
+    return l2;
 }
 
 wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
@@ -130,12 +168,19 @@ wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
         bufs_free(&b);
         return st;
     }
-    /* the images now hold the reported outputs, the buffers the inputs */
-    bufs_swap(&b);
+    int swapped = !images_apart(l, &b);
+    wm_ptx_arg *args = swapped ? NULL : calloc(b.n + 1, sizeof *args);
+    if (!swapped && !args) {
+        bufs_free(&b);
+        return WM_ERR_NOMEM;
+    }
+    wm_ptx_launch l2 = swapped ? *l : on_images(l, &b, args);
+    if (swapped) /* the images now hold the reported outputs, the buffers
+                    the inputs */
+        bufs_swap(&b);
     wm_ptx_check alt;
     memset(&alt, 0, sizeof alt);
     alt.schedule = chk->other;
-    wm_ptx_launch l2 = *l;
     l2.check = &alt;
     l2.cache = NULL;
     l2.progress = NULL;
@@ -149,9 +194,11 @@ wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
         chk->differs = 1; /* the other order stopped at a fault */
         chk->diff_arg = -1;
     } else {
-        first_diff(&b, chk);
+        first_diff(&b, swapped, chk);
     }
-    bufs_swap(&b); /* back to the reported run's outputs */
+    if (swapped)
+        bufs_swap(&b); /* back to the reported run's outputs */
+    free(args);
     bufs_free(&b);
     return st;
 }

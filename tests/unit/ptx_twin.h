@@ -55,6 +55,24 @@ static inline int twin_same_fault(const wm_ptx_fault *a, const wm_ptx_fault *b)
            a->call_line == b->call_line;
 }
 
+/* The findings of two checked runs are the same: every hazard, in order,
+   byte for byte, the dropped count and the schedule comparison. */
+static inline int twin_same_check(const wm_ptx_check *a, const wm_ptx_check *b)
+{
+    if (a->nhazards != b->nhazards || a->dropped != b->dropped ||
+        a->differs != b->differs || a->diff_arg != b->diff_arg ||
+        a->diff_byte != b->diff_byte || a->diff_elem != b->diff_elem ||
+        memcmp(a->diff_bytes, b->diff_bytes, sizeof a->diff_bytes) != 0)
+        return 0;
+    for (size_t i = 0; i < a->nhazards; i++)
+        if (memcmp(&a->hazards[i], &b->hazards[i], sizeof a->hazards[i])) {
+            fprintf(stderr, "twin: hazard %zu differs between the slow and "
+                    "fast paths\n", i);
+            return 0;
+        }
+    return 1;
+}
+
 /* wm_ptx_run, checked against the slow path (see the file header). */
 static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
                           const wm_ptx_launch *l, wm_agg *agg,
@@ -78,7 +96,16 @@ static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
     wm_agg *sagg = agg ? wm_agg_new(wm_agg_arch(agg)) : NULL;
     wm_ptx_result sres, fres;
     wm_ptx_fault sft, fft;
-    wm_status sst = wmi_ptx_run_opts(m, k, l, sagg, &sres, &sft, WMI_RUN_SLOW);
+    wm_ptx_launch sl = *l;
+    wm_ptx_check schk;
+    if (l->check) { /* the slow run's findings apart (same inputs) */
+        schk = *l->check;
+        schk.hazards = NULL;
+        schk.nhazards = 0;
+        sl.check = &schk;
+    }
+    wm_status sst = wmi_ptx_run_opts(m, k, &sl, sagg, &sres, &sft,
+                                     WMI_RUN_SLOW);
     for (size_t i = 0; snap && slow && i < n; i++)
         if (snap[i] && slow[i]) {
             memcpy(slow[i], bufs[i].buf, bufs[i].bytes);
@@ -92,7 +119,11 @@ static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
         CHECK_EQ(sres.thread_insts, fres.thread_insts);
         CHECK_EQ(sres.ctas_run, fres.ctas_run);
         CHECK(twin_same_agg(sagg, agg));
+        if (l->check)
+            CHECK(twin_same_check(&schk, l->check));
     }
+    if (l->check)
+        wm_ptx_check_clear(&schk);
     for (size_t i = 0; snap && slow && i < n; i++) {
         if (slow[i])
             CHECK(memcmp(slow[i], bufs[i].buf, bufs[i].bytes) == 0);

@@ -1,0 +1,538 @@
+/*
+ * ptx_check_gwords.c -- the global words a unit (a CTA, or a cluster's
+ * CTAs) touched, for `warpmem run --check race` (ptx_check_int.h states
+ * the model), and their fold into the launch-wide shadow of
+ * ptx_check_grid.c when the unit ends.
+ *
+ * A chunk of 32 words (128 aligned bytes) knows which of its words the
+ * unit touched and where their entries (last write, two reads) are, so a
+ * warp's contiguous access costs one or two chunk lookups.  A run of lanes
+ * on words the unit had not touched gives them all one record but for the
+ * lane (wmi_gwords_run): the chunk names them by that run and makes no
+ * entry until an access touches one of them again (wmi_gwords_open), and
+ * the fold takes them as a run too.  The fold goes chunk by chunk: each
+ * chunk's words are compared with the earlier units' records of the
+ * chunk, then their records replace those.
+ *
+ * The order of the reports: the fold's hazards come in the slot order of
+ * the per-word hash table the unit's words were kept in before (gslot:
+ * groups of 16 consecutive words scattered over a table of gsim slots,
+ * doubled whenever half full, filled in first-touch order), which decides
+ * which occurrence of a hazard is reported first.  Most units report
+ * nothing: a first pass tells whether any word would (fold_reports); only
+ * then is that table rebuilt from the first-touch order (gt[]) and walked
+ * (fold_in_order).  The records then replace the old ones chunk by chunk,
+ * which gives the same shadow in any order (each word's update reads only
+ * its own records).
+ */
+#include "ptx_check_state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define GC_START 64u    /* chunks */
+#define GE_START 1024u  /* entries */
+#define GT_START 256u   /* first touches */
+#define GSIM_START 1024u
+
+int wmi_gwords_new(wmi_check *k)
+{
+    k->gccap = GC_START;
+    k->gc = calloc(k->gccap, sizeof *k->gc);
+    k->gcl = calloc(k->gccap / 2, sizeof *k->gcl);
+    k->gecap = GE_START;
+    k->ge = malloc(k->gecap * sizeof *k->ge);
+    k->gtcap = GT_START;
+    k->gt = malloc(k->gtcap * sizeof *k->gt);
+    k->gsim = GSIM_START;
+    return k->gc && k->gcl && k->ge && k->gt;
+}
+
+void wmi_gwords_free(wmi_check *k)
+{
+    free(k->gc);
+    free(k->gcl);
+    free(k->ge);
+    free(k->gt);
+}
+
+void wmi_gwords_begin(wmi_check *k)
+{
+    k->gcn = k->gen = k->gtn = k->gwords = 0;
+    k->glast = NULL;
+}
+
+static inline uint32_t cslot(uint64_t key, uint32_t cap)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+/* Double the chunk table, keeping the unit's chunks; 0 when out of memory.
+   (Chunks of older units count as empty: none is removed within a unit,
+   so a probe never passes the slot its key was put in.) */
+static int chunks_grow(wmi_check *k)
+{
+    uint32_t cap = k->gccap * 2;
+    gchunk *nt = calloc(cap, sizeof *nt);
+    uint32_t *list = malloc(cap / 2 * sizeof *list);
+    if (!nt || !list) {
+        free(nt);
+        free(list);
+        return 0;
+    }
+    for (uint32_t n = 0; n < k->gcn; n++) {
+        const gchunk *c = &k->gc[k->gcl[n]];
+        uint32_t s = cslot(c->key, cap);
+        while (nt[s].cta == k->cta)
+            s = (s + 1) & (cap - 1);
+        nt[s] = *c;
+        list[n] = s;
+    }
+    free(k->gc);
+    free(k->gcl);
+    k->gc = nt;
+    k->gcl = list;
+    k->gccap = cap;
+    k->glast = NULL;
+    return 1;
+}
+
+/* The slot of the unit's chunk of key, or of the empty one it would go
+   in. */
+static uint32_t chunk_slot(const wmi_check *k, uint64_t key)
+{
+    uint32_t s = cslot(key, k->gccap);
+    while (k->gc[s].cta == k->cta && k->gc[s].key != key)
+        s = (s + 1) & (k->gccap - 1);
+    return s;
+}
+
+gchunk *wmi_gwords_chunk(wmi_check *k, uint64_t key)
+{
+    uint32_t s = chunk_slot(k, key);
+    if (k->gc[s].cta == k->cta)
+        return &k->gc[s];
+    if (2 * (k->gcn + 1) > k->gccap) {
+        if (!chunks_grow(k)) {
+            k->oom = 1;
+            return NULL;
+        }
+        s = chunk_slot(k, key); /* the key is not in the new table */
+    }
+    gchunk *c = &k->gc[s];
+    c->key = key;
+    c->cta = k->cta;
+    c->live = c->ent = c->run[0] = c->run[1] = 0;
+    k->gcl[k->gcn++] = s;
+    return c;
+}
+
+/* Room for n more in an array p of *cap elements of size elem holding
+   have; 0 when out of memory. */
+static int room(wmi_check *k, void **p, uint32_t *cap, uint32_t have,
+                uint32_t n, size_t elem)
+{
+    if (have + n <= *cap)
+        return 1;
+    uint32_t nc = *cap;
+    while (nc < have + n)
+        nc *= 2;
+    void *q = realloc(*p, (size_t)nc * elem);
+    if (!q) {
+        k->oom = 1;
+        return 0;
+    }
+    *p = q;
+    *cap = nc;
+    return 1;
+}
+
+/* Words wa .. wa + n - 1 are first touched now; 0 when out of memory. */
+static int touched(wmi_check *k, uint64_t wa, uint32_t n)
+{
+    k->gwords += n;
+    if (k->gtn && k->gt[k->gtn - 1].wa + k->gt[k->gtn - 1].n == wa) {
+        k->gt[k->gtn - 1].n += n;
+        return 1;
+    }
+    if (!room(k, (void **)&k->gt, &k->gtcap, k->gtn, 1, sizeof *k->gt))
+        return 0;
+    k->gt[k->gtn].wa = wa;
+    k->gt[k->gtn++].n = n;
+    return 1;
+}
+
+/* A new entry for word i of chunk c, holding e; NULL when out of memory. */
+static wmi_word *entry(wmi_check *k, gchunk *c, unsigned i, const wmi_word *e)
+{
+    if (!room(k, (void **)&k->ge, &k->gecap, k->gen, 1, sizeof *k->ge))
+        return NULL;
+    k->ge[k->gen] = *e;
+    c->idx[i] = k->gen++;
+    c->ent |= 1u << i;
+    return &k->ge[c->idx[i]];
+}
+
+wmi_word *wmi_gwords_add(wmi_check *k, gchunk *c, uint64_t wa)
+{
+    unsigned i = (unsigned)(wa & 31);
+    wmi_word e;
+    memset(&e, 0, sizeof e);
+    e.cta = k->cta;
+    if (!touched(k, wa, 1))
+        return NULL;
+    c->live |= 1u << i;
+    wmi_word *w = entry(k, c, i, &e);
+    if (!w)
+        c->live &= ~(1u << i);
+    return w;
+}
+
+/* Word i of chunk c, which run j names: the entry it would have. */
+static wmi_word run_word(const wmi_check *k, const gchunk *c, int j,
+                         unsigned i)
+{
+    wmi_word e;
+    rec r = c->tpl[j];
+    memset(&e, 0, sizeof e);
+    e.cta = k->cta;
+    r.lane = (uint8_t)((int8_t)r.lane + (int)i);
+    if (c->read[j]) {
+        e.r[0] = r;
+    } else {
+        e.w = r;
+        e.init = 0x0f;
+    }
+    return e;
+}
+
+wmi_word *wmi_gwords_open(wmi_check *k, gchunk *c, uint64_t wa)
+{
+    unsigned i = (unsigned)(wa & 31);
+    int j = c->run[0] >> i & 1 ? 0 : 1;
+    assert((c->run[j] >> i & 1) && !(c->ent >> i & 1));
+    wmi_word e = run_word(k, c, j, i);
+    c->run[j] &= ~(1u << i);
+    return entry(k, c, i, &e);
+}
+
+/* The unit's record of word i of chunk c (live): its entry, or in *tmp
+   the one its run stands for. */
+static const wmi_word *word_at(const wmi_check *k, const gchunk *c,
+                               unsigned i, wmi_word *tmp)
+{
+    if (c->ent >> i & 1)
+        return &k->ge[c->idx[i]];
+    *tmp = run_word(k, c, c->run[0] >> i & 1 ? 0 : 1, i);
+    return tmp;
+}
+
+/* Name words m of chunk c, whose only record is t with lane lane0 + word,
+   by a run; 0 when both runs name other records. */
+static int name_run(gchunk *c, uint32_t m, rec t, int read)
+{
+    for (int j = 0; j < 2; j++)
+        if (c->run[j] && c->read[j] == read &&
+            memcmp(&c->tpl[j], &t, sizeof t) == 0) {
+            c->run[j] |= m;
+            return 1;
+        }
+    for (int j = 0; j < 2; j++)
+        if (!c->run[j]) {
+            c->run[j] = m;
+            c->tpl[j] = t;
+            c->read[j] = (uint8_t)read;
+            return 1;
+        }
+    return 0;
+}
+
+int wmi_gwords_run(wmi_check *k, const cur *x, wmi_acc_kind kind,
+                   uint64_t wa, unsigned l, unsigned n)
+{
+    uint64_t key = (wa >> 5) + 1;
+    unsigned i0 = (unsigned)(wa & 31);
+    uint32_t m = (n == 32 ? ~0u : (1u << n) - 1) << i0, bi;
+    assert(i0 + n <= 32 && l + n <= 32);
+    if ((k->checks & WM_CHECK_INIT) &&
+        wmi_check_gbuf(k, wa * 4, &bi) >= 0 && k->gwritten[bi])
+        return 0; /* (the per-lane loop checks and marks its bytes) */
+    gchunk *c = k->glast;
+    if (!c || c->key != key) {
+        if (!(c = wmi_gwords_chunk(k, key)))
+            return 0;
+        k->glast = c;
+    }
+    if ((c->live & m) || !touched(k, wa, n))
+        return 0;
+    /* record_word's record of a word the unit had not touched: a read's
+       first slot, or the write, of all 4 bytes; its lane that of word 0 */
+    rec r = {x->pc, x->clock, (uint16_t)x->warp,
+             (uint8_t)(int8_t)((int)l - (int)i0),
+             (uint8_t)(0x0fu | (kind == WMI_ACC_ATOMIC ? REC_ATOMIC : 0) |
+                       x->strong),
+             x->rel, x->acq};
+    c->live |= m;
+    if (name_run(c, m, r, kind == WMI_ACC_READ))
+        return 1;
+    /* no run left in the chunk: an entry each, as the per-lane loop's */
+    for (uint32_t left = m; left; left &= left - 1) {
+        unsigned i = (unsigned)__builtin_ctz(left);
+        wmi_word e;
+        memset(&e, 0, sizeof e);
+        e.cta = k->cta;
+        rec ri = r;
+        ri.lane = (uint8_t)(l + i - i0);
+        if (kind == WMI_ACC_READ) {
+            e.r[0] = ri;
+        } else {
+            e.w = ri;
+            e.init = 0x0f;
+        }
+        if (!entry(k, c, i, &e))
+            return 1; /* (out of memory: the run reports WM_ERR_NOMEM) */
+    }
+    return 1;
+}
+
+/* ---- the fold ------------------------------------------------------------ */
+
+static wmi_xrec to_xrec(const wmi_check *k, const rec *r)
+{
+    wmi_xrec x = {r->pc, k->cta, r->warp, r->rel, r->lane, r->bits, 0};
+    return x;
+}
+
+/* Is an earlier unit's access p a race with this unit's r?  They share
+   bytes, are not both strong (atomics, volatile flags), and no release
+   and acquire order them. */
+static int crosses(const wmi_check *k, const wmi_xrec *p, const rec *r)
+{
+    if (!p->cta || !(p->bits & r->bits & REC_BYTES))
+        return 0;
+    if ((p->bits & (REC_ATOMIC | REC_STRONG)) &&
+        (r->bits & (REC_ATOMIC | REC_STRONG)))
+        return 0;
+    return !wmi_grid_ordered(k->grid, p->cta, p->rel, r->acq);
+}
+
+/* Report p against r (of a write or not, on the word at buffer offset
+   off) when they race. */
+static void cross(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
+                  wm_hazard_kind kind, long buf, uint64_t off)
+{
+    if (!crosses(k, p, r))
+        return;
+    rec prior = {p->pc, 0, p->warp, p->lane, p->bits, p->rel, 0};
+    unsigned first[3];
+    wmi_grid_ctaid(k->grid, p->cta, first);
+    unsigned lo = 0;
+    while (lo < 4 && !(r->bits >> lo & 1))
+        lo++;
+    cur x = {.pc = r->pc, .warp = r->warp, .clock = r->clock,
+             .kind = write ? WMI_ACC_WRITE : WMI_ACC_READ, .size = 4 - lo,
+             .lane = r->lane, .space = WM_SPACE_GLOBAL, .buf = buf,
+             .addr = off + lo};
+    if (r->bits & REC_ATOMIC)
+        x.kind = WMI_ACC_ATOMIC;
+    wmi_check_hazard(k, kind, &prior, kind != WM_HAZ_WAR, &x, first);
+}
+
+/* The launch-wide chunk of chunk key (allocated when make), its buffer,
+   the chunk's byte offset in it and the words that lie in it; NULL when
+   it is not tracked (or, make 0, holds nothing). */
+static wmi_xchunk *xchunk_of(wmi_check *k, uint64_t key, int make, long *buf,
+                             uint64_t *off, uint32_t *valid)
+{
+    uint64_t a = (key - 1) * 128;
+    uint32_t bi;
+    *buf = wmi_check_gbuf(k, a, &bi);
+    *off = a & WMI_WIN_MASK;
+    return *buf < 0 ? NULL : wmi_grid_chunk(k->grid, bi, *off, make, valid);
+}
+
+/* Would word e (word i of launch-wide chunk x) report against the earlier
+   units' records: its last write against their last write and read, its
+   reads against their write? */
+static int word_reports(const wmi_check *k, const wmi_xchunk *x, unsigned i,
+                        const wmi_word *e)
+{
+    wmi_xrec pw = wmi_xchunk_get(x, 0, i);
+    if (e->w.bits) {
+        wmi_xrec pr = wmi_xchunk_get(x, 1, i);
+        if (crosses(k, &pw, &e->w) || crosses(k, &pr, &e->w))
+            return 1;
+    }
+    for (int j = 0; j < 2; j++)
+        if (e->r[j].bits && crosses(k, &pw, &e->r[j]))
+            return 1;
+    return 0;
+}
+
+/* Would the fold report anything (a race of any word of the unit with an
+   earlier unit's access)?  The checks of fold_word, without reports. */
+static int fold_reports(wmi_check *k)
+{
+    for (uint32_t n = 0; n < k->gcn; n++) {
+        const gchunk *c = &k->gc[k->gcl[n]];
+        long buf;
+        uint64_t off;
+        uint32_t valid;
+        const wmi_xchunk *x = xchunk_of(k, c->key, 0, &buf, &off, &valid);
+        if (!x || !(wmi_xchunk_writes(x) || wmi_xchunk_reads(x)))
+            continue;
+        for (uint32_t m = c->live & valid; m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctz(m);
+            wmi_word tmp;
+            if (word_reports(k, x, i, word_at(k, c, i, &tmp)))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Word wa of the unit against the earlier units' records of it, with the
+   reports. */
+static void fold_word(wmi_check *k, uint64_t wa)
+{
+    const gchunk *c = &k->gc[chunk_slot(k, (wa >> 5) + 1)];
+    unsigned i = (unsigned)(wa & 31);
+    long buf;
+    uint64_t off;
+    uint32_t valid;
+    const wmi_xchunk *x = xchunk_of(k, c->key, 0, &buf, &off, &valid);
+    assert(c->cta == k->cta && (c->live >> i & 1));
+    if (!x || !(valid >> i & 1))
+        return;
+    wmi_word tmp;
+    const wmi_word *e = word_at(k, c, i, &tmp);
+    wmi_xrec pw = wmi_xchunk_get(x, 0, i), pr = wmi_xchunk_get(x, 1, i);
+    off += 4 * i;
+    if (e->w.bits) {
+        cross(k, &pw, &e->w, 1, WM_HAZ_WAW, buf, off);
+        cross(k, &pr, &e->w, 1, WM_HAZ_WAR, buf, off);
+    }
+    for (int j = 0; j < 2; j++)
+        if (e->r[j].bits)
+            cross(k, &pw, &e->r[j], 0, WM_HAZ_RAW, buf, off);
+}
+
+/* The slot of word key in the per-word table of cap slots: groups of 16
+   consecutive words keep their order, groups are scattered. */
+static inline uint32_t gslot(uint64_t key, uint32_t cap)
+{
+    uint64_t g = ((key >> 4) * 0x9e3779b97f4a7c15ull) >> 32;
+    return (uint32_t)((g << 4) | (key & 15)) & (cap - 1);
+}
+
+/* Put word n of keys[] into table t of cap slots (1 + n, 0 empty). */
+static void sim_put(const uint64_t *keys, uint32_t *t, uint32_t cap,
+                    uint32_t n)
+{
+    uint32_t s = gslot(keys[n], cap);
+    while (t[s])
+        s = (s + 1) & (cap - 1);
+    t[s] = n + 1;
+}
+
+/* The keys (word address + 1) of the unit's words in first-touch order;
+   NULL when out of memory. */
+static uint64_t *first_touches(const wmi_check *k)
+{
+    uint64_t *keys = malloc(((size_t)k->gwords + 1) * sizeof *keys);
+    uint32_t n = 0;
+    for (uint32_t i = 0; keys && i < k->gtn; i++)
+        for (uint32_t j = 0; j < k->gt[i].n; j++)
+            keys[n++] = k->gt[i].wa + j + 1;
+    return keys;
+}
+
+/* The fold's reports, word by word in the slot order of the per-word
+   table (see the file's header), which started the unit with cap slots. */
+static void fold_in_order(wmi_check *k, uint32_t cap)
+{
+    uint64_t *keys = first_touches(k);
+    uint32_t *t = keys ? calloc(cap, sizeof *t) : NULL;
+    for (uint32_t n = 0; t && n < k->gwords; n++) {
+        if (2 * (n + 1) > cap) { /* doubled, refilled in slot order */
+            uint32_t *nt = calloc((size_t)cap * 2, sizeof *nt);
+            for (uint32_t s = 0; nt && s < cap; s++)
+                if (t[s])
+                    sim_put(keys, nt, cap * 2, t[s] - 1);
+            free(t);
+            t = nt;
+            cap *= 2;
+        }
+        if (t)
+            sim_put(keys, t, cap, n);
+    }
+    if (!t) {
+        free(keys);
+        k->oom = 1;
+        return;
+    }
+    for (uint32_t s = 0; s < cap; s++)
+        if (t[s])
+            fold_word(k, keys[t[s] - 1] - 1);
+    free(t);
+    free(keys);
+}
+
+/* The unit's records of chunk c replace the earlier ones in x: its words'
+   last write and first read slot (what the per-word fold kept), a run at
+   once for the words a run names.  0 when out of memory. */
+static int fold_chunk(const wmi_check *k, const gchunk *c, wmi_xchunk *x,
+                      uint32_t valid)
+{
+    uint32_t wm = 0, rm = 0;
+    for (int j = 0; j < 2; j++) {
+        uint32_t m = c->run[j] & valid;
+        if (!m)
+            continue;
+        const rec *t = &c->tpl[j];
+        wmi_xrun r = {m,       t->pc,           k->cta, t->warp,
+                      t->rel,  (int8_t)t->lane, t->bits, c->read[j]};
+        if (!wmi_xchunk_put_run(x, &r))
+            return 0;
+    }
+    wmi_xrec w[32], rd[32];
+    for (uint32_t m = c->ent & valid; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        const wmi_word *e = &k->ge[c->idx[i]];
+        if (e->w.bits) {
+            w[i] = to_xrec(k, &e->w);
+            wm |= 1u << i;
+        }
+        if (e->r[0].bits) {
+            rd[i] = to_xrec(k, &e->r[0]);
+            rm |= 1u << i;
+        }
+    }
+    return !(wm | rm) || wmi_xchunk_put(x, wm, w, rm, rd);
+}
+
+/* The unit's records replace the earlier ones, chunk by chunk. */
+static void fold_chunks(wmi_check *k)
+{
+    for (uint32_t n = 0; n < k->gcn; n++) {
+        const gchunk *c = &k->gc[k->gcl[n]];
+        long buf;
+        uint64_t off;
+        uint32_t valid;
+        wmi_xchunk *x = xchunk_of(k, c->key, 1, &buf, &off, &valid);
+        if (x && !fold_chunk(k, c, x, valid))
+            k->oom = 1;
+    }
+}
+
+void wmi_gwords_fold(wmi_check *k)
+{
+    if (!k->grid || !k->gc)
+        return;
+    uint32_t cap = k->gsim; /* the per-word table's size at the start */
+    while (2 * (uint64_t)k->gwords > k->gsim)
+        k->gsim *= 2;
+    if (k->slow || fold_reports(k))
+        fold_in_order(k, cap);
+    fold_chunks(k);
+}

@@ -1,0 +1,326 @@
+/*
+ * ptx_check_state.h -- the race and initialisation tracker's own state,
+ * shared by its files: ptx_check.c (clocks, hooks, the per-lane loops,
+ * hazards) and ptx_check_gwords.c (the unit's global words and their fold
+ * into the launch-wide shadow).  ptx_check_int.h is the face the
+ * interpreter sees; this header is not for it.
+ */
+#ifndef WM_PTX_CHECK_STATE_H
+#define WM_PTX_CHECK_STATE_H
+
+#include "ptx_check_int.h"
+
+#include <string.h>
+
+#define MAX_HAZARDS 4096u
+#define MAX_MBARS 64u /* mbarriers with clocks; more are not ordered */
+
+/* The per-lane helpers of the hot loop (mem_words) */
+#ifdef __GNUC__
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
+/* One access in the shadow. */
+typedef struct rec {
+    uint32_t pc, clock;
+    uint16_t warp;
+    uint8_t lane;
+    uint8_t bits; /* bytes of the word (low 4 bits), REC_ATOMIC, REC_STRONG */
+    uint16_t rel, acq; /* the CTA's releases and acquires before it
+                          (global words; ptx_check_grid.c) */
+} rec;
+
+#define REC_ATOMIC 0x10u
+#define REC_STRONG 0x20u /* a strong (GPU-scope) access: not a data race
+                            with another strong one between CTAs */
+#define REC_BYTES 0x0fu
+
+typedef struct wmi_word {
+    uint32_t cta;  /* CTA sequence number of the records */
+    uint32_t init; /* shared: bytes written in this CTA */
+    rec w, r[2];
+} wmi_word;
+
+/* The unit's words of one chunk of 32 global words (128 aligned bytes).
+   A run of lanes that touched words the unit had not touched yet gives
+   each the same record but for the lane, which grows with the word: run j
+   names those words and tpl[j] is that record (its lane field holding the
+   lane of word 0, as an int8_t), and they get no entry until a later
+   access touches them again (wmi_gwords_open). */
+typedef struct gchunk {
+    uint64_t key;     /* simulated address / 128 + 1 */
+    uint32_t cta;     /* the unit whose words these are (older: none) */
+    uint32_t live;    /* words the unit touched */
+    uint32_t ent;     /* those with an entry: idx[i] in ge[] */
+    uint32_t run[2];  /* those named by run j (live = ent | run[0] |
+                         run[1], all three apart) */
+    rec tpl[2];
+    uint8_t read[2];  /* run j's record is a read (else a write) */
+    uint32_t idx[32];
+} gchunk;
+
+/* A run of shared words of a chunk: word i of mask holds record tpl with
+   lane tpl.lane + i (tpl.lane an int8_t). */
+typedef struct srun {
+    uint32_t mask;
+    rec tpl;
+} srun;
+
+/* The unit's shared words of one chunk of 32 (ptx_check_shrun.c): a run
+   of lanes of a 4-byte access on consecutive words can leave each slot
+   (last write, two reads) of them the same but for the lane; the chunk
+   then describes those words by runs (named: their sh[] entry carries
+   the unit's number with SH_NAMED) instead of their entries, until an
+   access touches one lane by lane (wmi_shword opens it into its entry). */
+typedef struct schunk {
+    uint32_t cta;    /* the unit of the fields below (older: all empty) */
+    uint32_t named;  /* words described by the runs */
+    uint32_t init4;  /* named words whose 4 bytes were written */
+    uint32_t opened; /* words whose sh[] entry belongs to the unit */
+    srun s[3][2];    /* slot (0: last write, 1 and 2: the reads) x run */
+} schunk;
+
+#define SH_NAMED 0x80000000u
+
+/* Words first touched by the unit: wa, wa + 1, ..., wa + n - 1 in turn. */
+typedef struct gtouch {
+    uint64_t wa;
+    uint32_t n;
+} gtouch;
+
+struct wmi_check {
+    const wm_ptx_module *m;
+    unsigned checks;
+    int intra;          /* lanes of a warp are unordered (sm_70+) */
+    uint32_t nwarps, block[3]; /* warps of one CTA; its shape */
+    /* A cluster of ncl CTAs (1: none) is tracked as one unit: warp W of
+       the CTA of rank r is warp r x nwarps + W of the clocks, its shared
+       memory words r x csh .. of the shadow (docs/check.md, clusters). */
+    uint32_t ncl, nw;   /* CTAs per cluster; warps of the clocks */
+    unsigned cdim[3];   /* the cluster shape */
+    uint64_t csh;       /* shared words of one CTA */
+    uint32_t cta;       /* current unit's sequence number (from 1) */
+    unsigned ctaid[WMI_MAX_CLUSTER][3]; /* blockIdx of each rank */
+    uint32_t *vc;       /* nw x nw */
+    uint32_t *bar;      /* 16 x ncl x nw: clocks joined at each barrier */
+    uint32_t *mbar;     /* MAX_MBARS x nw: clocks of mbarriers ... */
+    uint64_t mbar_at[MAX_MBARS]; /* ... at these shared addresses + 1 */
+    uint32_t *cbar;     /* 2 x nw: barrier.cluster clocks by phase parity */
+    uint32_t *cfence;   /* nw: 1 + the warp's own clock before its last
+                           cluster-scope fence (0: none) */
+    wmi_word *sh;       /* shared shadow, ncl x csh words */
+    uint64_t nsh;
+    schunk *shc;        /* its chunks of 32 words (ptx_check_shrun.c) */
+    uint8_t *shlanes;   /* per instruction: 1 when a word its run named
+                           was opened (the per-lane loop serves it better) */
+    uint32_t *sh_seen;  /* per shared word: SEEN_* state of the last read
+                           instruction that touched it (shared_reads) */
+    uint32_t stamp;     /* that instruction's number */
+    uint32_t ngbufs;
+    /* the unit's global words (ptx_check_gwords.c) */
+    gchunk *gc;         /* their chunks (open addressing, power-of-two cap) */
+    uint32_t gccap;
+    uint32_t *gcl, gcn; /* the slots of the unit's chunks, and how many */
+    gchunk *glast;      /* the chunk of the last lookup, or NULL */
+    wmi_word *ge;       /* the words' entries */
+    uint32_t gen, gecap;
+    gtouch *gt;         /* the order the words were first touched */
+    uint32_t gtn, gtcap, gwords; /* (gwords: the words in it) */
+    uint32_t gsim;      /* the capacity of the per-word table whose slot
+                           order the fold's reports follow */
+    wmi_word gnone;     /* the record of a global word when only init is
+                           checked (written, never read) */
+    int slow;           /* WMI_RUN_SLOW: the plain per-lane loop only */
+    uint8_t **gwritten; /* per uninit buffer: written bits, else NULL */
+    const wmi_gbuf *gbufs;
+    /* hazards, with an open-addressing index on (kind, pc1, pc2) */
+    wm_ptx_hazard *hz;
+    size_t nhz;
+    uint32_t *hidx; /* 1 + index, 0 empty; 2 * MAX_HAZARDS slots */
+    uint64_t dropped;
+    int oom;
+    wmi_grid *grid; /* races between CTAs (race checks only), or NULL */
+    /* schedule */
+    wm_ptx_schedule sched;
+    uint64_t rng;
+    uint32_t *order;
+};
+
+/* ---- hazards (ptx_check.c) -------------------------------------------- */
+
+/* The access being checked.  The fields a lane changes come last: a
+   record is built from the others with wide loads, which would stall on
+   a just-stored neighbour (store-to-load forwarding fails). */
+typedef struct cur {
+    uint32_t pc, warp, clock;
+    wmi_acc_kind kind;
+    unsigned size;
+    uint16_t rel, acq; /* stamps between CTAs */
+    uint8_t strong;    /* REC_STRONG or 0 */
+    const uint32_t *vc; /* the warp's row of clocks (vc[warp * nw]) */
+    const wmi_cta *c;  /* for the stored values (write conflicts) */
+    const wmi_warp *w;
+    const uint64_t *lane_addr; /* every lane's address */
+    /* per lane */
+    uint32_t lane;
+    int space;  /* WM_SPACE_* */
+    long buf;
+    uint64_t addr; /* in its space or buffer */
+} cur;
+
+/* Count one occurrence of kind between prior (NULL: none) and x; prior
+   was made by the unit whose rank 0 has blockIdx first_cta (NULL: this
+   one). */
+void wmi_check_hazard(wmi_check *k, wm_hazard_kind kind, const rec *prior,
+                      int prior_write, const cur *x,
+                      const unsigned *first_cta);
+
+/* The argument buffer of global address a (-1: module data or none), its
+   index in *bi (UINT32_MAX for none). */
+static inline long wmi_check_gbuf(const wmi_check *k, uint64_t a,
+                                  uint32_t *bi)
+{
+    uint64_t i = a >> WMI_WIN_SHIFT;
+    *bi = UINT32_MAX;
+    if (i == WMI_MAX_GLOBAL_BUFS || i < 1 || i >= k->ngbufs)
+        return -1;
+    *bi = (uint32_t)i - 1;
+    return (long)i - 1;
+}
+
+/* ---- orders that hold for a whole warp ---------------------------------- */
+
+/* Can write record w conflict with no lane of the access (pc, warp,
+   clock; vc: the warp's row of clocks), whatever the lane and its bytes?
+   (conflict() of a read is then 0 for each: no write, or one ordered
+   before the whole warp, or one of the same instance.)  Scalars, not a
+   cur: the hot loop keeps them in registers. */
+static inline int write_clean(const rec *w, uint32_t pc, uint32_t warp,
+                              uint32_t clock, const uint32_t *vc,
+                              int intra)
+{
+    if (!(w->bits & REC_BYTES))
+        return 1;
+    if (w->warp != warp)
+        return w->clock <= vc[w->warp];
+    return w->clock < clock || !intra || (w->pc == pc && w->clock == clock);
+}
+
+/* Is record r (empty, or another instance's access) ordered before
+   every lane of the access (pc, warp, clock; vc its warp's clocks)?
+   Then conflict() and write_conflict() are 0 for every lane and mask. */
+static inline int rec_before(const rec *r, uint32_t pc, uint32_t warp,
+                             uint32_t clock, const uint32_t *vc, int intra)
+{
+    if (!(r->bits & REC_BYTES))
+        return 1;
+    if (r->warp != warp)
+        return r->clock <= vc[r->warp];
+    if (r->pc == pc && r->clock == clock)
+        return 0; /* this instance: another lane of the store */
+    return r->clock < clock || !intra;
+}
+
+/* ---- the unit's shared words by run (ptx_check_shrun.c) ---------------- */
+
+/* Word wd, named by a run until now: its entry made from the runs. */
+void wmi_shrun_open(wmi_check *k, uint64_t wd);
+
+/* Chunk c made the unit's: no run, nothing opened (when it is older). */
+static inline void wmi_shrun_chunk(const wmi_check *k, schunk *c)
+{
+    if (c->cta != k->cta) {
+        memset(c, 0, sizeof *c);
+        c->cta = k->cta;
+    }
+}
+
+/* The unit's entry of shared word wd (< nsh): made from the runs that
+   name it, else, when an older unit's, emptied (the per-lane loop keeps
+   it from now on: opened). */
+HOT wmi_word *wmi_shword(wmi_check *k, uint64_t wd)
+{
+    wmi_word *e = &k->sh[wd];
+    if (e->cta != k->cta) {
+        if (e->cta == (k->cta | SH_NAMED)) {
+            wmi_shrun_open(k, wd);
+        } else {
+            schunk *c = &k->shc[wd >> 5];
+            memset(e, 0, sizeof *e);
+            e->cta = k->cta;
+            wmi_shrun_chunk(k, c);
+            c->opened |= 1u << (wd & 31);
+        }
+    }
+    return e;
+}
+
+/* Lanes l .. l + n - 1 of access x (a 4-byte read or write of shared
+   memory, races checked) touch the words w0, w0 + 1, ..., all in one
+   chunk: when no lane can report and the runs of the chunk can hold what
+   the lanes leave, record it there and return 1 (each word as the
+   per-lane loop would record it); else do nothing and return 0. */
+int wmi_shrun(wmi_check *k, const cur *x, uint64_t w0, unsigned l,
+              unsigned n);
+
+/* Of the words w0 .. w0 + n - 1 of one chunk, those (bit j: word w0 + j)
+   whose entries the per-lane loop keeps: wmi_shrun leaves them alone. */
+uint32_t wmi_shrun_opened(wmi_check *k, uint64_t w0, unsigned n);
+
+/* ---- the unit's global words (ptx_check_gwords.c) ---------------------- */
+
+/* Allocate k's tables of global words (k->checks set); 0 when out of
+   memory.  Freed by wmi_gwords_free. */
+int wmi_gwords_new(wmi_check *k);
+void wmi_gwords_free(wmi_check *k);
+
+/* A new unit (k->cta already its number): no global word yet. */
+void wmi_gwords_begin(wmi_check *k);
+
+/* The unit's chunk of key (simulated address / 128 + 1), made when absent;
+   NULL when out of memory. */
+gchunk *wmi_gwords_chunk(wmi_check *k, uint64_t key);
+
+/* A new entry for word wa (simulated address / 4) of chunk c, which the
+   unit has not touched; NULL when out of memory. */
+wmi_word *wmi_gwords_add(wmi_check *k, gchunk *c, uint64_t wa);
+
+/* The entry of word wa of chunk c, named by a run until now (made from
+   the run's record); NULL when out of memory. */
+wmi_word *wmi_gwords_open(wmi_check *k, gchunk *c, uint64_t wa);
+
+/* The unit's record of the global word at simulated address wa * 4 (made
+   when absent); NULL when out of memory. */
+HOT wmi_word *wmi_gword(wmi_check *k, uint64_t wa)
+{
+    gchunk *c = k->glast;
+    uint64_t key = (wa >> 5) + 1;
+    if (!c || c->key != key) {
+        if (!(c = wmi_gwords_chunk(k, key)))
+            return NULL;
+        k->glast = c;
+    }
+    unsigned i = (unsigned)(wa & 31);
+    if (c->ent >> i & 1)
+        return &k->ge[c->idx[i]];
+    if (c->live >> i & 1)
+        return wmi_gwords_open(k, c, wa);
+    return wmi_gwords_add(k, c, wa);
+}
+
+/* Lanes l .. l + n - 1 of access x (of kind, races checked, 4 aligned
+   bytes each) touch the words wa, wa + 1, ..., all in one chunk: when the
+   unit has none of them yet (and no init check reads their buffer), give
+   each the record mem_words_k would and return 1 (no lane can report:
+   the words hold no record); else do nothing and return 0. */
+int wmi_gwords_run(wmi_check *k, const cur *x, wmi_acc_kind kind,
+                   uint64_t wa, unsigned l, unsigned n);
+
+/* Fold the ending unit's global words into the launch-wide shadow,
+   checking each against the earlier units' last write and read (races
+   between CTAs; only with k->grid). */
+void wmi_gwords_fold(wmi_check *k);
+
+#endif /* WM_PTX_CHECK_STATE_H */

@@ -1,0 +1,158 @@
+/*
+ * test_ptx_check_xchunk.c -- the launch-wide shadow of a chunk of 32 global
+ * words (ptx_check_xchunk.c): whatever form the chunk takes (runs, or one
+ * record per word), every word reads back the last record put on it.
+ * Hand cases for the forms (a warp's run, two half-warps, a third record
+ * that fits no run), then random puts against a plain array of records.
+ */
+#include "check.h"
+#include "ptx_check_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static wmi_xrec rec(uint32_t pc, uint32_t cta, uint16_t warp, uint16_t rel,
+                    uint8_t lane, uint8_t bits)
+{
+    wmi_xrec r = {pc, cta, warp, rel, lane, bits, 0};
+    return r;
+}
+
+static int same(wmi_xrec a, wmi_xrec b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Every word of c reads back ref (writes w, reads r). */
+static int matches(const wmi_xchunk *c, const wmi_xrec *w, const wmi_xrec *r)
+{
+    for (unsigned i = 0; i < 32; i++)
+        if (!same(wmi_xchunk_get(c, 0, i), w[i]) ||
+            !same(wmi_xchunk_get(c, 1, i), r[i]))
+            return 0;
+    return 1;
+}
+
+static void hand_cases(void)
+{
+    wmi_xchunk c;
+    memset(&c, 0, sizeof c);
+    wmi_xrec w[32], r[32], none;
+    memset(w, 0, sizeof w);
+    memset(r, 0, sizeof r);
+    memset(&none, 0, sizeof none);
+    CHECK(!wmi_xchunk_writes(&c) && !wmi_xchunk_reads(&c));
+    /* a warp's contiguous load: word i by lane i, one run */
+    for (unsigned i = 0; i < 32; i++)
+        r[i] = rec(7, 3, 2, 0, (uint8_t)i, 0x0f);
+    CHECK(wmi_xchunk_put(&c, 0, w, ~0u, r));
+    CHECK(c.words == NULL && c.x[0].mask == ~0u && c.x[0].read &&
+          c.x[1].mask == 0);
+    CHECK(!wmi_xchunk_writes(&c) && wmi_xchunk_reads(&c));
+    CHECK(matches(&c, w, r));
+    /* the same words written by another CTA (an in-place update): a run
+       of writes beside */
+    for (unsigned i = 0; i < 32; i++)
+        w[i] = rec(9, 4, 1, 2, (uint8_t)i, 0x0f);
+    CHECK(wmi_xchunk_put(&c, ~0u, w, 0, r));
+    CHECK(c.words == NULL && c.x[1].mask == ~0u && !c.x[1].read);
+    CHECK(wmi_xchunk_writes(&c) && wmi_xchunk_reads(&c));
+    CHECK(matches(&c, w, r));
+    /* a third CTA reads words 0..15 with lanes 16..31: no run left for
+       it, one record per word */
+    for (unsigned i = 0; i < 16; i++)
+        r[i] = rec(7, 5, 0, 0, (uint8_t)(i + 16), 0x0f);
+    CHECK(wmi_xchunk_put(&c, 0, w, 0xffffu, r));
+    CHECK(c.words != NULL);
+    CHECK(matches(&c, w, r));
+    CHECK(!same(wmi_xchunk_get(&c, 1, 3), none));
+    CHECK(same(wmi_xchunk_get(&c, 1, 21), rec(7, 3, 2, 0, 21, 0x0f)));
+    free(c.words);
+    /* two half-warps read words 0..15 (lanes 16..31) and 16..31 (lanes
+       0..15): two runs of reads; a write then fits no run */
+    memset(&c, 0, sizeof c);
+    memset(w, 0, sizeof w);
+    for (unsigned i = 0; i < 32; i++)
+        r[i] = rec(7, 5, 1, 0, (uint8_t)(i < 16 ? i + 16 : i - 16), 0x0f);
+    CHECK(wmi_xchunk_put(&c, 0, w, ~0u, r));
+    CHECK(c.words == NULL && c.x[0].mask == 0xffffu &&
+          c.x[1].mask == 0xffff0000u && !wmi_xchunk_writes(&c));
+    CHECK(matches(&c, w, r));
+    w[20] = rec(11, 6, 0, 0, 3, 0x01);
+    CHECK(wmi_xchunk_put(&c, 1u << 20, w, 0, r));
+    CHECK(c.words != NULL);
+    CHECK(matches(&c, w, r));
+    free(c.words);
+}
+
+/* A record for word i of a put: from instance inst (of three), its lane
+   the word's (lane0 0), or with odd one that wraps around (lane0 16 and
+   -16: two runs for one instance) and now and then any lane (which fits
+   no run but by chance). */
+static wmi_xrec draw(unsigned i, unsigned inst, int odd, unsigned *seed)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    unsigned v = *seed >> 8;
+    uint8_t lane = (uint8_t)(!odd          ? i
+                             : v % 64 == 0 ? (v >> 8) % 32
+                                           : (i + inst * 16) % 32);
+    return rec(100 + inst, 1 + inst, (uint16_t)inst, (uint16_t)(inst & 1),
+               lane, (uint8_t)(inst == 2 ? 0x13 : 0x0f));
+}
+
+static void random_puts(void)
+{
+    unsigned seed = 1, runs_only = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        wmi_xchunk c;
+        memset(&c, 0, sizeof c);
+        wmi_xrec w[32], r[32], nw[32], nr[32];
+        memset(w, 0, sizeof w);
+        memset(r, 0, sizeof r);
+        int ok = 1;
+        for (int step = 0; step < 8 && ok; step++) {
+            seed = seed * 1103515245u + 12345u;
+            uint32_t wm = seed, rm;
+            seed = seed * 1103515245u + 12345u;
+            rm = seed;
+            if (step % 2) /* contiguous runs, as warps make them */
+                wm = (wm & 1) ? 0xffffu << (seed % 17) : 0,
+                rm = (rm & 2) ? ~0u >> (seed % 9) : 0;
+            /* odd trials: one instance per put, a second one past word
+               split, of three, and odd lanes; the others: the reads of
+               one instance, the writes of another (which two runs always
+               hold) */
+            int odd = trial % 2;
+            unsigned inst = seed % 3, split = (seed >> 3) % 40;
+            for (unsigned i = 0; i < 32; i++) {
+                unsigned in = i < split ? inst : (inst + 1) % 3;
+                nw[i] = draw(i, odd ? in : 1, odd, &seed);
+                nr[i] = draw(i, odd ? in : 0, odd, &seed);
+                if (wm >> i & 1)
+                    w[i] = nw[i];
+                if (rm >> i & 1)
+                    r[i] = nr[i];
+            }
+            CHECK(wmi_xchunk_put(&c, wm, nw, rm, nr));
+            ok = matches(&c, w, r);
+            CHECK(ok);
+            int anyw = 0, anyr = 0;
+            for (unsigned i = 0; i < 32; i++)
+                anyw |= w[i].cta != 0, anyr |= r[i].cta != 0;
+            CHECK(!anyw || wmi_xchunk_writes(&c));
+            CHECK(!anyr || wmi_xchunk_reads(&c));
+        }
+        runs_only += c.words == NULL;
+        CHECK(trial % 2 || c.words == NULL);
+        free(c.words);
+    }
+    /* both forms were exercised */
+    CHECK(runs_only >= 100 && runs_only < 200);
+}
+
+int main(void)
+{
+    hand_cases();
+    random_puts();
+    return check_done("test_ptx_check_xchunk");
+}
