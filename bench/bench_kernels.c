@@ -473,18 +473,6 @@ static void measure(const kbench *k, int reps, kfig *f)
     wm_ptx_free(m);
 }
 
-static void load_average(const char *when)
-{
-    FILE *f = fopen("/proc/loadavg", "r");
-    char line[128] = "unknown";
-    if (f) {
-        if (!fgets(line, sizeof line, f))
-            strcpy(line, "unknown\n");
-        fclose(f);
-    }
-    printf("load average %s: %s", when, line);
-}
-
 /* The kernel's row of the main table. */
 static void print_row(const kbench *k, const kfig *f, int reps)
 {
@@ -523,7 +511,7 @@ int main(int argc, char **argv)
     kfig *fig = xalloc(NMAX * sizeof *fig);
     const char *names[NMAX];
     unsigned n = 0;
-    load_average("before");
+    bench_machine("before");
     printf("CPU seconds, median (min) of %d; native = the kernel in C at -O2; "
            "floor = read inputs + write outputs once\n\n",
            reps);
@@ -552,7 +540,7 @@ int main(int argc, char **argv)
         printf("| %s | %.3f s | %.3f s | %.2fx | %.2f |\n", names[i], w1, w2,
                w1 / w2, c2 / c1);
     }
-    load_average("after");
+    bench_machine("after");
     free(fig);
     return 0;
 }
