@@ -12,11 +12,13 @@
  * waited at different bar instructions, that is a barrier fault.
  */
 #include "ptx_int.h"
+#include "ptx_areg.h"
 #include "ptx_check_int.h"
 #include "cache_int.h"
 
 void wmi_ptx_cta_free(wmi_cta *c)
 {
+    wmi_areg_free(c);
     if (c->warps)
         for (uint32_t i = 0; i < c->nwarps; i++) {
             free(c->warps[i].r0);
@@ -98,7 +100,7 @@ wm_status wmi_ptx_cta_alloc(wmi_cta *c)
                 w->r[f->cslots[k]][l] = f->cvals[k];
     }
     fill_sregs(c);
-    return WM_OK;
+    return wmi_areg_alloc(c);
 }
 
 /* The CTA-dependent special registers the kernel reads (all of them when
@@ -207,6 +209,7 @@ void wmi_ptx_cta_begin(wmi_cta *c)
         w->r = w->r0;
         w->gend = f->first + f->count;
     }
+    wmi_areg_begin(c);
 }
 
 /* Release barriers whose count is reached; 1 if any was released. */

@@ -177,27 +177,22 @@ FM_INLINE void fill_lanes(uint64_t *restrict ad, uint64_t a0, int64_t d)
 }
 
 /*
- * A full warp whose address registers step by one d from lane to lane
- * (the neighbours' differences: one pass, no stores), checked at its two
- * ends instead of at every lane: with |d| at most a window the lanes'
- * addresses x0 + l d are monotone without wrapping, so when the lowest
- * and the highest lie in the buffer (shared: below smem_bytes, so each is
- * its own 32-bit offset) every lane does, and (x0 | d) aligned aligns
- * them all.  Returns 1 with o->affine, o->a0, o->d and the half-warp
- * class, ad[] left to fill_lanes (o->lazy); 0 when some lane might be
- * out of place or the lanes are not affine: the general pass decides.
+ * A full warp whose lanes sit at x0 + l d (x0 with the offset, shared: a
+ * 32-bit offset), checked at its two ends instead of at every lane: with
+ * |d| at most a window the lanes' addresses are monotone without
+ * wrapping, so when the lowest and the highest lie in the buffer (shared:
+ * below smem_bytes, so each is its own 32-bit offset) every lane does,
+ * and (x0 | d) aligned aligns them all.  Returns 1 with o->affine, o->a0,
+ * o->d and the half-warp class, ad[] left to fill_lanes (o->lazy); 0 when
+ * some lane might be out of place.
  */
-FM_INLINE int affine_full(const wmi_cta *c, const uint64_t *A, int64_t imm,
-                          wmi_space sp, fm_ldst *o)
+FM_INLINE int affine_place(const wmi_cta *c, uint64_t x0, uint64_t d,
+                           wmi_space sp, fm_ldst *o)
 {
-    uint64_t d = A[1] - A[0], lin = 0;
-    for (unsigned l = 1; l < 32; l++)
-        lin |= (A[l] - A[l - 1]) ^ d;
     int neg = (int64_t)d < 0;
-    if (lin || (neg ? 0 - d : d) > WMI_WIN_MASK)
+    if ((neg ? 0 - d : d) > WMI_WIN_MASK)
         return 0;
-    const uint64_t keep = sp == SP_SHARED ? 0xffffffffu : ~(uint64_t)0;
-    uint64_t x0 = (A[0] + (uint64_t)imm) & keep, x31 = x0 + 31 * d;
+    uint64_t x31 = x0 + 31 * d;
     uint64_t lo = neg ? x31 : x0, hi = neg ? x0 : x31, start = 0, lim;
     if (sp == SP_SHARED) {
         if (c->smem_bytes < o->size)
@@ -222,6 +217,24 @@ FM_INLINE int affine_full(const wmi_cta *c, const uint64_t *A, int64_t imm,
     o->d = (int64_t)d;
     o->kind = !d ? H_SAME : d == o->size ? H_LIN : H_ANY;
     return 1;
+}
+
+/*
+ * A full warp whose address registers step by one d from lane to lane
+ * (the neighbours' differences: one pass, no stores), placed by
+ * affine_place; 0 when the lanes are not affine or might be out of
+ * place: the general pass decides.
+ */
+FM_INLINE int affine_full(const wmi_cta *c, const uint64_t *A, int64_t imm,
+                          wmi_space sp, fm_ldst *o)
+{
+    uint64_t d = A[1] - A[0], lin = 0;
+    for (unsigned l = 1; l < 32; l++)
+        lin |= (A[l] - A[l - 1]) ^ d;
+    if (lin)
+        return 0;
+    const uint64_t keep = sp == SP_SHARED ? 0xffffffffu : ~(uint64_t)0;
+    return affine_place(c, (A[0] + (uint64_t)imm) & keep, d, sp, o);
 }
 
 /*
@@ -274,26 +287,36 @@ FM_INLINE uint64_t get(const uint8_t *p, unsigned esz)
 
 /*
  * ld.param of one scalar from a uniform address (the parameter symbol
- * lives in a constant slot): one bounds check, one load, broadcast.  The
- * shapes shape() takes, for one register; taken before the vector builds
- * are chosen (wmi_ptx_fast_ldst), as it has no lane pass to widen and a
+ * lives in a constant slot): one bounds check, one load.  The shapes
+ * shape() takes, for one register; taken before the vector builds are
+ * chosen (wmi_ptx_fast_ldst), as it has no lane pass to widen and a
  * kernel's first instructions are mostly these.
  */
-static int param_load(const wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                      uint32_t m)
+int wmi_ptx_param_value(const wmi_cta *c, const wmi_warp *w,
+                        const wmi_insn *in, uint64_t *v)
 {
     wmi_type t = (wmi_type)in->type;
     unsigned bits = wmi_type_bits(t), esz = bits < 8 ? 1 : bits / 8;
     assert(in->d != WMI_NOREG && in->a != WMI_NOREG);
-    if (!m || (in->d & WMI_VEC) || !c->uni[in->a] ||
+    if ((in->d & WMI_VEC) || !c->uni[in->a] ||
         (esz != 1 && esz != 2 && esz != 4 && esz != 8))
         return 0;
-    uint64_t addr = w->r[in->a][0] + (uint64_t)in->imm, v;
+    uint64_t addr = w->r[in->a][0] + (uint64_t)in->imm;
     if ((addr & (esz - 1)) || addr + esz > c->f->param_bytes ||
         addr + esz < addr)
         return 0;
-    v = get(c->params + addr, esz);
-    v = wmi_type_signed(t) && esz < 8 ? sext(v, esz * 8) : v;
+    *v = get(c->params + addr, esz);
+    *v = wmi_type_signed(t) && esz < 8 ? sext(*v, esz * 8) : *v;
+    return 1;
+}
+
+/* wmi_ptx_param_value, broadcast to the lanes of m. */
+static int param_load(const wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                      uint32_t m)
+{
+    uint64_t v;
+    if (!m || !wmi_ptx_param_value(c, w, in, &v))
+        return 0;
     uint64_t *V = w->r[in->d];
     WMI_LOOP(V[l] = v);
     return 1;
@@ -660,8 +683,11 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
     return wmi_agg_add_counted(c->agg, a, &cnt, mo ? &mo->site : NULL);
 }
 
+/* The access of the lanes of m (known: a full warp at kx0 + l kd, the
+   address register not read). */
 FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                        uint32_t pc, uint32_t m, int store, wm_status *st)
+                        uint32_t pc, uint32_t m, int store, int known,
+                        uint64_t kx0, uint64_t kd, wm_status *st)
 {
     fm_ldst o;
     wmi_space sp = (wmi_space)in->space;
@@ -674,7 +700,9 @@ FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     /* a full warp repeating a pattern that was not affine (SGEMM's
        half-warp tiles) is not tested again */
     int try_affine = m == WMI_FULL && !(mo && mo->mask == m && !mo->affine);
-    if (try_affine && affine_full(c, A, in->imm, sp, &o)) {
+    if (known && !affine_place(c, kx0, kd, sp, &o))
+        return 0;
+    if (known || (try_affine && affine_full(c, A, in->imm, sp, &o))) {
         if (o.kind == H_ANY || (c->flags & WMI_RUN_CHECK)) {
             fill_lanes(ad, o.a0, o.d); /* every lane moves on its own */
             o.lazy = 0;
@@ -707,9 +735,10 @@ FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
  * baseline build anyway, for the tests).
  */
 static int fast_base(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                     uint32_t pc, uint32_t m, int store, wm_status *st)
+                     uint32_t pc, uint32_t m, int store, int known,
+                     uint64_t kx0, uint64_t kd, wm_status *st)
 {
-    return fast_ldst(c, w, in, pc, m, store, st);
+    return fast_ldst(c, w, in, pc, m, store, known, kx0, kd, st);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) &&        \
@@ -717,11 +746,24 @@ static int fast_base(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 #define WM_FASTMEM_AVX2 1
 __attribute__((target("avx2"))) static int
 fast_avx2(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
-          uint32_t m, int store, wm_status *st)
+          uint32_t m, int store, int known, uint64_t kx0, uint64_t kd,
+          wm_status *st)
 {
-    return fast_ldst(c, w, in, pc, m, store, st);
+    return fast_ldst(c, w, in, pc, m, store, known, kx0, kd, st);
 }
 #endif
+
+/* The build of the path this CPU runs. */
+static int fast_any(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                    uint32_t pc, uint32_t m, int store, int known,
+                    uint64_t kx0, uint64_t kd, wm_status *st)
+{
+#ifdef WM_FASTMEM_AVX2
+    if (!(c->flags & WMI_RUN_BASE_ISA) && __builtin_cpu_supports("avx2"))
+        return fast_avx2(c, w, in, pc, m, store, known, kx0, kd, st);
+#endif
+    return fast_base(c, w, in, pc, m, store, known, kx0, kd, st);
+}
 
 int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                       uint32_t pc, uint32_t m, int store, wm_status *st)
@@ -732,9 +774,12 @@ int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         *st = WM_OK;
         return 1;
     }
-#ifdef WM_FASTMEM_AVX2
-    if (!(c->flags & WMI_RUN_BASE_ISA) && __builtin_cpu_supports("avx2"))
-        return fast_avx2(c, w, in, pc, m, store, st);
-#endif
-    return fast_base(c, w, in, pc, m, store, st);
+    return fast_any(c, w, in, pc, m, store, 0, 0, 0, st);
+}
+
+int wmi_ptx_fast_ldst_affine(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                             uint32_t pc, int store, uint64_t x0, int64_t d,
+                             wm_status *st)
+{
+    return fast_any(c, w, in, pc, WMI_FULL, store, 1, x0, (uint64_t)d, st);
 }
