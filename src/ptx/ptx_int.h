@@ -592,6 +592,17 @@ typedef struct wmi_memo {
         uint32_t site;
         wm_counts counts;
     } res[WMI_MEMO_RES];
+    /* The pattern's last access through wmi_ptx_fast_ldst_affine, kept
+       when it was a scalar row or broadcast of a full warp that repeated
+       the pattern (hot): where it went (the window hwin, host base hbase,
+       the last lane offset allowed hlim), so that a repeat of it in that
+       window, moved by whole units (hper), moves its data and counts one
+       more repeat with nothing else to do (ptx_fastmem.c's fast_hot).
+       Cleared by every change of the pattern. */
+    uint8_t hot, hkind, hesz, hsgn;
+    uint32_t hwin;
+    uint64_t hlim, hper;
+    uintptr_t hbase;
 } wmi_memo;
 
 /* One worker's state: a CTA's warps and memories. */

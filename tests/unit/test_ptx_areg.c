@@ -414,8 +414,85 @@ static void loop_rows(void)
     wm_ptx_free(m);
 }
 
+/* Repeats of one lane-affine access (ptx_fastmem.c's fast_hot): a loop
+   whose trips move rows of 1-, 2-, 4- and 8-byte elements (signed and
+   not) by step elements, which is less than a line for some steps (the
+   residues), broadcasts a signed byte from one address and stores one
+   address from every lane (the last lane's value stays), a line apart
+   from trip to trip.  Where the trips run past the buffer's end (step
+   16: a row whose last lanes alone lie past it, at a whole line from
+   the first) the launch faults at the lane and instruction the plain
+   path reports.  The twin runs check bytes, statistics and faults; the
+   sums by hand. */
+static void hot_rows(void)
+{
+    static const char src[] =
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out, .param .u64 in, .param .u32 n,"
+        " .param .u32 step)\n{\n  .reg .b32 %r<12>; .reg .b64 %rd<16>; "
+        ".reg .pred %p<2>;\n  ld.param.u64 %rd1, [out]; "
+        "ld.param.u64 %rd2, [in];\n  ld.param.u32 %r1, [n]; "
+        "ld.param.u32 %r2, [step];\n  mov.u32 %r3, %tid.x; mov.u32 %r4, 0;\n"
+        "LOOP:\n  mad.lo.s32 %r5, %r4, %r2, %r3;\n"
+        "  cvt.u64.u32 %rd3, %r5;\n  add.s64 %rd4, %rd2, %rd3;\n"
+        "  ld.global.s8 %r6, [%rd4];\n  shl.b64 %rd5, %rd3, 1;\n"
+        "  add.s64 %rd6, %rd2, %rd5;\n  ld.global.u16 %r7, [%rd6];\n"
+        "  shl.b64 %rd7, %rd3, 2;\n  add.s64 %rd8, %rd2, %rd7;\n"
+        "  ld.global.s32 %r8, [%rd8];\n  shl.b64 %rd9, %rd3, 3;\n"
+        "  add.s64 %rd10, %rd2, %rd9;\n  ld.global.u64 %rd11, [%rd10];\n"
+        "  mul.wide.u32 %rd12, %r4, 128;\n  add.s64 %rd13, %rd2, %rd12;\n"
+        "  ld.global.s8 %r9, [%rd13];\n  add.s32 %r10, %r6, %r7;\n"
+        "  add.s32 %r10, %r10, %r8;\n  add.s32 %r10, %r10, %r9;\n"
+        "  cvt.u64.u32 %rd14, %r10;\n  add.s64 %rd14, %rd14, %rd11;\n"
+        "  mad.lo.s32 %r11, %r4, 32, %r3;\n  mul.wide.u32 %rd15, %r11, 8;\n"
+        "  add.s64 %rd15, %rd1, %rd15;\n  st.global.u64 [%rd15+4096], %rd14;\n"
+        "  add.s64 %rd15, %rd1, %rd12;\n  st.global.u32 [%rd15], %r3;\n"
+        "  add.s32 %r4, %r4, 1;\n  setp.lt.u32 %p1, %r4, %r1;\n"
+        "  @%p1 bra LOOP;\n  ret;\n}\n";
+    enum { NB = 4096, NT = 32 };
+    static uint8_t in[NB];
+    static uint64_t out[512 + 32 * NT];
+    wm_ptx_module *m = pi_parse(src, "hot.ptx");
+    CHECK(m != NULL);
+    for (int i = 0; i < NB; i++)
+        in[i] = (uint8_t)(i * 37 + 11);
+    static const uint32_t steps[] = {32, 1, 3, 8, 64, 16};
+    for (size_t i = 0; m && i < sizeof steps / sizeof steps[0]; i++) {
+        uint32_t step = steps[i], n = NT;
+        memset(out, 0, sizeof out);
+        pi_launch l = pi_dims(1, 32);
+        pi_buf(&l, out, sizeof out);
+        pi_buf(&l, in, sizeof in);
+        pi_u32(&l, n);
+        pi_u32(&l, step);
+        wm_agg *g = wm_agg_new(wm_arch_default());
+        wm_ptx_fault ft;
+        /* the 8-byte row of the last trip ends at 8 (k step + 32) */
+        int past = (uint64_t)8 * ((n - 1) * step + 32) > NB;
+        wm_status st = pi_run_agg(m, "k", &l, g, &ft);
+        CHECK_EQ(st, past ? WM_ERR_FAULT : WM_OK);
+        for (uint32_t k = 0; st == WM_OK && k < n; k++) {
+            CHECK_EQ(out[16 * k] & 0xffffffffu, 31);
+            for (uint32_t t = 0; t < 32; t++) {
+                uint32_t x = k * step + t, w32, w16;
+                uint64_t w64;
+                memcpy(&w16, in + 2 * x, 2);
+                memcpy(&w32, in + 4 * x, 4);
+                memcpy(&w64, in + 8 * x, 8);
+                uint32_t bc = (uint32_t)(int32_t)(int8_t)in[128 * k];
+                uint32_t sum = (uint32_t)(int32_t)(int8_t)in[x] +
+                               (w16 & 0xffff) + w32 + bc;
+                CHECK_EQ(out[512 + k * 32 + t], (uint64_t)sum + w64);
+            }
+        }
+        wm_agg_free(g);
+    }
+    wm_ptx_free(m);
+}
+
 int main(void)
 {
+    hot_rows();
     random_kernels(600);
     threshold();
     widen();

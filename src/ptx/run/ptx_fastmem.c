@@ -69,6 +69,8 @@ typedef struct fm_ldst {
     uint64_t lin;          /* pass's affinity test, zero iff affine */
     uint64_t a0;           /* affine_full: lane 0's address */
     uint8_t lazy;          /* affine_full: ad[] holds only lanes 0 and 16 */
+    uint64_t start, lim;   /* affine_place: the window's start, the last
+                              lane offset allowed in it */
 } fm_ldst;
 
 static inline uint64_t sext(uint64_t v, unsigned bits)
@@ -212,6 +214,8 @@ FM_INLINE int affine_place(const wmi_cta *c, uint64_t x0, uint64_t d,
     }
     if (lo - start > lim || hi - start > lim || ((x0 | d) & (o->size - 1)))
         return 0;
+    o->start = start;
+    o->lim = lim;
     o->affine = o->lazy = 1;
     o->a0 = x0;
     o->d = (int64_t)d;
@@ -539,6 +543,7 @@ wm_status wmi_ptx_memo_flush(wmi_cta *c)
         st = st != WM_OK ? st : s;
         c->memo[i].pending = 0;
         c->memo[i].resmask = 0;
+        c->memo[i].hot = 0;
         c->memo[i].mask = 0; /* the next aggregator sees a first access */
     }
     return st;
@@ -673,6 +678,7 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
         mo->op = (uint8_t)a->op;
         if (!o->affine)
             WMI_LOOP(mo->rel[l] = ad[l] - a0);
+        mo->hot = 0;
         mo->affine = o->affine;
         mo->d = o->d;
         mo->a0 = a0;
@@ -681,6 +687,30 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
         mo->counts = cnt;
     }
     return wmi_agg_add_counted(c->agg, a, &cnt, mo ? &mo->site : NULL);
+}
+
+/* After a full warp repeated mo's pattern (a lane-affine address, kept
+   as o): when it was a scalar row or broadcast that the model saw as a
+   repeat, mo keeps where it went, for fast_hot. */
+FM_INLINE void hot_keep(const wmi_cta *c, uint32_t pc, wmi_space sp,
+                        wmi_memo *mo, const fm_ldst *o)
+{
+    const wm_arch *arch = wm_agg_arch(c->agg);
+    uint64_t per = sp == SP_SHARED
+                       ? (o->size > arch->bank_bytes ? o->size : arch->bank_bytes)
+                       : (arch->line_bytes > arch->sector_bytes
+                              ? arch->line_bytes : arch->sector_bytes);
+    if (o->n != 1 || o->kind == H_ANY || (per & (per - 1)) ||
+        wmi_agg_sees_site(c->agg, pc))
+        return;
+    mo->hot = 1;
+    mo->hkind = o->kind;
+    mo->hesz = (uint8_t)o->esz;
+    mo->hsgn = (uint8_t)o->sgn;
+    mo->hwin = (uint32_t)(o->start >> WMI_WIN_SHIFT);
+    mo->hlim = o->lim;
+    mo->hper = per;
+    mo->hbase = o->base;
 }
 
 /* The access of the lanes of m (known: a full warp at kx0 + l kd, the
@@ -723,6 +753,8 @@ FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     else
         load_host(&o, ad, m);
     *st = c->agg ? record(c, pc, sp, store, m, &o, mo, same) : WM_OK;
+    if (known && same && *st == WM_OK)
+        hot_keep(c, pc, sp, mo, &o);
     return 1;
 }
 
@@ -777,9 +809,72 @@ int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     return fast_any(c, w, in, pc, m, store, 0, 0, 0, st);
 }
 
+/* Element size esz at p to or from the 32 lanes of V: a row (H_LIN), or
+   one address (H_SAME: a load broadcasts it, a store keeps the last
+   lane's, as store_as leaves it). */
+static void hot_move(uint64_t *V, uint8_t *p, unsigned esz, int kind,
+                     int store, int sgn)
+{
+    if (kind == H_SAME) {
+        if (store) {
+            put(p, V[31], esz);
+            return;
+        }
+        uint64_t v = get(p, esz);
+        v = sgn ? sext(v, esz * 8) : v;
+        for (unsigned l = 0; l < 32; l++)
+            V[l] = v;
+        return;
+    }
+    switch (esz * 2 + (unsigned)store) {
+    case 2: get_row(V, p, 32, 1, 1); break;
+    case 3: put_row(p, V, 32, 1, 1); break;
+    case 4: get_row(V, p, 32, 2, 2); break;
+    case 5: put_row(p, V, 32, 2, 2); break;
+    case 8: get_row(V, p, 32, 4, 4); break;
+    case 9: put_row(p, V, 32, 4, 4); break;
+    case 16: get_row(V, p, 32, 8, 8); break;
+    default: put_row(p, V, 32, 8, 8); break;
+    }
+    if (sgn && !store)
+        for (unsigned l = 0; l < 32; l++)
+            V[l] = sext(V[l], esz * 8);
+}
+
+/*
+ * A full warp at x0 + l d repeating its instruction's hot pattern (the
+ * same d, a scalar row or broadcast) in the same window and moved by
+ * whole units: both end lanes checked, the data moved, one repeat added
+ * to the memo -- what fast_ldst does for it, without the rest.  0 when
+ * anything differs (fast_ldst then decides).
+ */
+static int fast_hot(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                    wmi_memo *mo, int store, uint64_t x0, int64_t d)
+{
+    unsigned esz = mo->hesz;
+    uint64_t start = (uint64_t)mo->hwin << WMI_WIN_SHIFT;
+    uint64_t x31 = x0 + 31 * (uint64_t)d;
+    if (!mo->hot || mo->d != d || mo->mask != WMI_FULL || !mo->affine ||
+        (x0 >> WMI_WIN_SHIFT) != mo->hwin || x0 - start > mo->hlim ||
+        x31 - start > mo->hlim || (x0 & (esz - 1)) ||
+        ((x0 - mo->a0) & (mo->hper - 1)))
+        return 0;
+    uint32_t v = store ? in->b : in->d;
+    hot_move(w->r[v], (uint8_t *)(mo->hbase + (uintptr_t)x0), esz, mo->hkind,
+             store, mo->hsgn);
+    mo->pending++; /* added with the others by memo_flush_one */
+    (void)c;
+    return 1;
+}
+
 int wmi_ptx_fast_ldst_affine(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                              uint32_t pc, int store, uint64_t x0, int64_t d,
                              wm_status *st)
 {
+    wmi_memo *mo = c->agg ? memo_at(c, pc) : NULL;
+    if (mo && fast_hot(c, w, in, mo, store, x0, d)) {
+        *st = WM_OK;
+        return 1;
+    }
     return fast_any(c, w, in, pc, WMI_FULL, store, 1, x0, (uint64_t)d, st);
 }
