@@ -308,8 +308,7 @@ static void threshold(void)
     for (size_t i = 0; m && i < 4; i++)
         for (int32_t t = -3; t < 36; t += 3) {
             uint32_t out[32];
-            int32_t tt = bases[i] == 2147483632 ? 2147483632 + t
-                         : bases[i] + t;
+            int32_t tt = (int32_t)((uint32_t)bases[i] + (uint32_t)t);
             pi_launch l = pi_dims(1, 32);
             pi_buf(&l, out, sizeof out);
             pi_u32(&l, (uint32_t)bases[i]);
