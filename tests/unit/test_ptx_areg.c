@@ -59,6 +59,9 @@ typedef struct gen {
     unsigned skips;
 } gen;
 
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
 static void emit(gen *g, const char *fmt, ...)
 {
     va_list ap;
@@ -122,17 +125,14 @@ static void one(gen *g)
         else
             emit(g, "shl.b64 %%rd%u, %%rd%u, %u;\n", d, pick(ND), pick(70));
         break;
-    case 8: {
-        static const char *const cv[] = {
-            "cvt.s64.s32 %%rd%u, %%r%u;\n", "cvt.u64.u32 %%rd%u, %%r%u;\n"};
-        static const char *const cn[] = {"cvt.u32.u64 %%r%u, %%rd%u;\n",
-                                         "cvt.s32.s64 %%r%u, %%rd%u;\n"};
+    case 8:
         if (pick(2))
-            emit(g, cv[pick(2)], d, pick(NR));
+            emit(g, "cvt.%s64.%s32 %%rd%u, %%r%u;\n", pick(2) ? "s" : "u",
+                 pick(2) ? "s" : "u", d, pick(NR));
         else
-            emit(g, cn[pick(2)], r, pick(ND));
+            emit(g, "cvt.%s32.%s64 %%r%u, %%rd%u;\n", pick(2) ? "s" : "u",
+                 pick(2) ? "s" : "u", r, pick(ND));
         break;
-    }
     case 9:
         if (pick(2))
             emit(g, "cvta.to.global.u64 %%rd%u, %%rd%u;\n", d, pick(ND));
