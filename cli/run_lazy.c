@@ -115,7 +115,7 @@ static void open_all(region *r)
     for (size_t pg = 0; pg < n; pg++)
         __atomic_store_n(&r->state[pg], PG_OPEN, __ATOMIC_RELEASE);
     /* every page filled: the second view only counts them twice */
-    if (munmap(r->fillv, r->mapped) == 0)
+    if (r->fillv && munmap(r->fillv, r->mapped) == 0)
         r->fillv = NULL;
 }
 
