@@ -672,6 +672,7 @@ typedef struct wmi_cta {
        an ld.param of WMI_AC_PARAM loads; NULL when off */
     uint8_t *acls;
     uint64_t *apv;
+    struct wmi_aop *aop; /* the decoded operation of a WMI_AC_AFF one */
     /* apr[slot]: plain code may read the slot (an operand of an
        instruction ptx_exec_areg.h does not run on kinds, a store's value,
        a load's destination): its lanes are written with its kind */

@@ -44,29 +44,14 @@ static int any_vec(const wmi_insn *in)
     return 0;
 }
 
-/* Could ptx_exec_areg.h's ar_affine run it (an integer operation, a move,
-   predicate logic, selp)?  Its handlers check the rest. */
-static int affine_form(const wmi_insn *in)
-{
-    static const uint8_t ints[] = {OP_ADD, OP_SUB,  OP_MUL, OP_MAD,
-                                   OP_SHL, OP_CVT,  OP_CVTA, OP_SETP};
-    static const uint8_t logic[] = {OP_AND, OP_OR, OP_XOR, OP_NOT};
-    wmi_type t = (wmi_type)in->type;
-    int flt = wmi_type_float(t) || t == PT_F16X2 || t == PT_BF16X2;
-    if (in->op == OP_MOV || in->op == OP_SELP)
-        return 1;
-    if (in_list(logic, sizeof logic, in->op))
-        return t == PT_PRED;
-    return in_list(ints, sizeof ints, in->op) && !flt &&
-           !(in->op == OP_CVT && wmi_type_float((wmi_type)in->type2));
-}
-
-static uint8_t classify(const wmi_insn *in)
+/* The class of instruction in, its aop decoded into *o when it is
+   WMI_AC_AFF. */
+static uint8_t classify(const wmi_insn *in, wmi_aop *o)
 {
     if (in_list(none_ops, sizeof none_ops, in->op))
         return WMI_AC_NONE;
     if (in_list(alu_ops, sizeof alu_ops, in->op) && !any_vec(in))
-        return affine_form(in) ? WMI_AC_AFF : WMI_AC_ALU;
+        return wmi_areg_decode(in, o) ? WMI_AC_AFF : WMI_AC_ALU;
     if ((in->op == OP_LD || in->op == OP_ST) && in->mod2 != LD_ACQUIRE &&
         !(in->a & WMI_VEC)) {
         if (in->space == SP_GLOBAL || in->space == SP_SHARED)
@@ -89,9 +74,11 @@ void wmi_areg_free(wmi_cta *c)
     free(c->acls);
     free(c->apv);
     free(c->apr);
+    free(c->aop);
     c->acls = NULL;
     c->apv = NULL;
     c->apr = NULL;
+    c->aop = NULL;
 }
 
 /* The special registers of warp w whose lanes are affine keep their kind
@@ -154,11 +141,12 @@ static wm_status classify_all(wmi_cta *c)
     const wmi_func *f = c->f;
     c->acls = malloc(f->count ? f->count : 1);
     c->apv = calloc(f->count ? f->count : 1, sizeof *c->apv);
-    if (!c->acls || !c->apv)
+    c->aop = calloc(f->count ? f->count : 1, sizeof *c->aop);
+    if (!c->acls || !c->apv || !c->aop)
         return WM_ERR_NOMEM;
     for (uint32_t i = 0; i < f->count; i++) {
         const wmi_insn *in = &c->m->code[f->first + i];
-        c->acls[i] = classify(in);
+        c->acls[i] = classify(in, &c->aop[i]);
         if (c->acls[i] == WMI_AC_PARAM &&
             !wmi_ptx_param_value(c, &c->warps[0], in, &c->apv[i]))
             c->acls[i] = WMI_AC_OTHER;

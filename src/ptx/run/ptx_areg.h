@@ -34,13 +34,48 @@ enum {
     WMI_AC_OTHER = 0, /* fill every stale slot, forget its operands */
     WMI_AC_NONE,      /* reads and writes no register but its guard */
     WMI_AC_ALU,       /* lane-local arithmetic on scalar operands */
-    WMI_AC_AFF,       /* the same, of a form ar_affine may run on the
-                         kinds (integer, predicate logic, moves) */
+    WMI_AC_AFF,       /* the same, of a form ar_aop runs on the kinds
+                         (wmi_aop: integer, predicate logic, moves) */
     WMI_AC_PLAIN,     /* the same, whose sources never all hold kinds
                          (ptx_areg_flow.c): plain code at once */
     WMI_AC_LDST,      /* ld/st of global or shared memory */
     WMI_AC_PARAM      /* ld.param of a scalar */
 };
+
+/* How an operation reads a register (ptx_exec_areg.h's ar_get): its low
+   32 bits (any kind), its 64 bits, or its low 32 bits sign- or
+   zero-extended. */
+enum { RD_LO32, RD_U64, RD_S32, RD_Z32 };
+
+/* The operation of a WMI_AC_AFF instruction on kinds, decoded once
+   (ptx_areg_decode.c): what ptx_exec_areg.h's ar_aop computes. */
+enum {
+    ARO_MOV,       /* d = a (any kind) */
+    ARO_ADD,       /* d = a + b, read in mode ma, result kind rk */
+    ARO_SUB,       /* d = a - b */
+    ARO_MUL,       /* d = a * b (+ c, read in mode mc): one factor uniform */
+    ARO_SHL,       /* d = a << b, b uniform; bits: the width */
+    ARO_CVT,       /* d = a read in mode ma */
+    ARO_CVTA_TO,   /* d = a - base */
+    ARO_CVTA_FROM, /* d = a + base */
+    ARO_SETP,      /* d = compare cmp of a and b (width bits, sg), d2 = ~d */
+    ARO_PAND,      /* predicates as masks */
+    ARO_POR,
+    ARO_PXOR,
+    ARO_PNOT,
+    ARO_SELP       /* d = c ? a : b, c uniform */
+};
+
+typedef struct wmi_aop {
+    uint8_t op, ma, mc, rk; /* ARO_*, read modes, result kind */
+    uint8_t bits, sg, cmp;
+    uint32_t d, d2, a, b, c;
+    uint64_t base;
+} wmi_aop;
+
+/* The aop of an instruction whose class is WMI_AC_AFF; 0 when its form
+   is none that ar_aop runs (its class becomes WMI_AC_ALU). */
+int wmi_areg_decode(const wmi_insn *in, wmi_aop *o);
 
 /* Per worker: the kinds and lists of every full warp, and the class of
    each instruction.  After the warps' registers and special registers

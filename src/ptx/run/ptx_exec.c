@@ -298,7 +298,7 @@ warp_loop(wmi_cta *c, wmi_warp *w, const int areg)
        destinations uniform after the switch */
     int wait, yield, ustep;
     /* the step at which ar_run last stopped (its instruction is the
-       loop's: ar_affine declined it) */
+       loop's: ar_aop declined it) */
     uint64_t ar_stop = UINT64_MAX;
 
     for (;;) {

@@ -42,10 +42,6 @@ enum {
     AR_UNI   /* plain code runs it on lane 0, then ar_uni_done */
 };
 
-/* How an operation reads a register: its low 32 bits (any kind), its 64
-   bits, or its low 32 bits sign- or zero-extended. */
-enum { RD_LO32, RD_U64, RD_S32, RD_Z32 };
-
 /* The low 32 bits of x + l y, extended (sg: as signed), as b + l d for
    every lane; 0 when a lane crosses the boundary. */
 static inline int ar_ext(uint64_t x, uint64_t y, int sg, uint64_t *b,
@@ -151,110 +147,6 @@ static inline int ar_copy(wmi_warp *w, uint64_t (*R)[32], const uint8_t *uni,
     return 1;
 }
 
-/* add and sub on 32- or 64-bit integers (IBIN: a missing b reads zero). */
-static inline int ar_addsub(wmi_warp *w, uint64_t (*R)[32],
-                            const uint8_t *uni, const wmi_insn *in)
-{
-    wmi_type t = (wmi_type)in->type;
-    unsigned bits = wmi_type_bits(t);
-    uint64_t ab, as, bb, bs;
-    int md = bits == 32 ? RD_LO32 : RD_U64;
-    if (is_ftype(t) || (bits != 32 && bits != 64) || (in->flags & F_SAT) ||
-        !ar_get(w, R, uni, in->a, md, &ab, &as) ||
-        !ar_get(w, R, uni, in->b == WMI_NOREG ? SLOT_ZERO : in->b, md, &bb,
-                &bs))
-        return 0;
-    int sub = in->op == OP_SUB;
-    ar_put(w, in->d, bits == 32 ? WMI_AR_A32 : WMI_AR_A64,
-           sub ? ab - bb : ab + bb, sub ? as - bs : as + bs);
-    return 1;
-}
-
-/* Integer mul and mad, .lo or .wide, one factor uniform (mul_int). */
-static inline int ar_mul(wmi_warp *w, uint64_t (*R)[32], const uint8_t *uni,
-                         const wmi_insn *in)
-{
-    wmi_type t = (wmi_type)in->type;
-    unsigned bits = wmi_type_bits(t);
-    int wide = (in->flags & F_WIDE) != 0, sg = wmi_type_signed(t);
-    if (is_ftype(t) || (in->flags & F_HI) ||
-        (wide ? bits != 32 : bits != 32 && bits != 64))
-        return 0;
-    int md = wide ? (sg ? RD_S32 : RD_Z32) : bits == 32 ? RD_LO32 : RD_U64;
-    uint64_t ab, as, bb, bs, cb = 0, cs = 0;
-    if (!ar_get(w, R, uni, in->a, md, &ab, &as) ||
-        !ar_get(w, R, uni, in->b, md, &bb, &bs) || (as && bs))
-        return 0;
-    int md_c = wide || bits == 64 ? RD_U64 : RD_LO32;
-    if (in->op == OP_MAD && !ar_get(w, R, uni, in->c, md_c, &cb, &cs))
-        return 0;
-    ar_put(w, in->d, wide || bits == 64 ? WMI_AR_A64 : WMI_AR_A32,
-           ab * bb + cb, as * bb + bs * ab + cs);
-    return 1;
-}
-
-/* shl by a uniform count (exec_shl). */
-static inline int ar_shl(wmi_warp *w, uint64_t (*R)[32], const uint8_t *uni,
-                         const wmi_insn *in)
-{
-    unsigned bits = wmi_type_bits((wmi_type)in->type);
-    uint64_t ab, as, n;
-    if ((bits != 32 && bits != 64) || !ar_uni(w, R, uni, in->b, &n) ||
-        !ar_get(w, R, uni, in->a, bits == 32 ? RD_LO32 : RD_U64, &ab, &as))
-        return 0;
-    uint32_t k = (uint32_t)n;
-    if (k >= bits)
-        ar_put(w, in->d, WMI_AR_A64, 0, 0);
-    else
-        ar_put(w, in->d, bits == 32 ? WMI_AR_A32 : WMI_AR_A64, ab << k,
-               as << k);
-    return 1;
-}
-
-/* Integer cvt without .sat between 32 and 64 bits (exec_cvt's integer
-   case: extend by the source type, keep the destination's bits). */
-static inline int ar_cvt(wmi_warp *w, uint64_t (*R)[32], const uint8_t *uni,
-                         const wmi_insn *in)
-{
-    wmi_type t = (wmi_type)in->type, st = (wmi_type)in->type2;
-    unsigned db = wmi_type_bits(t), sb = wmi_type_bits(st);
-    uint64_t b, s;
-    if (t == PT_PRED || st == PT_PRED || is_ftype(t) || is_ftype(st) ||
-        t >= PT_E4M3X2 || st >= PT_E4M3X2 || (in->flags & F_SAT) ||
-        (db != 32 && db != 64) || (sb != 32 && sb != 64))
-        return 0;
-    int md = db == 32 ? RD_LO32
-             : sb == 64 ? RD_U64 : wmi_type_signed(st) ? RD_S32 : RD_Z32;
-    if (!ar_get(w, R, uni, in->a, md, &b, &s))
-        return 0;
-    ar_put(w, in->d, db == 32 ? WMI_AR_A32 : WMI_AR_A64, b, s);
-    return 1;
-}
-
-/* cvta to and from a window (exec_cvta). */
-static inline int ar_cvta(wmi_warp *w, uint64_t (*R)[32], const uint8_t *uni,
-                          const wmi_insn *in)
-{
-    unsigned bits = wmi_type_bits((wmi_type)in->type);
-    uint64_t base = in->space == SP_SHARED  ? WMI_SHARED_WIN
-                    : in->space == SP_LOCAL ? WMI_LOCAL_WIN
-                    : in->space == SP_PARAM ? WMI_PARAM_WIN : 0;
-    uint64_t b, s;
-    if (in->flags & F_TO) {
-        if (bits != 32 && bits != 64 && bits != 0)
-            return 0;
-        if (!ar_get(w, R, uni, in->a, bits == 32 ? RD_LO32 : RD_U64, &b, &s))
-            return 0;
-        ar_put(w, in->d, bits == 32 ? WMI_AR_A32 : WMI_AR_A64, b - base, s);
-        return 1;
-    }
-    int wide = in->space == SP_GLOBAL || in->space == SP_CONST;
-    if (!ar_get(w, R, uni, in->a, wide ? RD_U64 : RD_Z32, &b, &s))
-        return 0;
-    ar_put(w, in->d, WMI_AR_A64, b + base, s);
-    return 1;
-}
-
 /* The W-bit lanes of b + l s read as integers (sg: signed) in closed
    form, x0 + l dx exactly; 0 when a lane wraps (or, unsigned 64-bit
    lanes, reaches 2^63). */
@@ -329,74 +221,110 @@ static inline int ar_cmp_closed(wmi_cmp op, unsigned W, int sg, uint64_t ab,
 
 /* setp on 32- or 64-bit integers without a bool op: the lanes compared
    as compare_lanes compares them (in closed form where it can), kept as
-   a mask (q its complement). */
+   a mask (d2 its complement). */
 static WMI_NOINLINE int ar_setp(wmi_warp *w, uint64_t (*R)[32],
-                                const uint8_t *uni, const wmi_insn *in)
+                                const uint8_t *uni, const wmi_aop *o)
 {
-    wmi_type t = (wmi_type)in->type;
-    unsigned bits = wmi_type_bits(t);
     uint64_t ab, as, bb, bs, A[32], B[32], res[32];
-    int md = bits == 32 ? RD_LO32 : RD_U64, sg = wmi_type_signed(t);
-    wmi_cmp op = (wmi_cmp)in->mod;
+    wmi_cmp op = (wmi_cmp)o->cmp;
     uint32_t mask = 0;
-    if (in->op != OP_SETP || is_ftype(t) || (bits != 32 && bits != 64) ||
-        in->mod2 != BOOL_NONE || !ar_get(w, R, uni, in->a, md, &ab, &as) ||
-        !ar_get(w, R, uni, in->b, md, &bb, &bs))
+    if (!ar_get(w, R, uni, o->a, o->ma, &ab, &as) ||
+        !ar_get(w, R, uni, o->b, o->ma, &bb, &bs))
         return 0;
-    if (!ar_cmp_closed(op, bits, sg, ab, as, bb, bs, &mask)) {
+    if (!ar_cmp_closed(op, o->bits, o->sg, ab, as, bb, bs, &mask)) {
         for (unsigned l = 0; l < 32; l++, ab += as, bb += bs) {
             A[l] = ab;
             B[l] = bb;
         }
-        if (!cmp_lanes(op, A, B, WMI_FULL, bits, sg, res))
+        if (!cmp_lanes(op, A, B, WMI_FULL, o->bits, o->sg, res))
             return 0;
         mask = pred_mask(res);
     }
-    ar_put(w, in->d, WMI_AR_PRED, mask, 0);
-    if (in->d2 != WMI_NOREG)
-        ar_put(w, in->d2, WMI_AR_PRED, ~mask, 0);
+    ar_put(w, o->d, WMI_AR_PRED, mask, 0);
+    if (o->d2 != WMI_NOREG)
+        ar_put(w, o->d2, WMI_AR_PRED, ~mask, 0);
     return 1;
 }
 
 /* and, or, xor, not of predicates known as masks (IBIN on 1-bit lanes). */
 static inline int ar_plogic(wmi_warp *w, uint64_t (*R)[32],
-                            const uint8_t *uni, const wmi_insn *in)
+                            const uint8_t *uni, const wmi_aop *o)
 {
     uint32_t ma, mb = 0;
-    if (in->type != PT_PRED || !ar_mask(w, R, uni, in->a, &ma) ||
-        (in->op != OP_NOT && !ar_mask(w, R, uni, in->b, &mb)))
+    if (!ar_mask(w, R, uni, o->a, &ma) ||
+        (o->op != ARO_PNOT && !ar_mask(w, R, uni, o->b, &mb)))
         return 0;
-    uint32_t r = in->op == OP_AND  ? ma & mb
-                 : in->op == OP_OR ? ma | mb
-                 : in->op == OP_XOR ? ma ^ mb : ~ma;
-    ar_put(w, in->d, WMI_AR_PRED, r, 0);
+    uint32_t r = o->op == ARO_PAND  ? ma & mb
+                 : o->op == ARO_POR ? ma | mb
+                 : o->op == ARO_PXOR ? ma ^ mb : ~ma;
+    ar_put(w, o->d, WMI_AR_PRED, r, 0);
     return 1;
 }
 
-/* The lane-local instruction in on the kinds of its operands (a full
-   warp): 1 when done. */
-static HOT int ar_affine(wmi_warp *w, uint64_t (*R)[32],
-                            const uint8_t *uni, const wmi_insn *in)
+/* a op b for add, sub, mul (+ c): one factor of a product uniform. */
+static inline int ar_arith(wmi_warp *w, uint64_t (*R)[32],
+                           const uint8_t *uni, const wmi_aop *o)
+{
+    uint64_t ab, as, bb, bs, cb = 0, cs = 0;
+    if (!ar_get(w, R, uni, o->a, o->ma, &ab, &as) ||
+        !ar_get(w, R, uni, o->b, o->ma, &bb, &bs))
+        return 0;
+    if (o->op == ARO_ADD) {
+        ar_put(w, o->d, o->rk, ab + bb, as + bs);
+    } else if (o->op == ARO_SUB) {
+        ar_put(w, o->d, o->rk, ab - bb, as - bs);
+    } else {
+        if ((as && bs) ||
+            (o->c != WMI_NOREG && !ar_get(w, R, uni, o->c, o->mc, &cb, &cs)))
+            return 0;
+        ar_put(w, o->d, o->rk, ab * bb + cb, as * bb + bs * ab + cs);
+    }
+    return 1;
+}
+
+/* shl by a uniform count (exec_shl), cvt and cvta: one source. */
+static inline int ar_unary(wmi_warp *w, uint64_t (*R)[32],
+                           const uint8_t *uni, const wmi_aop *o)
+{
+    uint64_t b, s, n = 0;
+    if (o->op == ARO_SHL && !ar_uni(w, R, uni, o->b, &n))
+        return 0;
+    if (!ar_get(w, R, uni, o->a, o->ma, &b, &s))
+        return 0;
+    switch (o->op) {
+    case ARO_SHL:
+        if ((uint32_t)n >= o->bits)
+            ar_put(w, o->d, WMI_AR_A64, 0, 0);
+        else
+            ar_put(w, o->d, o->rk, b << (uint32_t)n, s << (uint32_t)n);
+        break;
+    case ARO_CVTA_TO: ar_put(w, o->d, o->rk, b - o->base, s); break;
+    case ARO_CVTA_FROM: ar_put(w, o->d, o->rk, b + o->base, s); break;
+    default: ar_put(w, o->d, o->rk, b, s); break; /* ARO_CVT */
+    }
+    return 1;
+}
+
+/* The decoded operation o (a full warp) on the kinds of its operands: 1
+   when done. */
+static HOT int ar_aop(wmi_warp *w, uint64_t (*R)[32], const uint8_t *uni,
+                      const wmi_aop *o)
 {
     uint64_t p;
-    switch (in->op) {
-    case OP_MOV: return ar_copy(w, R, uni, in->d, in->a);
-    case OP_ADD:
-    case OP_SUB: return ar_addsub(w, R, uni, in);
-    case OP_MUL:
-    case OP_MAD: return ar_mul(w, R, uni, in);
-    case OP_SHL: return ar_shl(w, R, uni, in);
-    case OP_CVT: return ar_cvt(w, R, uni, in);
-    case OP_CVTA: return ar_cvta(w, R, uni, in);
-    case OP_SETP: return ar_setp(w, R, uni, in);
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR:
-    case OP_NOT: return ar_plogic(w, R, uni, in);
-    case OP_SELP:
-        return ar_uni(w, R, uni, in->c, &p) &&
-               ar_copy(w, R, uni, in->d, (p & 1) ? in->a : in->b);
-    default: return 0;
+    switch (o->op) {
+    case ARO_MOV: return ar_copy(w, R, uni, o->d, o->a);
+    case ARO_ADD:
+    case ARO_SUB:
+    case ARO_MUL: return ar_arith(w, R, uni, o);
+    case ARO_SETP: return ar_setp(w, R, uni, o);
+    case ARO_PAND:
+    case ARO_POR:
+    case ARO_PXOR:
+    case ARO_PNOT: return ar_plogic(w, R, uni, o);
+    case ARO_SELP:
+        return ar_uni(w, R, uni, o->c, &p) &&
+               ar_copy(w, R, uni, o->d, (p & 1) ? o->a : o->b);
+    default: return ar_unary(w, R, uni, o);
     }
 }
 
@@ -509,7 +437,7 @@ static WMI_NOINLINE int ar_ldst(wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
  * sources are uniform (the caller runs it on lane 0 and calls
  * ar_uni_done), AR_RUN when plain code runs it, everything it reads
  * filled and the kinds it writes forgotten.  tried: ar_run already found
- * that ar_affine cannot run it.
+ * that ar_aop cannot run it.
  */
 static HOT int ar_step(wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
                        const wmi_insn *in, uint32_t pc, uint32_t m,
@@ -520,7 +448,7 @@ static HOT int ar_step(wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
     case WMI_AC_NONE: return AR_RUN;
     case WMI_AC_AFF:
         if (m == WMI_FULL) {
-            if (!tried && ar_affine(w, R, c->uni, in))
+            if (!tried && ar_aop(w, R, c->uni, &c->aop[at]))
                 return AR_DONE;
             if (ar_uni_srcs(w, R, c->uni, in))
                 return AR_UNI;
@@ -618,7 +546,7 @@ static WMI_NOINLINE wm_status ar_run(wmi_cta *c, wmi_warp *w,
         if (m && m != WMI_FULL)
             break; /* some lanes only: the dispatch loop */
         if (k == WMI_AC_AFF) {
-            if (m && !ar_affine(w, R, c->uni, in))
+            if (m && !ar_aop(w, R, c->uni, &c->aop[pc - first]))
                 break;
             pc++;
         } else if (k == WMI_AC_PARAM) {
