@@ -132,6 +132,29 @@ static void mark_plain(wmi_cta *c, const wmi_insn *in, uint8_t k)
         mark(c, in->op == OP_ST ? in->b : in->d);
 }
 
+/* What ar_run does with instruction in of class k (its aop decoded when
+   k is WMI_AC_AFF); v: an ld.param's value. */
+static void run_action(const wmi_insn *in, uint8_t k, uint64_t v,
+                       wmi_aop *o)
+{
+    o->guard = in->guard;
+    o->gneg = in->guard_neg;
+    o->target = in->target;
+    o->d = in->d;
+    o->a = in->a;
+    o->act = ARA_STOP;
+    if (k == WMI_AC_AFF)
+        o->act = ARA_OP;
+    else if (k == WMI_AC_PARAM)
+        o->act = ARA_PARAM, o->base = v;
+    else if (k == WMI_AC_LDST)
+        o->act = ARA_LDST;
+    else if (k == WMI_AC_NONE && in->op == OP_BRA)
+        o->act = ARA_BRA;
+    else if (k == WMI_AC_NONE && in->op != OP_EXIT && in->op != OP_RET)
+        o->act = ARA_NOP;
+}
+
 /* The instructions' classes, and the value of each ld.param from a
    uniform address (the parameters do not change during a launch: st.param
    is not run); an ld.param that wmi_ptx_param_value declines (it faults
@@ -152,8 +175,11 @@ static wm_status classify_all(wmi_cta *c)
             c->acls[i] = WMI_AC_OTHER;
     }
     wm_status st = wmi_areg_flow(c);
-    for (uint32_t i = 0; st == WM_OK && i < f->count; i++)
-        mark_plain(c, &c->m->code[f->first + i], c->acls[i]);
+    for (uint32_t i = 0; st == WM_OK && i < f->count; i++) {
+        const wmi_insn *in = &c->m->code[f->first + i];
+        mark_plain(c, in, c->acls[i]);
+        run_action(in, c->acls[i], c->apv[i], &c->aop[i]);
+    }
     return st;
 }
 

@@ -66,11 +66,24 @@ enum {
     ARO_SELP       /* d = c ? a : b, c uniform */
 };
 
+/* What ptx_exec_areg.h's ar_run does with an instruction. */
+enum {
+    ARA_STOP = 0, /* leaves it to the dispatch loop */
+    ARA_OP,       /* ar_aop (WMI_AC_AFF) */
+    ARA_PARAM,    /* ld.param: d = base (WMI_AC_PARAM) */
+    ARA_LDST,     /* ld/st with a lane-affine address (WMI_AC_LDST) */
+    ARA_BRA,      /* a branch the whole warp takes or not */
+    ARA_NOP       /* a fence, a prefetch, bar.warp.sync, an async marker */
+};
+
+/* One instruction as ar_run sees it: its action, guard and operands
+   (decoded once: ar_run reads no wmi_insn but a memory one's). */
 typedef struct wmi_aop {
-    uint8_t op, ma, mc, rk; /* ARO_*, read modes, result kind */
-    uint8_t bits, sg, cmp;
+    uint8_t act, op, ma, mc, rk; /* ARA_*, ARO_*, read modes, result kind */
+    uint8_t bits, sg, cmp, gneg; /* width, signed, compare; guard @! */
+    uint32_t guard, target;      /* guard slot (WMI_NOREG: none); branch */
     uint32_t d, d2, a, b, c;
-    uint64_t base;
+    uint64_t base; /* cvta's window; ld.param's value */
 } wmi_aop;
 
 /* The aop of an instruction whose class is WMI_AC_AFF; 0 when its form

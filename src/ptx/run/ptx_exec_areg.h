@@ -66,13 +66,15 @@ static inline int ar_get(const wmi_warp *w, uint64_t (*R)[32],
 {
     uint8_t k = w->ak[s] & WMI_AR_KIND;
     uint64_t x, y;
-    if (k == WMI_AR_A64 || k == WMI_AR_A32) {
-        x = w->av[s].b;
-        y = w->av[s].s;
-    } else if (!k && uni[s]) {
+    if (k == 0) {
+        if (!uni[s])
+            return 0;
         x = R[s][0];
         y = 0;
         k = WMI_AR_A64;
+    } else if (k != WMI_AR_PRED) {
+        x = w->av[s].b;
+        y = w->av[s].s;
     } else {
         return 0;
     }
@@ -496,85 +498,86 @@ static inline uint32_t ar_guard(wmi_warp *w, uint64_t (*R)[32],
     return act & (in->guard_neg ? ~p : p);
 }
 
-/* Instructions that do nothing in a run without --check: fences,
-   prefetches, bar.warp.sync (OP_NOP) and the async groups' markers. */
-static inline int ar_noop(const wmi_insn *in)
+/* The lanes a guard slot g (negated: neg) lets run, as ar_guard. */
+static inline uint32_t ar_guard_slot(wmi_warp *w, uint64_t (*R)[32],
+                                     uint32_t g, int neg)
 {
-    return in->op == OP_NOP || in->op == OP_CP_COMMIT ||
-           in->op == OP_CP_WAIT || in->op == OP_WGMMA_SYNC;
+    uint32_t p;
+    if ((w->ak[g] & WMI_AR_KIND) == WMI_AR_PRED) {
+        p = (uint32_t)w->av[g].b;
+    } else {
+        wmi_areg_fill(w, g);
+        p = pred_mask(R[g]);
+    }
+    return neg ? ~p : p;
 }
 
-/* Might ar_run take the instruction at pc (by its class; a memory
+/* Might ar_run take the instruction at pc (its action; a memory
    instruction only with a lane-affine address)? */
 static inline int ar_runs(const wmi_cta *c, const wmi_warp *w, uint32_t pc)
 {
-    const wmi_insn *in = &c->m->code[pc];
-    switch (c->acls[pc - c->f->first]) {
-    case WMI_AC_AFF:
-    case WMI_AC_PARAM: return 1;
-    case WMI_AC_LDST: return (w->ak[in->a] & WMI_AR_KIND) != 0;
-    case WMI_AC_NONE: return in->op == OP_BRA || ar_noop(in);
-    default: return 0;
-    }
+    const wmi_aop *o = &c->aop[pc - c->f->first];
+    return o->act == ARA_LDST ? (w->ak[o->a] & WMI_AR_KIND) != 0
+                              : o->act != ARA_STOP;
 }
 
 /*
  * A converged full warp (all 32 lanes at *ppc, none waiting elsewhere)
  * runs the instructions it can on the kinds alone -- ALU operations on
  * uniform and lane-affine registers, ld.param, ld/st with a lane-affine
- * address, uniform branches -- in a loop of its own, without the
- * dispatch loop's per-instruction work.  It stops before the first other
- * instruction (or a partial guard, the step budget, the end) and leaves
- * its pc in *ppc; each instruction it ran counts as the loop counts it.
- * Returns a memory instruction's failed status (that instruction
- * counted), else WM_OK.
+ * address, uniform branches -- in a loop of its own over their decoded
+ * forms (wmi_aop), without the dispatch loop's per-instruction work.  It
+ * stops before the first other instruction (or a partial guard, the step
+ * budget, the end) and leaves its pc in *ppc; each instruction it ran
+ * counts as the loop counts it.  Returns a memory instruction's failed
+ * status (that instruction counted), else WM_OK.
  */
 static WMI_NOINLINE wm_status ar_run(wmi_cta *c, wmi_warp *w,
                                      uint64_t (*R)[32], uint32_t *ppc,
                                      uint32_t end)
 {
-    const wmi_insn *code = c->m->code;
-    const uint8_t *cls = c->acls;
-    uint32_t pc = *ppc, first = c->f->first;
+    const wmi_aop *ops = c->aop;
+    const uint8_t *uni = c->uni;
+    uint32_t first = c->f->first, i = *ppc - first, iend = end - first;
     uint64_t steps = c->steps, lim = c->step_limit, n = 0;
     wm_status st = WM_OK;
-    while (pc < end && steps < lim) {
-        const wmi_insn *in = &code[pc];
-        uint32_t m = in->guard == WMI_NOREG ? WMI_FULL
-                                            : ar_guard(w, R, in, WMI_FULL);
-        uint8_t k = cls[pc - first];
-        if (m && m != WMI_FULL)
-            break; /* some lanes only: the dispatch loop */
-        if (k == WMI_AC_AFF) {
-            if (m && !ar_aop(w, R, c->uni, &c->aop[pc - first]))
+    for (; i < iend && steps < lim; steps++, n++) {
+        const wmi_aop *o = &ops[i];
+        uint32_t m = WMI_FULL;
+        if (o->guard != WMI_NOREG) {
+            m = ar_guard_slot(w, R, o->guard, o->gneg);
+            if (m && m != WMI_FULL)
+                break; /* some lanes only: the dispatch loop */
+        }
+        if (o->act == ARA_OP) {
+            if (m && !ar_aop(w, R, uni, o))
                 break;
-            pc++;
-        } else if (k == WMI_AC_PARAM) {
+            i++;
+        } else if (o->act == ARA_PARAM) {
             if (m)
-                ar_put(w, in->d, WMI_AR_A64, c->apv[pc - first], 0);
-            pc++;
-        } else if (k == WMI_AC_LDST) {
-            if (!m || !(w->ak[in->a] & WMI_AR_KIND) ||
-                ar_ldst(c, w, R, in, pc, m, &st) != AR_DONE)
-                break;
-            pc++;
+                ar_put(w, o->d, WMI_AR_A64, o->base, 0);
+            i++;
+        } else if (o->act == ARA_BRA) {
+            i = m ? o->target - first : i + 1; /* the warp goes one way */
+        } else if (o->act == ARA_NOP) {
+            i++;
+        } else if (o->act == ARA_LDST && m &&
+                   (w->ak[o->a] & WMI_AR_KIND) &&
+                   ar_ldst(c, w, R, &c->m->code[first + i], first + i, m,
+                           &st) == AR_DONE) {
+            i++;
             if (st != WM_OK) {
                 steps++, n++;
                 break;
             }
-        } else if (k == WMI_AC_NONE && in->op == OP_BRA) {
-            pc = m ? in->target : pc + 1; /* the whole warp goes one way */
-        } else if (k == WMI_AC_NONE && ar_noop(in)) {
-            pc++;
         } else {
             break;
         }
-        steps++, n++;
     }
     c->steps = steps;
     c->thread_insts += 32 * n;
     c->ar_taken += n;
-    *ppc = pc;
+    *ppc = first + i;
     return st;
 }
 
