@@ -175,10 +175,13 @@ static wm_status classify_all(wmi_cta *c)
             c->acls[i] = WMI_AC_OTHER;
     }
     wm_status st = wmi_areg_flow(c);
+    for (uint32_t i = 0; st == WM_OK && i < f->count; i++)
+        mark_plain(c, &c->m->code[f->first + i], c->acls[i]);
     for (uint32_t i = 0; st == WM_OK && i < f->count; i++) {
-        const wmi_insn *in = &c->m->code[f->first + i];
-        mark_plain(c, in, c->acls[i]);
-        run_action(in, c->acls[i], c->apv[i], &c->aop[i]);
+        wmi_aop *o = &c->aop[i];
+        run_action(&c->m->code[f->first + i], c->acls[i], c->apv[i], o);
+        o->dpr = o->d < f->nslots && c->apr[o->d];
+        o->d2pr = o->d2 < f->nslots && c->apr[o->d2];
     }
     return st;
 }

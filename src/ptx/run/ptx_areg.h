@@ -81,6 +81,7 @@ enum {
 typedef struct wmi_aop {
     uint8_t act, op, ma, mc, rk; /* ARA_*, ARO_*, read modes, result kind */
     uint8_t bits, sg, cmp, gneg; /* width, signed, compare; guard @! */
+    uint8_t dpr, d2pr;           /* wmi_cta.apr of d and d2 */
     uint32_t guard, target;      /* guard slot (WMI_NOREG: none); branch */
     uint32_t d, d2, a, b, c;
     uint64_t base; /* cvta's window; ld.param's value */

@@ -119,18 +119,25 @@ static inline int ar_mask(const wmi_warp *w, uint64_t (*R)[32],
 
 /* Slot s now holds kind k, value (b, d): its lanes written if plain code
    may read them (apr), else stale. */
-static inline void ar_put(wmi_warp *w, uint32_t s, uint8_t k, uint64_t b,
-                          uint64_t d)
+static inline void ar_put_pr(wmi_warp *w, uint32_t s, int pr, uint8_t k,
+                             uint64_t b, uint64_t d)
 {
     if (k != WMI_AR_A64) { /* A32 and PRED keep 32 bits */
         b = (uint32_t)b;
         d = (uint32_t)d;
     }
-    if (w->apr[s]) {
+    if (pr) {
         wmi_areg v = {b, d};
         wmi_areg_write(w->r[s], k, &v);
     }
-    wmi_areg_set(w, s, k, b, d, !w->apr[s]);
+    wmi_areg_set(w, s, k, b, d, !pr);
+}
+
+/* ar_put_pr with pr = apr[s], as the slot's readers say. */
+static inline void ar_put(wmi_warp *w, uint32_t s, uint8_t k, uint64_t b,
+                          uint64_t d)
+{
+    ar_put_pr(w, s, w->apr[s], k, b, d);
 }
 
 /* mov (and selp on a uniform predicate): d takes src's kind. */
@@ -242,9 +249,9 @@ static WMI_NOINLINE int ar_setp(wmi_warp *w, uint64_t (*R)[32],
             return 0;
         mask = pred_mask(res);
     }
-    ar_put(w, o->d, WMI_AR_PRED, mask, 0);
+    ar_put_pr(w, o->d, o->dpr, WMI_AR_PRED, mask, 0);
     if (o->d2 != WMI_NOREG)
-        ar_put(w, o->d2, WMI_AR_PRED, ~mask, 0);
+        ar_put_pr(w, o->d2, o->d2pr, WMI_AR_PRED, ~mask, 0);
     return 1;
 }
 
@@ -259,7 +266,7 @@ static inline int ar_plogic(wmi_warp *w, uint64_t (*R)[32],
     uint32_t r = o->op == ARO_PAND  ? ma & mb
                  : o->op == ARO_POR ? ma | mb
                  : o->op == ARO_PXOR ? ma ^ mb : ~ma;
-    ar_put(w, o->d, WMI_AR_PRED, r, 0);
+    ar_put_pr(w, o->d, o->dpr, WMI_AR_PRED, r, 0);
     return 1;
 }
 
@@ -272,14 +279,14 @@ static inline int ar_arith(wmi_warp *w, uint64_t (*R)[32],
         !ar_get(w, R, uni, o->b, o->ma, &bb, &bs))
         return 0;
     if (o->op == ARO_ADD) {
-        ar_put(w, o->d, o->rk, ab + bb, as + bs);
+        ar_put_pr(w, o->d, o->dpr, o->rk, ab + bb, as + bs);
     } else if (o->op == ARO_SUB) {
-        ar_put(w, o->d, o->rk, ab - bb, as - bs);
+        ar_put_pr(w, o->d, o->dpr, o->rk, ab - bb, as - bs);
     } else {
         if ((as && bs) ||
             (o->c != WMI_NOREG && !ar_get(w, R, uni, o->c, o->mc, &cb, &cs)))
             return 0;
-        ar_put(w, o->d, o->rk, ab * bb + cb, as * bb + bs * ab + cs);
+        ar_put_pr(w, o->d, o->dpr, o->rk, ab * bb + cb, as * bb + bs * ab + cs);
     }
     return 1;
 }
@@ -296,13 +303,13 @@ static inline int ar_unary(wmi_warp *w, uint64_t (*R)[32],
     switch (o->op) {
     case ARO_SHL:
         if ((uint32_t)n >= o->bits)
-            ar_put(w, o->d, WMI_AR_A64, 0, 0);
+            ar_put_pr(w, o->d, o->dpr, WMI_AR_A64, 0, 0);
         else
-            ar_put(w, o->d, o->rk, b << (uint32_t)n, s << (uint32_t)n);
+            ar_put_pr(w, o->d, o->dpr, o->rk, b << (uint32_t)n, s << (uint32_t)n);
         break;
-    case ARO_CVTA_TO: ar_put(w, o->d, o->rk, b - o->base, s); break;
-    case ARO_CVTA_FROM: ar_put(w, o->d, o->rk, b + o->base, s); break;
-    default: ar_put(w, o->d, o->rk, b, s); break; /* ARO_CVT */
+    case ARO_CVTA_TO: ar_put_pr(w, o->d, o->dpr, o->rk, b - o->base, s); break;
+    case ARO_CVTA_FROM: ar_put_pr(w, o->d, o->dpr, o->rk, b + o->base, s); break;
+    default: ar_put_pr(w, o->d, o->dpr, o->rk, b, s); break; /* ARO_CVT */
     }
     return 1;
 }
@@ -539,9 +546,10 @@ static WMI_NOINLINE wm_status ar_run(wmi_cta *c, wmi_warp *w,
     const wmi_aop *ops = c->aop;
     const uint8_t *uni = c->uni;
     uint32_t first = c->f->first, i = *ppc - first, iend = end - first;
-    uint64_t steps = c->steps, lim = c->step_limit, n = 0;
+    /* the steps left in the budget (the loop counts at most room) */
+    uint64_t room = c->step_limit - c->steps, n = 0;
     wm_status st = WM_OK;
-    for (; i < iend && steps < lim; steps++, n++) {
+    for (; i < iend && n < room; n++) {
         const wmi_aop *o = &ops[i];
         uint32_t m = WMI_FULL;
         if (o->guard != WMI_NOREG) {
@@ -555,7 +563,7 @@ static WMI_NOINLINE wm_status ar_run(wmi_cta *c, wmi_warp *w,
             i++;
         } else if (o->act == ARA_PARAM) {
             if (m)
-                ar_put(w, o->d, WMI_AR_A64, o->base, 0);
+                ar_put_pr(w, o->d, o->dpr, WMI_AR_A64, o->base, 0);
             i++;
         } else if (o->act == ARA_BRA) {
             i = m ? o->target - first : i + 1; /* the warp goes one way */
@@ -567,14 +575,14 @@ static WMI_NOINLINE wm_status ar_run(wmi_cta *c, wmi_warp *w,
                            &st) == AR_DONE) {
             i++;
             if (st != WM_OK) {
-                steps++, n++;
+                n++;
                 break;
             }
         } else {
             break;
         }
     }
-    c->steps = steps;
+    c->steps += n;
     c->thread_insts += 32 * n;
     c->ar_taken += n;
     *ppc = first + i;
