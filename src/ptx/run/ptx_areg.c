@@ -151,7 +151,9 @@ static void run_action(const wmi_insn *in, uint8_t k, uint64_t v,
         o->act = ARA_LDST;
     else if (k == WMI_AC_NONE && in->op == OP_BRA)
         o->act = ARA_BRA;
-    else if (k == WMI_AC_NONE && in->op != OP_EXIT && in->op != OP_RET)
+    else if (k == WMI_AC_NONE && (in->op == OP_EXIT || in->op == OP_RET))
+        o->act = ARA_EXIT; /* no calls: ret ends the kernel's threads */
+    else if (k == WMI_AC_NONE)
         o->act = ARA_NOP;
 }
 

@@ -73,7 +73,8 @@ enum {
     ARA_PARAM,    /* ld.param: d = base (WMI_AC_PARAM) */
     ARA_LDST,     /* ld/st with a lane-affine address (WMI_AC_LDST) */
     ARA_BRA,      /* a branch the whole warp takes or not */
-    ARA_NOP       /* a fence, a prefetch, bar.warp.sync, an async marker */
+    ARA_NOP,      /* a fence, a prefetch, bar.warp.sync, an async marker */
+    ARA_EXIT      /* exit, or ret of the kernel: the whole warp ends */
 };
 
 /* One instruction as ar_run sees it: its action, guard and operands

@@ -307,8 +307,8 @@ warp_loop(wmi_cta *c, wmi_warp *w, const int areg)
             /* a converged warp: ar_run takes what it can */
             uint32_t pc0 = pc;
             st = ar_run(c, w, R, &pc, end);
-            if (st != WM_OK)
-                return st;
+            if (st != WM_OK || !w->live)
+                return st; /* a fault, or the warp exited */
             ar_stop = c->steps;
             if (pc != pc0)
                 continue;

@@ -535,8 +535,9 @@ static inline int ar_runs(const wmi_cta *c, const wmi_warp *w, uint32_t pc)
  * address, uniform branches -- in a loop of its own over their decoded
  * forms (wmi_aop), without the dispatch loop's per-instruction work.  It
  * stops before the first other instruction (or a partial guard, the step
- * budget, the end) and leaves its pc in *ppc; each instruction it ran
- * counts as the loop counts it.  Returns a memory instruction's failed
+ * budget, the end) and leaves its pc in *ppc, or after an exit of the
+ * whole warp (w->live then 0); each instruction it ran counts as the
+ * loop counts it.  Returns a memory instruction's failed
  * status (that instruction counted), else WM_OK.
  */
 static WMI_NOINLINE wm_status ar_run(wmi_cta *c, wmi_warp *w,
@@ -567,8 +568,16 @@ static WMI_NOINLINE wm_status ar_run(wmi_cta *c, wmi_warp *w,
             i++;
         } else if (o->act == ARA_BRA) {
             i = m ? o->target - first : i + 1; /* the warp goes one way */
-        } else if (o->act == ARA_NOP) {
+        } else if (o->act == ARA_NOP || (o->act == ARA_EXIT && !m)) {
             i++;
+        } else if (o->act == ARA_EXIT) {
+            /* every lane exits: what exit_lanes and the reselect that
+               finds no lane ready leave */
+            w->live = 0;
+            w->act = 0;
+            c->exited += 32;
+            n++;
+            break;
         } else if (o->act == ARA_LDST && m &&
                    (w->ak[o->a] & WMI_AR_KIND) &&
                    ar_ldst(c, w, R, &c->m->code[first + i], first + i, m,
