@@ -418,7 +418,10 @@ static void loop_rows(void)
    not) by step elements, which is less than a line for some steps (the
    residues), broadcasts a signed byte from one address and stores one
    address from every lane (the last lane's value stays), a line apart
-   from trip to trip.  Where the trips run past the buffer's end (step
+   from trip to trip, and reads and writes columns (signed 2-byte lanes
+   62 bytes apart, 4-byte lanes 132 bytes apart) whose trips come back to
+   the same four residues of a line.
+   Where the trips run past the buffer's end (step
    16: a row whose last lanes alone lie past it, at a whole line from
    the first) the launch faults at the lane and instruction the plain
    path reports.  The twin runs check bytes, statistics and faults; the
@@ -428,11 +431,19 @@ static void hot_rows(void)
     static const char src[] =
         ".version 8.0\n.target sm_80\n.address_size 64\n"
         ".visible .entry k(.param .u64 out, .param .u64 in, .param .u32 n,"
-        " .param .u32 step)\n{\n  .reg .b32 %r<12>; .reg .b64 %rd<16>; "
-        ".reg .pred %p<2>;\n  ld.param.u64 %rd1, [out]; "
+        " .param .u32 step, .param .u64 col)\n{\n  .reg .b32 %r<16>; "
+        ".reg .b64 %rd<20>; .reg .pred %p<2>;\n  ld.param.u64 %rd1, [out]; "
         "ld.param.u64 %rd2, [in];\n  ld.param.u32 %r1, [n]; "
-        "ld.param.u32 %r2, [step];\n  mov.u32 %r3, %tid.x; mov.u32 %r4, 0;\n"
-        "LOOP:\n  mad.lo.s32 %r5, %r4, %r2, %r3;\n"
+        "ld.param.u32 %r2, [step];\n  ld.param.u64 %rd16, [col];\n"
+        "  mov.u32 %r3, %tid.x; mov.u32 %r4, 0;\n"
+        "LOOP:\n  and.b32 %r15, %r4, 3;\n  shr.u32 %r12, %r4, 2;\n"
+        "  mad.lo.s32 %r15, %r12, 64, %r15;\n"
+        "  mad.lo.s32 %r12, %r3, 31, %r15;\n"
+        "  mul.wide.u32 %rd17, %r12, 2;\n  add.s64 %rd17, %rd2, %rd17;\n"
+        "  ld.global.s16 %r13, [%rd17];\n  add.s32 %r13, %r13, %r4;\n"
+        "  mad.lo.s32 %r14, %r3, 33, %r15;\n  mul.wide.u32 %rd18, %r14, 4;\n"
+        "  add.s64 %rd18, %rd16, %rd18;\n  st.global.u32 [%rd18], %r13;\n"
+        "  mad.lo.s32 %r5, %r4, %r2, %r3;\n"
         "  cvt.u64.u32 %rd3, %r5;\n  add.s64 %rd4, %rd2, %rd3;\n"
         "  ld.global.s8 %r6, [%rd4];\n  shl.b64 %rd5, %rd3, 1;\n"
         "  add.s64 %rd6, %rd2, %rd5;\n  ld.global.u16 %r7, [%rd6];\n"
@@ -451,6 +462,7 @@ static void hot_rows(void)
     enum { NB = 4096, NT = 32 };
     static uint8_t in[NB];
     static uint64_t out[512 + 32 * NT];
+    static uint32_t col[2048], want[2048];
     wm_ptx_module *m = pi_parse(src, "hot.ptx");
     CHECK(m != NULL);
     for (int i = 0; i < NB; i++)
@@ -459,11 +471,14 @@ static void hot_rows(void)
     for (size_t i = 0; m && i < sizeof steps / sizeof steps[0]; i++) {
         uint32_t step = steps[i], n = NT;
         memset(out, 0, sizeof out);
+        memset(col, 0, sizeof col);
+        memset(want, 0, sizeof want);
         pi_launch l = pi_dims(1, 32);
         pi_buf(&l, out, sizeof out);
         pi_buf(&l, in, sizeof in);
         pi_u32(&l, n);
         pi_u32(&l, step);
+        pi_buf(&l, col, sizeof col);
         wm_agg *g = wm_agg_new(wm_arch_default());
         wm_ptx_fault ft;
         /* the 8-byte row of the last trip ends at 8 (k step + 32) */
@@ -482,8 +497,15 @@ static void hot_rows(void)
                 uint32_t sum = (uint32_t)(int32_t)(int8_t)in[x] +
                                (w16 & 0xffff) + w32 + bc;
                 CHECK_EQ(out[512 + k * 32 + t], (uint64_t)sum + w64);
+                /* the columns, trip after trip in lane order */
+                uint32_t j = k % 4 + 64 * (k / 4);
+                int16_t c31;
+                memcpy(&c31, in + 2 * (t * 31 + j), 2);
+                want[t * 33 + j] = (uint32_t)(c31 + (int32_t)k);
             }
         }
+        if (st == WM_OK)
+            CHECK(memcmp(col, want, sizeof col) == 0);
         wm_agg_free(g);
     }
     wm_ptx_free(m);

@@ -700,8 +700,7 @@ FM_INLINE void hot_keep(const wmi_cta *c, uint32_t pc, wmi_space sp,
                        ? (o->size > arch->bank_bytes ? o->size : arch->bank_bytes)
                        : (arch->line_bytes > arch->sector_bytes
                               ? arch->line_bytes : arch->sector_bytes);
-    if (o->n != 1 || o->kind == H_ANY || (per & (per - 1)) ||
-        wmi_agg_sees_site(c->agg, pc))
+    if (o->n != 1 || (per & (per - 1)) || wmi_agg_sees_site(c->agg, pc))
         return;
     mo->hot = 1;
     mo->hkind = o->kind;
@@ -809,12 +808,20 @@ int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     return fast_any(c, w, in, pc, m, store, 0, 0, 0, st);
 }
 
-/* Element size esz at p to or from the 32 lanes of V: a row (H_LIN), or
-   one address (H_SAME: a load broadcasts it, a store keeps the last
-   lane's, as store_as leaves it). */
+/* Element size esz at p to or from the 32 lanes of V: lanes d bytes
+   apart (H_ANY), one address (H_SAME: a load broadcasts it, a store keeps
+   the last lane's, as store_as leaves it), or a row (H_LIN). */
 static void hot_move(uint64_t *V, uint8_t *p, unsigned esz, int kind,
-                     int store, int sgn)
+                     int store, int sgn, int64_t d)
 {
+    if (kind == H_ANY) { /* lanes d bytes apart, in lane order */
+        for (unsigned l = 0; l < 32; l++, p += d)
+            if (store)
+                put(p, V[l], esz);
+            else
+                V[l] = sgn ? sext(get(p, esz), esz * 8) : get(p, esz);
+        return;
+    }
     if (kind == H_SAME) {
         if (store) {
             put(p, V[31], esz);
@@ -843,27 +850,33 @@ static void hot_move(uint64_t *V, uint8_t *p, unsigned esz, int kind,
 
 /*
  * A full warp at x0 + l d repeating its instruction's hot pattern (the
- * same d, a scalar row or broadcast) in the same window and moved by
- * whole units: both end lanes checked, the data moved, one repeat added
- * to the memo -- what fast_ldst does for it, without the rest.  0 when
- * anything differs (fast_ldst then decides).
+ * same d, a scalar row, broadcast or stride) in the same window, moved
+ * by whole units or by a residue the memo keeps (record_residue's slot
+ * holding it): both end lanes checked, the data moved, one repeat added
+ * to the memo or the residue -- what fast_ldst and record do for it,
+ * without the rest.  0 when anything differs (fast_ldst then decides).
  */
-static int fast_hot(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                    wmi_memo *mo, int store, uint64_t x0, int64_t d)
+static int fast_hot(wmi_warp *w, const wmi_insn *in, wmi_memo *mo,
+                    int store, uint64_t x0, int64_t d)
 {
     unsigned esz = mo->hesz;
     uint64_t start = (uint64_t)mo->hwin << WMI_WIN_SHIFT;
-    uint64_t x31 = x0 + 31 * (uint64_t)d;
+    uint64_t x31 = x0 + 31 * (uint64_t)d, r = (x0 - mo->a0) & (mo->hper - 1);
     if (!mo->hot || mo->d != d || mo->mask != WMI_FULL || !mo->affine ||
         (x0 >> WMI_WIN_SHIFT) != mo->hwin || x0 - start > mo->hlim ||
-        x31 - start > mo->hlim || (x0 & (esz - 1)) ||
-        ((x0 - mo->a0) & (mo->hper - 1)))
+        x31 - start > mo->hlim || (x0 & (esz - 1)))
         return 0;
+    uint64_t *pend = &mo->pending;
+    if (r) { /* a residue: its slot must hold it (record_residue) */
+        uint32_t i = (uint32_t)(r / esz) & (WMI_MEMO_RES - 1);
+        if (!(mo->resmask >> i & 1) || mo->res[i].r != r)
+            return 0;
+        pend = &mo->res[i].pending;
+    }
     uint32_t v = store ? in->b : in->d;
     hot_move(w->r[v], (uint8_t *)(mo->hbase + (uintptr_t)x0), esz, mo->hkind,
-             store, mo->hsgn);
-    mo->pending++; /* added with the others by memo_flush_one */
-    (void)c;
+             store, mo->hsgn, d);
+    (*pend)++; /* added with the others by memo_flush_one */
     return 1;
 }
 
@@ -872,7 +885,7 @@ int wmi_ptx_fast_ldst_affine(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                              wm_status *st)
 {
     wmi_memo *mo = c->agg ? memo_at(c, pc) : NULL;
-    if (mo && fast_hot(c, w, in, mo, store, x0, d)) {
+    if (mo && fast_hot(w, in, mo, store, x0, d)) {
         *st = WM_OK;
         return 1;
     }
