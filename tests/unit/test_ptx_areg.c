@@ -6,7 +6,8 @@
  * wrap and cross the sign), built from the instructions the tracking runs
  * on two numbers (mov, add, sub, mul.lo, mul.wide, mad, shl, integer cvt,
  * cvta, setp with every compare, predicate logic, selp) mixed with ones it
- * does not (and, shr, rem), some guarded or inside a divergent branch.
+ * does not (and, shr, rem) and with f32 arithmetic (which ar_run runs on
+ * plain lanes), some guarded or inside a divergent branch.
  * Every register is stored at the end; ptx_twin.h runs each launch with
  * every fast path off and on and requires identical bytes and counts.
  * Then hand cases: a compare's threshold lane, a widening that crosses
@@ -20,7 +21,8 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { NR = 12, ND = 10, NP = 6, NSLOT = NR + ND + NP, MAXSRC = 16384 };
+enum { NR = 12, ND = 10, NP = 6, NF = 4, NSLOT = NR + ND + NP + NF,
+       MAXSRC = 16384 };
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 static uint64_t rnd(void)
@@ -105,7 +107,7 @@ static void one(gen *g)
     src32(a, sizeof a);
     src32(b, sizeof b);
     src64(c, sizeof c);
-    switch (pick(17)) {
+    switch (pick(18)) {
     case 0: emit(g, "%s.%s %%r%u, %%r%u, %s;\n", pick(2) ? "add" : "sub",
                  ityp[pick(2)], r, pick(NR), b); break;
     case 1: emit(g, "%s.%s %%rd%u, %%rd%u, %s;\n", pick(2) ? "add" : "sub",
@@ -185,9 +187,18 @@ static void one(gen *g)
         break;
     case 15: emit(g, "shr.%s %%r%u, %%r%u, %u;\n", ityp[pick(2)], r, pick(NR),
                   pick(34)); break;
-    default:
+    case 16:
         emit(g, "rem.u32 %%r%u, %%r%u, %u;\n", r, pick(NR), 1 + pick(50));
         break;
+    default: { /* f32 arithmetic, which ar_run runs on plain lanes */
+        static const char *const fop[] = {"add", "sub", "mul"};
+        unsigned f = pick(NF), x = pick(NF), y = pick(NF), z = pick(NF);
+        if (pick(4))
+            emit(g, "%s.f32 %%f%u, %%f%u, %%f%u;\n", fop[pick(3)], f, x, y);
+        else
+            emit(g, "fma.rn.f32 %%f%u, %%f%u, %%f%u, %%f%u;\n", f, x, y, z);
+        break;
+    }
     }
 }
 
@@ -202,8 +213,8 @@ static void kernel(gen *g, unsigned nops)
             ".visible .entry k(.param .u64 out, .param .u32 u0, "
             ".param .u32 u1, .param .u64 w0, .param .u64 w1)\n{\n"
             "  .reg .b32 %%r<%u>; .reg .b64 %%rd<%u>; .reg .pred %%p<%u>;\n"
-            "  .reg .b32 %%e<4>; .reg .b64 %%ed<4>;\n",
-         NR, ND, NP);
+            "  .reg .f32 %%f<%u>; .reg .b32 %%e<4>; .reg .b64 %%ed<4>;\n",
+         NR, ND, NP, NF);
     emit(g, "  mov.u32 %%r0, %%tid.x;\n  mov.u32 %%r1, %%laneid;\n"
             "  mov.u32 %%r2, %%ctaid.x;\n  ld.param.u32 %%r3, [u0];\n"
             "  ld.param.u32 %%r4, [u1];\n  ld.param.u64 %%rd0, [w0];\n"
@@ -217,6 +228,8 @@ static void kernel(gen *g, unsigned nops)
     for (unsigned k = 0; k < NP; k++)
         emit(g, "  setp.%s.s32 %%p%u, %%r%u, %u;\n", cmps[pick(10)], k,
              pick(NR), pick(64));
+    for (unsigned k = 0; k < NF; k++)
+        emit(g, "  cvt.rn.f32.s32 %%f%u, %%r%u;\n", k, pick(NR));
     for (unsigned i = 0; i < nops; i++) {
         if (!pick(12)) { /* a divergent branch over a few instructions */
             unsigned s = g->skips++;
@@ -240,6 +253,9 @@ static void kernel(gen *g, unsigned nops)
     for (unsigned k = 0; k < NP; k++)
         emit(g, "  selp.u32 %%e2, 1, 0, %%p%u;\n  st.global.u32 [%%ed0+%u], "
                 "%%e2;\n", k, (NR + ND + k) * 8);
+    for (unsigned k = 0; k < NF; k++)
+        emit(g, "  st.global.f32 [%%ed0+%u], %%f%u;\n", (NR + ND + NP + k) * 8,
+             k);
     emit(g, "  ret;\n}\n");
 }
 

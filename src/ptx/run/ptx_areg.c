@@ -132,6 +132,26 @@ static void mark_plain(wmi_cta *c, const wmi_insn *in, uint8_t k)
         mark(c, in->op == OP_ST ? in->b : in->d);
 }
 
+/* An f32 add, sub, mul, fma or mad (scalar operands: its class says so):
+   ar_run computes it on the lanes (ARA_F32). */
+static void f32_action(const wmi_insn *in, wmi_aop *o)
+{
+    o->b = in->b;
+    o->c = in->c == WMI_NOREG ? SLOT_ZERO : in->c;
+    switch (in->op) {
+    case OP_ADD: o->op = ARF_ADD; break;
+    case OP_SUB: o->op = ARF_SUB; break;
+    case OP_MUL: o->op = ARF_MUL; break;
+    case OP_FMA:
+    case OP_MAD: o->op = ARF_FMA; break;
+    default: return;
+    }
+    if (in->b == WMI_NOREG && o->op != ARF_FMA)
+        o->b = SLOT_ZERO; /* FOP reads a missing b as zero */
+    if (o->b != WMI_NOREG)
+        o->act = ARA_F32;
+}
+
 /* What ar_run does with instruction in of class k (its aop decoded when
    k is WMI_AC_AFF); v: an ld.param's value. */
 static void run_action(const wmi_insn *in, uint8_t k, uint64_t v,
@@ -155,6 +175,8 @@ static void run_action(const wmi_insn *in, uint8_t k, uint64_t v,
         o->act = ARA_EXIT; /* no calls: ret ends the kernel's threads */
     else if (k == WMI_AC_NONE)
         o->act = ARA_NOP;
+    else if ((k == WMI_AC_ALU || k == WMI_AC_PLAIN) && in->type == PT_F32)
+        f32_action(in, o);
 }
 
 /* The instructions' classes, and the value of each ld.param from a

@@ -74,8 +74,14 @@ enum {
     ARA_LDST,     /* ld/st with a lane-affine address (WMI_AC_LDST) */
     ARA_BRA,      /* a branch the whole warp takes or not */
     ARA_NOP,      /* a fence, a prefetch, bar.warp.sync, an async marker */
-    ARA_EXIT      /* exit, or ret of the kernel: the whole warp ends */
+    ARA_EXIT,     /* exit, or ret of the kernel: the whole warp ends */
+    ARA_F32       /* f32 add, sub, mul, fma/mad on plain lanes (op: ARF_*) */
 };
+
+/* The f32 operations ar_run runs on plain lanes, as exec_add, exec_sub,
+   exec_mul and exec_fma do (FOP, wmi_fma_f32), so that a run of loads and
+   float arithmetic stays in ar_run. */
+enum { ARF_ADD, ARF_SUB, ARF_MUL, ARF_FMA };
 
 /* One instruction as ar_run sees it: its action, guard and operands
    (decoded once: ar_run reads no wmi_insn but a memory one's). */

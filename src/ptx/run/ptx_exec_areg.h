@@ -505,6 +505,31 @@ static inline uint32_t ar_guard(wmi_warp *w, uint64_t (*R)[32],
     return act & (in->guard_neg ? ~p : p);
 }
 
+/* An f32 add, sub, mul or fma of a full warp on plain lanes, as
+   ptx_exec_alu.h computes it (FOP, wmi_fma_f32); its operands are never
+   stale (their class is plain: apr), its destination's kind dropped. */
+static void ar_f32(wmi_warp *w, uint64_t (*R)[32], const wmi_aop *o)
+{
+    const uint64_t *A = R[o->a], *B = R[o->b];
+    uint64_t *D = R[o->d];
+    w->ak[o->d] = 0;
+    switch (o->op) {
+    case ARF_ADD:
+        for (unsigned l = 0; l < 32; l++)
+            D[l] = UF(F(A[l]) + F(B[l]));
+        break;
+    case ARF_SUB:
+        for (unsigned l = 0; l < 32; l++)
+            D[l] = UF(F(A[l]) - F(B[l]));
+        break;
+    case ARF_MUL:
+        for (unsigned l = 0; l < 32; l++)
+            D[l] = UF(F(A[l]) * F(B[l]));
+        break;
+    default: wmi_fma_f32(D, A, B, R[o->c], WMI_FULL); break;
+    }
+}
+
 /* The lanes a guard slot g (negated: neg) lets run, as ar_guard. */
 static inline uint32_t ar_guard_slot(wmi_warp *w, uint64_t (*R)[32],
                                      uint32_t g, int neg)
@@ -548,7 +573,7 @@ static WMI_NOINLINE wm_status ar_run(wmi_cta *c, wmi_warp *w,
     const uint8_t *uni = c->uni;
     uint32_t first = c->f->first, i = *ppc - first, iend = end - first;
     /* the steps left in the budget (the loop counts at most room) */
-    uint64_t room = c->step_limit - c->steps, n = 0;
+    uint64_t room = c->step_limit - c->steps, n = 0, nplain = 0;
     wm_status st = WM_OK;
     for (; i < iend && n < room; n++) {
         const wmi_aop *o = &ops[i];
@@ -570,6 +595,11 @@ static WMI_NOINLINE wm_status ar_run(wmi_cta *c, wmi_warp *w,
             i = m ? o->target - first : i + 1; /* the warp goes one way */
         } else if (o->act == ARA_NOP || (o->act == ARA_EXIT && !m)) {
             i++;
+        } else if (o->act == ARA_F32) {
+            if (m)
+                ar_f32(w, R, o);
+            i++;
+            nplain++;
         } else if (o->act == ARA_EXIT) {
             /* every lane exits: what exit_lanes and the reselect that
                finds no lane ready leave */
@@ -593,7 +623,7 @@ static WMI_NOINLINE wm_status ar_run(wmi_cta *c, wmi_warp *w,
     }
     c->steps += n;
     c->thread_insts += 32 * n;
-    c->ar_taken += n;
+    c->ar_taken += n - nplain; /* the instructions run on kinds */
     *ppc = first + i;
     return st;
 }
