@@ -14,8 +14,12 @@
  * time of the process (CLOCK_PROCESS_CPUTIME_ID, all threads: steady when
  * other jobs share the machine); each figure is the median (and minimum)
  * of the repeats, the four runs of one repeat back to back.  Printed: the
- * ratios interp/native and interp/floor, thread-instructions per CPU
- * second, each against its target, and the -j 2 scaling.
+ * machine and its load, the ratios interp/native and interp/floor,
+ * thread-instructions per CPU second, each against its target, and the
+ * -j 2 scaling in wall time beside the machine's own: two threads of a
+ * plain loop against one, timed right after each -j 2 run (on a machine
+ * whose second core other work holds, no -j can scale, and that column
+ * says so).
  * Usage: bench_kernels [repeats [name-substring]]   (default 3, all)
  */
 #define _POSIX_C_SOURCE 200809L
@@ -23,6 +27,7 @@
 #include "native_kernels.h"
 #include "ptx_int.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +67,7 @@ struct kbench {
 /* Measurements of one kernel, one slot per repeat. */
 typedef struct kfig {
     double native[MAXREP], interp[MAXREP], floor_[MAXREP], j2cpu[MAXREP],
-        j1wall[MAXREP], j2wall[MAXREP];
+        j1wall[MAXREP], j2wall[MAXREP], spin2[MAXREP];
     uint64_t ti;
 } kfig;
 
@@ -443,6 +448,38 @@ static int same_outputs(const kbench *k, int save)
     return 1;
 }
 
+/* A plain loop of fixed length (the machine's parallel baseline). */
+static volatile uint64_t spin_sink;
+static void *spin(void *arg)
+{
+    uint64_t x = 0;
+    for (uint64_t i = 0; i < 40000000; i++)
+        x = x * 6364136223846793005ull + i;
+    spin_sink = x;
+    (void)arg;
+    return NULL;
+}
+
+/* Wall time of one spin against two on two threads: what two workers can
+   gain on the machine as it is (2 on two free cores). */
+static double spin_scaling(void)
+{
+    pthread_t t[2];
+    double w0 = bench_clock_s(CLOCK_MONOTONIC);
+    spin(NULL);
+    double w1 = bench_clock_s(CLOCK_MONOTONIC);
+    int ok = pthread_create(&t[0], NULL, spin, NULL) == 0;
+    ok = ok && pthread_create(&t[1], NULL, spin, NULL) == 0;
+    if (!ok) {
+        fprintf(stderr, "bench_kernels: cannot start a thread\n");
+        exit(1);
+    }
+    pthread_join(t[0], NULL);
+    pthread_join(t[1], NULL);
+    double w2 = bench_clock_s(CLOCK_MONOTONIC);
+    return 2 * (w1 - w0) / (w2 - w1);
+}
+
 static void measure(const kbench *k, int reps, kfig *f)
 {
     wm_ptx_module *m = bench_load("bench_kernels", k->ptx);
@@ -463,6 +500,7 @@ static void measure(const kbench *k, int reps, kfig *f)
         f->floor_[r] = stream_floor(k);
         clear_outputs(k);
         f->j2cpu[r] = interp(k, m, 2, &f->j2wall[r], &t2);
+        f->spin2[r] = spin_scaling();
         if (memcmp(&t1, &t2, sizeof t1) != 0 || !same_outputs(k, 0)) {
             fprintf(stderr, "bench_kernels: %s: -j 2 differs from -j 1\n",
                     k->name);
@@ -471,18 +509,6 @@ static void measure(const kbench *k, int reps, kfig *f)
         f->ti = t1.ti;
     }
     wm_ptx_free(m);
-}
-
-static void load_average(const char *when)
-{
-    FILE *f = fopen("/proc/loadavg", "r");
-    char line[128] = "unknown";
-    if (f) {
-        if (!fgets(line, sizeof line, f))
-            strcpy(line, "unknown\n");
-        fclose(f);
-    }
-    printf("load average %s: %s", when, line);
 }
 
 /* The kernel's row of the main table. */
@@ -523,7 +549,7 @@ int main(int argc, char **argv)
     kfig *fig = xalloc(NMAX * sizeof *fig);
     const char *names[NMAX];
     unsigned n = 0;
-    load_average("before");
+    bench_machine("before");
     printf("CPU seconds, median (min) of %d; native = the kernel in C at -O2; "
            "floor = read inputs + write outputs once\n\n",
            reps);
@@ -542,17 +568,19 @@ int main(int argc, char **argv)
     }
     printf("\n-j 2 against -j 1 (same statistics and output checked):\n\n");
     printf("| kernel | -j 1 wall | -j 2 wall | wall speedup | -j 2 CPU / "
-           "-j 1 CPU |\n|---|---|---|---|---|\n");
+           "-j 1 CPU | machine: 2 threads / 1 | speedup / machine's |\n"
+           "|---|---|---|---|---|---|---|\n");
     for (unsigned i = 0; i < n; i++) {
         const kfig *f = &fig[i];
         double mn, w1 = med(f->j1wall, reps, &mn),
                    w2 = med(f->j2wall, reps, &mn),
                    c1 = med(f->interp, reps, &mn),
-                   c2 = med(f->j2cpu, reps, &mn);
-        printf("| %s | %.3f s | %.3f s | %.2fx | %.2f |\n", names[i], w1, w2,
-               w1 / w2, c2 / c1);
+                   c2 = med(f->j2cpu, reps, &mn),
+                   sp = med(f->spin2, reps, &mn);
+        printf("| %s | %.3f s | %.3f s | %.2fx | %.2f | %.2fx | %.2f |\n",
+               names[i], w1, w2, w1 / w2, c2 / c1, sp, w1 / w2 / sp);
     }
-    load_average("after");
+    bench_machine("after");
     free(fig);
     return 0;
 }

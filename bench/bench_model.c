@@ -2,16 +2,20 @@
  * bench_model.c -- warp accesses analysed per second by wm_count, beside a
  * straightforward implementation (sort the lanes' sector ids / bank words,
  * count the distinct ones) run in the same process on the same data.
- * Prints rates (single thread, thread CPU time; the best pass over the data
- * set, the one least disturbed by other work on the machine, and the
- * median pass), the ratio
- * to the sorting count, and the share of the rate at which the same lane
- * addresses merely stream from memory; it is a benchmark, not a test.
+ * Prints the machine and its load, rates (single thread, thread CPU time;
+ * the best pass over the data set, the one least disturbed by other work
+ * on the machine, and the median pass), the ratio to the sorting count,
+ * and the ratio to the streaming floor -- the rate at which the same lane
+ * addresses merely stream from memory, measured in the same process --
+ * against its target (0.8 for strided and clustered accesses); it is a
+ * benchmark, not a test.  Absolute rates compare only on one machine at
+ * one load; the ratios travel further.
  *
  * Usage: bench_model [seconds-per-case [case-number]]   (default 0.5, all)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "wm_int.h"
+#include "bench_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,11 +171,13 @@ int main(int argc, char **argv)
     uint64_t sink = 0;
     if (!acc)
         return 1;
-    /* one core, addresses streamed from memory (docs/performance.md) */
-    static const double target[] = {45e6, 20e6, 10e6, 0, 0};
-    printf("%-22s %12s %9s %12s %7s %12s %8s %8s\n", "case (32 lanes, sm_90)",
+    /* one core, addresses streamed from memory (docs/performance.md):
+       wm_count's rate over the streaming floor's */
+    static const double target[] = {0.8, 0.8, 0, 0, 0};
+    bench_machine("before");
+    printf("%-22s %12s %9s %12s %7s %12s %9s %s\n", "case (32 lanes, sm_90)",
            "wm_count M/s", "median", "sorting M/s", "ratio", "stream M/s",
-           "of stream", "target");
+           "/ stream", "target (/ stream)");
     int only = argc > 2 ? atoi(argv[2]) : -1;
     for (unsigned k = STRIDED; k <= SHARED128; k++) {
         if (only >= 0 && (unsigned)only != k)
@@ -195,12 +201,13 @@ int main(int argc, char **argv)
         double stream = rate(acc, 2, secs / 2, &sink, NULL);
         char tg[32] = "-";
         if (target[k] > 0)
-            snprintf(tg, sizeof tg, ">= %.0f: %s", target[k] / 1e6,
-                     fast >= target[k] ? "met" : "not met");
-        printf("%-22s %12.1f %9.1f %12.1f %6.1fx %12.1f %7.0f%% %s\n",
+            snprintf(tg, sizeof tg, ">= %.2f: %s", target[k],
+                     fast >= target[k] * stream ? "met" : "not met");
+        printf("%-22s %12.1f %9.1f %12.1f %6.1fx %12.1f %9.2f %s\n",
                kind_name[k], fast / 1e6, mfast / 1e6, slow / 1e6, fast / slow,
-               stream / 1e6, 100.0 * fast / stream, tg);
+               stream / 1e6, fast / stream, tg);
     }
+    bench_machine("after");
     free(acc);
     return sink == 42 ? 2 : 0;
 }

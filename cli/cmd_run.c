@@ -623,11 +623,17 @@ static int alloc_args(run_opts *o, run_state *s)
     for (size_t i = 0; i < o->nargs; i++)
         if (!run_arg_check_file(&o->args[i]))
             return WM_EXIT_INPUT;
-    int lazy = run_fill_lazy(o->lazy, o->rchk.given, o->ctas, o->ctas_n,
-                             o->grid);
-    for (size_t i = 0; i < o->nargs; i++)
-        if (!run_arg_alloc(&o->args[i], lazy))
+    run_fill_launch fl = {o->ctas, o->ctas_n, {0, 0, 0}, o->cache.on};
+    memcpy(fl.grid, o->grid, sizeof fl.grid);
+    for (size_t i = 0; i < o->nargs; i++) {
+        run_arg *a = &o->args[i];
+        size_t bytes = (size_t)a->count * wm_ptx_type_size(a->type);
+        int lazy = run_fill_lazy(o->lazy, o->rchk.given, &fl, bytes);
+        if (lazy && o->lazy == RUN_FILL_AUTO)
+            lazy = RUN_LAZY_CAPPED; /* an estimate: bounded if wrong */
+        if (!run_arg_alloc(a, lazy))
             return WM_EXIT_INPUT;
+    }
     if (!map_args(&s->ki, s->pinfo, s->np, o->args, o->nargs, s->pargs))
         return WM_EXIT_USAGE;
     return RUN_NEXT;

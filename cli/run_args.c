@@ -480,7 +480,8 @@ int run_arg_alloc(run_arg *a, int lazy)
     a->bytes = (size_t)a->count * wm_ptx_type_size(a->type);
     int nonzero = strcmp(a->init, "zeros") != 0;
     if (lazy && !a->file && nonzero && a->bytes >= LAZY_MIN)
-        a->buf = run_lazy_map(a->bytes, &a->mapped, a->type, a->init);
+        a->buf = run_lazy_map(a->bytes, &a->mapped, a->type, a->init,
+                              lazy == RUN_LAZY_CAPPED);
     if (!a->buf) {
         a->mapped = 0;
         /* +16: vector loads of a last partial element are still caught by

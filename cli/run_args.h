@@ -90,8 +90,10 @@ typedef struct run_file_spec {
 int run_file_read(const run_file_spec *s, const char *path, void *buf);
 
 /* Allocate and fill a buffer argument (no-op for scalars).  Buffers of a
-   megabyte or more are filled lazily when lazy is set.  1, or 0 after
-   printing an error. */
+   megabyte or more are filled lazily when lazy is set (RUN_LAZY_CAPPED:
+   by run_fill_lazy's estimate, which run_lazy_map's cap bounds).  1, or
+   0 after printing an error. */
+enum { RUN_LAZY_CAPPED = 2 };
 int run_arg_alloc(run_arg *a, int lazy);
 
 /* The launch argument of a. */
@@ -117,20 +119,31 @@ int run_tex_parse(const char *spec, run_arg *a, size_t index);
 int run_tex_check(const run_arg *a, size_t i, const wm_ptx_param_info *p);
 size_t run_tex_collect(const run_arg *args, size_t n, wm_ptx_texture *out);
 
-/* --fill (run_fill.c): which fill the launch's buffers get.  fill is
-   RUN_FILL_LAZY or _EAGER as given, AUTO without --fill; copies: every buffer is
-   copied (the schedule comparison), so none is lazy.  Under AUTO a run
-   of the whole grid is filled eagerly and a run of fewer than half its
-   CTAs (--ctas first:N, sample:N) lazily.  1 lazy, 0 eager. */
+/* --fill (run_fill.c): which fill a buffer of bytes bytes gets.  fill is
+   RUN_FILL_LAZY or _EAGER as given, AUTO without --fill; copies: every
+   buffer is copied (the schedule comparison), so none is lazy.  Under
+   AUTO a buffer is filled lazily when the launch is estimated to touch
+   under RUN_LAZY_SHARE of its pages (never for the whole grid).  1 lazy,
+   0 eager. */
 enum { RUN_FILL_EAGER = 0, RUN_FILL_LAZY = 1, RUN_FILL_AUTO = 2 };
-int run_fill_lazy(int fill, int copies, wm_ptx_ctas ctas, uint64_t ctas_n,
-                  const unsigned grid[3]);
+#define RUN_LAZY_SHARE 0.125
+/* What the launch runs: its CTAs (--ctas), grid, and whether a sample is
+   of whole waves (--cache). */
+typedef struct run_fill_launch {
+    wm_ptx_ctas ctas;
+    uint64_t ctas_n;
+    unsigned grid[3];
+    int waves;
+} run_fill_launch;
+int run_fill_lazy(int fill, int copies, const run_fill_launch *fl,
+                  size_t bytes);
 
 /* Lazy filling (run_lazy.c): map bytes + slack of inaccessible memory
-   whose pages are filled by init when first touched.  NULL if it cannot
-   (the caller then fills eagerly). */
+   whose pages are filled by init when first touched; capped: once
+   RUN_LAZY_SHARE of its pages were, the rest is filled at once.  NULL if
+   it cannot (the caller then fills eagerly). */
 void *run_lazy_map(size_t bytes, size_t *mapped, wm_ptx_type t,
-                   const char *init);
+                   const char *init, int capped);
 /* Fill every page not yet touched (before writing the buffer out). */
 void run_lazy_touch_all(void *p);
 void run_lazy_unmap(void *p, size_t mapped);

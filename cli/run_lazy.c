@@ -25,7 +25,11 @@
  *     access.  Filling never waits, so no thread waits on a waiter.
  *   - Should opening one page fail all the same (the mapping limit, with
  *     many scattered pages open), every page is filled and the whole
- *     buffer is opened with one call, which leaves one mapping.
+ *     buffer is opened with one call, which leaves one mapping.  The same
+ *     happens to a buffer filled lazily by run_fill.c's estimate once an
+ *     eighth of its pages were filled one by one (the estimate was wrong:
+ *     a page filled on its own costs several filled at once).  Then the
+ *     fill view is unmapped: the pages would count twice in the RSS.
  *   - Regions are registered before the launch and removed after it, so the
  *     handler reads the table while nothing writes it.
  *   - A fault outside every region restores the previous handler and
@@ -53,6 +57,9 @@ typedef struct region {
     unsigned char *fillv; /* the writable view pages are filled in */
     int fd;
     size_t mapped, bytes, esz;
+    size_t cap;           /* pages filled one by one before the rest at
+                             once (0: no cap) */
+    size_t nlazy;         /* pages filled one by one */
     wm_ptx_type type;
     char init[80];
     unsigned char *state; /* PG_* per page */
@@ -107,6 +114,9 @@ static void open_all(region *r)
     }
     for (size_t pg = 0; pg < n; pg++)
         __atomic_store_n(&r->state[pg], PG_OPEN, __ATOMIC_RELEASE);
+    /* every page filled: the second view only counts them twice */
+    if (r->fillv && munmap(r->fillv, r->mapped) == 0)
+        r->fillv = NULL;
 }
 
 static void on_segv(int sig, siginfo_t *si, void *uc)
@@ -124,6 +134,10 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
                 __atomic_store_n(&r->state[pg], PG_OPEN, __ATOMIC_RELEASE);
             else
                 open_all(r); /* the mapping limit: one mapping for all */
+            /* the cap: a page filled here costs several filled at once */
+            if (r->cap && __atomic_add_fetch(&r->nlazy, 1,
+                                             __ATOMIC_RELAXED) == r->cap)
+                open_all(r);
         } else {
             while (__atomic_load_n(&r->state[pg], __ATOMIC_ACQUIRE) != PG_OPEN)
                 ;
@@ -149,7 +163,7 @@ static void region_unmap(region *r)
 }
 
 void *run_lazy_map(size_t bytes, size_t *mapped, wm_ptx_type t,
-                   const char *init)
+                   const char *init, int capped)
 {
     size_t slot = 0;
     if (!page_size)
@@ -192,6 +206,7 @@ void *run_lazy_map(size_t bytes, size_t *mapped, wm_ptx_type t,
         installed = 1;
     }
     r.bytes = bytes;
+    r.cap = capped ? (size_t)((double)npages * RUN_LAZY_SHARE) + 1 : 0;
     r.esz = wm_ptx_type_size(t);
     r.type = t;
     strcpy(r.init, init);
@@ -225,11 +240,12 @@ uint64_t run_lazy_pages_filled(void)
 #else /* no memfd: fill eagerly */
 
 void *run_lazy_map(size_t bytes, size_t *mapped, wm_ptx_type t,
-                   const char *init)
+                   const char *init, int capped)
 {
     (void)bytes;
     (void)t;
     (void)init;
+    (void)capped;
     *mapped = 0;
     return NULL;
 }

@@ -497,6 +497,25 @@ typedef struct wmi_frame {
     uint32_t call[32];   /* the call record that entered the frame */
 } wmi_frame;
 
+/*
+ * A register whose 32 lanes follow from two numbers (ptx_areg.h): lane l
+ * holds b + l s (kind WMI_AR_A64, the exact 64 register bits), or the low
+ * 32 bits of b + l s, zero-extended (WMI_AR_A32: what a 32-bit operation
+ * writes), or bit l of b (WMI_AR_PRED: a predicate, 0 or 1 per lane).  A
+ * uniform value is s = 0.
+ */
+typedef struct wmi_areg {
+    uint64_t b, s;
+} wmi_areg;
+
+enum {
+    WMI_AR_A64 = 1,
+    WMI_AR_A32 = 2,
+    WMI_AR_PRED = 3,
+    WMI_AR_KIND = 3,    /* the kind bits; 0: not known */
+    WMI_AR_STALE = 0x80 /* r[slot] does not hold the lanes yet */
+};
+
 typedef struct wmi_warp {
     uint64_t (*r)[32]; /* register file of the executing group's frame:
                           nslots x 32 lanes */
@@ -514,6 +533,13 @@ typedef struct wmi_warp {
     uint32_t wait_at[16]; /* lanes waiting at barrier b (within wait) */
     uint32_t nthreads; /* threads of this warp (< 32 for a partial warp) */
     uint32_t index;
+    /* Registers known uniform or lane-affine (ptx_areg.h; NULL when off:
+       WMI_RUN_SLOW, --check, a partial warp).  ak[slot]: WMI_AR_* kind and
+       flags, av[slot] its value (nak slots). */
+    uint8_t *ak;
+    wmi_areg *av;
+    uint32_t nak;
+    const uint8_t *apr; /* the worker's wmi_cta.apr */
 } wmi_warp;
 
 typedef struct wmi_barrier {
@@ -566,6 +592,17 @@ typedef struct wmi_memo {
         uint32_t site;
         wm_counts counts;
     } res[WMI_MEMO_RES];
+    /* The pattern's last access through wmi_ptx_fast_ldst_affine, kept
+       when it was a scalar row or broadcast of a full warp that repeated
+       the pattern (hot): where it went (the window hwin, host base hbase,
+       the last lane offset allowed hlim), so that a repeat of it in that
+       window, moved by whole units (hper), moves its data and counts one
+       more repeat with nothing else to do (ptx_fastmem.c's fast_hot).
+       Cleared by every change of the pattern. */
+    uint8_t hot, hkind, hesz, hsgn;
+    uint32_t hwin;
+    uint64_t hlim, hper;
+    uintptr_t hbase;
 } wmi_memo;
 
 /* One worker's state: a CTA's warps and memories. */
@@ -630,6 +667,20 @@ typedef struct wmi_cta {
     int cexplicit;
     uint32_t rank;
     struct wmi_cluster *clu;
+    /* acls[pc - f->first]: how the uniform and lane-affine registers
+       treat the instruction (ptx_areg.h's WMI_AC_*), and apv[] the value
+       an ld.param of WMI_AC_PARAM loads; NULL when off */
+    uint8_t *acls;
+    uint64_t *apv;
+    struct wmi_aop *aop; /* the decoded operation of a WMI_AC_AFF one */
+    /* apr[slot]: plain code may read the slot (an operand of an
+       instruction ptx_exec_areg.h does not run on kinds, a store's value,
+       a load's destination): its lanes are written with its kind */
+    uint8_t *apr;
+    /* warp instructions run on the kinds (ar_run, or ar_step's AR_DONE
+       and AR_UNI), against warp_insts: wmi_areg_begin turns the kinds off
+       for the worker's later CTAs where they take too few to pay */
+    uint64_t ar_taken;
 } wmi_cta;
 
 /*
@@ -711,6 +762,18 @@ uint8_t *wmi_ptx_block(wmi_cta *c, const wmi_warp *w, unsigned l,
  */
 int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                       uint32_t pc, uint32_t m, int store, wm_status *st);
+
+/* wmi_ptx_fast_ldst for a full warp whose lanes' addresses, the offset
+   included, are known to be x0 + l d (shared: 32-bit offsets): its
+   address register lane-affine (ptx_areg.h) and not read. */
+int wmi_ptx_fast_ldst_affine(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                             uint32_t pc, int store, uint64_t x0, int64_t d,
+                             wm_status *st);
+
+/* The value ld.param of a scalar from a uniform address loads (extended
+   as the load extends it) into *v; 0 when the checked path must run. */
+int wmi_ptx_param_value(const wmi_cta *c, const wmi_warp *w,
+                        const wmi_insn *in, uint64_t *v);
 
 /* Adds the memos' pending repeats to c->agg (before the aggregator is
    read or changed); WM_OK or WM_ERR_NOMEM. */
@@ -952,7 +1015,9 @@ wm_status wmi_ptx_wgmma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 
 /* The interpreter's lane loops (ptx_exec.c, ptx_fastmem.c): WMI_FULL is
    every lane; WMI_LOOP runs its body for each lane l of the mask m in
-   scope, and the full-mask loop has no test so it vectorises. */
+   scope, in lane order: the full-mask loop has no test so it vectorises,
+   a partial mask's visits its set bits only (one lane, as a uniform
+   instruction runs, costs one pass). */
 #define WMI_FULL 0xffffffffu
 #define WMI_LOOP(...)                                                         \
     do {                                                                      \
@@ -961,10 +1026,10 @@ wm_status wmi_ptx_wgmma(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                 __VA_ARGS__;                                                  \
             }                                                                 \
         } else {                                                              \
-            for (unsigned l = 0; l < 32; l++)                                 \
-                if (m >> l & 1) {                                             \
-                    __VA_ARGS__;                                              \
-                }                                                             \
+            for (uint32_t wmi_t_ = m; wmi_t_; wmi_t_ &= wmi_t_ - 1) {         \
+                unsigned l = (unsigned)__builtin_ctz(wmi_t_);                 \
+                __VA_ARGS__;                                                  \
+            }                                                                 \
         }                                                                     \
     } while (0)
 

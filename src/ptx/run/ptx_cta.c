@@ -12,11 +12,13 @@
  * waited at different bar instructions, that is a barrier fault.
  */
 #include "ptx_int.h"
+#include "ptx_areg.h"
 #include "ptx_check_int.h"
 #include "cache_int.h"
 
 void wmi_ptx_cta_free(wmi_cta *c)
 {
+    wmi_areg_free(c);
     if (c->warps)
         for (uint32_t i = 0; i < c->nwarps; i++) {
             free(c->warps[i].r0);
@@ -36,7 +38,7 @@ void wmi_ptx_cta_free(wmi_cta *c)
     c->uni = NULL;
 }
 
-static void fill_sregs(wmi_cta *c, int all);
+static void fill_sregs(wmi_cta *c);
 
 wm_status wmi_ptx_cta_alloc(wmi_cta *c)
 {
@@ -97,13 +99,41 @@ wm_status wmi_ptx_cta_alloc(wmi_cta *c)
             for (unsigned l = 0; l < 32; l++)
                 w->r[f->cslots[k]][l] = f->cvals[k];
     }
-    fill_sregs(c, 1);
-    return WM_OK;
+    fill_sregs(c);
+    return wmi_areg_alloc(c);
+}
+
+/* The CTA-dependent special registers the kernel reads (all of them when
+   it calls functions) into every warp: ctaid and the cluster ids. */
+static void fill_cta_sregs(wmi_cta *c)
+{
+    uint64_t used = c->f->sregs_used;
+    const unsigned *cd = c->cdim;
+    const uint64_t cta[][2] = {
+        {SR_CTAID_X, c->ctaid[0]},
+        {SR_CTAID_Y, c->ctaid[1]},
+        {SR_CTAID_Z, c->ctaid[2]},
+        {SR_CLUSTERID_X, c->ctaid[0] / cd[0]},
+        {SR_CLUSTERID_Y, c->ctaid[1] / cd[1]},
+        {SR_CLUSTERID_Z, c->ctaid[2] / cd[2]},
+        {SR_CLUSTER_CTAID_X, c->ctaid[0] % cd[0]},
+        {SR_CLUSTER_CTAID_Y, c->ctaid[1] % cd[1]},
+        {SR_CLUSTER_CTAID_Z, c->ctaid[2] % cd[2]},
+        {SR_CLUSTER_CTARANK, c->rank}};
+    for (size_t k = 0; k < WM_ARRAY_LEN(cta); k++) {
+        if (!(used >> cta[k][0] & 1) && !c->has_calls)
+            continue;
+        for (uint32_t i = 0; i < c->nwarps; i++) {
+            uint64_t *D = c->warps[i].r[SLOT_SREG0 + cta[k][0]];
+            for (unsigned l = 0; l < 32; l++)
+                D[l] = cta[k][1];
+        }
+    }
 }
 
 /* Special registers: all of them once per worker (they do not change
-   between CTAs), and %ctaid for every CTA. */
-static void fill_sregs(wmi_cta *c, int all)
+   between CTAs, except those of fill_cta_sregs, which every CTA sets). */
+static void fill_sregs(wmi_cta *c)
 {
     uint32_t bx = c->block[0], bxy = c->block[0] * c->block[1];
     uint64_t used = c->f->sregs_used;
@@ -111,26 +141,9 @@ static void fill_sregs(wmi_cta *c, int all)
     uint64_t rbegin = used & WMI_RSMEM_SREGS
                           ? c->smem_bytes - WMI_RESERVED_SMEM
                           : c->smem_bytes;
+    fill_cta_sregs(c);
     for (uint32_t i = 0; i < c->nwarps; i++) {
         uint64_t (*R)[32] = c->warps[i].r;
-        const unsigned *cd = c->cdim;
-        const uint64_t cta[][2] = {
-            {SR_CTAID_X, c->ctaid[0]},
-            {SR_CTAID_Y, c->ctaid[1]},
-            {SR_CTAID_Z, c->ctaid[2]},
-            {SR_CLUSTERID_X, c->ctaid[0] / cd[0]},
-            {SR_CLUSTERID_Y, c->ctaid[1] / cd[1]},
-            {SR_CLUSTERID_Z, c->ctaid[2] / cd[2]},
-            {SR_CLUSTER_CTAID_X, c->ctaid[0] % cd[0]},
-            {SR_CLUSTER_CTAID_Y, c->ctaid[1] % cd[1]},
-            {SR_CLUSTER_CTAID_Z, c->ctaid[2] % cd[2]},
-            {SR_CLUSTER_CTARANK, c->rank}};
-        for (size_t k = 0; k < WM_ARRAY_LEN(cta); k++)
-            if ((used >> cta[k][0] & 1) || c->has_calls)
-                for (unsigned l = 0; l < 32; l++)
-                    R[SLOT_SREG0 + cta[k][0]][l] = cta[k][1];
-        if (!all)
-            continue;
         for (unsigned l = 0; l < 32; l++) {
             uint32_t t = i * 32 + l;
             R[SLOT_SREG0 + SR_TID_X][l] = t % bx;
@@ -178,7 +191,7 @@ void wmi_ptx_cta_begin(wmi_cta *c)
     c->steps = 0;
     if (c->smem_bytes)
         memset(c->smem, 0, c->smem_bytes);
-    fill_sregs(c, 0);
+    fill_cta_sregs(c);
     for (uint32_t i = 0; i < c->nwarps; i++) {
         wmi_warp *w = &c->warps[i];
         uint32_t left = c->nthreads - i * 32;
@@ -196,6 +209,7 @@ void wmi_ptx_cta_begin(wmi_cta *c)
         w->r = w->r0;
         w->gend = f->first + f->count;
     }
+    wmi_areg_begin(c);
 }
 
 /* Release barriers whose count is reached; 1 if any was released. */

@@ -34,6 +34,7 @@
 #include "ptx_exec_int.h"
 #include "ptx_exec_warp.h"
 #include "ptx_exec_alu.h"
+#include "ptx_exec_areg.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -115,11 +116,21 @@ static int reselect(wmi_cta *c, wmi_warp *w, uint32_t *omin)
     return 1;
 }
 
+/* Lane l's bit, for the per-lane stores below: a blend per lane with its
+   bit from this table is a vector loop, where a test and a store per lane
+   (shifting by l) is not (it made a divergent stencil spend a tenth of
+   its time in store_pcs). */
+static const uint32_t lane_bit[32] = {
+#define B4(k) 1u << (k), 1u << ((k) + 1), 1u << ((k) + 2), 1u << ((k) + 3)
+    B4(0), B4(4), B4(8), B4(12), B4(16), B4(20), B4(24), B4(28)
+#undef B4
+};
+
+/* w->pc[l] = pc for the lanes l of lanes. */
 static void store_pcs(wmi_warp *w, uint32_t lanes, uint32_t pc)
 {
     for (unsigned l = 0; l < 32; l++)
-        if (lanes >> l & 1)
-            w->pc[l] = pc;
+        w->pc[l] = (lanes & lane_bit[l]) ? pc : w->pc[l];
 }
 
 /* ---- the loop's prologue and epilogue ---------------------------------- */
@@ -234,8 +245,7 @@ static wm_status exec_bar(wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
     w->wait |= m;
     w->wait_at[id] |= m;
     for (unsigned l = 0; l < 32; l++)
-        if (m >> l & 1)
-            w->bar_of[l] = (uint8_t)id;
+        w->bar_of[l] = (m & lane_bit[l]) ? (uint8_t)id : w->bar_of[l];
     store_pcs(w, act, pc + 1);
     *wait = 1;
     return WM_OK;
@@ -272,8 +282,12 @@ static wm_status exec_bar(wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
 
 
 /* The dispatch switch: one case per opcode, each a few lines calling its
-   helper (the one function allowed to be long). */
-wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
+   helper (the one function allowed to be long).  areg: the warp tracks
+   uniform and lane-affine registers (ptx_exec_areg.h); a constant where
+   wmi_ptx_warp_run expands the loop, once with the tracking and once
+   without, so that a run without it runs the loop it ran before. */
+static inline __attribute__((always_inline)) wm_status
+warp_loop(wmi_cta *c, wmi_warp *w, const int areg)
 {
     const wm_ptx_module *mod = c->m;
     const wmi_insn *code = mod->code;
@@ -289,22 +303,55 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
        (all 0 under WMI_RUN_SLOW, which turns the uniform paths off) */
     const int fast = !(c->flags & WMI_RUN_SLOW);
     const uint8_t *uni = c->uni;
-    int wait, yield;
+    /* ustep: a step ar_step ran on lane 0 alone (AR_UNI) makes its
+       destinations uniform after the switch */
+    int wait, yield, ustep;
+    /* the step at which ar_run last stopped (its instruction is the
+       loop's: ar_aop declined it) */
+    uint64_t ar_stop = UINT64_MAX;
 
     for (;;) {
+        if (areg && act == WMI_FULL && c->steps != ar_stop && pc < end &&
+            ar_runs(c, w, pc)) {
+            /* a converged warp: ar_run takes what it can */
+            uint32_t pc0 = pc;
+            st = ar_run(c, w, R, &pc, end);
+            if (st != WM_OK || !w->live)
+                return st; /* a fault, or the warp exited */
+            ar_stop = c->steps;
+            if (pc != pc0)
+                continue;
+        }
         if (pc >= end)
             return fault_past_end(c, w, act, pc);
         const wmi_insn *in = &code[pc];
         assert(wmi_ptx_shape_ok(in));
-        uint32_t m = guard_lanes(R, in, act);
+        uint32_t m = areg ? ar_guard(w, R, in, act) : guard_lanes(R, in, act);
         if (++c->steps > c->step_limit)
             return fault_steps(c, w, act, pc);
         /* warp_insts: run_cta adds the CTA's steps */
         c->thread_insts += wmi_popcount64(act);
         wmi_type t = (wmi_type)in->type;
         unsigned bits = wmi_type_bits(t);
+        ustep = 0;
         if (!m && !runs_without_lanes((wmi_op)in->op))
             goto next;
+        if (areg) {
+            switch (ar_step(c, w, R, in, pc, m, c->steps == ar_stop + 1,
+                            &st)) {
+            case AR_DONE:
+                c->ar_taken++;
+                if (st != WM_OK)
+                    return st;
+                goto next;
+            case AR_UNI:
+                c->ar_taken++;
+                m = 1; /* lane 0 stands for the warp */
+                ustep = 1;
+                break;
+            default: break;
+            }
+        }
         switch ((wmi_op)in->op) {
         case OP_NOP:
             if (in->mod2 == WMI_NOP_WARPSYNC && (c->flags & WMI_RUN_CHECK))
@@ -492,6 +539,8 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
             goto unsupported;
         }
     next:
+        if (ustep)
+            ar_uni_done(w, R, in);
         pc++;
         if (pc >= omin) {
             /* reached lanes waiting further on: merge or pick anew */
@@ -502,4 +551,11 @@ wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
     unsupported:
         return fault_unsupported(c, w, in, pc, m);
     }
+}
+
+wm_status wmi_ptx_warp_run(wmi_cta *c, wmi_warp *w)
+{
+    if (w->ak && c->acls)
+        return warp_loop(c, w, 1);
+    return warp_loop(c, w, 0);
 }

@@ -16,6 +16,15 @@
 
 #include <string.h>
 
+/* Forced inline (sext, trunc_bits): the loop is expanded twice
+   (ptx_exec.c's warp_loop), past the size at which gcc stops inlining
+   helpers it is not told to, and these run per lane. */
+#if defined(__GNUC__)
+#define WMI_LANE_INLINE static inline __attribute__((always_inline))
+#else
+#define WMI_LANE_INLINE static inline
+#endif
+
 /* Register bits as the ALU cases read them: F/UF f32 (wmi_f32), DD/UD
    f64, H/UH f16, BF/UBF bf16. */
 static inline float F(uint64_t x)
@@ -62,7 +71,7 @@ static inline uint64_t UBF(float f)
     return wmi_float_to_bf16(f, RND_RN);
 }
 
-static inline uint64_t sext(uint64_t v, unsigned bits)
+WMI_LANE_INLINE uint64_t sext(uint64_t v, unsigned bits)
 {
     if (bits >= 64)
         return v;
@@ -71,7 +80,7 @@ static inline uint64_t sext(uint64_t v, unsigned bits)
     return (v ^ s) - s;
 }
 
-static inline uint64_t trunc_bits(uint64_t v, unsigned bits)
+WMI_LANE_INLINE uint64_t trunc_bits(uint64_t v, unsigned bits)
 {
     return bits >= 64 ? v : v & (((uint64_t)1 << bits) - 1);
 }

@@ -69,6 +69,8 @@ typedef struct fm_ldst {
     uint64_t lin;          /* pass's affinity test, zero iff affine */
     uint64_t a0;           /* affine_full: lane 0's address */
     uint8_t lazy;          /* affine_full: ad[] holds only lanes 0 and 16 */
+    uint64_t start, lim;   /* affine_place: the window's start, the last
+                              lane offset allowed in it */
 } fm_ldst;
 
 static inline uint64_t sext(uint64_t v, unsigned bits)
@@ -177,27 +179,22 @@ FM_INLINE void fill_lanes(uint64_t *restrict ad, uint64_t a0, int64_t d)
 }
 
 /*
- * A full warp whose address registers step by one d from lane to lane
- * (the neighbours' differences: one pass, no stores), checked at its two
- * ends instead of at every lane: with |d| at most a window the lanes'
- * addresses x0 + l d are monotone without wrapping, so when the lowest
- * and the highest lie in the buffer (shared: below smem_bytes, so each is
- * its own 32-bit offset) every lane does, and (x0 | d) aligned aligns
- * them all.  Returns 1 with o->affine, o->a0, o->d and the half-warp
- * class, ad[] left to fill_lanes (o->lazy); 0 when some lane might be
- * out of place or the lanes are not affine: the general pass decides.
+ * A full warp whose lanes sit at x0 + l d (x0 with the offset, shared: a
+ * 32-bit offset), checked at its two ends instead of at every lane: with
+ * |d| at most a window the lanes' addresses are monotone without
+ * wrapping, so when the lowest and the highest lie in the buffer (shared:
+ * below smem_bytes, so each is its own 32-bit offset) every lane does,
+ * and (x0 | d) aligned aligns them all.  Returns 1 with o->affine, o->a0,
+ * o->d and the half-warp class, ad[] left to fill_lanes (o->lazy); 0 when
+ * some lane might be out of place.
  */
-FM_INLINE int affine_full(const wmi_cta *c, const uint64_t *A, int64_t imm,
-                          wmi_space sp, fm_ldst *o)
+FM_INLINE int affine_place(const wmi_cta *c, uint64_t x0, uint64_t d,
+                           wmi_space sp, fm_ldst *o)
 {
-    uint64_t d = A[1] - A[0], lin = 0;
-    for (unsigned l = 1; l < 32; l++)
-        lin |= (A[l] - A[l - 1]) ^ d;
     int neg = (int64_t)d < 0;
-    if (lin || (neg ? 0 - d : d) > WMI_WIN_MASK)
+    if ((neg ? 0 - d : d) > WMI_WIN_MASK)
         return 0;
-    const uint64_t keep = sp == SP_SHARED ? 0xffffffffu : ~(uint64_t)0;
-    uint64_t x0 = (A[0] + (uint64_t)imm) & keep, x31 = x0 + 31 * d;
+    uint64_t x31 = x0 + 31 * d;
     uint64_t lo = neg ? x31 : x0, hi = neg ? x0 : x31, start = 0, lim;
     if (sp == SP_SHARED) {
         if (c->smem_bytes < o->size)
@@ -217,11 +214,31 @@ FM_INLINE int affine_full(const wmi_cta *c, const uint64_t *A, int64_t imm,
     }
     if (lo - start > lim || hi - start > lim || ((x0 | d) & (o->size - 1)))
         return 0;
+    o->start = start;
+    o->lim = lim;
     o->affine = o->lazy = 1;
     o->a0 = x0;
     o->d = (int64_t)d;
     o->kind = !d ? H_SAME : d == o->size ? H_LIN : H_ANY;
     return 1;
+}
+
+/*
+ * A full warp whose address registers step by one d from lane to lane
+ * (the neighbours' differences: one pass, no stores), placed by
+ * affine_place; 0 when the lanes are not affine or might be out of
+ * place: the general pass decides.
+ */
+FM_INLINE int affine_full(const wmi_cta *c, const uint64_t *A, int64_t imm,
+                          wmi_space sp, fm_ldst *o)
+{
+    uint64_t d = A[1] - A[0], lin = 0;
+    for (unsigned l = 1; l < 32; l++)
+        lin |= (A[l] - A[l - 1]) ^ d;
+    if (lin)
+        return 0;
+    const uint64_t keep = sp == SP_SHARED ? 0xffffffffu : ~(uint64_t)0;
+    return affine_place(c, (A[0] + (uint64_t)imm) & keep, d, sp, o);
 }
 
 /*
@@ -274,26 +291,36 @@ FM_INLINE uint64_t get(const uint8_t *p, unsigned esz)
 
 /*
  * ld.param of one scalar from a uniform address (the parameter symbol
- * lives in a constant slot): one bounds check, one load, broadcast.  The
- * shapes shape() takes, for one register; taken before the vector builds
- * are chosen (wmi_ptx_fast_ldst), as it has no lane pass to widen and a
+ * lives in a constant slot): one bounds check, one load.  The shapes
+ * shape() takes, for one register; taken before the vector builds are
+ * chosen (wmi_ptx_fast_ldst), as it has no lane pass to widen and a
  * kernel's first instructions are mostly these.
  */
-static int param_load(const wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                      uint32_t m)
+int wmi_ptx_param_value(const wmi_cta *c, const wmi_warp *w,
+                        const wmi_insn *in, uint64_t *v)
 {
     wmi_type t = (wmi_type)in->type;
     unsigned bits = wmi_type_bits(t), esz = bits < 8 ? 1 : bits / 8;
     assert(in->d != WMI_NOREG && in->a != WMI_NOREG);
-    if (!m || (in->d & WMI_VEC) || !c->uni[in->a] ||
+    if ((in->d & WMI_VEC) || !c->uni[in->a] ||
         (esz != 1 && esz != 2 && esz != 4 && esz != 8))
         return 0;
-    uint64_t addr = w->r[in->a][0] + (uint64_t)in->imm, v;
+    uint64_t addr = w->r[in->a][0] + (uint64_t)in->imm;
     if ((addr & (esz - 1)) || addr + esz > c->f->param_bytes ||
         addr + esz < addr)
         return 0;
-    v = get(c->params + addr, esz);
-    v = wmi_type_signed(t) && esz < 8 ? sext(v, esz * 8) : v;
+    *v = get(c->params + addr, esz);
+    *v = wmi_type_signed(t) && esz < 8 ? sext(*v, esz * 8) : *v;
+    return 1;
+}
+
+/* wmi_ptx_param_value, broadcast to the lanes of m. */
+static int param_load(const wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                      uint32_t m)
+{
+    uint64_t v;
+    if (!m || !wmi_ptx_param_value(c, w, in, &v))
+        return 0;
     uint64_t *V = w->r[in->d];
     WMI_LOOP(V[l] = v);
     return 1;
@@ -516,6 +543,7 @@ wm_status wmi_ptx_memo_flush(wmi_cta *c)
         st = st != WM_OK ? st : s;
         c->memo[i].pending = 0;
         c->memo[i].resmask = 0;
+        c->memo[i].hot = 0;
         c->memo[i].mask = 0; /* the next aggregator sees a first access */
     }
     return st;
@@ -654,6 +682,7 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
         mo->op = (uint8_t)a->op;
         if (!o->affine)
             WMI_LOOP(mo->rel[l] = ad[l] - a0);
+        mo->hot = 0;
         mo->affine = o->affine;
         mo->d = o->d;
         mo->a0 = a0;
@@ -664,8 +693,34 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
     return wmi_agg_add_counted(c->agg, a, &cnt, mo ? &mo->site : NULL);
 }
 
+/* After a full warp repeated mo's pattern (a lane-affine address, kept
+   as o): when it was a scalar row or broadcast that the model saw as a
+   repeat, mo keeps where it went, for fast_hot. */
+FM_INLINE void hot_keep(const wmi_cta *c, uint32_t pc, wmi_space sp,
+                        wmi_memo *mo, const fm_ldst *o)
+{
+    const wm_arch *arch = wm_agg_arch(c->agg);
+    uint64_t per = sp == SP_SHARED
+                       ? (o->size > arch->bank_bytes ? o->size : arch->bank_bytes)
+                       : (arch->line_bytes > arch->sector_bytes
+                              ? arch->line_bytes : arch->sector_bytes);
+    if (o->n != 1 || (per & (per - 1)) || wmi_agg_sees_site(c->agg, pc))
+        return;
+    mo->hot = 1;
+    mo->hkind = o->kind;
+    mo->hesz = (uint8_t)o->esz;
+    mo->hsgn = (uint8_t)o->sgn;
+    mo->hwin = (uint32_t)(o->start >> WMI_WIN_SHIFT);
+    mo->hlim = o->lim;
+    mo->hper = per;
+    mo->hbase = o->base;
+}
+
+/* The access of the lanes of m (known: a full warp at kx0 + l kd, the
+   address register not read). */
 FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                        uint32_t pc, uint32_t m, int store, wm_status *st)
+                        uint32_t pc, uint32_t m, int store, int known,
+                        uint64_t kx0, uint64_t kd, wm_status *st)
 {
     fm_ldst o;
     wmi_space sp = (wmi_space)in->space;
@@ -678,7 +733,9 @@ FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     /* a full warp repeating a pattern that was not affine (SGEMM's
        half-warp tiles) is not tested again */
     int try_affine = m == WMI_FULL && !(mo && mo->mask == m && !mo->affine);
-    if (try_affine && affine_full(c, A, in->imm, sp, &o)) {
+    if (known && !affine_place(c, kx0, kd, sp, &o))
+        return 0;
+    if (known || (try_affine && affine_full(c, A, in->imm, sp, &o))) {
         if (o.kind == H_ANY || (c->flags & WMI_RUN_CHECK)) {
             fill_lanes(ad, o.a0, o.d); /* every lane moves on its own */
             o.lazy = 0;
@@ -699,6 +756,8 @@ FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     else
         load_host(&o, ad, m);
     *st = c->agg ? record(c, pc, sp, store, m, &o, mo, same) : WM_OK;
+    if (known && same && *st == WM_OK)
+        hot_keep(c, pc, sp, mo, &o);
     return 1;
 }
 
@@ -711,9 +770,10 @@ FM_INLINE int fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
  * baseline build anyway, for the tests).
  */
 static int fast_base(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                     uint32_t pc, uint32_t m, int store, wm_status *st)
+                     uint32_t pc, uint32_t m, int store, int known,
+                     uint64_t kx0, uint64_t kd, wm_status *st)
 {
-    return fast_ldst(c, w, in, pc, m, store, st);
+    return fast_ldst(c, w, in, pc, m, store, known, kx0, kd, st);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) &&        \
@@ -721,11 +781,24 @@ static int fast_base(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
 #define WM_FASTMEM_AVX2 1
 __attribute__((target("avx2"))) static int
 fast_avx2(wmi_cta *c, wmi_warp *w, const wmi_insn *in, uint32_t pc,
-          uint32_t m, int store, wm_status *st)
+          uint32_t m, int store, int known, uint64_t kx0, uint64_t kd,
+          wm_status *st)
 {
-    return fast_ldst(c, w, in, pc, m, store, st);
+    return fast_ldst(c, w, in, pc, m, store, known, kx0, kd, st);
 }
 #endif
+
+/* The build of the path this CPU runs. */
+static int fast_any(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                    uint32_t pc, uint32_t m, int store, int known,
+                    uint64_t kx0, uint64_t kd, wm_status *st)
+{
+#ifdef WM_FASTMEM_AVX2
+    if (!(c->flags & WMI_RUN_BASE_ISA) && __builtin_cpu_supports("avx2"))
+        return fast_avx2(c, w, in, pc, m, store, known, kx0, kd, st);
+#endif
+    return fast_base(c, w, in, pc, m, store, known, kx0, kd, st);
+}
 
 int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                       uint32_t pc, uint32_t m, int store, wm_status *st)
@@ -736,9 +809,89 @@ int wmi_ptx_fast_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         *st = WM_OK;
         return 1;
     }
-#ifdef WM_FASTMEM_AVX2
-    if (!(c->flags & WMI_RUN_BASE_ISA) && __builtin_cpu_supports("avx2"))
-        return fast_avx2(c, w, in, pc, m, store, st);
-#endif
-    return fast_base(c, w, in, pc, m, store, st);
+    return fast_any(c, w, in, pc, m, store, 0, 0, 0, st);
+}
+
+/* Element size esz at p to or from the 32 lanes of V: lanes d bytes
+   apart (H_ANY), one address (H_SAME: a load broadcasts it, a store keeps
+   the last lane's, as store_as leaves it), or a row (H_LIN). */
+static void hot_move(uint64_t *V, uint8_t *p, unsigned esz, int kind,
+                     int store, int sgn, int64_t d)
+{
+    if (kind == H_ANY) { /* lanes d bytes apart, in lane order */
+        for (unsigned l = 0; l < 32; l++, p += d)
+            if (store)
+                put(p, V[l], esz);
+            else
+                V[l] = sgn ? sext(get(p, esz), esz * 8) : get(p, esz);
+        return;
+    }
+    if (kind == H_SAME) {
+        if (store) {
+            put(p, V[31], esz);
+            return;
+        }
+        uint64_t v = get(p, esz);
+        v = sgn ? sext(v, esz * 8) : v;
+        for (unsigned l = 0; l < 32; l++)
+            V[l] = v;
+        return;
+    }
+    switch (esz * 2 + (unsigned)store) {
+    case 2: get_row(V, p, 32, 1, 1); break;
+    case 3: put_row(p, V, 32, 1, 1); break;
+    case 4: get_row(V, p, 32, 2, 2); break;
+    case 5: put_row(p, V, 32, 2, 2); break;
+    case 8: get_row(V, p, 32, 4, 4); break;
+    case 9: put_row(p, V, 32, 4, 4); break;
+    case 16: get_row(V, p, 32, 8, 8); break;
+    default: put_row(p, V, 32, 8, 8); break;
+    }
+    if (sgn && !store)
+        for (unsigned l = 0; l < 32; l++)
+            V[l] = sext(V[l], esz * 8);
+}
+
+/*
+ * A full warp at x0 + l d repeating its instruction's hot pattern (the
+ * same d, a scalar row, broadcast or stride) in the same window, moved
+ * by whole units or by a residue the memo keeps (record_residue's slot
+ * holding it): both end lanes checked, the data moved, one repeat added
+ * to the memo or the residue -- what fast_ldst and record do for it,
+ * without the rest.  0 when anything differs (fast_ldst then decides).
+ */
+static int fast_hot(wmi_warp *w, const wmi_insn *in, wmi_memo *mo,
+                    int store, uint64_t x0, int64_t d)
+{
+    unsigned esz = mo->hesz;
+    uint64_t start = (uint64_t)mo->hwin << WMI_WIN_SHIFT;
+    uint64_t x31 = x0 + 31 * (uint64_t)d, r = (x0 - mo->a0) & (mo->hper - 1);
+    if (!mo->hot || mo->d != d || mo->mask != WMI_FULL || !mo->affine ||
+        (x0 >> WMI_WIN_SHIFT) != mo->hwin || x0 - start > mo->hlim ||
+        x31 - start > mo->hlim || (x0 & (esz - 1)))
+        return 0;
+    uint64_t *pend = &mo->pending;
+    if (r) { /* a residue: its slot must hold it (record_residue) */
+        uint32_t i = (uint32_t)(r / esz) & (WMI_MEMO_RES - 1);
+        if (!(mo->resmask >> i & 1) || mo->res[i].r != r)
+            return 0;
+        pend = &mo->res[i].pending;
+    }
+    uint32_t v = store ? in->b : in->d;
+    hot_move(w->r[v], (uint8_t *)(mo->hbase + (uintptr_t)x0), esz, mo->hkind,
+             store, mo->hsgn, d);
+    (*pend)++; /* added with the others by memo_flush_one */
+    return 1;
+}
+
+int wmi_ptx_fast_ldst_affine(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                             uint32_t pc, int store, uint64_t x0, int64_t d,
+                             wm_status *st)
+{
+    wmi_memo *mo = c->agg ? memo_at(c, pc) : NULL;
+    if (mo && fast_hot(w, in, mo, store, x0, d)) {
+        *st = WM_OK;
+        return 1;
+    }
+    return fast_any(c, w, in, pc, WMI_FULL, store, 1, x0, (uint64_t)d, st);
 }
