@@ -259,6 +259,45 @@ static int in_one_sector(const wm_access *a)
     return cross == 0;
 }
 
+/* The line words of an access whose active lanes are one run of lanes
+ * reading or writing one contiguous range (lane l at a0 + l x size: a
+ * coalesced row), from the range alone: its lines in order, each with the
+ * sectors the range overlaps and, for a store, those it covers whole.  0
+ * when the access is not such a run. */
+static unsigned range_lines(const wm_access *a, uint64_t *line)
+{
+    uint64_t m = a->mask, size = a->size;
+    unsigned l0 = (unsigned)__builtin_ctzll(m);
+    if (size == 0 || ((m >> l0) & ((m >> l0) + 1)) != 0)
+        return 0; /* not one run of lanes */
+    unsigned n = (unsigned)__builtin_popcountll(m);
+    const uint64_t *ad = a->addr + l0;
+    uint64_t a0 = ad[0], want = a0, off = 0;
+    for (unsigned i = 1; i < n; i++) { /* one pass, no branch */
+        want += size;
+        off |= ad[i] ^ want;
+    }
+    if (off)
+        return 0;
+    uint64_t end = a0 + n * size; /* one past the last byte */
+    unsigned nl = 0;
+    for (uint64_t li = a0 >> LINE_SHIFT; li <= (end - 1) >> LINE_SHIFT;
+         li++) {
+        uint64_t word = li << 16;
+        for (unsigned q = 0; q < SPL; q++) {
+            uint64_t s0 = li << LINE_SHIFT | (uint64_t)q << SECTOR_SHIFT,
+                     s1 = s0 + (1u << SECTOR_SHIFT);
+            if (s1 <= a0 || s0 >= end)
+                continue;
+            word |= (uint64_t)1 << q;
+            if (a->op == WM_OP_ST && s0 >= a0 && s1 <= end)
+                word |= (uint64_t)16 << q;
+        }
+        line[nl++] = word;
+    }
+    return nl;
+}
+
 /* The line words of an access whose lanes each touch one sector and whose
  * sectors never fall (coalesced, strided, broadcast: most warps), in one
  * pass with the line, its sector bits and, for a store, the bytes of the
@@ -310,7 +349,9 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
     lineset L;
     L.line = t->w + t->n + 2;
     L.hashed = 0;
-    L.nl = rising_lines(a, L.line);
+    L.nl = range_lines(a, L.line);
+    if (!L.nl)
+        L.nl = rising_lines(a, L.line);
     /* stores: bytes per sector, for the partly written ones (none can be
      * whole when each lane has a sector of its own) */
     L.st = !L.nl && a->op == WM_OP_ST && !lone_sectors(a);

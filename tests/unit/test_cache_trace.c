@@ -3,9 +3,10 @@
  * src/cache/cache.c) against a brute-force reference on random warp
  * accesses: the line words (distinct lines in first-touch order, the
  * sectors each touches, and for stores the sectors written whole) and the
- * header's line count and requested bytes.  The recorder has a one-pass
- * path for lanes that each stay within one sector and never fall, and a
- * general path; the random accesses take both (coalesced, strided,
+ * header's line count and requested bytes.  The recorder has a path for
+ * one run of lanes over one contiguous range, a one-pass path for lanes
+ * that each stay within one sector and never fall, and a general path;
+ * the random accesses take all three (coalesced, strided,
  * reversed, broadcast, overlapping, scattered, misaligned and wide lanes,
  * partial masks, 32 and 64 lanes).
  */
@@ -81,6 +82,11 @@ static wm_access random_access(unsigned lanes)
     a.mask = lanes == 64 ? ~0ull : (1ull << lanes) - 1;
     if (next() % 3 == 0)
         a.mask &= next() | next();
+    else if (next() % 4 == 0) { /* one run of lanes, anywhere */
+        unsigned lo = (unsigned)(next() % lanes);
+        unsigned n = 1 + (unsigned)(next() % (lanes - lo));
+        a.mask = (n == 64 ? ~0ull : ((1ull << n) - 1)) << lo;
+    }
     if (!a.mask)
         a.mask = 1;
     for (unsigned l = 0; l < WM_MAX_LANES; l++) /* as emit() leaves them */
