@@ -10,7 +10,9 @@
  * the second run adds nothing to the statistics and finds no hazards.
  *
  * Before the first run the launch's host memory is saved: the union of
- * its buffers, extra buffers and texture and surface data, merged into
+ * its buffers, extra buffers, texture and surface data, and the bytes its
+ * module variables are set from and read back into (wm_ptx_global's init
+ * and out, which the CLI's --global makes one memory), merged into
  * disjoint regions, with an image of each region the run may write.  The
  * second run runs on the images, every pointer moved to the same offset
  * in its region's image, so buffers that alias (one memory given twice,
@@ -108,12 +110,13 @@ static size_t buffer_spans(const wm_ptx_launch *l, span *s)
     return n;
 }
 
-/* Save l's memory into *mi: its buffers, extra buffers and texture and
-   surface data.  0 when out of memory. */
+/* Save l's memory into *mi: its buffers, extra buffers, texture and
+   surface data, and the bytes its module variables are set from and read
+   back into.  0 when out of memory. */
 static int memimg_save(const wm_ptx_launch *l, memimg *mi)
 {
     memset(mi, 0, sizeof *mi);
-    size_t cap = l->nargs + l->nextra + l->ntextures;
+    size_t cap = l->nargs + l->nextra + l->ntextures + 2 * l->nglobals;
     mi->r = malloc((cap + 1) * sizeof *mi->r);
     if (!mi->r)
         return 0;
@@ -121,6 +124,10 @@ static int memimg_save(const wm_ptx_launch *l, memimg *mi)
     for (size_t t = 0; t < l->ntextures; t++)
         span_add(mi->r, &n, l->textures[t].data, l->textures[t].bytes,
                  l->textures[t].surface);
+    for (size_t g = 0; g < l->nglobals; g++) {
+        span_add(mi->r, &n, l->globals[g].init, l->globals[g].bytes, 0);
+        span_add(mi->r, &n, l->globals[g].out, l->globals[g].bytes, 1);
+    }
     mi->n = span_merge(mi->r, n);
     mi->img = calloc(mi->n + 1, sizeof *mi->img);
     if (!mi->img)
@@ -211,18 +218,21 @@ static void first_diff(const wm_ptx_launch *l, const memimg *mi,
     }
 }
 
-/* The other run's launch: l with every buffer, extra buffer and texture
-   moved into the images (arrays to free with other_free). */
+/* The other run's launch: l with every buffer, extra buffer, texture and
+   module variable's bytes moved into the images (arrays to free with
+   other_free). */
 typedef struct other {
     wm_ptx_launch l;
     wm_ptx_arg *args; /* nargs + nextra */
     wm_ptx_texture *tex;
+    wm_ptx_global *glob;
 } other;
 
 static void other_free(other *o)
 {
     free(o->args);
     free(o->tex);
+    free(o->glob);
 }
 
 /* 0 when out of memory. */
@@ -233,7 +243,8 @@ static int other_new(const wm_ptx_launch *l, const memimg *mi, other *o)
     size_t nb = l->nargs + l->nextra;
     o->args = calloc(nb + 1, sizeof *o->args);
     o->tex = calloc(l->ntextures + 1, sizeof *o->tex);
-    if (!o->args || !o->tex)
+    o->glob = calloc(l->nglobals + 1, sizeof *o->glob);
+    if (!o->args || !o->tex || !o->glob)
         return 0;
     for (size_t i = 0; i < nb; i++) {
         wm_ptx_arg *a = &o->args[i];
@@ -244,9 +255,15 @@ static int other_new(const wm_ptx_launch *l, const memimg *mi, other *o)
         o->tex[t] = l->textures[t];
         o->tex[t].data = in_image(mi, o->tex[t].data, o->tex[t].bytes);
     }
+    for (size_t g = 0; g < l->nglobals; g++) {
+        o->glob[g] = l->globals[g];
+        o->glob[g].init = in_image(mi, o->glob[g].init, o->glob[g].bytes);
+        o->glob[g].out = in_image(mi, o->glob[g].out, o->glob[g].bytes);
+    }
     o->l.args = o->args;
     o->l.extra = l->nextra ? o->args + l->nargs : NULL;
     o->l.textures = l->ntextures ? o->tex : NULL;
+    o->l.globals = l->nglobals ? o->glob : NULL;
     return 1;
 }
 

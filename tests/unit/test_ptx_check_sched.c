@@ -1,7 +1,8 @@
 /*
  * test_ptx_check_sched.c -- the schedule comparison of --check race
  * (ptx_check_sched.c): the other run runs on saved images of the launch's
- * memory, the union of its buffers, extra buffers and surfaces, so that
+ * memory, the union of its buffers, extra buffers, surfaces and module
+ * variables set and read back (wm_ptx_launch.globals), so that
  * buffers that alias (the same memory twice, one inside another, an
  * argument and an extra buffer of one allocation) alias in the images as
  * they do in the caller's memory.  The difference reported is the first
@@ -213,6 +214,34 @@ static void surface(const wm_ptx_module *m, wm_ptx_schedule s, uint32_t last)
     wm_ptx_check_clear(&chk);
 }
 
+/* `glob` on 3 warps with its module variable state = {0, 5} set before
+   the run and read back after it, into memory of its own or (alias) into
+   the bytes it was set from, as the CLI's --global does: they hold the
+   first run's {warp that ran last, 6}, and the second run, from {0, 5}
+   too, finds the same out[0]. */
+static void globals(const wm_ptx_module *m, wm_ptx_schedule s, int alias,
+                    uint32_t last)
+{
+    uint32_t init[2] = {0, 5}, back[2] = {77, 77}, out[1] = {77};
+    uint32_t *got = alias ? init : back;
+    wm_ptx_global g = {"state", init, got, sizeof init};
+    wm_ptx_arg a[1] = {pi_arg_buf(out, sizeof out)};
+    wm_ptx_launch l = pi_launch_of(1, 1, 96, 0, a, 1, NULL, 0);
+    l.globals = &g;
+    l.nglobals = 1;
+    wm_ptx_check chk;
+    CHECK_EQ(run_sched(m, "glob", &l, s, &chk), WM_OK);
+    CHECK_EQ(chk.differs, 0);
+    CHECK_EQ(out[0], 5u);
+    CHECK_EQ(got[0], last);
+    CHECK_EQ(got[1], 6u);
+    if (!alias) {
+        CHECK_EQ(init[0], 0u);
+        CHECK_EQ(init[1], 5u);
+    }
+    wm_ptx_check_clear(&chk);
+}
+
 int main(void)
 {
     wm_ptx_module *m = pi_parse(src, "last.ptx");
@@ -235,6 +264,10 @@ int main(void)
     if (ms) {
         surface(ms, WM_SCHED_IN_ORDER, 2);
         surface(ms, WM_SCHED_REVERSE, 0);
+        for (int alias = 0; alias < 2; alias++) {
+            globals(ms, WM_SCHED_IN_ORDER, alias, 2);
+            globals(ms, WM_SCHED_REVERSE, alias, 0);
+        }
     }
     wm_ptx_free(ms);
     return check_done("test_ptx_check_sched");
