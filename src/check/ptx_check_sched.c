@@ -39,7 +39,8 @@ const char *wm_ptx_schedule_name(wm_ptx_schedule s)
 /* A range of host memory the launch reads or writes: [lo, hi). */
 typedef struct span {
     uintptr_t lo, hi;
-    int written; /* the run may write it (a buffer, a surface) */
+    int written; /* the run may write it (a buffer, a surface, a global's
+                    out bytes) */
 } span;
 
 /*
@@ -110,14 +111,24 @@ static size_t buffer_spans(const wm_ptx_launch *l, span *s)
     return n;
 }
 
+/* How many ranges l can have, into *cap; 0 when the count overflows (no
+   launch that runs has so many). */
+static int span_count(const wm_ptx_launch *l, size_t *cap)
+{
+    return !__builtin_add_overflow(l->nargs, l->nextra, cap) &&
+           !__builtin_add_overflow(*cap, l->ntextures, cap) &&
+           l->nglobals <= SIZE_MAX / 2 &&
+           !__builtin_add_overflow(*cap, 2 * l->nglobals, cap) &&
+           !__builtin_add_overflow(*cap, 1, cap);
+}
+
 /* Save l's memory into *mi: its buffers, extra buffers, texture and
    surface data, and the bytes its module variables are set from and read
-   back into.  0 when out of memory. */
-static int memimg_save(const wm_ptx_launch *l, memimg *mi)
+   back into (at most cap ranges).  0 when out of memory. */
+static int memimg_save(const wm_ptx_launch *l, size_t cap, memimg *mi)
 {
     memset(mi, 0, sizeof *mi);
-    size_t cap = l->nargs + l->nextra + l->ntextures + 2 * l->nglobals;
-    mi->r = malloc((cap + 1) * sizeof *mi->r);
+    mi->r = calloc(cap, sizeof *mi->r);
     if (!mi->r)
         return 0;
     size_t n = buffer_spans(l, mi->r);
@@ -274,7 +285,11 @@ wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
 {
     wm_ptx_check *chk = l->check;
     memimg mi;
-    if (!memimg_save(l, &mi)) {
+    size_t cap;
+    if (!span_count(l, &cap)) /* refused by the run's own checks */
+        return wmi_ptx_run_once(m, k, l, agg, res, fault,
+                                flags | WMI_RUN_ALT);
+    if (!memimg_save(l, cap, &mi)) {
         memimg_free(&mi);
         return WM_ERR_NOMEM;
     }
@@ -283,11 +298,11 @@ wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
     chk->other = chk->schedule == WM_SCHED_IN_ORDER ? WM_SCHED_REVERSE
                                                     : WM_SCHED_IN_ORDER;
     other o;
-    if (st != WM_OK || !other_new(l, &mi, &o)) {
-        if (st == WM_OK) {
-            other_free(&o);
-            st = WM_ERR_NOMEM;
-        }
+    memset(&o, 0, sizeof o);
+    if (st == WM_OK && !other_new(l, &mi, &o))
+        st = WM_ERR_NOMEM;
+    if (st != WM_OK) {
+        other_free(&o);
         memimg_free(&mi);
         return st;
     }
