@@ -10,16 +10,17 @@
  * the second run adds nothing to the statistics and finds no hazards.
  *
  * Before the first run the launch's host memory is saved: the union of
- * its buffers, extra buffers, texture and surface data, and the bytes its
- * module variables are set from and read back into (wm_ptx_global's init
- * and out, which the CLI's --global makes one memory), merged into
- * disjoint regions, with an image of each region the run may write.  The
- * second run runs on the images, every pointer moved to the same offset
- * in its region's image, so buffers that alias (one memory given twice,
- * a view inside its array, a texture bound to a buffer) alias there as
- * in the caller's memory; the first run's outputs never move.  Each
- * distinct byte is saved once and compared once (a difference, once
- * found, is located buffer by buffer to name the first buffer it is in).
+ * its buffers, extra buffers, by-value parameters' bytes, texture and
+ * surface data, and the bytes its module variables are set from and read
+ * back into (wm_ptx_global's init and out, which the CLI's --global makes
+ * one memory), merged into disjoint regions, with an image of each region
+ * the run may write.  The second run runs on the images, every pointer
+ * moved to the same offset in its region's image, so buffers that alias
+ * (one memory given twice, a view inside its array, a texture bound to a
+ * buffer) alias there as in the caller's memory; the first run's outputs
+ * never move.  Each distinct byte is saved once and compared once (a
+ * difference, once found, is located buffer by buffer to name the first
+ * buffer it is in).
  */
 #include "ptx_check_int.h"
 
@@ -115,16 +116,18 @@ static size_t buffer_spans(const wm_ptx_launch *l, span *s)
    launch that runs has so many). */
 static int span_count(const wm_ptx_launch *l, size_t *cap)
 {
-    return !__builtin_add_overflow(l->nargs, l->nextra, cap) &&
+    return l->nargs <= SIZE_MAX / 2 &&
+           !__builtin_add_overflow(2 * l->nargs, l->nextra, cap) &&
            !__builtin_add_overflow(*cap, l->ntextures, cap) &&
            l->nglobals <= SIZE_MAX / 2 &&
            !__builtin_add_overflow(*cap, 2 * l->nglobals, cap) &&
            !__builtin_add_overflow(*cap, 1, cap);
 }
 
-/* Save l's memory into *mi: its buffers, extra buffers, texture and
-   surface data, and the bytes its module variables are set from and read
-   back into (at most cap ranges).  0 when out of memory. */
+/* Save l's memory into *mi: its buffers, extra buffers, by-value
+   parameters' bytes, texture and surface data, and the bytes its module
+   variables are set from and read back into (at most cap ranges).  0 when
+   out of memory. */
 static int memimg_save(const wm_ptx_launch *l, size_t cap, memimg *mi)
 {
     memset(mi, 0, sizeof *mi);
@@ -132,6 +135,9 @@ static int memimg_save(const wm_ptx_launch *l, size_t cap, memimg *mi)
     if (!mi->r)
         return 0;
     size_t n = buffer_spans(l, mi->r);
+    for (size_t i = 0; i < l->nargs; i++)
+        if (l->args[i].value)
+            span_add(mi->r, &n, l->args[i].value, l->args[i].size, 0);
     for (size_t t = 0; t < l->ntextures; t++)
         span_add(mi->r, &n, l->textures[t].data, l->textures[t].bytes,
                  l->textures[t].surface);
@@ -229,9 +235,9 @@ static void first_diff(const wm_ptx_launch *l, const memimg *mi,
     }
 }
 
-/* The other run's launch: l with every buffer, extra buffer, texture and
-   module variable's bytes moved into the images (arrays to free with
-   other_free). */
+/* The other run's launch: l with every buffer, extra buffer, by-value
+   parameter, texture and module variable's bytes moved into the images
+   (arrays to free with other_free). */
 typedef struct other {
     wm_ptx_launch l;
     wm_ptx_arg *args; /* nargs + nextra */
@@ -261,6 +267,7 @@ static int other_new(const wm_ptx_launch *l, const memimg *mi, other *o)
         wm_ptx_arg *a = &o->args[i];
         *a = i < l->nargs ? l->args[i] : l->extra[i - l->nargs];
         a->buf = in_image(mi, a->buf, a->bytes);
+        a->value = in_image(mi, a->value, a->value ? a->size : 0);
     }
     for (size_t t = 0; t < l->ntextures; t++) {
         o->tex[t] = l->textures[t];

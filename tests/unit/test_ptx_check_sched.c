@@ -1,8 +1,9 @@
 /*
  * test_ptx_check_sched.c -- the schedule comparison of --check race
  * (ptx_check_sched.c): the other run runs on saved images of the launch's
- * memory, the union of its buffers, extra buffers, surfaces and module
- * variables set and read back (wm_ptx_launch.globals), so that
+ * memory, the union of its buffers, extra buffers, by-value parameters'
+ * bytes, surfaces and module variables set and read back
+ * (wm_ptx_launch.globals), so that
  * buffers that alias (the same memory twice, one inside another, an
  * argument and an extra buffer of one allocation) alias in the images as
  * they do in the caller's memory.  The difference reported is the first
@@ -32,7 +33,14 @@ static const char *const src =
     "  mov.u32 %r1, %tid.x; mul.wide.u32 %rd3, %r1, 4;\n"
     "  add.s64 %rd4, %rd1, %rd3; add.s64 %rd5, %rd2, %rd3;\n"
     "  ld.global.u32 %r2, [%rd4]; add.u32 %r3, %r2, 100;\n"
-    "  st.global.u32 [%rd5], %r3;\n  ret;\n}\n";
+    "  st.global.u32 [%rd5], %r3;\n  ret;\n}\n"
+    /* out[tid] = v + tid + 1 */
+    ".visible .entry addv(.param .u64 out, .param .u32 v)\n"
+    "{\n  .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out]; ld.param.u32 %r1, [v];\n"
+    "  mov.u32 %r2, %tid.x; add.u32 %r3, %r1, %r2; add.u32 %r3, %r3, 1;\n"
+    "  mul.wide.u32 %rd2, %r2, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r3;\n  ret;\n}\n";
 
 /* Run kernel name of m under l with the schedule comparison, schedule s,
    into *chk (4-byte elements: nes of them given). */
@@ -171,6 +179,23 @@ static void shift_racy(const wm_ptx_module *m, wm_ptx_schedule s)
     wm_ptx_check_clear(&chk);
 }
 
+/* `addv` with v's bytes (wm_ptx_arg.value) inside out, at out[0] = 7:
+   both runs take v = 7, out[t] = 8 + t. */
+static void value_inside(const wm_ptx_module *m)
+{
+    uint32_t buf[32];
+    memset(buf, 0, sizeof buf);
+    buf[0] = 7;
+    wm_ptx_arg a[2] = {pi_arg_buf(buf, sizeof buf), pi_arg_val(buf, 4)};
+    wm_ptx_launch l = pi_launch_of(1, 1, 32, 0, a, 2, NULL, 0);
+    wm_ptx_check chk;
+    CHECK_EQ(run_sched(m, "addv", &l, WM_SCHED_IN_ORDER, &chk), WM_OK);
+    CHECK_EQ(chk.differs, 0);
+    for (uint32_t i = 0; i < 32; i++)
+        CHECK_EQ(buf[i], 8 + i);
+    wm_ptx_check_clear(&chk);
+}
+
 /* The kernels of tests/ptx/sched_state.ptx, parsed (NULL: CHECK failed). */
 static wm_ptx_module *state_module(void)
 {
@@ -259,6 +284,7 @@ int main(void)
     shift_apart(m, 64, 1);
     shift_racy(m, WM_SCHED_IN_ORDER);
     shift_racy(m, WM_SCHED_REVERSE);
+    value_inside(m);
     wm_ptx_free(m);
     wm_ptx_module *ms = state_module();
     if (ms) {
