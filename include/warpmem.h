@@ -1093,6 +1093,11 @@ WM_API long long wm_ptx_global_size(const wm_ptx_module *m, const char *name);
  *   WM_CHECK_SCHEDULES  run the kernel a second time with the warps in
  *                  the other order (in-order <-> reverse; random: in
  *                  order) and report the first output byte that differs.
+ *                  The second run works on copies of the launch's memory
+ *                  (buffers, extra buffers, by-value bytes, texture data,
+ *                  globals' init and out, overlapping as the originals
+ *                  do); the caller's memory is left as the first run
+ *                  left it.
  * With any check the launch runs on one worker thread.
  */
 typedef enum {

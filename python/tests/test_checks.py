@@ -221,6 +221,34 @@ def test_schedules_name_the_differing_element():
                            ).schedules is None
 
 
+def test_schedules_views_of_one_array():
+    # an array and a view of it alias in the launch (the array is its
+    # parameter's buffer, the view an extra buffer over the same
+    # allocation); the second schedule's run works on a copy of their
+    # union, so the array holds the reported run's outputs and the inputs
+    # are not mistaken for an output
+    f = os.path.join(REPO, "examples", "kernels", "sm_80", "copy.ptx")
+    x0 = np.arange(128, dtype=np.float32)
+    x = x0.copy()
+    rep = warpmem.run_ptx(f, grid=1, block=64, args=[x[64:], x, 64],
+                          check="schedules", names=["out", "in", "n"])
+    assert not rep.schedules["differs"]
+    np.testing.assert_array_equal(x, np.concatenate([x0[:64], x0[:64]]))
+    # out = in + 1: thread 32 reads x[32], which thread 31 writes; warp 0
+    # runs first in order (x[33] = 31), last reversed (x[33] = 32), and
+    # warp 1 reads the rest of x[33:64] before anything writes it
+    x = x0.copy()
+    rep = warpmem.run_ptx(f, grid=1, block=64, args=[x[1:], x, 64],
+                          check="schedules", names=["out", "in", "n"])
+    sc = rep.schedules
+    assert sc["differs"] and sc["name"] == "in" and sc["index"] == (33,)
+    vals = [np.array([int(v, 16)], np.uint32).view(np.float32)[0]
+            for v in sc["values"]]
+    assert vals == [31.0, 32.0]
+    np.testing.assert_array_equal(x, np.concatenate([[0], x0[:32], [31],
+                                                     x0[33:64], x0[65:]]))
+
+
 def test_uninit_view_in_its_allocation():
     f = os.path.join(CHECK_PTX, "reduce_nosync_sm_80.ptx")
     out = np.zeros(1, np.float32)

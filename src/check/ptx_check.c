@@ -96,12 +96,12 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
         if (chk->uninit[i] && gbufs[i].p &&
             !(k->gwritten[i] = calloc(gbufs[i].bytes / 8 + 1, 1)))
             ok = 0;
-    for (uint32_t i = 0; i < k->nwarps; i++)
-        k->order[i] = k->sched == WM_SCHED_REVERSE ? k->nwarps - 1 - i : i;
     if (!ok) {
         wmi_check_free(k);
         return NULL;
     }
+    for (uint32_t i = 0; i < k->nwarps; i++)
+        k->order[i] = k->sched == WM_SCHED_REVERSE ? k->nwarps - 1 - i : i;
     return k;
 }
 

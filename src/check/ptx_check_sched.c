@@ -8,11 +8,19 @@
  * Only argument buffers and extra buffers are compared (module __device__
  * variables are not).  The first run's outputs are what the caller gets;
  * the second run adds nothing to the statistics and finds no hazards.
- * The second run runs on the saved images of the inputs, and the first
- * run's outputs stay where they are; only when buffers overlap or
- * textures are bound (to memory that may be a buffer) does it run in the
- * buffers themselves, the inputs swapped in and the outputs back after,
- * so that what one writes shows in the other as in the first run.
+ *
+ * Before the first run the launch's host memory is saved: the union of
+ * its buffers, extra buffers, by-value parameters' bytes, texture and
+ * surface data, and the bytes its module variables are set from and read
+ * back into (wm_ptx_global's init and out, which the CLI's --global makes
+ * one memory), merged into disjoint regions, with an image of each region
+ * the run may write.  The second run runs on the images, every pointer
+ * moved to the same offset in its region's image, so buffers that alias
+ * (one memory given twice, a view inside its array, a texture bound to a
+ * buffer) alias there as in the caller's memory; the first run's outputs
+ * never move.  Each distinct byte is saved once and compared once (a
+ * difference, once found, is located buffer by buffer to name the first
+ * buffer it is in).
  */
 #include "ptx_check_int.h"
 
@@ -29,75 +37,185 @@ const char *wm_ptx_schedule_name(wm_ptx_schedule s)
     return "?";
 }
 
-/* The buffers of a launch, in order: arguments, then extra buffers. */
-typedef struct bufset {
-    size_t n;
-    void **p;
-    size_t *bytes;
-    unsigned char **copy; /* a saved image of each */
-} bufset;
+/* A range of host memory the launch reads or writes: [lo, hi). */
+typedef struct span {
+    uintptr_t lo, hi;
+    int written; /* the run may write it (a buffer, a surface, a global's
+                    out bytes) */
+} span;
 
-static void bufs_free(bufset *b)
+/*
+ * The launch's host memory before the first run: the union of its ranges,
+ * as disjoint regions sorted by address, each with an image of its bytes
+ * when the run may write any of it (else NULL: nothing changes there).
+ */
+typedef struct memimg {
+    size_t n;
+    span *r;
+    unsigned char **img;
+} memimg;
+
+static void memimg_free(memimg *mi)
 {
-    for (size_t i = 0; b->copy && i < b->n; i++)
-        free(b->copy[i]);
-    free(b->copy);
-    free(b->p);
-    free(b->bytes);
-    memset(b, 0, sizeof *b);
+    for (size_t i = 0; mi->img && i < mi->n; i++)
+        free(mi->img[i]);
+    free(mi->img);
+    free(mi->r);
+    memset(mi, 0, sizeof *mi);
 }
 
-/* Collect l's buffers and save their contents; 0 when out of memory. */
-static int bufs_save(const wm_ptx_launch *l, bufset *b)
+static void span_add(span *s, size_t *n, const void *p, size_t bytes,
+                     int written)
 {
-    memset(b, 0, sizeof *b);
-    size_t n = l->nargs + l->nextra;
-    b->p = calloc(n + 1, sizeof *b->p);
-    b->bytes = calloc(n + 1, sizeof *b->bytes);
-    b->copy = calloc(n + 1, sizeof *b->copy);
-    b->n = n;
-    if (!b->p || !b->bytes || !b->copy)
+    uintptr_t lo = (uintptr_t)p;
+    if (!p || !bytes || bytes > UINTPTR_MAX - lo)
+        return;
+    s[*n].lo = lo;
+    s[*n].hi = lo + bytes;
+    s[*n].written = written;
+    (*n)++;
+}
+
+static int span_cmp(const void *a, const void *b)
+{
+    const span *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Sort s[0..n) and merge overlapping ranges; the count left. */
+static size_t span_merge(span *s, size_t n)
+{
+    if (!n)
         return 0;
-    for (size_t i = 0; i < n; i++) {
-        const wm_ptx_arg *a = i < l->nargs ? &l->args[i]
-                                           : &l->extra[i - l->nargs];
-        if (!a->buf || !a->bytes)
+    qsort(s, n, sizeof *s, span_cmp);
+    size_t m = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (s[i].lo < s[m].hi) {
+            if (s[i].hi > s[m].hi)
+                s[m].hi = s[i].hi;
+            s[m].written |= s[i].written;
+        } else {
+            s[++m] = s[i];
+        }
+    }
+    return m + 1;
+}
+
+/* The argument and extra buffers of l, in order, as a span each. */
+static size_t buffer_spans(const wm_ptx_launch *l, span *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->nargs; i++)
+        span_add(s, &n, l->args[i].buf, l->args[i].bytes, 1);
+    for (size_t j = 0; j < l->nextra; j++)
+        span_add(s, &n, l->extra[j].buf, l->extra[j].bytes, 1);
+    return n;
+}
+
+/* How many ranges l can have, into *cap; 0 when the count overflows (no
+   launch that runs has so many). */
+static int span_count(const wm_ptx_launch *l, size_t *cap)
+{
+    return l->nargs <= SIZE_MAX / 2 &&
+           !__builtin_add_overflow(2 * l->nargs, l->nextra, cap) &&
+           !__builtin_add_overflow(*cap, l->ntextures, cap) &&
+           l->nglobals <= SIZE_MAX / 2 &&
+           !__builtin_add_overflow(*cap, 2 * l->nglobals, cap) &&
+           !__builtin_add_overflow(*cap, 1, cap);
+}
+
+/* Save l's memory into *mi: its buffers, extra buffers, by-value
+   parameters' bytes, texture and surface data, and the bytes its module
+   variables are set from and read back into (at most cap ranges).  0 when
+   out of memory. */
+static int memimg_save(const wm_ptx_launch *l, size_t cap, memimg *mi)
+{
+    memset(mi, 0, sizeof *mi);
+    mi->r = calloc(cap, sizeof *mi->r);
+    if (!mi->r)
+        return 0;
+    size_t n = buffer_spans(l, mi->r);
+    for (size_t i = 0; i < l->nargs; i++)
+        if (l->args[i].value)
+            span_add(mi->r, &n, l->args[i].value, l->args[i].size, 0);
+    for (size_t t = 0; t < l->ntextures; t++)
+        span_add(mi->r, &n, l->textures[t].data, l->textures[t].bytes,
+                 l->textures[t].surface);
+    for (size_t g = 0; g < l->nglobals; g++) {
+        span_add(mi->r, &n, l->globals[g].init, l->globals[g].bytes, 0);
+        span_add(mi->r, &n, l->globals[g].out, l->globals[g].bytes, 1);
+    }
+    mi->n = span_merge(mi->r, n);
+    mi->img = calloc(mi->n + 1, sizeof *mi->img);
+    if (!mi->img)
+        return 0;
+    for (size_t i = 0; i < mi->n; i++) {
+        if (!mi->r[i].written)
             continue;
-        b->p[i] = a->buf;
-        b->bytes[i] = a->bytes;
-        if (!(b->copy[i] = malloc(a->bytes)))
+        size_t bytes = mi->r[i].hi - mi->r[i].lo;
+        if (!(mi->img[i] = malloc(bytes)))
             return 0;
-        memcpy(b->copy[i], a->buf, a->bytes);
+        memcpy(mi->img[i], (const void *)mi->r[i].lo, bytes);
     }
     return 1;
 }
 
-/* Swap the buffers' contents with the saved images. */
-static void bufs_swap(bufset *b)
+/* Where p (bytes of it, inside one region) is in the images: the same
+   offset in its region's image, or p itself when its region has none. */
+static void *in_image(const memimg *mi, const void *p, size_t bytes)
 {
-    unsigned char tmp[4096];
-    for (size_t i = 0; i < b->n; i++)
-        for (size_t o = 0; b->copy[i] && o < b->bytes[i]; o += sizeof tmp) {
-            size_t k = b->bytes[i] - o < sizeof tmp ? b->bytes[i] - o
-                                                    : sizeof tmp;
-            unsigned char *p = (unsigned char *)b->p[i] + o;
-            memcpy(tmp, p, k);
-            memcpy(p, b->copy[i] + o, k);
-            memcpy(b->copy[i] + o, tmp, k);
-        }
+    uintptr_t a = (uintptr_t)p;
+    if (!p || !bytes)
+        return (void *)a;
+    size_t lo = 0, hi = mi->n; /* the first region past a */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (mi->r[mid].lo <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    assert(lo > 0 && a + bytes <= mi->r[lo - 1].hi);
+    if (!ALWAYS(lo > 0) || !mi->img[lo - 1])
+        return (void *)a;
+    return mi->img[lo - 1] + (a - mi->r[lo - 1].lo);
 }
 
-/* First difference between the reported run's outputs and the other
-   run's (in the buffers and the images, or, swapped, the other way
-   round): into chk; 0 if none. */
-static int first_diff(const bufset *b, int swapped, wm_ptx_check *chk)
+/* Does any byte of the argument and extra buffers differ between the
+   memory and the images?  Each distinct byte is compared once, however
+   the buffers overlap; -1 when out of memory. */
+static int buffers_differ(const wm_ptx_launch *l, const memimg *mi)
 {
-    for (size_t i = 0; i < b->n; i++) {
-        if (!b->copy[i] || memcmp(b->p[i], b->copy[i], b->bytes[i]) == 0)
+    span *s = malloc((l->nargs + l->nextra + 1) * sizeof *s);
+    if (!s)
+        return -1;
+    size_t n = span_merge(s, buffer_spans(l, s));
+    int differs = 0;
+    for (size_t i = 0; i < n && !differs; i++) {
+        const void *p = (const void *)s[i].lo;
+        size_t bytes = s[i].hi - s[i].lo;
+        differs = memcmp(p, in_image(mi, p, bytes), bytes) != 0;
+    }
+    free(s);
+    return differs;
+}
+
+/* The first buffer (argument, then extra) whose bytes differ between the
+   memory (the reported run's) and the images (the other run's), and its
+   first differing element: into chk. */
+static void first_diff(const wm_ptx_launch *l, const memimg *mi,
+                       wm_ptx_check *chk)
+{
+    for (size_t i = 0; i < l->nargs + l->nextra; i++) {
+        const wm_ptx_arg *a = i < l->nargs ? &l->args[i]
+                                           : &l->extra[i - l->nargs];
+        if (!a->buf || !a->bytes)
+            continue;
+        const unsigned char *rep = a->buf;
+        const unsigned char *oth = in_image(mi, a->buf, a->bytes);
+        if (memcmp(rep, oth, a->bytes) == 0)
             continue;
         size_t o = 0;
-        const unsigned char *rep = swapped ? b->copy[i] : b->p[i];
-        const unsigned char *oth = swapped ? b->p[i] : b->copy[i];
         while (rep[o] == oth[o])
             o++;
         unsigned es = chk->elem_size && i < chk->nelem_size
@@ -105,48 +223,66 @@ static int first_diff(const bufset *b, int swapped, wm_ptx_check *chk)
         es = es ? es : 1;
         uint64_t e = o / es, start = e * es;
         size_t k = es < 8 ? es : 8;
-        if (start + k > b->bytes[i])
-            k = b->bytes[i] - start;
+        if (start + k > a->bytes)
+            k = a->bytes - start;
         chk->differs = 1;
         chk->diff_arg = (long)i;
         chk->diff_byte = o;
         chk->diff_elem = e;
         memcpy(chk->diff_bytes[0], rep + start, k);
         memcpy(chk->diff_bytes[1], oth + start, k);
-        return 1;
+        return;
     }
-    return 0;
 }
 
-/* May the other run have the images for buffers?  Not when two buffers
-   overlap or a texture is bound: then what is written through one must
-   show in the other, which only the buffers themselves do. */
-static int images_apart(const wm_ptx_launch *l, const bufset *b)
+/* The other run's launch: l with every buffer, extra buffer, by-value
+   parameter, texture and module variable's bytes moved into the images
+   (arrays to free with other_free). */
+typedef struct other {
+    wm_ptx_launch l;
+    wm_ptx_arg *args; /* nargs + nextra */
+    wm_ptx_texture *tex;
+    wm_ptx_global *glob;
+} other;
+
+static void other_free(other *o)
 {
-    if (l->ntextures)
+    free(o->args);
+    free(o->tex);
+    free(o->glob);
+}
+
+/* 0 when out of memory. */
+static int other_new(const wm_ptx_launch *l, const memimg *mi, other *o)
+{
+    memset(o, 0, sizeof *o);
+    o->l = *l;
+    size_t nb = l->nargs + l->nextra;
+    o->args = calloc(nb + 1, sizeof *o->args);
+    o->tex = calloc(l->ntextures + 1, sizeof *o->tex);
+    o->glob = calloc(l->nglobals + 1, sizeof *o->glob);
+    if (!o->args || !o->tex || !o->glob)
         return 0;
-    for (size_t i = 0; i < b->n; i++)
-        for (size_t j = i + 1; b->p[i] && j < b->n; j++) {
-            const unsigned char *x = b->p[i], *y = b->p[j];
-            if (y && x < y + b->bytes[j] && y < x + b->bytes[i])
-                return 0;
-        }
-    return 1;
-}
-
-/* l with its buffers replaced by b's images, in args (nargs + nextra). */
-static wm_ptx_launch on_images(const wm_ptx_launch *l, const bufset *b,
-                               wm_ptx_arg *args)
-{
-    wm_ptx_launch l2 = *l;
-    for (size_t i = 0; i < b->n; i++) {
-        args[i] = i < l->nargs ? l->args[i] : l->extra[i - l->nargs];
-        if (b->copy[i])
-            args[i].buf = b->copy[i];
+    for (size_t i = 0; i < nb; i++) {
+        wm_ptx_arg *a = &o->args[i];
+        *a = i < l->nargs ? l->args[i] : l->extra[i - l->nargs];
+        a->buf = in_image(mi, a->buf, a->bytes);
+        a->value = in_image(mi, a->value, a->value ? a->size : 0);
     }
-    l2.args = args;
-    l2.extra = l->nextra ? args + l->nargs : NULL;
-    return l2;
+    for (size_t t = 0; t < l->ntextures; t++) {
+        o->tex[t] = l->textures[t];
+        o->tex[t].data = in_image(mi, o->tex[t].data, o->tex[t].bytes);
+    }
+    for (size_t g = 0; g < l->nglobals; g++) {
+        o->glob[g] = l->globals[g];
+        o->glob[g].init = in_image(mi, o->glob[g].init, o->glob[g].bytes);
+        o->glob[g].out = in_image(mi, o->glob[g].out, o->glob[g].bytes);
+    }
+    o->l.args = o->args;
+    o->l.extra = l->nextra ? o->args + l->nargs : NULL;
+    o->l.textures = l->ntextures ? o->tex : NULL;
+    o->l.globals = l->nglobals ? o->glob : NULL;
+    return 1;
 }
 
 wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
@@ -155,50 +291,48 @@ wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
                               unsigned flags)
 {
     wm_ptx_check *chk = l->check;
-    bufset b;
-    if (!bufs_save(l, &b)) {
-        bufs_free(&b);
+    memimg mi;
+    size_t cap;
+    if (!span_count(l, &cap)) /* refused by the run's own checks */
+        return wmi_ptx_run_once(m, k, l, agg, res, fault,
+                                flags | WMI_RUN_ALT);
+    if (!memimg_save(l, cap, &mi)) {
+        memimg_free(&mi);
         return WM_ERR_NOMEM;
     }
     wm_status st = wmi_ptx_run_once(m, k, l, agg, res, fault,
                                     flags | WMI_RUN_ALT);
     chk->other = chk->schedule == WM_SCHED_IN_ORDER ? WM_SCHED_REVERSE
                                                     : WM_SCHED_IN_ORDER;
+    other o;
+    memset(&o, 0, sizeof o);
+    if (st == WM_OK && !other_new(l, &mi, &o))
+        st = WM_ERR_NOMEM;
     if (st != WM_OK) {
-        bufs_free(&b);
+        other_free(&o);
+        memimg_free(&mi);
         return st;
     }
-    int swapped = !images_apart(l, &b);
-    wm_ptx_arg *args = swapped ? NULL : calloc(b.n + 1, sizeof *args);
-    if (!swapped && !args) {
-        bufs_free(&b);
-        return WM_ERR_NOMEM;
-    }
-    wm_ptx_launch l2 = swapped ? *l : on_images(l, &b, args);
-    if (swapped) /* the images now hold the reported outputs, the buffers
-                    the inputs */
-        bufs_swap(&b);
     wm_ptx_check alt;
     memset(&alt, 0, sizeof alt);
     alt.schedule = chk->other;
-    l2.check = &alt;
-    l2.cache = NULL;
-    l2.progress = NULL;
+    o.l.check = &alt;
+    o.l.cache = NULL;
+    o.l.progress = NULL;
     wm_ptx_fault f2;
-    wm_status st2 = wmi_ptx_run_once(m, k, &l2, NULL, NULL, &f2,
+    wm_status st2 = wmi_ptx_run_once(m, k, &o.l, NULL, NULL, &f2,
                                      flags | WMI_RUN_ALT);
     wm_ptx_check_clear(&alt);
-    if (st2 == WM_ERR_NOMEM)
-        st = st2;
-    else if (st2 != WM_OK) {
+    int differs = st2 == WM_OK ? buffers_differ(l, &mi) : 0;
+    if (st2 == WM_ERR_NOMEM || differs < 0) {
+        st = WM_ERR_NOMEM;
+    } else if (st2 != WM_OK) {
         chk->differs = 1; /* the other order stopped at a fault */
         chk->diff_arg = -1;
-    } else {
-        first_diff(&b, swapped, chk);
+    } else if (differs) {
+        first_diff(l, &mi, chk);
     }
-    if (swapped)
-        bufs_swap(&b); /* back to the reported run's outputs */
-    free(args);
-    bufs_free(&b);
+    other_free(&o);
+    memimg_free(&mi);
     return st;
 }

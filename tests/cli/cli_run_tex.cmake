@@ -73,3 +73,17 @@ wm_cli_test(NAME run_tex_refused_slot EXIT 2
   ARGS run ${C}/tex_sm_80.ptx --kernel fetch_strided --grid 1 --block 8
        --arg tex2d:u8[9]:rand=2i:i1
   STDERR "^warpmem: error: --arg 'tex2d:u8\\[9\\]:rand=2i:i1': expected \\[WxH\\] extents in texels, 1 \\.\\. 2\\^20 each \\(width first, as CUDA gives them\\)\n")
+
+# --check all's second run (the warps in the other order) works on a copy
+# of the surface: its :out= file holds the reported run's texels
+# (tests/ptx/sched_state.ptx's surf: {warp that ran last, 1 + 1} from
+# iota), and out[0] = the count found, 1 in both runs
+wm_cli_test(NAME run_surf_check_all
+  ARGS run ${PROJECT_SOURCE_DIR}/tests/ptx/sched_state.ptx --kernel surf
+       --grid 1 --block 96 --arg surf1d:u32[2]:iota:out=${B}/surf_check.bin
+       --arg u32[1]:out=${B}/surf_check_out.bin --check all --draw 0
+  STDOUT "check: 0 race hazards, 0 uninitialized reads, schedules in-order and reverse agree\n")
+wm_file_hex(run_surf_check_all_texels run_surf_check_all ${B}/surf_check.bin
+  0200000002000000)
+wm_file_hex(run_surf_check_all_out run_surf_check_all ${B}/surf_check_out.bin
+  01000000)

@@ -53,3 +53,25 @@ wm_cli_test(NAME run_global_npy_bad EXIT 4
        --arg f32[256] --arg i32=256
        --global taps=f32[5]:file=tests/limits/npy_version9.npy
   STDERR "^warpmem: error: buffer 'f32\\[5\\]:file=tests/limits/npy_version9.npy': 'tests/limits/npy_version9.npy': a .npy version other than 1.0, 2.0 or 3.0\n$")
+
+# --check all runs the kernel again with the warps in the other order; a
+# --global variable's :out= file holds the reported run's values, and the
+# second run starts from the same inputs (tests/ptx/sched_state.ptx:
+# state = {warp that ran last, count + 1}, out[0] = the count found, 0 in
+# both runs: the schedules agree; exit 1 for the race on state[0])
+set(P ${PROJECT_SOURCE_DIR}/tests/ptx)
+set(B ${CMAKE_CURRENT_BINARY_DIR})
+foreach(s in-order reverse)
+  wm_cli_test(NAME run_global_out_check_${s} EXIT 1
+    ARGS run ${P}/sched_state.ptx --kernel glob --grid 1 --block 96
+         --arg u32[1]:out=${B}/sched_glob_out_${s}.bin
+         --global state=u32[2]:out=${B}/sched_glob_state_${s}.bin
+         --check all --schedule ${s} --draw 0
+    STDOUT "check: 1 race hazard, 0 uninitialized reads, schedules ${s} and [a-z-]+ agree\n")
+  wm_file_hex(run_global_out_check_${s}_out run_global_out_check_${s}
+    ${B}/sched_glob_out_${s}.bin 00000000)
+endforeach()
+wm_file_hex(run_global_out_check_in-order_state run_global_out_check_in-order
+  ${B}/sched_glob_state_in-order.bin 0200000001000000)
+wm_file_hex(run_global_out_check_reverse_state run_global_out_check_reverse
+  ${B}/sched_glob_state_reverse.bin 0000000001000000)

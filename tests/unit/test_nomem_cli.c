@@ -177,7 +177,7 @@ int main(void)
     snprintf(out_path, sizeof out_path, "%s/stdout", tmpdir);
     snprintf(err_path, sizeof err_path, "%s/stderr", tmpdir);
     char copy_ptx[512], transpose_ptx[512], npy_in[512], npy_out[512],
-        out_spec[600], file_spec[600], expr_file[512];
+        out_spec[600], file_spec[600], expr_file[512], sched_ptx[512];
     snprintf(copy_ptx, sizeof copy_ptx, "%s/examples/kernels/sm_80/copy.ptx",
              WM_SOURCE_DIR);
     snprintf(transpose_ptx, sizeof transpose_ptx,
@@ -187,6 +187,8 @@ int main(void)
     snprintf(npy_out, sizeof npy_out, "%s/out.npy", tmpdir);
     snprintf(out_spec, sizeof out_spec, "f32[4]:in-out:out=%s", npy_out);
     snprintf(file_spec, sizeof file_spec, "f32[4]:file=%s", npy_in);
+    snprintf(sched_ptx, sizeof sched_ptx, "%s/tests/ptx/sched_state.ptx",
+             WM_SOURCE_DIR);
     snprintf(expr_file, sizeof expr_file,
              "%s/examples/expr/transpose_padded.expr", WM_SOURCE_DIR);
     /* fills: rand and a lazily filled 1 MiB iota buffer; JSON report */
@@ -204,6 +206,12 @@ int main(void)
                              "32,8", "--arg", "f32[2048]", "--arg",
                              "f32[2048]:rand=3", "--arg", "i32=64", "--arg",
                              "i32=32", "--format", "csv", "-j", "1", NULL};
+    /* --check all: the checker, and the second schedule's run on copies
+       of the surface and the buffer */
+    const char *run_sched[] = {"run", sched_ptx, "--kernel", "surf", "--grid",
+                               "1", "--block", "96", "--arg",
+                               "surf1d:u32[2]:iota", "--arg", "u32[1]",
+                               "--check", "all", "--draw", "0", NULL};
     /* a kernel named by its demangled name: the matcher describes each */
     const char *run_text[] = {"run", transpose_ptx, "--kernel",
                               "transpose_naive", "--grid", "1,1", "--block",
@@ -230,6 +238,7 @@ int main(void)
     } lines[] = {
         {"run_json", run_json},       {"run_npy", run_npy},
         {"run_csv", run_csv},         {"run_text", run_text},
+        {"run_sched", run_sched},
         {"expr_text", expr_text},
         {"expr_json", expr_json},     {"lint_text", lint_text},
         {"lint_json", lint_json},     {"global_text", global_text},

@@ -1,10 +1,14 @@
 /*
  * test_ptx_check_sched.c -- the schedule comparison of --check race
- * (ptx_check_sched.c): the other run runs on the saved images of the
- * inputs, or, with a texture bound (or buffers that overlap), in the
- * buffers themselves with the inputs swapped in.  Either way the same
- * difference is reported, the reported run's value first, and the
- * caller's buffers hold the reported run's outputs.
+ * (ptx_check_sched.c): the other run runs on saved images of the launch's
+ * memory, the union of its buffers, extra buffers, by-value parameters'
+ * bytes, surfaces and module variables set and read back
+ * (wm_ptx_launch.globals), so that
+ * buffers that alias (the same memory twice, one inside another, an
+ * argument and an extra buffer of one allocation) alias in the images as
+ * they do in the caller's memory.  The difference reported is the first
+ * run's value first; the caller's memory holds exactly what the first
+ * run left there.
  */
 #include "check.h"
 #include "ptx_inline.h"
@@ -21,7 +25,44 @@ static const char *const src =
     "  mov.u32 %r1, %tid.x; shr.u32 %r2, %r1, 5; add.u32 %r3, %r1, 1;\n"
     "  st.global.u32 [%rd1], %r2;\n"
     "  mul.wide.u32 %rd3, %r1, 4; add.s64 %rd4, %rd2, %rd3;\n"
-    "  st.global.u32 [%rd4], %r3;\n  ret;\n}\n";
+    "  st.global.u32 [%rd4], %r3;\n  ret;\n}\n"
+    /* out[tid] = in[tid] + 100 */
+    ".visible .entry shift(.param .u64 in, .param .u64 out)\n"
+    "{\n  .reg .b32 %r<4>; .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x; mul.wide.u32 %rd3, %r1, 4;\n"
+    "  add.s64 %rd4, %rd1, %rd3; add.s64 %rd5, %rd2, %rd3;\n"
+    "  ld.global.u32 %r2, [%rd4]; add.u32 %r3, %r2, 100;\n"
+    "  st.global.u32 [%rd5], %r3;\n  ret;\n}\n"
+    /* out[tid] = v + tid + 1 */
+    ".visible .entry addv(.param .u64 out, .param .u32 v)\n"
+    "{\n  .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out]; ld.param.u32 %r1, [v];\n"
+    "  mov.u32 %r2, %tid.x; add.u32 %r3, %r1, %r2; add.u32 %r3, %r3, 1;\n"
+    "  mul.wide.u32 %rd2, %r2, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r3;\n  ret;\n}\n";
+
+/* Run kernel name of m under l with the schedule comparison, schedule s,
+   into *chk (4-byte elements: nes of them given). */
+static wm_status run_sched(const wm_ptx_module *m, const char *name,
+                           wm_ptx_launch *l, wm_ptx_schedule s,
+                           wm_ptx_check *chk)
+{
+    static const unsigned es[4] = {4, 4, 4, 4};
+    memset(chk, 0, sizeof *chk);
+    chk->checks = WM_CHECK_SCHEDULES;
+    chk->schedule = s;
+    chk->elem_size = es;
+    chk->nelem_size = 4;
+    l->check = chk;
+    long k = wm_ptx_find_kernel(m, name);
+    CHECK(k >= 0);
+    wm_ptx_fault ft;
+    wm_status st = wm_ptx_run(m, k < 0 ? 0 : (size_t)k, l, NULL, NULL, &ft);
+    if (st != WM_OK)
+        fprintf(stderr, "%s: %s\n", name, ft.msg);
+    return st;
+}
 
 /* Run `last` on 3 warps under schedule s, with a texture bound or not. */
 static void run(const wm_ptx_module *m, wm_ptx_schedule s, int texture,
@@ -47,12 +88,7 @@ static void run(const wm_ptx_module *m, wm_ptx_schedule s, int texture,
         l.ntextures = 1;
     }
     wm_ptx_check chk;
-    memset(&chk, 0, sizeof chk);
-    chk.checks = WM_CHECK_SCHEDULES;
-    chk.schedule = s;
-    l.check = &chk;
-    wm_ptx_fault ft;
-    CHECK_EQ(wm_ptx_run(m, 0, &l, NULL, NULL, &ft), WM_OK);
+    CHECK_EQ(run_sched(m, "last", &l, s, &chk), WM_OK);
     CHECK_EQ(chk.differs, 1);
     CHECK_EQ(chk.diff_arg, 0);
     CHECK_EQ(chk.diff_byte, 0u);
@@ -62,6 +98,172 @@ static void run(const wm_ptx_module *m, wm_ptx_schedule s, int texture,
     CHECK_EQ(all[0], 1u);
     CHECK_EQ(all[95], 96u);
     CHECK_EQ(texels[3], 4.0f);
+    wm_ptx_check_clear(&chk);
+}
+
+/* `last` with out inside all (&all[96]): the difference is out's, and
+   all holds the first run's tid + 1 and, at 96, its last warp. */
+static void last_inside(const wm_ptx_module *m, wm_ptx_schedule s,
+                        uint32_t expect, uint32_t other)
+{
+    uint32_t all[97];
+    memset(all, 0, sizeof all);
+    all[96] = 77;
+    wm_ptx_arg a[2] = {pi_arg_buf(&all[96], 4), pi_arg_buf(all, sizeof all)};
+    wm_ptx_launch l = pi_launch_of(1, 1, 96, 0, a, 2, NULL, 0);
+    wm_ptx_check chk;
+    CHECK_EQ(run_sched(m, "last", &l, s, &chk), WM_OK);
+    CHECK_EQ(chk.differs, 1);
+    CHECK_EQ(chk.diff_arg, 0);
+    CHECK_EQ(chk.diff_byte, 0u);
+    CHECK_EQ(chk.diff_bytes[0][0], expect);
+    CHECK_EQ(chk.diff_bytes[1][0], other);
+    for (uint32_t i = 0; i < 96; i++)
+        CHECK_EQ(all[i], i + 1);
+    CHECK_EQ(all[96], expect);
+    wm_ptx_check_clear(&chk);
+}
+
+/* `shift` on 64 threads over buf[128] = 0, 1, 2, ... with in = buf (all
+   of it) and out = buf + off (to the end), as one argument (off 0: the
+   same buffer twice) or, extra, an extra buffer holding all of buf that
+   out points into (an array and a view of it).  Threads read buf[t] and
+   write buf[off + t]: 0 and 64 touch apart, no difference; buf[t] =
+   t + 100 (off 0) or buf[64 + t] = t + 100. */
+static void shift_apart(const wm_ptx_module *m, unsigned off, int extra)
+{
+    uint32_t buf[128];
+    for (uint32_t i = 0; i < 128; i++)
+        buf[i] = i;
+    wm_ptx_arg a[2] = {pi_arg_buf(buf, sizeof buf),
+                       pi_arg_buf(buf + off, (128 - off) * 4)};
+    wm_ptx_arg x[1] = {pi_arg_buf(buf, sizeof buf)};
+    if (extra) {
+        memset(&a[1], 0, sizeof a[1]);
+        a[1].scalar = wm_ptx_extra_address(2, 0) + off * 4;
+        a[1].size = 8;
+    }
+    wm_ptx_launch l = pi_launch_of(1, 1, 64, 0, a, 2, x, extra ? 1 : 0);
+    wm_ptx_check chk;
+    CHECK_EQ(run_sched(m, "shift", &l, WM_SCHED_IN_ORDER, &chk), WM_OK);
+    CHECK_EQ(chk.differs, 0);
+    for (uint32_t i = 0; i < 128; i++)
+        CHECK_EQ(buf[i], i >= off && i < off + 64 ? i - off + 100 : i);
+    wm_ptx_check_clear(&chk);
+}
+
+/* `shift` with out = buf + 32: thread t + 32 reads what thread t writes,
+   warp 1 after warp 0 in order (buf[64 + j] = 200 + j), before it
+   reversed (132 + j).  The difference is in argument 0 (in, all of buf)
+   at element 64; buf holds the first run's outputs. */
+static void shift_racy(const wm_ptx_module *m, wm_ptx_schedule s)
+{
+    uint32_t buf[128];
+    for (uint32_t i = 0; i < 128; i++)
+        buf[i] = i;
+    wm_ptx_arg a[2] = {pi_arg_buf(buf, sizeof buf),
+                       pi_arg_buf(buf + 32, 96 * 4)};
+    wm_ptx_launch l = pi_launch_of(1, 1, 64, 0, a, 2, NULL, 0);
+    wm_ptx_check chk;
+    CHECK_EQ(run_sched(m, "shift", &l, s, &chk), WM_OK);
+    uint32_t hi = s == WM_SCHED_IN_ORDER ? 200 : 132;
+    CHECK_EQ(chk.differs, 1);
+    CHECK_EQ(chk.diff_arg, 0);
+    CHECK_EQ(chk.diff_elem, 64u);
+    CHECK_EQ(chk.diff_byte, 256u);
+    CHECK_EQ(chk.diff_bytes[0][0], hi);
+    CHECK_EQ(chk.diff_bytes[1][0], 332 - hi);
+    for (uint32_t i = 0; i < 128; i++)
+        CHECK_EQ(buf[i], i < 32 ? i : i < 64 ? i + 68 : i < 96 ? i - 64 + hi
+                                                                : i);
+    wm_ptx_check_clear(&chk);
+}
+
+/* `addv` with v's bytes (wm_ptx_arg.value) inside out, at out[0] = 7:
+   both runs take v = 7, out[t] = 8 + t. */
+static void value_inside(const wm_ptx_module *m)
+{
+    uint32_t buf[32];
+    memset(buf, 0, sizeof buf);
+    buf[0] = 7;
+    wm_ptx_arg a[2] = {pi_arg_buf(buf, sizeof buf), pi_arg_val(buf, 4)};
+    wm_ptx_launch l = pi_launch_of(1, 1, 32, 0, a, 2, NULL, 0);
+    wm_ptx_check chk;
+    CHECK_EQ(run_sched(m, "addv", &l, WM_SCHED_IN_ORDER, &chk), WM_OK);
+    CHECK_EQ(chk.differs, 0);
+    for (uint32_t i = 0; i < 32; i++)
+        CHECK_EQ(buf[i], 8 + i);
+    wm_ptx_check_clear(&chk);
+}
+
+/* The kernels of tests/ptx/sched_state.ptx, parsed (NULL: CHECK failed). */
+static wm_ptx_module *state_module(void)
+{
+    size_t n = 0;
+    char *text = wm_read_file(WM_SOURCE_DIR "/tests/ptx/sched_state.ptx", &n);
+    CHECK(text != NULL);
+    wm_ptx_module *m = text ? pi_parse(text, "sched_state.ptx") : NULL;
+    free(text);
+    CHECK(m != NULL);
+    return m;
+}
+
+/* `surf` on 3 warps with its surface in memory of its own, {0, 5}: the
+   surface and out hold the first run's values ({warp that ran last, 6},
+   5), and the second run, from {0, 5} too, finds the same out. */
+static void surface(const wm_ptx_module *m, wm_ptx_schedule s, uint32_t last)
+{
+    uint32_t texels[2] = {0, 5}, out[1] = {77};
+    wm_ptx_texture t;
+    memset(&t, 0, sizeof t);
+    t.data = texels;
+    t.bytes = sizeof texels;
+    t.dims = 1;
+    t.width = 2;
+    t.height = t.depth = 1;
+    t.format = WM_PTX_U32;
+    t.channels = 1;
+    t.surface = 1;
+    wm_ptx_arg a[2] = {pi_arg_u32(0), pi_arg_buf(out, sizeof out)};
+    a[0].scalar = wm_ptx_texture_handle(0);
+    a[0].size = 8;
+    wm_ptx_launch l = pi_launch_of(1, 1, 96, 0, a, 2, NULL, 0);
+    l.textures = &t;
+    l.ntextures = 1;
+    wm_ptx_check chk;
+    CHECK_EQ(run_sched(m, "surf", &l, s, &chk), WM_OK);
+    CHECK_EQ(chk.differs, 0);
+    CHECK_EQ(out[0], 5u);
+    CHECK_EQ(texels[0], last);
+    CHECK_EQ(texels[1], 6u);
+    wm_ptx_check_clear(&chk);
+}
+
+/* `glob` on 3 warps with its module variable state = {0, 5} set before
+   the run and read back after it, into memory of its own or (alias) into
+   the bytes it was set from, as the CLI's --global does: they hold the
+   first run's {warp that ran last, 6}, and the second run, from {0, 5}
+   too, finds the same out[0]. */
+static void globals(const wm_ptx_module *m, wm_ptx_schedule s, int alias,
+                    uint32_t last)
+{
+    uint32_t init[2] = {0, 5}, back[2] = {77, 77}, out[1] = {77};
+    uint32_t *got = alias ? init : back;
+    wm_ptx_global g = {"state", init, got, sizeof init};
+    wm_ptx_arg a[1] = {pi_arg_buf(out, sizeof out)};
+    wm_ptx_launch l = pi_launch_of(1, 1, 96, 0, a, 1, NULL, 0);
+    l.globals = &g;
+    l.nglobals = 1;
+    wm_ptx_check chk;
+    CHECK_EQ(run_sched(m, "glob", &l, s, &chk), WM_OK);
+    CHECK_EQ(chk.differs, 0);
+    CHECK_EQ(out[0], 5u);
+    CHECK_EQ(got[0], last);
+    CHECK_EQ(got[1], 6u);
+    if (!alias) {
+        CHECK_EQ(init[0], 0u);
+        CHECK_EQ(init[1], 5u);
+    }
     wm_ptx_check_clear(&chk);
 }
 
@@ -75,6 +277,24 @@ int main(void)
         run(m, WM_SCHED_IN_ORDER, texture, 2, 0); /* warp 2 ran last */
         run(m, WM_SCHED_REVERSE, texture, 0, 2);
     }
+    last_inside(m, WM_SCHED_IN_ORDER, 2, 0);
+    last_inside(m, WM_SCHED_REVERSE, 0, 2);
+    shift_apart(m, 0, 0);
+    shift_apart(m, 64, 0);
+    shift_apart(m, 64, 1);
+    shift_racy(m, WM_SCHED_IN_ORDER);
+    shift_racy(m, WM_SCHED_REVERSE);
+    value_inside(m);
     wm_ptx_free(m);
+    wm_ptx_module *ms = state_module();
+    if (ms) {
+        surface(ms, WM_SCHED_IN_ORDER, 2);
+        surface(ms, WM_SCHED_REVERSE, 0);
+        for (int alias = 0; alias < 2; alias++) {
+            globals(ms, WM_SCHED_IN_ORDER, alias, 2);
+            globals(ms, WM_SCHED_REVERSE, alias, 0);
+        }
+    }
+    wm_ptx_free(ms);
     return check_done("test_ptx_check_sched");
 }
