@@ -45,6 +45,7 @@ struct wm_agg {
     size_t nlabels, caplabels;
     size_t last; /* cache: index of the last site hit */
     wmi_agg_tap tap;
+    wmi_agg_tap_affine tap_affine; /* the tap's closed form, or NULL */
     void *tap_ud;
     const wm_sass_plan *plan; /* wm_agg_set_sass: also count at SASS level */
     const wmi_agg_level *level; /* ... through these (NULL: none) */
@@ -57,7 +58,29 @@ struct wm_agg {
 void wmi_agg_set_tap(wm_agg *g, wmi_agg_tap tap, void *ud)
 {
     g->tap = tap;
+    g->tap_affine = NULL; /* a closed form belongs to its tap */
     g->tap_ud = ud;
+}
+
+void wmi_agg_set_tap_affine(wm_agg *g, wmi_agg_tap_affine aff)
+{
+    g->tap_affine = aff;
+}
+
+int wmi_agg_affine_repeats(const wm_agg *g, uint32_t site)
+{
+    if (g->tap && !g->tap_affine)
+        return 0;
+    return !(g->level && g->level->sees(g->plan, site));
+}
+
+wm_status wmi_agg_tap_repeat(wm_agg *g, const wmi_affine_access *x,
+                             const wm_counts *c)
+{
+    assert(!g->tap || g->tap_affine);
+    if (!g->tap || !c->requests)
+        return WM_OK;
+    return g->tap_affine(g->tap_ud, x, c);
 }
 
 int wmi_agg_has_tap(const wm_agg *g)

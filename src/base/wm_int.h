@@ -143,8 +143,9 @@ wm_status wmi_agg_add_counted(wm_agg *g, const wm_access *a,
  * with the same counts was already added by wmi_agg_add_counted (so the
  * worst access stays): the PTX interpreter's batched memo hits.  The
  * aggregate is the one n calls of wmi_agg_add_counted would leave.  Only
- * for an aggregator without a tap (the tap sees each access).  Returns
- * WM_OK or WM_ERR_NOMEM.
+ * for an aggregator without a tap (the tap sees each access), or whose
+ * tap is handed each of them in closed form (wmi_agg_tap_repeat).
+ * Returns WM_OK or WM_ERR_NOMEM.
  */
 wm_status wmi_agg_add_repeats(wm_agg *g, uint32_t site, wm_space space,
                               wm_op op, uint32_t size, const wm_counts *c,
@@ -239,6 +240,40 @@ static inline wm_status wmi_cmemo_add(wmi_cmemo *m, wm_agg *g, uint64_t key,
 typedef wm_status (*wmi_agg_tap)(void *ud, const wm_access *a,
                                  const wm_counts *c);
 void wmi_agg_set_tap(wm_agg *g, wmi_agg_tap tap, void *ud);
+
+/*
+ * A full warp's access in closed form: its 32 lanes at x0 + lane x d,
+ * none wrapping, size bytes each (the wm_access it stands for has mask
+ * 0xffffffff and those addresses).
+ */
+typedef struct wmi_affine_access {
+    uint32_t site;
+    wm_space space;
+    wm_op op;
+    unsigned size;
+    uint64_t x0;
+    int64_t d;
+} wmi_affine_access;
+
+/*
+ * The tap's closed form (the hierarchy model's recorder makes the line
+ * words of x from x0, d and size): called, with the tap's ud and the counts
+ * the access was added with, for the repeats the PTX interpreter adds
+ * through wmi_agg_add_repeats instead of wmi_agg_add_counted.  Set after
+ * the tap (wmi_agg_set_tap); NULL removes it.
+ */
+typedef wm_status (*wmi_agg_tap_affine)(void *ud, const wmi_affine_access *x,
+                                        const wm_counts *c);
+void wmi_agg_set_tap_affine(wm_agg *g, wmi_agg_tap_affine aff);
+/* May a repeat of site in closed form be added by wmi_agg_add_repeats and
+   wmi_agg_tap_repeat (no SASS level counts the site, and a tap has its
+   closed form)?  1 without a tap or level. */
+int wmi_agg_affine_repeats(const wm_agg *g, uint32_t site);
+/* Hand the repeat x, of counts c, to the tap's closed form (nothing
+   without a tap, or when c has no request, as wmi_agg_add_counted).
+   Returns the tap's status. */
+wm_status wmi_agg_tap_repeat(wm_agg *g, const wmi_affine_access *x,
+                             const wm_counts *c);
 
 /*
  * The per-request histogram of site i (wm_agg_site order): WM_HIST_MAX + 1

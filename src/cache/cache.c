@@ -259,6 +259,31 @@ static int in_one_sector(const wm_access *a)
     return cross == 0;
 }
 
+/* The bits, within line li, of the sectors lo..hi - 1 (none: 0). */
+static inline uint64_t sector_span(uint64_t lo, uint64_t hi, uint64_t li)
+{
+    uint64_t b = li << 2, e = b + SPL;
+    lo = lo > b ? lo : b;
+    hi = hi < e ? hi : e;
+    return hi > lo ? ((uint64_t)1 << (hi - b)) - ((uint64_t)1 << (lo - b)) : 0;
+}
+
+/* The line words of the bytes a0..end - 1 read or written as one range:
+ * its lines in order, each with the sectors the range overlaps (a0 / 32
+ * to (end - 1) / 32) and, for a store (st), those it covers whole
+ * (ceil(a0 / 32) to end / 32 - 1). */
+static unsigned row_lines(uint64_t a0, uint64_t end, int st, uint64_t *line)
+{
+    uint64_t s0 = a0 >> SECTOR_SHIFT, s1 = ((end - 1) >> SECTOR_SHIFT) + 1;
+    uint64_t w0 = (a0 + (1u << SECTOR_SHIFT) - 1) >> SECTOR_SHIFT,
+             w1 = st ? end >> SECTOR_SHIFT : 0;
+    unsigned nl = 0;
+    for (uint64_t li = s0 >> 2; li <= (s1 - 1) >> 2; li++)
+        line[nl++] = li << 16 | sector_span(s0, s1, li) |
+                     sector_span(w0, w1, li) << 4;
+    return nl;
+}
+
 /* The line words of an access whose active lanes are one run of lanes
  * reading or writing one contiguous range (lane l at a0 + l x size: a
  * coalesced row), from the range alone: its lines in order, each with the
@@ -279,23 +304,7 @@ static unsigned range_lines(const wm_access *a, uint64_t *line)
     }
     if (off)
         return 0;
-    uint64_t end = a0 + n * size; /* one past the last byte */
-    unsigned nl = 0;
-    for (uint64_t li = a0 >> LINE_SHIFT; li <= (end - 1) >> LINE_SHIFT;
-         li++) {
-        uint64_t word = li << 16;
-        for (unsigned q = 0; q < SPL; q++) {
-            uint64_t s0 = li << LINE_SHIFT | (uint64_t)q << SECTOR_SHIFT,
-                     s1 = s0 + (1u << SECTOR_SHIFT);
-            if (s1 <= a0 || s0 >= end)
-                continue;
-            word |= (uint64_t)1 << q;
-            if (a->op == WM_OP_ST && s0 >= a0 && s1 <= end)
-                word |= (uint64_t)16 << q;
-        }
-        line[nl++] = word;
-    }
-    return nl;
+    return row_lines(a0, a0 + n * size, a->op == WM_OP_ST, line);
 }
 
 /* The line words of an access whose lanes each touch one sector and whose
@@ -334,6 +343,18 @@ static unsigned rising_lines(const wm_access *a, uint64_t *line)
         word |= (uint64_t)16 << (cs & (SPL - 1));
     line[nl++] = word;
     return nl;
+}
+
+/* The two header words of an access of nl line words (already in place
+ * after them) and requested bytes. */
+static void put_header(wmi_ctrace *t, uint32_t site, unsigned kind,
+                       unsigned lead, unsigned nl, uint64_t bytes)
+{
+    t->w[t->n] = (uint64_t)site | (uint64_t)(t->warp & 0xffff) << 32 |
+                 (uint64_t)nl << 48 | (uint64_t)kind << 56 |
+                 (uint64_t)lead << 60;
+    t->w[t->n + 1] = (uint64_t)t->interval | bytes << 32;
+    t->n += 2 + nl;
 }
 
 wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
@@ -383,11 +404,89 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
         for (unsigned q = 0; q < SPL; q++)
             if (L.fill[i][q] >= (1u << SECTOR_SHIFT))
                 line[i] |= (uint64_t)1 << (4 + q);
-    t->w[t->n] = (uint64_t)a->site | (uint64_t)(t->warp & 0xffff) << 32 |
-                 (uint64_t)nl << 48 | (uint64_t)kind << 56 |
-                 (uint64_t)lead << 60;
-    t->w[t->n + 1] = (uint64_t)t->interval | bytes << 32;
-    t->n += 2 + nl;
+    put_header(t, a->site, kind, lead, nl, bytes);
+    return WM_OK;
+}
+
+/* The line words of a full warp at x0 + l d whose lanes each stay within
+ * one sector, in closed form: a row from its range (row_lines), a
+ * broadcast as one sector (32 lanes of at least a byte write it whole), a
+ * column of lines a line per lane; otherwise the lanes' sectors in lane
+ * order as rising_lines takes them, computed, in either direction (the
+ * lanes are monotone, so a line or sector once left is never met again). */
+static unsigned affine_lines(const wmi_affine_access *x, uint64_t *line)
+{
+    const uint64_t size = x->size, x0 = x->x0, d = (uint64_t)x->d;
+    const int st = x->op == WM_OP_ST;
+    if (d == size)
+        return row_lines(x0, x0 + 32 * size, st, line);
+    uint64_t s = x0 >> SECTOR_SHIFT;
+    if (d == 0) {
+        line[0] = (s >> 2) << 16 | (uint64_t)(st ? 0x11 : 0x1) << (s & 3);
+        return 1;
+    }
+    if (x->d >= 128 || x->d <= -128) { /* never a whole sector: size < 32 */
+        uint64_t a = x0;
+        for (unsigned l = 0; l < 32; l++, a += d)
+            line[l] = (a >> LINE_SHIFT) << 16 |
+                      (uint64_t)1 << ((a >> SECTOR_SHIFT) & (SPL - 1));
+        return 32;
+    }
+    unsigned nl = 0;
+    uint64_t cs = s, word = (cs >> 2) << 16, fill = 0, a = x0;
+    for (unsigned l = 0; l < 32; l++, a += d) {
+        s = a >> SECTOR_SHIFT;
+        if (s != cs) {
+            if (st && fill >= (1u << SECTOR_SHIFT))
+                word |= (uint64_t)16 << (cs & (SPL - 1));
+            if (s >> 2 != cs >> 2) {
+                line[nl++] = word;
+                word = (s >> 2) << 16;
+            }
+            cs = s;
+            fill = 0;
+        }
+        word |= (uint64_t)1 << (s & (SPL - 1));
+        fill += size;
+    }
+    if (st && fill >= (1u << SECTOR_SHIFT))
+        word |= (uint64_t)16 << (cs & (SPL - 1));
+    line[nl++] = word;
+    return nl;
+}
+
+wm_status wmi_ctrace_add_affine(wmi_ctrace *t, const wmi_affine_access *x,
+                                const wm_counts *c, unsigned ld)
+{
+    uint64_t size = x->size;
+    if (x->space == WM_SPACE_SHARED)
+        return c ? wmi_ctrace_shared(t, c->wavefronts) : WM_OK;
+    /* lanes within a sector each: size a power of two of at most 16 that
+     * divides x0 and d (any other shape takes the lanes' path) */
+    if (x->space != WM_SPACE_GLOBAL || x->op == WM_OP_ATOM || size == 0 ||
+        size > 16 || (size & (size - 1)) ||
+        ((x->x0 | (uint64_t)x->d) & (size - 1))) {
+        wm_access a;
+        a.site = x->site;
+        a.space = x->space;
+        a.op = x->op;
+        a.size = x->size;
+        a.mask = 0xffffffffu;
+        uint64_t e = x->x0;
+        for (unsigned l = 0; l < WM_MAX_LANES; l++, e += (uint64_t)x->d)
+            a.addr[l] = l < 32 ? e : 0;
+        return wmi_ctrace_add(t, &a, c, ld);
+    }
+    if (t->ncta == 0)
+        return WM_OK;
+    if (!wmi_grow((void **)&t->w, &t->cap, t->n + 2 + 32, sizeof *t->w, 256))
+        return WM_ERR_NOMEM;
+    unsigned nl = affine_lines(x, t->w + t->n + 2);
+    unsigned lead = (ld & WMI_CACHE_LEAD) ? 1 : 0;
+    ld &= WMI_CACHE_LEAD - 1;
+    assert(nl >= 1 && nl <= 32 && ld <= WM_CACHE_LD_CV);
+    put_header(t, x->site, x->op == WM_OP_ST ? WMI_CK_ST : ld, lead, nl,
+               32 * size);
     return WM_OK;
 }
 
@@ -398,6 +497,16 @@ wm_status wmi_ctrace_tap(void *ud, const wm_access *a, const wm_counts *c)
     if (t->ld_kind && a->site < t->nld_kind)
         ld = t->ld_kind[a->site];
     return wmi_ctrace_add(t, a, c, ld);
+}
+
+wm_status wmi_ctrace_tap_affine(void *ud, const wmi_affine_access *x,
+                                const wm_counts *c)
+{
+    wmi_ctrace *t = ud;
+    unsigned ld = WM_CACHE_LD_CA;
+    if (t->ld_kind && x->site < t->nld_kind)
+        ld = t->ld_kind[x->site];
+    return wmi_ctrace_add_affine(t, x, c, ld);
 }
 
 /* The first '.'-separated word of text has modifier m. */

@@ -52,6 +52,11 @@ wm_status wmi_ctrace_cta(wmi_ctrace *t);
  * interval.  ld: the load policy.  WM_OK or WM_ERR_NOMEM. */
 wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
                          const wm_counts *c, unsigned ld);
+/* wmi_ctrace_add for a full warp in closed form (wmi_affine_access): the
+ * same record, made from x0, d and size without the lanes' addresses when
+ * each lane stays within one sector. */
+wm_status wmi_ctrace_add_affine(wmi_ctrace *t, const wmi_affine_access *x,
+                                const wm_counts *c, unsigned ld);
 /* The last CTA of t, recorded by the n CTAs of a cluster together (the
  * warp of a record is rank x 64 + warp), becomes n CTAs in rank order,
  * each with its own records in the order they came.  WM_ERR_NOMEM. */
@@ -64,6 +69,9 @@ wm_status wmi_cache_add_shared(wm_cache *c, unsigned warp, unsigned interval,
 /* The aggregator tap (wmi_agg_tap) that records into a wmi_ctrace: the
  * load policy comes from t->ld_kind[a->site]. */
 wm_status wmi_ctrace_tap(void *t, const wm_access *a, const wm_counts *c);
+/* Its closed form (wmi_agg_tap_affine). */
+wm_status wmi_ctrace_tap_affine(void *t, const wmi_affine_access *x,
+                                const wm_counts *c);
 
 /* Append every CTA of t to the model, in order. */
 wm_status wmi_cache_feed(wm_cache *c, const wmi_ctrace *t);

@@ -58,6 +58,7 @@ wmi_cache_feeder *wmi_cache_feeder_new(wm_cache *c, const wm_ptx_module *m,
         f->t[i].ld_kind = f->kind;
         f->t[i].nld_kind = ni;
         wmi_agg_set_tap(aggs[i], wmi_ctrace_tap, &f->t[i]);
+        wmi_agg_set_tap_affine(aggs[i], wmi_ctrace_tap_affine);
     }
     return f;
 }

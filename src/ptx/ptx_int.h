@@ -598,8 +598,9 @@ typedef struct wmi_memo {
        the last lane offset allowed hlim), so that a repeat of it in that
        window, moved by whole units (hper), moves its data and counts one
        more repeat with nothing else to do (ptx_fastmem.c's fast_hot).
-       Cleared by every change of the pattern. */
-    uint8_t hot, hkind, hesz, hsgn;
+       Cleared by every change of the pattern.  htap: the aggregator's
+       tap is handed each repeat in closed form (wmi_agg_tap_repeat). */
+    uint8_t hot, hkind, hesz, hsgn, htap;
     uint32_t hwin;
     uint64_t hlim, hper;
     uintptr_t hbase;

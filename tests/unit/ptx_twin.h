@@ -5,7 +5,8 @@
  * the argument buffers.  The two runs must agree on everything a caller
  * can see: status, fault report, instruction counts, every site's
  * statistics, per-request distribution, worst access and label, and the
- * bytes of every buffer.  The fast run's results are what the caller gets.
+ * bytes of every buffer, and, where a test asks (twin_cache), what the
+ * hierarchy model reports.  The fast run's results are what the caller gets.
  * Include after check.h; needs src/ on the include path.
  */
 #ifndef WM_PTX_TWIN_H
@@ -73,6 +74,65 @@ static inline int twin_same_check(const wm_ptx_check *a, const wm_ptx_check *b)
     return 1;
 }
 
+/* Two runs of the hierarchy model report the same: every count, per site
+   and in total, every interval's terms, the time estimate and every metric,
+   bit for bit. */
+static inline int twin_same_cache(const wm_cache *a, const wm_cache *b)
+{
+    wm_cache_stats x, y;
+    wm_cache_totals(a, &x);
+    wm_cache_totals(b, &y);
+    int same = memcmp(&x, &y, sizeof x) == 0 &&
+               wm_cache_nsites(a) == wm_cache_nsites(b) &&
+               wm_cache_nintervals(a) == wm_cache_nintervals(b);
+    for (size_t i = 0; same && i < wm_cache_nsites(a); i++) {
+        uint32_t sa, sb;
+        same = wm_cache_site(a, i, &sa, &x) && wm_cache_site(b, i, &sb, &y) &&
+               sa == sb && memcmp(&x, &y, sizeof x) == 0;
+    }
+    for (size_t i = 0; same && i < wm_cache_nintervals(a); i++) {
+        double la, pa, lb, pb;
+        same = wm_cache_interval(a, i, &la, &pa) &&
+               wm_cache_interval(b, i, &lb, &pb) &&
+               memcmp(&la, &lb, sizeof la) == 0 &&
+               memcmp(&pa, &pb, sizeof pa) == 0;
+    }
+    wm_cache_time ta, tb;
+    wm_cache_predict(a, &ta);
+    wm_cache_predict(b, &tb);
+    same = same && memcmp(&ta, &tb, sizeof ta) == 0;
+    for (size_t i = 0; same && i < wm_cache_metric_count(); i++) {
+        double va = wm_cache_metric_value(a, i), vb = wm_cache_metric_value(b, i);
+        same = memcmp(&va, &vb, sizeof va) == 0;
+    }
+    if (!same)
+        fprintf(stderr, "twin: the hierarchy model differs between the slow "
+                "and fast paths\n");
+    return same;
+}
+
+/* A test may set twin_cache: every launch with an aggregator and without
+   a model of its own then runs, slow and fast, with a model each of this
+   configuration, and the two must agree (twin_same_cache). */
+static const wm_cache_config *twin_cache;
+
+/* A small model for twin_cache: the H200's figures on 2 SMs of 2 CTAs,
+   4 KiB 4-way L1s and a 32 KiB 8-way L2, so that small launches take
+   several waves and evict lines. */
+static inline wm_cache_config twin_small_cache(void)
+{
+    wm_cache_config c;
+    memset(&c, 0, sizeof c);
+    CHECK_EQ(wm_cache_config_init(&c, wm_gpu_find("H200"), 64, 0), WM_OK);
+    c.nsms = 2;
+    c.ctas_per_sm = 2;
+    c.l1_bytes = 4096;
+    c.l1_ways = 4;
+    c.l2_bytes = 32768;
+    c.l2_ways = 8;
+    return c;
+}
+
 /* wm_ptx_run, checked against the slow path (see the file header). */
 static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
                           const wm_ptx_launch *l, wm_agg *agg,
@@ -104,6 +164,15 @@ static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
         schk.nhazards = 0;
         sl.check = &schk;
     }
+    wm_ptx_launch fl = *l;
+    wm_cache *sc = NULL, *fc = NULL;
+    if (twin_cache && agg && !l->cache) {
+        sc = wm_cache_new(twin_cache);
+        fc = wm_cache_new(twin_cache);
+        CHECK(sc && fc);
+        sl.cache = sc;
+        fl.cache = fc;
+    }
     wm_status sst = wmi_ptx_run_opts(m, k, &sl, sagg, &sres, &sft,
                                      WMI_RUN_SLOW);
     for (size_t i = 0; snap && slow && i < n; i++)
@@ -111,7 +180,7 @@ static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
             memcpy(slow[i], bufs[i].buf, bufs[i].bytes);
             memcpy(bufs[i].buf, snap[i], bufs[i].bytes);
         }
-    wm_status fst = wmi_ptx_run_opts(m, k, l, agg, &fres, &fft, 0);
+    wm_status fst = wmi_ptx_run_opts(m, k, &fl, agg, &fres, &fft, 0);
     CHECK_EQ(sst, fst);
     CHECK(twin_same_fault(&sft, &fft));
     if (sst != WM_ERR_NOMEM && fst != WM_ERR_NOMEM) {
@@ -121,7 +190,11 @@ static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
         CHECK(twin_same_agg(sagg, agg));
         if (l->check)
             CHECK(twin_same_check(&schk, l->check));
+        if (sc && fc && sst == WM_OK)
+            CHECK(twin_same_cache(sc, fc));
     }
+    wm_cache_free(sc);
+    wm_cache_free(fc);
     if (l->check)
         wm_ptx_check_clear(&schk);
     for (size_t i = 0; snap && slow && i < n; i++) {

@@ -8,7 +8,9 @@
  * that each stay within one sector and never fall, and a general path;
  * the random accesses take all three (coalesced, strided,
  * reversed, broadcast, overlapping, scattered, misaligned and wide lanes,
- * partial masks, 32 and 64 lanes).
+ * partial masks, 32 and 64 lanes).  Its closed form for a full warp at
+ * x0 + lane x d (wmi_ctrace_add_affine) must make, from x0, d and size
+ * alone, the record the lanes' path makes of the 32 addresses.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cache_int.h"
@@ -167,9 +169,100 @@ static void test_hand(void)
     wmi_ctrace_free(&t);
 }
 
+/* A random full warp in closed form: rows, reversed rows, broadcasts,
+ * strides below, at and above a line in either direction, of 1- to
+ * 16-byte lanes, and shapes the closed form leaves to the lanes' path
+ * (3- and 32-byte lanes, a misaligned lane, atomics). */
+static wmi_affine_access random_affine(void)
+{
+    static const unsigned sizes[] = {1, 2, 4, 8, 16, 4, 4, 8, 32, 3};
+    wmi_affine_access x;
+    x.site = (uint32_t)(next() % 64);
+    x.space = WM_SPACE_GLOBAL;
+    x.op = (wm_op)(next() % 2 ? WM_OP_ST : next() % 9 == 0 ? WM_OP_ATOM
+                                                          : WM_OP_LD);
+    x.size = sizes[next() % 10];
+    int64_t z = (int64_t)x.size;
+    switch (next() % 7) {
+    case 0: x.d = 0; break;
+    case 1: x.d = -z; break;
+    case 2: x.d = z * (int64_t)(next() % 20); break;
+    case 3: x.d = -z * (int64_t)(next() % 20); break;
+    case 4: x.d = 128 * (int64_t)(1 + next() % 300) * (next() % 2 ? 1 : -1);
+        break;
+    default: x.d = z; break;
+    }
+    if (next() % 16 == 0)
+        x.d += (int64_t)(next() % 5);
+    x.x0 = ((uint64_t)1 << 40) + (next() % 65536) * x.size;
+    if (next() % 16 == 0)
+        x.x0 += next() % 3;
+    return x;
+}
+
+/* wmi_ctrace_add_affine makes the record wmi_ctrace_add makes of the
+ * lanes' addresses, word for word, for every load policy. */
+static void test_affine(void)
+{
+    wmi_ctrace t, u;
+    memset(&t, 0, sizeof t);
+    memset(&u, 0, sizeof u);
+    CHECK_EQ(wmi_ctrace_cta(&t), WM_OK);
+    CHECK_EQ(wmi_ctrace_cta(&u), WM_OK);
+    size_t fails = 0;
+    for (int i = 0; i < 200000; i++) {
+        wmi_affine_access x = random_affine();
+        wm_access a;
+        memset(&a, 0, sizeof a);
+        a.site = x.site;
+        a.space = x.space;
+        a.op = x.op;
+        a.size = x.size;
+        a.mask = 0xffffffffu;
+        for (unsigned l = 0; l < 32; l++)
+            a.addr[l] = x.x0 + l * (uint64_t)x.d;
+        unsigned ld = (unsigned)(next() % 5) | (next() % 2 ? WMI_CACHE_LEAD : 0);
+        t.warp = u.warp = (unsigned)(next() % 64);
+        t.interval = u.interval = (unsigned)(next() % 1000);
+        size_t at = t.n;
+        CHECK_EQ(u.n, t.n);
+        CHECK_EQ(wmi_ctrace_add_affine(&t, &x, NULL, ld), WM_OK);
+        CHECK_EQ(wmi_ctrace_add(&u, &a, NULL, ld), WM_OK);
+        uint64_t want[2 * WM_MAX_LANES];
+        unsigned nl = reference(&a, want);
+        int same = t.n == u.n && t.n - at == 2 + nl &&
+                   memcmp(t.w + at, u.w + at, (t.n - at) * sizeof *t.w) == 0 &&
+                   memcmp(t.w + at + 2, want, nl * sizeof *want) == 0;
+        if (!same && fails++ < 5)
+            fprintf(stderr, "affine %d: op %d size %u x0 %llx d %lld\n", i,
+                    (int)x.op, x.size, (unsigned long long)x.x0,
+                    (long long)x.d);
+        CHECK(same);
+        if (t.n > (1u << 20)) {
+            wmi_ctrace_free(&t);
+            wmi_ctrace_free(&u);
+            CHECK_EQ(wmi_ctrace_cta(&t), WM_OK);
+            CHECK_EQ(wmi_ctrace_cta(&u), WM_OK);
+        }
+    }
+    /* shared: its wavefronts, as the lanes' path records them */
+    wmi_affine_access x = {7, WM_SPACE_SHARED, WM_OP_LD, 4, 256, 4};
+    wm_counts c;
+    memset(&c, 0, sizeof c);
+    c.wavefronts = 3;
+    size_t at = t.n;
+    CHECK_EQ(wmi_ctrace_add_affine(&t, &x, &c, WM_CACHE_LD_CA), WM_OK);
+    CHECK_EQ(t.n, at + 2);
+    CHECK_EQ(t.w[at] >> 56 & 0x7, WMI_CK_SHARED);
+    CHECK_EQ(t.w[at + 1] >> 32, 3);
+    wmi_ctrace_free(&t);
+    wmi_ctrace_free(&u);
+}
+
 int main(void)
 {
     test_hand();
     test_random();
+    test_affine();
     return check_done("test_cache_trace");
 }

@@ -529,6 +529,8 @@ static void hot_rows(void)
 
 int main(void)
 {
+    wm_cache_config cc = twin_small_cache(); /* the model twin-checked too */
+    twin_cache = &cc;
     hot_rows();
     random_kernels(600);
     threshold();

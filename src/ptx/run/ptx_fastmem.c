@@ -584,6 +584,16 @@ static wm_status count(const wm_arch *arch, const wm_access *a,
     return wm_count(arch, a, cnt);
 }
 
+/* A repeat of a full warp at x0 + l d, of counts cnt, to the tap in
+   closed form (wmi_agg_tap_repeat). */
+static wm_status tap_repeat(wmi_cta *c, uint32_t pc, wm_space sp, wm_op op,
+                            unsigned size, uint64_t x0, int64_t d,
+                            const wm_counts *cnt)
+{
+    wmi_affine_access x = {pc, sp, op, size, x0, d};
+    return wmi_agg_tap_repeat(c->agg, &x, cnt);
+}
+
 /*
  * The memo's pattern moved by r (not a multiple of the unit) from its
  * first access: the counts of that residue, kept in slot r / size of the
@@ -591,18 +601,22 @@ static wm_status count(const wm_arch *arch, const wm_access *a,
  * first access of a residue is counted and added with its addresses (it
  * may be the site's worst), the others are repeats -- or, when sees (a
  * tap records every access, or the SASS level merges them), each is added
- * with its addresses and the residue's counts.
+ * with its addresses and the residue's counts; with aff (a full affine
+ * warp whose tap takes the closed form) a repeat is handed to the tap so.
  */
 static wm_status record_residue(wmi_cta *c, const wm_access *a, wmi_memo *mo,
-                                const fm_ldst *o, uint64_t r, int sees)
+                                const fm_ldst *o, uint64_t r, int sees,
+                                int aff)
 {
     uint32_t i = (uint32_t)(r / a->size) & (WMI_MEMO_RES - 1);
     struct wmi_memo_res *q = &mo->res[i];
     if ((mo->resmask >> i & 1) && q->r == r) {
-        if (sees) /* added now, with its addresses, for the tap */
+        if (sees && !aff) /* added now, with its addresses, for the tap */
             return wmi_agg_add_counted(c->agg, a, &q->counts, &q->site);
         q->pending++;
-        return WM_OK;
+        return aff ? tap_repeat(c, a->site, a->space, a->op, a->size, o->a0,
+                                o->d, &q->counts)
+                   : WM_OK;
     }
     wm_status st = WM_OK;
     if ((mo->resmask >> i & 1) && q->pending)
@@ -655,16 +669,21 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
     if (same && (per & (per - 1)) == 0) {
         uint64_t r = (a0 - mo->a0) & (per - 1);
         int sees = wmi_agg_sees_site(c->agg, pc); /* a tap, or SASS level */
-        if (r == 0 && !sees) {
+        /* a full affine warp: a tap may take it in closed form */
+        int aff = sees && m == WMI_FULL && o->affine &&
+                  wmi_agg_affine_repeats(c->agg, pc);
+        if (r == 0 && (!sees || aff)) {
             mo->pending++; /* added with the others by memo_flush_one */
-            return WM_OK;
+            return aff ? tap_repeat(c, pc, a->space, a->op, size, o->a0, o->d,
+                                    &mo->counts)
+                       : WM_OK;
         }
         if (o->lazy) /* the record needs every lane's address */
             fill_lanes(ad, o->a0, o->d);
         if (r == 0)
             return wmi_agg_add_counted(c->agg, a, &mo->counts, &mo->site);
         /* moved by less than the unit: a tap sees every access */
-        return record_residue(c, a, mo, o, r, sees);
+        return record_residue(c, a, mo, o, r, sees, aff);
     } else if (o->lazy) {
         fill_lanes(ad, o->a0, o->d);
     }
@@ -695,7 +714,8 @@ FM_INLINE wm_status record(wmi_cta *c, uint32_t pc, wmi_space sp,
 
 /* After a full warp repeated mo's pattern (a lane-affine address, kept
    as o): when it was a scalar row or broadcast that the model saw as a
-   repeat, mo keeps where it went, for fast_hot. */
+   repeat (a tap, if any, handed it in closed form), mo keeps where it
+   went, for fast_hot. */
 FM_INLINE void hot_keep(const wmi_cta *c, uint32_t pc, wmi_space sp,
                         wmi_memo *mo, const fm_ldst *o)
 {
@@ -704,9 +724,10 @@ FM_INLINE void hot_keep(const wmi_cta *c, uint32_t pc, wmi_space sp,
                        ? (o->size > arch->bank_bytes ? o->size : arch->bank_bytes)
                        : (arch->line_bytes > arch->sector_bytes
                               ? arch->line_bytes : arch->sector_bytes);
-    if (o->n != 1 || (per & (per - 1)) || wmi_agg_sees_site(c->agg, pc))
+    if (o->n != 1 || (per & (per - 1)) || !wmi_agg_affine_repeats(c->agg, pc))
         return;
     mo->hot = 1;
+    mo->htap = (uint8_t)wmi_agg_has_tap(c->agg);
     mo->hkind = o->kind;
     mo->hesz = (uint8_t)o->esz;
     mo->hsgn = (uint8_t)o->sgn;
@@ -858,10 +879,12 @@ static void hot_move(uint64_t *V, uint8_t *p, unsigned esz, int kind,
  * by whole units or by a residue the memo keeps (record_residue's slot
  * holding it): both end lanes checked, the data moved, one repeat added
  * to the memo or the residue -- what fast_ldst and record do for it,
- * without the rest.  0 when anything differs (fast_ldst then decides).
+ * without the rest.  Returns the counts of the repeat (the memo's or the
+ * residue's), NULL when anything differs (fast_ldst then decides).
  */
-static int fast_hot(wmi_warp *w, const wmi_insn *in, wmi_memo *mo,
-                    int store, uint64_t x0, int64_t d)
+static const wm_counts *fast_hot(wmi_warp *w, const wmi_insn *in,
+                                 wmi_memo *mo, int store, uint64_t x0,
+                                 int64_t d)
 {
     unsigned esz = mo->hesz;
     uint64_t start = (uint64_t)mo->hwin << WMI_WIN_SHIFT;
@@ -869,19 +892,21 @@ static int fast_hot(wmi_warp *w, const wmi_insn *in, wmi_memo *mo,
     if (!mo->hot || mo->d != d || mo->mask != WMI_FULL || !mo->affine ||
         (x0 >> WMI_WIN_SHIFT) != mo->hwin || x0 - start > mo->hlim ||
         x31 - start > mo->hlim || (x0 & (esz - 1)))
-        return 0;
+        return NULL;
     uint64_t *pend = &mo->pending;
+    const wm_counts *cnt = &mo->counts;
     if (r) { /* a residue: its slot must hold it (record_residue) */
         uint32_t i = (uint32_t)(r / esz) & (WMI_MEMO_RES - 1);
         if (!(mo->resmask >> i & 1) || mo->res[i].r != r)
-            return 0;
+            return NULL;
         pend = &mo->res[i].pending;
+        cnt = &mo->res[i].counts;
     }
     uint32_t v = store ? in->b : in->d;
     hot_move(w->r[v], (uint8_t *)(mo->hbase + (uintptr_t)x0), esz, mo->hkind,
              store, mo->hsgn, d);
     (*pend)++; /* added with the others by memo_flush_one */
-    return 1;
+    return cnt;
 }
 
 int wmi_ptx_fast_ldst_affine(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
@@ -889,8 +914,11 @@ int wmi_ptx_fast_ldst_affine(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                              wm_status *st)
 {
     wmi_memo *mo = c->agg ? memo_at(c, pc) : NULL;
-    if (mo && fast_hot(w, in, mo, store, x0, d)) {
-        *st = WM_OK;
+    const wm_counts *hot = mo ? fast_hot(w, in, mo, store, x0, d) : NULL;
+    if (hot) {
+        *st = mo->htap ? tap_repeat(c, pc, (wm_space)mo->space,
+                                    (wm_op)mo->op, mo->size, x0, d, hot)
+                       : WM_OK;
         return 1;
     }
     return fast_any(c, w, in, pc, WMI_FULL, store, 1, x0, (uint64_t)d, st);
