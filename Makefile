@@ -81,7 +81,7 @@ fuzz:
 	    -DWM_FUZZ=ON -DWM_BUILD_TESTS=OFF -DWM_BUILD_LAB=OFF >/dev/null
 	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_ptx fuzz_lint fuzz_expr \
 	    fuzz_arch fuzz_cli fuzz_argspec fuzz_ncucsv fuzz_npy fuzz_draw \
-	    fuzz_cache fuzz_json
+	    fuzz_cache fuzz_json fuzz_wgmma fuzz_tma fuzz_cluster
 	./fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
 
 # The benchmarks are not part of `all`: built here, by the run that uses them.

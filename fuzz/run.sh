@@ -14,7 +14,7 @@ secs=${2:-5}
 shift $(( $# > 2 ? 2 : $# ))
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(ptx lint expr arch cli argspec ncucsv npy draw \
-                                  cache json)
+                                  cache json wgmma tma cluster)
 # allocator_may_return_null: a huge --arg buffer is an "cannot allocate"
 # error for the CLI, not a crash of the harness
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
@@ -25,10 +25,14 @@ for n in "${names[@]}"; do
     bin="$build/fuzz/fuzz_$n"
     [ -x "$bin" ] || { echo "fuzz: $bin not built (make fuzz)" >&2; exit 2; }
     work="$build/fuzz-corpus/$n"
-    # fuzz_lint reads PTX: the seeds and dictionary of fuzz_ptx; the
-    # binary harnesses (cache, json) have no dictionary
+    # fuzz_lint reads PTX: the seeds and dictionary of fuzz_ptx;
+    # fuzz_cluster's inputs end in PTX: its own seeds, fuzz_ptx's words;
+    # the binary harnesses (cache, json, wgmma, tma) have no dictionary
     seeds=$n dict=fuzz/$n.dict
-    [ "$n" != lint ] || seeds=ptx dict=fuzz/ptx.dict
+    case $n in
+        lint) seeds=ptx dict=fuzz/ptx.dict ;;
+        cluster) dict=fuzz/ptx.dict ;;
+    esac
     mkdir -p "$work"
     echo "== fuzz_$n: ${secs}s =="
     extra=()
