@@ -29,7 +29,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-enum { SMEM = 16384, TENSOR_MAX = 1 << 20 };
+enum { SMEM = 16384, TENSOR_MAX = 1 << 17 };
 
 typedef struct reader {
     const uint8_t *p;
