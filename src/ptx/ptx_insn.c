@@ -240,7 +240,7 @@ static int tma_form_ok(const wmi_insn *in, const operand *ops, unsigned nops)
     if (nops < nplain)
         return 0;
     for (unsigned k = 0; k < nplain; k++)
-        if (ops[k].k != O_ADDR || !ops[k].tensor != (k != at))
+        if (ops[k].k != O_ADDR || (ops[k].tensor != 0) != (k == at))
             return 0;
     uint32_t mask = (in->rnd & TMA_F_IM2COL) ? in->d : in->d2;
     return !load || !(in->rnd & TMA_F_MULTICAST) ||
