@@ -80,7 +80,8 @@ fuzz:
 	CC=clang cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	    -DWM_FUZZ=ON -DWM_BUILD_TESTS=OFF -DWM_BUILD_LAB=OFF >/dev/null
 	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_ptx fuzz_lint fuzz_expr \
-	    fuzz_arch fuzz_cli fuzz_argspec fuzz_ncucsv fuzz_npy fuzz_draw
+	    fuzz_arch fuzz_cli fuzz_argspec fuzz_ncucsv fuzz_npy fuzz_draw \
+	    fuzz_cache fuzz_json fuzz_wgmma fuzz_tma fuzz_cluster
 	./fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
 
 # The benchmarks are not part of `all`: built here, by the run that uses them.

@@ -457,7 +457,8 @@ typedef enum {
 WM_API void wm_draw_access(FILE *f, const wm_arch *arch, const wm_access *a,
                            int color, unsigned width);
 
-/* Write a JSON string literal (with quotes and escapes). */
+/* Write a JSON string literal (with quotes and escapes; a byte of s that
+ * starts no well-formed UTF-8 sequence is written as \ufffd). */
 WM_API void wm_json_string(FILE *f, const char *s);
 
 /*

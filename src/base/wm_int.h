@@ -116,8 +116,12 @@ void wmi_banks_count(const wm_arch *arch, const wm_access *a,
 /* d += s, field by field. */
 void wmi_stats_add(wm_stats *d, const wm_stats *s);
 
-/* s as one CSV field: in double quotes, a quote doubled (json.c). */
+/* s as one CSV field: in double quotes, a quote doubled (escape.c). */
 void wmi_csv_string(FILE *f, const char *s);
+
+/* Length of the well-formed UTF-8 sequence at s (1 for ASCII), or 0 when
+ * s[0] starts none (escape.c; JSON and HTML write U+FFFD for it). */
+size_t wmi_utf8_len(const unsigned char *s);
 
 /* ---- reference model (reference.c): slow, obviously right ---------------- */
 

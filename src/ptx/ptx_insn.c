@@ -228,6 +228,25 @@ static int bind_sources(parser *p, wmi_insn *in, const operand *ops,
     return 1;
 }
 
+/* cp.async.bulk.tensor and cp.reduce.async.bulk.tensor: the tensor
+   operand [map, {coordinates}] is a load's second and a store's or a
+   reduction's first, beside plain addresses ([dst] and [mbar] of a load,
+   [src] of a store); a multicast load names its ctaMask.  The copy reads
+   the fields these operands bind without checking (ptx_tma.c). */
+static int tma_form_ok(const wmi_insn *in, const operand *ops, unsigned nops)
+{
+    int load = in->mod == TMA_LOAD;
+    unsigned at = load ? 1 : 0, nplain = load ? 3 : 2;
+    if (nops < nplain)
+        return 0;
+    for (unsigned k = 0; k < nplain; k++)
+        if (ops[k].k != O_ADDR || (ops[k].tensor != 0) != (k == at))
+            return 0;
+    uint32_t mask = (in->rnd & TMA_F_IM2COL) ? in->d : in->d2;
+    return !load || !(in->rnd & TMA_F_MULTICAST) ||
+           (mask != WMI_NOREG && !(mask & WMI_VEC));
+}
+
 /* What the operands of some opcodes must be beyond their count. */
 static int check_forms(parser *p, wmi_insn *in, tok optok,
                        const operand *ops, unsigned nops)
@@ -265,6 +284,16 @@ static int check_forms(parser *p, wmi_insn *in, tok optok,
                              : 1]
                              .k != O_ADDR))
         return wmi_parse_err(p, "expected an address operand in brackets");
+    if (op == OP_TMA && !tma_form_ok(in, ops, nops))
+        return wmi_parse_err(
+            p, "%s",
+            in->mod != TMA_LOAD ? "a tensor store or reduction takes "
+                                  "[tensorMap, {coordinates}], [src]"
+            : in->rnd & TMA_F_MULTICAST
+                ? "a multicast tensor load takes [dst], [tensorMap, "
+                  "{coordinates}], [mbar], {im2col offsets,} ctaMask"
+                : "a tensor load takes [dst], [tensorMap, {coordinates}], "
+                  "[mbar]");
     return 1;
 }
 

@@ -4,9 +4,10 @@
 # tests/limits/.  Paths are relative: the tests run in the source tree.
 set(L tests/limits)
 
-# operand arity from the ptx_ops.def table; literals integers cannot hold
+# operand arity from the ptx_ops.def table; literals integers cannot hold;
+# TMA operands out of place (a copy read registers of other operands)
 foreach(t arity_mad arity_bar arity_or vec_add lit_range lit_range_vec wide64
-    cut_opcode)
+    cut_opcode tma_no_dst tma_no_mask tma_store_swapped)
   wm_cli_test(NAME limits_${t} EXIT 4
     ARGS run ${L}/${t}.ptx --grid 1 --block 32
     STDERR_GOLDEN limits_${t}.txt)

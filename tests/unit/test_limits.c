@@ -118,13 +118,16 @@ static void test_all_shapes(void)
 
 /* Text that ends inside an opcode, parsed from a buffer of exactly its
    length (so ASan sees a read past it): every prefix of "cp.async.bulk",
-   "cp.async.wait_all", "bar.warp.sync" and "barrier.cluster.arrive"
-   after a kernel header is a parse error, never a read past the end. */
+   "cp.async.wait_all", "bar.warp.sync", "barrier.cluster.arrive" and a
+   TMA copy without its rank (whose decoder looked for ".Nd." and then
+   compared "global" past the end; fuzz_cluster) after a kernel header is a
+   parse error, never a read past the end. */
 static void test_cut_opcodes(void)
 {
     static const char *const ops[] = {"cp.async.bulk.global.shared::cta",
                                       "cp.async.wait_all", "bar.warp.sync",
-                                      "barrier.cluster.arrive"};
+                                      "barrier.cluster.arrive",
+                                      "cp.async.bulk.tensor.multicast::cluster"};
     static const char head[] = ".version 9.0\n.target sm_80\n"
                                ".address_size 64\n.visible .entry k()\n{\n";
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)

@@ -76,6 +76,41 @@ static void test_writer(void)
     free(c);
 }
 
+/* JSON text is UTF-8 (RFC 8259, section 8.1): well-formed sequences pass
+   as they are, every byte that starts none becomes U+FFFD (a .file path or
+   a command line in Latin-1 made the documents unreadable to a strict
+   parser); DEL is allowed as it is. */
+static void test_json_utf8(void)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"a\xc3\xa9" "b", "\"a\xc3\xa9" "b\""},           /* U+00E9 */
+        {"\xe2\x82\xac\x7f", "\"\xe2\x82\xac\x7f\""},   /* U+20AC, DEL */
+        {"\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\""},   /* U+1F600 */
+        {"/tmp/a\xff" "b.cu", "\"/tmp/a\\ufffdb.cu\""},     /* Latin-1 */
+        {"\x80x", "\"\\ufffdx\""},                         /* lone tail */
+        {"\xc0\xaf", "\"\\ufffd\\ufffd\""},                 /* overlong / */
+        {"\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\""},      /* overlong / */
+        {"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""},      /* surrogate */
+        {"\xf4\x90\x80\x80",
+         "\"\\ufffd\\ufffd\\ufffd\\ufffd\""},               /* > U+10FFFF */
+        {"\xe2\x82", "\"\\ufffd\\ufffd\""},                 /* cut short */
+        {"\xe2\x82\x01", "\"\\ufffd\\ufffd\\u0001\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        wm_json_string(f, cases[i].in);
+        fclose(f);
+        CHECK(buf && strcmp(buf, cases[i].out) == 0);
+        if (buf && strcmp(buf, cases[i].out) != 0)
+            fprintf(stderr, "case %zu: got %s\n", i, buf);
+        free(buf);
+    }
+}
+
 /* The public face (wm_writer, as the lab uses it): the same text, the
    document head (JSON: a row a line), and the first error from
    wm_writer_free. */
@@ -247,6 +282,7 @@ int main(void)
 {
     test_writer();
     test_public_writer();
+    test_json_utf8();
     test_details();
     test_raw();
     test_errors();

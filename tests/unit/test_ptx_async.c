@@ -2,11 +2,13 @@
  * test_ptx_async.c -- mbarrier and cp.async.bulk on hand-written PTX:
  * a consumer warp spinning on try_wait.parity while a later warp produces
  * (the wait must yield), transaction counts completing a phase, the phase
- * parity, and the faults of a bad barrier.
+ * parity, and the faults of a bad barrier and of a copy longer than the
+ * block.
  */
 #include "check.h"
 #include "ptx_inline.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Warp 0 waits for phase 0 of bar; warp 1 writes data[] to shared memory
@@ -107,9 +109,54 @@ static void test_faults(void)
     wm_ptx_free(m);
 }
 
+/* A bulk copy into shared memory longer than the block, in a cluster of
+   two: its last byte, 2^24 + 15 bytes on, is an address of distributed
+   shared memory (rank 0, the block itself, offset 15), so both ends
+   resolved and the block was taken as one buffer; the copy wrote 16 MiB
+   past the 256 bytes.  Found by fuzz_tma (a TMA box of 16 780 224 bytes
+   in a kernel with cluster barriers). */
+static void test_block_past_window(void)
+{
+    const char *src =
+        PI_HEAD
+        ".visible .entry big(.param .u64 src, .param .u32 n)\n{\n"
+        "\t.shared .align 128 .b8 buf[256];\n"
+        "\t.shared .align 8 .b64 bar;\n"
+        "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+        "\tmov.u32 %r1, bar;\n\tmov.u32 %r2, buf;\n"
+        "\tld.param.u32 %r3, [n];\n\tld.param.u64 %rd1, [src];\n"
+        "\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tmbarrier.init.shared::cta.b64 [%r1], 1;\n"
+        "\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+        " [%r2], [%rd2], %r3, [%r1];\n"
+        "\tret;\n}\n";
+    wm_ptx_module *m = pi_parse(src, "big.ptx");
+    CHECK(m != NULL);
+    size_t n = ((size_t)1 << 24) + 16;
+    uint8_t *g = calloc(n, 1);
+    CHECK(g != NULL);
+    if (!m || !g) {
+        wm_ptx_free(m);
+        free(g);
+        return;
+    }
+    wm_ptx_arg a[2] = {pi_arg_buf(g, n), pi_arg_u32((uint32_t)n)};
+    wm_ptx_launch l = pi_launch_of(2, 1, 32, 2, a, 2, NULL, 0);
+    wm_ptx_fault ft;
+    CHECK_EQ(pi_run_launch(m, "big", &l, NULL, NULL, &ft), WM_ERR_FAULT);
+    CHECK(strstr(ft.msg, "cp.async.bulk store of 16777232 bytes at 0x0 "
+                         "crosses a buffer") != NULL);
+    /* a copy that fits still goes through */
+    a[1].scalar = 256;
+    CHECK_EQ(pi_run_launch(m, "big", &l, NULL, NULL, NULL), WM_OK);
+    free(g);
+    wm_ptx_free(m);
+}
+
 int main(void)
 {
     test_producer_consumer();
     test_faults();
+    test_block_past_window();
     return check_done("test_ptx_async");
 }

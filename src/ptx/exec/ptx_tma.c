@@ -46,11 +46,13 @@ void wmi_ptx_tma_decode(const char *s, size_t n, wmi_insn *in)
             if (wmi_has_word(s, n, aops[k]))
                 in->mod2 = (uint8_t)k;
     } else {
-        /* the word after .Nd is the destination space */
-        const char *d = s;
-        while (d < s + n - 3 && !(d[0] == '.' && d[2] == 'd' && d[3] == '.'))
+        /* the word after .Nd is the destination space (within the
+           opcode: one without a rank is refused below) */
+        const char *d = s, *e = s + n;
+        while (e - d >= 4 && !(d[0] == '.' && d[2] == 'd' && d[3] == '.'))
             d++;
-        in->mod = strncmp(d + 4, "global", 6) == 0 ? TMA_STORE : TMA_LOAD;
+        in->mod = e - d >= 10 && memcmp(d + 4, "global", 6) == 0 ? TMA_STORE
+                                                                 : TMA_LOAD;
     }
     /* im2col loads of 3-D to 5-D are; im2col stores, im2col_no_offs,
        im2col::w, gather4/scatter4 and unknown ranks are not modelled */

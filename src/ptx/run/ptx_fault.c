@@ -131,6 +131,18 @@ void wmi_ptx_global_fault(wmi_cta *c, const wmi_warp *w, unsigned l,
                            c->gbufs[k].bytes);
 }
 
+/* Are shared addresses a0 and a1 in one CTA's shared memory?  Those below
+   the block's size are its own, the others name a CTA of its cluster by
+   their bits from WMI_DSMEM_SHIFT up (wmi_ptx_dsmem): a block that runs
+   from the one into the other is contiguous in the model's addresses but
+   not in memory. */
+static int shared_one_cta(const wmi_cta *c, uint64_t a0, uint64_t a1)
+{
+    if (a0 < c->smem_bytes)
+        return a1 < c->smem_bytes;
+    return a0 >> WMI_DSMEM_SHIFT == a1 >> WMI_DSMEM_SHIFT;
+}
+
 uint8_t *wmi_ptx_block(wmi_cta *c, const wmi_warp *w, unsigned l,
                        uint32_t pc, wmi_space sp, uint64_t addr,
                        uint64_t size, const char *what, wmi_space *rs)
@@ -146,7 +158,8 @@ uint8_t *wmi_ptx_block(wmi_cta *c, const wmi_warp *w, unsigned l,
     if (!p || !resolve(c, (wmi_warp *)(uintptr_t)w, l, pc, sp,
                        addr + size - 1, 1, what, &r1, &a1))
         return NULL;
-    if (r1 != *rs || a1 - a0 != size - 1) {
+    if (r1 != *rs || a1 - a0 != size - 1 ||
+        (r1 == SP_SHARED && !shared_one_cta(c, a0, a1))) {
         wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
                       "%s of %llu bytes at 0x%llx crosses a buffer", what,
                       (unsigned long long)size, (unsigned long long)addr);
