@@ -247,6 +247,39 @@ static int tma_form_ok(const wmi_insn *in, const operand *ops, unsigned nops)
            (mask != WMI_NOREG && !(mask & WMI_VEC));
 }
 
+/* mbarrier: the form each operation takes (the PTX ISA's), or NULL when
+   ops fit it.  The interpreter reads the result, the address and the
+   count or phase from the places these forms bind without checking
+   (ptx_async.c). */
+static const char *mbar_form(const wmi_insn *in, const operand *ops,
+                             unsigned nops)
+{
+    static const struct {
+        unsigned mod, at, lo, hi; /* [addr] at ops[at], lo..hi operands */
+        const char *form;
+    } forms[] = {
+        {MB_INIT, 0, 2, 2, "[addr], count"},
+        {MB_ARRIVE, 1, 2, 3, "state, [addr]{, count}"},
+        {MB_EXPECT, 0, 2, 2, "[addr], txCount"},
+        {MB_COMPLETE, 0, 2, 2, "[addr], txCount"},
+        {MB_WAIT, 1, 3, 4, "waitComplete, [addr], state|phaseParity"
+                           "{, suspendTimeHint}"},
+        {MB_INVAL, 0, 1, 1, "[addr]"},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        if (forms[i].mod != in->mod)
+            continue;
+        unsigned lo = forms[i].lo;
+        if (in->mod == MB_ARRIVE && (in->mod2 & 1))
+            lo = 3; /* arrive.expect_tx: state, [addr], txCount */
+        return nops >= lo && nops <= forms[i].hi &&
+                       ops[forms[i].at].k == O_ADDR
+                   ? NULL
+                   : forms[i].form;
+    }
+    return NULL;
+}
+
 /* What the operands of some opcodes must be beyond their count. */
 static int check_forms(parser *p, wmi_insn *in, tok optok,
                        const operand *ops, unsigned nops)
@@ -284,6 +317,10 @@ static int check_forms(parser *p, wmi_insn *in, tok optok,
                              : 1]
                              .k != O_ADDR))
         return wmi_parse_err(p, "expected an address operand in brackets");
+    const char *mf = op == OP_MBAR ? mbar_form(in, ops, nops) : NULL;
+    if (mf)
+        return wmi_parse_err(p, "%.*s takes %s", (int)optok.len,
+                             p->s + optok.off, mf);
     if (op == OP_TMA && !tma_form_ok(in, ops, nops))
         return wmi_parse_err(
             p, "%s",

@@ -147,10 +147,59 @@ static void test_cut_opcodes(void)
         }
 }
 
+/* Every mbarrier operation in its PTX form parses; with an operand
+   missing, one too many, or the address out of its brackets it is refused
+   (a wait of one operand read a register that was none). */
+static void test_mbarrier_forms(void)
+{
+    static const struct {
+        const char *insn;
+        int ok;
+    } cases[] = {
+        {"mbarrier.init.shared::cta.b64 [%r1], 32;", 1},
+        {"mbarrier.init.shared::cta.b64 [%r1];", 0},
+        {"mbarrier.init.shared::cta.b64 %r1, 32;", 0},
+        {"mbarrier.arrive.shared::cta.b64 %rd1, [%r1];", 1},
+        {"mbarrier.arrive.shared::cta.b64 %rd1, [%r1], %r2;", 1},
+        {"mbarrier.arrive.shared::cta.b64 [%r1];", 0},
+        {"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r1], 128;", 1},
+        {"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r1];", 0},
+        {"mbarrier.expect_tx.shared::cta.b64 [%r1], 128;", 1},
+        {"mbarrier.expect_tx.shared::cta.b64 [%r1];", 0},
+        {"mbarrier.complete_tx.shared::cta.b64 [%r1], 128;", 1},
+        {"mbarrier.complete_tx.shared::cta.b64 %r2, [%r1], 128;", 0},
+        {"mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r2;", 1},
+        {"mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r2, 1000;", 1},
+        {"mbarrier.test_wait.shared::cta.b64 %p1, [%r1], %rd1;", 1},
+        {"mbarrier.try_wait.parity.shared::cta.b64 %r1;", 0},
+        {"mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1];", 0},
+        {"mbarrier.test_wait.shared::cta.b64 %p1, %r1, %rd1;", 0},
+        {"mbarrier.inval.shared::cta.b64 [%r1];", 1},
+        {"mbarrier.inval.shared::cta.b64 [%r1], 1;", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 ".version 8.0\n.target sm_90\n.address_size 64\n"
+                 ".visible .entry k()\n{\n.reg .pred %%p<2>;\n"
+                 ".reg .b32 %%r<3>;\n.reg .b64 %%rd<2>;\n%s\nret;\n}\n",
+                 cases[i].insn);
+        wm_ptx_module *m = NULL;
+        wm_diag d;
+        wm_status st = wm_ptx_parse(src, strlen(src), "mbar.ptx", &m, &d);
+        if ((st == WM_OK) != cases[i].ok)
+            fprintf(stderr, "%s: %s\n", cases[i].insn,
+                    st == WM_OK ? "parsed" : d.msg);
+        CHECK_EQ(st == WM_OK, cases[i].ok);
+        wm_ptx_free(m);
+    }
+}
+
 int main(void)
 {
     test_shapes();
     test_all_shapes();
     test_cut_opcodes();
+    test_mbarrier_forms();
     return check_done("test_limits");
 }
