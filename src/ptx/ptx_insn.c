@@ -155,8 +155,28 @@ static int add_label_ref(parser *p, const operand *ops, unsigned nops,
 }
 
 /* The destination operand: a register, "a|b", or a vector. */
+/* A slot an instruction may write: a declared register or the sink "_",
+   never a special register (read-only, and %envregN reads the slot that
+   is always 0) nor a literal's. */
+static int writable(uint32_t slot)
+{
+    return slot == SLOT_SINK ||
+           (slot != WMI_NOREG && slot >= SLOT_SREG0 + SR_COUNT);
+}
+
 static int bind_dest(parser *p, wmi_insn *in, const operand *o)
 {
+    int ok = o->k == O_REG ? writable(o->slot) &&
+                                 (o->slot2 == WMI_NOREG || writable(o->slot2))
+                           : 1;
+    for (unsigned i = 0; o->k == O_VEC && i < o->nvec && i < WMI_MAX_VEC; i++)
+        ok &= writable(o->vec[i]);
+    if (!ok) {
+        wm_diag_set(p->d, WM_ERR_PARSE, o->off, o->len,
+                    "a destination must be a declared register or '_' "
+                    "(special registers and literals are read-only)");
+        return 0;
+    }
     if (o->k == O_REG) {
         in->d = o->slot;
         in->d2 = o->slot2;

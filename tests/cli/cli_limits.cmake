@@ -6,9 +6,10 @@ set(L tests/limits)
 
 # operand arity from the ptx_ops.def table; literals integers cannot hold;
 # TMA and mbarrier operands out of place (the interpreter read registers
-# of other operands, or none)
+# of other operands, or none); special registers as destinations
 foreach(t arity_mad arity_bar arity_or vec_add lit_range lit_range_vec wide64
-    cut_opcode tma_no_dst tma_no_mask tma_store_swapped mbar_wait_one)
+    cut_opcode tma_no_dst tma_no_mask tma_store_swapped mbar_wait_one
+    dest_envreg)
   wm_cli_test(NAME limits_${t} EXIT 4
     ARGS run ${L}/${t}.ptx --grid 1 --block 32
     STDERR_GOLDEN limits_${t}.txt)

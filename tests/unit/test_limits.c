@@ -195,11 +195,52 @@ static void test_mbarrier_forms(void)
     }
 }
 
+/* Destinations: declared registers, '_' and vectors of them are written;
+   a special register, %envregN (which reads the slot that is always 0)
+   and a literal in a destination vector are refused. */
+static void test_destinations(void)
+{
+    static const struct {
+        const char *insn;
+        int ok;
+    } cases[] = {
+        {"mov.u32 %r1, %tid.x;", 1},
+        {"mov.u32 _, %tid.x;", 1},
+        {"mov.b64 {%r1, %r2}, %rd1;", 1},
+        {"mov.b64 {%r1, _}, %rd1;", 1},
+        {"setp.eq.u32 %p1|%p2, %r1, 0;", 1},
+        {"mov.u32 %tid.x, %r1;", 0},
+        {"mov.u32 %envreg3, %r1;", 0},
+        {"add.u32 %clock, %r1, 1;", 0},
+        {"mov.b64 {%r1, 5}, %rd1;", 0},
+        {"mov.b64 {%ctaid.x, %r1}, %rd1;", 0},
+        {"setp.eq.u32 %p1|%laneid, %r1, 0;", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 ".version 8.0\n.target sm_90\n.address_size 64\n"
+                 ".visible .entry k()\n{\n.reg .pred %%p<3>;\n"
+                 ".reg .b32 %%r<3>;\n.reg .b64 %%rd<2>;\n"
+                 "mov.b64 %%rd1, 7;\nmov.u32 %%r1, 1;\n%s\nret;\n}\n",
+                 cases[i].insn);
+        wm_ptx_module *m = NULL;
+        wm_diag d;
+        wm_status st = wm_ptx_parse(src, strlen(src), "dest.ptx", &m, &d);
+        if ((st == WM_OK) != cases[i].ok)
+            fprintf(stderr, "%s: %s\n", cases[i].insn,
+                    st == WM_OK ? "parsed" : d.msg);
+        CHECK_EQ(st == WM_OK, cases[i].ok);
+        wm_ptx_free(m);
+    }
+}
+
 int main(void)
 {
     test_shapes();
     test_all_shapes();
     test_cut_opcodes();
     test_mbarrier_forms();
+    test_destinations();
     return check_done("test_limits");
 }
