@@ -434,6 +434,12 @@ static inline unsigned wmi_vcount(const wm_ptx_module *m, uint32_t v)
     return (v & WMI_VEC) ? m->pool[v & ~WMI_VEC] : 1;
 }
 
+/* The register slots of kernel f that some path may read before any
+   instruction wrote them (ptx_unset.c), into a new array *slots of *n
+   (NULL, 0: none).  WM_OK or WM_ERR_NOMEM. */
+wm_status wmi_ptx_unset_slots(const wm_ptx_module *m, const wmi_func *f,
+                              uint32_t **slots, uint32_t *n);
+
 /* Path of .file number num, or "" (lives as long as the module). */
 const char *wmi_ptx_file(const wm_ptx_module *m, uint32_t num);
 /* The k-th .entry function (k < wm_ptx_nkernels), else NULL. */
@@ -624,6 +630,9 @@ typedef struct wmi_cta {
                          .func frame's for each call depth */
     uint64_t ltop;    /* local bytes the executing group may address */
     int has_calls;    /* the kernel calls functions */
+    uint32_t *unset, nunset; /* register slots some path may read before
+                                writing them: 0 at each CTA's start
+                                (ptx_unset.c) */
     wmi_barrier bars[16];
     uint32_t exited; /* threads exited */
     wm_agg *agg;

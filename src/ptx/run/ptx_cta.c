@@ -28,6 +28,9 @@ void wmi_ptx_cta_free(wmi_cta *c)
     free(c->smem);
     free(c->lmem);
     free(c->uni);
+    free(c->unset);
+    c->unset = NULL;
+    c->nunset = 0;
     free(c->memo_of);
     free(c->memo);
     c->memo_of = NULL;
@@ -100,6 +103,11 @@ wm_status wmi_ptx_cta_alloc(wmi_cta *c)
                 w->r[f->cslots[k]][l] = f->cvals[k];
     }
     fill_sregs(c);
+    if (!c->has_calls) { /* a call's frames have registers of their own */
+        wm_status st = wmi_ptx_unset_slots(c->m, f, &c->unset, &c->nunset);
+        if (st != WM_OK)
+            return st;
+    }
     return wmi_areg_alloc(c);
 }
 
@@ -208,6 +216,8 @@ void wmi_ptx_cta_begin(wmi_cta *c)
         w->gdepth = 0;
         w->r = w->r0;
         w->gend = f->first + f->count;
+        for (uint32_t k = 0; k < c->nunset; k++)
+            memset(w->r0[c->unset[k]], 0, sizeof w->r0[0]);
     }
     wmi_areg_begin(c);
 }
