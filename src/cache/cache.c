@@ -307,42 +307,69 @@ static unsigned range_lines(const wm_access *a, uint64_t *line)
     return row_lines(a0, a0 + n * size, a->op == WM_OP_ST, line);
 }
 
+/* Line words built lane by lane from sectors met in a monotone order (a
+ * sector or a line once left is never met again): the current line's word
+ * and, for a store, the bytes written so far in the current sector cs
+ * (bits 4..7: the sectors written whole, lane bytes summed as
+ * sector_bytes does). */
+typedef struct sector_walk {
+    uint64_t *line;
+    unsigned nl;
+    int st;
+    uint64_t cs, word, fill;
+} sector_walk;
+
+static inline sector_walk walk_start(uint64_t *line, uint64_t s, int st)
+{
+    sector_walk w = {line, 0, st, s, (s >> 2) << 16, 0};
+    return w;
+}
+
+/* A lane of size bytes within sector s. */
+static inline void walk_lane(sector_walk *w, uint64_t s, uint64_t size)
+{
+    if (s != w->cs) {
+        if (w->st && w->fill >= (1u << SECTOR_SHIFT))
+            w->word |= (uint64_t)16 << (w->cs & (SPL - 1));
+        if (s >> 2 != w->cs >> 2) {
+            w->line[w->nl++] = w->word;
+            w->word = (s >> 2) << 16;
+        }
+        w->cs = s;
+        w->fill = 0;
+    }
+    w->word |= (uint64_t)1 << (s & (SPL - 1));
+    w->fill += size;
+}
+
+/* The last line's word; returns the number of line words. */
+static inline unsigned walk_end(sector_walk *w)
+{
+    if (w->st && w->fill >= (1u << SECTOR_SHIFT))
+        w->word |= (uint64_t)16 << (w->cs & (SPL - 1));
+    w->line[w->nl++] = w->word;
+    return w->nl;
+}
+
 /* The line words of an access whose lanes each touch one sector and whose
  * sectors never fall (coalesced, strided, broadcast: most warps), in one
- * pass with the line, its sector bits and, for a store, the bytes of the
- * current sector kept in registers (bits 4..7: the sectors written whole,
- * lane bytes summed as sector_bytes does); 0 when a lane crosses a sector
- * or a sector falls (the general path then starts again). */
+ * pass (sector_walk); 0 when a lane crosses a sector or a sector falls
+ * (the general path then starts again). */
 static unsigned rising_lines(const wm_access *a, uint64_t *line)
 {
     const uint64_t size = a->size, last = size ? size - 1 : 0;
     const int st = a->op == WM_OP_ST;
     if (last >= (1u << SECTOR_SHIFT))
         return 0;
-    unsigned nl = 0;
-    uint64_t cs = a->addr[__builtin_ctzll(a->mask)] >> SECTOR_SHIFT;
-    uint64_t word = (cs >> 2) << 16, fill = 0;
+    sector_walk w = walk_start(
+        line, a->addr[__builtin_ctzll(a->mask)] >> SECTOR_SHIFT, st);
     for (uint64_t m = a->mask; m; m &= m - 1) {
         uint64_t lo = a->addr[__builtin_ctzll(m)], s = lo >> SECTOR_SHIFT;
-        if ((lo + last) >> SECTOR_SHIFT != s || s < cs)
+        if ((lo + last) >> SECTOR_SHIFT != s || s < w.cs)
             return 0;
-        if (s != cs) {
-            if (st && fill >= (1u << SECTOR_SHIFT))
-                word |= (uint64_t)16 << (cs & (SPL - 1));
-            if (s >> 2 != cs >> 2) {
-                line[nl++] = word;
-                word = (s >> 2) << 16;
-            }
-            cs = s;
-            fill = 0;
-        }
-        word |= (uint64_t)1 << (s & (SPL - 1));
-        fill += size;
+        walk_lane(&w, s, size);
     }
-    if (st && fill >= (1u << SECTOR_SHIFT))
-        word |= (uint64_t)16 << (cs & (SPL - 1));
-    line[nl++] = word;
-    return nl;
+    return walk_end(&w);
 }
 
 /* The two header words of an access of nl line words (already in place
@@ -432,27 +459,11 @@ static unsigned affine_lines(const wmi_affine_access *x, uint64_t *line)
                       (uint64_t)1 << ((a >> SECTOR_SHIFT) & (SPL - 1));
         return 32;
     }
-    unsigned nl = 0;
-    uint64_t cs = s, word = (cs >> 2) << 16, fill = 0, a = x0;
-    for (unsigned l = 0; l < 32; l++, a += d) {
-        s = a >> SECTOR_SHIFT;
-        if (s != cs) {
-            if (st && fill >= (1u << SECTOR_SHIFT))
-                word |= (uint64_t)16 << (cs & (SPL - 1));
-            if (s >> 2 != cs >> 2) {
-                line[nl++] = word;
-                word = (s >> 2) << 16;
-            }
-            cs = s;
-            fill = 0;
-        }
-        word |= (uint64_t)1 << (s & (SPL - 1));
-        fill += size;
-    }
-    if (st && fill >= (1u << SECTOR_SHIFT))
-        word |= (uint64_t)16 << (cs & (SPL - 1));
-    line[nl++] = word;
-    return nl;
+    sector_walk w = walk_start(line, s, st);
+    uint64_t a = x0;
+    for (unsigned l = 0; l < 32; l++, a += d)
+        walk_lane(&w, a >> SECTOR_SHIFT, size);
+    return walk_end(&w);
 }
 
 wm_status wmi_ctrace_add_affine(wmi_ctrace *t, const wmi_affine_access *x,
