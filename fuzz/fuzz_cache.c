@@ -12,6 +12,7 @@
  * more, bad warps and load kinds are refused, hits never exceed lookups.
  */
 #include "fuzz_json.h"
+#include "fuzz_reader.h"
 #include "warpmem.h"
 
 #include <stdint.h>
@@ -20,19 +21,6 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-typedef struct reader {
-    const uint8_t *p;
-    size_t n;
-} reader;
-
-static uint64_t take(reader *r, unsigned bytes)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < bytes && r->n; i++, r->p++, r->n--)
-        v |= (uint64_t)*r->p << (8 * i);
-    return v;
-}
 
 #define FUZZ_REQUIRE(c)                                                       \
     do {                                                                      \

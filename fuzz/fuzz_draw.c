@@ -6,6 +6,7 @@
  * lane -> sector maps and bank heatmaps (wm_html_report).  What `global`
  * and `shared --html` draw for any addresses a user types.
  */
+#include "fuzz_reader.h"
 #include "warpmem.h"
 
 #include <stdint.h>
@@ -20,19 +21,6 @@ static const char *const profiles[] = {
     "sm_80", "sm_90", "generic,warp=64,banks=32", "amd-wave64",
     "generic,banks=16", "generic,banks=64,bank_bytes=8",
     "generic,sector=64,line=256", "generic,warp=64,sector=16,line=64"};
-
-typedef struct reader {
-    const uint8_t *p;
-    size_t n;
-} reader;
-
-static uint64_t take(reader *r, unsigned bytes)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < bytes && r->n; i++, r->p++, r->n--)
-        v |= (uint64_t)*r->p << (8 * i);
-    return v;
-}
 
 /* One access from the input: a header of 3 bytes and 8-byte mask, then
    each lane's address as a base plus a 2-byte signed step times a scale

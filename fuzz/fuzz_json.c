@@ -19,6 +19,7 @@
  *     indices of the kernel, message S3) go through the same writers.
  */
 #include "fuzz_json.h"
+#include "fuzz_reader.h"
 #include "warpmem.h"
 
 #include <math.h>
@@ -29,19 +30,6 @@
 #include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-typedef struct reader {
-    const uint8_t *p;
-    size_t n;
-} reader;
-
-static unsigned take(reader *r, unsigned bytes)
-{
-    unsigned v = 0;
-    for (unsigned i = 0; i < bytes && r->n; i++, r->p++, r->n--)
-        v |= (unsigned)*r->p << (8 * i);
-    return v;
-}
 
 static FILE *devnull;
 static char dir[64]; /* the private directory of the PTX and its source */

@@ -19,6 +19,7 @@
  * of the tensor, repeated.  The launch runs with the interpreter's fast
  * paths off and on, which must agree (fuzz_twin.h).
  */
+#include "fuzz_reader.h"
 #include "fuzz_twin.h"
 #include "tma_gen.h"
 #include "warpmem.h"
@@ -30,19 +31,6 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { SMEM = 16384, TENSOR_MAX = 1 << 17 };
-
-typedef struct reader {
-    const uint8_t *p;
-    size_t n;
-} reader;
-
-static uint64_t take(reader *r, unsigned bytes)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < bytes && r->n; i++, r->p++, r->n--)
-        v |= (uint64_t)*r->p << (8 * i);
-    return v;
-}
 
 /* What the input asks for besides the map. */
 typedef struct form {

@@ -147,15 +147,41 @@ static void test_cut_opcodes(void)
         }
 }
 
+/* One instruction's verdict: a kernel of sm_90 whose body is insn, after
+   registers %p1..2, %r1..2, %rd1 and their first values, parses (ok) or
+   is refused (printed when the verdict is not the expected one). */
+typedef struct {
+    const char *insn;
+    int ok;
+} insn_case;
+
+static void check_parses(const insn_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 ".version 8.0\n.target sm_90\n.address_size 64\n"
+                 ".visible .entry k()\n{\n.reg .pred %%p<3>;\n"
+                 ".reg .b32 %%r<3>;\n.reg .b64 %%rd<2>;\n"
+                 "mov.b64 %%rd1, 7;\nmov.u32 %%r1, 1;\n%s\nret;\n}\n",
+                 cases[i].insn);
+        wm_ptx_module *m = NULL;
+        wm_diag d;
+        wm_status st = wm_ptx_parse(src, strlen(src), "insn.ptx", &m, &d);
+        if ((st == WM_OK) != cases[i].ok)
+            fprintf(stderr, "%s: %s\n", cases[i].insn,
+                    st == WM_OK ? "parsed" : d.msg);
+        CHECK_EQ(st == WM_OK, cases[i].ok);
+        wm_ptx_free(m);
+    }
+}
+
 /* Every mbarrier operation in its PTX form parses; with an operand
    missing, one too many, or the address out of its brackets it is refused
    (a wait of one operand read a register that was none). */
 static void test_mbarrier_forms(void)
 {
-    static const struct {
-        const char *insn;
-        int ok;
-    } cases[] = {
+    static const insn_case cases[] = {
         {"mbarrier.init.shared::cta.b64 [%r1], 32;", 1},
         {"mbarrier.init.shared::cta.b64 [%r1];", 0},
         {"mbarrier.init.shared::cta.b64 %r1, 32;", 0},
@@ -177,22 +203,7 @@ static void test_mbarrier_forms(void)
         {"mbarrier.inval.shared::cta.b64 [%r1];", 1},
         {"mbarrier.inval.shared::cta.b64 [%r1], 1;", 0},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char src[512];
-        snprintf(src, sizeof src,
-                 ".version 8.0\n.target sm_90\n.address_size 64\n"
-                 ".visible .entry k()\n{\n.reg .pred %%p<2>;\n"
-                 ".reg .b32 %%r<3>;\n.reg .b64 %%rd<2>;\n%s\nret;\n}\n",
-                 cases[i].insn);
-        wm_ptx_module *m = NULL;
-        wm_diag d;
-        wm_status st = wm_ptx_parse(src, strlen(src), "mbar.ptx", &m, &d);
-        if ((st == WM_OK) != cases[i].ok)
-            fprintf(stderr, "%s: %s\n", cases[i].insn,
-                    st == WM_OK ? "parsed" : d.msg);
-        CHECK_EQ(st == WM_OK, cases[i].ok);
-        wm_ptx_free(m);
-    }
+    check_parses(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* Destinations: declared registers, '_' and vectors of them are written;
@@ -200,10 +211,7 @@ static void test_mbarrier_forms(void)
    and a literal in a destination vector are refused. */
 static void test_destinations(void)
 {
-    static const struct {
-        const char *insn;
-        int ok;
-    } cases[] = {
+    static const insn_case cases[] = {
         {"mov.u32 %r1, %tid.x;", 1},
         {"mov.u32 _, %tid.x;", 1},
         {"mov.b64 {%r1, %r2}, %rd1;", 1},
@@ -216,23 +224,7 @@ static void test_destinations(void)
         {"mov.b64 {%ctaid.x, %r1}, %rd1;", 0},
         {"setp.eq.u32 %p1|%laneid, %r1, 0;", 0},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char src[512];
-        snprintf(src, sizeof src,
-                 ".version 8.0\n.target sm_90\n.address_size 64\n"
-                 ".visible .entry k()\n{\n.reg .pred %%p<3>;\n"
-                 ".reg .b32 %%r<3>;\n.reg .b64 %%rd<2>;\n"
-                 "mov.b64 %%rd1, 7;\nmov.u32 %%r1, 1;\n%s\nret;\n}\n",
-                 cases[i].insn);
-        wm_ptx_module *m = NULL;
-        wm_diag d;
-        wm_status st = wm_ptx_parse(src, strlen(src), "dest.ptx", &m, &d);
-        if ((st == WM_OK) != cases[i].ok)
-            fprintf(stderr, "%s: %s\n", cases[i].insn,
-                    st == WM_OK ? "parsed" : d.msg);
-        CHECK_EQ(st == WM_OK, cases[i].ok);
-        wm_ptx_free(m);
-    }
+    check_parses(cases, sizeof cases / sizeof cases[0]);
 }
 
 int main(void)
