@@ -31,6 +31,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* A field of at most 4 bytes: every field of this harness. */
+static unsigned take_u(reader *r, unsigned bytes)
+{
+    return (unsigned)take(r, bytes);
+}
+
 static FILE *devnull;
 static char dir[64]; /* the private directory of the PTX and its source */
 
@@ -46,7 +52,7 @@ static void writer_step(wm_writer *w, reader *r, char *const s[4],
                         unsigned char *stack, int *depth, int *top)
 {
     const char *keys[8] = {NULL, s[0], s[1], s[2], s[3], "", "k", "k"};
-    unsigned b = take(r, 1), v = take(r, 1);
+    unsigned b = take_u(r, 1), v = take_u(r, 1);
     const char *key = keys[b >> 5], *val = s[v & 3];
     int d = *depth;
     if (d == 0 && *top)
@@ -148,8 +154,8 @@ static wm_ptx_module *kernel(reader *r, const char *s0)
     for (const char *p = s0; *p && n < sizeof name - 1; p++)
         name[n++] = *p == '"' || *p == '\\' || *p == '\n' ? '_' : *p;
     name[n] = '\0';
-    unsigned l1 = take(r, 3), c1 = take(r, 1), l2 = take(r, 2),
-             c2 = take(r, 1), off = take(r, 1) % 16;
+    unsigned l1 = take_u(r, 3), c1 = take_u(r, 1), l2 = take_u(r, 2),
+             c2 = take_u(r, 1), off = take_u(r, 1) % 16;
     int len = snprintf(src, sizeof src,
         ".version 8.0\n.target sm_80\n.address_size 64\n"
         ".file 1 \"%s\"\n"
@@ -268,11 +274,11 @@ static void lint(const wm_ptx_module *m, const wm_arch *arch,
 /* An access of a made-up hazard at an instruction of m. */
 static void made_access(reader *r, size_t ncode, wm_ptx_hazard_access *a)
 {
-    unsigned b = take(r, 1);
+    unsigned b = take_u(r, 1);
     memset(a, 0, sizeof *a);
-    a->insn = take(r, 1) % ncode;
+    a->insn = take_u(r, 1) % ncode;
     a->warp = b & 3;
-    a->lane = take(r, 1) & 31;
+    a->lane = take_u(r, 1) & 31;
     a->thread[0] = a->warp * 32 + a->lane;
     a->write = (b >> 2) & 1;
     a->atomic = (b >> 3) & 1;
@@ -293,40 +299,40 @@ static void made_findings(reader *r, const wm_ptx_module *m, const wm_agg *g,
     wm_ptx_check chk;
     memset(&chk, 0, sizeof chk);
     chk.checks = WM_CHECK_RACE | WM_CHECK_INIT | WM_CHECK_SCHEDULES;
-    unsigned nh = take(r, 1) % 9;
+    unsigned nh = take_u(r, 1) % 9;
     for (unsigned i = 0; i < nh; i++) {
         wm_ptx_hazard *h = &hz[i];
-        unsigned b = take(r, 1);
+        unsigned b = take_u(r, 1);
         memset(h, 0, sizeof *h);
         h->kind = (wm_hazard_kind)(b % 4);
         h->space = b & 4 ? WM_SPACE_GLOBAL : WM_SPACE_SHARED;
         h->buf = h->space == WM_SPACE_GLOBAL ? (long)(b >> 3 & 1) - 1 : -1;
-        h->addr = take(r, 2);
+        h->addr = take_u(r, 2);
         h->size = 1u << (b >> 4 & 3);
         h->cluster = 1 + (b >> 6);
-        h->count = (uint64_t)take(r, 2) << (b & 24);
+        h->count = (uint64_t)take_u(r, 2) << (b & 24);
         made_access(r, ncode, &h->first);
         made_access(r, ncode, &h->second);
     }
     chk.hazards = hz;
     chk.nhazards = nh;
-    unsigned b = take(r, 1);
+    unsigned b = take_u(r, 1);
     chk.differs = b & 1;
     chk.schedule = (wm_ptx_schedule)(b >> 1 & 1);
     chk.other = (wm_ptx_schedule)(b >> 2 & 1 ? WM_SCHED_RANDOM
                                               : WM_SCHED_REVERSE);
     chk.diff_arg = b & 8 ? -1 : 0;
-    chk.diff_byte = take(r, 2);
+    chk.diff_byte = take_u(r, 2);
     chk.diff_elem = chk.diff_byte / 4;
     wm_ptx_fault ft;
     memset(&ft, 0, sizeof ft);
     ft.status = b & 16 ? WM_ERR_LIMIT : WM_ERR_FAULT;
     snprintf(ft.msg, sizeof ft.msg, "%s", s[3]);
-    ft.insn = take(r, 1) % ncode;
+    ft.insn = take_u(r, 1) % ncode;
     ft.file = s[0];
-    ft.line = take(r, 2);
+    ft.line = take_u(r, 2);
     ft.has_addr = (b >> 5) & 1;
-    ft.addr = take(r, 3);
+    ft.addr = take_u(r, 3);
     ft.space = WM_SPACE_GLOBAL;
     ft.buf = -1;
     const wm_ptx_fault *f = b & 64 ? &ft : NULL;
@@ -347,7 +353,7 @@ static void kernel_documents(reader *r, char *const s[4])
     char ptx[128], src[512];
     snprintf(ptx, sizeof ptx, "%s/k.ptx", dir[0] ? dir : ".");
     source_file(s[0], s[3], src, sizeof src);
-    wm_ci_opts ci = {s[1], s[2], ptx, (wm_severity)(take(r, 1) % 4)};
+    wm_ci_opts ci = {s[1], s[2], ptx, (wm_severity)(take_u(r, 1) % 4)};
     lint(m, &arch, &ci);
     static uint32_t buf[64];
     memset(buf, 0, sizeof buf);
