@@ -337,6 +337,11 @@ static int check_forms(parser *p, wmi_insn *in, tok optok,
                              : 1]
                              .k != O_ADDR))
         return wmi_parse_err(p, "expected an address operand in brackets");
+    if (op == OP_TENSORMAP &&
+        wmi_has_word(p->s + optok.off, optok.len, "cp_fenceproxy") &&
+        (nops != 3 || ops[0].k != O_ADDR || ops[1].k != O_ADDR))
+        return wmi_parse_err(p, "%.*s takes [dst], [src], size",
+                             (int)optok.len, p->s + optok.off);
     const char *mf = op == OP_MBAR ? mbar_form(in, ops, nops) : NULL;
     if (mf)
         return wmi_parse_err(p, "%.*s takes %s", (int)optok.len,

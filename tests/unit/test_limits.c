@@ -227,6 +227,21 @@ static void test_destinations(void)
     check_parses(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* tensormap.cp_fenceproxy takes [dst], [src], size: with two operands the
+   copy read its size from a register that was none (found by fuzz_lint). */
+static void test_tensormap_copy_form(void)
+{
+    static const insn_case cases[] = {
+        {"tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic."
+         "release.gpu.sync.aligned [%rd1], [%r1], 128;", 1},
+        {"tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic."
+         "release.gpu.sync.aligned [%rd1], 0;", 0},
+        {"tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic."
+         "release.gpu.sync.aligned %rd1, [%r1], 128;", 0},
+    };
+    check_parses(cases, sizeof cases / sizeof cases[0]);
+}
+
 int main(void)
 {
     test_shapes();
@@ -234,5 +249,6 @@ int main(void)
     test_cut_opcodes();
     test_mbarrier_forms();
     test_destinations();
+    test_tensormap_copy_form();
     return check_done("test_limits");
 }
