@@ -121,18 +121,6 @@ static double run(const bcase *c, const wm_ptx_module *m, int cached,
     return t;
 }
 
-static int cmp_d(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return v[n / 2];
-}
-
 /* Plain and cached in turn reps times; one table row. */
 static void bench(const bcase *c, int reps)
 {

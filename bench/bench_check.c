@@ -159,18 +159,6 @@ static double run(const bcase *c, const wm_ptx_module *m, unsigned checks)
     return t;
 }
 
-static int cmp_d(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
-
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp_d);
-    return t[n / 2];
-}
-
 /* The three modes of c, reps times in turn (plain, trackers, all: a
    change of the machine's load falls on all three alike), each timed run
    after an untimed one of its mode (which leaves the allocator as that
