@@ -203,7 +203,13 @@ static wm_status classify_all(wmi_cta *c)
         mark_plain(c, &c->m->code[f->first + i], c->acls[i]);
     for (uint32_t i = 0; st == WM_OK && i < f->count; i++) {
         wmi_aop *o = &c->aop[i];
-        run_action(&c->m->code[f->first + i], c->acls[i], c->apv[i], o);
+        const wmi_insn *in = &c->m->code[f->first + i];
+        run_action(in, c->acls[i], c->apv[i], o);
+        /* --check: a fence or bar.warp.sync orders accesses, so the
+           dispatch loop runs it and calls its hook */
+        if ((c->flags & WMI_RUN_CHECK) && o->act == ARA_NOP &&
+            in->op == OP_NOP)
+            o->act = ARA_STOP;
         o->dpr = o->d < f->nslots && c->apr[o->d];
         o->d2pr = o->d2 < f->nslots && c->apr[o->d2];
     }
@@ -213,7 +219,7 @@ static wm_status classify_all(wmi_cta *c)
 wm_status wmi_areg_alloc(wmi_cta *c)
 {
     const wmi_func *f = c->f;
-    if (c->flags & (WMI_RUN_SLOW | WMI_RUN_CHECK))
+    if (c->flags & WMI_RUN_SLOW)
         return WM_OK;
     c->apr = calloc(f->nslots ? f->nslots : 1, 1);
     if (!c->apr)

@@ -33,6 +33,7 @@
  * the memo compares (mask, d) instead of 32 offsets, and a new pattern
  * is counted in closed form (wmi_count_affine) instead of by wm_count.
  */
+#include "ptx_check_int.h"
 #include "ptx_int.h"
 
 #ifdef __SSE4_1__
@@ -919,7 +920,13 @@ int wmi_ptx_fast_ldst_affine(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         *st = mo->htap ? tap_repeat(c, pc, (wm_space)mo->space,
                                     (wm_op)mo->op, mo->size, x0, d, hot)
                        : WM_OK;
-        return 1;
+    } else if (!fast_any(c, w, in, pc, WMI_FULL, store, 1, x0, (uint64_t)d,
+                         st)) {
+        return 0;
     }
-    return fast_any(c, w, in, pc, WMI_FULL, store, 1, x0, (uint64_t)d, st);
+    if (c->flags & WMI_RUN_CHECK) { /* --check: the lanes, as ldst gives them */
+        fill_lanes(c->acc.addr, x0, d);
+        wmi_check_fast(c, w, in, pc, WMI_FULL, store);
+    }
+    return 1;
 }
