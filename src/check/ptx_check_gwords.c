@@ -162,12 +162,18 @@ static int touched(wmi_check *k, uint64_t wa, uint32_t n)
     return 1;
 }
 
-/* A new entry for word i of chunk c, holding e; NULL when out of memory. */
+/* A new entry for word i of chunk c, holding e (NULL: none of the unit's
+   records yet); NULL when out of memory. */
 static wmi_word *entry(wmi_check *k, gchunk *c, unsigned i, const wmi_word *e)
 {
     if (!room(k, (void **)&k->ge, &k->gecap, k->gen, 1, sizeof *k->ge))
         return NULL;
-    k->ge[k->gen] = *e;
+    if (e) {
+        k->ge[k->gen] = *e;
+    } else {
+        memset(&k->ge[k->gen], 0, sizeof *k->ge);
+        k->ge[k->gen].cta = k->cta;
+    }
     c->idx[i] = k->gen++;
     c->ent |= 1u << i;
     return &k->ge[c->idx[i]];
@@ -176,13 +182,10 @@ static wmi_word *entry(wmi_check *k, gchunk *c, unsigned i, const wmi_word *e)
 wmi_word *wmi_gwords_add(wmi_check *k, gchunk *c, uint64_t wa)
 {
     unsigned i = (unsigned)(wa & 31);
-    wmi_word e;
-    memset(&e, 0, sizeof e);
-    e.cta = k->cta;
     if (!touched(k, wa, 1))
         return NULL;
     c->live |= 1u << i;
-    wmi_word *w = entry(k, c, i, &e);
+    wmi_word *w = entry(k, c, i, NULL);
     if (!w)
         c->live &= ~(1u << i);
     return w;
@@ -233,7 +236,7 @@ static int name_run(gchunk *c, uint32_t m, rec t, int read)
 {
     for (int j = 0; j < 2; j++)
         if (c->run[j] && c->read[j] == read &&
-            memcmp(&c->tpl[j], &t, sizeof t) == 0) {
+            rec_same(&c->tpl[j], &t)) {
             c->run[j] |= m;
             return 1;
         }
@@ -275,22 +278,18 @@ int wmi_gwords_run(wmi_check *k, const cur *x, wmi_acc_kind kind,
     c->live |= m;
     if (name_run(c, m, r, kind == WMI_ACC_READ))
         return 1;
-    /* no run left in the chunk: an entry each, as the per-lane loop's */
+    /* no run left in the chunk: an entry each, as the per-lane loop's
+       (filled in place: a copy of one built on the stack field by field
+       stalls on the stores) */
     for (uint32_t left = m; left; left &= left - 1) {
         unsigned i = (unsigned)__builtin_ctz(left);
-        wmi_word e;
-        memset(&e, 0, sizeof e);
-        e.cta = k->cta;
-        rec ri = r;
-        ri.lane = (uint8_t)(l + i - i0);
-        if (kind == WMI_ACC_READ) {
-            e.r[0] = ri;
-        } else {
-            e.w = ri;
-            e.init = 0x0f;
-        }
-        if (!entry(k, c, i, &e))
+        wmi_word *e = entry(k, c, i, NULL);
+        if (!e)
             return 1; /* (out of memory: the run reports WM_ERR_NOMEM) */
+        rec *d = kind == WMI_ACC_READ ? &e->r[0] : &e->w;
+        *d = r;
+        d->lane = (uint8_t)(l + i - i0);
+        e->init = kind == WMI_ACC_READ ? 0 : 0x0f;
     }
     return 1;
 }

@@ -168,7 +168,7 @@ static int take_run(schunk *c, int t, uint32_t m, const rec *a, int apply)
 {
     srun *s = c->s[t];
     for (int j = 0; j < 2; j++)
-        if ((s[j].mask & ~m) && memcmp(&s[j].tpl, a, sizeof *a) == 0) {
+        if ((s[j].mask & ~m) && rec_same(&s[j].tpl, a)) {
             if (apply) {
                 s[1 - j].mask &= ~m;
                 s[j].mask |= m;

@@ -32,6 +32,16 @@ typedef struct rec {
                           (global words; ptx_check_grid.c) */
 } rec;
 
+/* a == b, field by field: a record just built field by field on the
+   stack and compared with memcmp is read back wider than it was written,
+   which stalls the load until the stores retire. */
+static inline int rec_same(const rec *a, const rec *b)
+{
+    return a->pc == b->pc && a->clock == b->clock && a->warp == b->warp &&
+           a->lane == b->lane && a->bits == b->bits && a->rel == b->rel &&
+           a->acq == b->acq;
+}
+
 #define REC_ATOMIC 0x10u
 #define REC_STRONG 0x20u /* a strong (GPU-scope) access: not a data race
                             with another strong one between CTAs */
