@@ -430,7 +430,7 @@ static wm_status check_shape(wmi_cta *c, wmi_warp *w, uint32_t pc,
 }
 
 /* D (this warp's 16 x N) = A B + (scale-d ? C : 0), written back. */
-static void accumulate(const wm_ptx_module *mod, uint64_t (*R)[32],
+static WM_NOCOV void accumulate(const wm_ptx_module *mod, uint64_t (*R)[32],
                        const wmi_insn *in, float (*A)[32], float (*B)[32])
 {
     unsigned N = n_of(in), K = k_of(in), nv = N / 2;
