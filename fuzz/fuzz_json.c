@@ -324,6 +324,11 @@ static void made_findings(reader *r, const wm_ptx_module *m, const wm_agg *g,
     chk.diff_arg = b & 8 ? -1 : 0;
     chk.diff_byte = take_u(r, 2);
     chk.diff_elem = chk.diff_byte / 4;
+    chk.diff_elem_bytes = 4;
+    /* a surface's, or a module variable's named S2 */
+    chk.diff_in = !(b & 128) ? WM_DIFF_ARG
+                  : chk.diff_byte & 1 ? WM_DIFF_GLOBAL : WM_DIFF_SURFACE;
+    chk.diff_name = chk.diff_in == WM_DIFF_GLOBAL ? s[2] : NULL;
     wm_ptx_fault ft;
     memset(&ft, 0, sizeof ft);
     ft.status = b & 16 ? WM_ERR_LIMIT : WM_ERR_FAULT;

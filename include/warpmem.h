@@ -1107,6 +1107,14 @@ typedef enum {
     WM_SCHED_RANDOM    /* a fresh permutation per round, from seed */
 } wm_ptx_schedule;
 
+/* What wm_ptx_check.diff_arg indexes when the schedules' outputs differ. */
+typedef enum {
+    WM_DIFF_ARG,     /* an argument buffer (nargs and up: the extra buffers) */
+    WM_DIFF_SURFACE, /* a surface: its index in wm_ptx_launch.textures */
+    WM_DIFF_GLOBAL   /* a module variable read back: its index in
+                        wm_ptx_launch.globals (diff_name: its name) */
+} wm_ptx_diff_in;
+
 enum {
     WM_CHECK_RACE = 1u << 0,
     WM_CHECK_INIT = 1u << 1,
@@ -1188,11 +1196,16 @@ typedef struct wm_ptx_check {
     uint64_t dropped;         /* occurrences of hazards past the table */
     int differs;              /* WM_CHECK_SCHEDULES: outputs differ */
     wm_ptx_schedule other;    /* the schedule compared with */
-    long diff_arg;            /* argument whose buffer differs first */
+    long diff_arg;            /* where the outputs differ first (diff_in) */
     uint64_t diff_byte;       /* first differing byte offset in it */
     uint64_t diff_elem;       /* its element (elem_size, else the byte) */
     unsigned char diff_bytes[2][8]; /* the element's first bytes under
                                        schedule and other */
+    wm_ptx_diff_in diff_in;   /* what diff_arg indexes */
+    unsigned diff_elem_bytes; /* bytes of the element (diff_bytes holds the
+                                 first 8 of them) */
+    const char *diff_name;    /* WM_DIFF_GLOBAL: the variable's name (the
+                                 launch's string), else NULL */
 } wm_ptx_check;
 
 /* Release the results of a check (the inputs stay); NULL is safe. */

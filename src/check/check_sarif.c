@@ -81,13 +81,16 @@ static void sarif_schedules(wmi_out *o, const wm_ptx_check *c)
                  "%s it did not",
                  wm_ptx_schedule_name(c->other),
                  wm_ptx_schedule_name(c->schedule));
-    else
+    else {
+        char where[96];
+        wmi_check_diff_where(c, where, sizeof where);
         snprintf(text, sizeof text,
-                 "outputs differ between schedules %s and %s: argument %ld, "
+                 "outputs differ between schedules %s and %s: %s, "
                  "element %" PRIu64 " (byte %" PRIu64 ")",
                  wm_ptx_schedule_name(c->schedule),
-                 wm_ptx_schedule_name(c->other), c->diff_arg, c->diff_elem,
+                 wm_ptx_schedule_name(c->other), where, c->diff_elem,
                  c->diff_byte);
+    }
     wmi_sarif_result(o, WMI_RULE_SCHEDULES, "error", text);
     wmi_out_end(o);
 }

@@ -151,6 +151,9 @@ void wm_ptx_check_clear(wm_ptx_check *c)
     c->diff_arg = -1;
     c->diff_byte = c->diff_elem = 0;
     memset(c->diff_bytes, 0, sizeof c->diff_bytes);
+    c->diff_in = WM_DIFF_ARG;
+    c->diff_elem_bytes = 0;
+    c->diff_name = NULL;
 }
 
 wm_status wmi_check_finish(wmi_check *k, wm_ptx_check *out)

@@ -78,12 +78,14 @@ size_t wmi_check_findings(const wm_ptx_module *m, const wm_ptx_check *c,
                                   "a fault; under %s it did not",
                      wm_ptx_schedule_name(c->other),
                      wm_ptx_schedule_name(c->schedule));
-        else
+        else {
+            char where[96];
+            wmi_check_diff_where(c, where, sizeof where);
             snprintf(s, TEXT_CAP, "outputs differ between schedules %s and "
-                                  "%s: argument %ld, element %" PRIu64,
+                                  "%s: %s, element %" PRIu64,
                      wm_ptx_schedule_name(c->schedule),
-                     wm_ptx_schedule_name(c->other), c->diff_arg,
-                     c->diff_elem);
+                     wm_ptx_schedule_name(c->other), where, c->diff_elem);
+        }
         x[k].kind = "schedule-difference";
         x[k++].text = s;
     }

@@ -83,6 +83,10 @@ wm_status wmi_check_finish(wmi_check *k, wm_ptx_check *out);
 
 void wmi_check_free(wmi_check *k);
 
+/* Where the schedules' outputs differ first (c->differs, diff_arg >= 0),
+   as a report names it: "argument 2", "surface 0", "variable total". */
+void wmi_check_diff_where(const wm_ptx_check *c, char *buf, size_t n);
+
 /* ---- hooks (c->chk is the checker) ------------------------------------ */
 
 /* A CTA starts (after wmi_ptx_cta_begin): fresh clocks and shadow.  The

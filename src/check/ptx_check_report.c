@@ -191,10 +191,22 @@ static void print_bytes(FILE *f, const unsigned char *b, unsigned k)
         fprintf(f, "%02x", b[i]);
 }
 
+void wmi_check_diff_where(const wm_ptx_check *c, char *buf, size_t n)
+{
+    switch (c->diff_in) {
+    case WM_DIFF_SURFACE: snprintf(buf, n, "surface %ld", c->diff_arg); return;
+    case WM_DIFF_GLOBAL:
+        snprintf(buf, n, "variable %s", c->diff_name ? c->diff_name : "?");
+        return;
+    case WM_DIFF_ARG: break;
+    }
+    snprintf(buf, n, "argument %ld", c->diff_arg);
+}
+
 /* The element type of the differing argument, or -1 when unknown. */
 static int elem_type(const wm_ptx_check *c)
 {
-    if (!c->elem_type || c->diff_arg < 0 ||
+    if (!c->elem_type || c->diff_in != WM_DIFF_ARG || c->diff_arg < 0 ||
         (size_t)c->diff_arg >= c->nelem_type)
         return -1;
     return (int)c->elem_type[c->diff_arg];
@@ -254,9 +266,7 @@ static void print_values(FILE *f, const wm_ptx_check *c, unsigned k)
 
 static unsigned elem_bytes(const wm_ptx_check *c)
 {
-    unsigned es = c->elem_size && c->diff_arg >= 0 &&
-                          (size_t)c->diff_arg < c->nelem_size
-                      ? c->elem_size[c->diff_arg] : 1;
+    unsigned es = c->diff_elem_bytes;
     return es == 0 ? 1 : es > 8 ? 8 : es;
 }
 
@@ -377,10 +387,12 @@ void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
                 wm_ptx_schedule_name(c->schedule));
     else if (c->differs) {
         unsigned k = elem_bytes(c);
+        char where[96];
+        wmi_check_diff_where(c, where, sizeof where);
         fprintf(f, "check: outputs differ between schedules %s and %s: "
-                   "argument %ld, element %llu (byte %llu): ",
+                   "%s, element %llu (byte %llu): ",
                 wm_ptx_schedule_name(c->schedule),
-                wm_ptx_schedule_name(c->other), c->diff_arg,
+                wm_ptx_schedule_name(c->other), where,
                 (unsigned long long)c->diff_elem,
                 (unsigned long long)c->diff_byte);
         print_values(f, c, k);
@@ -474,7 +486,12 @@ void wmi_check_emit(wmi_out *out, const wm_ptx_module *m,
         char hex[2][20];
         bytes_hex(c->diff_bytes[0], k, hex[0]);
         bytes_hex(c->diff_bytes[1], k, hex[1]);
-        wmi_out_int(out, "argument", c->diff_arg);
+        if (c->diff_in == WM_DIFF_SURFACE)
+            wmi_out_int(out, "surface", c->diff_arg);
+        else if (c->diff_in == WM_DIFF_GLOBAL)
+            wmi_out_str(out, "variable", c->diff_name ? c->diff_name : "");
+        else
+            wmi_out_int(out, "argument", c->diff_arg);
         wmi_out_uint(out, "element", c->diff_elem);
         wmi_out_uint(out, "byte", c->diff_byte);
         wmi_out_arr(out, "values");

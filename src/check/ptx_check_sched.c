@@ -5,9 +5,11 @@
  * order in which ready warps run has a race, whether or not the tracker
  * (ptx_check.c) saw the two accesses.
  *
- * Only argument buffers and extra buffers are compared (module __device__
- * variables are not).  The first run's outputs are what the caller gets;
- * the second run adds nothing to the statistics and finds no hazards.
+ * What is compared is what the kernel can leave for the caller: the
+ * argument and extra buffers, the surfaces, and the module variables read
+ * back (wm_ptx_global.out).  The first run's outputs are what the caller
+ * gets; the second run adds nothing to the statistics and finds no
+ * hazards.
  *
  * Before the first run the launch's host memory is saved: the union of
  * its buffers, extra buffers, by-value parameters' bytes, texture and
@@ -112,6 +114,19 @@ static size_t buffer_spans(const wm_ptx_launch *l, span *s)
     return n;
 }
 
+/* What the kernel can leave for the caller: buffer_spans, then the
+   surfaces and the module variables read back. */
+static size_t output_spans(const wm_ptx_launch *l, span *s)
+{
+    size_t n = buffer_spans(l, s);
+    for (size_t t = 0; t < l->ntextures; t++)
+        if (l->textures[t].surface)
+            span_add(s, &n, l->textures[t].data, l->textures[t].bytes, 1);
+    for (size_t g = 0; g < l->nglobals; g++)
+        span_add(s, &n, l->globals[g].out, l->globals[g].bytes, 1);
+    return n;
+}
+
 /* How many ranges l can have, into *cap; 0 when the count overflows (no
    launch that runs has so many). */
 static int span_count(const wm_ptx_launch *l, size_t *cap)
@@ -181,15 +196,16 @@ static void *in_image(const memimg *mi, const void *p, size_t bytes)
     return mi->img[lo - 1] + (a - mi->r[lo - 1].lo);
 }
 
-/* Does any byte of the argument and extra buffers differ between the
-   memory and the images?  Each distinct byte is compared once, however
-   the buffers overlap; -1 when out of memory. */
-static int buffers_differ(const wm_ptx_launch *l, const memimg *mi)
+/* Does any byte of the outputs (output_spans) differ between the memory
+   and the images?  Each distinct byte is compared once, however the
+   outputs overlap; -1 when out of memory (cap: span_count's). */
+static int outputs_differ(const wm_ptx_launch *l, const memimg *mi,
+                          size_t cap)
 {
-    span *s = malloc((l->nargs + l->nextra + 1) * sizeof *s);
+    span *s = malloc(cap * sizeof *s);
     if (!s)
         return -1;
-    size_t n = span_merge(s, buffer_spans(l, s));
+    size_t n = span_merge(s, output_spans(l, s));
     int differs = 0;
     for (size_t i = 0; i < n && !differs; i++) {
         const void *p = (const void *)s[i].lo;
@@ -200,39 +216,64 @@ static int buffers_differ(const wm_ptx_launch *l, const memimg *mi)
     return differs;
 }
 
-/* The first buffer (argument, then extra) whose bytes differ between the
-   memory (the reported run's) and the images (the other run's), and its
-   first differing element: into chk. */
+/* Do the bytes of one output (p, bytes) differ between the memory (the
+   reported run's) and the images (the other run's)?  Then its first
+   differing element (of es bytes) goes into chk as output i of kind in. */
+static int output_differs(const memimg *mi, const void *p, size_t bytes,
+                          unsigned es, wm_ptx_diff_in in, size_t i,
+                          wm_ptx_check *chk)
+{
+    if (!p || !bytes)
+        return 0;
+    const unsigned char *rep = p, *oth = in_image(mi, p, bytes);
+    if (memcmp(rep, oth, bytes) == 0)
+        return 0;
+    size_t o = 0;
+    while (rep[o] == oth[o])
+        o++;
+    es = es ? es : 1;
+    uint64_t e = o / es, start = e * es;
+    size_t k = es < 8 ? es : 8;
+    if (start + k > bytes)
+        k = bytes - start;
+    chk->differs = 1;
+    chk->diff_in = in;
+    chk->diff_arg = (long)i;
+    chk->diff_byte = o;
+    chk->diff_elem = e;
+    chk->diff_elem_bytes = es;
+    memcpy(chk->diff_bytes[0], rep + start, k);
+    memcpy(chk->diff_bytes[1], oth + start, k);
+    return 1;
+}
+
+/* The first output whose bytes differ -- an argument buffer, then an
+   extra buffer, a surface, a module variable read back -- and its first
+   differing element: into chk. */
 static void first_diff(const wm_ptx_launch *l, const memimg *mi,
                        wm_ptx_check *chk)
 {
     for (size_t i = 0; i < l->nargs + l->nextra; i++) {
         const wm_ptx_arg *a = i < l->nargs ? &l->args[i]
                                            : &l->extra[i - l->nargs];
-        if (!a->buf || !a->bytes)
-            continue;
-        const unsigned char *rep = a->buf;
-        const unsigned char *oth = in_image(mi, a->buf, a->bytes);
-        if (memcmp(rep, oth, a->bytes) == 0)
-            continue;
-        size_t o = 0;
-        while (rep[o] == oth[o])
-            o++;
         unsigned es = chk->elem_size && i < chk->nelem_size
                           ? chk->elem_size[i] : 1;
-        es = es ? es : 1;
-        uint64_t e = o / es, start = e * es;
-        size_t k = es < 8 ? es : 8;
-        if (start + k > a->bytes)
-            k = a->bytes - start;
-        chk->differs = 1;
-        chk->diff_arg = (long)i;
-        chk->diff_byte = o;
-        chk->diff_elem = e;
-        memcpy(chk->diff_bytes[0], rep + start, k);
-        memcpy(chk->diff_bytes[1], oth + start, k);
-        return;
+        if (output_differs(mi, a->buf, a->bytes, es, WM_DIFF_ARG, i, chk))
+            return;
     }
+    for (size_t t = 0; t < l->ntextures; t++) {
+        const wm_ptx_texture *x = &l->textures[t];
+        unsigned texel = (unsigned)wm_ptx_type_size(x->format) * x->channels;
+        if (x->surface && output_differs(mi, x->data, x->bytes, texel,
+                                         WM_DIFF_SURFACE, t, chk))
+            return;
+    }
+    for (size_t g = 0; g < l->nglobals; g++)
+        if (output_differs(mi, l->globals[g].out, l->globals[g].bytes, 1,
+                    WM_DIFF_GLOBAL, g, chk)) {
+            chk->diff_name = l->globals[g].name;
+            return;
+        }
 }
 
 /* The other run's launch: l with every buffer, extra buffer, by-value
@@ -331,7 +372,7 @@ wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
                                            flags | WMI_RUN_ALT);
     wm_agg_free(scratch);
     wm_ptx_check_clear(&alt);
-    int differs = st2 == WM_OK ? buffers_differ(l, &mi) : 0;
+    int differs = st2 == WM_OK ? outputs_differ(l, &mi, cap) : 0;
     if (st2 == WM_ERR_NOMEM || differs < 0) {
         st = WM_ERR_NOMEM;
     } else if (st2 != WM_OK) {

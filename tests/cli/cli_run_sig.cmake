@@ -7,15 +7,6 @@ set(K90 ${PROJECT_SOURCE_DIR}/examples/kernels/sm_90)
 set(P ${PROJECT_SOURCE_DIR}/tests/ptx)
 set(B ${CMAKE_CURRENT_BINARY_DIR})
 
-# Runs a file check after the test that writes the file.
-function(wm_file_hex NAME AFTER FILE HEX)
-  add_test(NAME ${NAME} COMMAND ${CMAKE_COMMAND} -DFILE=${FILE} -DHEX=${HEX}
-    ${ARGN} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/file_hex.cmake)
-  set_tests_properties(${NAME} PROPERTIES DEPENDS cli_${AFTER}
-                       FIXTURES_REQUIRED ${AFTER})
-  set_tests_properties(cli_${AFTER} PROPERTIES FIXTURES_SETUP ${AFTER})
-endfunction()
-
 # 1. the signature: every parameter, what the compilers add
 wm_cli_test(NAME run_list_cuda ARGS run ${P}/sig.ptx --list
   GOLDEN run_list_cuda.txt)

@@ -77,12 +77,14 @@ wm_cli_test(NAME run_tex_refused_slot EXIT 2
 # --check all's second run (the warps in the other order) works on a copy
 # of the surface: its :out= file holds the reported run's texels
 # (tests/ptx/sched_state.ptx's surf: {warp that ran last, 1 + 1} from
-# iota), and out[0] = the count found, 1 in both runs
-wm_cli_test(NAME run_surf_check_all
+# iota), and out[0] = the count found, 1 in both runs; texel 0 (the warp
+# that ran last: 2, or 0 reversed) is what the comparison names
+wm_cli_test(NAME run_surf_check_all EXIT 1
   ARGS run ${PROJECT_SOURCE_DIR}/tests/ptx/sched_state.ptx --kernel surf
        --grid 1 --block 96 --arg surf1d:u32[2]:iota:out=${B}/surf_check.bin
        --arg u32[1]:out=${B}/surf_check_out.bin --check all --draw 0
-  STDOUT "check: 0 race hazards, 0 uninitialized reads, schedules in-order and reverse agree\n")
+  STDOUT "check: outputs differ between schedules in-order and reverse: surface 0, element 0 \\(byte 0\\): 0x00000002 vs 0x00000000\n"
+         "check: 0 race hazards, 0 uninitialized reads, schedules in-order and reverse differ\n")
 wm_file_hex(run_surf_check_all_texels run_surf_check_all ${B}/surf_check.bin
   0200000002000000)
 wm_file_hex(run_surf_check_all_out run_surf_check_all ${B}/surf_check_out.bin

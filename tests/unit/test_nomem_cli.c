@@ -207,9 +207,9 @@ int main(void)
                              "f32[2048]:rand=3", "--arg", "i32=64", "--arg",
                              "i32=32", "--format", "csv", "-j", "1", NULL};
     /* --check all: the checker, and the second schedule's run on copies
-       of the surface and the buffer */
+       of the surface and the buffer (one warp: the orders agree) */
     const char *run_sched[] = {"run", sched_ptx, "--kernel", "surf", "--grid",
-                               "1", "--block", "96", "--arg",
+                               "1", "--block", "32", "--arg",
                                "surf1d:u32[2]:iota", "--arg", "u32[1]",
                                "--check", "all", "--draw", "0", NULL};
     /* a kernel named by its demangled name: the matcher describes each */

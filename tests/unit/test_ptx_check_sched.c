@@ -210,8 +210,11 @@ static wm_ptx_module *state_module(void)
 
 /* `surf` on 3 warps with its surface in memory of its own, {0, 5}: the
    surface and out hold the first run's values ({warp that ran last, 6},
-   5), and the second run, from {0, 5} too, finds the same out. */
-static void surface(const wm_ptx_module *m, wm_ptx_schedule s, uint32_t last)
+   5), and the second run, from {0, 5} too, finds the same out; the
+   surface's texel 0 holds the warp that ran last in each order (last,
+   other), which the comparison names. */
+static void surface(const wm_ptx_module *m, wm_ptx_schedule s, uint32_t last,
+                    uint32_t other)
 {
     uint32_t texels[2] = {0, 5}, out[1] = {77};
     wm_ptx_texture t;
@@ -232,7 +235,14 @@ static void surface(const wm_ptx_module *m, wm_ptx_schedule s, uint32_t last)
     l.ntextures = 1;
     wm_ptx_check chk;
     CHECK_EQ(run_sched(m, "surf", &l, s, &chk), WM_OK);
-    CHECK_EQ(chk.differs, 0);
+    CHECK_EQ(chk.differs, 1);
+    CHECK_EQ(chk.diff_in, WM_DIFF_SURFACE);
+    CHECK_EQ(chk.diff_arg, 0);
+    CHECK_EQ(chk.diff_elem, 0u);
+    CHECK_EQ(chk.diff_byte, 0u);
+    CHECK_EQ(chk.diff_elem_bytes, 4u);
+    CHECK_EQ(chk.diff_bytes[0][0], last);
+    CHECK_EQ(chk.diff_bytes[1][0], other);
     CHECK_EQ(out[0], 5u);
     CHECK_EQ(texels[0], last);
     CHECK_EQ(texels[1], 6u);
@@ -243,9 +253,10 @@ static void surface(const wm_ptx_module *m, wm_ptx_schedule s, uint32_t last)
    the run and read back after it, into memory of its own or (alias) into
    the bytes it was set from, as the CLI's --global does: they hold the
    first run's {warp that ran last, 6}, and the second run, from {0, 5}
-   too, finds the same out[0]. */
+   too, finds the same out[0]; state[0] differs (last, other), and the
+   comparison names the variable. */
 static void globals(const wm_ptx_module *m, wm_ptx_schedule s, int alias,
-                    uint32_t last)
+                    uint32_t last, uint32_t other)
 {
     uint32_t init[2] = {0, 5}, back[2] = {77, 77}, out[1] = {77};
     uint32_t *got = alias ? init : back;
@@ -256,7 +267,13 @@ static void globals(const wm_ptx_module *m, wm_ptx_schedule s, int alias,
     l.nglobals = 1;
     wm_ptx_check chk;
     CHECK_EQ(run_sched(m, "glob", &l, s, &chk), WM_OK);
-    CHECK_EQ(chk.differs, 0);
+    CHECK_EQ(chk.differs, 1);
+    CHECK_EQ(chk.diff_in, WM_DIFF_GLOBAL);
+    CHECK_EQ(chk.diff_arg, 0);
+    CHECK(chk.diff_name && strcmp(chk.diff_name, "state") == 0);
+    CHECK_EQ(chk.diff_byte, 0u);
+    CHECK_EQ(chk.diff_bytes[0][0], last);
+    CHECK_EQ(chk.diff_bytes[1][0], other);
     CHECK_EQ(out[0], 5u);
     CHECK_EQ(got[0], last);
     CHECK_EQ(got[1], 6u);
@@ -288,11 +305,11 @@ int main(void)
     wm_ptx_free(m);
     wm_ptx_module *ms = state_module();
     if (ms) {
-        surface(ms, WM_SCHED_IN_ORDER, 2);
-        surface(ms, WM_SCHED_REVERSE, 0);
+        surface(ms, WM_SCHED_IN_ORDER, 2, 0);
+        surface(ms, WM_SCHED_REVERSE, 0, 2);
         for (int alias = 0; alias < 2; alias++) {
-            globals(ms, WM_SCHED_IN_ORDER, alias, 2);
-            globals(ms, WM_SCHED_REVERSE, alias, 0);
+            globals(ms, WM_SCHED_IN_ORDER, alias, 2, 0);
+            globals(ms, WM_SCHED_REVERSE, alias, 0, 2);
         }
     }
     wm_ptx_free(ms);

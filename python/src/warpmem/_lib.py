@@ -168,7 +168,9 @@ class Check(Structure):
                 ("dropped", c_uint64), ("differs", c_int), ("other", c_int),
                 ("diff_arg", c_long), ("diff_byte", c_uint64),
                 ("diff_elem", c_uint64),
-                ("diff_bytes", (ctypes.c_ubyte * 8) * 2)]
+                ("diff_bytes", (ctypes.c_ubyte * 8) * 2),
+                ("diff_in", c_int), ("diff_elem_bytes", c_uint),
+                ("diff_name", ctypes.c_char_p)]
 
 
 CHECK_RACE, CHECK_INIT, CHECK_SCHEDULES = 1, 2, 4
