@@ -56,7 +56,8 @@ int rv_buffer(const char *s, size_t n, void **buf, size_t *bytes, char **out,
     size_t esz = wm_ptx_type_size(t);
     if (end == br + 1 || *end != ']' || errno || count == 0 ||
         count > ((uint64_t)1 << 32) / esz)
-        return cli_usage_error("'%.*s': expected TYPE[N] with 1 <= N",
+        return cli_usage_error("'%.*s': expected TYPE[N] with 1 <= N and "
+                               "at most 2^32 bytes",
                                (int)n, s), 0;
     char init[128] = "zeros", file[512] = "";
     char *q = end + 1;

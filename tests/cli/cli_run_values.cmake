@@ -77,3 +77,11 @@ wm_file_hex(run_global_out_check_in-order_state run_global_out_check_in-order
   ${B}/sched_glob_state_in-order.bin 0200000001000000)
 wm_file_hex(run_global_out_check_reverse_state run_global_out_check_reverse
   ${B}/sched_glob_state_reverse.bin 0000000001000000)
+
+# a module variable's buffer names its limit: 1 <= N, at most 2^32 bytes
+foreach(c "0" "1073741825")
+  wm_cli_test(NAME run_global_count_${c} EXIT 2
+    ARGS run ${P}/sched_state.ptx --kernel glob --grid 1 --block 32
+         --arg u32[1] --global state=u32[${c}]
+    STDERR "^warpmem: error: 'u32\\[${c}\\]': expected TYPE\\[N\\] with 1 <= N and at most 2\\^32 bytes\n$")
+endforeach()
