@@ -482,8 +482,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
                    (r = cli_compare_opt(argc, argv, &i, &o->compare)) ||
                    (r = report_opt(argc, argv, &i, o))) {
             if (r < 0)
-                return o->nomem || o->rv.bad_file ? WM_EXIT_INPUT
-                                                  : WM_EXIT_USAGE;
+                return o->nomem || o->rv.nomem || o->rv.bad_file
+                           ? WM_EXIT_INPUT : WM_EXIT_USAGE;
         } else if (cli_flag(argv, i, "--list", NULL)) {
             o->list = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {

@@ -67,17 +67,23 @@ int rv_buffer(const char *s, size_t n, void **buf, size_t *bytes, char **out,
         size_t l = strcspn(q, ":");
         if (strncmp(q, "out=", 4) == 0) {
             free(*out);
-            *out = malloc(l - 3);
-            if (*out) {
-                memcpy(*out, q + 4, l - 4);
-                (*out)[l - 4] = 0;
+            if (!(*out = malloc(l - 3))) { /* never a dropped output */
+                rv->nomem = 1;
+                return cli_error("out of memory"), 0;
             }
+            memcpy(*out, q + 4, l - 4);
+            (*out)[l - 4] = 0;
         } else if (strncmp(q, "file=", 5) == 0 && l - 5 < sizeof file) {
             memcpy(file, q + 5, l - 5);
             file[l - 5] = 0;
         } else if (l < sizeof init) {
             memcpy(init, q, l);
             init[l] = 0;
+        } else { /* no fill rule is this long: never ignored */
+            free(*out);
+            *out = NULL;
+            return cli_usage_error("'%.*s': unknown fill '%.*s'", (int)n, s,
+                                   (int)l, q), 0;
         }
         q += l;
     }
@@ -91,6 +97,7 @@ int rv_buffer(const char *s, size_t n, void **buf, size_t *bytes, char **out,
     if (!*buf) {
         free(*out);
         *out = NULL;
+        rv->nomem = 1;
         return cli_error("cannot allocate %zu bytes", *bytes), 0;
     }
     if (*file) {
@@ -276,8 +283,10 @@ int rv_global(const char *spec, run_values *rv)
                                "[:init][:out=PATH]", spec), 0;
     wm_ptx_global *g = &rv->globals[rv->nglobals];
     char *name = malloc((size_t)(eq - spec) + 1);
-    if (!name)
+    if (!name) {
+        rv->nomem = 1;
         return cli_error("out of memory"), 0;
+    }
     memcpy(name, spec, (size_t)(eq - spec));
     name[eq - spec] = 0;
     void *buf;

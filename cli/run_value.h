@@ -35,6 +35,7 @@ typedef struct run_values {
     char *inputs[RV_MAX]; /* file= / bytes:file= paths read */
     size_t ninputs;
     int bad_file; /* a :file= could not be read or did not match */
+    int nomem;    /* a buffer or a name could not be allocated */
 } run_values;
 
 /* Is spec a by-value form ('{...}', bytes:... or tmap:...)? */

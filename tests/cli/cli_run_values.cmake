@@ -85,3 +85,10 @@ foreach(c "0" "1073741825")
          --arg u32[1] --global state=u32[${c}]
     STDERR "^warpmem: error: 'u32\\[${c}\\]': expected TYPE\\[N\\] with 1 <= N and at most 2\\^32 bytes\n$")
 endforeach()
+# a fill rule too long for any rule is refused, not ignored (the buffer
+# used to stay zeros)
+string(REPEAT "1" 140 ones)
+wm_cli_test(NAME run_global_fill_too_long EXIT 2
+  ARGS run ${P}/sched_state.ptx --kernel glob --grid 1 --block 32
+       --arg u32[1] --global state=u32[2]:rand=${ones}
+  STDERR "^warpmem: error: 'u32\\[2\\]:rand=1+': unknown fill 'rand=1+'\n$")

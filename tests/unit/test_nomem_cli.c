@@ -116,9 +116,24 @@ static int make_argv(const char *const *src, char **dst)
 }
 
 static char base_out[MAX_OUT], got_out[MAX_OUT], got_err[8192];
+static char base_file[4096], got_file[4096];
 
-/* Count the allocations of one run, then fail each in turn. */
-static void inject_all(const char *name, char *const *argv,
+/* The bytes of the output file path (NULL: none) after a run, into buf;
+   -1 when the run left no such file. */
+static long file_of(const char *path, char *buf, size_t cap)
+{
+    if (!path)
+        return 0;
+    if (access(path, F_OK) != 0)
+        return -1;
+    return (long)slurp(path, buf, cap);
+}
+
+/* Count the allocations of one run, then fail each in turn.  file: an
+   output file the command writes (NULL: none), removed before each run:
+   a run that exits 0 must have written it, byte for byte as without
+   injection (an output the user asked for is never dropped). */
+static void inject_all(const char *name, char *const *argv, const char *file,
                        unsigned long *total, unsigned long *worked_around)
 {
     const char *only = getenv("WM_NOMEM_ONLY");
@@ -127,10 +142,14 @@ static void inject_all(const char *name, char *const *argv,
     int argc = 0;
     while (argv[argc])
         argc++;
+    if (file)
+        unlink(file);
     int rc = run_once(argc, argv, 0);
     unsigned long count = nomem_count();
     size_t nbase = slurp(out_path, base_out, sizeof base_out);
+    long nfile = file_of(file, base_file, sizeof base_file);
     CHECK_EQ(rc, WM_EXIT_OK);
+    CHECK(nfile >= 0);
     CHECK_EQ(nomem_live(), 0);
     CHECK(nbase > 0);
     if (rc != WM_EXIT_OK) {
@@ -141,15 +160,20 @@ static void inject_all(const char *name, char *const *argv,
     }
     unsigned long around = 0;
     for (unsigned long at = 1; at <= count; at++) {
+        if (file)
+            unlink(file);
         rc = run_once(argc, argv, at);
         size_t nout = slurp(out_path, got_out, sizeof got_out);
+        long ngot = file_of(file, got_file, sizeof got_file);
         slurp(err_path, got_err, sizeof got_err);
         for (char *c = got_err; *c; c++)
             *c = (char)tolower((unsigned char)*c);
         int oom = strstr(got_err, "cannot allocate") ||
                   strstr(got_err, "out of memory");
         int same = rc == WM_EXIT_OK && nout == nbase &&
-                   memcmp(got_out, base_out, nout) == 0;
+                   memcmp(got_out, base_out, nout) == 0 && ngot == nfile &&
+                   (ngot <= 0 || memcmp(got_file, base_file,
+                                        (size_t)ngot) == 0);
         around += same ? 1u : 0u;
         int ok = nomem_failed() && nomem_live() == 0 &&
                  ((rc == WM_EXIT_INPUT && oom) || same);
@@ -158,8 +182,11 @@ static void inject_all(const char *name, char *const *argv,
                     got_err);
         if (!ok)
             fprintf(stderr, "%s: allocation %lu of %lu failed: exit %d, %ld "
-                            "blocks left, stderr: %s\n",
-                    name, at, count, rc, nomem_live(), got_err);
+                            "blocks left, output file %s, stderr: %s\n",
+                    name, at, count, rc, nomem_live(),
+                    ngot < 0 ? "missing" : ngot == nfile ? "as expected"
+                                                         : "different",
+                    got_err);
         CHECK(ok);
     }
     printf("%s: %lu allocations, %lu worked around\n", name, count, around);
@@ -177,7 +204,8 @@ int main(void)
     snprintf(out_path, sizeof out_path, "%s/stdout", tmpdir);
     snprintf(err_path, sizeof err_path, "%s/stderr", tmpdir);
     char copy_ptx[512], transpose_ptx[512], npy_in[512], npy_out[512],
-        out_spec[600], file_spec[600], expr_file[512], sched_ptx[512];
+        out_spec[600], file_spec[600], expr_file[512], sched_ptx[512],
+        state_bin[512], global_spec[600];
     snprintf(copy_ptx, sizeof copy_ptx, "%s/examples/kernels/sm_80/copy.ptx",
              WM_SOURCE_DIR);
     snprintf(transpose_ptx, sizeof transpose_ptx,
@@ -189,6 +217,9 @@ int main(void)
     snprintf(file_spec, sizeof file_spec, "f32[4]:file=%s", npy_in);
     snprintf(sched_ptx, sizeof sched_ptx, "%s/tests/ptx/sched_state.ptx",
              WM_SOURCE_DIR);
+    snprintf(state_bin, sizeof state_bin, "%s/state.bin", tmpdir);
+    snprintf(global_spec, sizeof global_spec, "state=u32[2]:iota:out=%s",
+             state_bin);
     snprintf(expr_file, sizeof expr_file,
              "%s/examples/expr/transpose_padded.expr", WM_SOURCE_DIR);
     /* fills: rand and a lazily filled 1 MiB iota buffer; JSON report */
@@ -212,6 +243,10 @@ int main(void)
                                "1", "--block", "32", "--arg",
                                "surf1d:u32[2]:iota", "--arg", "u32[1]",
                                "--check", "all", "--draw", "0", NULL};
+    /* a module variable set and read back into a file */
+    const char *run_global[] = {"run", sched_ptx, "--kernel", "glob", "--grid",
+                                "1", "--block", "32", "--arg", "u32[1]",
+                                "--global", global_spec, "--draw", "0", NULL};
     /* a kernel named by its demangled name: the matcher describes each */
     const char *run_text[] = {"run", transpose_ptx, "--kernel",
                               "transpose_naive", "--grid", "1,1", "--block",
@@ -235,20 +270,21 @@ int main(void)
     const struct {
         const char *name;
         const char *const *argv;
+        const char *file; /* an output file it writes */
     } lines[] = {
-        {"run_json", run_json},       {"run_npy", run_npy},
-        {"run_csv", run_csv},         {"run_text", run_text},
-        {"run_sched", run_sched},
-        {"expr_text", expr_text},
-        {"expr_json", expr_json},     {"lint_text", lint_text},
-        {"lint_json", lint_json},     {"global_text", global_text},
-        {"shared_json", shared_json},
+        {"run_json", run_json, NULL},       {"run_npy", run_npy, npy_out},
+        {"run_csv", run_csv, NULL},         {"run_text", run_text, NULL},
+        {"run_sched", run_sched, NULL},     {"run_global", run_global, state_bin},
+        {"expr_text", expr_text, NULL},
+        {"expr_json", expr_json, NULL},     {"lint_text", lint_text, NULL},
+        {"lint_json", lint_json, NULL},     {"global_text", global_text, NULL},
+        {"shared_json", shared_json, NULL},
     };
     unsigned long total = 0, around = 0;
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         char *argv[MAX_ARGS + 1];
         if (make_argv(lines[i].argv, argv))
-            inject_all(lines[i].name, argv, &total, &around);
+            inject_all(lines[i].name, argv, lines[i].file, &total, &around);
         CHECK(argv[0] != NULL);
     }
     printf("test_nomem_cli: %zu command lines, %lu allocations each failed "
@@ -257,6 +293,7 @@ int main(void)
     unlink(out_path);
     unlink(err_path);
     unlink(npy_out);
+    unlink(state_bin);
     char in_npy[128];
     snprintf(in_npy, sizeof in_npy, "%s/out.in.npy", tmpdir);
     unlink(in_npy);
