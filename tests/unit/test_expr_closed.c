@@ -74,10 +74,13 @@ static void gen_index(char buf[1024], size_t cap, unsigned dim,
     static const unsigned coefs[] = {0, 1, 1, 2, 3, 4, 8, 16, 32, 33, 64, 128};
     size_t n = (size_t)snprintf(buf, cap, "%u", rnd(3) ? 0 : rnd(8));
     unsigned nterms = 1 + rnd(4);
-    for (unsigned t = 0; t < nterms; t++)
-        n += (size_t)snprintf(buf + n, cap - n, " + %u*%s",
-                              coefs[rnd(WM_ARRAY_LEN(coefs))],
-                              vars[rnd(nvars)]);
+    for (unsigned t = 0; t < nterms; t++) {
+        /* one draw per statement: the order of a call's arguments is
+           unspecified, and the cases must be the same on every compiler */
+        unsigned c = coefs[rnd(WM_ARRAY_LEN(coefs))];
+        const char *v = vars[rnd(nvars)];
+        n += (size_t)snprintf(buf + n, cap - n, " + %u*%s", c, v);
+    }
     char inner[400];
     snprintf(inner, sizeof inner, "%.390s", buf);
     switch (rnd(8)) {
@@ -190,8 +193,9 @@ static void random_programs(int count)
             bx = 32 * (1 + rnd(2)); /* whole warps in a row */
         while (bx * by * bz > 1024)
             bx /= 2;
+        unsigned gx = 1 + rnd(30), gy = 1 + rnd(3), gz = 1 + rnd(2);
         int n = snprintf(src, sizeof src, "block %u, %u, %u\ngrid %u, %u, %u\n",
-                         bx, by, bz, 1 + rnd(30), 1 + rnd(3), 1 + rnd(2));
+                         bx, by, bz, gx, gy, gz);
         unsigned nst = 1 + rnd(3);
         for (unsigned s = 0; s < nst; s++) {
             unsigned nd = 1 + rnd(3), dims[3], ty = rnd(WM_ARRAY_LEN(types));
@@ -200,26 +204,32 @@ static void random_programs(int count)
             unsigned nvars = 8; /* the builtins, then j (and k) */
             switch (rnd(5)) {
             case 0: loops[0] = '\0'; break;
-            case 1:
-                snprintf(loops, sizeof loops, " for j in %u..%u step %u",
-                         rnd(3), rnd(30), 1 + rnd(9));
+            case 1: {
+                unsigned lo = rnd(3), hi = rnd(30), st = 1 + rnd(9);
+                snprintf(loops, sizeof loops, " for j in %u..%u step %u", lo,
+                         hi, st);
                 nvars = 9;
                 break;
-            case 2:
+            }
+            case 2: {
+                unsigned hj = rnd(4), hk = rnd(40);
                 snprintf(loops, sizeof loops, " for j in 0..%u for k in j..%u",
-                         rnd(4), rnd(40));
+                         hj, hk);
                 nvars = 10;
                 break;
+            }
             case 3: /* a bound the block decides: no rows in closed form */
                 snprintf(loops, sizeof loops, " for j in 0..ctaid.x %% 5 + %u",
                          rnd(12));
                 nvars = 9;
                 break;
-            default:
-                snprintf(loops, sizeof loops, " for j in 0..%u step %u",
-                         rnd(60), 1 + rnd(4));
+            default: {
+                unsigned hi = rnd(60), st = 1 + rnd(4);
+                snprintf(loops, sizeof loops, " for j in 0..%u step %u", hi,
+                         st);
                 nvars = 9;
                 break;
+            }
             }
             for (unsigned k = 0; k < nd; k++) {
                 dims[k] = rnd(2) ? 1u << (4 + rnd(10)) : 17 + rnd(3000);
