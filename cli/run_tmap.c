@@ -271,7 +271,9 @@ int rv_tmap_arg(const char *spec, wm_ptx_arg *a, run_values *rv)
              (unsigned long long)(bytes / es), (int)dl, data);
     wm_ptx_arg *x = &rv->extra[rv->nextra];
     size_t xb;
-    if (!rv_buffer(buf, strlen(buf), &x->buf, &xb,
+    char ctx[1024];
+    snprintf(ctx, sizeof ctx, "--arg '%s': data '%s'", spec, buf);
+    if (!rv_buffer(ctx, buf, strlen(buf), &x->buf, &xb,
                    &rv->extra_out[rv->nextra], rv))
         return 0;
     x->bytes = xb;

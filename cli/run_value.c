@@ -34,31 +34,30 @@ static void note_input(run_values *rv, const char *path, size_t n)
     rv->inputs[rv->ninputs++] = p;
 }
 
-int rv_buffer(const char *s, size_t n, void **buf, size_t *bytes, char **out,
-              run_values *rv)
+int rv_buffer(const char *ctx, const char *s, size_t n, void **buf,
+              size_t *bytes, char **out, run_values *rv)
 {
     char spec[512];
     if (n >= sizeof spec)
-        return cli_usage_error("'%.*s': too long", (int)n, s), 0;
+        return cli_usage_error("%s: too long", ctx), 0;
     memcpy(spec, s, n);
     spec[n] = 0;
     char *br = strchr(spec, '[');
     wm_ptx_type t;
     if (!br)
-        return cli_usage_error("'%s': expected TYPE[N]", spec), 0;
+        return cli_usage_error("%s: expected TYPE[N]", ctx), 0;
     *br = 0;
     if (wm_ptx_type_parse(spec, &t) != WM_OK)
-        return cli_usage_error("'%.*s': unknown type '%s'", (int)n, s, spec),
-               0;
+        return cli_usage_error("%s: unknown type '%s'", ctx, spec), 0;
     char *end;
     errno = 0;
     unsigned long long count = strtoull(br + 1, &end, 10);
     size_t esz = wm_ptx_type_size(t);
     if (end == br + 1 || *end != ']' || errno || count == 0 ||
         count > ((uint64_t)1 << 32) / esz)
-        return cli_usage_error("'%.*s': expected TYPE[N] with 1 <= N and "
-                               "at most 2^32 bytes",
-                               (int)n, s), 0;
+        return cli_usage_error("%s: expected TYPE[N] with 1 <= N and at "
+                               "most 2^32 bytes",
+                               ctx), 0;
     char init[128] = "zeros", file[512] = "";
     char *q = end + 1;
     *out = NULL;
@@ -69,7 +68,7 @@ int rv_buffer(const char *s, size_t n, void **buf, size_t *bytes, char **out,
             free(*out);
             if (!(*out = malloc(l - 3))) { /* never a dropped output */
                 rv->nomem = 1;
-                return cli_error("out of memory"), 0;
+                return cli_error("%s: out of memory", ctx), 0;
             }
             memcpy(*out, q + 4, l - 4);
             (*out)[l - 4] = 0;
@@ -82,15 +81,15 @@ int rv_buffer(const char *s, size_t n, void **buf, size_t *bytes, char **out,
         } else { /* no fill rule is this long: never ignored */
             free(*out);
             *out = NULL;
-            return cli_usage_error("'%.*s': unknown fill '%.*s'", (int)n, s,
-                                   (int)l, q), 0;
+            return cli_usage_error("%s: unknown fill '%.*s'", ctx, (int)l, q),
+                   0;
         }
         q += l;
     }
     if (*q) {
         free(*out);
         *out = NULL;
-        return cli_usage_error("'%.*s': unexpected '%s'", (int)n, s, q), 0;
+        return cli_usage_error("%s: unexpected '%s'", ctx, q), 0;
     }
     *bytes = (size_t)count * esz;
     *buf = calloc(*bytes + 16, 1);
@@ -98,7 +97,7 @@ int rv_buffer(const char *s, size_t n, void **buf, size_t *bytes, char **out,
         free(*out);
         *out = NULL;
         rv->nomem = 1;
-        return cli_error("cannot allocate %zu bytes", *bytes), 0;
+        return cli_error("%s: cannot allocate %zu bytes", ctx, *bytes), 0;
     }
     if (*file) {
         char text[512];
@@ -111,8 +110,8 @@ int rv_buffer(const char *s, size_t n, void **buf, size_t *bytes, char **out,
             goto fail;
         }
     } else if (wm_ptx_fill(*buf, t, (size_t)count, init) != WM_OK) {
-        cli_usage_error("unknown init '%s' (zeros, iota, rand=SEED, "
-                        "file=PATH)", init);
+        cli_usage_error("%s: unknown init '%s' (zeros, iota, rand=SEED, "
+                        "file=PATH)", ctx, init);
         goto fail;
     }
     return 1;
@@ -234,7 +233,10 @@ int rv_value_arg(const char *spec, wm_ptx_arg *a, run_values *rv)
                                        RV_MAX), 0;
             wm_ptx_arg *x = &rv->extra[rv->nextra];
             size_t bytes;
-            if (!rv_buffer(f, fl, &x->buf, &bytes,
+            char ctx[1024];
+            snprintf(ctx, sizeof ctx, "--arg '%s': field '%.*s'", spec,
+                     (int)fl, f);
+            if (!rv_buffer(ctx, f, fl, &x->buf, &bytes,
                            &rv->extra_out[rv->nextra], rv))
                 return 0;
             x->bytes = bytes;
@@ -291,8 +293,9 @@ int rv_global(const char *spec, run_values *rv)
     name[eq - spec] = 0;
     void *buf;
     size_t bytes;
-    char *out = NULL;
-    if (!rv_buffer(eq + 1, strlen(eq + 1), &buf, &bytes, &out, rv)) {
+    char *out = NULL, ctx[1024];
+    snprintf(ctx, sizeof ctx, "--global '%s'", spec);
+    if (!rv_buffer(ctx, eq + 1, strlen(eq + 1), &buf, &bytes, &out, rv)) {
         free(name);
         return 0;
     }

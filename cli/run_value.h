@@ -48,8 +48,10 @@ int rv_value_arg(const char *spec, wm_ptx_arg *a, run_values *rv);
 
 /* A buffer TYPE[N][:init][:file=PATH][:out=PATH] (text of n bytes):
    allocates *buf (bytes in *bytes), the out path in *out, a :file= path
-   noted in rv's inputs; 1 or 0 (error shown). */
-int rv_buffer(const char *s, size_t n, void **buf, size_t *bytes, char **out,
+   noted in rv's inputs; 1 or 0 (error shown, after ctx: the argument as
+   the user gave it, "--global 'x=f32[0]'"). */
+int rv_buffer(const char *ctx, const char *s, size_t n, void **buf,
+              size_t *bytes, char **out,
               run_values *rv);
 
 /* Parse --arg tmap:... (run_tmap.c): the 128 map bytes in *a, the

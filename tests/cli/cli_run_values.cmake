@@ -45,7 +45,7 @@ wm_cli_test(NAME run_inlined_call_site_json
 wm_cli_test(NAME run_struct_field_bad_init EXIT 2
   ARGS run ${C}/for_each_sm_80.ptx --grid 1 --block 32
        --arg "{f32[4]:bogus, f32[4], i32=3}" --arg i32=4
-  STDERR "^warpmem: error: unknown init 'bogus' \\(zeros, iota, rand=SEED, file=PATH\\)\n$")
+  STDERR "^warpmem: error: --arg '{f32\\[4\\]:bogus, f32\\[4\\], i32=3}': field 'f32\\[4\\]:bogus': unknown init 'bogus' \\(zeros, iota, rand=SEED, file=PATH\\)\n$")
 # --global's :file= is read as --arg's: a .npy header is parsed (it was
 # taken as data: "size differs"), a bad one is an input error (exit 4)
 wm_cli_test(NAME run_global_npy_bad EXIT 4
@@ -83,7 +83,7 @@ foreach(c "0" "1073741825")
   wm_cli_test(NAME run_global_count_${c} EXIT 2
     ARGS run ${P}/sched_state.ptx --kernel glob --grid 1 --block 32
          --arg u32[1] --global state=u32[${c}]
-    STDERR "^warpmem: error: 'u32\\[${c}\\]': expected TYPE\\[N\\] with 1 <= N and at most 2\\^32 bytes\n$")
+    STDERR "^warpmem: error: --global 'state=u32\\[${c}\\]': expected TYPE\\[N\\] with 1 <= N and at most 2\\^32 bytes\n$")
 endforeach()
 # a fill rule too long for any rule is refused, not ignored (the buffer
 # used to stay zeros)
@@ -91,4 +91,4 @@ string(REPEAT "1" 140 ones)
 wm_cli_test(NAME run_global_fill_too_long EXIT 2
   ARGS run ${P}/sched_state.ptx --kernel glob --grid 1 --block 32
        --arg u32[1] --global state=u32[2]:rand=${ones}
-  STDERR "^warpmem: error: 'u32\\[2\\]:rand=1+': unknown fill 'rand=1+'\n$")
+  STDERR "^warpmem: error: --global 'state=u32\\[2\\]:rand=1+': unknown fill 'rand=1+'\n$")
