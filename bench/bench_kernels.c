@@ -222,7 +222,10 @@ static void init(kbench *k, const char *name, const char *ptx,
      (k)->block[1] = (by))
 
 /* The example kernels and their sizes (each interpreted run well under a
- * second of CPU on the 2-core development machine). */
+ * second of CPU on the 2-core development machine).  One function on
+ * purpose: it is the table of cases, a few lines each (launch, buffers,
+ * arguments), read side by side; a function per case would only add
+ * names. */
 static int make_bench(kbench *c, unsigned which)
 {
     switch (which) {

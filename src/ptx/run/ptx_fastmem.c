@@ -920,13 +920,13 @@ int wmi_ptx_fast_ldst_affine(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         *st = mo->htap ? tap_repeat(c, pc, (wm_space)mo->space,
                                     (wm_op)mo->op, mo->size, x0, d, hot)
                        : WM_OK;
+        if (c->flags & WMI_RUN_CHECK) /* (fast_ldst fills them itself) */
+            fill_lanes(c->acc.addr, x0, d);
     } else if (!fast_any(c, w, in, pc, WMI_FULL, store, 1, x0, (uint64_t)d,
                          st)) {
         return 0;
     }
-    if (c->flags & WMI_RUN_CHECK) { /* --check: the lanes, as ldst gives them */
-        fill_lanes(c->acc.addr, x0, d);
+    if (c->flags & WMI_RUN_CHECK) /* --check: the lanes in c->acc.addr */
         wmi_check_fast(c, w, in, pc, WMI_FULL, store);
-    }
     return 1;
 }
