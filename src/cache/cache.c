@@ -61,6 +61,16 @@ typedef struct level {
     uint32_t nsets, ways;
 } level;
 
+/* The store just replayed, when its lines all stayed in L2 (a repeat of
+ * it hits them all and moves nothing): its line words (in the wave's
+ * trace; NULL when there is none) and its sector and part-written sector
+ * counts. */
+typedef struct store_rep {
+    const uint64_t *line;
+    unsigned nl;
+    unsigned sectors, partial;
+} store_rep;
+
 struct wm_cache {
     wm_cache_config cfg;
     level *l1; /* one per SM */
@@ -78,6 +88,7 @@ struct wm_cache {
     /* replay scratch */
     size_t *acc;  /* access offsets, grouped by (cta, warp) */
     size_t capacc;
+    store_rep rep; /* the access just replayed, when a store */
 };
 
 /* ---- trace ------------------------------------------------------------- */
@@ -734,6 +745,53 @@ typedef struct acc_out {
     double tlb;      /* the cycles its TLB misses add */
 } acc_out;
 
+/* Whether no set of s[0..n) holds more than ways of them (then none of n
+ * lines put into those sets pushed out another).  Past 2 x ways lines the
+ * answer is taken to be no; below, only a majority set can hold more. */
+static int sets_hold(way *const *s, unsigned n, unsigned ways)
+{
+    if (n <= ways)
+        return 1;
+    if (n > 2 * ways)
+        return 0;
+    way *cand = s[0];
+    unsigned votes = 0, count = 0;
+    for (unsigned i = 0; i < n; i++) { /* Boyer-Moore majority vote */
+        if (votes == 0)
+            cand = s[i];
+        votes += s[i] == cand ? 1 : (unsigned)-1;
+    }
+    for (unsigned i = 0; i < n; i++)
+        count += s[i] == cand;
+    return count <= ways;
+}
+
+/* A store of the same line words as the store just replayed (a column of
+ * lines that the warps of a CTA write in turn, a sector each): its lines
+ * are the most recent of their sets, in the order the store left them,
+ * with these sectors valid and dirty, so each sector hits and taking them
+ * again in the same order leaves every set as it was; only the counts
+ * move. */
+static int store_repeats(const store_rep *r, const uint64_t *line,
+                         unsigned nl)
+{
+    return r->line && r->nl == nl &&
+           memcmp(r->line, line, nl * sizeof *line) == 0;
+}
+
+static void store_again(wm_cache_stats *st, const store_rep *r, acc_out *o)
+{
+    st->l1_st_sectors += r->sectors;
+    st->l2_wr_partial += r->partial;
+    st->l2_wr_sectors += r->sectors;
+    st->l2_wr_hits += r->sectors;
+    st->l1_data_wavefronts += (r->sectors + 3) / 4;
+    unsigned data = (r->sectors + 3) / 4, tag = (r->nl + 3) / 4;
+    o->pipe = data > tag ? data : tag;
+    o->sectors = r->sectors;
+    o->missed = 0;
+}
+
 /* One warp access (header at h) on SM sm, into *o. */
 static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
                            acc_out *o)
@@ -751,9 +809,14 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
         st->bytes += h[1] >> 32;
     st->l1_wavefronts += (nl + 3) / 4;
     o->tlb = wmi_ctlb_access(&c->tlb, sm, h + 2, nl, st);
-    level *lv1 = &c->l1[sm];
-    unsigned sectors = 0, missed = 0;
     o->served = kind == WMI_CK_ATOM ? 1 : 0;
+    if (kind == WMI_CK_ST && store_repeats(&c->rep, h + 2, nl)) {
+        store_again(st, &c->rep, o);
+        return WM_OK;
+    }
+    c->rep.line = NULL;
+    level *lv1 = &c->l1[sm];
+    unsigned sectors = 0, missed = 0, partial = 0;
     int l2only = kind == WMI_CK_ST || kind == WMI_CK_ATOM ||
                  kind == WM_CACHE_LD_CG || kind == WM_CACHE_LD_CV;
     way *s1[2 * WM_MAX_LANES], *s2[2 * WM_MAX_LANES];
@@ -769,8 +832,7 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
         if (kind == WMI_CK_ST || kind == WMI_CK_ATOM) {
             st->l1_st_sectors += popc16(mask);
             if (kind == WMI_CK_ST)
-                st->l2_wr_partial +=
-                    popc16(mask & ~(unsigned)(h[2 + i] >> 4 & 0xf));
+                partial += popc16(mask & ~(unsigned)(h[2 + i] >> 4 & 0xf));
             l2_write(c, st, s2[i], li, mask, kind == WMI_CK_ATOM);
             if (kind == WMI_CK_ATOM)
                 missed += popc16(mask);
@@ -809,11 +871,16 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
         }
         set_bits(w, miss, 0);
     }
+    st->l2_wr_partial += partial;
     unsigned data = (sectors + 3) / 4, tag = (nl + 3) / 4;
     st->l1_data_wavefronts += data;
     o->pipe = data > tag ? data : tag;
     o->sectors = sectors;
     o->missed = missed;
+    /* a store that pushed none of its own lines out: the same store next
+     * repeats it */
+    if (kind == WMI_CK_ST && sets_hold(s2, nl, c->l2.ways))
+        c->rep = (store_rep){h + 2, nl, sectors, partial};
     return WM_OK;
 }
 
@@ -937,6 +1004,7 @@ static wm_status replay(wm_cache *c)
     free(start);
     free(cur);
     free(ival);
+    c->rep.line = NULL; /* in the trace, which the next wave overwrites */
     t->n = t->ncta = 0;
     return st;
 }

@@ -1,7 +1,7 @@
 /*
  * test_cache.c -- the hierarchy model (src/cache/cache.c): hand-computed cases,
- * a brute-force reference (fully associative LRU lists, slow and obviously
- * right) checked against the fast model on random streams, the occupancy
+ * a brute-force reference (LRU lists, slow and obviously right)
+ * checked against the fast model on random streams, the occupancy
  * and carve-out of the GPU profiles, and the model fed by the PTX
  * interpreter and by index expressions.
  */
@@ -397,27 +397,36 @@ static int rinsert(rcache *r, uint64_t tag, int back, uint64_t *wb)
     return 0;
 }
 
+/* L2: nsets LRU lists (1: fully associative); line li is in set
+ * li % nsets, which is the model's set when it has 8 sets. */
 typedef struct rmodel {
-    rcache l1[2], l2;
+    rcache l1[2], l2[8];
+    unsigned nsets;
     wm_cache_stats s;
 } rmodel;
 
+static rcache *r_l2_set(rmodel *m, uint64_t li)
+{
+    return &m->l2[li % (m->nsets ? m->nsets : 1)];
+}
+
 static void r_l2_read(rmodel *m, uint64_t li, unsigned mask, int cv, int ef)
 {
-    int i = rfind(&m->l2, li);
+    rcache *l2 = r_l2_set(m, li);
+    int i = rfind(l2, li);
     unsigned hit = 0;
     if (i < 0)
-        i = rinsert(&m->l2, li, ef, &m->s.dram_wr_sectors);
+        i = rinsert(l2, li, ef, &m->s.dram_wr_sectors);
     else {
         if (!cv)
-            hit = m->l2.e[i].valid & mask;
+            hit = l2->e[i].valid & mask;
         if (!ef)
-            i = rtouch(&m->l2, i);
+            i = rtouch(l2, i);
     }
     m->s.l2_rd_sectors += (uint64_t)__builtin_popcount(mask);
     m->s.l2_rd_hits += (uint64_t)__builtin_popcount(hit);
     m->s.dram_rd_sectors += (uint64_t)__builtin_popcount(mask & ~hit);
-    m->l2.e[i].valid |= mask;
+    l2->e[i].valid |= mask;
 }
 
 static void r_access(rmodel *m, unsigned sm, unsigned kind, uint64_t li,
@@ -427,18 +436,19 @@ static void r_access(rmodel *m, unsigned sm, unsigned kind, uint64_t li,
     if (kind == WMI_CK_ST || kind == WMI_CK_ATOM) {
         m->s.l1_st_sectors += n;
         m->s.l2_wr_sectors += n;
-        int i = rfind(&m->l2, li);
+        rcache *l2 = r_l2_set(m, li);
+        int i = rfind(l2, li);
         if (i < 0)
-            i = rinsert(&m->l2, li, 0, &m->s.dram_wr_sectors);
+            i = rinsert(l2, li, 0, &m->s.dram_wr_sectors);
         else {
             m->s.l2_wr_hits += n;
-            i = rtouch(&m->l2, i);
+            i = rtouch(l2, i);
         }
         if (kind == WMI_CK_ATOM)
             m->s.dram_rd_sectors +=
-                (uint64_t)__builtin_popcount(mask & ~m->l2.e[i].valid);
-        m->l2.e[i].valid |= mask;
-        m->l2.e[i].dirty |= mask;
+                (uint64_t)__builtin_popcount(mask & ~l2->e[i].valid);
+        l2->e[i].valid |= mask;
+        l2->e[i].dirty |= mask;
         return;
     }
     int ef = kind == WM_CACHE_LD_EVICT_FIRST;
@@ -474,34 +484,36 @@ static uint64_t rng(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* Random streams through the fast model (fully associative, the CTAs of
- * one access each alternating between 2 SMs) and the reference. */
-static void test_reference(void)
+/* Random streams through the fast model (the CTAs of one access each
+ * alternating between 2 SMs) and the reference: L1 fully associative; L2
+ * fully associative, or (sets) 8 sets of 1 to 8 ways.  Half the stores
+ * are repeated at once, other bytes of the same sectors (the warps of a
+ * CTA writing one column of lines in turn: the model's shortcut for a
+ * repeated store). */
+static void reference_run(uint64_t seed, int sets)
 {
-    for (uint64_t seed = 1; seed <= 40; seed++) {
-        uint64_t s = seed;
-        unsigned l1cap = 1 + (unsigned)(rng(&s) % 8);
-        unsigned l2cap = l1cap + (unsigned)(rng(&s) % 24);
-        unsigned pool = 4 + (unsigned)(rng(&s) % 60);
-        wm_cache *c = small(2, 1, l1cap, 0, l2cap, 0, WM_CACHE_ORDER_INSN);
-        rmodel r;
-        memset(&r, 0, sizeof r);
-        r.l1[0].cap = r.l1[1].cap = l1cap;
-        r.l2.cap = l2cap;
-        for (unsigned k = 0; k < 3000; k++) {
-            unsigned kind = (unsigned)(rng(&s) % 7);
-            wm_access a;
-            memset(&a, 0, sizeof a);
-            a.site = kind;
-            a.space = WM_SPACE_GLOBAL;
-            a.op = kind == WMI_CK_ST     ? WM_OP_ST
-                   : kind == WMI_CK_ATOM ? WM_OP_ATOM
-                                         : WM_OP_LD;
-            a.size = 4;
-            /* up to 8 distinct lines, 1..4 sectors each, lane order =
-             * first-touch order */
-            uint64_t lines[8];
-            unsigned masks[8], nl = 1 + (unsigned)(rng(&s) % 8), lane = 0;
+    uint64_t s = seed;
+    unsigned l1cap = 1 + (unsigned)(rng(&s) % 8);
+    unsigned ways = 1 + (unsigned)(rng(&s) % 8);
+    unsigned l2cap = sets ? 8 * ways : l1cap + (unsigned)(rng(&s) % 24);
+    unsigned pool = 4 + (unsigned)(rng(&s) % 60);
+    wm_cache *c = small(2, 1, l1cap, 0, l2cap, sets ? ways : 0,
+                        WM_CACHE_ORDER_INSN);
+    rmodel r;
+    memset(&r, 0, sizeof r);
+    r.l1[0].cap = r.l1[1].cap = l1cap;
+    r.nsets = sets ? 8 : 1;
+    for (unsigned i = 0; i < r.nsets; i++)
+        r.l2[i].cap = sets ? ways : l2cap;
+    uint64_t lines[8];
+    unsigned masks[8], nl = 0, kind = 0;
+    for (unsigned k = 0; k < 3000; k++) {
+        /* the same lines and sectors as the store before, other bytes */
+        int again = kind == WMI_CK_ST && rng(&s) % 2;
+        if (!again) {
+            kind = (unsigned)(rng(&s) % 7);
+            /* up to 8 distinct lines, 1..4 sectors each */
+            nl = 1 + (unsigned)(rng(&s) % 8);
             for (unsigned i = 0; i < nl; i++) {
                 uint64_t li;
                 int dup;
@@ -517,55 +529,78 @@ static void test_reference(void)
                 }
                 lines[i] = li;
                 masks[i] = 1 + (unsigned)(rng(&s) % 15);
-                for (unsigned q = 0; q < 4; q++)
-                    if (masks[i] >> q & 1) {
-                        a.addr[lane] = li * 128 + q * 32 + 4 * (rng(&s) % 8);
-                        a.mask |= (uint64_t)1 << lane++;
-                    }
             }
-            CHECK_EQ(wm_cache_cta(c), WM_OK);
-            CHECK_EQ(wm_cache_add(c, 0, 0, &a,
-                                  kind <= WM_CACHE_LD_CV ? (wm_cache_ld)kind
-                                                         : WM_CACHE_LD_CA),
-                     WM_OK);
-            r.s.l1_wavefronts += (nl + 3) / 4;
-            /* one 4-byte lane per sector: every stored sector is partial */
-            unsigned nsect = 0;
-            for (unsigned i = 0; i < nl; i++)
-                nsect += (unsigned)__builtin_popcount(masks[i]);
-            r.s.l1_data_wavefronts += (nsect + 3) / 4;
-            if (kind == WMI_CK_ST)
-                r.s.l2_wr_partial += nsect;
-            if (kind != WMI_CK_ATOM)
-                r.s.bytes += 4u * lane;
-            for (unsigned i = 0; i < nl; i++)
-                r_access(&r, k % 2, kind, lines[i], masks[i]);
         }
-        CHECK_EQ(wm_cache_finish(c), WM_OK);
-        for (unsigned i = 0; i < r.l2.n; i++)
-            r.s.dram_wr_sectors += (uint64_t)__builtin_popcount(r.l2.e[i].dirty);
-        /* the pool (under 64 lines, 8 KiB) lies in one 2 MiB page: each
-         * SM's L1 TLB misses it once, the shared L2 TLB once */
-        r.s.tlb1_misses = 2;
-        r.s.tlb2_misses = 1;
-        wm_cache_stats t;
-        wm_cache_totals(c, &t);
-        int same = memcmp(&t, &r.s, sizeof t) == 0;
-        CHECK(same);
-        if (!same)
-            fprintf(stderr, "seed %llu: l1 hits %llu/%llu, l2 rd hits "
-                            "%llu/%llu, dram rd %llu/%llu, wr %llu/%llu\n",
-                    (unsigned long long)seed,
-                    (unsigned long long)t.l1_ld_hits,
-                    (unsigned long long)r.s.l1_ld_hits,
-                    (unsigned long long)t.l2_rd_hits,
-                    (unsigned long long)r.s.l2_rd_hits,
-                    (unsigned long long)t.dram_rd_sectors,
-                    (unsigned long long)r.s.dram_rd_sectors,
-                    (unsigned long long)t.dram_wr_sectors,
-                    (unsigned long long)r.s.dram_wr_sectors);
-        wm_cache_free(c);
+        wm_access a;
+        memset(&a, 0, sizeof a);
+        a.site = kind;
+        a.space = WM_SPACE_GLOBAL;
+        a.op = kind == WMI_CK_ST     ? WM_OP_ST
+               : kind == WMI_CK_ATOM ? WM_OP_ATOM
+                                     : WM_OP_LD;
+        a.size = 4;
+        unsigned lane = 0; /* lane order = first-touch order */
+        for (unsigned i = 0; i < nl; i++)
+            for (unsigned q = 0; q < 4; q++)
+                if (masks[i] >> q & 1) {
+                    a.addr[lane] = lines[i] * 128 + q * 32 + 4 * (rng(&s) % 8);
+                    a.mask |= (uint64_t)1 << lane++;
+                }
+        CHECK_EQ(wm_cache_cta(c), WM_OK);
+        CHECK_EQ(wm_cache_add(c, 0, 0, &a,
+                              kind <= WM_CACHE_LD_CV ? (wm_cache_ld)kind
+                                                     : WM_CACHE_LD_CA),
+                 WM_OK);
+        r.s.l1_wavefronts += (nl + 3) / 4;
+        /* one 4-byte lane per sector: every stored sector is partial */
+        unsigned nsect = 0;
+        for (unsigned i = 0; i < nl; i++)
+            nsect += (unsigned)__builtin_popcount(masks[i]);
+        r.s.l1_data_wavefronts += (nsect + 3) / 4;
+        if (kind == WMI_CK_ST)
+            r.s.l2_wr_partial += nsect;
+        if (kind != WMI_CK_ATOM)
+            r.s.bytes += 4u * lane;
+        for (unsigned i = 0; i < nl; i++)
+            r_access(&r, k % 2, kind, lines[i], masks[i]);
     }
+    CHECK_EQ(wm_cache_finish(c), WM_OK);
+    for (unsigned q = 0; q < r.nsets; q++)
+        for (unsigned i = 0; i < r.l2[q].n; i++)
+            r.s.dram_wr_sectors +=
+                (uint64_t)__builtin_popcount(r.l2[q].e[i].dirty);
+    /* the pool (under 64 lines, 8 KiB) lies in one 2 MiB page: each
+     * SM's L1 TLB misses it once, the shared L2 TLB once */
+    r.s.tlb1_misses = 2;
+    r.s.tlb2_misses = 1;
+    wm_cache_stats t;
+    wm_cache_totals(c, &t);
+    int same = memcmp(&t, &r.s, sizeof t) == 0;
+    CHECK(same);
+    if (!same)
+        fprintf(stderr, "seed %llu%s: l1 hits %llu/%llu, l2 rd hits "
+                        "%llu/%llu, l2 wr hits %llu/%llu, dram rd "
+                        "%llu/%llu, wr %llu/%llu\n",
+                (unsigned long long)seed, sets ? " (8 sets)" : "",
+                (unsigned long long)t.l1_ld_hits,
+                (unsigned long long)r.s.l1_ld_hits,
+                (unsigned long long)t.l2_rd_hits,
+                (unsigned long long)r.s.l2_rd_hits,
+                (unsigned long long)t.l2_wr_hits,
+                (unsigned long long)r.s.l2_wr_hits,
+                (unsigned long long)t.dram_rd_sectors,
+                (unsigned long long)r.s.dram_rd_sectors,
+                (unsigned long long)t.dram_wr_sectors,
+                (unsigned long long)r.s.dram_wr_sectors);
+    wm_cache_free(c);
+}
+
+static void test_reference(void)
+{
+    for (uint64_t seed = 1; seed <= 40; seed++)
+        reference_run(seed, 0);
+    for (uint64_t seed = 1; seed <= 40; seed++)
+        reference_run(seed, 1);
 }
 
 /* ---- GPU profiles and occupancy ----------------------------------------- */
