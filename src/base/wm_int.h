@@ -64,6 +64,17 @@ static inline int wmi_grow(void **p, size_t *cap, size_t need, size_t elem,
     return 1;
 }
 
+/* A block for a large copy (big_alloc.c): p, past 2 MiB on a huge-page
+   boundary inside the allocation base. */
+typedef struct wmi_big {
+    void *base;
+    unsigned char *p;
+} wmi_big;
+
+/* A block of bytes (1 on success, 0 on OOM, *b then empty). */
+int wmi_big_alloc(wmi_big *b, size_t bytes);
+void wmi_big_free(wmi_big *b);
+
 /* ---- model (model.c, coalesce.c, banks.c) ------------------------------- */
 
 /*

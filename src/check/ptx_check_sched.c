@@ -54,13 +54,13 @@ typedef struct span {
 typedef struct memimg {
     size_t n;
     span *r;
-    unsigned char **img;
+    wmi_big *img; /* per region: the image, empty when never written */
 } memimg;
 
 static void memimg_free(memimg *mi)
 {
     for (size_t i = 0; mi->img && i < mi->n; i++)
-        free(mi->img[i]);
+        wmi_big_free(&mi->img[i]);
     free(mi->img);
     free(mi->r);
     memset(mi, 0, sizeof *mi);
@@ -168,9 +168,9 @@ static int memimg_save(const wm_ptx_launch *l, size_t cap, memimg *mi)
         if (!mi->r[i].written)
             continue;
         size_t bytes = mi->r[i].hi - mi->r[i].lo;
-        if (!(mi->img[i] = malloc(bytes)))
+        if (!wmi_big_alloc(&mi->img[i], bytes))
             return 0;
-        memcpy(mi->img[i], (const void *)mi->r[i].lo, bytes);
+        memcpy(mi->img[i].p, (const void *)mi->r[i].lo, bytes);
     }
     return 1;
 }
@@ -191,9 +191,9 @@ static void *in_image(const memimg *mi, const void *p, size_t bytes)
             hi = mid;
     }
     assert(lo > 0 && a + bytes <= mi->r[lo - 1].hi);
-    if (!ALWAYS(lo > 0) || !mi->img[lo - 1])
+    if (!ALWAYS(lo > 0) || !mi->img[lo - 1].p)
         return (void *)a;
-    return mi->img[lo - 1] + (a - mi->r[lo - 1].lo);
+    return mi->img[lo - 1].p + (a - mi->r[lo - 1].lo);
 }
 
 /* Does any byte of the outputs (output_spans) differ between the memory

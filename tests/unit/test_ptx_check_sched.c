@@ -12,7 +12,9 @@
  */
 #include "check.h"
 #include "ptx_inline.h"
+#include "wm_int.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* Every thread writes its warp's number to out[0] (the last warp to run
@@ -284,6 +286,66 @@ static void globals(const wm_ptx_module *m, wm_ptx_schedule s, int alias,
     wm_ptx_check_clear(&chk);
 }
 
+/* `last` with out at the end of a 3 MiB buffer that all begins: one
+   region, whose image starts on a 2 MiB boundary inside a larger block
+   (big_alloc.c); the difference is out's, 3 MiB into the image. */
+static void big_region(const wm_ptx_module *m, wm_ptx_schedule s,
+                       uint32_t expect, uint32_t other)
+{
+    size_t n = (size_t)3 << 18; /* 3 MiB of 4-byte words */
+    uint32_t *big = calloc(n, 4);
+    CHECK(big != NULL);
+    if (!big)
+        return;
+    big[n - 1] = 77;
+    wm_ptx_arg a[2] = {pi_arg_buf(&big[n - 1], 4), pi_arg_buf(big, n * 4)};
+    wm_ptx_launch l = pi_launch_of(1, 1, 96, 0, a, 2, NULL, 0);
+    wm_ptx_check chk;
+    CHECK_EQ(run_sched(m, "last", &l, s, &chk), WM_OK);
+    CHECK_EQ(chk.differs, 1);
+    CHECK_EQ(chk.diff_arg, 0);
+    CHECK_EQ(chk.diff_byte, 0u);
+    CHECK_EQ(chk.diff_bytes[0][0], expect);
+    CHECK_EQ(chk.diff_bytes[1][0], other);
+    for (uint32_t i = 0; i < 96; i++)
+        CHECK_EQ(big[i], i + 1);
+    CHECK_EQ(big[96], 0u);
+    CHECK_EQ(big[n - 2], 0u);
+    CHECK_EQ(big[n - 1], expect);
+    wm_ptx_check_clear(&chk);
+    free(big);
+}
+
+/* Blocks past 2 MiB start on a 2 MiB boundary inside their allocation;
+   smaller ones are the allocation itself. */
+static void big_blocks(void)
+{
+    const size_t mib2 = (size_t)2 << 20;
+    const size_t sizes[] = {0, 100, mib2 - 1, mib2, 3 * mib2 + 5};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        size_t bytes = sizes[i];
+        wmi_big b;
+        CHECK(wmi_big_alloc(&b, bytes));
+        CHECK(b.p != NULL);
+        uintptr_t base = (uintptr_t)b.base, p = (uintptr_t)b.p;
+        if (bytes < mib2) {
+            CHECK(p == base);
+        } else {
+            CHECK_EQ(p % mib2, 0u);
+            CHECK(p >= base && p - base < mib2);
+        }
+        if (bytes) {
+            memset(b.p, 0xab, bytes);
+            CHECK_EQ(b.p[bytes - 1], 0xab);
+        }
+        wmi_big_free(&b);
+        CHECK(b.base == NULL && b.p == NULL);
+    }
+    wmi_big b;
+    CHECK(!wmi_big_alloc(&b, SIZE_MAX - 5)); /* no wrap-around */
+    CHECK(b.base == NULL && b.p == NULL);
+}
+
 int main(void)
 {
     wm_ptx_module *m = pi_parse(src, "last.ptx");
@@ -296,6 +358,9 @@ int main(void)
     }
     last_inside(m, WM_SCHED_IN_ORDER, 2, 0);
     last_inside(m, WM_SCHED_REVERSE, 0, 2);
+    big_region(m, WM_SCHED_IN_ORDER, 2, 0);
+    big_region(m, WM_SCHED_REVERSE, 0, 2);
+    big_blocks();
     shift_apart(m, 0, 0);
     shift_apart(m, 64, 0);
     shift_apart(m, 64, 1);
