@@ -397,10 +397,11 @@ static int rinsert(rcache *r, uint64_t tag, int back, uint64_t *wb)
     return 0;
 }
 
-/* L2: nsets LRU lists (1: fully associative); line li is in set
- * li % nsets, which is the model's set when it has 8 sets. */
+/* Each SM's L1 and the L2: nsets LRU lists each (1: fully associative);
+ * line li is in set li % nsets, which is the model's set when it has 8
+ * sets. */
 typedef struct rmodel {
-    rcache l1[2], l2[8];
+    rcache l1[2][8], l2[8];
     unsigned nsets;
     wm_cache_stats s;
 } rmodel;
@@ -408,6 +409,11 @@ typedef struct rmodel {
 static rcache *r_l2_set(rmodel *m, uint64_t li)
 {
     return &m->l2[li % (m->nsets ? m->nsets : 1)];
+}
+
+static rcache *r_l1_set(rmodel *m, unsigned sm, uint64_t li)
+{
+    return &m->l1[sm][li % (m->nsets ? m->nsets : 1)];
 }
 
 static void r_l2_read(rmodel *m, uint64_t li, unsigned mask, int cv, int ef)
@@ -453,7 +459,7 @@ static void r_access(rmodel *m, unsigned sm, unsigned kind, uint64_t li,
     }
     int ef = kind == WM_CACHE_LD_EVICT_FIRST;
     int uses_l1 = kind != WM_CACHE_LD_CG && kind != WM_CACHE_LD_CV;
-    rcache *l1 = &m->l1[sm];
+    rcache *l1 = r_l1_set(m, sm, li);
     m->s.l1_ld_sectors += n;
     unsigned miss = mask;
     int i = uses_l1 ? rfind(l1, li) : -1;
@@ -484,32 +490,41 @@ static uint64_t rng(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* Random streams through the fast model (the CTAs of one access each
- * alternating between 2 SMs) and the reference: L1 fully associative; L2
- * fully associative, or (sets) 8 sets of 1 to 8 ways.  Half the stores
- * are repeated at once, other bytes of the same sectors (the warps of a
- * CTA writing one column of lines in turn: the model's shortcut for a
- * repeated store). */
+/* Random streams through the fast model and the reference: L1 and L2
+ * fully associative, the CTAs of one access each alternating between 2
+ * SMs; or (sets) L1 and L2 of 8 sets of 1 to 8 ways on one SM.  Half the
+ * accesses but atomics are repeated at once, other bytes of the same
+ * sectors, half of those as another kind (the warps of a CTA writing one
+ * column of lines in turn: the model's shortcut for a repeated store,
+ * which no other kind may take). */
 static void reference_run(uint64_t seed, int sets)
 {
     uint64_t s = seed;
     unsigned l1cap = 1 + (unsigned)(rng(&s) % 8);
     unsigned ways = 1 + (unsigned)(rng(&s) % 8);
+    unsigned l1ways = 1 + (unsigned)(rng(&s) % 8);
     unsigned l2cap = sets ? 8 * ways : l1cap + (unsigned)(rng(&s) % 24);
     unsigned pool = 4 + (unsigned)(rng(&s) % 60);
-    wm_cache *c = small(2, 1, l1cap, 0, l2cap, sets ? ways : 0,
-                        WM_CACHE_ORDER_INSN);
+    unsigned nsms = sets ? 1 : 2;
+    /* waves of 64 CTAs, an access each: the model replays them in the
+     * reference's order, CTA k on SM k % nsms */
+    wm_cache *c = sets ? small(1, 64, 8 * l1ways, l1ways, l2cap, ways,
+                               WM_CACHE_ORDER_INSN)
+                       : small(2, 32, l1cap, 0, l2cap, 0, WM_CACHE_ORDER_INSN);
     rmodel r;
     memset(&r, 0, sizeof r);
-    r.l1[0].cap = r.l1[1].cap = l1cap;
     r.nsets = sets ? 8 : 1;
-    for (unsigned i = 0; i < r.nsets; i++)
+    for (unsigned i = 0; i < r.nsets; i++) {
+        r.l1[0][i].cap = r.l1[1][i].cap = sets ? l1ways : l1cap;
         r.l2[i].cap = sets ? ways : l2cap;
+    }
     uint64_t lines[8];
     unsigned masks[8], nl = 0, kind = 0;
     for (unsigned k = 0; k < 3000; k++) {
-        /* the same lines and sectors as the store before, other bytes */
-        int again = kind == WMI_CK_ST && rng(&s) % 2;
+        /* the same lines and sectors as before, other bytes */
+        int again = k > 0 && kind != WMI_CK_ATOM && rng(&s) % 2;
+        if (again && rng(&s) % 2) /* or of another kind */
+            kind = (unsigned)(rng(&s) % 7);
         if (!again) {
             kind = (unsigned)(rng(&s) % 7);
             /* up to 8 distinct lines, 1..4 sectors each */
@@ -562,7 +577,7 @@ static void reference_run(uint64_t seed, int sets)
         if (kind != WMI_CK_ATOM)
             r.s.bytes += 4u * lane;
         for (unsigned i = 0; i < nl; i++)
-            r_access(&r, k % 2, kind, lines[i], masks[i]);
+            r_access(&r, k % nsms, kind, lines[i], masks[i]);
     }
     CHECK_EQ(wm_cache_finish(c), WM_OK);
     for (unsigned q = 0; q < r.nsets; q++)
@@ -571,7 +586,7 @@ static void reference_run(uint64_t seed, int sets)
                 (uint64_t)__builtin_popcount(r.l2[q].e[i].dirty);
     /* the pool (under 64 lines, 8 KiB) lies in one 2 MiB page: each
      * SM's L1 TLB misses it once, the shared L2 TLB once */
-    r.s.tlb1_misses = 2;
+    r.s.tlb1_misses = nsms;
     r.s.tlb2_misses = 1;
     wm_cache_stats t;
     wm_cache_totals(c, &t);
