@@ -15,6 +15,7 @@
 #include "wm_int.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Every thread writes its warp's number to out[0] (the last warp to run
@@ -103,15 +104,21 @@ static void run(const wm_ptx_module *m, wm_ptx_schedule s, int texture,
     wm_ptx_check_clear(&chk);
 }
 
-/* `last` with out inside all (&all[96]): the difference is out's, and
-   all holds the first run's tid + 1 and, at 96, its last warp. */
-static void last_inside(const wm_ptx_module *m, wm_ptx_schedule s,
-                        uint32_t expect, uint32_t other)
+/* `last` with out at the end of all, n words (&all[n - 1]): the
+   difference is out's; all holds the first run's tid + 1, zeros up to
+   out, and in out its last warp.  n = 97 puts out right after the
+   threads' words; 3 MiB of words make one region whose image starts on a
+   2 MiB boundary inside a larger block (big_alloc.c), the difference 3 MiB
+   into it. */
+static void last_at_end(const wm_ptx_module *m, wm_ptx_schedule s,
+                        size_t n, uint32_t expect, uint32_t other)
 {
-    uint32_t all[97];
-    memset(all, 0, sizeof all);
-    all[96] = 77;
-    wm_ptx_arg a[2] = {pi_arg_buf(&all[96], 4), pi_arg_buf(all, sizeof all)};
+    uint32_t *all = calloc(n, 4);
+    CHECK(all != NULL);
+    if (!all)
+        return;
+    all[n - 1] = 77;
+    wm_ptx_arg a[2] = {pi_arg_buf(&all[n - 1], 4), pi_arg_buf(all, n * 4)};
     wm_ptx_launch l = pi_launch_of(1, 1, 96, 0, a, 2, NULL, 0);
     wm_ptx_check chk;
     CHECK_EQ(run_sched(m, "last", &l, s, &chk), WM_OK);
@@ -122,24 +129,35 @@ static void last_inside(const wm_ptx_module *m, wm_ptx_schedule s,
     CHECK_EQ(chk.diff_bytes[1][0], other);
     for (uint32_t i = 0; i < 96; i++)
         CHECK_EQ(all[i], i + 1);
-    CHECK_EQ(all[96], expect);
+    size_t zeros = 96;
+    while (zeros < n - 1 && all[zeros] == 0)
+        zeros++;
+    CHECK_EQ(zeros, n - 1);
+    CHECK_EQ(all[n - 1], expect);
     wm_ptx_check_clear(&chk);
+    free(all);
 }
 
-/* `shift` on 64 threads over buf[128] = 0, 1, 2, ... with in = buf (all
+/* `shift` on 64 threads over buf[n] = 0, 1, 2, ... with in = buf (all
    of it) and out = buf + off (to the end), as one argument (off 0: the
    same buffer twice) or, extra, an extra buffer holding all of buf that
    out points into (an array and a view of it).  Threads read buf[t] and
-   write buf[off + t]: 0 and 64 touch apart, no difference; buf[t] =
-   t + 100 (off 0) or buf[64 + t] = t + 100. */
-static void shift_apart(const wm_ptx_module *m, unsigned off, int extra)
+   write buf[off + t]: 0 and 64 and more touch apart, no difference;
+   buf[t] = t + 100 (off 0) or buf[off + t] = t + 100.  3 MiB of words
+   make one region whose image starts on a 2 MiB boundary inside a
+   larger block (big_alloc.c), which the other run reads in. */
+static void shift_apart(const wm_ptx_module *m, size_t n, size_t off,
+                        int extra)
 {
-    uint32_t buf[128];
-    for (uint32_t i = 0; i < 128; i++)
+    uint32_t *buf = malloc(n * 4);
+    CHECK(buf != NULL);
+    if (!buf)
+        return;
+    for (uint32_t i = 0; i < n; i++)
         buf[i] = i;
-    wm_ptx_arg a[2] = {pi_arg_buf(buf, sizeof buf),
-                       pi_arg_buf(buf + off, (128 - off) * 4)};
-    wm_ptx_arg x[1] = {pi_arg_buf(buf, sizeof buf)};
+    wm_ptx_arg a[2] = {pi_arg_buf(buf, n * 4),
+                       pi_arg_buf(buf + off, (n - off) * 4)};
+    wm_ptx_arg x[1] = {pi_arg_buf(buf, n * 4)};
     if (extra) {
         memset(&a[1], 0, sizeof a[1]);
         a[1].scalar = wm_ptx_extra_address(2, 0) + off * 4;
@@ -149,9 +167,12 @@ static void shift_apart(const wm_ptx_module *m, unsigned off, int extra)
     wm_ptx_check chk;
     CHECK_EQ(run_sched(m, "shift", &l, WM_SCHED_IN_ORDER, &chk), WM_OK);
     CHECK_EQ(chk.differs, 0);
-    for (uint32_t i = 0; i < 128; i++)
-        CHECK_EQ(buf[i], i >= off && i < off + 64 ? i - off + 100 : i);
+    size_t wrong = 0;
+    for (uint32_t i = 0; i < n; i++)
+        wrong += buf[i] != (i >= off && i < off + 64 ? i - off + 100 : i);
+    CHECK_EQ(wrong, 0u);
     wm_ptx_check_clear(&chk);
+    free(buf);
 }
 
 /* `shift` with out = buf + 32: thread t + 32 reads what thread t writes,
@@ -286,36 +307,6 @@ static void globals(const wm_ptx_module *m, wm_ptx_schedule s, int alias,
     wm_ptx_check_clear(&chk);
 }
 
-/* `last` with out at the end of a 3 MiB buffer that all begins: one
-   region, whose image starts on a 2 MiB boundary inside a larger block
-   (big_alloc.c); the difference is out's, 3 MiB into the image. */
-static void big_region(const wm_ptx_module *m, wm_ptx_schedule s,
-                       uint32_t expect, uint32_t other)
-{
-    size_t n = (size_t)3 << 18; /* 3 MiB of 4-byte words */
-    uint32_t *big = calloc(n, 4);
-    CHECK(big != NULL);
-    if (!big)
-        return;
-    big[n - 1] = 77;
-    wm_ptx_arg a[2] = {pi_arg_buf(&big[n - 1], 4), pi_arg_buf(big, n * 4)};
-    wm_ptx_launch l = pi_launch_of(1, 1, 96, 0, a, 2, NULL, 0);
-    wm_ptx_check chk;
-    CHECK_EQ(run_sched(m, "last", &l, s, &chk), WM_OK);
-    CHECK_EQ(chk.differs, 1);
-    CHECK_EQ(chk.diff_arg, 0);
-    CHECK_EQ(chk.diff_byte, 0u);
-    CHECK_EQ(chk.diff_bytes[0][0], expect);
-    CHECK_EQ(chk.diff_bytes[1][0], other);
-    for (uint32_t i = 0; i < 96; i++)
-        CHECK_EQ(big[i], i + 1);
-    CHECK_EQ(big[96], 0u);
-    CHECK_EQ(big[n - 2], 0u);
-    CHECK_EQ(big[n - 1], expect);
-    wm_ptx_check_clear(&chk);
-    free(big);
-}
-
 /* Blocks past 2 MiB start on a 2 MiB boundary inside their allocation;
    smaller ones are the allocation itself. */
 static void big_blocks(void)
@@ -356,14 +347,16 @@ int main(void)
         run(m, WM_SCHED_IN_ORDER, texture, 2, 0); /* warp 2 ran last */
         run(m, WM_SCHED_REVERSE, texture, 0, 2);
     }
-    last_inside(m, WM_SCHED_IN_ORDER, 2, 0);
-    last_inside(m, WM_SCHED_REVERSE, 0, 2);
-    big_region(m, WM_SCHED_IN_ORDER, 2, 0);
-    big_region(m, WM_SCHED_REVERSE, 0, 2);
+    for (int big = 0; big < 2; big++) {
+        size_t n = big ? (size_t)3 << 18 : 97;
+        last_at_end(m, WM_SCHED_IN_ORDER, n, 2, 0);
+        last_at_end(m, WM_SCHED_REVERSE, n, 0, 2);
+    }
     big_blocks();
-    shift_apart(m, 0, 0);
-    shift_apart(m, 64, 0);
-    shift_apart(m, 64, 1);
+    shift_apart(m, 128, 0, 0);
+    shift_apart(m, 128, 64, 0);
+    shift_apart(m, 128, 64, 1);
+    shift_apart(m, (size_t)3 << 18, 600000, 0); /* one 3 MiB region */
     shift_racy(m, WM_SCHED_IN_ORDER);
     shift_racy(m, WM_SCHED_REVERSE);
     value_inside(m);
