@@ -133,7 +133,7 @@ static int find_records(lint *L)
             }
         } else if (in->op == OP_ATOM || in->op == OP_RED) {
             r->op = WM_OP_ATOM;
-            r->size = wmi_lint_type_bytes(t);
+            r->size = wmi_lint_type_bytes(t) * wmi_vcount(L->m, in->b);
         } else if (in->op == OP_WMMA_LOAD || in->op == OP_WMMA_STORE) {
             uint64_t ld;
             r->op = in->op == OP_WMMA_LOAD ? WM_OP_LD : WM_OP_ST;

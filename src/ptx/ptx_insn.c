@@ -301,6 +301,41 @@ static const char *mbar_form(const wmi_insn *in, const operand *ops,
 }
 
 /* What the operands of some opcodes must be beyond their count. */
+/* What a vector atom/red (sm_90) needs that in lacks, or NULL: .global
+   (or generic) space; add on .v2/.v4 of f32, add/min/max on .v2/.v4/.v8 of
+   f16 or bf16 and on .v2/.v4 of f16x2 or bf16x2; the data (and atom's
+   result) as braced vectors of that many registers.  A scalar atom/red
+   takes no vector. */
+static const char *vec_atom_form(const wmi_insn *in, const operand *ops,
+                                 unsigned nops)
+{
+    unsigned data = in->op == OP_ATOM ? 2 : 1; /* b's operand */
+    int any = 0;
+    for (unsigned k = 0; k < nops; k++)
+        any |= ops[k].k == O_VEC;
+    if (in->vec <= 1)
+        return any ? "no vector operand without .v2, .v4 or .v8" : NULL;
+    wmi_type t = (wmi_type)in->type;
+    int half = t == PT_F16 || t == PT_BF16, pair = t == PT_F16X2 ||
+                                                   t == PT_BF16X2;
+    if (in->space != SP_GLOBAL && in->space != SP_GENERIC)
+        return "a vector of elements in .global memory";
+    if (!(t == PT_F32 || half || pair) ||
+        (in->vec == 8 && !half) ||
+        (in->mod != AOP_ADD &&
+         (t == PT_F32 || (in->mod != AOP_MIN && in->mod != AOP_MAX))))
+        return ".add on .v2/.v4 of .f32, or .add/.min/.max on .v2/.v4/.v8 "
+               "of .f16/.bf16 and .v2/.v4 of .f16x2/.bf16x2";
+    if (nops != data + 1 || ops[data].k != O_VEC ||
+        ops[data].nvec != in->vec ||
+        (in->op == OP_ATOM && (ops[0].k != O_VEC || ops[0].nvec != in->vec)))
+        return in->op == OP_ATOM ? "{d...}, [a], {b...} with one register "
+                                   "per element of the vector"
+                                 : "[a], {b...} with one register per "
+                                   "element of the vector";
+    return NULL;
+}
+
 static int check_forms(parser *p, wmi_insn *in, tok optok,
                        const operand *ops, unsigned nops)
 {
@@ -342,7 +377,10 @@ static int check_forms(parser *p, wmi_insn *in, tok optok,
         (nops != 3 || ops[0].k != O_ADDR || ops[1].k != O_ADDR))
         return wmi_parse_err(p, "%.*s takes [dst], [src], size",
                              (int)optok.len, p->s + optok.off);
-    const char *mf = op == OP_MBAR ? mbar_form(in, ops, nops) : NULL;
+    const char *mf = op == OP_MBAR ? mbar_form(in, ops, nops)
+                     : op == OP_ATOM || op == OP_RED
+                         ? vec_atom_form(in, ops, nops)
+                         : NULL;
     if (mf)
         return wmi_parse_err(p, "%.*s takes %s", (int)optok.len,
                              p->s + optok.off, mf);

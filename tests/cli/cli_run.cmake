@@ -118,3 +118,13 @@ wm_cli_test(NAME run_cp_async_param_pointer
   ARGS run tests/corpus/ptx/cp_async_all_sm_80.ptx --grid 2 --block 64
        --arg f32[512] --arg f32[512]:iota --arg f32[512]:iota
   STDOUT "kernel stage_pair: 2 of 2 CTAs, 140 warp instructions")
+# sm_90's vector atomics (atomicAdd(float4 *, float4), Triton's tile adds):
+# 16 bytes a lane, one element after the other; atomics never race with
+# atomics, and the sum does not depend on the order of whole numbers
+wm_cli_test(NAME run_atom_vec_check_cache
+  ARGS run tests/corpus/ptx/atom_vec_sm_90.ptx --kernel splitk_reduce
+       --grid 2 --block 64 --arg f32[32] --arg f32[512]:iota --arg i32=8
+       --arg i32=16 --check all --cache
+  STDOUT "global atom.128 +4 +4.00 +16.00"
+         "0 race hazards, 0 uninitialized reads, schedules in-order and reverse agree"
+         "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum +16")

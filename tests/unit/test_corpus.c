@@ -796,6 +796,62 @@ static wm_agg *run_triton_matmul(const wm_ptx_module *m, unsigned seed)
  * wavefronts): 8 instructions per CTA, 4 CTAs -> 256 requests, 1024
  * wavefronts, none above ideal.
  */
+/*
+ * matmul_splitk.py: C += A B, 128 x 128 x 128 fp16 in 64 x 64 tiles, K split
+ * in two (grid 2 x 2 x 2): each program adds its fp32 partial tile to C
+ * with tl.atomic_add, 8 atom.global.add.v4.f32 a warp.  Inputs multiples
+ * of 1/4 in [-2, 2]: each partial sum and their sum are exact, so C equals
+ * the CPU reference bit for bit whichever slice adds first.  Every element
+ * of C is added twice: 8 programs x 4 warps x 8 vector atomics of 16 bytes
+ * a lane, 128 KiB.
+ */
+static void triton_matmul_splitk(void)
+{
+    enum { S = 128 };
+    wm_ptx_module *m = triton_corpus("matmul_splitk_sm_90.ptx");
+    if (!m)
+        return;
+    static uint16_t a[S * S], bm[S * S];
+    static float af[S * S], bf[S * S], c[S * S];
+    uint8_t s0[16], s1[16];
+    srand(5);
+    for (int i = 0; i < S * S; i++) {
+        af[i] = (float)(rand() % 17 - 8) / 4.0f;
+        bf[i] = (float)(rand() % 17 - 8) / 4.0f;
+        a[i] = half_of(af[i]);
+        bm[i] = half_of(bf[i]);
+    }
+    memset(c, 0, sizeof c);
+    pi_launch l = pi_dims(2, 128);
+    l.grid[1] = l.grid[2] = 2;
+    l.dyn_smem = 24576;
+    pi_buf(&l, a, sizeof a);
+    pi_buf(&l, bm, sizeof bm);
+    pi_buf(&l, c, sizeof c);
+    pi_u32(&l, S);
+    pi_u32(&l, S);
+    pi_u32(&l, S);
+    pi_buf(&l, s0, sizeof s0);
+    pi_buf(&l, s1, sizeof s1);
+    wm_agg *g = wm_agg_new(&arch);
+    CHECK_EQ(pi_run_agg(m, "matmul_splitk", &l, g, NULL), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < S; i++)
+        for (int j = 0; j < S; j++) {
+            float r = 0.0f;
+            for (int k = 0; k < S; k++)
+                r += af[i * S + k] * bf[k * S + j];
+            bad += c[i * S + j] != r;
+        }
+    CHECK_EQ(bad, 0);
+    wm_stats s = pi_line(g, "matmul_splitk.py", 31, WM_SPACE_GLOBAL,
+                         WM_OP_ATOM);
+    CHECK_EQ(s.inst, 8 * 4 * 8);
+    CHECK_EQ(s.bytes, 2 * S * S * 4);
+    wm_agg_free(g);
+    wm_ptx_free(m);
+}
+
 static void triton_matmul(void)
 {
     wm_ptx_module *m = triton_corpus("matmul_sm_90.ptx");
@@ -987,7 +1043,125 @@ typedef struct corpus_case {
 } corpus_case;
 
 /* -O3 -lineinfo and -G builds; the -G ones need calls (not yet run). */
+/* The global atomics of g summed over their sites (a -G build calls
+   atomicAdd, whose lines are the CUDA header's). */
+static wm_stats global_atomics(const wm_agg *g)
+{
+    wm_stats s;
+    memset(&s, 0, sizeof s);
+    for (size_t i = 0; i < wm_agg_nsites(g); i++) {
+        wm_site x;
+        wm_agg_site(g, i, &x);
+        if (x.space == WM_SPACE_GLOBAL && x.op == WM_OP_ATOM) {
+            s.inst += x.stats.inst;
+            s.requests += x.stats.requests;
+            s.sectors += x.stats.sectors;
+            s.bytes += x.stats.bytes;
+        }
+    }
+    return s;
+}
+
+/* A float's bf16 (the upper half of its bits: exact for the small
+   integers used here), or its f16 (half_of) when bf is 0. */
+static uint16_t half_bits(float f, int bf)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return bf ? (uint16_t)(u >> 16) : half_of(f);
+}
+
+/* sm_90's vector atomics: split-K slices of float4 tiles folded by
+   atom.global.add.v4.f32 (and what each add found, in lane, warp and CTA
+   order), float2 pairs by .v2.f32, bf16 and half pairs by the packed
+   atom.add.noftz.bf16x2 / .f16x2. */
+static void atom_vec(const char *b)
+{
+    enum { TILES = 8, SLICES = 16, N = TILES * SLICES };
+    static float part[N][4], c[TILES][4], want[TILES][4], old[N][4],
+        old_want[N][4];
+    memset(c, 0, sizeof c);
+    memset(want, 0, sizeof want);
+    for (int i = 0; i < N; i++)
+        for (int k = 0; k < 4; k++) {
+            part[i][k] = (float)(i % 5 + k);
+            old_want[i][k] = want[i % TILES][k];
+            want[i % TILES][k] += part[i][k];
+        }
+    pi_launch l = pi_dims(2, 64);
+    pi_buf(&l, c, sizeof c);
+    pi_buf(&l, part, sizeof part);
+    pi_u32(&l, TILES);
+    pi_u32(&l, SLICES);
+    wm_agg *g = NULL;
+    CHECK_EQ(crun("atom_vec", b, "splitk_reduce", &l, &g), WM_OK);
+    CHECK_EQ(memcmp(c, want, sizeof c), 0);
+    /* 4 warps, lanes on 8 float4 slots: 128 bytes, 4 sectors a request */
+    wm_stats s = global_atomics(g);
+    CHECK_EQ(s.inst, 4);
+    CHECK_EQ(s.requests, 4);
+    CHECK_EQ(s.sectors, 16);
+    CHECK_EQ(s.bytes, (uint64_t)N * 16);
+    wm_agg_free(g);
+
+    memset(c, 0, sizeof c);
+    memset(old, 0xff, sizeof old);
+    l = pi_dims(2, 64);
+    pi_buf(&l, c, sizeof c);
+    pi_buf(&l, old, sizeof old);
+    pi_buf(&l, part, sizeof part);
+    pi_u32(&l, TILES);
+    pi_u32(&l, N);
+    CHECK_EQ(crun("atom_vec", b, "splitk_old", &l, NULL), WM_OK);
+    CHECK_EQ(memcmp(c, want, sizeof c), 0);
+    CHECK_EQ(memcmp(old, old_want, sizeof old), 0);
+
+    enum { BINS = 6, M = 500 };
+    static float p2[M][2], c2[BINS][2], w2[BINS][2];
+    memset(c2, 0, sizeof c2);
+    memset(w2, 0, sizeof w2);
+    for (int i = 0; i < M; i++) {
+        p2[i][0] = (float)(i % 3);
+        p2[i][1] = 0.5f;
+        w2[i % BINS][0] += p2[i][0];
+        w2[i % BINS][1] += p2[i][1];
+    }
+    l = pi_dims(2, 96); /* grid-stride */
+    pi_buf(&l, c2, sizeof c2);
+    pi_buf(&l, p2, sizeof p2);
+    pi_u32(&l, BINS);
+    pi_u32(&l, M);
+    CHECK_EQ(crun("atom_vec", b, "acc_f2", &l, NULL), WM_OK);
+    CHECK_EQ(memcmp(c2, w2, sizeof c2), 0);
+
+    /* pairs of 1.0 and 2.0 (bf16) or 0.5 and 1.0 (half), 24 to a bin:
+       every partial sum is exact in 16 bits */
+    for (int bf = 0; bf < 2; bf++) {
+        enum { HB = 4, HN = 96 };
+        uint16_t ph[HN][2], ch[HB][2], wh[HB][2];
+        float lo = bf ? 1.0f : 0.5f, hi = 2.0f * lo;
+        for (int i = 0; i < HN; i++) {
+            ph[i][0] = half_bits(lo, bf);
+            ph[i][1] = half_bits(hi, bf);
+        }
+        for (int i = 0; i < HB; i++) {
+            ch[i][0] = ch[i][1] = 0;
+            wh[i][0] = half_bits(24 * lo, bf);
+            wh[i][1] = half_bits(24 * hi, bf);
+        }
+        l = pi_dims(1, HN);
+        pi_buf(&l, ch, sizeof ch);
+        pi_buf(&l, ph, sizeof ph);
+        pi_u32(&l, HB);
+        pi_u32(&l, HN);
+        CHECK_EQ(crun("atom_vec", b, bf ? "acc_bf2" : "acc_h2", &l, NULL),
+                 WM_OK);
+        CHECK_EQ(memcmp(ch, wh, sizeof ch), 0);
+    }
+}
+
 static const char *const o3[] = {"sm_80", "sm_90", "G_sm_80", "G_sm_90", NULL};
+static const char *const s90[] = {"sm_90", "G_sm_90", NULL};
 static const char *const h90a[] = {"sm_90a", "G_sm_90a", NULL};
 
 /* Inline-asm cp.async.cg of 16 bytes, two commit groups and
@@ -1389,6 +1563,7 @@ static const corpus_case cases[] = {
     {"wmma_gemm", wmma_gemm, o3},
     {"wmma_f64", wmma_f64, o3},
     {"wmma_bits", wmma_bits, o3},
+    {"atom_vec", atom_vec, s90},
 };
 
 int main(void)
@@ -1406,5 +1581,6 @@ int main(void)
     triton_attention();
     triton_matmul_fp8();
     triton_matmul_ctas2();
+    triton_matmul_splitk();
     return check_done("test_corpus");
 }

@@ -186,6 +186,33 @@ wm_status wmi_ptx_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     return emit(c, &x, pc, store ? WM_OP_ST : WM_OP_LD, size, WMI_FULL, sp);
 }
 
+/* add, min or max of two f16 (bf16 when bf) values in the low 16 bits of
+   a and b; min and max keep the bits of the one they pick, a NaN loses
+   to a number. */
+static uint64_t half_op(unsigned op, uint64_t a, uint64_t b, int bf)
+{
+    a &= 0xffff;
+    b &= 0xffff;
+    float x = bf ? BF(a) : H(a), y = bf ? BF(b) : H(b);
+    if (op == AOP_ADD)
+        return bf ? UBF(x + y) : UH(x + y);
+    if (x != x)
+        return b;
+    if (y != y)
+        return a;
+    return (op == AOP_MIN) == (x < y) ? a : b;
+}
+
+/* add, min or max of a 16-bit float or a pair of them (t). */
+static uint64_t half_atom(unsigned op, wmi_type t, uint64_t a, uint64_t b)
+{
+    int bf = t == PT_BF16 || t == PT_BF16X2;
+    uint64_t lo = half_op(op, a, b, bf);
+    if (t == PT_F16 || t == PT_BF16)
+        return lo;
+    return lo | half_op(op, a >> 16, b >> 16, bf) << 16;
+}
+
 /* Apply one atomic op to *p (size bytes); returns the old value. */
 static uint64_t atom_one(uint8_t *p, const wmi_insn *in, uint64_t b,
                          uint64_t cv, int shared)
@@ -202,19 +229,22 @@ static uint64_t atom_one(uint8_t *p, const wmi_insn *in, uint64_t b,
             old = __atomic_load_n((uint16_t *)(void *)p, __ATOMIC_RELAXED);
         int fl = wmi_type_float(t) || t == PT_F16X2 || t == PT_BF16X2;
         int sg = wmi_type_signed(t);
+        int half = t == PT_F16 || t == PT_BF16 || t == PT_F16X2 ||
+                   t == PT_BF16X2;
         uint64_t ob = trunc_bits(old, bits), bb = trunc_bits(b, bits);
         switch (in->mod) {
         case AOP_ADD:
             if (t == PT_F32) nv = UF(F(old) + F(b));
             else if (t == PT_F64) nv = UD(DD(old) + DD(b));
-            else if (t == PT_F16) nv = UH(H(old) + H(b));
-            else if (t == PT_BF16) nv = UBF(BF(old) + BF(b));
-            else if (t == PT_F16X2)
-                nv = UH(H(old) + H(b)) | UH(H(old >> 16) + H(b >> 16)) << 16;
+            else if (half) nv = half_atom(AOP_ADD, t, old, b);
             else nv = old + b;
             break;
         case AOP_MIN:
         case AOP_MAX: {
+            if (half) {
+                nv = half_atom(in->mod, t, ob, bb);
+                break;
+            }
             int lt;
             if (fl) lt = bits == 64 ? DD(ob) < DD(bb) : F(ob) < F(bb);
             else if (sg) lt = (int64_t)sext(ob, bits) < (int64_t)sext(bb, bits);
@@ -261,11 +291,14 @@ wm_status wmi_ptx_atom(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                        uint32_t pc, uint32_t m, int has_dest)
 {
     uint64_t (*R)[32] = w->r;
+    const wm_ptx_module *mod = c->m;
     wmi_type t = (wmi_type)in->type;
-    unsigned size = type_bytes(t);
+    unsigned esz = type_bytes(t);
+    /* a vector (sm_90): each element is an atomic of its own */
+    unsigned n = wmi_vcount(mod, in->b), size = esz * n;
     accs x;
     memset(x.mask, 0, sizeof x.mask);
-    if (in->mod == AOP_NONE || (size != 2 && size != 4 && size != 8))
+    if (in->mod == AOP_NONE || (esz != 2 && esz != 4 && esz != 8))
         return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_UNSUPPORTED,
                              "unsupported atomic operation");
     wmi_space sp = (wmi_space)in->space;
@@ -281,11 +314,20 @@ wm_status wmi_ptx_atom(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                              &x.addr[l]);
         if (!p)
             return c->status;
+        if (n > 1 && rs != SP_GLOBAL)
+            return wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                                 "a vector atomic on a generic address "
+                                 "outside global memory");
         x.mask[rs] |= 1u << l;
         uint64_t cv = in->c != WMI_NOREG ? R[in->c][l] : 0;
-        uint64_t old = atom_one(p, in, R[in->b][l], cv, rs != SP_GLOBAL);
-        if (has_dest)
-            R[in->d][l] = wmi_type_signed(t) ? sext(old, size * 8) : old;
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t old = atom_one(p + k * esz, in,
+                                    R[wmi_vslot(mod, in->b, k)][l], cv,
+                                    rs != SP_GLOBAL);
+            if (has_dest)
+                R[wmi_vslot(mod, in->d, k)][l] =
+                    wmi_type_signed(t) ? sext(old, esz * 8) : old;
+        }
     }
     if (c->flags & WMI_RUN_CHECK)
         wmi_check_mem(c, w, pc, WMI_ACC_ATOMIC, size, x.addr,

@@ -5,6 +5,8 @@
 #                                             (128 x 64 tiles, clusters of 2)
 #   attention.py   -> attention_sm_90.ptx     attention forward
 #   matmul_fp8.py  -> matmul_fp8_sm_90.ptx    e4m3 matmul
+#   matmul_splitk.py -> matmul_splitk_sm_90.ptx  split-K matmul, the
+#                                             partial tiles added atomically
 import os
 import sys
 
@@ -18,14 +20,16 @@ sys.path.insert(0, here)
 from attention import attention  # noqa: E402
 from matmul import matmul  # noqa: E402
 from matmul_fp8 import matmul_fp8  # noqa: E402
+from matmul_splitk import matmul_splitk  # noqa: E402
 
 MM = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32",
       "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
       "BK": "constexpr"}
 
 
-def gen(out, fn, signature, constexprs, **options):
-    src = ASTSource(fn=fn, signature=signature, constexprs=constexprs)
+def gen(out, fn, signature, constexprs, attrs=None, **options):
+    src = ASTSource(fn=fn, signature=signature, constexprs=constexprs,
+                    attrs=attrs or {})
     k = triton.compile(src, target=GPUTarget("cuda", 90, 32),
                        options=dict(num_warps=4, **options))
     # relative .file paths: this folder's, and Triton's own library files
@@ -46,3 +50,8 @@ gen("matmul_fp8_sm_90.ptx", matmul_fp8,
     {"a_ptr": "*fp8e4nv", "bt_ptr": "*fp8e4nv", "c_ptr": "*fp32", "M": "i32",
      "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
      "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 64})
+# the pointers and sizes are multiples of 16, as Triton's launcher tells
+# the compiler when the arguments are: the tile's adds become .v4 atomics
+gen("matmul_splitk_sm_90.ptx", matmul_splitk, dict(MM, SPLIT="constexpr"),
+    {"BM": 64, "BN": 64, "BK": 32, "SPLIT": 2},
+    attrs={(i,): [["tt.divisibility", 16]] for i in range(6)})
