@@ -107,7 +107,7 @@ static const struct {
     {"call", OP_CALL},     {"membar", OP_NOP},    {"fence", OP_NOP},
     {"prefetch", OP_NOP},  {"prefetchu", OP_NOP}, {"nanosleep", OP_NOP},
     {"pmevent", OP_NOP},   {"griddepcontrol", OP_NOP}, {"discard", OP_NOP},
-    {"applypriority", OP_NOP}, {"createpolicy", OP_UNKNOWN},
+    {"applypriority", OP_NOP}, {"createpolicy", OP_CREATEPOLICY},
     {"brkpt", OP_NOP},     {"mbarrier", OP_MBAR},
     /* setmaxnreg: a register-allocation request, counted (ptx_wgmma.c) */
     {"setmaxnreg", OP_SETMAXNREG},
@@ -226,6 +226,10 @@ static void apply_mod(const char *s, size_t n, wmi_insn *in, int *ntypes)
                 in->mod = (uint8_t)i;
                 return;
             }
+    }
+    if (in->op == OP_CREATEPOLICY && (eq(s, n, "range") || eq(s, n, "cvt"))) {
+        in->mod = eq(s, n, "range") ? 1 : 2; /* else .fractional: 0 */
+        return;
     }
     if ((in->op == OP_SETP || in->op == OP_SET) &&
         (eq(s, n, "lo") || eq(s, n, "hi"))) {
@@ -424,6 +428,9 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
         return k >= 2 ? PT_U32 : t;
     case OP_CVT:
         return (wmi_type)in->type2;
+    case OP_CREATEPOLICY: /* fraction; [a], sizes; an access property */
+        return in->mod == 0 ? PT_F32 : in->mod == 1 ? (k ? PT_U32 : PT_U64)
+                                                    : PT_B64;
     case OP_SETP:
     case OP_SET:
         return k == 2 ? PT_PRED : (in->op == OP_SET ? (wmi_type)in->type2 : t);

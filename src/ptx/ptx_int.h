@@ -950,6 +950,11 @@ float wmi_half_to_float(uint16_t h);
 uint16_t wmi_float_to_half(float f, wmi_rnd r);
 float wmi_bf16_to_float(uint16_t h);
 uint16_t wmi_float_to_bf16(float f, wmi_rnd r);
+/* An fp8 value (e4m3, or e5m2 when e5m2) as a float; a float to fp8 with
+   cvt.rn.satfinite's rules: to nearest even, beyond the largest finite
+   value that value, a NaN the canonical 0x7f; relu: negatives to 0. */
+float wmi_fp8_to_float(uint8_t v, int e5m2);
+uint8_t wmi_float_to_fp8(float f, int e5m2, int relu);
 
 /* D = fma.rn.f32(A, B, C) for the lanes in m, with the FMA instruction
    where the CPU has one (ptx_fma.c). */

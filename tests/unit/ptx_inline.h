@@ -198,7 +198,8 @@ static inline wm_status pi_run(const wm_ptx_module *m, const char *name,
 }
 
 /* The summed statistics of the sites of source line `line` of a file
-   whose name ends with `file`, in space sp with op op. */
+   whose name ends with `file` (file NULL: of every site), in space sp with
+   op op. */
 static inline wm_stats pi_line(const wm_agg *g, const char *file,
                                unsigned line, wm_space sp, wm_op op)
 {
@@ -207,9 +208,11 @@ static inline wm_stats pi_line(const wm_agg *g, const char *file,
     for (size_t i = 0; g && i < wm_agg_nsites(g); i++) {
         wm_site s;
         wm_agg_site(g, i, &s);
-        size_t fl = strlen(s.file), nl = strlen(file);
-        if (s.line != line || s.space != sp || s.op != op || fl < nl ||
-            strcmp(s.file + fl - nl, file) != 0)
+        if (s.space != sp || s.op != op)
+            continue;
+        size_t fl = strlen(s.file), nl = file ? strlen(file) : 0;
+        if (file && (s.line != line || fl < nl ||
+                     strcmp(s.file + fl - nl, file) != 0))
             continue;
         t.inst += s.stats.inst;
         t.requests += s.stats.requests;

@@ -694,16 +694,7 @@ static void elect(const char *b)
         bad += leader[w] != w % 3;
     CHECK_EQ(bad, 0);
     /* one leader lane per warp: 32 atomics of one sector each */
-    wm_stats s;
-    memset(&s, 0, sizeof s);
-    for (size_t i = 0; i < wm_agg_nsites(g); i++) {
-        wm_site x;
-        wm_agg_site(g, i, &x);
-        if (x.space == WM_SPACE_GLOBAL && x.op == WM_OP_ATOM) {
-            s.requests += x.stats.requests;
-            s.sectors += x.stats.sectors;
-        }
-    }
+    wm_stats s = pi_line(g, NULL, 0, WM_SPACE_GLOBAL, WM_OP_ATOM);
     CHECK_EQ(s.requests, W);
     CHECK_EQ(s.sectors, W);
     wm_agg_free(g);
@@ -737,11 +728,13 @@ static wm_ptx_module *triton_corpus(const char *file)
     return m;
 }
 
-/* C = A B of the 128 x 128 x 128 Triton matmul in m (grid 2 x 2 of 128
-   threads, 64 KiB of dynamic shared memory), inputs multiples of 1/4 from
+/* C = A B of the 128 x 128 x 128 Triton matmul `name` in m (grid 2 x 2 x
+   splits of 128 threads, smem bytes of dynamic shared memory; C starts at
+   0, which the split-K kernel adds into), inputs multiples of 1/4 from
    seed, checked bit for bit against the CPU; the aggregate of the run (to
    free), NULL when it did not run. */
-static wm_agg *run_triton_matmul(const wm_ptx_module *m, unsigned seed)
+static wm_agg *run_triton_mm(const wm_ptx_module *m, const char *name,
+                             unsigned splits, size_t smem, unsigned seed)
 {
     enum { S = 128 };
     static uint16_t a[S * S], bm[S * S];
@@ -757,7 +750,8 @@ static wm_agg *run_triton_matmul(const wm_ptx_module *m, unsigned seed)
     memset(c, 0, sizeof c);
     pi_launch l = pi_dims(2, 128);
     l.grid[1] = 2;
-    l.dyn_smem = 65536;
+    l.grid[2] = splits;
+    l.dyn_smem = smem;
     pi_buf(&l, a, sizeof a);
     pi_buf(&l, bm, sizeof bm);
     pi_buf(&l, c, sizeof c);
@@ -767,7 +761,7 @@ static wm_agg *run_triton_matmul(const wm_ptx_module *m, unsigned seed)
     pi_buf(&l, s0, sizeof s0);
     pi_buf(&l, s1, sizeof s1);
     wm_agg *g = wm_agg_new(&arch);
-    wm_status st = pi_run_agg(m, "matmul", &l, g, NULL);
+    wm_status st = pi_run_agg(m, name, &l, g, NULL);
     CHECK_EQ(st, WM_OK);
     int bad = 0;
     for (int i = 0; i < S; i++)
@@ -783,6 +777,12 @@ static wm_agg *run_triton_matmul(const wm_ptx_module *m, unsigned seed)
         return NULL;
     }
     return g;
+}
+
+/* run_triton_mm of matmul.py's kernel (64 KiB of shared memory). */
+static wm_agg *run_triton_matmul(const wm_ptx_module *m, unsigned seed)
+{
+    return run_triton_mm(m, "matmul", 1, 65536, seed);
 }
 
 /*
@@ -807,48 +807,73 @@ static wm_agg *run_triton_matmul(const wm_ptx_module *m, unsigned seed)
  */
 static void triton_matmul_splitk(void)
 {
-    enum { S = 128 };
     wm_ptx_module *m = triton_corpus("matmul_splitk_sm_90.ptx");
+    wm_agg *g = m ? run_triton_mm(m, "matmul_splitk", 2, 24576, 5) : NULL;
+    if (g) {
+        wm_stats s = pi_line(g, "matmul_splitk.py", 31, WM_SPACE_GLOBAL,
+                             WM_OP_ATOM);
+        CHECK_EQ(s.inst, 8 * 4 * 8);
+        CHECK_EQ(s.bytes, 2 * 128 * 128 * 4);
+    }
+    wm_agg_free(g);
+    wm_ptx_free(m);
+}
+
+/* An e4m3 code's value (finite codes: the sign, 4 exponent bits of bias 7,
+   3 mantissa bits). */
+static float e4m3_value(unsigned c)
+{
+    unsigned ex = (c >> 3) & 15, man = c & 7;
+    float v = ex ? ldexpf(1.0f + (float)man / 8.0f, (int)ex - 7)
+                 : ldexpf((float)man / 8.0f, -6);
+    return (c & 0x80) ? -v : v;
+}
+
+/*
+ * quant_fp8.py: q = e4m3(x * 4), y = q / 4, n = 1000 of 4 programs of 256.
+ * x * 4 runs through every finite e4m3 value of both signs (exact, so q is
+ * that code and y is x), then values past 448 (saturated to 448) and ties
+ * between neighbours (to the even code).  The loads and stores carry
+ * createpolicy's L2 policies, which change no count.
+ */
+static void triton_quant_fp8(void)
+{
+    enum { N = 1000 };
+    wm_ptx_module *m = triton_corpus("quant_fp8_sm_90.ptx");
     if (!m)
         return;
-    static uint16_t a[S * S], bm[S * S];
-    static float af[S * S], bf[S * S], c[S * S];
+    static float x[N], y[N];
+    static uint8_t q[N], want[N];
     uint8_t s0[16], s1[16];
-    srand(5);
-    for (int i = 0; i < S * S; i++) {
-        af[i] = (float)(rand() % 17 - 8) / 4.0f;
-        bf[i] = (float)(rand() % 17 - 8) / 4.0f;
-        a[i] = half_of(af[i]);
-        bm[i] = half_of(bf[i]);
+    for (int i = 0; i < N; i++) {
+        unsigned c = (unsigned)i % 252; /* 126 finite codes, then negatives */
+        c = c < 126 ? c : 0x80 | (c - 126);
+        float v = e4m3_value(c);
+        want[i] = (uint8_t)c;
+        if (i >= 756 && i < 800) { /* saturated */
+            v = 448.0f + (float)(i - 755) * 64.0f;
+            want[i] = 0x7e;
+        } else if (i >= 800 && i < 900 && (c & 0x7f) < 0x7d) {
+            /* halfway to the next code: ties to the even one */
+            v = (e4m3_value(c) + e4m3_value(c + 1)) / 2.0f;
+            want[i] = (uint8_t)((c & 1) ? c + 1 : c);
+        }
+        x[i] = v / 4.0f;
     }
-    memset(c, 0, sizeof c);
-    pi_launch l = pi_dims(2, 128);
-    l.grid[1] = l.grid[2] = 2;
-    l.dyn_smem = 24576;
-    pi_buf(&l, a, sizeof a);
-    pi_buf(&l, bm, sizeof bm);
-    pi_buf(&l, c, sizeof c);
-    pi_u32(&l, S);
-    pi_u32(&l, S);
-    pi_u32(&l, S);
+    memset(q, 0xaa, sizeof q);
+    pi_launch l = pi_dims(4, 128);
+    pi_buf(&l, x, sizeof x);
+    pi_buf(&l, q, sizeof q);
+    pi_buf(&l, y, sizeof y);
+    pi_u32(&l, N);
+    pi_f32(&l, 4.0f);
     pi_buf(&l, s0, sizeof s0);
     pi_buf(&l, s1, sizeof s1);
-    wm_agg *g = wm_agg_new(&arch);
-    CHECK_EQ(pi_run_agg(m, "matmul_splitk", &l, g, NULL), WM_OK);
+    CHECK_EQ(pi_run(m, "quant_fp8", &l, NULL), WM_OK);
     int bad = 0;
-    for (int i = 0; i < S; i++)
-        for (int j = 0; j < S; j++) {
-            float r = 0.0f;
-            for (int k = 0; k < S; k++)
-                r += af[i * S + k] * bf[k * S + j];
-            bad += c[i * S + j] != r;
-        }
+    for (int i = 0; i < N; i++)
+        bad += q[i] != want[i] || y[i] != e4m3_value(want[i]) / 4.0f;
     CHECK_EQ(bad, 0);
-    wm_stats s = pi_line(g, "matmul_splitk.py", 31, WM_SPACE_GLOBAL,
-                         WM_OP_ATOM);
-    CHECK_EQ(s.inst, 8 * 4 * 8);
-    CHECK_EQ(s.bytes, 2 * S * S * 4);
-    wm_agg_free(g);
     wm_ptx_free(m);
 }
 
@@ -1042,26 +1067,6 @@ typedef struct corpus_case {
     const char *const *builds; /* NULL-terminated */
 } corpus_case;
 
-/* -O3 -lineinfo and -G builds; the -G ones need calls (not yet run). */
-/* The global atomics of g summed over their sites (a -G build calls
-   atomicAdd, whose lines are the CUDA header's). */
-static wm_stats global_atomics(const wm_agg *g)
-{
-    wm_stats s;
-    memset(&s, 0, sizeof s);
-    for (size_t i = 0; i < wm_agg_nsites(g); i++) {
-        wm_site x;
-        wm_agg_site(g, i, &x);
-        if (x.space == WM_SPACE_GLOBAL && x.op == WM_OP_ATOM) {
-            s.inst += x.stats.inst;
-            s.requests += x.stats.requests;
-            s.sectors += x.stats.sectors;
-            s.bytes += x.stats.bytes;
-        }
-    }
-    return s;
-}
-
 /* A float's bf16 (the upper half of its bits: exact for the small
    integers used here), or its f16 (half_of) when bf is 0. */
 static uint16_t half_bits(float f, int bf)
@@ -1097,7 +1102,7 @@ static void atom_vec(const char *b)
     CHECK_EQ(crun("atom_vec", b, "splitk_reduce", &l, &g), WM_OK);
     CHECK_EQ(memcmp(c, want, sizeof c), 0);
     /* 4 warps, lanes on 8 float4 slots: 128 bytes, 4 sectors a request */
-    wm_stats s = global_atomics(g);
+    wm_stats s = pi_line(g, NULL, 0, WM_SPACE_GLOBAL, WM_OP_ATOM);
     CHECK_EQ(s.inst, 4);
     CHECK_EQ(s.requests, 4);
     CHECK_EQ(s.sectors, 16);
@@ -1160,6 +1165,7 @@ static void atom_vec(const char *b)
     }
 }
 
+/* -O3 -lineinfo and -G builds; the -G ones need calls (not yet run). */
 static const char *const o3[] = {"sm_80", "sm_90", "G_sm_80", "G_sm_90", NULL};
 static const char *const s90[] = {"sm_90", "G_sm_90", NULL};
 static const char *const h90a[] = {"sm_90a", "G_sm_90a", NULL};
@@ -1366,23 +1372,6 @@ static void wmma_gemm(const char *b)
     CHECK_EQ(bad, 0);
 }
 
-/* Sum of the shared-memory ld statistics of all sites. */
-static wm_stats shared_ld(const wm_agg *g)
-{
-    wm_stats all;
-    memset(&all, 0, sizeof all);
-    for (size_t i = 0; i < wm_agg_nsites(g); i++) {
-        wm_site x;
-        wm_agg_site(g, i, &x);
-        if (x.space == WM_SPACE_SHARED && x.op == WM_OP_LD) {
-            all.requests += x.stats.requests;
-            all.wavefronts += x.stats.wavefronts;
-            all.ideal_wavefronts += x.stats.ideal_wavefronts;
-        }
-    }
-    return all;
-}
-
 /* nvcuda::wmma f64: a 64x64x32 double GEMM, m8n8k4 fragments from padded
    shared tiles, against a CPU matmul (quarter-integer inputs: every sum
    exact). */
@@ -1430,7 +1419,7 @@ static void wmma_f64(const char *b)
     CHECK_EQ(sa.wavefronts, opt ? 512 : 0);
     CHECK_EQ(sb.requests, opt ? 256 : 0);
     CHECK_EQ(sb.wavefronts, opt ? 512 : 0);
-    wm_stats all = shared_ld(g);
+    wm_stats all = pi_line(g, NULL, 0, WM_SPACE_SHARED, WM_OP_LD);
     CHECK_EQ(all.requests, 512);
     CHECK_EQ(all.wavefronts, 1024);
     CHECK_EQ(all.ideal_wavefronts, 1024);
@@ -1582,5 +1571,6 @@ int main(void)
     triton_matmul_fp8();
     triton_matmul_ctas2();
     triton_matmul_splitk();
+    triton_quant_fp8();
     return check_done("test_corpus");
 }

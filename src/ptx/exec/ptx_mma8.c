@@ -51,20 +51,6 @@ void wmi_ptx_mma8_decode(const char *s, size_t n, wmi_insn *in)
     }
 }
 
-static float fp8(uint8_t v, int e5m2)
-{
-    unsigned mb = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
-    unsigned ex = (v & 0x7fu) >> mb, man = v & ((1u << mb) - 1);
-    float s = (v & 0x80) ? -1.0f : 1.0f;
-    if (e5m2 && ex == 31)
-        return man ? NAN : s * INFINITY;
-    if (!e5m2 && ex == 15 && man == 7)
-        return NAN;
-    if (ex == 0)
-        return s * ldexpf((float)man, 1 - (int)bias - (int)mb);
-    return s * ldexpf((float)((1u << mb) | man), (int)ex - (int)bias - (int)mb);
-}
-
 /* Element x of a register of type t, as a double (integers exact). */
 static double elem(wmi_type t, uint32_t r, unsigned x)
 {
@@ -75,7 +61,7 @@ static double elem(wmi_type t, uint32_t r, unsigned x)
     if (t == PT_S4)
         return (double)((int)v - ((v & 8) ? 16 : 0));
     if (t == PT_E4M3X2 || t == PT_E5M2X2)
-        return (double)fp8((uint8_t)v, t == PT_E5M2X2);
+        return (double)wmi_fp8_to_float((uint8_t)v, t == PT_E5M2X2);
     return (double)v; /* u8, u4 */
 }
 

@@ -148,22 +148,6 @@ unsigned wmi_ptx_wgmma_nimm(const wmi_insn *in, int areg)
 
 /* ---- values ------------------------------------------------------------- */
 
-/* An fp8 value: e4m3 (bias 7, no infinities, S.1111.111 is NaN) or e5m2
-   (bias 15, IEEE-style infinities and NaNs). */
-static float fp8(uint8_t v, int e5m2)
-{
-    unsigned mb = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
-    unsigned ex = (v & 0x7fu) >> mb, man = v & ((1u << mb) - 1);
-    float s = (v & 0x80) ? -1.0f : 1.0f;
-    if (e5m2 && ex == 31)
-        return man ? NAN : s * INFINITY;
-    if (!e5m2 && ex == 15 && man == 7)
-        return NAN;
-    if (ex == 0)
-        return s * ldexpf((float)man, 1 - (int)bias - (int)mb);
-    return s * ldexpf((float)((1u << mb) | man), (int)ex - (int)bias - (int)mb);
-}
-
 /* Element k (of 32 / size) of input type t in the raw bits v; integer
    inputs as their exact value. */
 static float elem(unsigned t, uint32_t v, unsigned k)
@@ -172,8 +156,8 @@ static float elem(unsigned t, uint32_t v, unsigned k)
     case WG_IN_F16: return wmi_half_to_float((uint16_t)(v >> (16 * k)));
     case WG_IN_BF16: return wmi_bf16_to_float((uint16_t)(v >> (16 * k)));
     case WG_IN_TF32: return wmi_f32(v & 0xffffe000u); /* the top 19 bits */
-    case WG_IN_E4M3: return fp8((uint8_t)(v >> (8 * k)), 0);
-    case WG_IN_E5M2: return fp8((uint8_t)(v >> (8 * k)), 1);
+    case WG_IN_E4M3: return wmi_fp8_to_float((uint8_t)(v >> (8 * k)), 0);
+    case WG_IN_E5M2: return wmi_fp8_to_float((uint8_t)(v >> (8 * k)), 1);
     case WG_IN_S8: return (float)(int8_t)(v >> (8 * k));
     case WG_IN_U8: return (float)(uint8_t)(v >> (8 * k));
     default: return 0.0f;

@@ -463,6 +463,9 @@ warp_loop(wmi_cta *c, wmi_warp *w, const int areg)
         case OP_ACTIVEMASK:
             WMI_LOOP(R[in->d][l] = act);
             break;
+        case OP_CREATEPOLICY: /* opaque: no access uses its bits */
+            WMI_LOOP(R[in->d][l] = (uint64_t)0x5043 << 48 | in->mod);
+            break;
         case OP_BRA:
             if (m == act) { /* uniform */
                 pc = in->target;

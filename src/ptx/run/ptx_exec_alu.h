@@ -904,6 +904,46 @@ static int cvt_pair(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     return !(in->flags & F_RELU);
 }
 
+/* An fp8 (e5m2 when e5) as f16: exact; relu takes negatives to 0. */
+static uint64_t f16_of_fp8(uint64_t v, int e5, int relu)
+{
+    float x = wmi_fp8_to_float((uint8_t)v, e5);
+    return UH(relu && x < 0.0f ? 0.0f : x);
+}
+
+/* cvt with fp8 pairs (sm_89): two f32 (a to the upper byte) or an f16x2
+   (its upper half to the upper byte) to e4m3x2 / e5m2x2 (.rn.satfinite,
+   .relu), and e4m3x2 / e5m2x2 to f16x2 (.rn, .relu). */
+static int cvt_fp8(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type, s = (wmi_type)in->type2;
+    int relu = (in->flags & F_RELU) != 0;
+    const uint64_t *A = R[in->a];
+    uint64_t *D = R[in->d];
+    if (t == PT_F16X2 && (s == PT_E4M3X2 || s == PT_E5M2X2)) {
+        int e5 = s == PT_E5M2X2;
+        WMI_LOOP(D[l] = f16_of_fp8(A[l] >> 8, e5, relu) << 16 |
+                        f16_of_fp8(A[l], e5, relu));
+        return in->b == WMI_NOREG;
+    }
+    int e5 = t == PT_E5M2X2;
+    if ((t != PT_E4M3X2 && t != PT_E5M2X2) ||
+        (s == PT_F32) != (in->b != WMI_NOREG))
+        return 0;
+    if (s == PT_F32) {
+        const uint64_t *B = R[in->b];
+        WMI_LOOP(D[l] = (uint64_t)wmi_float_to_fp8(F(A[l]), e5, relu) << 8 |
+                        wmi_float_to_fp8(F(B[l]), e5, relu));
+    } else if (s == PT_F16X2) {
+        WMI_LOOP(D[l] = (uint64_t)wmi_float_to_fp8(H(A[l] >> 16), e5, relu)
+                            << 8 |
+                        wmi_float_to_fp8(H(A[l]), e5, relu));
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 static HOT int exec_cvt(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
 {
     wmi_type t = (wmi_type)in->type, st2 = (wmi_type)in->type2;
@@ -912,6 +952,9 @@ static HOT int exec_cvt(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     uint64_t *D = R[in->d];
     wmi_rnd r = (wmi_rnd)in->rnd;
     int sat = (in->flags & F_SAT) != 0;
+    if (t == PT_E4M3X2 || t == PT_E5M2X2 || st2 == PT_E4M3X2 ||
+        st2 == PT_E5M2X2)
+        return cvt_fp8(R, in, m);
     if (t == PT_F16X2 || t == PT_BF16X2)
         return cvt_pair(R, in, m);
     if (t >= PT_E4M3X2 || st2 >= PT_E4M3X2 || t == PT_NONE ||

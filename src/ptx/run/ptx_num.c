@@ -95,3 +95,51 @@ uint16_t wmi_float_to_bf16(float f, wmi_rnd r)
         hi++;
     return (uint16_t)hi;
 }
+
+/* fp8: e4m3 (bias 7, 3 mantissa bits, no infinities, S.1111.111 is NaN)
+   and e5m2 (bias 15, 2 mantissa bits, binary16's top byte). */
+float wmi_fp8_to_float(uint8_t v, int e5m2)
+{
+    unsigned mb = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+    unsigned ex = (v & 0x7fu) >> mb, man = v & ((1u << mb) - 1);
+    float s = (v & 0x80) ? -1.0f : 1.0f;
+    if (e5m2 && ex == 31)
+        return man ? NAN : s * INFINITY;
+    if (!e5m2 && ex == 15 && man == 7)
+        return NAN;
+    if (ex == 0)
+        return s * ldexpf((float)man, 1 - (int)bias - (int)mb);
+    return s * ldexpf((float)((1u << mb) | man), (int)ex - (int)bias - (int)mb);
+}
+
+uint8_t wmi_float_to_fp8(float f, int e5m2, int relu)
+{
+    unsigned mb = e5m2 ? 2 : 3;
+    int emin = e5m2 ? -14 : -6; /* the smallest normal exponent */
+    uint8_t maxnorm = e5m2 ? 0x7b : 0x7e;
+    uint8_t sign = (wmi_f32_bits(f) >> 31) ? 0x80 : 0;
+    if (isnan(f)) /* the canonical NaN */
+        return 0x7f;
+    if (relu && sign)
+        return 0;
+    double a = fabs((double)f);
+    if (isinf(f))
+        return (uint8_t)(sign | maxnorm); /* .satfinite */
+    /* a in units of the least significant bit of its binade (of the
+       subnormals' below the smallest normal), rounded to even */
+    int e;
+    (void)frexp(a, &e); /* a = fr * 2^e, fr in [0.5, 1) */
+    int q = (e - 1 < emin ? emin : e - 1) - (int)mb;
+    uint32_t m = round_int(ldexp(a, -q), 0, RND_RN);
+    if (m == 0)
+        return sign; /* underflow to a signed zero */
+    if (m >> (mb + 1)) { /* rounded up into the next binade */
+        m >>= 1;
+        q++;
+    }
+    unsigned ex = m >> mb ? (unsigned)(q + (int)mb - emin + 1) : 0;
+    unsigned man = m & ((1u << mb) - 1), code = ex << mb | man;
+    if (ex > 31u || code > maxnorm) /* past the largest finite value */
+        return (uint8_t)(sign | maxnorm); /* .satfinite */
+    return (uint8_t)(sign | code);
+}

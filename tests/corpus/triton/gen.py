@@ -7,6 +7,7 @@
 #   matmul_fp8.py  -> matmul_fp8_sm_90.ptx    e4m3 matmul
 #   matmul_splitk.py -> matmul_splitk_sm_90.ptx  split-K matmul, the
 #                                             partial tiles added atomically
+#   quant_fp8.py   -> quant_fp8_sm_90.ptx     fp8 quantisation, L2 policies
 import os
 import sys
 
@@ -21,6 +22,7 @@ from attention import attention  # noqa: E402
 from matmul import matmul  # noqa: E402
 from matmul_fp8 import matmul_fp8  # noqa: E402
 from matmul_splitk import matmul_splitk  # noqa: E402
+from quant_fp8 import quant_fp8  # noqa: E402
 
 MM = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32",
       "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
@@ -55,3 +57,6 @@ gen("matmul_fp8_sm_90.ptx", matmul_fp8,
 gen("matmul_splitk_sm_90.ptx", matmul_splitk, dict(MM, SPLIT="constexpr"),
     {"BM": 64, "BN": 64, "BK": 32, "SPLIT": 2},
     attrs={(i,): [["tt.divisibility", 16]] for i in range(6)})
+gen("quant_fp8_sm_90.ptx", quant_fp8,
+    {"x_ptr": "*fp32", "q_ptr": "*fp8e4nv", "y_ptr": "*fp32", "n": "i32",
+     "scale": "fp32", "BLOCK": "constexpr"}, {"BLOCK": 256})
