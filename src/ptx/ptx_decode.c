@@ -389,9 +389,17 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         in->mod2 = LD_ACQUIRE;
     in->sync = wmi_sync_decode(s, n, in->op);
     if (in->op == OP_BAR) {
-        /* bar.sync / bar.arrive / barrier.sync; bar.red is not modelled */
-        if (has_at(s, n, 0, "bar.red") || has_at(s, n, 0, "barrier.red"))
-            in->op = OP_UNKNOWN;
+        /* bar.sync / bar.arrive / barrier.sync, bar.red (popc, and, or) */
+        if (has_at(s, n, 0, "bar.red") || has_at(s, n, 0, "barrier.red") ||
+            has_at(s, n, 0, "barrier.cta.red")) {
+            in->mod = wmi_has_word(s, n, "popc")  ? BAR_RED_POPC
+                      : wmi_has_word(s, n, "and") ? BAR_RED_AND
+                      : wmi_has_word(s, n, "or")  ? BAR_RED_OR
+                                                  : 0;
+            in->mod2 = 0; /* .and/.or name the reduction, not a bool op */
+            if (!in->mod)
+                in->op = OP_UNKNOWN;
+        }
         if (has_at(s, n, 0, "bar.warp")) {
             in->op = OP_NOP; /* bar.warp.sync: lanes already in lockstep */
             in->mod2 = WMI_NOP_WARPSYNC; /* ... but it orders memory */

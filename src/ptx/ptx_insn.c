@@ -47,6 +47,10 @@ static int check_arity(parser *p, const wmi_insn *in, tok optok,
     wmi_op op = (wmi_op)in->op;
     const wmi_shape *sh = &wmi_op_shapes[op];
     unsigned lo = sh->ndst + sh->nsrc_min, hi = sh->ndst + sh->nsrc_max;
+    if (op == OP_BAR) { /* bar id[, count]; bar.red d, id, [count,] p */
+        lo = in->mod ? 3 : 1;
+        hi = lo + 1;
+    }
     /* what computes a value or stores one needs its type (the VM reads
        the width from it) */
     if ((sh->ndst || op == OP_ST || op == OP_RED) && in->type == PT_NONE) {
@@ -446,9 +450,11 @@ static int bind_operands(parser *p, wmi_insn *in, tok optok,
                         "too many vector elements");
             return 0;
         }
-    /* mbarrier: arrive returns a state, the waits a predicate */
+    /* mbarrier: arrive returns a state, the waits a predicate; bar.red
+       its reduction */
     unsigned nd = op == OP_MBAR ? (in->mod == MB_ARRIVE || in->mod == MB_WAIT)
-                                : sh->ndst;
+                  : op == OP_BAR ? in->mod != 0
+                                 : sh->ndst;
     assert(nd <= nops);
     for (unsigned v = 0; v < nops; v++)
         if (ops[v].k == O_VEC && !sh->vec) {

@@ -537,6 +537,8 @@ typedef struct wmi_warp {
     uint32_t wait;     /* lanes waiting at a barrier */
     uint8_t bar_of[32];/* which barrier a waiting lane waits at */
     uint32_t wait_at[16]; /* lanes waiting at barrier b (within wait) */
+    uint32_t red_dst[16]; /* bar.red at barrier b: the destination its
+                             waiting lanes get on release, or WMI_NOREG */
     uint32_t nthreads; /* threads of this warp (< 32 for a partial warp) */
     uint32_t index;
     /* Registers known uniform or lane-affine (ptx_areg.h; NULL when off:
@@ -553,7 +555,14 @@ typedef struct wmi_barrier {
     uint32_t expected; /* count operand, 0 = all non-exited threads */
     uint32_t pc;       /* instruction of the first arrival */
     uint32_t pc2;      /* another instruction seen, or WMI_NOREG */
+    /* bar.red: the kind (BAR_RED_*, 0: none) and, over the threads
+       arrived, how many had the predicate, whether all and whether any */
+    uint8_t red, red_and, red_or;
+    uint32_t red_popc;
 } wmi_barrier;
+
+/* bar.red's reductions (wmi_insn.mod of OP_BAR; 0: bar.sync/arrive). */
+enum { BAR_RED_POPC = 1, BAR_RED_AND, BAR_RED_OR };
 
 /*
  * The counts of one memory instruction's last lane pattern.  wm_count is a

@@ -28,6 +28,23 @@ static inline wm_ptx_module *pi_parse(const char *src, const char *path)
     return m;
 }
 
+/* src must fail to parse with a message containing want at line `line`
+   (0: any line); the message printed when it does not. */
+static inline void pi_parse_fails(const char *src, const char *want,
+                                  uint32_t line)
+{
+    wm_ptx_module *m = NULL;
+    wm_diag d;
+    CHECK_EQ(wm_ptx_parse(src, strlen(src), "bad.ptx", &m, &d), WM_ERR_PARSE);
+    int found = strstr(d.msg, want) != NULL;
+    CHECK(found);
+    if (!found)
+        fprintf(stderr, "  want '%s', got: %s\n", want, d.msg);
+    if (line)
+        CHECK_EQ(d.line, line);
+    wm_ptx_free(m);
+}
+
 #ifdef WM_SOURCE_DIR
 /* The committed corpus PTX tests/corpus/ptx/NAME_BUILD.ptx (build: "sm_90a",
    "G_sm_90a", ...), parsed; NULL after a failed CHECK. */

@@ -1165,6 +1165,55 @@ static void atom_vec(const char *b)
     }
 }
 
+/* __syncthreads_count / _and / _or (bar.red): a compaction's per-block
+   count of kept elements (in[i] % 3 != 0, i < n) and whether the block
+   keeps all or none of them; and a loop that halves every value until no
+   thread of the block votes for another round. */
+static void sync_count(const char *b)
+{
+    enum { N = 1000, B = 128, G = (N + B - 1) / B };
+    static int in[G * B];
+    int count[G], all[G], none[G], wc[G] = {0}, wall[G], wnone[G];
+    for (int i = 0; i < G * B; i++)
+        in[i] = i < 256 ? 3 * i : i < 384 ? 3 * i + 1 : i * 7;
+    for (int g = 0; g < G; g++) {
+        wall[g] = 1;
+        for (int t = 0; t < B; t++) {
+            int i = g * B + t, keep = i < N && in[i] % 3 != 0;
+            wc[g] += keep;
+            wall[g] &= keep;
+        }
+        wnone[g] = wc[g] == 0;
+    }
+    pi_launch l = pi_dims(G, B);
+    pi_buf(&l, in, sizeof in);
+    pi_buf(&l, count, sizeof count);
+    pi_buf(&l, all, sizeof all);
+    pi_buf(&l, none, sizeof none);
+    pi_u32(&l, N);
+    CHECK_EQ(crun("sync_count", b, "block_compact", &l, NULL), WM_OK);
+    CHECK_EQ(memcmp(count, wc, sizeof wc), 0);
+    CHECK_EQ(memcmp(all, wall, sizeof wall), 0);
+    CHECK_EQ(memcmp(none, wnone, sizeof wnone), 0);
+    CHECK(wnone[0] && wnone[1] && wall[2]); /* both answers occur */
+
+    /* block g's largest value is 2^(g + 2) + g: g + 2 halvings leave it 1 */
+    static int x[4 * 64];
+    int rounds[4];
+    for (int i = 0; i < 4 * 64; i++)
+        x[i] = i % 64 == 5 ? (1 << (i / 64 + 2)) + i / 64 : i % 2;
+    l = pi_dims(4, 64);
+    pi_buf(&l, x, sizeof x);
+    pi_buf(&l, rounds, sizeof rounds);
+    CHECK_EQ(crun("sync_count", b, "until_converged", &l, NULL), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < 4 * 64; i++)
+        bad += x[i] != (i % 64 == 5 ? 1 : i % 2);
+    CHECK_EQ(bad, 0);
+    for (int g = 0; g < 4; g++)
+        CHECK_EQ(rounds[g], g + 2);
+}
+
 /* -O3 -lineinfo and -G builds; the -G ones need calls (not yet run). */
 static const char *const o3[] = {"sm_80", "sm_90", "G_sm_80", "G_sm_90", NULL};
 static const char *const s90[] = {"sm_90", "G_sm_90", NULL};
@@ -1553,6 +1602,7 @@ static const corpus_case cases[] = {
     {"wmma_f64", wmma_f64, o3},
     {"wmma_bits", wmma_bits, o3},
     {"atom_vec", atom_vec, s90},
+    {"sync_count", sync_count, o3},
 };
 
 int main(void)

@@ -158,15 +158,7 @@ static void forms(void)
                       ".reg .f32 %%f<5>; .reg .b64 %%rd<2>;\n"
                       "  ld.param.u64 %%rd1, [p];\n  %s;\n  ret;\n}\n",
                  bad[i].insn);
-        wm_ptx_module *m = NULL;
-        wm_diag d;
-        CHECK_EQ(wm_ptx_parse(ptx, strlen(ptx), "bad.ptx", &m, &d),
-                 WM_ERR_PARSE);
-        CHECK(strstr(d.msg, bad[i].msg) != NULL);
-        if (!strstr(d.msg, bad[i].msg))
-            fprintf(stderr, "  %s: %s\n", bad[i].insn, d.msg);
-        CHECK_EQ(d.line, 8); /* the instruction's line */
-        wm_ptx_free(m);
+        pi_parse_fails(ptx, bad[i].msg, 8); /* the instruction's line */
     }
 }
 

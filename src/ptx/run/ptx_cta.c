@@ -208,6 +208,8 @@ void wmi_ptx_cta_begin(wmi_cta *c)
         w->live = w->nthreads >= 32 ? 0xffffffffu : (1u << w->nthreads) - 1;
         w->wait = 0;
         memset(w->wait_at, 0, sizeof w->wait_at);
+        for (unsigned b = 0; b < 16; b++)
+            w->red_dst[b] = WMI_NOREG;
         w->act = 0;
         w->cur = f->first;
         for (unsigned l = 0; l < 32; l++)
@@ -220,6 +222,20 @@ void wmi_ptx_cta_begin(wmi_cta *c)
             memset(w->r0[c->unset[k]], 0, sizeof w->r0[0]);
     }
     wmi_areg_begin(c);
+}
+
+/* bar.red at barrier id of bar: its waiting lanes of w get the count, or
+   whether all or any of the arrived threads had the predicate. */
+static void red_result(wmi_warp *w, const wmi_barrier *bar, uint32_t id)
+{
+    uint64_t v = bar->red == BAR_RED_POPC  ? bar->red_popc
+                 : bar->red == BAR_RED_AND ? bar->red_and
+                                           : bar->red_or;
+    uint64_t *D = w->r[w->red_dst[id]];
+    for (unsigned l = 0; l < 32; l++)
+        if (w->wait_at[id] >> l & 1)
+            D[l] = v;
+    w->red_dst[id] = WMI_NOREG;
 }
 
 /* Release barriers whose count is reached; 1 if any was released. */
@@ -256,6 +272,8 @@ static int release(wmi_cta *c, wm_status *st)
             wmi_check_release(c, b);
         for (uint32_t i = 0; i < c->nwarps; i++) {
             wmi_warp *w = &c->warps[i];
+            if (w->red_dst[b] != WMI_NOREG) /* bar.red's result */
+                red_result(w, bar, b);
             w->wait &= ~w->wait_at[b];
             w->wait_at[b] = 0;
         }

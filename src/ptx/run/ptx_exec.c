@@ -212,13 +212,31 @@ static uint32_t exit_lanes(wmi_cta *c, wmi_warp *w, uint32_t m, uint32_t act)
  * .arrive) is marked waiting at barrier id and all of act resume after the
  * instruction; *wait says whether the lanes of m wait.
  */
+/* bar.red: the predicate (its last source) of the lanes of m into barrier
+   b's reduction; the lanes' destination gets the result on release. */
+static void bar_reduce(wmi_warp *w, uint64_t (*R)[32], const wmi_insn *in,
+                       uint32_t m, wmi_barrier *b, uint32_t id)
+{
+    const uint64_t *P = R[in->c != WMI_NOREG ? in->c : in->b];
+    uint32_t t = 0;
+    for (unsigned l = 0; l < 32; l++)
+        t |= (m >> l & 1) && (P[l] & 1) ? lane_bit[l] : 0;
+    b->red = in->mod;
+    b->red_popc += (uint32_t)wmi_popcount64(t);
+    b->red_and &= t == m;
+    b->red_or |= t != 0;
+    w->red_dst[id] = in->d;
+}
+
 static wm_status exec_bar(wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
                           const wmi_insn *in, uint32_t pc, uint32_t m,
                           uint32_t act, int *wait)
 {
     unsigned l0 = first_lane(m);
     uint32_t id = (uint32_t)R[in->a][l0];
-    uint32_t cnt = in->b != WMI_NOREG ? (uint32_t)R[in->b][l0] : 0;
+    /* the count: bar's second source, bar.red's second of three */
+    uint32_t cs = in->mod ? (in->c != WMI_NOREG ? in->b : WMI_NOREG) : in->b;
+    uint32_t cnt = cs != WMI_NOREG ? (uint32_t)R[cs][l0] : 0;
     *wait = 0;
     if (id >= 16)
         return wmi_ptx_fault(c, w, l0, pc, WM_ERR_FAULT,
@@ -228,6 +246,10 @@ static wm_status exec_bar(wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
         b->pc = pc;
         b->pc2 = WMI_NOREG;
         b->expected = cnt;
+        b->red = 0;
+        b->red_popc = 0;
+        b->red_and = 1;
+        b->red_or = 0;
     } else if (b->pc != pc) {
         b->pc2 = pc;
     }
@@ -238,6 +260,8 @@ static wm_status exec_bar(wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
     /* arrivals count whole warps for counted barriers (PTX ISA
        bar: "in units of warps") and threads otherwise */
     b->arrived += cnt ? 32 : wmi_popcount64(m);
+    if (in->mod)
+        bar_reduce(w, R, in, m, b, id);
     if (c->flags & WMI_RUN_CHECK)
         wmi_check_arrive(c, w, id);
     if (in->flags & F_ARRIVE)
