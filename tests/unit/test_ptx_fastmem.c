@@ -21,6 +21,7 @@
  * width of a vector access on the fast path.
  */
 #include "check.h"
+#include "ptx_inline.h"
 #include "ptx_twin.h"
 
 #include <stdio.h>
@@ -480,10 +481,50 @@ static void test_check(void)
     wm_ptx_free(m);
 }
 
+/* Scalars written in braces ({%r1}, as Triton writes every ld and st):
+   a uniform load and store repeated by every full warp reach the memo's
+   hot path, which must find the register inside the braces (it indexed
+   the registers with the vector's pool word and crashed). */
+static void test_braces(void)
+{
+    static const char *const src =
+        PI_HEAD
+        ".visible .entry k(.param .u64 x, .param .u64 out, .param .u64 last)\n"
+        "{\n  .reg .b32 %r<6>; .reg .b64 %rd<8>;\n"
+        "  ld.param.u64 %rd1, [x]; ld.param.u64 %rd2, [out];\n"
+        "  ld.param.u64 %rd6, [last];\n"
+        "  ld.global.b32 {%r1}, [%rd1];\n"
+        "  mov.u32 %r2, %tid.x; mov.u32 %r3, %ctaid.x;\n"
+        "  mad.lo.u32 %r4, %r3, 128, %r2; add.u32 %r5, %r1, %r4;\n"
+        "  mul.wide.u32 %rd3, %r4, 4; add.s64 %rd4, %rd2, %rd3;\n"
+        "  st.global.b32 [%rd4], {%r5};\n"
+        "  st.global.b32 [%rd6], {%r1};\n"
+        "  ret;\n}\n";
+    wm_ptx_module *m = pi_parse(src, "braces.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    uint32_t x = 1000, out[4 * 128], last = 0;
+    pi_launch l = pi_dims(4, 128);
+    pi_buf(&l, &x, sizeof x);
+    pi_buf(&l, out, sizeof out);
+    pi_buf(&l, &last, sizeof last);
+    wm_agg *g = wm_agg_new(&arch);
+    CHECK_EQ(pi_run_agg(m, "k", &l, g, NULL), WM_OK);
+    int bad = 0;
+    for (uint32_t i = 0; i < 4 * 128; i++)
+        bad += out[i] != 1000 + i;
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(last, 1000u);
+    wm_agg_free(g);
+    wm_ptx_free(m);
+}
+
 int main(void)
 {
     CHECK(wm_arch_parse("sm_80", &arch, NULL, 0) == WM_OK);
     test_shapes();
     test_check();
+    test_braces();
     return check_done("test_ptx_fastmem");
 }

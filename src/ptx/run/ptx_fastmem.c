@@ -883,9 +883,9 @@ static void hot_move(uint64_t *V, uint8_t *p, unsigned esz, int kind,
  * without the rest.  Returns the counts of the repeat (the memo's or the
  * residue's), NULL when anything differs (fast_ldst then decides).
  */
-static const wm_counts *fast_hot(wmi_warp *w, const wmi_insn *in,
-                                 wmi_memo *mo, int store, uint64_t x0,
-                                 int64_t d)
+static const wm_counts *fast_hot(const wm_ptx_module *mod, wmi_warp *w,
+                                 const wmi_insn *in, wmi_memo *mo, int store,
+                                 uint64_t x0, int64_t d)
 {
     unsigned esz = mo->hesz;
     uint64_t start = (uint64_t)mo->hwin << WMI_WIN_SHIFT;
@@ -903,7 +903,8 @@ static const wm_counts *fast_hot(wmi_warp *w, const wmi_insn *in,
         pend = &mo->res[i].pending;
         cnt = &mo->res[i].counts;
     }
-    uint32_t v = store ? in->b : in->d;
+    /* a scalar (hot_keep), perhaps written as {%r}: Triton's braces */
+    uint32_t v = wmi_vslot(mod, store ? in->b : in->d, 0);
     hot_move(w->r[v], (uint8_t *)(mo->hbase + (uintptr_t)x0), esz, mo->hkind,
              store, mo->hsgn, d);
     (*pend)++; /* added with the others by memo_flush_one */
@@ -915,7 +916,7 @@ int wmi_ptx_fast_ldst_affine(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                              wm_status *st)
 {
     wmi_memo *mo = c->agg ? memo_at(c, pc) : NULL;
-    const wm_counts *hot = mo ? fast_hot(w, in, mo, store, x0, d) : NULL;
+    const wm_counts *hot = mo ? fast_hot(c->m, w, in, mo, store, x0, d) : NULL;
     if (hot) {
         *st = mo->htap ? tap_repeat(c, pc, (wm_space)mo->space,
                                     (wm_op)mo->op, mo->size, x0, d, hot)
