@@ -702,6 +702,8 @@ static int run_kernel(const run_opts *o, run_state *s)
         fputs("\r\x1b[K", stderr);
     if (st == WM_ERR_ARG)
         return cli_usage_error("%s", s->ft.msg);
+    if (st == WM_ERR_PARSE) /* a call into a function that did not parse */
+        return cli_error("%s:%u: %s", o->input, s->ft.ptx_line, s->ft.msg);
     if (st != WM_OK && st != WM_ERR_FAULT && st != WM_ERR_LIMIT &&
         st != WM_ERR_UNSUPPORTED)
         return cli_error("%s", wm_status_str(st));

@@ -112,6 +112,11 @@ wm_cli_test(NAME run_one_broken_bad EXIT 4
   STDERR "one_broken.ptx:29:15: error: undeclared register '%r7'"
          "add.s32 %r1, %r7, 1;"
          "kernel broken cannot run")
+# a call into a function whose body did not parse names both lines (the
+# call's and the callee's error) and exits 4; before, "syntax error" alone
+wm_cli_test(NAME run_broken_callee EXIT 4
+  ARGS run ${P}/broken_callee.ptx --grid 1 --block 32
+  STDERR "broken_callee.ptx:25: call to helper, whose body did not parse: 14:2: add.q32 needs a type")
 # a pointer parameter that reaches cp.async's source without cvta (inline
 # asm of template libraries) is a pointer: buffers are accepted for it
 wm_cli_test(NAME run_cp_async_param_pointer
