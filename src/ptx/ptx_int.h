@@ -71,6 +71,7 @@ typedef enum {
     PT_S8, PT_S16, PT_S32, PT_S64,
     PT_F16, PT_F16X2, PT_BF16, PT_BF16X2, PT_TF32, PT_F32, PT_F64,
     PT_E4M3X2, PT_E5M2X2, PT_S4, PT_U4,
+    PT_U16X2, PT_S16X2, /* sm_90's packed halfword add sub min max */
     PT_COUNT
 } wmi_type;
 

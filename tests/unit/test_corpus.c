@@ -1214,6 +1214,47 @@ static void sync_count(const char *b)
         CHECK_EQ(rounds[g], g + 2);
 }
 
+/* One halfword of __vadd2 (op 0), __vsub2 (1), __vmaxu2 (2), __vmins2
+   (3). */
+static uint32_t simd_half(int op, uint32_t a, uint32_t b)
+{
+    int32_t sa = (int16_t)a, sb = (int16_t)b;
+    uint32_t r = op == 0   ? a + b
+                 : op == 1 ? a - b
+                 : op == 2 ? ((a & 0xffff) > (b & 0xffff) ? a : b)
+                           : (uint32_t)(sa < sb ? sa : sb);
+    return r & 0xffff;
+}
+
+/* CUDA's per-halfword SIMD intrinsics (sm_90: add/sub/min/max .u16x2 and
+   .s16x2) on random words, against the CPU. */
+static void simd16(const char *b)
+{
+    enum { N = 200 };
+    static uint32_t a[N], c[N], out[4 * N];
+    uint64_t s = 11;
+    for (int i = 0; i < N; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        a[i] = (uint32_t)(s >> 32);
+        c[i] = (uint32_t)s;
+    }
+    a[0] = 0x7fff8000; /* the edges of both halves */
+    c[0] = 0x80007fff;
+    pi_launch l = pi_dims(2, 128);
+    pi_buf(&l, out, sizeof out);
+    pi_buf(&l, a, sizeof a);
+    pi_buf(&l, c, sizeof c);
+    pi_u32(&l, N);
+    CHECK_EQ(crun("simd16", b, "simd16", &l, NULL), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        for (int op = 0; op < 4; op++)
+            bad += out[4 * i + op] !=
+                   (simd_half(op, a[i], c[i]) |
+                    simd_half(op, a[i] >> 16, c[i] >> 16) << 16);
+    CHECK_EQ(bad, 0);
+}
+
 /* -O3 -lineinfo and -G builds; the -G ones need calls (not yet run). */
 static const char *const o3[] = {"sm_80", "sm_90", "G_sm_80", "G_sm_90", NULL};
 static const char *const s90[] = {"sm_90", "G_sm_90", NULL};
@@ -1603,6 +1644,7 @@ static const corpus_case cases[] = {
     {"wmma_bits", wmma_bits, o3},
     {"atom_vec", atom_vec, s90},
     {"sync_count", sync_count, o3},
+    {"simd16", simd16, o3},
 };
 
 int main(void)

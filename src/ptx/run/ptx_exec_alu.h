@@ -446,10 +446,41 @@ static HOT void exec_mov(const wm_ptx_module *mod, uint64_t (*R)[32],
     }
 }
 
+/* One halfword of add, sub, min or max (.relu: a negative s16 to 0). */
+static uint32_t half16(wmi_op op, uint32_t a, uint32_t b, int sg, int relu)
+{
+    int32_t x = sg ? (int16_t)a : (int32_t)(uint16_t)a;
+    int32_t y = sg ? (int16_t)b : (int32_t)(uint16_t)b;
+    int32_t r = op == OP_ADD ? x + y
+                : op == OP_SUB ? x - y
+                : (op == OP_MAX) == (x > y) ? x : y;
+    if (relu && r < 0)
+        r = 0;
+    return (uint32_t)r & 0xffff;
+}
+
+/* add, sub, min and max on .u16x2 / .s16x2 (sm_90): each halfword on its
+   own, add and sub wrapping. */
+static int pair16(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a], *B = R[in->b];
+    uint64_t *D = R[in->d];
+    wmi_op op = (wmi_op)in->op;
+    int sg = in->type == PT_S16X2, relu = (in->flags & F_RELU) != 0;
+    if ((in->flags & F_SAT) || (relu && (!sg || op == OP_ADD || op == OP_SUB)))
+        return 0;
+    WMI_LOOP(D[l] = half16(op, (uint32_t)A[l], (uint32_t)B[l], sg, relu) |
+                    half16(op, (uint32_t)(A[l] >> 16), (uint32_t)(B[l] >> 16),
+                           sg, relu) << 16);
+    return 1;
+}
+
 static HOT int exec_add(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
 {
     wmi_type t = (wmi_type)in->type;
     unsigned bits = wmi_type_bits(t);
+    if (t == PT_U16X2 || t == PT_S16X2)
+        return pair16(R, in, m);
     if (is_ftype(t))
         FOP(a + b);
     else if ((in->flags & F_SAT) && t == PT_S32)
@@ -465,6 +496,8 @@ static HOT int exec_sub(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
 {
     wmi_type t = (wmi_type)in->type;
     unsigned bits = wmi_type_bits(t);
+    if (t == PT_U16X2 || t == PT_S16X2)
+        return pair16(R, in, m);
     if (is_ftype(t))
         FOP(a - b);
     else
@@ -618,6 +651,8 @@ static int exec_minmax(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     wmi_type t = (wmi_type)in->type;
     unsigned bits = wmi_type_bits(t);
     int mx = in->op == OP_MAX;
+    if (t == PT_U16X2 || t == PT_S16X2)
+        return pair16(R, in, m);
     if (is_ftype(t)) {
         if (mx)
             FOP(fmax((double)a, (double)b));
