@@ -828,6 +828,21 @@ static void exec_dp4a(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
          } D[l] = (uint32_t)acc);
 }
 
+/* sad: d = c + |a - b| at the type's width (a and b compared signed for
+   .s types), wrapping. */
+static void exec_sad(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+    uint64_t *D = R[in->d];
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t);
+    int sg = wmi_type_signed(t);
+    WMI_LOOP(uint64_t a = trunc_bits(A[l], bits); uint64_t b = trunc_bits(B[l], bits);
+         int lt = sg ? (int64_t)sext(a, bits) < (int64_t)sext(b, bits) : a < b;
+         uint64_t r = trunc_bits(C[l] + (lt ? b - a : a - b), bits);
+         D[l] = sg ? sext(r, bits) : r);
+}
+
 /* Compare a with b in type ct for the lanes of m: res[l] = 0 or 1. */
 static void compare_lanes(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
                           int fast, wmi_type ct, uint64_t *res)

@@ -1,8 +1,10 @@
 /*
- * test_ptx_pair16.c -- sm_90's packed halfword arithmetic: add, sub, min
- * and max on .u16x2 and .s16x2 (and min/max .relu on .s16x2), each half on
- * its own, against a CPU reference on random words and the halves' edges;
- * a .sat form, which PTX does not have, is refused when run.
+ * test_ptx_intrin.c -- integer instructions behind CUDA's intrinsics:
+ * sm_90's packed halfword arithmetic (add, sub, min and max on .u16x2 and
+ * .s16x2, min/max .relu on .s16x2: __vadd2 and its kin), each half on its
+ * own, and sad (__usad, __sad: c + |a - b| at every width, signed or not),
+ * against a CPU reference on random words and the edges; a .sat form of
+ * the halfword add, which PTX does not have, is refused when run.
  */
 #include "check.h"
 #include "ptx_inline.h"
@@ -12,7 +14,19 @@
 static const char *const ops[] = {
     "add.u16x2", "add.s16x2", "sub.u16x2",       "sub.s16x2",
     "min.u16x2", "max.u16x2", "min.s16x2",       "max.s16x2",
-    "min.relu.s16x2", "max.relu.s16x2"};
+    "min.relu.s16x2", "max.relu.s16x2", "sad.u32", "sad.s32", "sad.u16",
+    "sad.s16"};
+
+/* The CPU's sad of a, b and c at bits (16 or 32), signed or not. */
+static uint32_t ref_sad(unsigned k, uint32_t a, uint32_t b, uint32_t c)
+{
+    int sg = ops[k][4] == 's', bits = strstr(ops[k], "16") ? 16 : 32;
+    uint32_t mask = bits == 16 ? 0xffffu : 0xffffffffu;
+    int64_t x = sg ? (bits == 16 ? (int16_t)a : (int32_t)a) : (int64_t)(a & mask);
+    int64_t y = sg ? (bits == 16 ? (int16_t)b : (int32_t)b) : (int64_t)(b & mask);
+    uint32_t r = (uint32_t)((c & mask) + (uint64_t)(x < y ? y - x : x - y)) & mask;
+    return sg && bits == 16 ? (uint32_t)(int32_t)(int16_t)r : r;
+}
 
 /* The CPU's halfword of ops[k]. */
 static uint32_t ref(unsigned k, uint32_t a, uint32_t b)
@@ -29,20 +43,34 @@ static uint32_t ref(unsigned k, uint32_t a, uint32_t b)
 static void one(unsigned k)
 {
     char src[1024];
+    /* sad takes c = b; the 16-bit ones on 16-bit registers */
+    int sad = ops[k][0] == 's' && ops[k][1] == 'a';
+    int w16 = sad && strstr(ops[k], "16") != NULL;
+    const char *sg = ops[k][4] == 's' ? "s" : "u";
+    char insn[192];
+    if (w16)
+        snprintf(insn, sizeof insn,
+                 "cvt.u16.u32 %%rs1, %%r2; cvt.u16.u32 %%rs2, %%r3; "
+                 "%s %%rs1, %%rs1, %%rs2, %%rs2; cvt.%s32.%s16 %%r2, %%rs1",
+                 ops[k], sg, sg);
+    else
+        snprintf(insn, sizeof insn,
+                 sad ? "%s %%r2, %%r2, %%r3, %%r3" : "%s %%r2, %%r2, %%r3",
+                 ops[k]);
     snprintf(src, sizeof src,
              ".version 8.0\n.target sm_90\n.address_size 64\n"
              ".visible .entry k(.param .u64 o, .param .u64 a, .param .u64 b)\n{\n"
-             "  .reg .b32 %%r<4>; .reg .b64 %%rd<8>;\n"
+             "  .reg .b16 %%rs<3>; .reg .b32 %%r<4>; .reg .b64 %%rd<8>;\n"
              "  ld.param.u64 %%rd1, [o]; ld.param.u64 %%rd2, [a];\n"
              "  ld.param.u64 %%rd3, [b];\n"
              "  mov.u32 %%r1, %%tid.x; mul.wide.u32 %%rd4, %%r1, 4;\n"
              "  add.s64 %%rd5, %%rd2, %%rd4; add.s64 %%rd6, %%rd3, %%rd4;\n"
              "  ld.global.u32 %%r2, [%%rd5]; ld.global.u32 %%r3, [%%rd6];\n"
-             "  %s %%r2, %%r2, %%r3;\n"
+             "  %s;\n"
              "  add.s64 %%rd7, %%rd1, %%rd4; st.global.u32 [%%rd7], %%r2;\n"
              "  ret;\n}\n",
-             ops[k]);
-    wm_ptx_module *m = pi_parse(src, "pair16.ptx");
+             insn);
+    wm_ptx_module *m = pi_parse(src, "intrin.ptx");
     CHECK(m != NULL);
     if (!m)
         return;
@@ -65,7 +93,9 @@ static void one(unsigned k)
     CHECK_EQ(pi_run(m, "k", &l, &ft), WM_OK);
     int bad = 0;
     for (int i = 0; i < 64; i++)
-        bad += o[i] != (ref(k, a[i], b[i]) | ref(k, a[i] >> 16, b[i] >> 16) << 16);
+        bad += o[i] != (sad ? ref_sad(k, a[i], b[i], b[i])
+                            : ref(k, a[i], b[i]) |
+                                  ref(k, a[i] >> 16, b[i] >> 16) << 16);
     CHECK_EQ(bad, 0);
     if (bad)
         fprintf(stderr, "  %s\n", ops[k]);
@@ -88,5 +118,5 @@ int main(void)
         CHECK_EQ(pi_run(m, "k", &l, &ft), WM_ERR_UNSUPPORTED);
         wm_ptx_free(m);
     }
-    return check_done("test_ptx_pair16");
+    return check_done("test_ptx_intrin");
 }
