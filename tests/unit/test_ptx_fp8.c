@@ -54,7 +54,7 @@ static uint8_t ref_fp8(float x, int e5m2)
     if (isnan(x))
         return 0x7f;
     uint8_t sign = signbit(x) ? 0x80 : 0, best = sign;
-    double ax = fabs((double)x), bd = INFINITY;
+    double ax = fabs((double)x), bd = (double)INFINITY;
     for (unsigned c = 0; c < 0x80; c++) {
         float v = wmi_fp8_to_float((uint8_t)c, e5m2);
         if (isnan(v) || isinf(v))
