@@ -304,7 +304,6 @@ static const char *mbar_form(const wmi_insn *in, const operand *ops,
     return NULL;
 }
 
-/* What the operands of some opcodes must be beyond their count. */
 /* What a vector atom/red (sm_90) needs that in lacks, or NULL: .global
    (or generic) space; add on .v2/.v4 of f32, add/min/max on .v2/.v4/.v8 of
    f16 or bf16 and on .v2/.v4 of f16x2 or bf16x2; the data (and atom's
@@ -340,6 +339,7 @@ static const char *vec_atom_form(const wmi_insn *in, const operand *ops,
     return NULL;
 }
 
+/* What the operands of some opcodes must be beyond their count. */
 static int check_forms(parser *p, wmi_insn *in, tok optok,
                        const operand *ops, unsigned nops)
 {

@@ -207,11 +207,6 @@ static uint32_t exit_lanes(wmi_cta *c, wmi_warp *w, uint32_t m, uint32_t act)
     return act & ~m;
 }
 
-/*
- * bar.sync / bar.arrive for the lanes of m.  A lane that waits (not
- * .arrive) is marked waiting at barrier id and all of act resume after the
- * instruction; *wait says whether the lanes of m wait.
- */
 /* bar.red: the predicate (its last source) of the lanes of m into barrier
    b's reduction; the lanes' destination gets the result on release. */
 static void bar_reduce(wmi_warp *w, uint64_t (*R)[32], const wmi_insn *in,
@@ -228,6 +223,11 @@ static void bar_reduce(wmi_warp *w, uint64_t (*R)[32], const wmi_insn *in,
     w->red_dst[id] = in->d;
 }
 
+/*
+ * bar.sync / bar.arrive / bar.red for the lanes of m.  A lane that waits
+ * (not .arrive) is marked waiting at barrier id and all of act resume
+ * after the instruction; *wait says whether the lanes of m wait.
+ */
 static wm_status exec_bar(wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
                           const wmi_insn *in, uint32_t pc, uint32_t m,
                           uint32_t act, int *wait)

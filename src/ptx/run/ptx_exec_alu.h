@@ -837,10 +837,12 @@ static void exec_sad(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     wmi_type t = (wmi_type)in->type;
     unsigned bits = wmi_type_bits(t);
     int sg = wmi_type_signed(t);
-    WMI_LOOP(uint64_t a = trunc_bits(A[l], bits); uint64_t b = trunc_bits(B[l], bits);
-         int lt = sg ? (int64_t)sext(a, bits) < (int64_t)sext(b, bits) : a < b;
-         uint64_t r = trunc_bits(C[l] + (lt ? b - a : a - b), bits);
-         D[l] = sg ? sext(r, bits) : r);
+    WMI_LOOP(uint64_t a = trunc_bits(A[l], bits);
+             uint64_t b = trunc_bits(B[l], bits);
+             int lt = sg ? (int64_t)sext(a, bits) < (int64_t)sext(b, bits)
+                         : a < b;
+             uint64_t r = trunc_bits(C[l] + (lt ? b - a : a - b), bits);
+             D[l] = sg ? sext(r, bits) : r);
 }
 
 /* Compare a with b in type ct for the lanes of m: res[l] = 0 or 1. */
@@ -972,9 +974,11 @@ static int cvt_fp8(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     uint64_t *D = R[in->d];
     if (t == PT_F16X2 && (s == PT_E4M3X2 || s == PT_E5M2X2)) {
         int e5 = s == PT_E5M2X2;
+        if (in->b != WMI_NOREG) /* one source: the pair */
+            return 0;
         WMI_LOOP(D[l] = f16_of_fp8(A[l] >> 8, e5, relu) << 16 |
                         f16_of_fp8(A[l], e5, relu));
-        return in->b == WMI_NOREG;
+        return 1;
     }
     int e5 = t == PT_E5M2X2;
     if ((t != PT_E4M3X2 && t != PT_E5M2X2) ||
