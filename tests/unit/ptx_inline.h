@@ -10,6 +10,7 @@
 #include "ptx_twin.h"
 #include "warpmem.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,13 +47,12 @@ static inline void pi_parse_fails(const char *src, const char *want,
 }
 
 #ifdef WM_SOURCE_DIR
-/* The committed corpus PTX tests/corpus/ptx/NAME_BUILD.ptx (build: "sm_90a",
-   "G_sm_90a", ...), parsed; NULL after a failed CHECK. */
-static inline wm_ptx_module *pi_corpus(const char *name, const char *build)
+/* The committed PTX file WM_SOURCE_DIR/rel, parsed; NULL after a failed
+   CHECK. */
+static inline wm_ptx_module *pi_source_ptx(const char *rel)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/tests/corpus/ptx/%s_%s.ptx",
-             WM_SOURCE_DIR, name, build);
+    snprintf(path, sizeof path, "%s/%s", WM_SOURCE_DIR, rel);
     size_t n = 0;
     char *src = wm_read_file(path, &n);
     CHECK(src != NULL);
@@ -61,7 +61,30 @@ static inline wm_ptx_module *pi_corpus(const char *name, const char *build)
     CHECK(m != NULL);
     return m;
 }
+
+/* The committed corpus PTX tests/corpus/ptx/NAME_BUILD.ptx (build: "sm_90a",
+   "G_sm_90a", ...), parsed; NULL after a failed CHECK. */
+static inline wm_ptx_module *pi_corpus(const char *name, const char *build)
+{
+    char rel[512];
+    snprintf(rel, sizeof rel, "tests/corpus/ptx/%s_%s.ptx", name, build);
+    return pi_source_ptx(rel);
+}
 #endif
+
+/* The f16 bits of a value that fp16 holds exactly (|x| < 2^15, steps >=
+   2^-10). */
+static inline uint16_t pi_half_of(float x)
+{
+    uint16_t s = x < 0 ? 0x8000 : 0;
+    float ax = fabsf(x);
+    if (ax == 0.0f)
+        return s;
+    int e;
+    float fr = frexpf(ax, &e); /* ax = fr * 2^e, fr in [0.5, 1) */
+    return (uint16_t)(s | (uint16_t)((e + 14) << 10) |
+                      (uint16_t)((unsigned)(fr * 2048.0f) & 0x3ff));
+}
 
 /* A launch being built: pi_buf / pi_u32 / pi_f32 append arguments in
    order; threads and max_steps 0 mean one worker and 10^6 steps. */
