@@ -65,6 +65,7 @@ struct wmi_grid {
     uint32_t npending, pcap;
     unsigned (*ctaid)[3]; /* blockIdx of each CTA number */
     uint32_t idcap;
+    wmi_xpool pool;       /* the chunks' word records */
     int oom;
 };
 
@@ -96,11 +97,8 @@ static void free_chunks(wmi_grid *g, uint32_t buf)
     wmi_xchunk **b = g->xc[buf];
     if (!b)
         return;
-    for (uint64_t i = 0, n = nblocks(g, buf); i < n; i++) {
-        for (uint32_t j = 0; b[i] && j < BLOCK_CHUNKS; j++)
-            free(b[i][j].words);
+    for (uint64_t i = 0, n = nblocks(g, buf); i < n; i++)
         free(b[i]);
-    }
     free(b);
 }
 
@@ -139,7 +137,13 @@ void wmi_grid_free(wmi_grid *g)
     free(g->touched);
     free(g->pending);
     free(g->ctaid);
+    wmi_xpool_free(&g->pool);
     free(g);
+}
+
+wmi_xpool *wmi_grid_pool(wmi_grid *g)
+{
+    return &g->pool;
 }
 
 int wmi_grid_oom(const wmi_grid *g)

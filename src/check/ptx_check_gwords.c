@@ -491,7 +491,7 @@ static int fold_chunk(const wmi_check *k, const gchunk *c, wmi_xchunk *x,
         const rec *t = &c->tpl[j];
         wmi_xrun r = {m,       t->pc,           k->cta, t->warp,
                       t->rel,  (int8_t)t->lane, t->bits, c->read[j]};
-        if (!wmi_xchunk_put_run(x, &r))
+        if (!wmi_xchunk_put_run(x, wmi_grid_pool(k->grid), &r))
             return 0;
     }
     wmi_xrec w[32], rd[32];
@@ -507,7 +507,8 @@ static int fold_chunk(const wmi_check *k, const gchunk *c, wmi_xchunk *x,
             rm |= 1u << i;
         }
     }
-    return !(wm | rm) || wmi_xchunk_put(x, wm, w, rm, rd);
+    return !(wm | rm) ||
+           wmi_xchunk_put(x, wmi_grid_pool(k->grid), wm, w, rm, rd);
 }
 
 /* The unit's records replace the earlier ones, chunk by chunk. */

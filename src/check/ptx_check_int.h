@@ -186,6 +186,16 @@ typedef struct wmi_xchunk {
     wmi_xword *words;
 } wmi_xchunk;
 
+/* Where the chunks of a launch take their word records from when they
+   expand (ptx_check_xchunk.c): blocks of 32 KiB growing to 2 MiB (on huge
+   pages), given out 32 records at a time and freed together. */
+typedef struct wmi_xpool {
+    void *head;        /* the newest block, which links the one before */
+    size_t used, size; /* its bytes given out; its size */
+} wmi_xpool;
+
+void wmi_xpool_free(wmi_xpool *p);
+
 typedef struct wmi_grid wmi_grid;
 
 /* The launch-wide state over nbufs argument buffers; NULL if no memory. */
@@ -226,6 +236,9 @@ int wmi_grid_ordered(const wmi_grid *g, uint32_t a, uint16_t rel,
 wmi_xchunk *wmi_grid_chunk(wmi_grid *g, uint32_t buf, uint64_t off, int make,
                            uint32_t *valid);
 
+/* The pool the launch's chunks expand into. */
+wmi_xpool *wmi_grid_pool(wmi_grid *g);
+
 /* Whether chunk c holds any write; any read. */
 int wmi_xchunk_writes(const wmi_xchunk *c);
 int wmi_xchunk_reads(const wmi_xchunk *c);
@@ -234,13 +247,14 @@ int wmi_xchunk_reads(const wmi_xchunk *c);
 wmi_xrec wmi_xchunk_get(const wmi_xchunk *c, int read, unsigned i);
 
 /* Replace the records of words wm of chunk c by w[i] (writes) and those of
-   rm by r[i] (reads); 0 when out of memory. */
-int wmi_xchunk_put(wmi_xchunk *c, uint32_t wm, const wmi_xrec *w,
-                   uint32_t rm, const wmi_xrec *r);
+   rm by r[i] (reads), expanding c into pool p where its runs cannot hold
+   them; 0 when out of memory. */
+int wmi_xchunk_put(wmi_xchunk *c, wmi_xpool *p, uint32_t wm,
+                   const wmi_xrec *w, uint32_t rm, const wmi_xrec *r);
 
 /* The same for the words of run r: each gets r's record (a read's, or a
    write's); 0 when out of memory. */
-int wmi_xchunk_put_run(wmi_xchunk *c, const wmi_xrun *r);
+int wmi_xchunk_put_run(wmi_xchunk *c, wmi_xpool *p, const wmi_xrun *r);
 
 /* ---- schedules (ptx_check_sched.c) ------------------------------------ */
 

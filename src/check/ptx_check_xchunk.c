@@ -17,7 +17,8 @@
  */
 #include "ptx_check_int.h"
 
-#include <stdlib.h>
+#include <string.h>
+
 
 int wmi_xchunk_writes(const wmi_xchunk *c)
 {
@@ -82,16 +83,70 @@ static void run_drop(wmi_xchunk *c, int read, uint32_t m)
             c->x[j].mask &= ~m;
 }
 
-/* One record per word from now on; 0 when out of memory. */
-static int expand(wmi_xchunk *c)
+#define POOL_FIRST ((size_t)32 << 10) /* the first block's bytes */
+#define POOL_LAST ((size_t)2 << 20)   /* the size blocks grow to */
+
+/* A block's head: its allocation, the block before; 32 bytes, so that the
+   records after it keep their alignment. */
+typedef union xblock {
+    struct {
+        wmi_big mem;
+        union xblock *prev;
+    } h;
+    wmi_xword align;
+} xblock;
+
+/* 32 records from pool p; NULL when out of memory. */
+static wmi_xword *pool_take(wmi_xpool *p)
 {
-    wmi_xword *w = calloc(32, sizeof *w);
+    size_t need = 32 * sizeof(wmi_xword);
+    if (!p->head || p->used + need > p->size) {
+        size_t size = !p->head ? POOL_FIRST
+                      : p->size < POOL_LAST ? 2 * p->size
+                                            : POOL_LAST;
+        wmi_big mem;
+        if (!wmi_big_alloc(&mem, size))
+            return NULL;
+        xblock *b = (xblock *)(void *)mem.p;
+        b->h.mem = mem;
+        b->h.prev = p->head;
+        p->head = b;
+        p->size = size;
+        p->used = sizeof *b;
+    }
+    wmi_xword *w = (wmi_xword *)(void *)((unsigned char *)p->head + p->used);
+    p->used += need;
+    return w;
+}
+
+void wmi_xpool_free(wmi_xpool *p)
+{
+    for (xblock *b = p->head; b;) {
+        xblock *prev = b->h.prev;
+        wmi_big mem = b->h.mem;
+        wmi_big_free(&mem);
+        b = prev;
+    }
+    p->head = NULL;
+    p->used = p->size = 0;
+}
+
+/* One record per word from now on, taken from p; 0 when out of memory. */
+static int expand(wmi_xchunk *c, wmi_xpool *p)
+{
+    wmi_xword *w = pool_take(p);
     if (!w)
         return 0;
-    for (unsigned i = 0; i < 32; i++) {
-        w[i].w = wmi_xchunk_get(c, 0, i);
-        w[i].r = wmi_xchunk_get(c, 1, i);
-    }
+    memset(w, 0, 32 * sizeof *w);
+    for (int j = 0; j < 2; j++)
+        for (uint32_t m = c->x[j].mask; m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctz(m);
+            wmi_xrec r = run_rec(&c->x[j], i);
+            if (c->x[j].read)
+                w[i].r = r;
+            else
+                w[i].w = r;
+        }
     c->words = w;
     return 1;
 }
@@ -106,7 +161,8 @@ static void word_put(wmi_xchunk *c, int read, unsigned i, const wmi_xrec *r)
 }
 
 /* The records of kind read of words m replaced by r[i]. */
-static int put_kind(wmi_xchunk *c, int read, uint32_t m, const wmi_xrec *r)
+static int put_kind(wmi_xchunk *c, wmi_xpool *p, int read, uint32_t m,
+                    const wmi_xrec *r)
 {
     if (!c->words) {
         run_drop(c, read, m);
@@ -121,7 +177,7 @@ static int put_kind(wmi_xchunk *c, int read, uint32_t m, const wmi_xrec *r)
         }
         if (!left)
             return 1;
-        if (!expand(c))
+        if (!expand(c, p))
             return 0;
     }
     for (; m; m &= m - 1)
@@ -129,19 +185,19 @@ static int put_kind(wmi_xchunk *c, int read, uint32_t m, const wmi_xrec *r)
     return 1;
 }
 
-int wmi_xchunk_put(wmi_xchunk *c, uint32_t wm, const wmi_xrec *w,
-                   uint32_t rm, const wmi_xrec *r)
+int wmi_xchunk_put(wmi_xchunk *c, wmi_xpool *p, uint32_t wm,
+                   const wmi_xrec *w, uint32_t rm, const wmi_xrec *r)
 {
-    return put_kind(c, 0, wm, w) && put_kind(c, 1, rm, r);
+    return put_kind(c, p, 0, wm, w) && put_kind(c, p, 1, rm, r);
 }
 
-int wmi_xchunk_put_run(wmi_xchunk *c, const wmi_xrun *r)
+int wmi_xchunk_put_run(wmi_xchunk *c, wmi_xpool *p, const wmi_xrun *r)
 {
     if (!c->words) {
         run_drop(c, r->read, r->mask);
         if (run_add(c, r))
             return 1;
-        if (!expand(c))
+        if (!expand(c, p))
             return 0;
     }
     for (uint32_t m = r->mask; m; m &= m - 1) {

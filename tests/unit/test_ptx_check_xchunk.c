@@ -35,6 +35,7 @@ static int matches(const wmi_xchunk *c, const wmi_xrec *w, const wmi_xrec *r)
 
 static void hand_cases(void)
 {
+    wmi_xpool pool = {NULL, 0, 0};
     wmi_xchunk c;
     memset(&c, 0, sizeof c);
     wmi_xrec w[32], r[32], none;
@@ -45,7 +46,7 @@ static void hand_cases(void)
     /* a warp's contiguous load: word i by lane i, one run */
     for (unsigned i = 0; i < 32; i++)
         r[i] = rec(7, 3, 2, 0, (uint8_t)i, 0x0f);
-    CHECK(wmi_xchunk_put(&c, 0, w, ~0u, r));
+    CHECK(wmi_xchunk_put(&c, &pool, 0, w, ~0u, r));
     CHECK(c.words == NULL && c.x[0].mask == ~0u && c.x[0].read &&
           c.x[1].mask == 0);
     CHECK(!wmi_xchunk_writes(&c) && wmi_xchunk_reads(&c));
@@ -54,7 +55,7 @@ static void hand_cases(void)
        of writes beside */
     for (unsigned i = 0; i < 32; i++)
         w[i] = rec(9, 4, 1, 2, (uint8_t)i, 0x0f);
-    CHECK(wmi_xchunk_put(&c, ~0u, w, 0, r));
+    CHECK(wmi_xchunk_put(&c, &pool, ~0u, w, 0, r));
     CHECK(c.words == NULL && c.x[1].mask == ~0u && !c.x[1].read);
     CHECK(wmi_xchunk_writes(&c) && wmi_xchunk_reads(&c));
     CHECK(matches(&c, w, r));
@@ -62,27 +63,26 @@ static void hand_cases(void)
        it, one record per word */
     for (unsigned i = 0; i < 16; i++)
         r[i] = rec(7, 5, 0, 0, (uint8_t)(i + 16), 0x0f);
-    CHECK(wmi_xchunk_put(&c, 0, w, 0xffffu, r));
+    CHECK(wmi_xchunk_put(&c, &pool, 0, w, 0xffffu, r));
     CHECK(c.words != NULL);
     CHECK(matches(&c, w, r));
     CHECK(!same(wmi_xchunk_get(&c, 1, 3), none));
     CHECK(same(wmi_xchunk_get(&c, 1, 21), rec(7, 3, 2, 0, 21, 0x0f)));
-    free(c.words);
     /* two half-warps read words 0..15 (lanes 16..31) and 16..31 (lanes
        0..15): two runs of reads; a write then fits no run */
     memset(&c, 0, sizeof c);
     memset(w, 0, sizeof w);
     for (unsigned i = 0; i < 32; i++)
         r[i] = rec(7, 5, 1, 0, (uint8_t)(i < 16 ? i + 16 : i - 16), 0x0f);
-    CHECK(wmi_xchunk_put(&c, 0, w, ~0u, r));
+    CHECK(wmi_xchunk_put(&c, &pool, 0, w, ~0u, r));
     CHECK(c.words == NULL && c.x[0].mask == 0xffffu &&
           c.x[1].mask == 0xffff0000u && !wmi_xchunk_writes(&c));
     CHECK(matches(&c, w, r));
     w[20] = rec(11, 6, 0, 0, 3, 0x01);
-    CHECK(wmi_xchunk_put(&c, 1u << 20, w, 0, r));
+    CHECK(wmi_xchunk_put(&c, &pool, 1u << 20, w, 0, r));
     CHECK(c.words != NULL);
     CHECK(matches(&c, w, r));
-    free(c.words);
+    wmi_xpool_free(&pool);
 }
 
 /* A record for word i of a put: from instance inst (of three), its lane
@@ -103,6 +103,7 @@ static wmi_xrec draw(unsigned i, unsigned inst, int odd, unsigned *seed)
 static void random_puts(void)
 {
     unsigned seed = 1, runs_only = 0;
+    wmi_xpool pool = {NULL, 0, 0};
     for (int trial = 0; trial < 200; trial++) {
         wmi_xchunk c;
         memset(&c, 0, sizeof c);
@@ -133,7 +134,7 @@ static void random_puts(void)
                 if (rm >> i & 1)
                     r[i] = nr[i];
             }
-            CHECK(wmi_xchunk_put(&c, wm, nw, rm, nr));
+            CHECK(wmi_xchunk_put(&c, &pool, wm, nw, rm, nr));
             ok = matches(&c, w, r);
             CHECK(ok);
             int anyw = 0, anyr = 0;
@@ -144,15 +145,49 @@ static void random_puts(void)
         }
         runs_only += c.words == NULL;
         CHECK(trial % 2 || c.words == NULL);
-        free(c.words);
     }
+    wmi_xpool_free(&pool);
     /* both forms were exercised */
     CHECK(runs_only >= 100 && runs_only < 200);
+}
+
+/* Expanded chunks keep their own records in the pool, across its blocks
+   (32 KiB, 64 KiB, ... 2 MiB: 2 200 chunks of 1 KiB fill seven), and the
+   pool starts again after it is freed. */
+static void pool_blocks(void)
+{
+    enum { N = 2200 };
+    static wmi_xchunk c[N];
+    wmi_xpool pool = {NULL, 0, 0};
+    for (int round = 0; round < 2; round++) {
+        memset(c, 0, sizeof c);
+        for (unsigned n = 0; n < N; n++) {
+            wmi_xrec w[32];
+            /* lanes that fit no run: word i by lane 31 - i */
+            for (unsigned i = 0; i < 32; i++)
+                w[i] = rec(n + 1, n + 2, (uint16_t)(n % 7), 0,
+                           (uint8_t)(31 - i), 0x0f);
+            CHECK(wmi_xchunk_put(&c[n], &pool, ~0u, w, 0, w));
+            CHECK(c[n].words != NULL);
+        }
+        int ok = 1;
+        for (unsigned n = 0; n < N && ok; n++)
+            for (unsigned i = 0; i < 32; i++)
+                ok &= same(wmi_xchunk_get(&c[n], 0, i),
+                           rec(n + 1, n + 2, (uint16_t)(n % 7), 0,
+                               (uint8_t)(31 - i), 0x0f)) &&
+                      wmi_xchunk_get(&c[n], 1, i).cta == 0;
+        CHECK(ok);
+        CHECK(pool.size == (size_t)2 << 20);
+        wmi_xpool_free(&pool);
+        CHECK(pool.head == NULL && pool.size == 0);
+    }
 }
 
 int main(void)
 {
     hand_cases();
     random_puts();
+    pool_blocks();
     return check_done("test_ptx_check_xchunk");
 }
