@@ -243,8 +243,26 @@ wmi_xpool *wmi_grid_pool(wmi_grid *g);
 int wmi_xchunk_writes(const wmi_xchunk *c);
 int wmi_xchunk_reads(const wmi_xchunk *c);
 
+/* Word i's record in run x. */
+static inline wmi_xrec wmi_xrun_rec(const wmi_xrun *x, unsigned i)
+{
+    wmi_xrec r = {x->pc, x->cta, x->warp, x->rel,
+                  (uint8_t)(x->lane0 + (int)i), x->bits, 0};
+    return r;
+}
+
 /* The last read (read) or write of word i of chunk c; cta 0: none. */
-wmi_xrec wmi_xchunk_get(const wmi_xchunk *c, int read, unsigned i);
+static inline wmi_xrec wmi_xchunk_get(const wmi_xchunk *c, int read,
+                                      unsigned i)
+{
+    if (c->words)
+        return read ? c->words[i].r : c->words[i].w;
+    for (int j = 0; j < 2; j++)
+        if ((c->x[j].mask >> i & 1) && c->x[j].read == read)
+            return wmi_xrun_rec(&c->x[j], i);
+    wmi_xrec none = {0, 0, 0, 0, 0, 0, 0};
+    return none;
+}
 
 /* Replace the records of words wm of chunk c by w[i] (writes) and those of
    rm by r[i] (reads), expanding c into pool p where its runs cannot hold

@@ -19,7 +19,6 @@
 
 #include <string.h>
 
-
 int wmi_xchunk_writes(const wmi_xchunk *c)
 {
     return c->words || (c->x[0].mask && !c->x[0].read) ||
@@ -30,24 +29,6 @@ int wmi_xchunk_reads(const wmi_xchunk *c)
 {
     return c->words || (c->x[0].mask && c->x[0].read) ||
            (c->x[1].mask && c->x[1].read);
-}
-
-static wmi_xrec run_rec(const wmi_xrun *x, unsigned i)
-{
-    wmi_xrec r = {x->pc, x->cta, x->warp, x->rel,
-                  (uint8_t)(x->lane0 + (int)i), x->bits, 0};
-    return r;
-}
-
-wmi_xrec wmi_xchunk_get(const wmi_xchunk *c, int read, unsigned i)
-{
-    if (c->words)
-        return read ? c->words[i].r : c->words[i].w;
-    for (int j = 0; j < 2; j++)
-        if ((c->x[j].mask >> i & 1) && c->x[j].read == read)
-            return run_rec(&c->x[j], i);
-    wmi_xrec none = {0, 0, 0, 0, 0, 0, 0};
-    return none;
 }
 
 /* Do runs a and b give the same records but for the words? */
@@ -141,7 +122,7 @@ static int expand(wmi_xchunk *c, wmi_xpool *p)
     for (int j = 0; j < 2; j++)
         for (uint32_t m = c->x[j].mask; m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctz(m);
-            wmi_xrec r = run_rec(&c->x[j], i);
+            wmi_xrec r = wmi_xrun_rec(&c->x[j], i);
             if (c->x[j].read)
                 w[i].r = r;
             else
@@ -202,7 +183,7 @@ int wmi_xchunk_put_run(wmi_xchunk *c, wmi_xpool *p, const wmi_xrun *r)
     }
     for (uint32_t m = r->mask; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctz(m);
-        wmi_xrec x = run_rec(r, i);
+        wmi_xrec x = wmi_xrun_rec(r, i);
         word_put(c, r->read, i, &x);
     }
     return 1;
