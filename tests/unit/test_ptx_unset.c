@@ -69,6 +69,9 @@ static void test_analysis(void)
          "add.u32 %r2, %r1, 1;", 0},
         /* code after ret is never reached */
         {"ret;\nadd.u32 %r2, %r1, 1;", 0},
+        /* a branch's guard is a read */
+        {"@%p1 bra L;\nL:\nret;", 1},
+        {"setp.eq.u32 %p1, %r3, 0;\n@!%p1 bra L;\nL:\nret;", 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint32_t n = unset_count(cases[i].body);
@@ -118,9 +121,54 @@ static void test_reads_zero(void)
     wm_ptx_free(m);
 }
 
+/* A branch on %p1 before %p1 is written, which each CTA then sets to
+   %tid.x != 0: every lane of every CTA must find it 0 (out[gid] = 1),
+   not the value the worker's previous CTA left in the file (the slow
+   path read that, the fast paths 0). */
+static const char guard_unset[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<7>;\n.reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [out];\n"
+    "mov.u32 %r1, %tid.x;\nmov.u32 %r3, %ctaid.x;\nmov.u32 %r4, %ntid.x;\n"
+    "mad.lo.s32 %r5, %r3, %r4, %r1;\n"
+    "mul.wide.u32 %rd2, %r5, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+    "mov.u32 %r6, 0;\n"
+    "@%p1 bra SKIP;\n"
+    "mov.u32 %r6, 1;\n"
+    "SKIP:\n"
+    "st.global.u32 [%rd3], %r6;\n"
+    "setp.ne.u32 %p1, %r1, 0;\n"
+    "ret;\n}\n";
+
+static void test_guard_zero(void)
+{
+    enum { NB = 8, NT = 64 };
+    wm_ptx_module *m = pi_parse(guard_unset, "guard_unset.ptx");
+    CHECK(m != NULL);
+    for (unsigned threads = 1; m && threads <= 2; threads++) {
+        static uint32_t out[NB * NT];
+        memset(out, 0xab, sizeof out);
+        pi_launch l = pi_dims(NB, NT);
+        l.threads = threads;
+        pi_buf(&l, out, sizeof out);
+        CHECK_EQ(pi_run(m, "k", &l, NULL), WM_OK);
+        size_t bad = 0;
+        for (size_t i = 0; i < NB * NT; i++)
+            bad += out[i] != 1;
+        if (bad)
+            fprintf(stderr, "%u workers: %zu of %d lanes found %%p1 set "
+                    "(out[%d] = %u)\n", threads, bad, NB * NT, NT + 1,
+                    out[NT + 1]);
+        CHECK_EQ(bad, 0);
+    }
+    wm_ptx_free(m);
+}
+
 int main(void)
 {
     test_analysis();
     test_reads_zero();
+    test_guard_zero();
     return check_done("test_ptx_unset");
 }

@@ -125,7 +125,8 @@ static int analyse(flow *fl, const wmi_func *f, const uint64_t *entry)
         const wmi_insn *in = &fl->m->code[f->first + i];
         const uint64_t *w = fl->in + (size_t)i * fl->words;
         const uint32_t src[5] = {in->guard, in->a, in->b, in->c, in->e};
-        for (unsigned k = 0; k < 5 && in->op != OP_BRA; k++)
+        /* (a bra reads only its guard: its operand is the target) */
+        for (unsigned k = 0; k < (in->op == OP_BRA ? 1u : 5u); k++)
             check_read(fl, w, src[k]);
         if (in->op == OP_WGMMA) /* accumulates into d */
             check_read(fl, w, in->d);
