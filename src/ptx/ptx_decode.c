@@ -93,7 +93,7 @@ static const struct {
     {"shr", OP_SHR},       {"shf", OP_SHF},       {"popc", OP_POPC},
     {"clz", OP_CLZ},       {"bfind", OP_BFIND},   {"brev", OP_BREV},
     {"bfe", OP_BFE},       {"bfi", OP_BFI},       {"prmt", OP_PRMT},
-    {"lop3", OP_LOP3},     {"dp4a", OP_DP4A},     {"sad", OP_SAD},     {"setp", OP_SETP},
+    {"lop3", OP_LOP3},     {"dp4a", OP_DP4A},     {"sad", OP_SAD},     {"bmsk", OP_BMSK},   {"szext", OP_SZEXT},     {"setp", OP_SETP},
     {"set", OP_SET},       {"selp", OP_SELP},     {"slct", OP_SLCT},
     {"cvt", OP_CVT},       {"cvta", OP_CVTA},     {"rcp", OP_RCP},
     {"sqrt", OP_SQRT},     {"rsqrt", OP_RSQRT},   {"sin", OP_SIN},
@@ -484,6 +484,9 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
     case OP_TESTP:
     case OP_COPYSIGN:
         return t;
+    case OP_BMSK: /* (szext's a is of its type; counts are .u32) */
+    case OP_SZEXT:
+        return k == 0 && in->op == OP_SZEXT ? t : PT_U32;
     case OP_MBAR:
     case OP_CP_BULK:
         /* addresses (mbarrier [A]; bulk [A] [B] size [E]) and counts */

@@ -361,6 +361,14 @@ static int check_forms(parser *p, wmi_insn *in, tok optok,
             "%.*s packs or unpacks a vector of at most 64 bits "
             "into one register",
             (int)optok.len, p->s + optok.off);
+    if ((op == OP_BMSK || op == OP_SZEXT) &&
+        (!(wmi_has_word(p->s + optok.off, optok.len, "clamp") ^
+           wmi_has_word(p->s + optok.off, optok.len, "wrap")) ||
+         (op == OP_BMSK ? t != PT_B32 : t != PT_U32 && t != PT_S32)))
+        return wmi_parse_err(p, "%.*s: expected %s", (int)optok.len,
+                             p->s + optok.off,
+                             op == OP_BMSK ? "bmsk.clamp.b32 or bmsk.wrap.b32"
+                                           : "szext.{clamp,wrap}.{u32,s32}");
     if (op == OP_CP_ASYNC) {
         /* cp.async [dst], [src], cp-size[, src-size] */
         if (nops < 3 || ops[2].k != O_LIT)

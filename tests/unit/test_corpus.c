@@ -877,6 +877,90 @@ static void simd16(const char *b)
     CHECK_EQ(bad, 0);
 }
 
+/* bmsk by the PTX ISA's definition, bit by bit: bits [a, a + b) set,
+   a and b saturated at 32 (clamp) or taken mod 32 (wrap). */
+static uint32_t ref_bmsk(uint32_t a, uint32_t b, int clamp)
+{
+    uint64_t pos = clamp ? (a > 32 ? 32 : a) : a % 32;
+    uint64_t len = clamp ? (b > 32 ? 32 : b) : b % 32;
+    uint32_t r = 0;
+    for (uint64_t i = pos; i < pos + len && i < 32; i++)
+        r |= 1u << i;
+    return r;
+}
+
+/* szext: the low N bits of a (N = b saturated at 32, or mod 32), the
+   rest copies of bit N - 1 (sg) or zeros; N = 0 gives 0. */
+static uint32_t ref_szext(uint32_t a, uint32_t b, int clamp, int sg)
+{
+    uint32_t n = clamp ? (b > 32 ? 32 : b) : b % 32, r = 0;
+    for (uint32_t i = 0; i < 32 && n; i++) {
+        uint32_t src = i < n ? i : sg ? n - 1 : 32;
+        r |= src < 32 ? (a >> src & 1) << i : 0;
+    }
+    return r;
+}
+
+/* CUB's block radix sort (bmsk.clamp in its digit extraction) on 4 CTAs
+   of 512 keys, against qsort; then bmsk and szext on operands around
+   their edges against the definitions above. */
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
+static void cub_sort(const char *b)
+{
+    enum { NB = 4, K = 512 };
+    static uint32_t in[NB * K], out[NB * K], ref[NB * K];
+    uint64_t s = 5;
+    for (int i = 0; i < NB * K; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        in[i] = ref[i] = (uint32_t)(s >> 32) >> (i % 3 * 8); /* 3 ranges */
+    }
+    for (int c = 0; c < NB; c++)
+        qsort(ref + c * K, K, sizeof *ref, cmp_u32);
+    pi_launch l = pi_dims(NB, 128);
+    pi_buf(&l, out, sizeof out);
+    pi_buf(&l, in, sizeof in);
+    CHECK_EQ(crun("cub_sort", b, "block_sort", &l, NULL), WM_OK);
+    CHECK(memcmp(out, ref, sizeof out) == 0);
+
+    enum { N = 256 };
+    static uint32_t a[N], c[N], o[6 * N];
+    static const uint32_t edge[] = {0, 1, 5, 16, 31, 32, 33, 63, 64, 255,
+                                    0x80000000u, 0xffffffffu};
+    enum { NE = sizeof edge / sizeof edge[0] };
+    for (int i = 0; i < N; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        a[i] = i < NE * NE ? edge[i / NE] : (uint32_t)(s >> 32);
+        c[i] = i < NE * NE ? edge[i % NE] : (uint32_t)s % 40;
+    }
+    a[NE * NE] = 0x0000ffffu; /* a value to extend: bit 15 set */
+    c[NE * NE] = 16;
+    pi_launch l2 = pi_dims(2, 128);
+    pi_buf(&l2, o, sizeof o);
+    pi_buf(&l2, a, sizeof a);
+    pi_buf(&l2, c, sizeof c);
+    pi_u32(&l2, N);
+    CHECK_EQ(crun("cub_sort", b, "bits", &l2, NULL), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        const uint32_t want[6] = {
+            ref_bmsk(a[i], c[i], 1),     ref_bmsk(a[i], c[i], 0),
+            ref_szext(a[i], c[i], 1, 1), ref_szext(a[i], c[i], 0, 1),
+            ref_szext(a[i], c[i], 1, 0), ref_szext(a[i], c[i], 0, 0)};
+        for (int k = 0; k < 6; k++)
+            if (o[6 * i + k] != want[k] && bad++ < 4)
+                fprintf(stderr, "bits %d (%#x, %u) op %d: %#x, want %#x\n",
+                        i, a[i], c[i], k, o[6 * i + k], want[k]);
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(o[6 * NE * NE + 2], 0xffffffffu); /* szext.s32 of 0xffff, 16 */
+    CHECK_EQ(o[6 * NE * NE + 4], 0x0000ffffu);
+}
+
 /* -O3 -lineinfo and -G builds; the -G ones need calls (not yet run). */
 static const char *const o3[] = {"sm_80", "sm_90", "G_sm_80", "G_sm_90", NULL};
 static const char *const s90[] = {"sm_90", "G_sm_90", NULL};
@@ -1267,6 +1351,7 @@ static const corpus_case cases[] = {
     {"atom_vec", atom_vec, s90},
     {"sync_count", sync_count, o3},
     {"simd16", simd16, o3},
+    {"cub_sort", cub_sort, o3},
 };
 
 int main(void)

@@ -4,11 +4,13 @@
  * .s16x2, min/max .relu on .s16x2: __vadd2 and its kin), each half on its
  * own, and sad (__usad, __sad: c + |a - b| at every width, signed or not),
  * against a CPU reference on random words and the edges; a .sat form of
- * the halfword add, which PTX does not have, is refused when run.
+ * the halfword add, which PTX does not have, is refused when run; bmsk
+ * and szext without their mode or type are refused at parse time.
  */
 #include "check.h"
 #include "ptx_inline.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const ops[] = {
@@ -117,6 +119,22 @@ int main(void)
         wm_ptx_fault ft;
         CHECK_EQ(pi_run(m, "k", &l, &ft), WM_ERR_UNSUPPORTED);
         wm_ptx_free(m);
+    }
+    /* bmsk and szext need a mode and their type (the values:
+       test_corpus's cub_sort) */
+    static const char *const bad_forms[] = {
+        "bmsk.b32 %r1, %r2, %r2;", "bmsk.clamp.u32 %r1, %r2, %r2;",
+        "bmsk.clamp.wrap.b32 %r1, %r2, %r2;", "szext.s32 %r1, %r2, %r2;",
+        "szext.wrap.b32 %r1, %r2, %r2;"};
+    for (size_t i = 0; i < sizeof bad_forms / sizeof bad_forms[0]; i++) {
+        char src[256];
+        snprintf(src, sizeof src,
+                 ".version 8.0\n.target sm_90\n.address_size 64\n"
+                 ".visible .entry k()\n{\n  .reg .b32 %%r<3>;\n  %s\n"
+                 "  ret;\n}\n", bad_forms[i]);
+        pi_parse_fails(src, bad_forms[i][0] == 'b' ? "expected bmsk.clamp.b32"
+                                                   : "expected szext.",
+                       7);
     }
     return check_done("test_ptx_intrin");
 }

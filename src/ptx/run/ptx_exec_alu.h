@@ -845,6 +845,43 @@ static void exec_sad(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
              D[l] = sg ? sext(r, bits) : r);
 }
 
+/* The mask of bmsk: b bits from bit a; .clamp saturates a and b at 32,
+   .wrap takes them mod 32 (PTX ISA, bmsk). */
+static inline uint32_t bmsk32(uint32_t a, uint32_t b, int clamp)
+{
+    uint32_t a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+    uint32_t low = ~0u << a1; /* bits from a on */
+    if (clamp && a >= 32)
+        return 0;
+    if (sum >= 32 || (clamp && b >= 32))
+        return low;
+    return b1 ? low & ~(~0u << sum) : 0;
+}
+
+/* bmsk.mode.b32 d, a, b. */
+static void exec_bmsk(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a], *B = R[in->b];
+    uint64_t *D = R[in->d];
+    int clamp = (in->flags & F_CLAMP) != 0;
+    WMI_LOOP(D[l] = bmsk32((uint32_t)A[l], (uint32_t)B[l], clamp));
+}
+
+/* szext.mode.{u32,s32} d, a, b: the low N bits of a, extended (N = b,
+   saturated at 32 by .clamp, mod 32 by .wrap; N = 0 gives 0). */
+static void exec_szext(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a], *B = R[in->b];
+    uint64_t *D = R[in->d];
+    int clamp = (in->flags & F_CLAMP) != 0;
+    int sg = wmi_type_signed((wmi_type)in->type);
+    WMI_LOOP(uint32_t a = (uint32_t)A[l]; uint32_t b = (uint32_t)B[l];
+         uint32_t n = clamp && b >= 32 ? 32 : b & 31;
+         uint32_t r = n == 32 ? a : n == 0 ? 0 : a & ~(~0u << n);
+         if (sg && n && n < 32 && (a >> (n - 1) & 1)) r |= ~0u << n;
+         D[l] = r);
+}
+
 /* Compare a with b in type ct for the lanes of m: res[l] = 0 or 1. */
 static void compare_lanes(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
                           int fast, wmi_type ct, uint64_t *res)
