@@ -961,6 +961,49 @@ static void cub_sort(const char *b)
     CHECK_EQ(o[6 * NE * NE + 4], 0x0000ffffu);
 }
 
+/* Cooperative groups' 16-lane tiles: both halves of a warp issue
+   redux/vote/match.sync with their own membermask; each lane must get
+   its half's result (it used to get its warp's). */
+static void cg_tile16(const char *b)
+{
+    enum { N = 200, T = 256 }; /* 2 CTAs of 128; lanes past N read 0 */
+    static uint32_t in[N], out[8 * T];
+    uint64_t s = 3;
+    for (int i = 0; i < N; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        in[i] = (uint32_t)(s >> 40) % 7 * 0x01000193u; /* repeats */
+    }
+    pi_launch l = pi_dims(2, 128);
+    pi_buf(&l, out, sizeof out);
+    pi_buf(&l, in, sizeof in);
+    pi_u32(&l, N);
+    CHECK_EQ(crun("cg_tile16", b, "tile16", &l, NULL), WM_OK);
+    int bad = 0;
+    for (int t0 = 0; t0 < T; t0 += 16) {
+        uint32_t sum = 0, mx = 0, ballot = 0, v[16];
+        for (int r = 0; r < 16; r++) {
+            v[r] = t0 + r < N ? in[t0 + r] : 0;
+            sum += v[r];
+            mx = v[r] > mx ? v[r] : mx;
+            ballot |= (v[r] & 1) << r;
+        }
+        for (int r = 0; r < 16; r++) {
+            uint32_t same = 0;
+            for (int q = 0; q < 16; q++)
+                same += v[q] == v[r];
+            const uint32_t want[8] = {
+                sum, mx, ballot,
+                (ballot != 0) + 2u * (ballot == 0xffffu), same, v[3],
+                (uint32_t)r, (uint32_t)(t0 % 128 / 16)};
+            for (int k = 0; k < 8; k++)
+                if (out[8 * (t0 + r) + k] != want[k] && bad++ < 4)
+                    fprintf(stderr, "thread %d, value %d: %u, want %u\n",
+                            t0 + r, k, out[8 * (t0 + r) + k], want[k]);
+        }
+    }
+    CHECK_EQ(bad, 0);
+}
+
 /* -O3 -lineinfo and -G builds; the -G ones need calls (not yet run). */
 static const char *const o3[] = {"sm_80", "sm_90", "G_sm_80", "G_sm_90", NULL};
 static const char *const s90[] = {"sm_90", "G_sm_90", NULL};
@@ -1352,6 +1395,7 @@ static const corpus_case cases[] = {
     {"sync_count", sync_count, o3},
     {"simd16", simd16, o3},
     {"cub_sort", cub_sort, o3},
+    {"cg_tile16", cg_tile16, o3},
 };
 
 int main(void)

@@ -33,16 +33,49 @@ static wm_status check_members(wmi_cta *c, wmi_warp *w, uint32_t pc,
     return WM_OK;
 }
 
+/* Lane l's membermask: register reg, or m where the form has none. */
+static inline uint32_t member_mask(uint64_t (*R)[32], uint32_t reg,
+                                   uint32_t m, unsigned l)
+{
+    return reg == WMI_NOREG ? m : (uint32_t)R[reg][l];
+}
+
+/*
+ * The lanes of `left` (executing lanes m) whose membermask is that of the
+ * lowest of them, into *members, checked (check_members).  Converged lanes
+ * may name different groups in one instruction -- cooperative groups'
+ * tiled_partition<16> gives each half of the warp a mask of its own --
+ * and each lane's result is its group's.
+ */
+static wm_status member_group(wmi_cta *c, wmi_warp *w, uint32_t reg,
+                              uint32_t pc, uint32_t m, uint32_t left,
+                              const char *op, uint32_t *members,
+                              uint32_t *group)
+{
+    uint64_t (*R)[32] = w->r;
+    uint32_t mk = member_mask(R, reg, m, first_lane(left)), g = 0;
+    for (uint32_t t = left; t; t &= t - 1) {
+        unsigned l = (unsigned)__builtin_ctz(t);
+        if (member_mask(R, reg, m, l) == mk)
+            g |= 1u << l;
+    }
+    *members = mk;
+    *group = g;
+    return check_members(c, w, pc, m, mk, op);
+}
+
 static wm_status do_shfl(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                          uint32_t pc, uint32_t m)
 {
     uint64_t (*R)[32] = w->r;
     uint64_t src[32];
-    uint32_t members = in->e != WMI_NOREG ? (uint32_t)R[in->e][first_lane(m)]
-                                          : m;
-    wm_status st = check_members(c, w, pc, m, members, "shfl.sync");
-    if (st != WM_OK)
-        return st;
+    /* (the membermask only names who takes part: each group checked) */
+    for (uint32_t left = m, mk, g; left; left &= ~g) {
+        wm_status st = member_group(c, w, in->e, pc, m, left, "shfl.sync",
+                                    &mk, &g);
+        if (st != WM_OK)
+            return st;
+    }
     memcpy(src, R[in->a], sizeof src);
     for (unsigned l = 0; l < 32; l++) {
         if (!(m >> l & 1))
@@ -72,76 +105,71 @@ static wm_status do_shfl(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     return WM_OK;
 }
 
+/* vote.sync's result over the lanes dom (its predicate in a). */
+static uint64_t vote_of(uint64_t (*R)[32], const wmi_insn *in, uint32_t dom)
+{
+    uint32_t ballot = 0;
+    for (uint32_t t = dom; t; t &= t - 1) {
+        unsigned l = (unsigned)__builtin_ctz(t);
+        if (R[in->a][l] & 1)
+            ballot |= 1u << l;
+    }
+    switch (in->mod) {
+    case VOTE_ALL: return ballot == dom;
+    case VOTE_ANY: return ballot != 0;
+    case VOTE_UNI: return ballot == 0 || ballot == dom;
+    case VOTE_BALLOT: return ballot;
+    default: return 0;
+    }
+}
+
 static wm_status do_vote(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                          uint32_t pc, uint32_t m)
 {
-    uint64_t (*R)[32] = w->r;
-    uint32_t members = in->b != WMI_NOREG ? (uint32_t)R[in->b][first_lane(m)]
-                                          : m;
-    wm_status st = check_members(c, w, pc, m, members, "vote.sync");
-    if (st != WM_OK)
-        return st;
-    uint32_t ballot = 0;
-    for (unsigned l = 0; l < 32; l++)
-        if ((m >> l & 1) && (R[in->a][l] & 1))
-            ballot |= 1u << l;
-    uint64_t r = 0;
-    switch (in->mod) {
-    case VOTE_ALL: r = ballot == m; break;
-    case VOTE_ANY: r = ballot != 0; break;
-    case VOTE_UNI: r = ballot == 0 || ballot == m; break;
-    case VOTE_BALLOT: r = ballot; break;
-    default: break;
+    uint64_t (*R)[32] = w->r, res[32];
+    for (uint32_t left = m, mk, g; left; left &= ~g) {
+        wm_status st = member_group(c, w, in->b, pc, m, left, "vote.sync",
+                                    &mk, &g);
+        if (st != WM_OK)
+            return st;
+        /* (a mask naming no lane that runs it: the group itself) */
+        uint64_t r = vote_of(R, in, mk & m ? mk & m : g);
+        for (uint32_t t = g; t; t &= t - 1)
+            res[__builtin_ctz(t)] = r;
     }
-    WMI_LOOP(R[in->d][l] = r);
+    WMI_LOOP(R[in->d][l] = res[l]);
     return WM_OK;
 }
 
-static wm_status do_match_redux(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
-                                uint32_t pc, uint32_t m)
+/* match.sync over the lanes dom, into res[] (and all[], .all's flag) for
+   the lanes of g. */
+static void match_of(uint64_t (*R)[32], const wmi_insn *in, uint32_t dom,
+                     uint32_t g, uint64_t *res, uint64_t *all)
 {
-    uint64_t (*R)[32] = w->r;
-    uint32_t members = (uint32_t)R[in->b][first_lane(m)];
-    wm_status st = check_members(c, w, pc, m,
-                                 members, in->op == OP_MATCH ? "match.sync"
-                                                             : "redux.sync");
-    if (st != WM_OK)
-        return st;
     unsigned bits = wmi_type_bits((wmi_type)in->type);
-    if (in->op == OP_MATCH) {
-        int all = 1;
-        uint64_t v0 = trunc_bits(R[in->a][first_lane(m)], bits);
-        for (unsigned l = 0; l < 32; l++)
-            if ((m >> l & 1) && trunc_bits(R[in->a][l], bits) != v0)
-                all = 0;
-        uint64_t res[32];
-        for (unsigned l = 0; l < 32; l++) {
-            uint32_t eqm = 0;
-            if (!(m >> l & 1))
-                continue;
-            for (unsigned k = 0; k < 32; k++)
-                if ((m >> k & 1) &&
-                    trunc_bits(R[in->a][k], bits) == trunc_bits(R[in->a][l], bits))
-                    eqm |= 1u << k;
-            res[l] = (in->flags & F_ALL) ? (all ? m : 0) : eqm;
-        }
-        WMI_LOOP(R[in->d][l] = res[l]);
-        if (in->d2 != WMI_NOREG)
-            WMI_LOOP(R[in->d2][l] = (uint64_t)all);
-        return WM_OK;
+    uint64_t v0 = trunc_bits(R[in->a][first_lane(dom)], bits);
+    int same = 1;
+    for (uint32_t t = dom; t; t &= t - 1)
+        same &= trunc_bits(R[in->a][__builtin_ctz(t)], bits) == v0;
+    for (uint32_t t = g; t; t &= t - 1) {
+        unsigned l = (unsigned)__builtin_ctz(t);
+        uint64_t v = trunc_bits(R[in->a][l], bits);
+        uint32_t eqm = 0;
+        for (uint32_t u = dom; u; u &= u - 1)
+            if (trunc_bits(R[in->a][__builtin_ctz(u)], bits) == v)
+                eqm |= 1u << __builtin_ctz(u);
+        res[l] = (in->flags & F_ALL) ? (same ? dom : 0) : eqm;
+        all[l] = (uint64_t)same;
     }
+}
+
+/* redux.sync's 32-bit result over the lanes dom. */
+static uint64_t redux_of(uint64_t (*R)[32], const wmi_insn *in, uint32_t dom)
+{
     int sg = wmi_type_signed((wmi_type)in->type);
-    uint64_t acc = 0;
-    int first = 1;
-    for (unsigned l = 0; l < 32; l++) {
-        if (!(m >> l & 1))
-            continue;
-        uint64_t v = (uint32_t)R[in->a][l];
-        if (first) {
-            acc = v;
-            first = 0;
-            continue;
-        }
+    uint64_t acc = (uint32_t)R[in->a][first_lane(dom)];
+    for (uint32_t t = dom & (dom - 1); t; t &= t - 1) {
+        uint64_t v = (uint32_t)R[in->a][__builtin_ctz(t)];
         switch (in->mod) {
         case AOP_ADD: acc = (uint32_t)(acc + v); break;
         case AOP_MIN:
@@ -156,7 +184,30 @@ static wm_status do_match_redux(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         default: break;
         }
     }
-    WMI_LOOP(R[in->d][l] = acc);
+    return acc;
+}
+
+static wm_status do_match_redux(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
+                                uint32_t pc, uint32_t m)
+{
+    uint64_t (*R)[32] = w->r, res[32], all[32];
+    const char *op = in->op == OP_MATCH ? "match.sync" : "redux.sync";
+    for (uint32_t left = m, mk, g; left; left &= ~g) {
+        wm_status st = member_group(c, w, in->b, pc, m, left, op, &mk, &g);
+        if (st != WM_OK)
+            return st;
+        uint32_t dom = mk & m ? mk & m : g; /* (as in do_vote) */
+        if (in->op == OP_MATCH) {
+            match_of(R, in, dom, g, res, all);
+        } else {
+            uint64_t r = redux_of(R, in, dom);
+            for (uint32_t t = g; t; t &= t - 1)
+                res[__builtin_ctz(t)] = r;
+        }
+    }
+    WMI_LOOP(R[in->d][l] = res[l]);
+    if (in->op == OP_MATCH && in->d2 != WMI_NOREG)
+        WMI_LOOP(R[in->d2][l] = all[l]);
     return WM_OK;
 }
 
