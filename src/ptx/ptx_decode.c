@@ -93,7 +93,7 @@ static const struct {
     {"shr", OP_SHR},       {"shf", OP_SHF},       {"popc", OP_POPC},
     {"clz", OP_CLZ},       {"bfind", OP_BFIND},   {"brev", OP_BREV},
     {"bfe", OP_BFE},       {"bfi", OP_BFI},       {"prmt", OP_PRMT},
-    {"lop3", OP_LOP3},     {"dp4a", OP_DP4A},     {"sad", OP_SAD},     {"bmsk", OP_BMSK},   {"szext", OP_SZEXT},     {"setp", OP_SETP},
+    {"lop3", OP_LOP3},     {"dp4a", OP_DP4A},     {"sad", OP_SAD},     {"bmsk", OP_BMSK},   {"szext", OP_SZEXT}, {"isspacep", OP_ISSPACEP},     {"setp", OP_SETP},
     {"set", OP_SET},       {"selp", OP_SELP},     {"slct", OP_SLCT},
     {"cvt", OP_CVT},       {"cvta", OP_CVTA},     {"rcp", OP_RCP},
     {"sqrt", OP_SQRT},     {"rsqrt", OP_RSQRT},   {"sin", OP_SIN},
@@ -120,12 +120,17 @@ static const struct {
     {"stmatrix", OP_STMATRIX}, /* ptx_stmatrix.c */
 };
 
-/* The mbarrier variant; variants not modelled (arrive_drop, the
-   noComplete forms, pending_count) stay unknown and fault if run. */
+/* The mbarrier variant (cp.async.mbarrier.arrive too); variants not
+   modelled (arrive_drop, the noComplete forms, pending_count) stay
+   unknown and fault if run. */
 static void decode_mbarrier(const char *s, size_t n, wmi_insn *in)
 {
     in->mod2 = 0;
-    if (wmi_has_word(s, n, "arrive_drop") || wmi_has_word(s, n, "noComplete") ||
+    if (n >= 8 && memcmp(s, "cp.async", 8) == 0) {
+        in->mod = MB_CP_ARRIVE;
+        in->mod2 = (uint8_t)wmi_has_word(s, n, "noinc");
+    } else if (wmi_has_word(s, n, "arrive_drop") ||
+               wmi_has_word(s, n, "noComplete") ||
         wmi_has_word(s, n, "pending_count"))
         in->op = OP_UNKNOWN;
     else if (wmi_has_word(s, n, "init"))
@@ -344,6 +349,8 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
             else if (has_at(s, n, 8, ".wait_group") ||
                      has_at(s, n, 8, ".wait_all"))
                 in->op = OP_CP_WAIT;
+            else if (has_at(s, n, 8, ".mbarrier.arrive"))
+                in->op = OP_MBAR; /* decode_mbarrier: MB_CP_ARRIVE */
             else if (has_at(s, n, 8, ".mbarrier"))
                 in->op = OP_UNKNOWN;
             else
@@ -368,6 +375,12 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
     }
     if (in->op == OP_MBAR)
         decode_mbarrier(s, n, in);
+    if (in->op == OP_ISSPACEP) { /* param::entry is the kernel's .param */
+        in->type = PT_PRED;       /* (the result; the form has no type) */
+        in->mod = (uint8_t)wmi_has_word(s, n, "shared::cluster");
+        if (wmi_has_word(s, n, "param::entry"))
+            in->space = SP_PARAM;
+    }
     if (in->op == OP_CP_BULK)
         decode_bulk(s, n, in);
     if (wmi_ptx_is_tex(in->op))
@@ -484,6 +497,8 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
     case OP_TESTP:
     case OP_COPYSIGN:
         return t;
+    case OP_ISSPACEP:
+        return PT_U64;
     case OP_BMSK: /* (szext's a is of its type; counts are .u32) */
     case OP_SZEXT:
         return k == 0 && in->op == OP_SZEXT ? t : PT_U32;

@@ -289,6 +289,7 @@ static const char *mbar_form(const wmi_insn *in, const operand *ops,
         {MB_WAIT, 1, 3, 4, "waitComplete, [addr], state|phaseParity"
                            "{, suspendTimeHint}"},
         {MB_INVAL, 0, 1, 1, "[addr]"},
+        {MB_CP_ARRIVE, 0, 1, 1, "[addr]"},
     };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
         if (forms[i].mod != in->mod)
@@ -369,6 +370,10 @@ static int check_forms(parser *p, wmi_insn *in, tok optok,
                              p->s + optok.off,
                              op == OP_BMSK ? "bmsk.clamp.b32 or bmsk.wrap.b32"
                                            : "szext.{clamp,wrap}.{u32,s32}");
+    if (op == OP_ISSPACEP && in->space == SP_GENERIC)
+        return wmi_parse_err(p, "%.*s: expected isspacep.SPACE (global, "
+                             "shared, local, param, const)",
+                             (int)optok.len, p->s + optok.off);
     if (op == OP_CP_ASYNC) {
         /* cp.async [dst], [src], cp-size[, src-size] */
         if (nops < 3 || ops[2].k != O_LIT)

@@ -162,7 +162,8 @@ uint8_t wmi_sync_decode(const char *s, size_t n, unsigned op);
 
 /* mbarrier variants (wmi_insn.mod of OP_MBAR); mod2 bit 0: .expect_tx
    (arrive) or .parity (waits). */
-enum { MB_INIT, MB_ARRIVE, MB_EXPECT, MB_COMPLETE, MB_WAIT, MB_INVAL };
+enum { MB_INIT, MB_ARRIVE, MB_EXPECT, MB_COMPLETE, MB_WAIT, MB_INVAL,
+       MB_CP_ARRIVE /* cp.async.mbarrier.arrive (mod2: .noinc) */ };
 
 /* Flag bits of wmi_insn.flags. */
 enum {

@@ -1004,6 +1004,64 @@ static void cg_tile16(const char *b)
     CHECK_EQ(bad, 0);
 }
 
+/* Asynchronous copies on barriers (cuda::barrier, cuda::pipeline, the
+   .noinc arrive) against the CPU, and isspacep on a pointer into each
+   space (folded away at -O3; -G builds test it). */
+static void async_barrier(const char *b)
+{
+    enum { NB = 3, C = 5 };
+    static float in[NB * 256], out[NB * 256], in2[NB * C * 128];
+    for (int i = 0; i < NB * 256; i++)
+        in[i] = (float)(i * 7 % 101);
+    for (int i = 0; i < NB * C * 128; i++)
+        in2[i] = (float)(i % 13);
+    pi_launch l = pi_dims(NB, 256);
+    pi_buf(&l, out, sizeof out);
+    pi_buf(&l, in, sizeof in);
+    CHECK_EQ(crun("async_barrier", b, "barrier_copy", &l, NULL), WM_OK);
+    int bad = 0;
+    for (int c = 0; c < NB; c++)
+        for (int t = 0; t < 256; t++)
+            bad += out[c * 256 + t] != in[c * 256 + t] + in[c * 256 + 255 - t];
+    CHECK_EQ(bad, 0);
+
+    pi_launch l2 = pi_dims(NB, 128);
+    pi_buf(&l2, out, NB * 128 * sizeof *out);
+    pi_buf(&l2, in2, sizeof in2);
+    pi_u32(&l2, C);
+    CHECK_EQ(crun("async_barrier", b, "pipe_sum", &l2, NULL), WM_OK);
+    bad = 0;
+    for (int c = 0; c < NB; c++)
+        for (int t = 0; t < 128; t++) {
+            float want = 0;
+            for (int k = 0; k < C; k++)
+                want += in2[(c * C + k) * 128 + t];
+            bad += out[c * 128 + t] != want;
+        }
+    CHECK_EQ(bad, 0);
+
+    pi_launch l3 = pi_dims(NB, 128);
+    pi_buf(&l3, out, NB * 128 * sizeof *out);
+    pi_buf(&l3, in, NB * 128 * sizeof *in);
+    CHECK_EQ(crun("async_barrier", b, "noinc_copy", &l3, NULL), WM_OK);
+    bad = 0;
+    for (int c = 0; c < NB; c++)
+        for (int t = 0; t < 128; t++)
+            bad += out[c * 128 + t] != 2.0f * in[c * 128 + 127 - t];
+    CHECK_EQ(bad, 0);
+
+    static uint32_t bits[32];
+    pi_launch l4 = pi_dims(1, 32);
+    pi_buf(&l4, bits, sizeof bits);
+    pi_buf(&l4, in, 32 * sizeof *in);
+    pi_u32(&l4, 2);
+    CHECK_EQ(crun("async_barrier", b, "spaces", &l4, NULL), WM_OK);
+    bad = 0;
+    for (int t = 0; t < 32; t++) /* global, shared, local, const */
+        bad += bits[t] != (0x1u | 0x2u << 4 | 0x4u << 8 | 0x8u << 12);
+    CHECK_EQ(bad, 0);
+}
+
 /* -O3 -lineinfo and -G builds; the -G ones need calls (not yet run). */
 static const char *const o3[] = {"sm_80", "sm_90", "G_sm_80", "G_sm_90", NULL};
 static const char *const s90[] = {"sm_90", "G_sm_90", NULL};
@@ -1396,6 +1454,7 @@ static const corpus_case cases[] = {
     {"simd16", simd16, o3},
     {"cub_sort", cub_sort, o3},
     {"cg_tile16", cg_tile16, o3},
+    {"async_barrier", async_barrier, o3},
 };
 
 int main(void)

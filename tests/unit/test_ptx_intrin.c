@@ -5,7 +5,8 @@
  * own, and sad (__usad, __sad: c + |a - b| at every width, signed or not),
  * against a CPU reference on random words and the edges; a .sat form of
  * the halfword add, which PTX does not have, is refused when run; bmsk
- * and szext without their mode or type are refused at parse time.
+ * and szext without their mode or type, and isspacep without its space,
+ * are refused at parse time.
  */
 #include "check.h"
 #include "ptx_inline.h"
@@ -136,5 +137,10 @@ int main(void)
                                                    : "expected szext.",
                        7);
     }
+    /* isspacep names its space */
+    pi_parse_fails(".version 8.0\n.target sm_90\n.address_size 64\n"
+                   ".visible .entry k()\n{\n  .reg .pred %p<2>;\n"
+                   "  .reg .b64 %rd<2>;\n  isspacep %p1, %rd1;\n  ret;\n}\n",
+                   "expected isspacep.SPACE", 8);
     return check_done("test_ptx_intrin");
 }

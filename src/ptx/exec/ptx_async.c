@@ -10,7 +10,9 @@
  *     parity (63).  A phase completes when no arrival and no byte is
  *     pending; the phase flips and the count is re-armed.
  *   - cp.async.bulk copies at issue, like cp.async, then completes its
- *     bytes on the mbarrier operand.  The copy is TMA traffic, not LSU
+ *     bytes on the mbarrier operand.  cp.async.mbarrier.arrive (the
+ *     arrive-on that cuda::barrier and cuda::pipeline attach to a
+ *     thread's cp.async copies) therefore arrives at once.  The copy is TMA traffic, not LSU
  *     requests, so it is not counted.
  *   - A try_wait/test_wait that finds its phase incomplete returns false
  *     and yields the warp (the spin loop around it resumes when the other
@@ -170,6 +172,20 @@ wm_status wmi_ptx_mbarrier(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
         }
         case MB_INVAL:
             memset(&s, 0, sizeof s);
+            break;
+        case MB_CP_ARRIVE:
+            /* the lane's cp.async copies are done (at issue), so the
+               arrive-on they trigger happens now: .noinc's takes one of
+               the phase's arrivals; the plain form first adds the one it
+               takes (no change) */
+            if ((in->mod2 & 1) && s.pending < 1)
+                return wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
+                                     "cp.async.mbarrier.arrive.noinc on a "
+                                     "phase with no arrival pending");
+            s.pending -= in->mod2 & 1;
+            settle(&s);
+            if (c->flags & WMI_RUN_CHECK) /* the copies, released */
+                wmi_check_mbar_release(c, w, (uint32_t)addr);
             break;
         default:
             return wmi_ptx_fault(c, w, l, pc, WM_ERR_UNSUPPORTED,

@@ -882,6 +882,52 @@ static void exec_szext(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
          D[l] = r);
 }
 
+/* Does global-window address a lie in one of mod's .const variables? */
+static int in_const_var(const wm_ptx_module *mod, uint64_t a)
+{
+    uint64_t base = (uint64_t)WMI_MAX_GLOBAL_BUFS << WMI_WIN_SHIFT;
+    for (size_t i = 0; a >= base && i < mod->nvars; i++) {
+        const wmi_var *v = &mod->vars[i];
+        if (v->space == SP_CONST && a - base >= v->offset &&
+            a - base - v->offset < v->size)
+            return 1;
+    }
+    return 0;
+}
+
+/* Does generic address a lie in space sp (cluster: any CTA's shared
+   memory of the cluster, else the CTA's own)?  The windows are those
+   resolve (ptx_resolve.h) maps generic addresses by; global memory is
+   the buffers' windows and the module's variables but its .const ones. */
+static int in_space(const wm_ptx_module *mod, uint64_t a, wmi_space sp,
+                    int cluster)
+{
+    uint64_t win = a >> WMI_WIN_SHIFT, off = a & WMI_WIN_MASK;
+    switch (sp) {
+    case SP_SHARED:
+        return win == WMI_SHARED_WIN >> WMI_WIN_SHIFT &&
+               (cluster || off >> WMI_DSMEM_SHIFT == 0);
+    case SP_LOCAL: return win == WMI_LOCAL_WIN >> WMI_WIN_SHIFT;
+    case SP_PARAM: return win == WMI_PARAM_WIN >> WMI_WIN_SHIFT;
+    case SP_CONST: return in_const_var(mod, a);
+    case SP_GLOBAL:
+        return win >= 1 && win <= WMI_MAX_GLOBAL_BUFS && !in_const_var(mod, a);
+    case SP_GENERIC: case SP_FRAME: /* (the parser gives neither) */
+        break;
+    }
+    return 0;
+}
+
+/* isspacep.SPACE p, a (__isGlobal, __isShared, ...). */
+static void exec_isspacep(const wm_ptx_module *mod, uint64_t (*R)[32],
+                          const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a];
+    uint64_t *D = R[in->d];
+    wmi_space sp = (wmi_space)in->space;
+    WMI_LOOP(D[l] = (uint64_t)in_space(mod, A[l], sp, in->mod));
+}
+
 /* Compare a with b in type ct for the lanes of m: res[l] = 0 or 1. */
 static void compare_lanes(uint64_t (*R)[32], const wmi_insn *in, uint32_t m,
                           int fast, wmi_type ct, uint64_t *res)
