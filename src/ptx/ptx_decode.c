@@ -93,7 +93,7 @@ static const struct {
     {"shr", OP_SHR},       {"shf", OP_SHF},       {"popc", OP_POPC},
     {"clz", OP_CLZ},       {"bfind", OP_BFIND},   {"brev", OP_BREV},
     {"bfe", OP_BFE},       {"bfi", OP_BFI},       {"prmt", OP_PRMT},
-    {"lop3", OP_LOP3},     {"dp4a", OP_DP4A},     {"sad", OP_SAD},     {"bmsk", OP_BMSK},   {"szext", OP_SZEXT}, {"isspacep", OP_ISSPACEP},     {"setp", OP_SETP},
+    {"lop3", OP_LOP3},     {"dp4a", OP_DP4A},     {"dp2a", OP_DP2A},     {"sad", OP_SAD},     {"bmsk", OP_BMSK},   {"szext", OP_SZEXT}, {"isspacep", OP_ISSPACEP},     {"setp", OP_SETP},
     {"set", OP_SET},       {"selp", OP_SELP},     {"slct", OP_SLCT},
     {"cvt", OP_CVT},       {"cvta", OP_CVTA},     {"rcp", OP_RCP},
     {"sqrt", OP_SQRT},     {"rsqrt", OP_RSQRT},   {"sin", OP_SIN},
@@ -517,7 +517,8 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
     case OP_FMA: case OP_MUL24: case OP_MAD24: case OP_DIV: case OP_REM:
     case OP_ABS: case OP_NEG: case OP_MIN: case OP_MAX: case OP_AND:
     case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_POPC:
-    case OP_CLZ: case OP_BFIND: case OP_BREV: case OP_DP4A: case OP_SAD:
+    case OP_CLZ: case OP_BFIND: case OP_BREV: case OP_DP4A: case OP_DP2A:
+    case OP_SAD:
     case OP_CVTA:
     case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS:
     case OP_LG2: case OP_EX2: case OP_TANH: case OP_CP_COMMIT:

@@ -370,6 +370,9 @@ static int check_forms(parser *p, wmi_insn *in, tok optok,
                              p->s + optok.off,
                              op == OP_BMSK ? "bmsk.clamp.b32 or bmsk.wrap.b32"
                                            : "szext.{clamp,wrap}.{u32,s32}");
+    if (op == OP_DP2A && !(in->flags & (F_HI | F_LO)))
+        return wmi_parse_err(p, "%.*s: expected dp2a.lo or dp2a.hi",
+                             (int)optok.len, p->s + optok.off);
     if (op == OP_ISSPACEP && in->space == SP_GENERIC)
         return wmi_parse_err(p, "%.*s: expected isspacep.SPACE (global, "
                              "shared, local, param, const)",

@@ -2,8 +2,9 @@
  * test_ptx_intrin.c -- integer instructions behind CUDA's intrinsics:
  * sm_90's packed halfword arithmetic (add, sub, min and max on .u16x2 and
  * .s16x2, min/max .relu on .s16x2: __vadd2 and its kin), each half on its
- * own, and sad (__usad, __sad: c + |a - b| at every width, signed or not),
- * against a CPU reference on random words and the edges; a .sat form of
+ * own, sad (__usad, __sad: c + |a - b| at every width, signed or not) and
+ * dp2a (__dp2a_lo, __dp2a_hi, every signedness), against a CPU reference
+ * on random words and the edges; a .sat form of
  * the halfword add, which PTX does not have, is refused when run; bmsk
  * and szext without their mode or type, and isspacep without its space,
  * are refused at parse time.
@@ -18,7 +19,22 @@ static const char *const ops[] = {
     "add.u16x2", "add.s16x2", "sub.u16x2",       "sub.s16x2",
     "min.u16x2", "max.u16x2", "min.s16x2",       "max.s16x2",
     "min.relu.s16x2", "max.relu.s16x2", "sad.u32", "sad.s32", "sad.u16",
-    "sad.s16"};
+    "sad.s16", "dp2a.lo.u32.u32", "dp2a.hi.s32.s32", "dp2a.lo.s32.u32",
+    "dp2a.hi.u32.s32"};
+
+/* The CPU's dp2a: c + a.h0 * b.byte[j] + a.h1 * b.byte[j + 1], j = 0 (.lo)
+   or 2 (.hi), halfwords and bytes signed by their own type. */
+static uint32_t ref_dp2a(unsigned k, uint32_t a, uint32_t b, uint32_t c)
+{
+    int hi = ops[k][5] == 'h', sa = ops[k][8] == 's', sb = ops[k][12] == 's';
+    int64_t acc = (int32_t)c;
+    for (int i = 0; i < 2; i++) {
+        uint32_t h = a >> (16 * i) & 0xffff, y = b >> (8 * (2 * hi + i)) & 0xff;
+        acc += (sa ? (int64_t)(int16_t)h : (int64_t)h) *
+               (sb ? (int64_t)(int8_t)y : (int64_t)y);
+    }
+    return (uint32_t)acc;
+}
 
 /* The CPU's sad of a, b and c at bits (16 or 32), signed or not. */
 static uint32_t ref_sad(unsigned k, uint32_t a, uint32_t b, uint32_t c)
@@ -48,6 +64,7 @@ static void one(unsigned k)
     char src[1024];
     /* sad takes c = b; the 16-bit ones on 16-bit registers */
     int sad = ops[k][0] == 's' && ops[k][1] == 'a';
+    int dp2a = ops[k][0] == 'd';
     int w16 = sad && strstr(ops[k], "16") != NULL;
     const char *sg = ops[k][4] == 's' ? "s" : "u";
     char insn[192];
@@ -58,7 +75,8 @@ static void one(unsigned k)
                  ops[k], sg, sg);
     else
         snprintf(insn, sizeof insn,
-                 sad ? "%s %%r2, %%r2, %%r3, %%r3" : "%s %%r2, %%r2, %%r3",
+                 sad || dp2a ? "%s %%r2, %%r2, %%r3, %%r3"
+                             : "%s %%r2, %%r2, %%r3",
                  ops[k]);
     snprintf(src, sizeof src,
              ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -96,7 +114,8 @@ static void one(unsigned k)
     CHECK_EQ(pi_run(m, "k", &l, &ft), WM_OK);
     int bad = 0;
     for (int i = 0; i < 64; i++)
-        bad += o[i] != (sad ? ref_sad(k, a[i], b[i], b[i])
+        bad += o[i] != (dp2a  ? ref_dp2a(k, a[i], b[i], b[i])
+                        : sad ? ref_sad(k, a[i], b[i], b[i])
                             : ref(k, a[i], b[i]) |
                                   ref(k, a[i] >> 16, b[i] >> 16) << 16);
     CHECK_EQ(bad, 0);

@@ -425,6 +425,7 @@ warp_loop(wmi_cta *c, wmi_warp *w, const int areg)
         case OP_PRMT: exec_prmt(R, in, m); break;
         case OP_LOP3: exec_lop3(R, in, m); break;
         case OP_DP4A: exec_dp4a(R, in, m); break;
+        case OP_DP2A: exec_dp2a(R, in, m); break;
         case OP_SAD: exec_sad(R, in, m); break;
         case OP_BMSK: exec_bmsk(R, in, m); break;
         case OP_SZEXT: exec_szext(R, in, m); break;

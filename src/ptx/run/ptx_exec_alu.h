@@ -828,6 +828,25 @@ static void exec_dp4a(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
          } D[l] = (uint32_t)acc);
 }
 
+/* dp2a.lo/.hi: c plus the dot product of a's two halfwords and bytes 0-1
+   (.lo) or 2-3 (.hi) of b, each signed or unsigned by its own type. */
+static void exec_dp2a(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+    uint64_t *D = R[in->d];
+    int sa = wmi_type_signed((wmi_type)in->type);
+    int sb2 = wmi_type_signed((wmi_type)in->type2);
+    unsigned b0 = in->flags & F_HI ? 2 : 0;
+    WMI_LOOP(int64_t acc = (int32_t)(uint32_t)C[l];
+         for (unsigned k = 0; k < 2; k++) {
+             int64_t x = (int64_t)((A[l] >> (16 * k)) & 0xffff);
+             int64_t y = (int64_t)((B[l] >> (8 * (b0 + k))) & 0xff);
+             if (sa && x > 32767) x -= 65536;
+             if (sb2 && y > 127) y -= 256;
+             acc += x * y;
+         } D[l] = (uint32_t)acc);
+}
+
 /* sad: d = c + |a - b| at the type's width (a and b compared signed for
    .s types), wrapping. */
 static void exec_sad(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
