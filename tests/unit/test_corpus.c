@@ -963,7 +963,8 @@ static void cub_sort(const char *b)
 
 /* Cooperative groups' 16-lane tiles: both halves of a warp issue
    redux/vote/match.sync with their own membermask; each lane must get
-   its half's result (it used to get its warp's). */
+   its half's result (it used to get its warp's).  Then the groups made
+   at run time (coalesced, labeled and binary partitions). */
 static void cg_tile16(const char *b)
 {
     enum { N = 200, T = 256 }; /* 2 CTAs of 128; lanes past N read 0 */
@@ -1000,6 +1001,48 @@ static void cg_tile16(const char *b)
                     fprintf(stderr, "thread %d, value %d: %u, want %u\n",
                             t0 + r, k, out[8 * (t0 + r) + k], want[k]);
         }
+    }
+    CHECK_EQ(bad, 0);
+
+    /* groups made at run time, per warp of 32 values in -20..19 */
+    static int32_t iv[T], ov[6 * T];
+    for (int i = 0; i < T; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        iv[i] = (int32_t)((s >> 33) % 40) - 20;
+    }
+    pi_launch l2 = pi_dims(2, 128);
+    pi_buf(&l2, ov, sizeof ov);
+    pi_buf(&l2, iv, sizeof iv);
+    CHECK_EQ(crun("cg_tile16", b, "partitions", &l2, NULL), WM_OK);
+    bad = 0;
+    for (int i = 0; i < T; i++) {
+        const int32_t *w = iv + i / 32 * 32, v = iv[i];
+        int32_t odd_sum = 0, odd_rank = 0, odd_first = 0, nodd = 0;
+        int32_t lab_sum = 0, lab_n = 0, lab_rank = 0, bin_max = -100, bin_n = 0;
+        for (int q = 0; q < 32; q++) {
+            if (w[q] & 1) {
+                odd_first = nodd++ ? odd_first : w[q];
+                odd_sum += w[q];
+                odd_rank += q < i % 32;
+            }
+            if ((w[q] & 3) == (v & 3)) {
+                lab_sum += w[q];
+                lab_n++;
+                lab_rank += q < i % 32;
+            }
+            if ((w[q] > 0) == (v > 0)) {
+                bin_max = w[q] > bin_max ? w[q] : bin_max;
+                bin_n++;
+            }
+        }
+        const int32_t want[6] = {v & 1 ? odd_sum : -1,
+                                 v & 1 ? odd_rank + 100 * odd_first : -1,
+                                 lab_sum, lab_n + 100 * lab_rank, bin_max,
+                                 bin_n};
+        for (int k = 0; k < 6; k++)
+            if (ov[6 * i + k] != want[k] && bad++ < 4)
+                fprintf(stderr, "partitions: thread %d, value %d: %d, want "
+                        "%d\n", i, k, ov[6 * i + k], want[k]);
     }
     CHECK_EQ(bad, 0);
 }
