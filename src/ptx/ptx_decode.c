@@ -93,7 +93,7 @@ static const struct {
     {"shr", OP_SHR},       {"shf", OP_SHF},       {"popc", OP_POPC},
     {"clz", OP_CLZ},       {"bfind", OP_BFIND},   {"brev", OP_BREV},
     {"bfe", OP_BFE},       {"bfi", OP_BFI},       {"prmt", OP_PRMT},
-    {"lop3", OP_LOP3},     {"dp4a", OP_DP4A},     {"dp2a", OP_DP2A},     {"sad", OP_SAD},     {"bmsk", OP_BMSK},   {"szext", OP_SZEXT}, {"isspacep", OP_ISSPACEP},     {"setp", OP_SETP},
+    {"lop3", OP_LOP3},     {"dp4a", OP_DP4A},     {"dp2a", OP_DP2A},     {"sad", OP_SAD},     {"bmsk", OP_BMSK},   {"fns", OP_FNS},   {"szext", OP_SZEXT}, {"isspacep", OP_ISSPACEP},     {"setp", OP_SETP},
     {"set", OP_SET},       {"selp", OP_SELP},     {"slct", OP_SLCT},
     {"cvt", OP_CVT},       {"cvta", OP_CVTA},     {"rcp", OP_RCP},
     {"sqrt", OP_SQRT},     {"rsqrt", OP_RSQRT},   {"sin", OP_SIN},
@@ -499,6 +499,8 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
         return t;
     case OP_ISSPACEP:
         return PT_U64;
+    case OP_FNS: /* mask, base, offset */
+        return k == 2 ? PT_S32 : PT_U32;
     case OP_BMSK: /* (szext's a is of its type; counts are .u32) */
     case OP_SZEXT:
         return k == 0 && in->op == OP_SZEXT ? t : PT_U32;

@@ -4,7 +4,8 @@
  * .s16x2, min/max .relu on .s16x2: __vadd2 and its kin), each half on its
  * own, sad (__usad, __sad: c + |a - b| at every width, signed or not) and
  * dp2a (__dp2a_lo, __dp2a_hi, every signedness), against a CPU reference
- * on random words and the edges; a .sat form of
+ * on random words and the edges; fns (__fns) on the ISA's examples and
+ * random masks, bases and offsets; a .sat form of
  * the halfword add, which PTX does not have, is refused when run; bmsk
  * and szext without their mode or type, and isspacep without its space,
  * are refused at parse time.
@@ -124,8 +125,73 @@ static void one(unsigned k)
     wm_ptx_free(m);
 }
 
+/* fns by counting: the set bits from base upward (off > 0) or downward
+   (off < 0), the |off|-th of them. */
+static uint32_t ref_fns(uint32_t mask, uint32_t base, int32_t off)
+{
+    if (off == 0)
+        return mask >> base & 1 ? base : 0xffffffffu;
+    int32_t n = 0, want = off > 0 ? off : -off;
+    for (int32_t pos = 0; pos < 32; pos++) {
+        int32_t p = off > 0 ? (int32_t)base + pos : (int32_t)base - pos;
+        if (p < 0 || p > 31)
+            break;
+        if ((mask >> p & 1) && ++n == want)
+            return (uint32_t)p;
+    }
+    return 0xffffffffu;
+}
+
+/* fns d, mask, base, offset (__fns) on the ISA's four examples, then on
+   random masks, bases 0..31 and offsets -33..33. */
+static void test_fns(void)
+{
+    enum { N = 256 };
+    wm_ptx_module *m = pi_parse(
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k(.param .u64 o, .param .u64 a)\n{\n"
+        "  .reg .b32 %r<6>; .reg .b64 %rd<6>;\n"
+        "  ld.param.u64 %rd1, [o]; ld.param.u64 %rd2, [a];\n"
+        "  mov.u32 %r1, %tid.x; mul.wide.u32 %rd3, %r1, 12;\n"
+        "  add.s64 %rd4, %rd2, %rd3;\n"
+        "  ld.global.u32 %r2, [%rd4]; ld.global.u32 %r3, [%rd4+4];\n"
+        "  ld.global.u32 %r4, [%rd4+8];\n"
+        "  fns.b32 %r5, %r2, %r3, %r4;\n"
+        "  mul.wide.u32 %rd3, %r1, 4; add.s64 %rd5, %rd1, %rd3;\n"
+        "  st.global.u32 [%rd5], %r5;\n  ret;\n}\n", "fns.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    static uint32_t in[3 * N], out[N];
+    static const uint32_t isa[4][4] = {/* mask, base, offset, d */
+                                       {0xaaaaaaaau, 3, 1, 3},
+                                       {0xaaaaaaaau, 3, (uint32_t)-1, 3},
+                                       {0xaaaaaaaau, 2, 1, 3},
+                                       {0xaaaaaaaau, 2, (uint32_t)-1, 1}};
+    uint64_t s = 17;
+    for (int i = 0; i < N; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        in[3 * i] = i < 4 ? isa[i][0] : (uint32_t)(s >> 32) & (uint32_t)s;
+        in[3 * i + 1] = i < 4 ? isa[i][1] : (uint32_t)(s >> 8) % 32;
+        in[3 * i + 2] = i < 4 ? isa[i][2] : (uint32_t)((s >> 20) % 67) - 33;
+    }
+    pi_launch l = pi_dims(1, N);
+    pi_buf(&l, out, sizeof out);
+    pi_buf(&l, in, sizeof in);
+    CHECK_EQ(pi_run(m, "k", &l, NULL), WM_OK);
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ(out[i], isa[i][3]);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += out[i] != ref_fns(in[3 * i], in[3 * i + 1],
+                                 (int32_t)in[3 * i + 2]);
+    CHECK_EQ(bad, 0);
+    wm_ptx_free(m);
+}
+
 int main(void)
 {
+    test_fns();
     for (unsigned k = 0; k < sizeof ops / sizeof ops[0]; k++)
         one(k);
     /* no .sat form: unsupported when run */

@@ -886,6 +886,32 @@ static void exec_bmsk(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
     WMI_LOOP(D[l] = bmsk32((uint32_t)A[l], (uint32_t)B[l], clamp));
 }
 
+/* fns (__fns): the position of the off-th set bit of mask counting from
+   bit base, upward for off > 0 and downward for off < 0; off = 0 asks
+   whether bit base itself is set; 0xffffffff when there is none (and for
+   a base past 31, which PTX leaves undefined). */
+static uint32_t fns32(uint32_t mask, uint32_t base, int32_t off)
+{
+    if (base > 31)
+        return 0xffffffffu;
+    if (off == 0)
+        return mask >> base & 1 ? base : 0xffffffffu;
+    int step = off > 0 ? 1 : -1;
+    int64_t left = off > 0 ? (int64_t)off : -(int64_t)off;
+    for (int pos = (int)base; pos >= 0 && pos < 32; pos += step)
+        if ((mask >> pos & 1) && --left == 0)
+            return (uint32_t)pos;
+    return 0xffffffffu;
+}
+
+static void exec_fns(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+    uint64_t *D = R[in->d];
+    WMI_LOOP(D[l] = fns32((uint32_t)A[l], (uint32_t)B[l],
+                          (int32_t)(uint32_t)C[l]));
+}
+
 /* szext.mode.{u32,s32} d, a, b: the low N bits of a, extended (N = b,
    saturated at 32 by .clamp, mod 32 by .wrap; N = 0 gives 0). */
 static void exec_szext(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
