@@ -370,6 +370,14 @@ static int check_forms(parser *p, wmi_insn *in, tok optok,
                              p->s + optok.off,
                              op == OP_BMSK ? "bmsk.clamp.b32 or bmsk.wrap.b32"
                                            : "szext.{clamp,wrap}.{u32,s32}");
+    if (op == OP_VABSDIFF &&
+        ((t != PT_U32 && t != PT_S32) ||
+         (in->type2 != PT_U32 && in->type2 != PT_S32) ||
+         (in->mod2 != PT_U32 && in->mod2 != PT_S32) ||
+         ((in->mod & 1) && (in->flags & F_SAT))))
+        return wmi_parse_err(p, "%.*s: expected vabsdiffN.dtype.atype.btype"
+                             "{.sat|.add} of .u32/.s32 types",
+                             (int)optok.len, p->s + optok.off);
     if (op == OP_DP2A && !(in->flags & (F_HI | F_LO)))
         return wmi_parse_err(p, "%.*s: expected dp2a.lo or dp2a.hi",
                              (int)optok.len, p->s + optok.off);

@@ -4,7 +4,9 @@
  * .s16x2, min/max .relu on .s16x2: __vadd2 and its kin), each half on its
  * own, sad (__usad, __sad: c + |a - b| at every width, signed or not) and
  * dp2a (__dp2a_lo, __dp2a_hi, every signedness), against a CPU reference
- * on random words and the edges; fns (__fns) on the ISA's examples and
+ * on random words and the edges, and so are vabsdiff2/vabsdiff4 (the one
+ * SIMD video instruction nvcc still emits: __vabsdiffu4, __vsadu4 ...)
+ * with .sat and .add; fns (__fns) on the ISA's examples and
  * random masks, bases and offsets; a .sat form of
  * the halfword add, which PTX does not have, is refused when run; bmsk
  * and szext without their mode or type, and isspacep without its space,
@@ -21,7 +23,37 @@ static const char *const ops[] = {
     "min.u16x2", "max.u16x2", "min.s16x2",       "max.s16x2",
     "min.relu.s16x2", "max.relu.s16x2", "sad.u32", "sad.s32", "sad.u16",
     "sad.s16", "dp2a.lo.u32.u32", "dp2a.hi.s32.s32", "dp2a.lo.s32.u32",
-    "dp2a.hi.u32.s32"};
+    "dp2a.hi.u32.s32", "vabsdiff4.u32.u32.u32", "vabsdiff4.u32.u32.u32.add",
+    "vabsdiff2.u32.u32.u32", "vabsdiff2.s32.s32.s32.add",
+    "vabsdiff4.s32.s32.s32.sat", "vabsdiff2.u32.s32.u32.sat"};
+
+/* The CPU's vabsdiffN.d.a.b{.sat,.add} d, a, b, c (default selectors and
+   mask): element by element, |a_i - b_i| (a_i, b_i signed by their
+   types), .sat clamping to d's element range, packed or summed onto c. */
+static uint32_t ref_vabsdiff(unsigned k, uint32_t a, uint32_t b, uint32_t c)
+{
+    const char *o = ops[k];
+    int bits = o[8] == '4' ? 8 : 16, n = 32 / bits;
+    int sd = o[10] == 's', sa = o[14] == 's', sb = o[18] == 's';
+    int sat = strstr(o, ".sat") != NULL, add = strstr(o, ".add") != NULL;
+    int64_t sum = (int32_t)c;
+    uint32_t packed = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t x = a >> (bits * i) & ((1u << bits) - 1);
+        int64_t y = b >> (bits * i) & ((1u << bits) - 1);
+        if (sa && x >= 1 << (bits - 1))
+            x -= 1 << bits;
+        if (sb && y >= 1 << (bits - 1))
+            y -= 1 << bits;
+        int64_t t = x > y ? x - y : y - x;
+        int64_t top = sd ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+        if (sat && t > top)
+            t = top;
+        sum += t;
+        packed |= (uint32_t)(t & ((1 << bits) - 1)) << (bits * i);
+    }
+    return add ? (uint32_t)sum : packed;
+}
 
 /* The CPU's dp2a: c + a.h0 * b.byte[j] + a.h1 * b.byte[j + 1], j = 0 (.lo)
    or 2 (.hi), halfwords and bytes signed by their own type. */
@@ -65,7 +97,7 @@ static void one(unsigned k)
     char src[1024];
     /* sad takes c = b; the 16-bit ones on 16-bit registers */
     int sad = ops[k][0] == 's' && ops[k][1] == 'a';
-    int dp2a = ops[k][0] == 'd';
+    int dp2a = ops[k][0] == 'd', vabs = ops[k][0] == 'v';
     int w16 = sad && strstr(ops[k], "16") != NULL;
     const char *sg = ops[k][4] == 's' ? "s" : "u";
     char insn[192];
@@ -76,7 +108,7 @@ static void one(unsigned k)
                  ops[k], sg, sg);
     else
         snprintf(insn, sizeof insn,
-                 sad || dp2a ? "%s %%r2, %%r2, %%r3, %%r3"
+                 sad || dp2a || vabs ? "%s %%r2, %%r2, %%r3, %%r3"
                              : "%s %%r2, %%r2, %%r3",
                  ops[k]);
     snprintf(src, sizeof src,
@@ -115,7 +147,8 @@ static void one(unsigned k)
     CHECK_EQ(pi_run(m, "k", &l, &ft), WM_OK);
     int bad = 0;
     for (int i = 0; i < 64; i++)
-        bad += o[i] != (dp2a  ? ref_dp2a(k, a[i], b[i], b[i])
+        bad += o[i] != (vabs   ? ref_vabsdiff(k, a[i], b[i], b[i])
+                        : dp2a ? ref_dp2a(k, a[i], b[i], b[i])
                         : sad ? ref_sad(k, a[i], b[i], b[i])
                             : ref(k, a[i], b[i]) |
                                   ref(k, a[i] >> 16, b[i] >> 16) << 16);

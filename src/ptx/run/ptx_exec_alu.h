@@ -912,6 +912,46 @@ static void exec_fns(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
                           (int32_t)(uint32_t)C[l]));
 }
 
+/* vabsdiff2 / vabsdiff4 of one lane (__vabsdiffu4, __vsadu4 ...), with
+   the default selectors (a's and b's own elements in order) and mask (all
+   of them): element i of `bits` bits is |a_i - b_i|, each read signed or
+   not by its type, clamped by .sat to the destination type's element
+   range; then written as element i of d or, with .add, added to c. */
+static uint32_t vabsdiff(uint32_t a, uint32_t b, uint32_t c, unsigned bits,
+                         int sa, int sb, int sd, int sat, int add)
+{
+    uint32_t mask = (1u << bits) - 1, d = add ? c : 0;
+    int64_t top = sd ? (int64_t)mask >> 1 : (int64_t)mask;
+    for (unsigned i = 0; i < 32 / bits; i++) {
+        int64_t x = a >> (bits * i) & mask, y = b >> (bits * i) & mask;
+        if (sa && x >> (bits - 1))
+            x -= (int64_t)1 << bits;
+        if (sb && y >> (bits - 1))
+            y -= (int64_t)1 << bits;
+        int64_t t = x > y ? x - y : y - x;
+        if (sat && t > top)
+            t = top;
+        if (add)
+            d += (uint32_t)t;
+        else
+            d |= ((uint32_t)t & mask) << (bits * i);
+    }
+    return d;
+}
+
+static void exec_vabsdiff(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
+{
+    const uint64_t *A = R[in->a], *B = R[in->b], *C = R[in->c];
+    uint64_t *D = R[in->d];
+    unsigned bits = in->mod & 2 ? 8 : 16;
+    int sa = wmi_type_signed((wmi_type)in->type2);
+    int sb = wmi_type_signed((wmi_type)in->mod2);
+    int sd = wmi_type_signed((wmi_type)in->type);
+    int sat = (in->flags & F_SAT) != 0, add = in->mod & 1;
+    WMI_LOOP(D[l] = vabsdiff((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l],
+                             bits, sa, sb, sd, sat, add));
+}
+
 /* szext.mode.{u32,s32} d, a, b: the low N bits of a, extended (N = b,
    saturated at 32 by .clamp, mod 32 by .wrap; N = 0 gives 0). */
 static void exec_szext(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
