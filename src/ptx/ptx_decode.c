@@ -93,7 +93,7 @@ static const struct {
     {"shr", OP_SHR},       {"shf", OP_SHF},       {"popc", OP_POPC},
     {"clz", OP_CLZ},       {"bfind", OP_BFIND},   {"brev", OP_BREV},
     {"bfe", OP_BFE},       {"bfi", OP_BFI},       {"prmt", OP_PRMT},
-    {"lop3", OP_LOP3},     {"dp4a", OP_DP4A},     {"dp2a", OP_DP2A},     {"sad", OP_SAD},     {"bmsk", OP_BMSK}, {"vabsdiff2", OP_VABSDIFF}, {"vabsdiff4", OP_VABSDIFF},   {"fns", OP_FNS},   {"szext", OP_SZEXT}, {"isspacep", OP_ISSPACEP},     {"setp", OP_SETP},
+    {"lop3", OP_LOP3},     {"dp4a", OP_DP4A},     {"dp2a", OP_DP2A},     {"sad", OP_SAD}, {"addc", OP_CARRY}, {"subc", OP_CARRY}, {"madc", OP_CARRY},     {"bmsk", OP_BMSK}, {"vabsdiff2", OP_VABSDIFF}, {"vabsdiff4", OP_VABSDIFF},   {"fns", OP_FNS},   {"szext", OP_SZEXT}, {"isspacep", OP_ISSPACEP},     {"setp", OP_SETP},
     {"set", OP_SET},       {"selp", OP_SELP},     {"slct", OP_SLCT},
     {"cvt", OP_CVT},       {"cvta", OP_CVTA},     {"rcp", OP_RCP},
     {"sqrt", OP_SQRT},     {"rsqrt", OP_RSQRT},   {"sin", OP_SIN},
@@ -151,6 +151,33 @@ static void decode_mbarrier(const char *s, size_t n, wmi_insn *in)
     /* a CTA is its own cluster: shared::cluster addresses are its own */
     if (wmi_has_word(s, n, "shared::cluster"))
         in->space = SP_SHARED;
+}
+
+/* The integer forms whose opcode or modifiers need more than the words:
+   the carry forms (OP_CARRY), vabsdiff2/4 and isspacep. */
+static void decode_int_forms(const char *s, size_t n, wmi_insn *in)
+{
+    /* add.cc, sub.cc, mad.cc and addc, subc, madc: OP_CARRY */
+    if ((in->flags & F_CC) &&
+        (in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MAD)) {
+        in->mod = in->op == OP_ADD   ? CARRY_ADD
+                  : in->op == OP_SUB ? CARRY_SUB
+                                     : CARRY_MAD;
+        in->op = OP_CARRY;
+    } else if (in->op == OP_CARRY) {
+        in->mod = (uint8_t)((s[0] == 'a'   ? CARRY_ADD
+                             : s[0] == 's' ? CARRY_SUB
+                                           : CARRY_MAD) |
+                            CARRY_IN);
+    }
+    if (in->op == OP_VABSDIFF) /* bit 1: the 4-way form; bit 0: .add */
+        in->mod = (uint8_t)((s[8] == '4') << 1 | wmi_has_word(s, n, "add"));
+    if (in->op == OP_ISSPACEP) { /* param::entry is the kernel's .param */
+        in->type = PT_PRED;       /* (the result; the form has no type) */
+        in->mod = (uint8_t)wmi_has_word(s, n, "shared::cluster");
+        if (wmi_has_word(s, n, "param::entry"))
+            in->space = SP_PARAM;
+    }
 }
 
 /* cp.async.bulk.DST.SRC...: the non-tensor bulk copies; the tensor (TMA)
@@ -375,14 +402,7 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
     }
     if (in->op == OP_MBAR)
         decode_mbarrier(s, n, in);
-    if (in->op == OP_VABSDIFF) /* bit 1: the 4-way form; bit 0: .add */
-        in->mod = (uint8_t)((s[8] == '4') << 1 | wmi_has_word(s, n, "add"));
-    if (in->op == OP_ISSPACEP) { /* param::entry is the kernel's .param */
-        in->type = PT_PRED;       /* (the result; the form has no type) */
-        in->mod = (uint8_t)wmi_has_word(s, n, "shared::cluster");
-        if (wmi_has_word(s, n, "param::entry"))
-            in->space = SP_PARAM;
-    }
+    decode_int_forms(s, n, in);
     if (in->op == OP_CP_BULK)
         decode_bulk(s, n, in);
     if (wmi_ptx_is_tex(in->op))
@@ -501,6 +521,8 @@ wmi_type wmi_ptx_src_type(const wmi_insn *in, unsigned k)
         return t;
     case OP_ISSPACEP:
         return PT_U64;
+    case OP_CARRY:
+        return t;
     case OP_VABSDIFF: /* a of atype, b of btype, c of dtype */
         return k == 0 ? (wmi_type)in->type2 : k == 1 ? (wmi_type)in->mod2 : t;
     case OP_FNS: /* mask, base, offset */

@@ -378,6 +378,14 @@ static int check_forms(parser *p, wmi_insn *in, tok optok,
         return wmi_parse_err(p, "%.*s: expected vabsdiffN.dtype.atype.btype"
                              "{.sat|.add} of .u32/.s32 types",
                              (int)optok.len, p->s + optok.off);
+    if (op == OP_CARRY &&
+        ((t != PT_U32 && t != PT_S32 && t != PT_U64 && t != PT_S64) ||
+         ((in->mod & 3) == CARRY_MAD) != (in->c != WMI_NOREG) ||
+         ((in->mod & 3) == CARRY_MAD && !(in->flags & (F_HI | F_LO)))))
+        return wmi_parse_err(p, "%.*s: expected a .u32/.s32/.u64/.s64 carry "
+                             "form (add.cc, addc, sub.cc, subc: d, a, b; "
+                             "mad.lo.cc, madc.hi ...: d, a, b, c)",
+                             (int)optok.len, p->s + optok.off);
     if (op == OP_DP2A && !(in->flags & (F_HI | F_LO)))
         return wmi_parse_err(p, "%.*s: expected dp2a.lo or dp2a.hi",
                              (int)optok.len, p->s + optok.off);

@@ -165,6 +165,10 @@ uint8_t wmi_sync_decode(const char *s, size_t n, unsigned op);
 enum { MB_INIT, MB_ARRIVE, MB_EXPECT, MB_COMPLETE, MB_WAIT, MB_INVAL,
        MB_CP_ARRIVE /* cp.async.mbarrier.arrive (mod2: .noinc) */ };
 
+/* OP_CARRY's mod: the operation, and whether it adds the carry flag in
+   (addc, subc, madc); .cc (F_CC) writes the carry out. */
+enum { CARRY_ADD, CARRY_SUB, CARRY_MAD, CARRY_IN = 4 };
+
 /* Flag bits of wmi_insn.flags. */
 enum {
     F_WIDE = 1 << 0,   /* mul/mad .wide */
@@ -181,7 +185,7 @@ enum {
     F_ALL = 1 << 11,   /* match.all */
     F_DEST2 = 1 << 12, /* d2 is a second destination (setp |, shfl |) */
     F_ROWA = 1 << 13,  /* mma .row for A (always .row.col in practice) */
-    F_CC = 1 << 14,    /* .cc / addc carry forms (unsupported) */
+    F_CC = 1 << 14,    /* .cc: writes the carry flag (OP_CARRY) */
     F_SHIFTAMT = 1 << 15 /* bfind.shiftamt */
 };
 
@@ -535,6 +539,7 @@ typedef struct wmi_warp {
     uint32_t pc[32];   /* per-lane pc (valid for ready lanes not in act) */
     uint32_t cur;      /* pc of the executing group */
     uint32_t act;      /* lanes at cur */
+    uint32_t cf;       /* each lane's carry flag (CC.CF of add.cc ...) */
     uint32_t live;     /* lanes not exited */
     uint32_t wait;     /* lanes waiting at a barrier */
     uint8_t bar_of[32];/* which barrier a waiting lane waits at */

@@ -1105,6 +1105,86 @@ static void async_barrier(const char *b)
     CHECK_EQ(bad, 0);
 }
 
+/* The low 128 bits of x * y, x and y as {high, low} 64-bit words, by
+   32-bit limbs (C11 has no 128-bit integer). */
+static void mul128(const uint64_t x[2], const uint64_t y[2], uint64_t r[2])
+{
+    uint32_t a[4] = {(uint32_t)x[1], (uint32_t)(x[1] >> 32), (uint32_t)x[0],
+                     (uint32_t)(x[0] >> 32)};
+    uint32_t b[4] = {(uint32_t)y[1], (uint32_t)(y[1] >> 32), (uint32_t)y[0],
+                     (uint32_t)(y[0] >> 32)};
+    uint32_t p[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 4; i++) {
+        uint64_t carry = 0;
+        for (int j = 0; i + j < 4; j++) {
+            uint64_t v = (uint64_t)a[i] * b[j] + p[i + j] + carry;
+            p[i + j] = (uint32_t)v;
+            carry = v >> 32;
+        }
+    }
+    r[0] = (uint64_t)p[3] << 32 | p[2];
+    r[1] = (uint64_t)p[1] << 32 | p[0];
+}
+
+/* Carry arithmetic: unsigned __int128 add, sub and mul (add.cc/addc,
+   sub.cc/subc on .u64), and a 64x64 -> 128 multiply in 32-bit limbs
+   through an inline-asm mad.lo.cc/madc.hi.cc/addc chain, against the CPU;
+   the values include the carries' edges (all ones, one). */
+static void int128(const char *b)
+{
+    enum { N = 96 };
+    static uint64_t in[4 * N], out[6 * N];
+    uint64_t s = 21;
+    for (int i = 0; i < 4 * N; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        in[i] = i < 8 ? (i % 2 ? ~0ull : 1ull) : s ^ (s << 17);
+    }
+    in[4] = ~0ull, in[5] = ~0ull, in[6] = 0, in[7] = 1; /* ~0 + 1 wraps */
+    pi_launch l = pi_dims(2, 64);
+    pi_buf(&l, out, sizeof out);
+    pi_buf(&l, in, sizeof in);
+    pi_u32(&l, N);
+    CHECK_EQ(crun("int128", b, "wide", &l, NULL), WM_OK);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        const uint64_t *x = in + 4 * i, *y = x + 2;
+        uint64_t sum[2], dif[2], prod[2];
+        sum[1] = x[1] + y[1];
+        sum[0] = x[0] + y[0] + (sum[1] < x[1]);
+        dif[1] = x[1] - y[1];
+        dif[0] = x[0] - y[0] - (x[1] < y[1]);
+        mul128(x, y, prod);
+        const uint64_t want[6] = {sum[0], sum[1], dif[0], dif[1], prod[0],
+                                  prod[1]};
+        for (int k = 0; k < 6; k++)
+            if (out[6 * i + k] != want[k] && bad++ < 4)
+                fprintf(stderr, "int128 %d, word %d: %llx, want %llx\n", i,
+                        k, (unsigned long long)out[6 * i + k],
+                        (unsigned long long)want[k]);
+    }
+    CHECK_EQ(bad, 0);
+
+    static uint32_t in32[4 * N], out32[4 * N];
+    memcpy(in32, in, sizeof in32);
+    pi_launch l2 = pi_dims(2, 64);
+    pi_buf(&l2, out32, sizeof out32);
+    pi_buf(&l2, in32, sizeof in32);
+    pi_u32(&l2, N);
+    CHECK_EQ(crun("int128", b, "mul64x64", &l2, NULL), WM_OK);
+    bad = 0;
+    for (int i = 0; i < N; i++) {
+        uint64_t x[2] = {0, (uint64_t)in32[4 * i + 1] << 32 | in32[4 * i]};
+        uint64_t y[2] = {0, (uint64_t)in32[4 * i + 3] << 32 | in32[4 * i + 2]};
+        uint64_t p[2];
+        mul128(x, y, p);
+        const uint32_t want[4] = {(uint32_t)p[1], (uint32_t)(p[1] >> 32),
+                                  (uint32_t)p[0], (uint32_t)(p[0] >> 32)};
+        for (int k = 0; k < 4; k++)
+            bad += out32[4 * i + k] != want[k];
+    }
+    CHECK_EQ(bad, 0);
+}
+
 /* -O3 -lineinfo and -G builds; the -G ones need calls (not yet run). */
 static const char *const o3[] = {"sm_80", "sm_90", "G_sm_80", "G_sm_90", NULL};
 static const char *const s90[] = {"sm_90", "G_sm_90", NULL};
@@ -1498,6 +1578,7 @@ static const corpus_case cases[] = {
     {"cub_sort", cub_sort, o3},
     {"cg_tile16", cg_tile16, o3},
     {"async_barrier", async_barrier, o3},
+    {"int128", int128, o3},
 };
 
 int main(void)

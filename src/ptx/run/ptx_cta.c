@@ -211,6 +211,7 @@ void wmi_ptx_cta_begin(wmi_cta *c)
         for (unsigned b = 0; b < 16; b++)
             w->red_dst[b] = WMI_NOREG;
         w->act = 0;
+        w->cf = 0;
         w->cur = f->first;
         for (unsigned l = 0; l < 32; l++)
             w->pc[l] = f->first;

@@ -429,6 +429,7 @@ warp_loop(wmi_cta *c, wmi_warp *w, const int areg)
         case OP_SAD: exec_sad(R, in, m); break;
         case OP_BMSK: exec_bmsk(R, in, m); break;
         case OP_FNS: exec_fns(R, in, m); break;
+        case OP_CARRY: exec_carry(w, R, in, m); break;
         case OP_VABSDIFF: exec_vabsdiff(R, in, m); break;
         case OP_SZEXT: exec_szext(R, in, m); break;
         case OP_ISSPACEP: exec_isspacep(c->m, R, in, m); break;

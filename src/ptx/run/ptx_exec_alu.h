@@ -952,6 +952,47 @@ static void exec_vabsdiff(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
                              bits, sa, sb, sd, sat, add));
 }
 
+/* The carry forms (OP_CARRY) for the lanes of m: add.cc, addc{.cc},
+   sub.cc, subc{.cc}, mad{.lo,.hi}.cc, madc{.lo,.hi}{.cc} at 32 or 64 bits.
+   The carry flag is a bit per lane of w->cf; for sub it is the borrow
+   (subc: d = a - (b + CF)).  Signed types wrap as unsigned ones do; only
+   mad.hi's product is signed. */
+static void exec_carry(wmi_warp *w, uint64_t (*R)[32], const wmi_insn *in,
+                       uint32_t m)
+{
+    wmi_type t = (wmi_type)in->type;
+    unsigned bits = wmi_type_bits(t), op = in->mod & 3;
+    const uint64_t *A = R[in->a], *B = R[in->b];
+    const uint64_t *C = op == CARRY_MAD ? R[in->c] : NULL;
+    uint64_t *D = R[in->d];
+    uint32_t cf = w->cf, out = 0;
+    for (uint32_t left = m; left; left &= left - 1) {
+        unsigned l = (unsigned)__builtin_ctz(left);
+        uint64_t a = trunc_bits(A[l], bits), b = trunc_bits(B[l], bits);
+        uint64_t cin = in->mod & CARRY_IN ? cf >> l & 1 : 0, x = a, y = b;
+        if (op == CARRY_MAD) {
+            x = in->flags & F_HI ? (wmi_type_signed(t) ? mulhi_s(a, b, bits)
+                                                       : mulhi_u(a, b, bits))
+                                 : trunc_bits(a * b, bits);
+            y = trunc_bits(C[l], bits);
+        }
+        uint64_t r;
+        int carry;
+        if (op == CARRY_SUB) { /* the borrow of x - y - cin */
+            r = trunc_bits(x - y - cin, bits);
+            carry = x < y || (x == y && cin);
+        } else {
+            uint64_t sum = trunc_bits(x + y, bits);
+            r = trunc_bits(sum + cin, bits);
+            carry = sum < x || r < sum;
+        }
+        D[l] = r;
+        out |= (uint32_t)carry << l;
+    }
+    if (in->flags & F_CC)
+        w->cf = (cf & ~m) | out;
+}
+
 /* szext.mode.{u32,s32} d, a, b: the low N bits of a, extended (N = b,
    saturated at 32 by .clamp, mod 32 by .wrap; N = 0 gives 0). */
 static void exec_szext(uint64_t (*R)[32], const wmi_insn *in, uint32_t m)
