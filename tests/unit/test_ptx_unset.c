@@ -96,10 +96,13 @@ static const char store_unset[] =
     "mad.lo.s32 %r2, %r5, 7, 3;\n"
     "ret;\n}\n";
 
-static void test_reads_zero(void)
+/* Kernel k of src on 8 CTAs of 64 threads, with one and two workers
+   (statistics on, so the memo's paths run too): every thread must store
+   want. */
+static void every_cta_stores(const char *src, uint32_t want)
 {
     enum { NB = 8, NT = 64 };
-    wm_ptx_module *m = pi_parse(store_unset, "store_unset.ptx");
+    wm_ptx_module *m = pi_parse(src, "unset.ptx");
     CHECK(m != NULL);
     for (unsigned threads = 1; m && threads <= 2; threads++) {
         static uint32_t out[NB * NT];
@@ -111,10 +114,10 @@ static void test_reads_zero(void)
         CHECK_EQ(pi_run_agg(m, "k", &l, g, NULL), WM_OK);
         size_t bad = 0;
         for (size_t i = 0; i < NB * NT; i++)
-            bad += out[i] != 0;
+            bad += out[i] != want;
         if (bad)
-            fprintf(stderr, "%u workers: %zu of %d reads not 0 (out[%d] = "
-                    "%u)\n", threads, bad, NB * NT, NT, out[NT]);
+            fprintf(stderr, "%u workers: %zu of %d stores not %u (out[%d] = "
+                    "%u)\n", threads, bad, NB * NT, want, NT + 1, out[NT + 1]);
         CHECK_EQ(bad, 0);
         wm_agg_free(g);
     }
@@ -141,34 +144,10 @@ static const char guard_unset[] =
     "setp.ne.u32 %p1, %r1, 0;\n"
     "ret;\n}\n";
 
-static void test_guard_zero(void)
-{
-    enum { NB = 8, NT = 64 };
-    wm_ptx_module *m = pi_parse(guard_unset, "guard_unset.ptx");
-    CHECK(m != NULL);
-    for (unsigned threads = 1; m && threads <= 2; threads++) {
-        static uint32_t out[NB * NT];
-        memset(out, 0xab, sizeof out);
-        pi_launch l = pi_dims(NB, NT);
-        l.threads = threads;
-        pi_buf(&l, out, sizeof out);
-        CHECK_EQ(pi_run(m, "k", &l, NULL), WM_OK);
-        size_t bad = 0;
-        for (size_t i = 0; i < NB * NT; i++)
-            bad += out[i] != 1;
-        if (bad)
-            fprintf(stderr, "%u workers: %zu of %d lanes found %%p1 set "
-                    "(out[%d] = %u)\n", threads, bad, NB * NT, NT + 1,
-                    out[NT + 1]);
-        CHECK_EQ(bad, 0);
-    }
-    wm_ptx_free(m);
-}
-
 int main(void)
 {
     test_analysis();
-    test_reads_zero();
-    test_guard_zero();
+    every_cta_stores(store_unset, 0);
+    every_cta_stores(guard_unset, 1);
     return check_done("test_ptx_unset");
 }
