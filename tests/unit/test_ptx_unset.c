@@ -2,8 +2,9 @@
  * test_ptx_unset.c -- registers read before any instruction wrote them
  * (src/ptx/run/ptx_unset.c).  The analysis, on hand-written kernels
  * whose answer is known (straight code, guards, branches around a write,
- * if/else, loops, vectors); then a kernel that stores a register before
- * writing it, on 8 CTAs with one and two workers: every CTA reads 0, in
+ * if/else, loops, vectors, a branch's guard); then two kernels on 8 CTAs
+ * with one and two workers, one storing a register before writing it,
+ * one branching on a predicate before writing it: every CTA reads 0, in
  * the slow and the fast paths alike (ptx_twin.h compares them), where the
  * reused register file used to hand a CTA the value the worker's previous
  * CTA left there, and the fast paths another one.
