@@ -131,11 +131,13 @@ for cu in "$srcdir"/*.cu; do
     done
 done
 
-# nvcc names file-local symbols _INTERNAL_<hash of the source path>_...,
-# and -G spells them again as .b8 byte strings: both change with the
-# checkout's location, so the comparison masks them.
+# nvcc names file-local symbols _INTERNAL_<hash of the source path>_...
+# (and anonymous namespaces _GLOBAL__N__<the same hash>_...), and -G
+# spells them again as .b8 byte strings: all change with the checkout's
+# location, so the comparison masks them.
 normalize() {
-    sed -E -e 's/_INTERNAL_[0-9a-f]{8}_/_INTERNAL_x_/g' -e '/^\.b8 /d' "$1"
+    sed -E -e 's/_INTERNAL_[0-9a-f]{8}_/_INTERNAL_x_/g' \
+        -e 's/_GLOBAL__N__[0-9a-f]{8}_/_GLOBAL__N__x_/g' -e '/^\.b8 /d' "$1"
 }
 
 if [ $check = 1 ]; then
