@@ -423,6 +423,8 @@ void wmi_ptx_decode_opcode(const char *s, size_t n, wmi_insn *in)
         in->mod = (uint8_t)wmi_has_word(s, n, "inc");
     if (in->op == OP_LD && wmi_has_word(s, n, "acquire"))
         in->mod2 = LD_ACQUIRE;
+    if ((in->op == OP_LD || in->op == OP_ST) && in->type == PT_B128)
+        in->op = OP_UNKNOWN; /* a .b128 register: not modelled */
     in->sync = wmi_sync_decode(s, n, in->op);
     if (in->op == OP_BAR) {
         /* bar.sync / bar.arrive / barrier.sync, bar.red (popc, and, or) */

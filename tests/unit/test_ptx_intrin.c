@@ -10,7 +10,7 @@
  * random masks, bases and offsets; a .sat form of
  * the halfword add, which PTX does not have, is refused when run; bmsk
  * and szext without their mode or type, and isspacep without its space,
- * are refused at parse time.
+ * are refused at parse time, ld/st .b128 when run.
  */
 #include "check.h"
 #include "ptx_inline.h"
@@ -254,6 +254,31 @@ int main(void)
         pi_parse_fails(src, bad_forms[i][0] == 'b' ? "expected bmsk.clamp.b32"
                                                    : "expected szext.",
                        7);
+    }
+    /* ld/st .b128 (a 128-bit register) is refused when run, on the slow
+       and the fast paths: its store used to read 16 bytes of an 8-byte
+       value (found by fuzz_cluster) */
+    for (int st = 0; st < 2; st++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 ".version 8.3\n.target sm_90\n.address_size 64\n"
+                 ".visible .entry k(.param .u64 p)\n{\n"
+                 "  .reg .b32 %%r<3>; .reg .b64 %%rd<3>;\n"
+                 "  .shared .align 16 .b8 box[512];\n"
+                 "  mov.u32 %%r1, %%tid.x; shl.b32 %%r1, %%r1, 4;\n"
+                 "  mov.u32 %%r2, box; add.u32 %%r2, %%r2, %%r1;\n"
+                 "  %s;\n  ret;\n}\n",
+                 st ? "st.shared.b128 [%r2], %rd1" : "ld.shared.b128 %rd1, [%r2]");
+        wm_ptx_module *mb = pi_parse(src, "b128.ptx");
+        CHECK(mb != NULL);
+        if (mb) {
+            static uint64_t unused[2];
+            pi_launch l = pi_dims(1, 32);
+            pi_buf(&l, unused, sizeof unused);
+            wm_ptx_fault ft;
+            CHECK_EQ(pi_run(mb, "k", &l, &ft), WM_ERR_UNSUPPORTED);
+            wm_ptx_free(mb);
+        }
     }
     /* isspacep names its space */
     pi_parse_fails(".version 8.0\n.target sm_90\n.address_size 64\n"
