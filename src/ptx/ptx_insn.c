@@ -340,6 +340,48 @@ static const char *vec_atom_form(const wmi_insn *in, const operand *ops,
     return NULL;
 }
 
+/* The form an integer instruction (bmsk, szext, vabsdiff, the carry
+   forms, dp2a, isspacep) of opcode text s (n bytes) must have, or NULL
+   when it has it. */
+static const char *int_form(const wmi_insn *in, const char *s, size_t n)
+{
+    wmi_type t = (wmi_type)in->type;
+    int w32 = t == PT_U32 || t == PT_S32;
+    switch (in->op) {
+    case OP_BMSK:
+    case OP_SZEXT:
+        if (!(wmi_has_word(s, n, "clamp") ^ wmi_has_word(s, n, "wrap")) ||
+            (in->op == OP_BMSK ? t != PT_B32 : !w32))
+            return in->op == OP_BMSK ? "bmsk.clamp.b32 or bmsk.wrap.b32"
+                                     : "szext.{clamp,wrap}.{u32,s32}";
+        return NULL;
+    case OP_VABSDIFF:
+        if (!w32 || (in->type2 != PT_U32 && in->type2 != PT_S32) ||
+            (in->mod2 != PT_U32 && in->mod2 != PT_S32) ||
+            ((in->mod & 1) && (in->flags & F_SAT)))
+            return "vabsdiffN.dtype.atype.btype{.sat|.add} of .u32/.s32 "
+                   "types";
+        return NULL;
+    case OP_CARRY: {
+        int mad = (in->mod & 3) == CARRY_MAD;
+        if ((!w32 && t != PT_U64 && t != PT_S64) ||
+            mad != (in->c != WMI_NOREG) ||
+            (mad && !(in->flags & (F_HI | F_LO))))
+            return "a .u32/.s32/.u64/.s64 carry form (add.cc, addc, sub.cc, "
+                   "subc: d, a, b; mad.lo.cc, madc.hi ...: d, a, b, c)";
+        return NULL;
+    }
+    case OP_DP2A:
+        return in->flags & (F_HI | F_LO) ? NULL : "dp2a.lo or dp2a.hi";
+    case OP_ISSPACEP:
+        return in->space != SP_GENERIC
+                   ? NULL
+                   : "isspacep.SPACE (global, shared, local, param, const)";
+    default:
+        return NULL;
+    }
+}
+
 /* What the operands of some opcodes must be beyond their count. */
 static int check_forms(parser *p, wmi_insn *in, tok optok,
                        const operand *ops, unsigned nops)
@@ -362,37 +404,10 @@ static int check_forms(parser *p, wmi_insn *in, tok optok,
             "%.*s packs or unpacks a vector of at most 64 bits "
             "into one register",
             (int)optok.len, p->s + optok.off);
-    if ((op == OP_BMSK || op == OP_SZEXT) &&
-        (!(wmi_has_word(p->s + optok.off, optok.len, "clamp") ^
-           wmi_has_word(p->s + optok.off, optok.len, "wrap")) ||
-         (op == OP_BMSK ? t != PT_B32 : t != PT_U32 && t != PT_S32)))
+    const char *want = int_form(in, p->s + optok.off, optok.len);
+    if (want)
         return wmi_parse_err(p, "%.*s: expected %s", (int)optok.len,
-                             p->s + optok.off,
-                             op == OP_BMSK ? "bmsk.clamp.b32 or bmsk.wrap.b32"
-                                           : "szext.{clamp,wrap}.{u32,s32}");
-    if (op == OP_VABSDIFF &&
-        ((t != PT_U32 && t != PT_S32) ||
-         (in->type2 != PT_U32 && in->type2 != PT_S32) ||
-         (in->mod2 != PT_U32 && in->mod2 != PT_S32) ||
-         ((in->mod & 1) && (in->flags & F_SAT))))
-        return wmi_parse_err(p, "%.*s: expected vabsdiffN.dtype.atype.btype"
-                             "{.sat|.add} of .u32/.s32 types",
-                             (int)optok.len, p->s + optok.off);
-    if (op == OP_CARRY &&
-        ((t != PT_U32 && t != PT_S32 && t != PT_U64 && t != PT_S64) ||
-         ((in->mod & 3) == CARRY_MAD) != (in->c != WMI_NOREG) ||
-         ((in->mod & 3) == CARRY_MAD && !(in->flags & (F_HI | F_LO)))))
-        return wmi_parse_err(p, "%.*s: expected a .u32/.s32/.u64/.s64 carry "
-                             "form (add.cc, addc, sub.cc, subc: d, a, b; "
-                             "mad.lo.cc, madc.hi ...: d, a, b, c)",
-                             (int)optok.len, p->s + optok.off);
-    if (op == OP_DP2A && !(in->flags & (F_HI | F_LO)))
-        return wmi_parse_err(p, "%.*s: expected dp2a.lo or dp2a.hi",
-                             (int)optok.len, p->s + optok.off);
-    if (op == OP_ISSPACEP && in->space == SP_GENERIC)
-        return wmi_parse_err(p, "%.*s: expected isspacep.SPACE (global, "
-                             "shared, local, param, const)",
-                             (int)optok.len, p->s + optok.off);
+                             p->s + optok.off, want);
     if (op == OP_CP_ASYNC) {
         /* cp.async [dst], [src], cp-size[, src-size] */
         if (nops < 3 || ops[2].k != O_LIT)

@@ -10,10 +10,10 @@
  *     parity (63).  A phase completes when no arrival and no byte is
  *     pending; the phase flips and the count is re-armed.
  *   - cp.async.bulk copies at issue, like cp.async, then completes its
- *     bytes on the mbarrier operand.  cp.async.mbarrier.arrive (the
+ *     bytes on the mbarrier operand.  The copy is TMA traffic, not LSU
+ *     requests, so it is not counted.  cp.async.mbarrier.arrive (the
  *     arrive-on that cuda::barrier and cuda::pipeline attach to a
- *     thread's cp.async copies) therefore arrives at once.  The copy is TMA traffic, not LSU
- *     requests, so it is not counted.
+ *     thread's cp.async copies) therefore arrives at once.
  *   - A try_wait/test_wait that finds its phase incomplete returns false
  *     and yields the warp (the spin loop around it resumes when the other
  *     warps have run), so producer and consumer warps make progress.
