@@ -128,7 +128,9 @@ static void every_cta_stores(const char *src, uint32_t want)
 /* A branch on %p1 before %p1 is written, which each CTA then sets to
    %tid.x != 0: every lane of every CTA must find it 0 (out[gid] = 1),
    not the value the worker's previous CTA left in the file (the slow
-   path read that, the fast paths 0). */
+   path read that, the fast paths 0).  The ld.param it guards off is an
+   executed instruction with no lane on both paths (the lane-affine one
+   skipped it; found by fuzz_cluster). */
 static const char guard_unset[] =
     ".version 8.0\n.target sm_80\n.address_size 64\n"
     ".visible .entry k(.param .u64 out)\n{\n"
@@ -138,6 +140,7 @@ static const char guard_unset[] =
     "mad.lo.s32 %r5, %r3, %r4, %r1;\n"
     "mul.wide.u32 %rd2, %r5, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
     "mov.u32 %r6, 0;\n"
+    "@%p1 ld.param.u64 %rd0, [out];\n"
     "@%p1 bra SKIP;\n"
     "mov.u32 %r6, 1;\n"
     "SKIP:\n"

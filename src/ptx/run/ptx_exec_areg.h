@@ -588,8 +588,9 @@ static WMI_NOINLINE wm_status ar_run(wmi_cta *c, wmi_warp *w,
                 break;
             i++;
         } else if (o->act == ARA_PARAM) {
-            if (m)
-                ar_put_pr(w, o->d, o->dpr, WMI_AR_A64, o->base, 0);
+            if (!m)
+                break; /* predicated off: the dispatch loop records it */
+            ar_put_pr(w, o->d, o->dpr, WMI_AR_A64, o->base, 0);
             i++;
         } else if (o->act == ARA_BRA) {
             i = m ? o->target - first : i + 1; /* the warp goes one way */
