@@ -24,6 +24,22 @@ static wm_ptx_module *triton_corpus(const char *file)
     return pi_source_ptx(rel);
 }
 
+/* How many elements of the n x n product c differ from a b, summed in
+   float in k order (row-major a, b, c). */
+static int mm_mismatches(const float *a, const float *b, const float *c,
+                         int n)
+{
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            float r = 0.0f;
+            for (int k = 0; k < n; k++)
+                r += a[i * n + k] * b[k * n + j];
+            bad += c[i * n + j] != r;
+        }
+    return bad;
+}
+
 /* C = A B of the 128 x 128 x 128 Triton matmul `name` in m (grid 2 x 2 x
    splits of 128 threads, smem bytes of dynamic shared memory; C starts at
    0, which the split-K kernel adds into), inputs multiples of 1/4 from
@@ -59,15 +75,7 @@ static wm_agg *run_triton_mm(const wm_ptx_module *m, const char *name,
     wm_agg *g = wm_agg_new(&arch);
     wm_status st = pi_run_agg(m, name, &l, g, NULL);
     CHECK_EQ(st, WM_OK);
-    int bad = 0;
-    for (int i = 0; i < S; i++)
-        for (int j = 0; j < S; j++) {
-            float r = 0.0f;
-            for (int k = 0; k < S; k++)
-                r += af[i * S + k] * bf[k * S + j];
-            bad += c[i * S + j] != r;
-        }
-    CHECK_EQ(bad, 0);
+    CHECK_EQ(mm_mismatches(af, bf, c, S), 0);
     if (st != WM_OK) {
         wm_agg_free(g);
         return NULL;
@@ -322,15 +330,7 @@ static void triton_matmul_fp8(void)
     pi_buf(&l, s1, sizeof s1);
     wm_agg *g = wm_agg_new(&arch);
     CHECK_EQ(pi_run_agg(m, "matmul_fp8", &l, g, NULL), WM_OK);
-    int bad = 0;
-    for (int i = 0; i < S; i++)
-        for (int j = 0; j < S; j++) {
-            float r = 0.0f;
-            for (int kk = 0; kk < S; kk++)
-                r += af[i * S + kk] * bf[kk * S + j];
-            bad += c[i * S + j] != r;
-        }
-    CHECK_EQ(bad, 0);
+    CHECK_EQ(mm_mismatches(af, bf, c, S), 0);
     wm_stats s = pi_line(g, "matmul_fp8.py", 20, WM_SPACE_SHARED, WM_OP_WGMMA);
     CHECK_EQ(s.inst, 64);
     CHECK_EQ(s.requests, 128); /* A 1 a warp + B 4 a warpgroup, x 16 */

@@ -131,19 +131,6 @@ static wm_ptx_module *triton_ptx(const char *name)
     return m;
 }
 
-/* Half bits of a multiple of 1/4 in [-2, 2] (exact in fp16). */
-static uint16_t half_of(float x)
-{
-    uint16_t s = x < 0 ? 0x8000 : 0;
-    float ax = fabsf(x);
-    if (ax == 0.0f)
-        return s;
-    int e;
-    float fr = frexpf(ax, &e); /* ax = fr * 2^e, fr in [0.5, 1) */
-    return (uint16_t)(s | (uint16_t)((e + 14) << 10) |
-                      (uint16_t)((unsigned)(fr * 2048.0f) & 0x3ff));
-}
-
 /* Sectors of the rows of a box: nrows rows of rb bytes at pitch p from
    byte off (each row one TMA request). */
 static uint64_t row_sectors(unsigned nrows, uint64_t off, uint64_t p,
@@ -222,8 +209,8 @@ static void triton_matmul(void)
     for (int i = 0; i < S * K; i++) {
         af[i] = (float)(rand() % 17 - 8) / 4.0f;
         bf[i] = (float)(rand() % 17 - 8) / 4.0f;
-        a[i] = half_of(af[i]);
-        bm[i] = half_of(bf[i]);
+        a[i] = pi_half_of(af[i]);
+        bm[i] = pi_half_of(bf[i]);
     }
     pi_launch l = pi_dims(2, 128);
     l.grid[1] = 2;
