@@ -62,12 +62,11 @@ typedef struct level {
 } level;
 
 /* The store just replayed, when its lines all stayed in L2 (a repeat of
- * it hits them all and moves nothing): its line words (in the wave's
- * trace; NULL when there is none) and its sector and part-written sector
+ * it hits them all and moves nothing): its record (in the wave's trace;
+ * NULL when there is none) and its sector and part-written sector
  * counts. */
 typedef struct store_rep {
-    const uint64_t *line;
-    unsigned nl;
+    const uint64_t *h;
     unsigned sectors, partial;
 } store_rep;
 
@@ -131,8 +130,8 @@ wm_status wmi_ctrace_split(wmi_ctrace *t, unsigned n)
     for (unsigned r = 0; r < n; r++) {
         if (r)
             t->cta[t->ncta++] = out;
-        for (size_t p = 0; p < len; p += 2 + ((tmp[p] >> 48) & 0xff)) {
-            size_t k = 2 + ((tmp[p] >> 48) & 0xff);
+        for (size_t p = 0; p < len; p += wmi_rec_len(tmp + p)) {
+            size_t k = wmi_rec_len(tmp + p);
             if (((tmp[p] >> 32 & 0xffff) >> 6) != r)
                 continue;
             memcpy(t->w + out, tmp + p, k * sizeof *tmp);
@@ -395,6 +394,65 @@ static void put_header(wmi_ctrace *t, uint32_t site, unsigned kind,
     t->n += 2 + nl;
 }
 
+/* Whether a full warp of size-byte lanes at x0 + l d is a column
+ * (WMI_REC_COL).  Below 2^57 bytes of stride no two of its lanes can meet
+ * in a line, even where the addresses wrap. */
+static int is_column(uint64_t size, uint64_t x0, int64_t d)
+{
+    const int64_t big = (int64_t)1 << 57;
+    return size && size <= 16 && !(size & (size - 1)) &&
+           !((x0 | (uint64_t)d) & (size - 1)) && (d >= 128 || d <= -128) &&
+           d < big && d > -big;
+}
+
+/* Append a column's record (its header, x0, d). */
+static void put_column(wmi_ctrace *t, uint32_t site, unsigned kind,
+                       unsigned lead, uint64_t x0, int64_t d, uint64_t size)
+{
+    size_t n = t->n;
+    put_header(t, site, kind, lead, 32, 32 * size);
+    t->w[n] |= WMI_REC_COL;
+    t->w[n + 2] = x0;
+    t->w[n + 3] = (uint64_t)d;
+    t->n = n + 4;
+}
+
+/* A column's line words: a line per lane, in lane order, each with its
+ * lane's sector (never written whole: a lane has at most 16 bytes). */
+static void column_lines(uint64_t x0, int64_t d, uint64_t *line)
+{
+    uint64_t a = x0;
+    for (unsigned l = 0; l < 32; l++, a += (uint64_t)d)
+        line[l] = (a >> LINE_SHIFT) << 16 |
+                  (uint64_t)1 << ((a >> SECTOR_SHIFT) & (SPL - 1));
+}
+
+const uint64_t *wmi_rec_lines(const uint64_t *h, uint64_t *buf)
+{
+    if (!(h[0] & WMI_REC_COL))
+        return h + 2;
+    column_lines(h[2], (int64_t)h[3], buf);
+    return buf;
+}
+
+/* Whether the lanes of a are a column (*x0, *d: its first address and
+ * stride). */
+static int column_of(const wm_access *a, uint64_t *x0, int64_t *d)
+{
+    if (a->mask != 0xffffffffull)
+        return 0;
+    uint64_t a0 = a->addr[0], step = a->addr[1] - a0, want = a0, off = 0;
+    if (!is_column(a->size, a0, (int64_t)step))
+        return 0;
+    for (unsigned l = 1; l < 32; l++) { /* one pass, no branch */
+        want += step;
+        off |= a->addr[l] ^ want;
+    }
+    *x0 = a0;
+    *d = (int64_t)step;
+    return off == 0;
+}
+
 wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
                          const wm_counts *c, unsigned ld)
 {
@@ -405,6 +463,18 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
     if (!wmi_grow((void **)&t->w, &t->cap, t->n + 2 + WM_MAX_LANES * 2,
                   sizeof *t->w, 256))
         return WM_ERR_NOMEM;
+    unsigned lead = (ld & WMI_CACHE_LEAD) ? 1 : 0;
+    ld &= WMI_CACHE_LEAD - 1;
+    assert(ld <= WM_CACHE_LD_CV);
+    unsigned kind = a->op == WM_OP_ST   ? WMI_CK_ST
+                    : a->op == WM_OP_ATOM ? WMI_CK_ATOM
+                                          : ld;
+    uint64_t x0;
+    int64_t d;
+    if (column_of(a, &x0, &d)) {
+        put_column(t, a->site, kind, lead, x0, d, a->size);
+        return WM_OK;
+    }
     lineset L;
     L.line = t->w + t->n + 2;
     L.hashed = 0;
@@ -431,12 +501,7 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
     }
     unsigned nl = L.nl;
     uint64_t *line = L.line;
-    unsigned lead = (ld & WMI_CACHE_LEAD) ? 1 : 0;
-    ld &= WMI_CACHE_LEAD - 1;
-    assert(nl >= 1 && ld <= WM_CACHE_LD_CV);
-    unsigned kind = a->op == WM_OP_ST   ? WMI_CK_ST
-                    : a->op == WM_OP_ATOM ? WMI_CK_ATOM
-                                          : ld;
+    assert(nl >= 1);
     /* stores: bits 4..7 of a line word mark its fully written sectors */
     for (unsigned i = 0; L.st && i < nl; i++)
         for (unsigned q = 0; q < SPL; q++)
@@ -447,9 +512,9 @@ wm_status wmi_ctrace_add(wmi_ctrace *t, const wm_access *a,
 }
 
 /* The line words of a full warp at x0 + l d whose lanes each stay within
- * one sector, in closed form: a row from its range (row_lines), a
- * broadcast as one sector (32 lanes of at least a byte write it whole), a
- * column of lines a line per lane; otherwise the lanes' sectors in lane
+ * one sector and which is no column, in closed form: a row from its range
+ * (row_lines), a broadcast as one sector (32 lanes of at least a byte
+ * write it whole); otherwise the lanes' sectors in lane
  * order as rising_lines takes them, computed, in either direction (the
  * lanes are monotone, so a line or sector once left is never met again). */
 static unsigned affine_lines(const wmi_affine_access *x, uint64_t *line)
@@ -462,13 +527,6 @@ static unsigned affine_lines(const wmi_affine_access *x, uint64_t *line)
     if (d == 0) {
         line[0] = (s >> 2) << 16 | (uint64_t)(st ? 0x11 : 0x1) << (s & 3);
         return 1;
-    }
-    if (x->d >= 128 || x->d <= -128) { /* never a whole sector: size < 32 */
-        uint64_t a = x0;
-        for (unsigned l = 0; l < 32; l++, a += d)
-            line[l] = (a >> LINE_SHIFT) << 16 |
-                      (uint64_t)1 << ((a >> SECTOR_SHIFT) & (SPL - 1));
-        return 32;
     }
     sector_walk w = walk_start(line, s, st);
     uint64_t a = x0;
@@ -503,12 +561,17 @@ wm_status wmi_ctrace_add_affine(wmi_ctrace *t, const wmi_affine_access *x,
         return WM_OK;
     if (!wmi_grow((void **)&t->w, &t->cap, t->n + 2 + 32, sizeof *t->w, 256))
         return WM_ERR_NOMEM;
-    unsigned nl = affine_lines(x, t->w + t->n + 2);
     unsigned lead = (ld & WMI_CACHE_LEAD) ? 1 : 0;
     ld &= WMI_CACHE_LEAD - 1;
-    assert(nl >= 1 && nl <= 32 && ld <= WM_CACHE_LD_CV);
-    put_header(t, x->site, x->op == WM_OP_ST ? WMI_CK_ST : ld, lead, nl,
-               32 * size);
+    assert(ld <= WM_CACHE_LD_CV);
+    unsigned kind = x->op == WM_OP_ST ? WMI_CK_ST : ld;
+    if (is_column(size, x->x0, x->d)) {
+        put_column(t, x->site, kind, lead, x->x0, x->d, size);
+        return WM_OK;
+    }
+    unsigned nl = affine_lines(x, t->w + t->n + 2);
+    assert(nl >= 1 && nl <= 32);
+    put_header(t, x->site, kind, lead, nl, 32 * size);
     return WM_OK;
 }
 
@@ -771,14 +834,20 @@ static int sets_hold(way *const *s, unsigned n, unsigned ways)
  * are the most recent of their sets, in the order the store left them,
  * with these sectors valid and dirty, so each sector hits and taking them
  * again in the same order leaves every set as it was; only the counts
- * move. */
-static int store_repeats(const store_rep *r, const uint64_t *line,
-                         unsigned nl)
+ * move.  Two columns of one stride, a multiple of a sector, have the same
+ * line words when they start in the same sector.  (A record of the same
+ * line words in another form is taken as no repeat: the shortcut is
+ * missed, not wrong.) */
+static int store_repeats(const store_rep *r, const uint64_t *h)
 {
-    if (!r->line || r->nl != nl)
+    if (!r->h || ((r->h[0] ^ h[0]) & (WMI_REC_COL | (uint64_t)0xff << 48)))
         return 0;
-    for (unsigned i = 0; i < nl; i++) /* most differ in the first word */
-        if (r->line[i] != line[i])
+    if (h[0] & WMI_REC_COL)
+        return r->h[3] == h[3] &&
+               (h[3] % 32 == 0 ? r->h[2] >> 5 == h[2] >> 5 : r->h[2] == h[2]);
+    unsigned nl = (unsigned)(h[0] >> 48) & 0xff;
+    for (unsigned i = 2; i < 2 + nl; i++) /* most differ in the first word */
+        if (r->h[i] != h[i])
             return 0;
     return 1;
 }
@@ -790,7 +859,8 @@ static void store_again(wm_cache_stats *st, const store_rep *r, acc_out *o)
     st->l2_wr_sectors += r->sectors;
     st->l2_wr_hits += r->sectors;
     st->l1_data_wavefronts += (r->sectors + 3) / 4;
-    unsigned data = (r->sectors + 3) / 4, tag = (r->nl + 3) / 4;
+    unsigned nl = (unsigned)(r->h[0] >> 48) & 0xff;
+    unsigned data = (r->sectors + 3) / 4, tag = (nl + 3) / 4;
     o->pipe = data > tag ? data : tag;
     o->sectors = r->sectors;
     o->missed = 0;
@@ -812,31 +882,35 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
     if (kind != WMI_CK_ATOM) /* effective bandwidth: loads and stores */
         st->bytes += h[1] >> 32;
     st->l1_wavefronts += (nl + 3) / 4;
-    o->tlb = wmi_ctlb_access(&c->tlb, sm, h + 2, nl, st);
+    int col = (h[0] & WMI_REC_COL) != 0;
+    o->tlb = col ? wmi_ctlb_column(&c->tlb, sm, h[2], (int64_t)h[3], st)
+                 : wmi_ctlb_access(&c->tlb, sm, h + 2, nl, st);
     o->served = kind == WMI_CK_ATOM ? 1 : 0;
-    if (kind == WMI_CK_ST && store_repeats(&c->rep, h + 2, nl)) {
+    if (kind == WMI_CK_ST && store_repeats(&c->rep, h)) {
         store_again(st, &c->rep, o);
         return WM_OK;
     }
-    c->rep.line = NULL;
+    c->rep.h = NULL;
+    uint64_t buf[32];
+    const uint64_t *lw = wmi_rec_lines(h, buf);
     level *lv1 = &c->l1[sm];
     unsigned sectors = 0, missed = 0, partial = 0;
     int l2only = kind == WMI_CK_ST || kind == WMI_CK_ATOM ||
                  kind == WM_CACHE_LD_CG || kind == WM_CACHE_LD_CV;
     way *s1[2 * WM_MAX_LANES], *s2[2 * WM_MAX_LANES];
     for (unsigned i = 0; i < nl; i++) {
-        s2[i] = fetch_set(&c->l2, h[2 + i] >> 16);
+        s2[i] = fetch_set(&c->l2, lw[i] >> 16);
         if (!l2only)
-            s1[i] = fetch_set(lv1, h[2 + i] >> 16);
+            s1[i] = fetch_set(lv1, lw[i] >> 16);
     }
     for (unsigned i = 0; i < nl; i++) {
-        uint64_t li = h[2 + i] >> 16;
-        unsigned mask = (unsigned)(h[2 + i] & 0xf);
+        uint64_t li = lw[i] >> 16;
+        unsigned mask = (unsigned)(lw[i] & 0xf);
         sectors += popc16(mask);
         if (kind == WMI_CK_ST || kind == WMI_CK_ATOM) {
             st->l1_st_sectors += popc16(mask);
             if (kind == WMI_CK_ST)
-                partial += popc16(mask & ~(unsigned)(h[2 + i] >> 4 & 0xf));
+                partial += popc16(mask & ~(unsigned)(lw[i] >> 4 & 0xf));
             l2_write(c, st, s2[i], li, mask, kind == WMI_CK_ATOM);
             if (kind == WMI_CK_ATOM)
                 missed += popc16(mask);
@@ -884,7 +958,7 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
     /* a store that pushed none of its own lines out: the same store next
      * repeats it */
     if (kind == WMI_CK_ST && sets_hold(s2, nl, c->l2.ways))
-        c->rep = (store_rep){h + 2, nl, sectors, partial};
+        c->rep = (store_rep){h, sectors, partial};
     return WM_OK;
 }
 
@@ -927,7 +1001,7 @@ static wm_status replay(wm_cache *c)
     for (size_t k = 0; k < ncta; k++) {
         size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
         for (size_t p = t->cta[k]; p < end;
-             p += 2 + ((t->w[p] >> 48) & 0xff)) {
+             p += wmi_rec_len(t->w + p)) {
             size_t wp = (t->w[p] >> 32) & (MAXW - 1);
             if (wp >= nw)
                 nw = wp + 1;
@@ -945,7 +1019,7 @@ static wm_status replay(wm_cache *c)
     for (size_t k = 0; k < ncta; k++) {
         size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
         for (size_t p = t->cta[k]; p < end;
-             p += 2 + ((t->w[p] >> 48) & 0xff))
+             p += wmi_rec_len(t->w + p))
             start[k * nw + ((t->w[p] >> 32) & (MAXW - 1)) + 1]++;
     }
     for (size_t i = 1; i <= ncta * nw; i++)
@@ -961,7 +1035,7 @@ static wm_status replay(wm_cache *c)
     memcpy(cur, start, ncta * nw * sizeof *cur);
     for (size_t k = 0; k < ncta; k++) {
         size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
-        for (size_t p = t->cta[k]; p < end; p += 2 + ((t->w[p] >> 48) & 0xff))
+        for (size_t p = t->cta[k]; p < end; p += wmi_rec_len(t->w + p))
             c->acc[cur[k * nw + ((t->w[p] >> 32) & (MAXW - 1))]++] = p;
     }
     memcpy(cur, start, ncta * nw * sizeof *cur);
@@ -1008,7 +1082,7 @@ static wm_status replay(wm_cache *c)
     free(start);
     free(cur);
     free(ival);
-    c->rep.line = NULL; /* in the trace, which the next wave overwrites */
+    c->rep.h = NULL; /* in the trace, which the next wave overwrites */
     t->n = t->ncta = 0;
     return st;
 }

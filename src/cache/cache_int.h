@@ -23,6 +23,23 @@
  * has no lines: h1's upper half is its wavefronts. */
 enum { WMI_CK_ST = 5, WMI_CK_ATOM = 6, WMI_CK_SHARED = 7 };
 
+/* Bit 61 of a record's h0: a column, a full warp of 32 lanes at x0 + l d
+ * with |d| >= 128 and lanes of a power of two of at most 16 bytes that
+ * divides x0 and d (a line and a sector per lane: a strided store or a
+ * matrix's column).  Its body is x0 and d instead of its 32 line words. */
+#define WMI_REC_COL ((uint64_t)1 << 61)
+
+/* The length in words of the record at h (its two header words, then its
+ * body). */
+static inline size_t wmi_rec_len(const uint64_t *h)
+{
+    return 2 + ((h[0] & WMI_REC_COL) ? 2 : ((h[0] >> 48) & 0xff));
+}
+
+/* The line words of the record at h: its own, or a column's, made in buf
+ * (32 words). */
+const uint64_t *wmi_rec_lines(const uint64_t *h, uint64_t *buf);
+
 /* Or-ed into a load's policy (wmi_ctrace.ld_kind, wmi_ctrace_add's ld):
  * the load starts a new group of loads in flight (cache_dep.c).  In the
  * trace it is bit 60 of h0. */
@@ -112,6 +129,10 @@ void wmi_ctlb_free(wmi_ctlb *t);
  * st; returns the cycles its slowest translation adds. */
 double wmi_ctlb_access(wmi_ctlb *t, unsigned sm, const uint64_t *line,
                        unsigned nl, wm_cache_stats *st);
+/* The same for a column's 32 lines (WMI_REC_COL: x0 + l d), without
+ * their line words. */
+double wmi_ctlb_column(wmi_ctlb *t, unsigned sm, uint64_t x0, int64_t d,
+                       wm_cache_stats *st);
 
 /* ---- time (cache_time.c) ---------------------------------------------- */
 

@@ -48,9 +48,27 @@ static int touch(uint64_t *e, unsigned n, uint64_t p)
     int hit = i < n && e[i] == p + 1;
     if (i == n)
         i--; /* full and absent: the LRU entry goes */
-    memmove(e + 1, e, i * sizeof *e);
+    if (i) /* (a call even for no bytes) */
+        memmove(e + 1, e, i * sizeof *e);
     e[0] = p + 1;
     return hit;
+}
+
+/* The page of the line that starts at byte, on SM l1 (an entry of the
+ * access's run); the largest miss cost so far in *add. */
+static void translate(wmi_ctlb *t, uint64_t *l1, uint64_t byte,
+                      wm_cache_stats *st, double *add)
+{
+    if (touch(l1, t->n1, byte >> t->sh1))
+        return;
+    st->tlb1_misses++;
+    double c = t->lat1;
+    if (!touch(t->l2, t->n2, byte >> t->sh2)) {
+        st->tlb2_misses++;
+        c += t->lat2;
+    }
+    if (c > *add)
+        *add = c;
 }
 
 double wmi_ctlb_access(wmi_ctlb *t, unsigned sm, const uint64_t *line,
@@ -67,16 +85,36 @@ double wmi_ctlb_access(wmi_ctlb *t, unsigned sm, const uint64_t *line,
         if (p == last)
             continue;
         last = p;
-        if (touch(l1, t->n1, p))
+        translate(t, l1, byte, st, &add);
+    }
+    return add;
+}
+
+double wmi_ctlb_column(wmi_ctlb *t, unsigned sm, uint64_t x0, int64_t d,
+                       wm_cache_stats *st)
+{
+    if (!t->n1)
+        return 0;
+    uint64_t *l1 = t->l1 + (size_t)sm * t->n1;
+    double add = 0;
+    /* Below 2^55 (where a line word keeps the whole line index) and with
+     * |d| < 2^57, the lanes' addresses rise or fall with l without
+     * wrapping: when the first and the last lane share a page, every lane
+     * is in it. */
+    const uint64_t top = (uint64_t)1 << 55;
+    uint64_t a31 = x0 + 31 * (uint64_t)d;
+    if (x0 < top && a31 < top && x0 >> t->sh1 == a31 >> t->sh1) {
+        translate(t, l1, x0 >> 7 << 7, st, &add);
+        return add;
+    }
+    uint64_t last = UINT64_MAX, a = x0;
+    for (unsigned l = 0; l < 32; l++, a += (uint64_t)d) {
+        /* the line's byte as its line word keeps it (48 bits of index) */
+        uint64_t byte = (a >> 7) << 16 >> 9, p = byte >> t->sh1;
+        if (p == last)
             continue;
-        st->tlb1_misses++;
-        double c = t->lat1;
-        if (!touch(t->l2, t->n2, byte >> t->sh2)) {
-            st->tlb2_misses++;
-            c += t->lat2;
-        }
-        if (c > add)
-            add = c;
+        last = p;
+        translate(t, l1, byte, st, &add);
     }
     return add;
 }

@@ -468,8 +468,51 @@ static void test_tlb_latency(void)
     wm_cache_free(c);
 }
 
+/* wmi_ctlb_column translates a column as wmi_ctlb_access translates its
+ * 32 line words: the same misses and cost, access by access, over random
+ * columns on 4 SMs (strides of a line to 8 MiB either way, pages shared
+ * and not, addresses up to 2^60, where a line word keeps 48 bits of the
+ * line index). */
+static void test_tlb_column(void)
+{
+    wm_gpu g = *wm_gpu_find("H100");
+    g.lat_tlb1 = 100;
+    g.lat_tlb2 = 400;
+    g.tlb1_entries = 8;
+    g.tlb2_entries = 32;
+    wmi_ctlb a, b;
+    CHECK(wmi_ctlb_init(&a, &g, 4));
+    CHECK(wmi_ctlb_init(&b, &g, 4));
+    wm_cache_stats sa, sb;
+    memset(&sa, 0, sizeof sa);
+    memset(&sb, 0, sizeof sb);
+    uint64_t r = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 20000; i++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        int64_t d = (int64_t)(128u << (r % 17)) * (r >> 20 & 1 ? -1 : 1);
+        d += (int64_t)(r >> 24 & 3) * 128;
+        uint64_t x0 = (r >> 8) & ((r >> 40 & 7) == 0 ? ~0ull >> 4
+                                                      : (1ull << 30) - 1);
+        x0 &= ~(uint64_t)3;
+        unsigned sm = (unsigned)(r >> 60 & 3);
+        uint64_t line[32], e = x0;
+        for (unsigned l = 0; l < 32; l++, e += (uint64_t)d)
+            line[l] = (e >> 7) << 16 | 1;
+        double ca = wmi_ctlb_column(&a, sm, x0, d, &sa);
+        double cb = wmi_ctlb_access(&b, sm, line, 32, &sb);
+        CHECK(ca == cb);
+    }
+    CHECK_EQ(sa.tlb1_misses, sb.tlb1_misses);
+    CHECK_EQ(sa.tlb2_misses, sb.tlb2_misses);
+    CHECK(sa.tlb1_misses > 1000 && sa.tlb2_misses > 100);
+    CHECK(sa.tlb1_misses < 20000 * 32);
+    wmi_ctlb_free(&a);
+    wmi_ctlb_free(&b);
+}
+
 int main(void)
 {
+    test_tlb_column();
     test_tlb_counts();
     test_tlb_latency();
     test_shapes();

@@ -112,8 +112,10 @@ static void test_random(void)
         const uint64_t *h = t.w + at;
         unsigned got = (unsigned)(h[0] >> 48) & 0xff;
         uint64_t bytes = (uint64_t)a.size * (uint64_t)__builtin_popcountll(a.mask);
+        uint64_t buf[32];
         int same = got == nl && h[1] >> 32 == bytes &&
-                   memcmp(h + 2, want, nl * sizeof *want) == 0;
+                   t.n - at == wmi_rec_len(h) &&
+                   memcmp(wmi_rec_lines(h, buf), want, nl * sizeof *want) == 0;
         if (!same && fails++ < 5) {
             fprintf(stderr,
                     "access %d: op %d size %u mask %llx lane0 %llx lane1 "
@@ -155,9 +157,16 @@ static void test_hand(void)
     for (unsigned l = 0; l < 32; l++)
         a.addr[l] = 4096 + 128 * l + 8;
     CHECK_EQ(wmi_ctrace_add(&t, &a, NULL, WM_CACHE_LD_CA), WM_OK);
+    /* a column: its first address and stride stand for its 32 lines */
     CHECK_EQ(t.w[at] >> 48 & 0xff, 32);
-    CHECK_EQ(t.w[at + 2], (uint64_t)32 << 16 | 1);
-    CHECK_EQ(t.w[at + 33], (uint64_t)63 << 16 | 1);
+    CHECK(t.w[at] & WMI_REC_COL);
+    CHECK_EQ(t.n - at, 4);
+    CHECK_EQ(t.w[at + 2], 4096 + 8);
+    CHECK_EQ(t.w[at + 3], 128);
+    uint64_t buf[32];
+    const uint64_t *lw = wmi_rec_lines(t.w + at, buf);
+    CHECK_EQ(lw[0], (uint64_t)32 << 16 | 1);
+    CHECK_EQ(lw[31], (uint64_t)63 << 16 | 1);
     at = t.n;
     a.op = WM_OP_LD;
     for (unsigned l = 0; l < 32; l++)
@@ -228,11 +237,13 @@ static void test_affine(void)
         CHECK_EQ(u.n, t.n);
         CHECK_EQ(wmi_ctrace_add_affine(&t, &x, NULL, ld), WM_OK);
         CHECK_EQ(wmi_ctrace_add(&u, &a, NULL, ld), WM_OK);
-        uint64_t want[2 * WM_MAX_LANES];
+        uint64_t want[2 * WM_MAX_LANES], buf[32];
         unsigned nl = reference(&a, want);
-        int same = t.n == u.n && t.n - at == 2 + nl &&
-                   memcmp(t.w + at, u.w + at, (t.n - at) * sizeof *t.w) == 0 &&
-                   memcmp(t.w + at + 2, want, nl * sizeof *want) == 0;
+        const uint64_t *h = t.w + at;
+        int same = t.n == u.n && t.n - at == wmi_rec_len(h) &&
+                   (h[0] >> 48 & 0xff) == nl &&
+                   memcmp(h, u.w + at, (t.n - at) * sizeof *t.w) == 0 &&
+                   memcmp(wmi_rec_lines(h, buf), want, nl * sizeof *want) == 0;
         if (!same && fails++ < 5)
             fprintf(stderr, "affine %d: op %d size %u x0 %llx d %lld\n", i,
                     (int)x.op, x.size, (unsigned long long)x.x0,
