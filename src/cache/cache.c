@@ -74,6 +74,7 @@ struct wm_cache {
     wm_cache_config cfg;
     level *l1; /* one per SM */
     level l2;
+    wmi_big tags; /* the ways of both levels */
     wmi_ctrace pending; /* the wave being collected */
     size_t wave;        /* CTAs per wave */
     wm_cache_stats *site;
@@ -629,7 +630,9 @@ wm_cache_ld wmi_cache_ld_of_text(const char *text)
 
 /* ---- one cache level ----------------------------------------------------- */
 
-static int level_init(level *lv, uint64_t bytes, unsigned ways)
+/* The sets and ways of a level of bytes (0 when it holds no line); its
+ * ways, nsets x ways, are the caller's to place. */
+static size_t level_shape(level *lv, uint64_t bytes, unsigned ways)
 {
     uint64_t lines = bytes >> LINE_SHIFT;
     if (lines == 0)
@@ -638,13 +641,30 @@ static int level_init(level *lv, uint64_t bytes, unsigned ways)
         ways = (unsigned)(lines > UINT32_MAX ? UINT32_MAX : lines);
     lv->ways = ways;
     lv->nsets = (uint32_t)(lines / ways);
-    lv->w = calloc((size_t)lv->nsets * ways, sizeof *lv->w);
-    return lv->w != NULL;
+    return (size_t)lv->nsets * ways;
 }
 
-static void level_free(level *lv)
+/* The ways of L2 and of every SM's L1 in one zeroed block, on huge pages
+ * where the host gives them: the lookups land all over megabytes of tags,
+ * and on 4 KiB pages each new page was a fault and many a TLB miss. */
+static int levels_init(wm_cache *c)
 {
-    free(lv->w);
+    const wm_cache_config *cfg = &c->cfg;
+    size_t n2 = level_shape(&c->l2, cfg->l2_bytes, cfg->l2_ways);
+    size_t n1 = level_shape(&c->l1[0], cfg->l1_bytes, cfg->l1_ways);
+    if (!n1 || !n2 || n1 > (SIZE_MAX / sizeof(way) - n2) / cfg->nsms)
+        return 0;
+    size_t n = n2 + n1 * cfg->nsms;
+    if (!wmi_big_alloc(&c->tags, n * sizeof(way)))
+        return 0;
+    way *w = (way *)c->tags.p;
+    memset(w, 0, n * sizeof *w);
+    c->l2.w = w;
+    for (unsigned i = 0; i < cfg->nsms; i++) {
+        c->l1[i] = c->l1[0];
+        c->l1[i].w = w + n2 + (size_t)i * n1;
+    }
+    return 1;
 }
 
 /* The set of line li: with a multiple of 8 sets, runs of 8 lines go to
@@ -1101,11 +1121,8 @@ wm_cache *wm_cache_new(const wm_cache_config *cfg)
     c->cfg = *cfg;
     c->wave = (size_t)cfg->nsms * cfg->ctas_per_sm;
     c->l1 = calloc(cfg->nsms, sizeof *c->l1);
-    int ok = c->l1 && level_init(&c->l2, cfg->l2_bytes, cfg->l2_ways) &&
-             wmi_ctime_init(&c->tm, cfg->nsms) &&
+    int ok = c->l1 && levels_init(c) && wmi_ctime_init(&c->tm, cfg->nsms) &&
              wmi_ctlb_init(&c->tlb, cfg->gpu, cfg->nsms);
-    for (unsigned i = 0; ok && i < cfg->nsms; i++)
-        ok = level_init(&c->l1[i], cfg->l1_bytes, cfg->l1_ways);
     c->tm.cap = (double)cfg->gpu->mshr_sectors * cfg->sector_bytes;
     if (!ok) {
         wm_cache_free(c);
@@ -1118,11 +1135,8 @@ void wm_cache_free(wm_cache *c)
 {
     if (!c)
         return;
-    if (c->l1)
-        for (unsigned i = 0; i < c->cfg.nsms; i++)
-            level_free(&c->l1[i]);
     free(c->l1);
-    level_free(&c->l2);
+    wmi_big_free(&c->tags);
     wmi_ctrace_free(&c->pending);
     free(c->site);
     free(c->acc);
