@@ -285,10 +285,15 @@ static inline uint64_t sector_span(uint64_t lo, uint64_t hi, uint64_t li)
  * (ceil(a0 / 32) to end / 32 - 1). */
 static unsigned row_lines(uint64_t a0, uint64_t end, int st, uint64_t *line)
 {
+    unsigned nl = 0;
+    if (((a0 | end) & ((1u << LINE_SHIFT) - 1)) == 0) { /* whole lines */
+        for (uint64_t li = a0 >> LINE_SHIFT; li < end >> LINE_SHIFT; li++)
+            line[nl++] = li << 16 | (st ? 0xff : 0xf);
+        return nl;
+    }
     uint64_t s0 = a0 >> SECTOR_SHIFT, s1 = ((end - 1) >> SECTOR_SHIFT) + 1;
     uint64_t w0 = (a0 + (1u << SECTOR_SHIFT) - 1) >> SECTOR_SHIFT,
              w1 = st ? end >> SECTOR_SHIFT : 0;
-    unsigned nl = 0;
     for (uint64_t li = s0 >> 2; li <= (s1 - 1) >> 2; li++)
         line[nl++] = li << 16 | sector_span(s0, s1, li) |
                      sector_span(w0, w1, li) << 4;
