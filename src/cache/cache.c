@@ -64,6 +64,11 @@ typedef struct level {
     uint32_t nsets, ways;
 } level;
 
+/* One access of the wave: its offset in the trace and its CTA. */
+typedef struct turn {
+    size_t p, k;
+} turn;
+
 /* The store just replayed, when its lines all stayed in L2 (a repeat of
  * it hits them all and moves nothing): its record (in the wave's trace;
  * NULL when there is none) and its sector and part-written sector
@@ -91,6 +96,8 @@ struct wm_cache {
     /* replay scratch */
     size_t *acc;  /* access offsets, grouped by (cta, warp) */
     size_t capacc;
+    turn *seq;    /* the accesses in replay order */
+    size_t capseq;
     store_rep rep; /* the access just replayed, when a store */
 };
 
@@ -1040,6 +1047,91 @@ static wm_status step(wm_cache *c, size_t k, unsigned sm, const uint64_t *h)
     return WM_OK;
 }
 
+/* Fetch the sets of access h's first lines ahead of its turn: an access
+ * of one or two lines (a coalesced warp) has no lookups of its own to
+ * overlap their waits with. */
+static void fetch_ahead(const wm_cache *c, const turn *a)
+{
+    const uint64_t *h = c->pending.w + a->p;
+    unsigned nl = (unsigned)(h[0] >> 48) & 0xff;
+    unsigned kind = (unsigned)(h[0] >> 56) & 0x7;
+    if (kind == WMI_CK_SHARED)
+        return;
+    int l1 = kind == WM_CACHE_LD_CA || kind == WM_CACHE_LD_EVICT_FIRST ||
+             kind == WM_CACHE_LD_NO_ALLOCATE;
+    const level *lv1 = &c->l1[a->k % c->cfg.nsms];
+    for (unsigned i = 0; i < nl && i < 4; i++) {
+        uint64_t li = (h[0] & WMI_REC_COL)
+                          ? (h[2] + i * h[3]) >> LINE_SHIFT << 16 >> 16
+                          : h[2 + i] >> 16;
+        fetch_set(&c->l2, li);
+        if (l1)
+            fetch_set(lv1, li);
+    }
+}
+
+/* The wave's accesses in replay order into c->seq, their count into *n;
+ * 0 when out of memory.  Rounds: every SM in turn, its CTAs in turn, their
+ * warps in turn, each warp an access (or, in barrier order, the rest of
+ * its interval); a CTA whose warps all wait at a barrier passes it. */
+static int order(wm_cache *c, size_t ncta, size_t nw, const size_t *start,
+                 size_t *cur, unsigned *ival, size_t *nseq)
+{
+    const wmi_ctrace *t = &c->pending;
+    size_t nacc = start[ncta * nw], n = 0;
+    if (!wmi_grow((void **)&c->seq, &c->capseq, nacc ? nacc : 1,
+                  sizeof *c->seq, 256))
+        return 0;
+    int whole = c->cfg.order == WM_CACHE_ORDER_BARRIER;
+    while (n < nacc) {
+        for (size_t k = 0; k < ncta; k++) {
+            int issued = 0;
+            unsigned next = UINT32_MAX;
+            for (size_t wp = 0; wp < nw; wp++) {
+                size_t *q = &cur[k * nw + wp], e = start[k * nw + wp + 1];
+                while (*q < e) {
+                    size_t p = c->acc[*q];
+                    unsigned iv = (unsigned)t->w[p + 1];
+                    if (iv > ival[k]) {
+                        if (iv < next)
+                            next = iv;
+                        break;
+                    }
+                    c->seq[n++] = (turn){p, k};
+                    (*q)++;
+                    issued = 1;
+                    if (!whole)
+                        break;
+                }
+            }
+            if (!issued && next != UINT32_MAX)
+                ival[k] = next;
+        }
+    }
+    *nseq = n;
+    return 1;
+}
+
+/* Replay the n accesses of c->seq, each one's sets fetched AHEAD turns
+ * before it. */
+static wm_status play(wm_cache *c, size_t n)
+{
+    enum { AHEAD = 8 };
+    unsigned nsms = c->cfg.nsms;
+    for (size_t i = 0; i < n && i < AHEAD; i++)
+        fetch_ahead(c, &c->seq[i]);
+    for (size_t i = 0; i < n; i++) {
+        if (i + AHEAD < n)
+            fetch_ahead(c, &c->seq[i + AHEAD]);
+        const turn *a = &c->seq[i];
+        wm_status st =
+            step(c, a->k, (unsigned)(a->k % nsms), c->pending.w + a->p);
+        if (st != WM_OK)
+            return st;
+    }
+    return WM_OK;
+}
+
 /* Replay the collected wave and empty it. */
 static wm_status replay(wm_cache *c)
 {
@@ -1098,38 +1190,10 @@ static wm_status replay(wm_cache *c)
         free(ival);
         return WM_ERR_NOMEM;
     }
-    /* Rounds: every SM in turn, its CTAs in turn, their warps in turn. */
-    unsigned nsms = c->cfg.nsms;
-    int whole = c->cfg.order == WM_CACHE_ORDER_BARRIER;
-    wm_status st = WM_OK;
-    for (size_t left = nacc; left > 0 && st == WM_OK;) {
-        for (size_t k = 0; k < ncta && st == WM_OK; k++) {
-            unsigned sm = (unsigned)(k % nsms);
-            int issued = 0;
-            unsigned next = UINT32_MAX;
-            for (size_t wp = 0; wp < nw; wp++) {
-                size_t *q = &cur[k * nw + wp], e = start[k * nw + wp + 1];
-                while (*q < e) {
-                    const uint64_t *h = t->w + c->acc[*q];
-                    unsigned iv = (unsigned)h[1];
-                    if (iv > ival[k]) {
-                        if (iv < next)
-                            next = iv;
-                        break;
-                    }
-                    st = step(c, k, sm, h);
-                    (*q)++;
-                    left--;
-                    issued = 1;
-                    if (!whole || st != WM_OK)
-                        break;
-                }
-            }
-            /* every warp of the CTA reached the barrier: pass it */
-            if (!issued && next != UINT32_MAX)
-                ival[k] = next;
-        }
-    }
+    size_t nseq;
+    wm_status st = order(c, ncta, nw, start, cur, ival, &nseq)
+                       ? play(c, nseq)
+                       : WM_ERR_NOMEM;
     if (st == WM_OK && !wmi_ctime_wave_end(&c->tm, c->cfg.gpu))
         st = WM_ERR_NOMEM;
     free(start);
@@ -1173,6 +1237,7 @@ void wm_cache_free(wm_cache *c)
     wmi_ctrace_free(&c->pending);
     free(c->site);
     free(c->acc);
+    free(c->seq);
     wmi_ctime_free(&c->tm);
     wmi_ctlb_free(&c->tlb);
     free(c);
