@@ -155,6 +155,14 @@ wm_status wmi_ctrace_split(wmi_ctrace *t, unsigned n)
     return WM_OK;
 }
 
+/* A record of the current warp follows: count it in t->nw (the warp
+ * within its CTA: below 64; a cluster's rank is above). */
+static void note_warp(wmi_ctrace *t)
+{
+    if ((t->warp & 63) >= t->nw)
+        t->nw = (t->warp & 63) + 1;
+}
+
 wm_status wmi_ctrace_shared(wmi_ctrace *t, uint64_t n)
 {
     if (n == 0 || t->ncta == 0)
@@ -162,6 +170,7 @@ wm_status wmi_ctrace_shared(wmi_ctrace *t, uint64_t n)
     if (!wmi_grow((void **)&t->w, &t->cap, t->n + 2, sizeof *t->w, 256))
         return WM_ERR_NOMEM;
     t->shared_wavefronts += n;
+    note_warp(t);
     t->w[t->n] = (uint64_t)(t->warp & 0xffff) << 32 |
                  (uint64_t)WMI_CK_SHARED << 56;
     t->w[t->n + 1] = (uint64_t)t->interval | n << 32;
@@ -403,6 +412,7 @@ static unsigned rising_lines(const wm_access *a, uint64_t *line)
 static void put_header(wmi_ctrace *t, uint32_t site, unsigned kind,
                        unsigned lead, unsigned nl, uint64_t bytes)
 {
+    note_warp(t);
     t->w[t->n] = (uint64_t)site | (uint64_t)(t->warp & 0xffff) << 32 |
                  (uint64_t)nl << 48 | (uint64_t)kind << 56 |
                  (uint64_t)lead << 60;
@@ -1142,16 +1152,7 @@ static wm_status replay(wm_cache *c)
         return WM_OK;
     /* Index the accesses: count per (cta, warp), then place them. */
     enum { MAXW = 64 };
-    size_t nw = 1; /* warps per CTA, at most */
-    for (size_t k = 0; k < ncta; k++) {
-        size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
-        for (size_t p = t->cta[k]; p < end;
-             p += wmi_rec_len(t->w + p)) {
-            size_t wp = (t->w[p] >> 32) & (MAXW - 1);
-            if (wp >= nw)
-                nw = wp + 1;
-        }
-    }
+    size_t nw = t->nw ? t->nw : 1; /* warps per CTA, at most */
     size_t *start = calloc(ncta * nw + 1, sizeof *start);
     size_t *cur = calloc(ncta * nw, sizeof *cur);
     unsigned *ival = calloc(ncta, sizeof *ival);
@@ -1201,6 +1202,7 @@ static wm_status replay(wm_cache *c)
     free(ival);
     c->rep.h = NULL; /* in the trace, which the next wave overwrites */
     t->n = t->ncta = 0;
+    t->nw = 0;
     return st;
 }
 
@@ -1303,6 +1305,8 @@ wm_status wmi_cache_feed(wm_cache *c, const wmi_ctrace *t)
             return WM_ERR_NOMEM;
         memcpy(p->w + p->n, t->w + lo, (hi - lo) * sizeof *p->w);
         p->n += hi - lo;
+        if (t->nw > p->nw)
+            p->nw = t->nw;
     }
     return WM_OK;
 }

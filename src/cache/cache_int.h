@@ -58,6 +58,7 @@ typedef struct wmi_ctrace {
                                be NULL */
     size_t nld_kind;
     unsigned warp, interval; /* set by the runner before each warp runs */
+    unsigned nw;             /* warps per CTA of the records, at most */
     uint64_t shared_wavefronts;
 } wmi_ctrace;
 
