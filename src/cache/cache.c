@@ -64,9 +64,10 @@ typedef struct level {
     uint32_t nsets, ways;
 } level;
 
-/* One access of the wave: its offset in the trace and its CTA. */
+/* One access of the wave: its offset in the trace, its CTA and SM. */
 typedef struct turn {
     size_t p, k;
+    unsigned sm; /* k's SM */
 } turn;
 
 /* The store just replayed, when its lines all stayed in L2 (a repeat of
@@ -1069,7 +1070,7 @@ static void fetch_ahead(const wm_cache *c, const turn *a)
         return;
     int l1 = kind == WM_CACHE_LD_CA || kind == WM_CACHE_LD_EVICT_FIRST ||
              kind == WM_CACHE_LD_NO_ALLOCATE;
-    const level *lv1 = &c->l1[a->k % c->cfg.nsms];
+    const level *lv1 = &c->l1[a->sm];
     for (unsigned i = 0; i < nl && i < 4; i++) {
         uint64_t li = (h[0] & WMI_REC_COL)
                           ? (h[2] + i * h[3]) >> LINE_SHIFT << 16 >> 16
@@ -1096,7 +1097,7 @@ static int order(wm_cache *c, size_t ncta, size_t nw, const size_t *start,
     while (n < nacc) {
         for (size_t k = 0; k < ncta; k++) {
             int issued = 0;
-            unsigned next = UINT32_MAX;
+            unsigned next = UINT32_MAX, sm = (unsigned)(k % c->cfg.nsms);
             for (size_t wp = 0; wp < nw; wp++) {
                 size_t *q = &cur[k * nw + wp], e = start[k * nw + wp + 1];
                 while (*q < e) {
@@ -1107,7 +1108,7 @@ static int order(wm_cache *c, size_t ncta, size_t nw, const size_t *start,
                             next = iv;
                         break;
                     }
-                    c->seq[n++] = (turn){p, k};
+                    c->seq[n++] = (turn){p, k, sm};
                     (*q)++;
                     issued = 1;
                     if (!whole)
@@ -1127,15 +1128,13 @@ static int order(wm_cache *c, size_t ncta, size_t nw, const size_t *start,
 static wm_status play(wm_cache *c, size_t n)
 {
     enum { AHEAD = 8 };
-    unsigned nsms = c->cfg.nsms;
     for (size_t i = 0; i < n && i < AHEAD; i++)
         fetch_ahead(c, &c->seq[i]);
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD < n)
             fetch_ahead(c, &c->seq[i + AHEAD]);
         const turn *a = &c->seq[i];
-        wm_status st =
-            step(c, a->k, (unsigned)(a->k % nsms), c->pending.w + a->p);
+        wm_status st = step(c, a->k, a->sm, c->pending.w + a->p);
         if (st != WM_OK)
             return st;
     }

@@ -154,8 +154,8 @@ static int flush(wmi_ctime *t, const wm_gpu *g, size_t k)
         w->groups = 0;
         w->missed = 0;
     }
-    lat *= slot_rounds(t, t->res[k % t->nsms], missed, rounds);
     unsigned sm = (unsigned)(k % t->nsms), iv = t->cta_iv[k];
+    lat *= slot_rounds(t, t->res[sm], missed, rounds);
     double l = lat / t->res[sm], p = t->cta_pipe[k];
     t->cta_pipe[k] = 0;
     if (l == 0 && p == 0)
