@@ -4,7 +4,8 @@
  *
  * A trace is a word array.  Each warp access is two header words and one
  * word per distinct 128 B line:
- *   h0 = site | warp << 32 | nlines << 48 | kind << 56
+ *   h0 = site | warp << 32 | nlines << 48 | kind << 56 | lead << 60
+ *        (| WMI_REC_COL: a column, whose body is two words, below)
  *   h1 = interval | requested bytes << 32
  *   line word = line index << 16 | mask of the line's sectors touched
  *   (the line index is kept modulo 2^48: addresses modulo 2^55, far above
