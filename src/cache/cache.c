@@ -97,7 +97,7 @@ struct wm_cache {
     /* replay scratch */
     size_t *acc;  /* access offsets, grouped by (cta, warp) */
     size_t capacc;
-    turn *seq;    /* the accesses in replay order */
+    turn *seq;    /* a window of the wave's turns, in replay order */
     size_t capseq;
     store_rep rep; /* the access just replayed, when a store */
 };
@@ -1081,48 +1081,6 @@ static void fetch_ahead(const wm_cache *c, const turn *a)
     }
 }
 
-/* The wave's accesses in replay order into c->seq, their count into *n;
- * 0 when out of memory.  Rounds: every SM in turn, its CTAs in turn, their
- * warps in turn, each warp an access (or, in barrier order, the rest of
- * its interval); a CTA whose warps all wait at a barrier passes it. */
-static int order(wm_cache *c, size_t ncta, size_t nw, const size_t *start,
-                 size_t *cur, unsigned *ival, size_t *nseq)
-{
-    const wmi_ctrace *t = &c->pending;
-    size_t nacc = start[ncta * nw], n = 0;
-    if (!wmi_grow((void **)&c->seq, &c->capseq, nacc ? nacc : 1,
-                  sizeof *c->seq, 256))
-        return 0;
-    int whole = c->cfg.order == WM_CACHE_ORDER_BARRIER;
-    while (n < nacc) {
-        for (size_t k = 0; k < ncta; k++) {
-            int issued = 0;
-            unsigned next = UINT32_MAX, sm = (unsigned)(k % c->cfg.nsms);
-            for (size_t wp = 0; wp < nw; wp++) {
-                size_t *q = &cur[k * nw + wp], e = start[k * nw + wp + 1];
-                while (*q < e) {
-                    size_t p = c->acc[*q];
-                    unsigned iv = (unsigned)t->w[p + 1];
-                    if (iv > ival[k]) {
-                        if (iv < next)
-                            next = iv;
-                        break;
-                    }
-                    c->seq[n++] = (turn){p, k, sm};
-                    (*q)++;
-                    issued = 1;
-                    if (!whole)
-                        break;
-                }
-            }
-            if (!issued && next != UINT32_MAX)
-                ival[k] = next;
-        }
-    }
-    *nseq = n;
-    return 1;
-}
-
 /* Replay the n accesses of c->seq, each one's sets fetched AHEAD turns
  * before it. */
 static wm_status play(wm_cache *c, size_t n)
@@ -1139,6 +1097,56 @@ static wm_status play(wm_cache *c, size_t n)
             return st;
     }
     return WM_OK;
+}
+
+/* Replay the wave in rounds: every SM in turn, its CTAs in turn, their
+ * warps in turn, each warp an access (or, in barrier order, the rest of
+ * its interval); a CTA whose warps all wait at a barrier passes it.  The
+ * order depends on the trace alone, so the turns are taken first, a
+ * window of them at a time (c->seq), and then played. */
+static wm_status rounds(wm_cache *c, size_t ncta, size_t nw,
+                        const size_t *start, size_t *cur, unsigned *ival)
+{
+    enum { WINDOW = 4096 };
+    const wmi_ctrace *t = &c->pending;
+    size_t left = start[ncta * nw], n = 0;
+    int whole = c->cfg.order == WM_CACHE_ORDER_BARRIER;
+    while (left > 0) {
+        for (size_t k = 0; k < ncta; k++) {
+            int issued = 0;
+            unsigned next = UINT32_MAX, sm = (unsigned)(k % c->cfg.nsms);
+            for (size_t wp = 0; wp < nw; wp++) {
+                size_t *q = &cur[k * nw + wp], e = start[k * nw + wp + 1];
+                while (*q < e) {
+                    size_t p = c->acc[*q];
+                    unsigned iv = (unsigned)t->w[p + 1];
+                    if (iv > ival[k]) {
+                        if (iv < next)
+                            next = iv;
+                        break;
+                    }
+                    if (!wmi_grow((void **)&c->seq, &c->capseq, n + 1,
+                                  sizeof *c->seq, WINDOW))
+                        return WM_ERR_NOMEM;
+                    c->seq[n++] = (turn){p, k, sm};
+                    (*q)++;
+                    left--;
+                    issued = 1;
+                    if (!whole)
+                        break;
+                }
+            }
+            if (!issued && next != UINT32_MAX)
+                ival[k] = next;
+            if (n >= WINDOW) {
+                wm_status st = play(c, n);
+                if (st != WM_OK)
+                    return st;
+                n = 0;
+            }
+        }
+    }
+    return play(c, n);
 }
 
 /* Replay the collected wave and empty it. */
@@ -1190,10 +1198,7 @@ static wm_status replay(wm_cache *c)
         free(ival);
         return WM_ERR_NOMEM;
     }
-    size_t nseq;
-    wm_status st = order(c, ncta, nw, start, cur, ival, &nseq)
-                       ? play(c, nseq)
-                       : WM_ERR_NOMEM;
+    wm_status st = rounds(c, ncta, nw, start, cur, ival);
     if (st == WM_OK && !wmi_ctime_wave_end(&c->tm, c->cfg.gpu))
         st = WM_ERR_NOMEM;
     free(start);
