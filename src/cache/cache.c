@@ -122,6 +122,7 @@ wm_status wmi_ctrace_cta(wmi_ctrace *t)
         return WM_ERR_NOMEM;
     t->cta[t->ncta++] = t->n;
     t->warp = t->interval = 0;
+    t->last = 0;
     return WM_OK;
 }
 
@@ -152,6 +153,7 @@ wm_status wmi_ctrace_split(wmi_ctrace *t, unsigned n)
         }
     }
     assert(out == t->n);
+    t->last = 0;
     free(tmp);
     return WM_OK;
 }
@@ -171,9 +173,22 @@ wm_status wmi_ctrace_shared(wmi_ctrace *t, uint64_t n)
     if (!wmi_grow((void **)&t->w, &t->cap, t->n + 2, sizeof *t->w, 256))
         return WM_ERR_NOMEM;
     t->shared_wavefronts += n;
+    uint64_t h0 = (uint64_t)(t->warp & 0xffff) << 32 |
+                  (uint64_t)WMI_CK_SHARED << 56;
+    /* The warp's shared access just before, in the same interval: one
+     * record for both, which the replay gives both turns (a tiled
+     * matmul's inner loop is tens of them between two barriers). */
+    uint64_t *h = t->last ? t->w + t->last - 1 : NULL;
+    if (h && (h[0] & ~(uint64_t)UINT32_MAX) == h0 &&
+        (uint32_t)h[1] == t->interval && (uint32_t)h[0] < UINT32_MAX &&
+        (h[1] >> 32) + n <= UINT32_MAX) {
+        h[0]++;
+        h[1] += n << 32;
+        return WM_OK;
+    }
     note_warp(t);
-    t->w[t->n] = (uint64_t)(t->warp & 0xffff) << 32 |
-                 (uint64_t)WMI_CK_SHARED << 56;
+    t->last = t->n + 1;
+    t->w[t->n] = h0;
     t->w[t->n + 1] = (uint64_t)t->interval | n << 32;
     t->n += 2;
     return WM_OK;
@@ -414,6 +429,7 @@ static void put_header(wmi_ctrace *t, uint32_t site, unsigned kind,
                        unsigned lead, unsigned nl, uint64_t bytes)
 {
     note_warp(t);
+    t->last = t->n + 1;
     t->w[t->n] = (uint64_t)site | (uint64_t)(t->warp & 0xffff) << 32 |
                  (uint64_t)nl << 48 | (uint64_t)kind << 56 |
                  (uint64_t)lead << 60;
@@ -1105,7 +1121,8 @@ static wm_status play(wm_cache *c, size_t n)
  * order depends on the trace alone, so the turns are taken first, a
  * window of them at a time (c->seq), and then played. */
 static wm_status rounds(wm_cache *c, size_t ncta, size_t nw,
-                        const size_t *start, size_t *cur, unsigned *ival)
+                        const size_t *start, size_t *cur, unsigned *ival,
+                        uint32_t *hold)
 {
     enum { WINDOW = 4096 };
     const wmi_ctrace *t = &c->pending;
@@ -1117,6 +1134,11 @@ static wm_status rounds(wm_cache *c, size_t ncta, size_t nw,
             unsigned next = UINT32_MAX, sm = (unsigned)(k % c->cfg.nsms);
             for (size_t wp = 0; wp < nw; wp++) {
                 size_t *q = &cur[k * nw + wp], e = start[k * nw + wp + 1];
+                if (hold[k * nw + wp]) { /* a turn of a merged record */
+                    hold[k * nw + wp]--;
+                    issued = 1;
+                    continue;
+                }
                 while (*q < e) {
                     size_t p = c->acc[*q];
                     unsigned iv = (unsigned)t->w[p + 1];
@@ -1132,8 +1154,13 @@ static wm_status rounds(wm_cache *c, size_t ncta, size_t nw,
                     (*q)++;
                     left--;
                     issued = 1;
-                    if (!whole)
+                    if (!whole) {
+                        /* a shared record's other accesses: its warp's
+                         * next turns */
+                        if ((t->w[p] >> 56 & 0x7) == WMI_CK_SHARED)
+                            hold[k * nw + wp] = (uint32_t)t->w[p];
                         break;
+                    }
                 }
             }
             if (!issued && next != UINT32_MAX)
@@ -1149,6 +1176,35 @@ static wm_status rounds(wm_cache *c, size_t ncta, size_t nw,
     return play(c, n);
 }
 
+/* Index the wave's ncta CTAs' records by (CTA, warp), warps below nw:
+ * start[i] the first and start[i + 1] the end of slot i's run in c->acc,
+ * cur[i] its first again.  0 on OOM. */
+static int index_wave(wm_cache *c, size_t ncta, size_t nw, size_t *start,
+                      size_t *cur)
+{
+    enum { MAXW = 64 };
+    const wmi_ctrace *t = &c->pending;
+    for (size_t k = 0; k < ncta; k++) {
+        size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
+        for (size_t p = t->cta[k]; p < end; p += wmi_rec_len(t->w + p))
+            start[k * nw + ((t->w[p] >> 32) & (MAXW - 1)) + 1]++;
+    }
+    for (size_t i = 1; i <= ncta * nw; i++)
+        start[i] += start[i - 1];
+    size_t nacc = start[ncta * nw];
+    if (!wmi_grow((void **)&c->acc, &c->capacc, nacc ? nacc : 1,
+                  sizeof *c->acc, 256))
+        return 0;
+    memcpy(cur, start, ncta * nw * sizeof *cur);
+    for (size_t k = 0; k < ncta; k++) {
+        size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
+        for (size_t p = t->cta[k]; p < end; p += wmi_rec_len(t->w + p))
+            c->acc[cur[k * nw + ((t->w[p] >> 32) & (MAXW - 1))]++] = p;
+    }
+    memcpy(cur, start, ncta * nw * sizeof *cur);
+    return 1;
+}
+
 /* Replay the collected wave and empty it. */
 static wm_status replay(wm_cache *c)
 {
@@ -1157,56 +1213,26 @@ static wm_status replay(wm_cache *c)
     assert(ncta <= c->wave);
     if (ncta == 0)
         return WM_OK;
-    /* Index the accesses: count per (cta, warp), then place them. */
-    enum { MAXW = 64 };
     size_t nw = t->nw ? t->nw : 1; /* warps per CTA, at most */
     size_t *start = calloc(ncta * nw + 1, sizeof *start);
     size_t *cur = calloc(ncta * nw, sizeof *cur);
     unsigned *ival = calloc(ncta, sizeof *ival);
-    if (!start || !cur || !ival) {
-        free(start);
-        free(cur);
-        free(ival);
-        return WM_ERR_NOMEM;
+    uint32_t *hold = calloc(ncta * nw, sizeof *hold);
+    wm_status st = WM_ERR_NOMEM;
+    if (start && cur && ival && hold && index_wave(c, ncta, nw, start, cur) &&
+        wmi_ctime_wave(&c->tm, ncta, (unsigned)nw)) {
+        st = rounds(c, ncta, nw, start, cur, ival, hold);
+        if (st == WM_OK && !wmi_ctime_wave_end(&c->tm, c->cfg.gpu))
+            st = WM_ERR_NOMEM;
     }
-    for (size_t k = 0; k < ncta; k++) {
-        size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
-        for (size_t p = t->cta[k]; p < end;
-             p += wmi_rec_len(t->w + p))
-            start[k * nw + ((t->w[p] >> 32) & (MAXW - 1)) + 1]++;
-    }
-    for (size_t i = 1; i <= ncta * nw; i++)
-        start[i] += start[i - 1];
-    size_t nacc = start[ncta * nw];
-    if (!wmi_grow((void **)&c->acc, &c->capacc, nacc ? nacc : 1, sizeof *c->acc,
-                  256)) {
-        free(start);
-        free(cur);
-        free(ival);
-        return WM_ERR_NOMEM;
-    }
-    memcpy(cur, start, ncta * nw * sizeof *cur);
-    for (size_t k = 0; k < ncta; k++) {
-        size_t end = k + 1 < ncta ? t->cta[k + 1] : t->n;
-        for (size_t p = t->cta[k]; p < end; p += wmi_rec_len(t->w + p))
-            c->acc[cur[k * nw + ((t->w[p] >> 32) & (MAXW - 1))]++] = p;
-    }
-    memcpy(cur, start, ncta * nw * sizeof *cur);
-    if (!wmi_ctime_wave(&c->tm, ncta, (unsigned)nw)) {
-        free(start);
-        free(cur);
-        free(ival);
-        return WM_ERR_NOMEM;
-    }
-    wm_status st = rounds(c, ncta, nw, start, cur, ival);
-    if (st == WM_OK && !wmi_ctime_wave_end(&c->tm, c->cfg.gpu))
-        st = WM_ERR_NOMEM;
     free(start);
     free(cur);
     free(ival);
+    free(hold);
     c->rep.h = NULL; /* in the trace, which the next wave overwrites */
     t->n = t->ncta = 0;
     t->nw = 0;
+    t->last = 0;
     return st;
 }
 
@@ -1309,6 +1335,7 @@ wm_status wmi_cache_feed(wm_cache *c, const wmi_ctrace *t)
             return WM_ERR_NOMEM;
         memcpy(p->w + p->n, t->w + lo, (hi - lo) * sizeof *p->w);
         p->n += hi - lo;
+        p->last = 0;
         if (t->nw > p->nw)
             p->nw = t->nw;
     }

@@ -7,6 +7,9 @@
  *   h0 = site | warp << 32 | nlines << 48 | kind << 56 | lead << 60
  *        (| WMI_REC_COL: a column, whose body is two words, below)
  *   h1 = interval | requested bytes << 32
+ * A shared record (kind WMI_CK_SHARED) has no lines: its h1 holds
+ * wavefronts instead of bytes, and its site field the number of the
+ * warp's consecutive shared accesses it stands for, less one.
  *   line word = line index << 16 | mask of the line's sectors touched
  *   (the line index is kept modulo 2^48: addresses modulo 2^55, far above
  *   any the interpreter or the expression windows use)
@@ -60,6 +63,8 @@ typedef struct wmi_ctrace {
     size_t nld_kind;
     unsigned warp, interval; /* set by the runner before each warp runs */
     unsigned nw;             /* warps per CTA of the records, at most */
+    size_t last;             /* 1 + the offset of the CTA's last record
+                                (0: none, or not known) */
     uint64_t shared_wavefronts;
 } wmi_ctrace;
 

@@ -510,8 +510,79 @@ static void test_tlb_column(void)
     wmi_ctlb_free(&b);
 }
 
+/* A warp's consecutive shared accesses in one interval become one record
+ * that keeps all their turns: the same random streams (4 warps of 8 CTAs
+ * on 2 SMs, global rows and columns, runs of shared accesses, barriers),
+ * recorded with the merging and with every shared access a record of its
+ * own, give the same counts, intervals and time, access by access in
+ * instruction order. */
+static void test_shared_runs(void)
+{
+    uint64_t r = 0x2545f4914f6cdd1dull;
+    for (int run = 0; run < 40; run++) {
+        wmi_ctrace t[2];
+        memset(t, 0, sizeof t);
+        size_t merged = 0, shared = 0;
+        for (unsigned k = 0; k < 8; k++) {
+            for (int v = 0; v < 2; v++)
+                CHECK_EQ(wmi_ctrace_cta(&t[v]), WM_OK);
+            for (unsigned iv = 0; iv < 3; iv++)
+                for (unsigned wp = 0; wp < 4; wp++)
+                    for (int i = 0; i < 12; i++) {
+                        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+                        for (int v = 0; v < 2; v++) {
+                            t[v].warp = wp;
+                            t[v].interval = iv;
+                            if (v == 1)
+                                t[v].last = 0; /* no merging */
+                            if (r % 3) {
+                                CHECK_EQ(wmi_ctrace_shared(&t[v], 1 + r % 5),
+                                         WM_OK);
+                            } else {
+                                wm_access a = warp_at(
+                                    r & 8 ? WM_OP_ST : WM_OP_LD,
+                                    (r >> 8) % 4096 * 128,
+                                    r & 16 ? 4 : 4096, 4);
+                                CHECK_EQ(wmi_ctrace_add(&t[v], &a, NULL,
+                                                        WM_CACHE_LD_CA),
+                                         WM_OK);
+                            }
+                        }
+                        shared += r % 3 != 0;
+                    }
+        }
+        for (size_t p = 0; p < t[0].n; p += wmi_rec_len(t[0].w + p))
+            merged += (t[0].w[p] >> 56 & 7) == WMI_CK_SHARED;
+        CHECK(merged < shared);
+        wm_cache *c[2];
+        for (int v = 0; v < 2; v++) {
+            c[v] = model(2, 4);
+            CHECK_EQ(wmi_cache_feed(c[v], &t[v]), WM_OK);
+        }
+        wm_cache_time a = done(c[0]), b = done(c[1]);
+        wm_cache_stats sa, sb;
+        wm_cache_totals(c[0], &sa);
+        wm_cache_totals(c[1], &sb);
+        CHECK(memcmp(&sa, &sb, sizeof sa) == 0);
+        CHECK(a.time_s == b.time_s && a.lat_s == b.lat_s &&
+              a.l1_s == b.l1_s && a.inflight_ask == b.inflight_ask);
+        CHECK_EQ(wm_cache_nintervals(c[0]), wm_cache_nintervals(c[1]));
+        for (size_t i = 0; i < wm_cache_nintervals(c[0]); i++) {
+            double la, pa, lb, pb;
+            CHECK(wm_cache_interval(c[0], i, &la, &pa) &&
+                  wm_cache_interval(c[1], i, &lb, &pb));
+            CHECK(la == lb && pa == pb);
+        }
+        for (int v = 0; v < 2; v++) {
+            wm_cache_free(c[v]);
+            wmi_ctrace_free(&t[v]);
+        }
+    }
+}
+
 int main(void)
 {
+    test_shared_runs();
     test_tlb_column();
     test_tlb_counts();
     test_tlb_latency();
