@@ -14,6 +14,7 @@
 #include "fuzz_json.h"
 #include "fuzz_reader.h"
 #include "warpmem.h"
+#include "cache_int.h" /* wmi_cache_add_shared: a warp's shared records */
 
 #include <stdint.h>
 #include <stdio.h>
@@ -118,7 +119,8 @@ static void access_of(reader *r, wm_access *a)
 
 /* The stream: CTAs, accesses of warps 0..65 (64 and 65 are refused) in
    intervals 0..7 with load kinds 0..5 (5 is refused), shared
-   wavefronts; every access also goes to the aggregator. */
+   wavefronts of the launch and of a warp in an interval (the records the
+   replay gives turns); every access also goes to the aggregator. */
 static void feed(reader *r, wm_cache *c, wm_agg *g)
 {
     for (unsigned k = 0; k < 2048 && r->n; k++) {
@@ -126,6 +128,11 @@ static void feed(reader *r, wm_cache *c, wm_agg *g)
         if (op % 8 == 0) {
             wm_status st = wm_cache_cta(c); /* replays a full wave */
             FUZZ_REQUIRE(st == WM_OK || st == WM_ERR_NOMEM);
+        } else if (op % 8 == 7 && op & 8) { /* a warp's, in the trace */
+            unsigned warp = (unsigned)take(r, 1) % 66;
+            unsigned iv = (unsigned)take(r, 1) % 8;
+            wm_status st = wmi_cache_add_shared(c, warp, iv, take(r, 1));
+            FUZZ_REQUIRE(st != WM_OK || warp < 64);
         } else if (op % 8 == 7) {
             wm_cache_add_shared_wavefronts(c, take(r, 2));
         } else {
