@@ -43,6 +43,10 @@ static const bcase cases[] = {
     {"stencil 2048^2", "stencil.ptx", "stencil5_f32", {64, 256}, {32, 8}, 6,
      {4u << 22, 4u << 22, 0, 0, 0, 0},
      {0, 0, 2048, 2048, 0x3f000000, 0x3e000000}, 0}, /* 0.5f, 0.125f */
+    {"reduce 16M", "reduce.ptx", "reduce_sum_f32", {65536, 1}, {256, 1}, 3,
+     {4u << 16, 4u << 24, 0}, {0, 0, 1u << 24}, 0},
+    {"sgemm tiled 512^3", "sgemm.ptx", "sgemm_tiled", {32, 32}, {16, 16}, 6,
+     {4u << 18, 4u << 18, 4u << 18, 0, 0, 0}, {0, 0, 0, 512, 512, 512}, 0},
 };
 
 static double cpu_s(void)
