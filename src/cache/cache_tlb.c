@@ -85,7 +85,8 @@ double wmi_ctlb_access(wmi_ctlb *t, unsigned sm, const uint64_t *line,
         if (p == last)
             continue;
         last = p;
-        translate(t, l1, byte, st, &add);
+        if (l1[0] != p + 1) /* (the most recent page: nothing changes) */
+            translate(t, l1, byte, st, &add);
     }
     return add;
 }
