@@ -314,6 +314,17 @@ static inline uint64_t sector_span(uint64_t lo, uint64_t hi, uint64_t li)
     return hi > lo ? ((uint64_t)1 << (hi - b)) - ((uint64_t)1 << (lo - b)) : 0;
 }
 
+/* row_lines for a0 and end on line boundaries: every sector of each
+ * line, all of them written whole by a store. */
+static inline unsigned whole_lines(uint64_t a0, uint64_t end, int st,
+                                   uint64_t *line)
+{
+    unsigned nl = 0;
+    for (uint64_t li = a0 >> LINE_SHIFT; li < end >> LINE_SHIFT; li++)
+        line[nl++] = li << 16 | (st ? 0xff : 0xf);
+    return nl;
+}
+
 /* The line words of the bytes a0..end - 1 read or written as one range:
  * its lines in order, each with the sectors the range overlaps (a0 / 32
  * to (end - 1) / 32) and, for a store (st), those it covers whole
@@ -321,11 +332,8 @@ static inline uint64_t sector_span(uint64_t lo, uint64_t hi, uint64_t li)
 static unsigned row_lines(uint64_t a0, uint64_t end, int st, uint64_t *line)
 {
     unsigned nl = 0;
-    if (((a0 | end) & ((1u << LINE_SHIFT) - 1)) == 0) { /* whole lines */
-        for (uint64_t li = a0 >> LINE_SHIFT; li < end >> LINE_SHIFT; li++)
-            line[nl++] = li << 16 | (st ? 0xff : 0xf);
-        return nl;
-    }
+    if (((a0 | end) & ((1u << LINE_SHIFT) - 1)) == 0)
+        return whole_lines(a0, end, st, line);
     uint64_t s0 = a0 >> SECTOR_SHIFT, s1 = ((end - 1) >> SECTOR_SHIFT) + 1;
     uint64_t w0 = (a0 + (1u << SECTOR_SHIFT) - 1) >> SECTOR_SHIFT,
              w1 = st ? end >> SECTOR_SHIFT : 0;
@@ -564,6 +572,8 @@ static unsigned affine_lines(const wmi_affine_access *x, uint64_t *line)
 {
     const uint64_t size = x->size, x0 = x->x0, d = (uint64_t)x->d;
     const int st = x->op == WM_OP_ST;
+    if (d == size && ((x0 | 32 * size) & ((1u << LINE_SHIFT) - 1)) == 0)
+        return whole_lines(x0, x0 + 32 * size, st, line); /* (no call) */
     if (d == size)
         return row_lines(x0, x0 + 32 * size, st, line);
     uint64_t s = x0 >> SECTOR_SHIFT;
