@@ -1084,9 +1084,10 @@ static wm_status step(wm_cache *c, size_t k, unsigned sm, const uint64_t *h)
     return WM_OK;
 }
 
-/* Fetch the sets of access h's first lines ahead of its turn: an access
- * of one or two lines (a coalesced warp) has no lookups of its own to
- * overlap their waits with. */
+/* Fetch the L2 (and, for a load that allocates, L1) sets of the first
+ * four lines of turn a, some turns before it is played: an access of one
+ * or two lines (a coalesced warp) has no lookups of its own to overlap
+ * their waits with. */
 static void fetch_ahead(const wm_cache *c, const turn *a)
 {
     const uint64_t *h = c->pending.w + a->p;
