@@ -568,7 +568,7 @@ static void test_shared_runs(void)
               a.l1_s == b.l1_s && a.inflight_ask == b.inflight_ask);
         CHECK_EQ(wm_cache_nintervals(c[0]), wm_cache_nintervals(c[1]));
         for (size_t i = 0; i < wm_cache_nintervals(c[0]); i++) {
-            double la, pa, lb, pb;
+            double la = 0, pa = 0, lb = 1, pb = 1;
             CHECK(wm_cache_interval(c[0], i, &la, &pa) &&
                   wm_cache_interval(c[1], i, &lb, &pb));
             CHECK(la == lb && pa == pb);
