@@ -1,6 +1,7 @@
 /*
- * cache_int.h -- internals of the hierarchy model shared by cache.c, the
- * PTX runner and the expression runner: the access trace of a run of CTAs.
+ * cache_int.h -- internals of the hierarchy model shared by cache.c, its
+ * recorder cache_trace.c, the PTX runner and the expression runner: the
+ * access trace of a run of CTAs.
  *
  * A trace is a word array.  Each warp access is two header words and one
  * word per distinct 128 B line:
@@ -22,6 +23,11 @@
 #define WM_CACHE_INT_H
 
 #include "wm_int.h"
+
+/* Lines of 128 bytes, of four sectors of 32. */
+#define WMI_LINE_SHIFT 7
+#define WMI_SECTOR_SHIFT 5
+#define WMI_SPL 4 /* sectors per line */
 
 /* Kinds: the wm_cache_ld policies (0..4), then these.  A shared record
  * has no lines: h1's upper half is its wavefronts. */

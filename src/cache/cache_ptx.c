@@ -8,6 +8,7 @@
 #include "ptx_int.h"
 
 #include <pthread.h>
+#include <string.h>
 
 struct wmi_cache_feeder {
     wm_cache *c;
@@ -126,4 +127,37 @@ uint64_t wm_ptx_kernel_smem(const wm_ptx_module *m, size_t k,
         return smem;
     }
     return 0;
+}
+
+/* The first '.'-separated word of text has modifier m. */
+static int has_mod(const char *text, const char *m)
+{
+    size_t n = strlen(m);
+    const char *end = text + strcspn(text, " \t");
+    for (const char *p = strchr(text, '.'); p && p < end;
+         p = strchr(p + 1, '.'))
+        if ((size_t)(end - p - 1) >= n && strncmp(p + 1, m, n) == 0 &&
+            (p[1 + n] == '.' || p + 1 + n == end))
+            return 1;
+    return 0;
+}
+
+wm_cache_ld wmi_cache_ld_of_text(const char *text)
+{
+    /* PTX ISA, "Cache Operators" and "ld": .cg caches in L2 only; .cs and
+     * .lu (on global addresses the same as .cs) are evict-first; .cv
+     * fetches again; ld.volatile is not cached either; .nc goes through
+     * the L1/texture path and is cached. */
+    if (!text || strncmp(text, "ld", 2) != 0)
+        return WM_CACHE_LD_CA;
+    if (has_mod(text, "cv") || has_mod(text, "volatile"))
+        return WM_CACHE_LD_CV;
+    if (has_mod(text, "cg"))
+        return WM_CACHE_LD_CG;
+    if (has_mod(text, "L1::no_allocate"))
+        return WM_CACHE_LD_NO_ALLOCATE;
+    if (has_mod(text, "cs") || has_mod(text, "lu") ||
+        has_mod(text, "L1::evict_first"))
+        return WM_CACHE_LD_EVICT_FIRST;
+    return WM_CACHE_LD_CA;
 }

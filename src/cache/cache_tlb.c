@@ -59,7 +59,10 @@ static int touch(uint64_t *e, unsigned n, uint64_t p)
 static void translate(wmi_ctlb *t, uint64_t *l1, uint64_t byte,
                       wm_cache_stats *st, double *add)
 {
-    if (touch(l1, t->n1, byte >> t->sh1))
+    uint64_t p = byte >> t->sh1;
+    if (l1[0] == p + 1) /* the most recent page: a hit that moves nothing */
+        return;
+    if (touch(l1, t->n1, p))
         return;
     st->tlb1_misses++;
     double c = t->lat1;
@@ -71,6 +74,18 @@ static void translate(wmi_ctlb *t, uint64_t *l1, uint64_t byte,
         *add = c;
 }
 
+/* The line starting at byte, the next of an access's lines: translated
+ * unless it shares the page of the line before (*last). */
+static void next_line(wmi_ctlb *t, uint64_t *l1, uint64_t byte,
+                      uint64_t *last, wm_cache_stats *st, double *add)
+{
+    uint64_t p = byte >> t->sh1;
+    if (p == *last)
+        return;
+    *last = p;
+    translate(t, l1, byte, st, add);
+}
+
 double wmi_ctlb_access(wmi_ctlb *t, unsigned sm, const uint64_t *line,
                        unsigned nl, wm_cache_stats *st)
 {
@@ -79,15 +94,9 @@ double wmi_ctlb_access(wmi_ctlb *t, unsigned sm, const uint64_t *line,
     uint64_t *l1 = t->l1 + (size_t)sm * t->n1;
     double add = 0;
     uint64_t last = UINT64_MAX;
-    for (unsigned i = 0; i < nl; i++) {
-        /* line words hold the line index above bit 16; lines are 128 B */
-        uint64_t byte = (line[i] >> 16) << 7, p = byte >> t->sh1;
-        if (p == last)
-            continue;
-        last = p;
-        if (l1[0] != p + 1) /* (the most recent page: nothing changes) */
-            translate(t, l1, byte, st, &add);
-    }
+    /* line words hold the line index above bit 16; lines are 128 B */
+    for (unsigned i = 0; i < nl; i++)
+        next_line(t, l1, (line[i] >> 16) << 7, &last, st, &add);
     return add;
 }
 
@@ -109,13 +118,8 @@ double wmi_ctlb_column(wmi_ctlb *t, unsigned sm, uint64_t x0, int64_t d,
         return add;
     }
     uint64_t last = UINT64_MAX, a = x0;
-    for (unsigned l = 0; l < 32; l++, a += (uint64_t)d) {
-        /* the line's byte as its line word keeps it (48 bits of index) */
-        uint64_t byte = (a >> 7) << 16 >> 9, p = byte >> t->sh1;
-        if (p == last)
-            continue;
-        last = p;
-        translate(t, l1, byte, st, &add);
-    }
+    /* each line's byte as its line word keeps it (48 bits of index) */
+    for (unsigned l = 0; l < 32; l++, a += (uint64_t)d)
+        next_line(t, l1, (a >> 7) << 16 >> 9, &last, st, &add);
     return add;
 }
