@@ -66,6 +66,13 @@ typedef struct turn {
     unsigned sm; /* k's SM */
 } turn;
 
+/* The L2 and L1 sets of a turn's first lines, found when they were
+ * fetched ahead (s1 only for a load that looks up L1). */
+enum { AHEAD_LINES = 4 };
+typedef struct ahead_sets {
+    way *s2[AHEAD_LINES], *s1[AHEAD_LINES];
+} ahead_sets;
+
 /* The store just replayed, when its lines all stayed in L2 (a repeat of
  * it hits them all and moves nothing): its record (in the wave's trace;
  * NULL when there is none) and its sector and part-written sector
@@ -381,9 +388,10 @@ static void store_again(wm_cache_stats *st, const store_rep *r, acc_out *o)
     o->missed = 0;
 }
 
-/* One warp access (header at h) on SM sm, into *o. */
+/* One warp access (header at h) on SM sm, into *o; pre: the sets of its
+ * first lines, fetched ahead. */
 static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
-                           acc_out *o)
+                           const ahead_sets *pre, acc_out *o)
 {
     uint32_t site = (uint32_t)h[0];
     unsigned nl = (unsigned)(h[0] >> 48) & 0xff;
@@ -412,12 +420,24 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
     unsigned sectors = 0, missed = 0, partial = 0;
     int l2only = kind == WMI_CK_ST || kind == WMI_CK_ATOM ||
                  kind == WM_CACHE_LD_CG || kind == WM_CACHE_LD_CV;
-    way *s1[2 * WM_MAX_LANES], *s2[2 * WM_MAX_LANES];
-    for (unsigned i = 0; i < nl; i++) {
-        s2[i] = fetch_set(&c->l2, lw[i] >> 16);
-        if (!l2only)
-            s1[i] = fetch_set(lv1, lw[i] >> 16);
+    /* the sets of the first lines were found when they were fetched */
+    way *const *s1 = pre->s1, *const *s2 = pre->s2;
+    way *b1[2 * WM_MAX_LANES], *b2[2 * WM_MAX_LANES];
+    if (nl > AHEAD_LINES) {
+        memcpy(b1, pre->s1, sizeof pre->s1);
+        memcpy(b2, pre->s2, sizeof pre->s2);
+        for (unsigned i = AHEAD_LINES; i < nl; i++) {
+            b2[i] = fetch_set(&c->l2, lw[i] >> 16);
+            b1[i] = l2only ? NULL : fetch_set(lv1, lw[i] >> 16);
+        }
+        s1 = b1;
+        s2 = b2;
     }
+#ifndef NDEBUG
+    for (unsigned i = 0; i < nl && i < AHEAD_LINES; i++)
+        assert(s2[i] == set_of(&c->l2, lw[i] >> 16) &&
+               (l2only || s1[i] == set_of(lv1, lw[i] >> 16)));
+#endif
     for (unsigned i = 0; i < nl; i++) {
         uint64_t li = lw[i] >> 16;
         unsigned mask = (unsigned)(lw[i] & 0xf);
@@ -477,8 +497,10 @@ static wm_status do_access(wm_cache *c, unsigned sm, const uint64_t *h,
     return WM_OK;
 }
 
-/* Access h of CTA k (on SM sm): the model, then the time terms. */
-static wm_status step(wm_cache *c, size_t k, unsigned sm, const uint64_t *h)
+/* Access h of CTA k (on SM sm), its first sets in pre: the model, then
+ * the time terms. */
+static wm_status step(wm_cache *c, size_t k, unsigned sm, const uint64_t *h,
+                      const ahead_sets *pre)
 {
     unsigned kind = (unsigned)(h[0] >> 56) & 0x7;
     unsigned wp = (unsigned)(h[0] >> 32) & 63;
@@ -490,7 +512,7 @@ static wm_status step(wm_cache *c, size_t k, unsigned sm, const uint64_t *h)
         return WM_OK;
     }
     acc_out o;
-    wm_status st = do_access(c, sm, h, &o);
+    wm_status st = do_access(c, sm, h, pre, &o);
     if (st != WM_OK)
         return st;
     wmi_ctime_pipe(&c->tm, k, o.pipe);
@@ -505,8 +527,8 @@ static wm_status step(wm_cache *c, size_t k, unsigned sm, const uint64_t *h)
 /* Fetch the L2 (and, for a load that allocates, L1) sets of the first
  * four lines of turn a, some turns before it is played: an access of one
  * or two lines (a coalesced warp) has no lookups of its own to overlap
- * their waits with. */
-static void fetch_ahead(const wm_cache *c, const turn *a)
+ * their waits with.  The sets go to *out for the turn's lookups. */
+static void fetch_ahead(const wm_cache *c, const turn *a, ahead_sets *out)
 {
     const uint64_t *h = c->pending.w + a->p;
     unsigned nl = (unsigned)(h[0] >> 48) & 0xff;
@@ -516,13 +538,12 @@ static void fetch_ahead(const wm_cache *c, const turn *a)
     int l1 = kind == WM_CACHE_LD_CA || kind == WM_CACHE_LD_EVICT_FIRST ||
              kind == WM_CACHE_LD_NO_ALLOCATE;
     const level *lv1 = &c->l1[a->sm];
-    for (unsigned i = 0; i < nl && i < 4; i++) {
+    for (unsigned i = 0; i < nl && i < AHEAD_LINES; i++) {
         uint64_t li = (h[0] & WMI_REC_COL)
                           ? (h[2] + i * h[3]) >> WMI_LINE_SHIFT << 16 >> 16
                           : h[2 + i] >> 16;
-        fetch_set(&c->l2, li);
-        if (l1)
-            fetch_set(lv1, li);
+        out->s2[i] = fetch_set(&c->l2, li);
+        out->s1[i] = l1 ? fetch_set(lv1, li) : NULL;
     }
 }
 
@@ -530,14 +551,16 @@ static void fetch_ahead(const wm_cache *c, const turn *a)
  * before it. */
 static wm_status play(wm_cache *c, size_t n)
 {
-    enum { AHEAD = 8 };
+    enum { AHEAD = 8, RING = 16 }; /* RING > AHEAD, a power of two */
+    ahead_sets sets[RING];
     for (size_t i = 0; i < n && i < AHEAD; i++)
-        fetch_ahead(c, &c->seq[i]);
+        fetch_ahead(c, &c->seq[i], &sets[i]);
     for (size_t i = 0; i < n; i++) {
         if (i + AHEAD < n)
-            fetch_ahead(c, &c->seq[i + AHEAD]);
+            fetch_ahead(c, &c->seq[i + AHEAD], &sets[(i + AHEAD) % RING]);
         const turn *a = &c->seq[i];
-        wm_status st = step(c, a->k, a->sm, c->pending.w + a->p);
+        wm_status st =
+            step(c, a->k, a->sm, c->pending.w + a->p, &sets[i % RING]);
         if (st != WM_OK)
             return st;
     }
