@@ -53,7 +53,11 @@ struct wm_agg {
     wmi_cmemo *sass_memo;     /* ... their counts reused when translated */
     wm_agg *ptx;              /* a SASS view: the PTX-level sites */
     const wm_sass_plan *view_plan; /* ... and the plan it follows */
+    uint32_t *hists; /* the histograms of the first nres sites */
+    size_t nres;
 };
+
+enum { HIST_BINS = WM_HIST_MAX + 1 };
 
 void wmi_agg_set_tap(wm_agg *g, wmi_agg_tap tap, void *ud)
 {
@@ -150,11 +154,37 @@ wm_agg *wm_agg_new(const wm_arch *arch)
     return g;
 }
 
+/* The parallel runner makes one aggregator per chunk of CTAs on the
+ * caller's thread, and its workers add the sites.  Allocated there, each
+ * site's histogram (2 KiB) grew the worker's malloc arena a page or two at
+ * a time, an mprotect(2) each, which costs TLB shootdowns on every CPU
+ * the process runs on (a 2048^2 tiled transpose with 16 sites at -j 2:
+ * about 600 calls, 20 ms, half the run).  So the caller reserves the
+ * records and histograms of the sites it expects. */
+wm_status wmi_agg_reserve(wm_agg *g, size_t n)
+{
+    if (g->nsites || g->hists || n <= g->capsites)
+        return WM_OK; /* only a fresh aggregator: the hists stay put */
+    site_rec *s = realloc(g->sites, n * sizeof *s);
+    if (!s)
+        return WM_ERR_NOMEM;
+    g->sites = s;
+    uint32_t *o = realloc(g->order, n * sizeof *o);
+    if (!o)
+        return WM_ERR_NOMEM;
+    g->order = o;
+    g->capsites = n;
+    if (!(g->hists = calloc(n * HIST_BINS, sizeof *g->hists)))
+        return WM_ERR_NOMEM;
+    g->nres = n;
+    return WM_OK;
+}
+
 void wm_agg_free(wm_agg *g)
 {
     if (!g)
         return;
-    for (size_t i = 0; i < g->nsites; i++)
+    for (size_t i = g->nres; i < g->nsites; i++)
         free(g->sites[i].hist);
     for (size_t i = 0; i < g->nlabels; i++) {
         free(g->labels[i].label);
@@ -167,6 +197,7 @@ void wm_agg_free(wm_agg *g)
     free(g->order);
     free(g->labels);
     free(g->index);
+    free(g->hists);
     free(g);
 }
 
@@ -244,7 +275,8 @@ static site_rec *site_get(wm_agg *g, uint32_t site, wm_space sp, wm_op op)
     }
     site_rec *r = &g->sites[g->nsites];
     memset(r, 0, sizeof *r);
-    r->hist = calloc(WM_HIST_MAX + 1, sizeof *r->hist);
+    r->hist = g->nsites < g->nres ? g->hists + g->nsites * HIST_BINS
+                                  : calloc(HIST_BINS, sizeof *r->hist);
     if (!r->hist)
         return NULL;
     r->site = site;

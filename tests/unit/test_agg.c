@@ -240,11 +240,62 @@ static void repeats_equal_adds(void)
     wm_agg_free(rep);
 }
 
+/* Sites whose records and histograms were reserved (wmi_agg_reserve: fewer
+   sites than come, as many, more) count what an aggregator without the
+   reserve counts, merged into another too; a reserve once sites exist
+   changes nothing. */
+static void reserved_equals_plain(void)
+{
+    static const size_t reserve[] = {1, 5, 32, 64};
+    for (size_t r = 0; r < WM_ARRAY_LEN(reserve); r++) {
+        wm_agg *plain = wm_agg_new(wm_arch_default());
+        wm_agg *res = wm_agg_new(wm_arch_default());
+        wm_agg *merged = wm_agg_new(wm_arch_default());
+        CHECK(plain && res && merged);
+        CHECK_EQ(wmi_agg_reserve(res, reserve[r]), WM_OK);
+        uint64_t x = 4242 + r;
+        for (unsigned i = 0; i < 3000; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t site = (uint32_t)(x >> 59); /* 32 sites */
+            wm_space sp = (x >> 40) & 1 ? WM_SPACE_SHARED : WM_SPACE_GLOBAL;
+            wm_op op = (x >> 41) & 1 ? WM_OP_ST : WM_OP_LD;
+            wm_access a = strided(site, sp, op, 4, 4 * ((x >> 33) % 40),
+                                  x >> 20 & 0xffffffffu);
+            CHECK_EQ(wm_agg_add(plain, &a, NULL), WM_OK);
+            CHECK_EQ(wm_agg_add(res, &a, NULL), WM_OK);
+            if (i == 100) /* sites exist: nothing to reserve */
+                CHECK_EQ(wmi_agg_reserve(res, 200), WM_OK);
+        }
+        CHECK_EQ(wm_agg_merge(merged, res), WM_OK);
+        CHECK(wm_agg_nsites(plain) > 64);
+        CHECK_EQ(wm_agg_nsites(res), wm_agg_nsites(plain));
+        CHECK_EQ(wm_agg_nsites(merged), wm_agg_nsites(plain));
+        for (size_t i = 0; i < wm_agg_nsites(plain); i++) {
+            wm_site a, b, c;
+            CHECK(wm_agg_site(plain, i, &a));
+            CHECK(wm_agg_site(res, i, &b));
+            CHECK(wm_agg_site(merged, i, &c));
+            CHECK(a.site == b.site && a.site == c.site);
+            CHECK(memcmp(&a.stats, &b.stats, sizeof a.stats) == 0);
+            CHECK(memcmp(&a.stats, &c.stats, sizeof a.stats) == 0);
+            const size_t hb = (WM_HIST_MAX + 1) * sizeof(uint32_t);
+            CHECK(memcmp(wmi_agg_site_hist(plain, i),
+                         wmi_agg_site_hist(res, i), hb) == 0);
+            CHECK(memcmp(wmi_agg_site_hist(plain, i),
+                         wmi_agg_site_hist(merged, i), hb) == 0);
+        }
+        wm_agg_free(plain);
+        wm_agg_free(res);
+        wm_agg_free(merged);
+    }
+}
+
 int main(void)
 {
     sums_and_distribution();
     merge_equals_single();
     key_order();
     repeats_equal_adds();
+    reserved_equals_plain();
     return check_done("test_agg");
 }

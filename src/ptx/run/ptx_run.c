@@ -839,6 +839,27 @@ static wm_status select_ctas(const wm_ptx_launch *l, const wm_agg *agg,
     return WM_OK;
 }
 
+/* The sites a chunk's aggregator will most likely see: the ld and st
+   instructions of kernel f and of every .func it may call, at most 60
+   (2 KiB of histogram each: 120 KiB stay below glibc's 128 KiB mmap
+   threshold, on malloc's heap, which launch after launch reuses, where a
+   block of its own would be fresh pages each launch); other sites are
+   allocated when they come (wmi_agg_reserve). */
+static size_t expected_sites(const wm_ptx_module *m, const wmi_func *f)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < m->nfuncs; k++) {
+        const wmi_func *g = &m->funcs[k];
+        if (g->is_entry && g != f)
+            continue;
+        for (uint32_t i = 0; i < g->count && n < 60; i++) {
+            uint8_t op = m->code[g->first + i].op;
+            n += op == OP_LD || op == OP_ST;
+        }
+    }
+    return n;
+}
+
 /* The per-chunk state of j: faults, statuses, the checker, aggregators
    (with agg) and the hierarchy model's feeder (with l->cache). */
 static wm_status job_alloc(job *j, const wm_ptx_launch *l, const wm_agg *agg)
@@ -855,8 +876,10 @@ static wm_status job_alloc(job *j, const wm_ptx_launch *l, const wm_agg *agg)
     j->aggs = calloc(j->nchunks, sizeof *j->aggs);
     if (!j->aggs)
         return WM_ERR_NOMEM;
+    size_t sites = expected_sites(j->m, j->f);
     for (uint32_t i = 0; i < j->nchunks; i++) {
-        if (!(j->aggs[i] = wm_agg_new(wm_agg_arch(agg))))
+        if (!(j->aggs[i] = wm_agg_new(wm_agg_arch(agg))) ||
+            wmi_agg_reserve(j->aggs[i], sites) != WM_OK)
             return WM_ERR_NOMEM;
         wm_agg_set_sass(j->aggs[i], wmi_agg_sass_plan(agg)); /* SASS level */
     }
