@@ -159,8 +159,9 @@ wm_agg *wm_agg_new(const wm_arch *arch)
  * site's histogram (2 KiB) grew the worker's malloc arena a page or two at
  * a time, an mprotect(2) each, which costs TLB shootdowns on every CPU
  * the process runs on (a 2048^2 tiled transpose with 16 sites at -j 2:
- * about 600 calls, 20 ms, half the run).  So the caller reserves the
- * records and histograms of the sites it expects. */
+ * about 600 calls and 20 ms of system time, where the kernel itself runs
+ * for 20 ms).  So the caller reserves the records and histograms of the
+ * sites it expects. */
 wm_status wmi_agg_reserve(wm_agg *g, size_t n)
 {
     if (g->nsites || g->hists || n <= g->capsites)

@@ -240,13 +240,13 @@ static void repeats_equal_adds(void)
     wm_agg_free(rep);
 }
 
-/* Sites whose records and histograms were reserved (wmi_agg_reserve: fewer
-   sites than come, as many, more) count what an aggregator without the
-   reserve counts, merged into another too; a reserve once sites exist
+/* Sites whose records and histograms were reserved (wmi_agg_reserve: for
+   fewer sites than come, and for more) count what an aggregator without
+   the reserve counts, merged into another too; a reserve once sites exist
    changes nothing. */
 static void reserved_equals_plain(void)
 {
-    static const size_t reserve[] = {1, 5, 32, 64};
+    static const size_t reserve[] = {1, 5, 32, 64, 200};
     for (size_t r = 0; r < WM_ARRAY_LEN(reserve); r++) {
         wm_agg *plain = wm_agg_new(wm_arch_default());
         wm_agg *res = wm_agg_new(wm_arch_default());
