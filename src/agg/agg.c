@@ -154,6 +154,21 @@ wm_agg *wm_agg_new(const wm_arch *arch)
     return g;
 }
 
+/* Room for cap sites' records and key order; 0 on OOM. */
+static int grow_sites(wm_agg *g, size_t cap)
+{
+    site_rec *s = realloc(g->sites, cap * sizeof *s);
+    if (!s)
+        return 0;
+    g->sites = s;
+    uint32_t *o = realloc(g->order, cap * sizeof *o);
+    if (!o)
+        return 0;
+    g->order = o;
+    g->capsites = cap;
+    return 1;
+}
+
 /* The parallel runner makes one aggregator per chunk of CTAs on the
  * caller's thread, and its workers add the sites.  Allocated there, each
  * site's histogram (2 KiB) grew the worker's malloc arena a page or two at
@@ -166,16 +181,8 @@ wm_status wmi_agg_reserve(wm_agg *g, size_t n)
 {
     if (g->nsites || g->hists || n <= g->capsites)
         return WM_OK; /* only a fresh aggregator: the hists stay put */
-    site_rec *s = realloc(g->sites, n * sizeof *s);
-    if (!s)
-        return WM_ERR_NOMEM;
-    g->sites = s;
-    uint32_t *o = realloc(g->order, n * sizeof *o);
-    if (!o)
-        return WM_ERR_NOMEM;
-    g->order = o;
-    g->capsites = n;
-    if (!(g->hists = calloc(n * HIST_BINS, sizeof *g->hists)))
+    if (!grow_sites(g, n) ||
+        !(g->hists = calloc(n * HIST_BINS, sizeof *g->hists)))
         return WM_ERR_NOMEM;
     g->nres = n;
     return WM_OK;
@@ -262,18 +269,9 @@ static site_rec *site_get(wm_agg *g, uint32_t site, wm_space sp, wm_op op)
         }
         h = (h + 1) & (g->nindex - 1);
     }
-    if (g->nsites == g->capsites) {
-        size_t cap = g->capsites ? g->capsites * 2 : 16;
-        site_rec *s = realloc(g->sites, cap * sizeof *s);
-        if (!s)
-            return NULL;
-        g->sites = s;
-        uint32_t *o = realloc(g->order, cap * sizeof *o);
-        if (!o)
-            return NULL;
-        g->order = o;
-        g->capsites = cap;
-    }
+    if (g->nsites == g->capsites &&
+        !grow_sites(g, g->capsites ? g->capsites * 2 : 16))
+        return NULL;
     site_rec *r = &g->sites[g->nsites];
     memset(r, 0, sizeof *r);
     r->hist = g->nsites < g->nres ? g->hists + g->nsites * HIST_BINS
