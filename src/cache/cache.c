@@ -539,9 +539,7 @@ static void fetch_ahead(const wm_cache *c, const turn *a, ahead_sets *out)
              kind == WM_CACHE_LD_NO_ALLOCATE;
     const level *lv1 = &c->l1[a->sm];
     for (unsigned i = 0; i < nl && i < AHEAD_LINES; i++) {
-        uint64_t li = (h[0] & WMI_REC_COL)
-                          ? (h[2] + i * h[3]) >> WMI_LINE_SHIFT << 16 >> 16
-                          : h[2 + i] >> 16;
+        uint64_t li = wmi_rec_line(h, i);
         out->s2[i] = fetch_set(&c->l2, li);
         out->s1[i] = l1 ? fetch_set(lv1, li) : NULL;
     }

@@ -50,6 +50,15 @@ static inline size_t wmi_rec_len(const uint64_t *h)
  * (32 words). */
 const uint64_t *wmi_rec_lines(const uint64_t *h, uint64_t *buf);
 
+/* The index of line i of the record at h: wmi_rec_lines's word i >> 16,
+ * without making a column's words. */
+static inline uint64_t wmi_rec_line(const uint64_t *h, unsigned i)
+{
+    if (h[0] & WMI_REC_COL)
+        return (h[2] + i * h[3]) >> WMI_LINE_SHIFT << 16 >> 16;
+    return h[2 + i] >> 16;
+}
+
 /* Or-ed into a load's policy (wmi_ctrace.ld_kind, wmi_ctrace_add's ld):
  * the load starts a new group of loads in flight (cache_dep.c).  In the
  * trace it is bit 60 of h0. */

@@ -42,6 +42,8 @@ void wmi_ctlb_free(wmi_ctlb *t)
  * empty) and make it the most recent; 1 on a hit. */
 static int touch(uint64_t *e, unsigned n, uint64_t p)
 {
+    if (e[0] == p + 1) /* the most recent page: a hit that moves nothing */
+        return 1;
     unsigned i = 0;
     while (i < n && e[i] && e[i] != p + 1)
         i++;
@@ -59,10 +61,7 @@ static int touch(uint64_t *e, unsigned n, uint64_t p)
 static void translate(wmi_ctlb *t, uint64_t *l1, uint64_t byte,
                       wm_cache_stats *st, double *add)
 {
-    uint64_t p = byte >> t->sh1;
-    if (l1[0] == p + 1) /* the most recent page: a hit that moves nothing */
-        return;
-    if (touch(l1, t->n1, p))
+    if (touch(l1, t->n1, byte >> t->sh1))
         return;
     st->tlb1_misses++;
     double c = t->lat1;
@@ -96,7 +95,7 @@ double wmi_ctlb_access(wmi_ctlb *t, unsigned sm, const uint64_t *line,
     uint64_t last = UINT64_MAX;
     /* line words hold the line index above bit 16; lines are 128 B */
     for (unsigned i = 0; i < nl; i++)
-        next_line(t, l1, (line[i] >> 16) << 7, &last, st, &add);
+        next_line(t, l1, (line[i] >> 16) << WMI_LINE_SHIFT, &last, st, &add);
     return add;
 }
 

@@ -530,19 +530,27 @@ static wm_status check_geometry(const wmi_func *f, const wm_ptx_launch *l,
 }
 
 /* Does the kernel use cluster instructions (barrier.cluster, mapa)? */
-static int uses_cluster_ops(const wm_ptx_module *m, const wmi_func *f)
+/* How many instructions of kernel f, and of every .func it may call, have
+   one of the n opcodes ops; counted up to most. */
+static size_t kernel_ops(const wm_ptx_module *m, const wmi_func *f,
+                         const uint8_t *ops, unsigned n, size_t most)
 {
+    size_t found = 0;
     for (size_t k = 0; k < m->nfuncs; k++) {
         const wmi_func *g = &m->funcs[k];
         if (g->is_entry && g != f)
-            continue; /* its own body and every .func it may call */
-        for (uint32_t i = 0; i < g->count; i++) {
-            uint8_t op = m->code[g->first + i].op;
-            if (op == OP_BARC || op == OP_MAPA)
-                return 1;
-        }
+            continue;
+        for (uint32_t i = 0; i < g->count && found < most; i++)
+            for (unsigned o = 0; o < n; o++)
+                found += m->code[g->first + i].op == ops[o];
     }
-    return 0;
+    return found;
+}
+
+static int uses_cluster_ops(const wm_ptx_module *m, const wmi_func *f)
+{
+    static const uint8_t ops[] = {OP_BARC, OP_MAPA};
+    return kernel_ops(m, f, ops, 2, 1) > 0;
 }
 
 /* The launch's cluster shape (cdim) and whether it is explicit: l's, else
@@ -847,17 +855,8 @@ static wm_status select_ctas(const wm_ptx_launch *l, const wm_agg *agg,
    allocated when they come (wmi_agg_reserve). */
 static size_t expected_sites(const wm_ptx_module *m, const wmi_func *f)
 {
-    size_t n = 0;
-    for (size_t k = 0; k < m->nfuncs; k++) {
-        const wmi_func *g = &m->funcs[k];
-        if (g->is_entry && g != f)
-            continue;
-        for (uint32_t i = 0; i < g->count && n < 60; i++) {
-            uint8_t op = m->code[g->first + i].op;
-            n += op == OP_LD || op == OP_ST;
-        }
-    }
-    return n;
+    static const uint8_t ops[] = {OP_LD, OP_ST};
+    return kernel_ops(m, f, ops, 2, 60);
 }
 
 /* The per-chunk state of j: faults, statuses, the checker, aggregators
