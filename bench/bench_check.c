@@ -2,15 +2,17 @@
  * bench_check.c -- the cost of `warpmem run --check` on the example
  * kernels: each kernel runs plain (statistics on, one thread), with the
  * race and init trackers (--check race,init without the second schedule),
- * and with everything --check all does (the trackers plus the reversed
- * schedule's run and the comparison).  Every run's output is validated
- * and every checked run must find nothing (the examples are race-free).
+ * with everything --check all does (the trackers, then the reversed
+ * schedule's run and the comparison unless the tracked run proves the
+ * outputs equal: the "proved" column), and with --check all,schedules
+ * (the second run always).  Every run's output is validated and every
+ * checked run must find nothing (the examples are race-free).
  * Usage: bench_check [repeats [kernel [mode]]]: the median CPU time of
- * repeats (default 3), the three modes run in turn repeats times (each
+ * repeats (default 3), the four modes run in turn repeats times (each
  * after an untimed run of its own), and the median of each repeat's ratio
- * to its plain run; only the kernels whose
- * name contains kernel; with mode (plain, trackers or all) only that
- * mode's runs, nothing printed (a process to profile).
+ * to its plain run; only the kernels whose name contains kernel; with mode
+ * (plain, trackers, all or compared) only that mode's runs, nothing
+ * printed (a process to profile).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_util.h"
@@ -97,8 +99,10 @@ static const bcase cases[] = {
 };
 
 /* One run of c with checks (0: none); returns CPU seconds, exits on a
-   wrong result or a hazard. */
-static double run(const bcase *c, const wm_ptx_module *m, unsigned checks)
+   wrong result or a hazard; *proved (may be NULL): whether the schedule
+   comparison's second run was left out. */
+static double run(const bcase *c, const wm_ptx_module *m, unsigned checks,
+                  int *proved)
 {
     float *b[6] = {0};
     wm_ptx_arg a[6];
@@ -158,6 +162,8 @@ static double run(const bcase *c, const wm_ptx_module *m, unsigned checks)
                                                    : "wrong result");
         exit(1);
     }
+    if (proved)
+        *proved = chk.proved;
     wm_ptx_check_clear(&chk);
     wm_agg_free(g);
     for (size_t i = 0; i < 6; i++)
@@ -165,41 +171,47 @@ static double run(const bcase *c, const wm_ptx_module *m, unsigned checks)
     return t;
 }
 
-/* The three modes of c, reps times in turn (plain, trackers, all: a
-   change of the machine's load falls on all three alike), each timed run
-   after an untimed one of its mode (which leaves the allocator as that
-   mode leaves it, not as the mode before): the median time of each into
-   t[3], the median of the reps' ratios to their plain run into x[2]. */
+/* The modes: plain, the trackers alone, --check all (the second
+   schedule's run left out where the first proves it equal), and --check
+   all,schedules (the second run always). */
+#define NMODES 4
+static const char *const mode_names[NMODES] = {"plain", "trackers", "all",
+                                               "compared"};
+static const unsigned mode_bits[NMODES] = {
+    0, WM_CHECK_RACE | WM_CHECK_INIT,
+    WM_CHECK_RACE | WM_CHECK_INIT | WM_CHECK_SCHEDULES | WM_CHECK_PROVE,
+    WM_CHECK_RACE | WM_CHECK_INIT | WM_CHECK_SCHEDULES};
+
+/* The modes of c, reps times in turn (a change of the machine's load
+   falls on all alike), each timed run after an untimed one of its mode
+   (which leaves the allocator as that mode leaves it, not as the mode
+   before): the median time of each into t[], the median of the reps'
+   ratios to their plain run into x[] (x[0] = 1). */
 static void measure(const bcase *c, const wm_ptx_module *m, int reps,
-                    double t[3], double x[2])
+                    double t[NMODES], double x[NMODES], int *proved)
 {
-    static const unsigned modes[3] = {
-        0, WM_CHECK_RACE | WM_CHECK_INIT,
-        WM_CHECK_RACE | WM_CHECK_INIT | WM_CHECK_SCHEDULES};
-    double s[3][50], r[2][50];
+    double s[NMODES][50], r[NMODES][50];
     for (int i = 0; i < reps; i++) {
-        for (int j = 0; j < 3; j++) {
-            run(c, m, modes[j]); /* untimed: the mode's own memory state */
-            s[j][i] = run(c, m, modes[j]);
+        for (int j = 0; j < NMODES; j++) {
+            run(c, m, mode_bits[j], NULL); /* untimed: the mode's own
+                                              memory state */
+            s[j][i] = run(c, m, mode_bits[j], j == 2 ? proved : NULL);
         }
-        r[0][i] = s[1][i] / s[0][i];
-        r[1][i] = s[2][i] / s[0][i];
+        for (int j = 0; j < NMODES; j++)
+            r[j][i] = s[j][i] / s[0][i];
     }
-    for (int j = 0; j < 3; j++)
+    for (int j = 0; j < NMODES; j++) {
         t[j] = median(s[j], reps);
-    x[0] = median(r[0], reps);
-    x[1] = median(r[1], reps);
+        x[j] = median(r[j], reps);
+    }
 }
 
-/* The checks of mode "plain", "trackers" or "all"; -1 for another. */
+/* The checks of a mode's name; -1 for another. */
 static long mode_checks(const char *mode)
 {
-    if (strcmp(mode, "plain") == 0)
-        return 0;
-    if (strcmp(mode, "trackers") == 0)
-        return WM_CHECK_RACE | WM_CHECK_INIT;
-    if (strcmp(mode, "all") == 0)
-        return WM_CHECK_RACE | WM_CHECK_INIT | WM_CHECK_SCHEDULES;
+    for (int j = 0; j < NMODES; j++)
+        if (strcmp(mode, mode_names[j]) == 0)
+            return mode_bits[j];
     return -1;
 }
 
@@ -216,7 +228,7 @@ static int profile(int reps, const char *only, const char *mode)
             continue;
         wm_ptx_module *m = bench_load("bench_check", cases[i].file);
         for (int r = 0; r < reps; r++)
-            run(&cases[i], m, (unsigned)checks);
+            run(&cases[i], m, (unsigned)checks, NULL);
         wm_ptx_free(m);
     }
     return 0;
@@ -233,17 +245,20 @@ int main(int argc, char **argv)
     printf("one thread, statistics on, median CPU time of %d (the modes "
            "in turn; x: the median of the reps' ratios)\n\n",
            reps);
-    printf("| kernel | plain | race,init trackers | x | --check all | x |\n");
-    printf("|---|---|---|---|---|---|\n");
+    printf("| kernel | plain | race,init trackers | x | --check all | x "
+           "| proved | all,schedules | x |\n");
+    printf("|---|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bcase *c = &cases[i];
         if (!strstr(c->name, only))
             continue;
         wm_ptx_module *m = bench_load("bench_check", c->file);
-        double t[3], x[2];
-        measure(c, m, reps, t, x);
-        printf("| %s | %.3f s | %.3f s | %.2f | %.3f s | %.2f |\n", c->name,
-               t[0], t[1], x[0], t[2], x[1]);
+        double t[NMODES], x[NMODES];
+        int proved = 0;
+        measure(c, m, reps, t, x, &proved);
+        printf("| %s | %.3f s | %.3f s | %.2f | %.3f s | %.2f | %s | %.3f s "
+               "| %.2f |\n", c->name, t[0], t[1], x[1], t[2], x[2],
+               proved ? "yes" : "no", t[3], x[3]);
         wm_ptx_free(m);
     }
     return 0;

@@ -1,5 +1,5 @@
 /*
- * run_check.h -- `warpmem run --check race|init|sync|all` and
+ * run_check.h -- `warpmem run --check race|init|sync|schedules|all` and
  * `--schedule in-order|reverse|random:SEED`: parsing the flags into a
  * wm_ptx_check, telling the library which parameters start uninitialised
  * (:uninit) and their element sizes, and the exit status of a checked run.
@@ -13,6 +13,7 @@
 typedef struct run_check {
     wm_ptx_check chk;
     int given;              /* --check or --schedule seen */
+    int always;             /* --check schedules: compare, never prove */
     unsigned char *uninit;  /* per parameter */
     unsigned *elem;         /* per parameter: element bytes */
     wm_ptx_type *type;      /* per parameter: element type */

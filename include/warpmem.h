@@ -1099,6 +1099,17 @@ WM_API long long wm_ptx_global_size(const wm_ptx_module *m, const char *name);
  *                  globals' init and out, overlapping as the originals
  *                  do); the caller's memory is left as the first run
  *                  left it.
+ *   WM_CHECK_PROVE  with WM_CHECK_RACE and WM_CHECK_SCHEDULES: leave the
+ *                  second run out when the first proves its outputs
+ *                  cannot differ: the tracker found no race, and the
+ *                  kernel has nothing the tracker does not follow or that
+ *                  lets the order change a value (atomics, fences and
+ *                  acquire/release accesses, counted or arrive-only
+ *                  barriers, mbarriers, asynchronous, bulk, tensor-map and
+ *                  matrix copies, stores of fewer than 4 bytes, textures
+ *                  and surfaces, clusters).  Then every warp order runs
+ *                  each thread on the same values (docs/check.md,
+ *                  "Schedules"); wm_ptx_check.proved says so.
  * With any check the launch runs on one worker thread.
  */
 typedef enum {
@@ -1118,7 +1129,8 @@ typedef enum {
 enum {
     WM_CHECK_RACE = 1u << 0,
     WM_CHECK_INIT = 1u << 1,
-    WM_CHECK_SCHEDULES = 1u << 2
+    WM_CHECK_SCHEDULES = 1u << 2,
+    WM_CHECK_PROVE = 1u << 3
 };
 
 /* Hazard kinds: X(enum, name, description). */
@@ -1206,6 +1218,9 @@ typedef struct wm_ptx_check {
                                  first 8 of them) */
     const char *diff_name;    /* WM_DIFF_GLOBAL: the variable's name (the
                                  launch's string), else NULL */
+    int proved;               /* WM_CHECK_PROVE: 1 when the other
+                                 schedule's run was left out, its outputs
+                                 proved equal (differs is 0) */
 } wm_ptx_check;
 
 /* Release the results of a check (the inputs stay); NULL is safe. */

@@ -221,6 +221,35 @@ def test_schedules_name_the_differing_element():
                            ).schedules is None
 
 
+def test_check_words_compare_as_the_cli():
+    # race and all compare the other warp order's outputs, or prove them
+    # equal where the tracked run leaves nothing for the second run to
+    # find (a race-free copy); schedules always runs the second run
+    f = os.path.join(REPO, "examples", "kernels", "sm_80", "copy.ptx")
+    x = np.arange(128, dtype=np.float32)
+    for check, proved in (("race", True), ("all", True),
+                          ("all,schedules", False), ("schedules", False),
+                          (["race", "schedules"], False)):
+        out = np.zeros(128, np.float32)
+        rep = warpmem.run_ptx(f, grid=1, block=128, args=[out, x, 128],
+                              check=check)
+        sc = rep.schedules
+        assert sc["proved"] is proved and not sc["differs"], check
+        assert sc["other"] == "reverse"
+        np.testing.assert_array_equal(out, x)
+    assert warpmem.run_ptx(f, grid=1, block=128,
+                           args=[np.zeros(128, np.float32), x, 128],
+                           check="init").schedules is None
+    # the histogram's atomics keep the second run
+    h = os.path.join(REPO, "examples", "kernels", "sm_80", "histogram.ptx")
+    data = (np.arange(1024) % 256).astype(np.uint8)
+    bins = np.zeros(256, np.uint32)
+    rep = warpmem.run_ptx(h, grid=4, block=256, args=[bins, data, 1024],
+                          check="all")
+    assert rep.schedules["proved"] is False
+    assert not rep.schedules["differs"] and (bins == 4).all()
+
+
 def test_schedules_views_of_one_array():
     # an array and a view of it alias in the launch (the array is its
     # parameter's buffer, the view an extra buffer over the same

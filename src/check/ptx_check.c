@@ -154,6 +154,7 @@ void wm_ptx_check_clear(wm_ptx_check *c)
     c->diff_in = WM_DIFF_ARG;
     c->diff_elem_bytes = 0;
     c->diff_name = NULL;
+    c->proved = 0;
 }
 
 wm_status wmi_check_finish(wmi_check *k, wm_ptx_check *out)

@@ -287,6 +287,15 @@ wm_status wmi_check_schedules(const wm_ptx_module *m, size_t k,
                               wm_ptx_result *res, wm_ptx_fault *fault,
                               unsigned flags);
 
+/*
+ * After the first run of a schedule comparison with WM_CHECK_PROVE (and
+ * race tracking): 1 when that run proves another schedule's outputs equal
+ * (no race found, nothing the proof does not cover; ptx_check_prove.c),
+ * so the second run can be left out.
+ */
+int wmi_check_proves_order(const wm_ptx_module *m, size_t k,
+                           const wm_ptx_launch *l);
+
 /* ---- reports (ptx_check_report.c) ------------------------------------- */
 
 /* Findings the HTML report's Checks section shows at most. */

@@ -402,9 +402,13 @@ void wm_ptx_check_print(FILE *f, const wm_ptx_module *m,
             (unsigned long long)races, races == 1 ? "" : "s",
             (unsigned long long)uninit, uninit == 1 ? "" : "s");
     if (c->checks & WM_CHECK_SCHEDULES)
-        fprintf(f, ", schedules %s and %s %s", wm_ptx_schedule_name(c->schedule),
+        fprintf(f, ", schedules %s and %s %s%s",
+                wm_ptx_schedule_name(c->schedule),
                 wm_ptx_schedule_name(c->other),
-                c->differs ? "differ" : "agree");
+                c->differs ? "differ" : "agree",
+                c->proved ? " (proved: no race and every access tracked; "
+                            "the second run was left out)"
+                          : "");
     fputc('\n', f);
 }
 
@@ -510,5 +514,6 @@ void wmi_check_emit(wmi_out *out, const wm_ptx_module *m,
     } else if (c->differs) {
         wmi_out_bool(out, "other_faulted", 1);
     }
+    wmi_out_bool(out, "proved", c->proved);
     wmi_out_end(out);
 }

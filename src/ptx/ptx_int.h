@@ -451,6 +451,13 @@ const char *wmi_ptx_file(const wm_ptx_module *m, uint32_t num);
 /* The k-th .entry function (k < wm_ptx_nkernels), else NULL. */
 const wmi_func *wmi_ptx_kernel(const wm_ptx_module *m, size_t k);
 
+/* How many instructions kernel f may execute for which match(m, in) holds,
+   counting up to most: f's own and every .func's (a superset of the
+   functions it calls), whichever path runs. */
+size_t wmi_kernel_count(const wm_ptx_module *m, const wmi_func *f,
+                        int (*match)(const wm_ptx_module *, const wmi_insn *),
+                        size_t most);
+
 /* Source attribution of instruction i: user file/line (inlined code goes
    to its call site unless caller and callee share a file). */
 void wmi_ptx_attr(const wm_ptx_module *m, size_t i, const char **file,

@@ -58,6 +58,21 @@ const wmi_func *wmi_ptx_kernel(const wm_ptx_module *m, size_t k)
     return k < m->nkern ? &m->funcs[m->kern[k]] : NULL;
 }
 
+size_t wmi_kernel_count(const wm_ptx_module *m, const wmi_func *f,
+                        int (*match)(const wm_ptx_module *, const wmi_insn *),
+                        size_t most)
+{
+    size_t found = 0;
+    for (size_t k = 0; k < m->nfuncs; k++) {
+        const wmi_func *g = &m->funcs[k];
+        if (g->is_entry && g != f)
+            continue;
+        for (uint32_t i = 0; i < g->count && found < most; i++)
+            found += match(m, &m->code[g->first + i]) != 0;
+    }
+    return found;
+}
+
 const char *wm_ptx_kernel_name(const wm_ptx_module *m, size_t k)
 {
     const wmi_func *f = wmi_ptx_kernel(m, k);

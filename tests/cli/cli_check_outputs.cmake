@@ -34,7 +34,7 @@ wm_cli_test(NAME check_outputs_surface_json EXIT 1
   ARGS run ${SO}/sched_outputs_sm_90.ptx --kernel surf_last_writer
        --grid 1 --block 64 --arg surf2d:i32[64x1] --check race --draw 0
        --format json
-  STDOUT "\"schedules\": {\"reported\": \"in-order\", \"other\": \"reverse\", \"differs\": true, \"surface\": 0, \"element\": 0, \"byte\": 0, \"values\": \\[\"0x0000003f\", \"0x0000001f\"\\]}")
+  STDOUT "\"schedules\": {\"reported\": \"in-order\", \"other\": \"reverse\", \"differs\": true, \"surface\": 0, \"element\": 0, \"byte\": 0, \"values\": \\[\"0x0000003f\", \"0x0000001f\"\\], \"proved\": false}")
 wm_cli_test(NAME check_outputs_variable_json EXIT 1
   ARGS run ${SO}/sched_outputs_sm_90.ptx --kernel var_last_writer
        --grid 1 --block 64

@@ -42,11 +42,27 @@ wm_cli_test(NAME run_check_json EXIT 1
   STDOUT "\"hazards\": .\n  .\"kind\": \"write-after-read\", \"space\": \"shared\", \"address\": 512, \"size\": 4, \"variable\": \"sdata\", \"index\": 128, \"buffer\": -1"
          "\"count\": 128, \"first\": \\{\"access\": \"read\", \"warp\": 0, \"lane\": 0, \"thread\": \\[0, 0, 0\\], \"ptx_line\": 52, "
          "\"file\": \"../reduce_nosync.cu\", \"line\": 14, \"block\": \\[0, 0, 0\\]\\}"
-         "\"schedules\": \\{\"reported\": \"in-order\", \"other\": \"reverse\", \"differs\": true, \"argument\": 0, \"element\": 0, \"byte\": 2, \"values\": \\[\"0x45fe0000\", \"0x46ff0000\"\\], \"type\": \"f32\", \"typed_values\": \\[8128, 32640\\]\\}")
+         "\"schedules\": \\{\"reported\": \"in-order\", \"other\": \"reverse\", \"differs\": true, \"argument\": 0, \"element\": 0, \"byte\": 2, \"values\": \\[\"0x45fe0000\", \"0x46ff0000\"\\], \"type\": \"f32\", \"typed_values\": \\[8128, 32640\\], \"proved\": false\\}")
+# A clean run proves the other order's outputs equal (no race, nothing
+# the tracker does not follow) and leaves the second run out; `schedules`
+# runs it anyway.
 wm_cli_test(NAME run_check_clean
   ARGS run ${K}/reduce.ptx --grid 4 --block 256 --arg f32[4]
        --arg f32[1024]:iota --arg i32=1024 --check all --draw 0
+  STDOUT "check: 0 race hazards, 0 uninitialized reads, schedules in-order and reverse agree \\(proved: no race and every access tracked; the second run was left out\\)\n\nPTX-level numbers: ")
+wm_cli_test(NAME run_check_clean_compared
+  ARGS run ${K}/reduce.ptx --grid 4 --block 256 --arg f32[4]
+       --arg f32[1024]:iota --arg i32=1024 --check all,schedules --draw 0
   STDOUT "check: 0 race hazards, 0 uninitialized reads, schedules in-order and reverse agree\n\nPTX-level numbers: ")
+wm_cli_test(NAME run_check_clean_json
+  ARGS run ${K}/reduce.ptx --grid 4 --block 256 --arg f32[4]
+       --arg f32[1024]:iota --arg i32=1024 --check race --format json
+  STDOUT "\"schedules\": {\"reported\": \"in-order\", \"other\": \"reverse\", \"differs\": false, \"proved\": true}")
+# The histogram's atomics keep the second run (their order is the result).
+wm_cli_test(NAME run_check_atomics_compared
+  ARGS run ${K}/histogram.ptx --grid 4 --block 256 --arg u32[256]
+       --arg u8[4096]:iota --arg i32=4096 --check race --format json
+  STDOUT "\"schedules\": {\"reported\": \"in-order\", \"other\": \"reverse\", \"differs\": false, \"proved\": false}")
 wm_cli_test(NAME run_check_global_uninit EXIT 1
   ARGS run ${K}/copy.ptx --grid 2 --block 256 --arg f32[512]:uninit
        --arg f32[512]:uninit --arg i32=512 --check init --draw 0
@@ -55,7 +71,7 @@ wm_cli_test(NAME run_check_global_uninit EXIT 1
 wm_cli_test(NAME run_check_bad EXIT 2
   ARGS run ${K}/copy.ptx --grid 2 --block 256 --arg f32[512] --arg f32[512]
        --arg i32=512 --check races
-  STDERR "--check: 'races' is not race, init, sync or all")
+  STDERR "--check: 'races' is not race, init, sync, schedules or all")
 wm_cli_test(NAME run_schedule_bad EXIT 2
   ARGS run ${K}/copy.ptx --grid 2 --block 256 --arg f32[512] --arg f32[512]
        --arg i32=512 --schedule random:x

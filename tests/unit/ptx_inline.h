@@ -208,6 +208,7 @@ static inline wm_status pi_run_launch(const wm_ptx_module *m,
     if (k < 0)
         return WM_ERR_ARG;
     wm_ptx_fault f;
+    twin_checked(m, (size_t)k, l); /* the proof of the schedules */
     wm_status st = twin_run(m, (size_t)k, l, agg, res, ft ? ft : &f);
     if (st != WM_OK && !ft)
         fprintf(stderr, "%s: %s (PTX line %u)\n", name, f.msg, f.ptx_line);

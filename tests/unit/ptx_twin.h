@@ -7,6 +7,9 @@
  * statistics, per-request distribution, worst access and label, and the
  * bytes of every buffer, and, where a test asks (twin_cache), what the
  * hierarchy model reports.  The fast run's results are what the caller gets.
+ * With race tracking and the schedule comparison, the slow run always runs
+ * the second schedule and the fast run may prove it equal instead
+ * (WM_CHECK_PROVE): both must agree on the outcome.
  * Include after check.h; needs src/ on the include path.
  */
 #ifndef WM_PTX_TWIN_H
@@ -60,6 +63,10 @@ static inline int twin_same_fault(const wm_ptx_fault *a, const wm_ptx_fault *b)
    byte for byte, the dropped count and the schedule comparison. */
 static inline int twin_same_check(const wm_ptx_check *a, const wm_ptx_check *b)
 {
+    if (a->differs != b->differs)
+        fprintf(stderr, "twin: the schedules' outputs %s in the slow run, "
+                "%s in the fast one\n", a->differs ? "differ" : "agree",
+                b->differs ? "differ" : b->proved ? "proved equal" : "agree");
     if (a->nhazards != b->nhazards || a->dropped != b->dropped ||
         a->differs != b->differs || a->diff_arg != b->diff_arg ||
         a->diff_byte != b->diff_byte || a->diff_elem != b->diff_elem ||
@@ -111,6 +118,10 @@ static inline int twin_same_cache(const wm_cache *a, const wm_cache *b)
     return same;
 }
 
+/* Checked launches whose fast run left the schedule comparison's second
+   run out as proved (the slow run compared, and agreed). */
+static unsigned twin_proved;
+
 /* A test may set twin_cache: every launch with an aggregator and without
    a model of its own then runs, slow and fast, with a model each of this
    configuration, and the two must agree (twin_same_cache). */
@@ -158,10 +169,19 @@ static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
     wm_ptx_fault sft, fft;
     wm_ptx_launch sl = *l;
     wm_ptx_check schk;
+    unsigned checks = l->check ? l->check->checks : 0;
+    const unsigned sched = WM_CHECK_RACE | WM_CHECK_SCHEDULES;
     if (l->check) { /* the slow run's findings apart (same inputs) */
         schk = *l->check;
         schk.hazards = NULL;
         schk.nhazards = 0;
+        /* The slow run always compares the schedules' outputs; the fast
+           one leaves its second run out where the first proves them
+           equal (WM_CHECK_PROVE), so that every checked launch of the
+           tests tests the proof against a real comparison. */
+        schk.checks &= ~(unsigned)WM_CHECK_PROVE;
+        if ((checks & sched) == sched)
+            l->check->checks |= WM_CHECK_PROVE;
         sl.check = &schk;
     }
     wm_ptx_launch fl = *l;
@@ -181,6 +201,10 @@ static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
             memcpy(bufs[i].buf, snap[i], bufs[i].bytes);
         }
     wm_status fst = wmi_ptx_run_opts(m, k, &fl, agg, &fres, &fft, 0);
+    if (l->check) {
+        twin_proved += l->check->proved != 0;
+        l->check->checks = checks;
+    }
     CHECK_EQ(sst, fst);
     CHECK(twin_same_fault(&sft, &fft));
     if (sst != WM_ERR_NOMEM && fst != WM_ERR_NOMEM) {
@@ -212,6 +236,70 @@ static inline wm_status twin_run(const wm_ptx_module *m, size_t k,
     if (ft)
         *ft = fft;
     return fst;
+}
+
+/* A copy of n bytes at p (NULL for none, or when out of memory). */
+static inline void *twin_save(const void *p, size_t n)
+{
+    void *c = p ? malloc(n + 1) : NULL;
+    if (c)
+        memcpy(c, p, n);
+    return c;
+}
+
+/* Put the bytes of twin_save back and free the copy. */
+static inline void twin_restore(void *p, void *saved, size_t n)
+{
+    if (saved)
+        memcpy(p, saved, n);
+    free(saved);
+}
+
+/*
+ * Launch l (which has no checks of its own) once more under every check,
+ * through twin_run: race, init and the schedule comparison, which the slow
+ * run always runs in full and the fast one may prove instead.  Every
+ * launch of the tests, racy or not, thereby tests that proof against a
+ * real comparison.  What the checks find is not asserted here, and every
+ * buffer, surface and variable read back is put back as it was; the
+ * caller's model and progress callback are not given this run.
+ */
+static inline void twin_checked(const wm_ptx_module *m, size_t k,
+                                const wm_ptx_launch *l)
+{
+    enum { MAXB = 64 };
+    size_t n = l->nargs + l->nextra;
+    if (l->check || n > MAXB || l->nglobals > MAXB || l->ntextures > MAXB)
+        return;
+    void *buf[MAXB], *glob[MAXB], *tex[MAXB];
+    for (size_t i = 0; i < n; i++) {
+        const wm_ptx_arg *a = i < l->nargs ? &l->args[i]
+                                           : &l->extra[i - l->nargs];
+        buf[i] = twin_save(a->buf, a->bytes);
+    }
+    for (size_t i = 0; i < l->nglobals; i++)
+        glob[i] = twin_save(l->globals[i].out, l->globals[i].bytes);
+    for (size_t i = 0; i < l->ntextures; i++)
+        tex[i] = twin_save(l->textures[i].data, l->textures[i].bytes);
+    wm_ptx_check chk;
+    memset(&chk, 0, sizeof chk);
+    chk.checks = WM_CHECK_RACE | WM_CHECK_INIT | WM_CHECK_SCHEDULES;
+    wm_ptx_launch cl = *l;
+    cl.check = &chk;
+    cl.cache = NULL;
+    cl.progress = NULL;
+    wm_ptx_fault f;
+    twin_run(m, k, &cl, NULL, NULL, &f);
+    wm_ptx_check_clear(&chk);
+    for (size_t i = 0; i < n; i++) {
+        const wm_ptx_arg *a = i < l->nargs ? &l->args[i]
+                                           : &l->extra[i - l->nargs];
+        twin_restore(a->buf, buf[i], a->bytes);
+    }
+    for (size_t i = 0; i < l->nglobals; i++)
+        twin_restore(l->globals[i].out, glob[i], l->globals[i].bytes);
+    for (size_t i = 0; i < l->ntextures; i++)
+        twin_restore(l->textures[i].data, tex[i], l->textures[i].bytes);
 }
 
 #endif /* WM_PTX_TWIN_H */

@@ -17,9 +17,13 @@ __all__ = ["HazardWarning", "HazardError", "KernelFaultWarning",
            "hierarchy_of", "ACTIONS"]
 
 ACTIONS = ("raise", "warn", "ignore")
-_CHECK_WORDS = {"race": L.CHECK_RACE, "init": L.CHECK_INIT,
+# As the CLI's --check: race and all compare the two schedules' outputs
+# unless the tracked run proves them equal; schedules always compares.
+_CHECK_WORDS = {"race": L.CHECK_RACE | L.CHECK_SCHEDULES | L.CHECK_PROVE,
+                "init": L.CHECK_INIT,
                 "schedules": L.CHECK_SCHEDULES,
-                "all": L.CHECK_RACE | L.CHECK_INIT | L.CHECK_SCHEDULES}
+                "all": L.CHECK_RACE | L.CHECK_INIT | L.CHECK_SCHEDULES |
+                L.CHECK_PROVE}
 
 
 class HazardWarning(UserWarning):
@@ -65,6 +69,8 @@ def parse_checks(check: "str | Sequence[str] | None") -> int:
             raise ValueError("check: %r is not race, init, schedules or all"
                              % w)
         bits |= _CHECK_WORDS[w]
+    if "schedules" in (str(w).strip() for w in words):
+        bits &= ~L.CHECK_PROVE  # the comparison is run, never proved
     return bits
 
 

@@ -170,10 +170,10 @@ class Check(Structure):
                 ("diff_elem", c_uint64),
                 ("diff_bytes", (ctypes.c_ubyte * 8) * 2),
                 ("diff_in", c_int), ("diff_elem_bytes", c_uint),
-                ("diff_name", ctypes.c_char_p)]
+                ("diff_name", ctypes.c_char_p), ("proved", c_int)]
 
 
-CHECK_RACE, CHECK_INIT, CHECK_SCHEDULES = 1, 2, 4
+CHECK_RACE, CHECK_INIT, CHECK_SCHEDULES, CHECK_PROVE = 1, 2, 4, 8
 
 
 class CacheConfig(Structure):

@@ -70,9 +70,11 @@ class Report:
         accesses as first_* / second_*, message); empty when none was
         found or no check ran (``checked`` says which).
     schedules
-        With ``check="schedules"``: whether the outputs differ when the
-        warps run in the other order (reported, other, differs, and the
-        first differing argument: name, index, values); else None.
+        With ``check="race"``, ``"all"`` or ``"schedules"``: whether the
+        outputs differ when the warps run in the other order (reported,
+        other, differs, proved: the second run was left out because the
+        tracked run proves the outputs equal, and the first differing
+        argument: name, index, values); else None.
     hierarchy
         With ``cache=``: the hierarchy model's results (hit rates, DRAM
         bytes, predicted time and bound); else None.

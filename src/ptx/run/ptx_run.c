@@ -529,28 +529,16 @@ static wm_status check_geometry(const wmi_func *f, const wm_ptx_launch *l,
     return WM_OK;
 }
 
-/* Does the kernel use cluster instructions (barrier.cluster, mapa)? */
-/* How many instructions of kernel f, and of every .func it may call, have
-   one of the n opcodes ops; counted up to most. */
-static size_t kernel_ops(const wm_ptx_module *m, const wmi_func *f,
-                         const uint8_t *ops, unsigned n, size_t most)
+static int is_cluster_op(const wm_ptx_module *m, const wmi_insn *in)
 {
-    size_t found = 0;
-    for (size_t k = 0; k < m->nfuncs; k++) {
-        const wmi_func *g = &m->funcs[k];
-        if (g->is_entry && g != f)
-            continue;
-        for (uint32_t i = 0; i < g->count && found < most; i++)
-            for (unsigned o = 0; o < n; o++)
-                found += m->code[g->first + i].op == ops[o];
-    }
-    return found;
+    (void)m;
+    return in->op == OP_BARC || in->op == OP_MAPA;
 }
 
+/* Does the kernel use cluster instructions (barrier.cluster, mapa)? */
 static int uses_cluster_ops(const wm_ptx_module *m, const wmi_func *f)
 {
-    static const uint8_t ops[] = {OP_BARC, OP_MAPA};
-    return kernel_ops(m, f, ops, 2, 1) > 0;
+    return wmi_kernel_count(m, f, is_cluster_op, 1) > 0;
 }
 
 /* The launch's cluster shape (cdim) and whether it is explicit: l's, else
@@ -847,6 +835,12 @@ static wm_status select_ctas(const wm_ptx_launch *l, const wm_agg *agg,
     return WM_OK;
 }
 
+static int is_ldst(const wm_ptx_module *m, const wmi_insn *in)
+{
+    (void)m;
+    return in->op == OP_LD || in->op == OP_ST;
+}
+
 /* The sites a chunk's aggregator will most likely see: the ld and st
    instructions of kernel f and of every .func it may call, at most 60
    (2 KiB of histogram each: 120 KiB stay below glibc's 128 KiB mmap
@@ -855,8 +849,7 @@ static wm_status select_ctas(const wm_ptx_launch *l, const wm_agg *agg,
    allocated when they come (wmi_agg_reserve). */
 static size_t expected_sites(const wm_ptx_module *m, const wmi_func *f)
 {
-    static const uint8_t ops[] = {OP_LD, OP_ST};
-    return kernel_ops(m, f, ops, 2, 60);
+    return wmi_kernel_count(m, f, is_ldst, 60);
 }
 
 /* The per-chunk state of j: faults, statuses, the checker, aggregators
