@@ -69,6 +69,8 @@ static void checked(const wm_ptx_module *m, wm_ptx_launch *l,
     wm_ptx_check chk;
     memset(&chk, 0, sizeof chk);
     chk.checks = flags & 7;
+    if ((chk.checks & 5) == 5) /* race and schedules: as the CLI's race */
+        chk.checks |= WM_CHECK_PROVE;
     l->check = &chk;
     wm_agg *g = wm_agg_new(arch);
     wm_ptx_result res;
@@ -139,8 +141,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wm_ptx_fault ft;
     wm_status st = g ? fuzz_twin_run(m, &l, g, &ft) : WM_ERR_NOMEM;
     wm_agg_free(g);
-    if (st != WM_ERR_ARG && st != WM_ERR_NOMEM && (h[7] & 7))
+    if (st != WM_ERR_ARG && st != WM_ERR_NOMEM && (h[7] & 7)) {
+        fuzz_twin_checked(m, &l);
         checked(m, &l, &arch, h[7]);
+    }
     wm_ptx_free(m);
     return 0;
 }

@@ -7,10 +7,14 @@
  * checks and the L1/L2/TLB/DRAM model of a small GPU, its report (after a
  * fault too, as `run` writes it) and its SARIF log (the launch of
  * fuzz_launch.h).  Every JSON and SARIF document must be valid JSON
- * (fuzz_json.h).
+ * (fuzz_json.h).  Before that run the same launch runs checked through
+ * the unit tests' twin (fuzz_twin.h): the slow interpreter always
+ * compares the two schedules' outputs, the fast one may prove them equal
+ * (WM_CHECK_PROVE), and they must agree.
  */
 #include "fuzz_json.h"
 #include "fuzz_launch.h"
+#include "fuzz_twin.h"
 #include "warpmem.h"
 
 #include <stdint.h>
@@ -139,10 +143,12 @@ static void checked_run(const wm_ptx_module *m, const wm_arch *arch,
 {
     wm_ptx_check chk;
     memset(&chk, 0, sizeof chk);
-    chk.checks = WM_CHECK_RACE | WM_CHECK_INIT | WM_CHECK_SCHEDULES;
+    chk.checks = WM_CHECK_RACE | WM_CHECK_INIT | WM_CHECK_SCHEDULES |
+                 WM_CHECK_PROVE;
     wm_ptx_arg args[16];
     wm_ptx_launch l;
     fuzz_launch(m, 3, args, &l);
+    fuzz_twin_checked(m, &l); /* the proof against the comparison */
     l.check = &chk;
     wm_gpu gpu;
     wm_cache *cache =

@@ -4,7 +4,10 @@
  * fast paths off and then on (tests/unit/ptx_twin.h), on copies of the
  * buffers, and the two must agree on the status, the fault, the counts,
  * every site's statistics and every byte written; a difference is a
- * finding (abort, after ptx_twin.h's message saying what differs).
+ * finding (abort, after ptx_twin.h's message saying what differs).  Under
+ * every check (fuzz_twin_checked) the slow run compares the schedules'
+ * outputs and the fast one may prove them equal (WM_CHECK_PROVE): a
+ * proof the comparison contradicts is a finding too.
  * FUZZ_VERBOSE=1 in the environment prints each run's status and fault
  * (to see what the seeds reach).
  */
@@ -35,6 +38,19 @@ static wm_status fuzz_twin_run(const wm_ptx_module *m, const wm_ptx_launch *l,
         abort();
     }
     return st;
+}
+
+/* The launch once more under every check (twin_checked): the slow run
+   compares the two schedules' outputs, the fast one may prove them equal
+   instead, and the two must agree; every buffer is put back. */
+static void fuzz_twin_checked(const wm_ptx_module *m, const wm_ptx_launch *l)
+{
+    check_count = 0;
+    twin_checked(m, 0, l);
+    if (check_failures) {
+        fprintf(stderr, "fuzz: the checked slow and fast runs differ\n");
+        abort();
+    }
 }
 
 #endif /* WM_FUZZ_TWIN_H */

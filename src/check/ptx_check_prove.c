@@ -21,7 +21,12 @@
  * to go through the tracker, barriers that order whole CTAs, and nothing
  * that lets warps interleave inside a round or lets the order decide a
  * value.  What breaks that (blocks, below) keeps the second run:
- *   - atomics and reductions (their order is the result);
+ *   - atomics and reductions whose order can show: exchanges, compares,
+ *     inc/dec, floating-point ones (rounding follows the order), and any
+ *     whose returned value an instruction reads (a ticket); integer add,
+ *     and, or, xor, min and max whose result nothing reads leave a word
+ *     that is the same in any order, and a plain access to it in the
+ *     same round races with them;
  *   - fences, acquire/release and GPU-scope accesses (flag protocols: a
  *     spinning load yields to the other warps), mbarriers, counted and
  *     arrive-only barriers, cluster barriers and DSMEM;
@@ -57,6 +62,64 @@ static int ldst_blocks(const wm_ptx_module *m, const wmi_insn *in)
     return !private_space(in->space) && store_bytes(m, in) < 4;
 }
 
+/* Does operand word v name slot s (itself, or in its vector)? */
+static int names_slot(const wm_ptx_module *m, uint32_t v, uint32_t s)
+{
+    if (v == WMI_NOREG)
+        return 0;
+    for (unsigned k = 0; k < wmi_vcount(m, v); k++)
+        if (wmi_vslot(m, v, k) == s)
+            return 1;
+    return 0;
+}
+
+/* Does an instruction of the function holding instruction in read slot s
+   (a source, an address or a guard)? */
+static int slot_read(const wm_ptx_module *m, const wmi_insn *in, uint32_t s)
+{
+    size_t at = (size_t)(in - m->code);
+    for (size_t k = 0; k < m->nfuncs; k++) {
+        const wmi_func *g = &m->funcs[k];
+        if (at < g->first || at >= (size_t)g->first + g->count)
+            continue;
+        for (uint32_t i = g->first; i < g->first + g->count; i++) {
+            const wmi_insn *r = &m->code[i];
+            if (r->guard == s || names_slot(m, r->a, s) ||
+                names_slot(m, r->b, s) || names_slot(m, r->c, s) ||
+                names_slot(m, r->e, s))
+                return 1;
+        }
+        return 0;
+    }
+    return 1;
+}
+
+/* An atomic whose order cannot show: add, and, or, xor, min or max of
+   integers (the word ends with the same value in any order) whose
+   returned value nothing reads (red, or an atom's dead destination).  A
+   plain access to the word in the same round is a race the tracker
+   reports. */
+static int order_free_atomic(const wm_ptx_module *m, const wmi_insn *in)
+{
+    switch (in->type) {
+    case PT_B32: case PT_B64: case PT_U32: case PT_U64: case PT_S32:
+    case PT_S64:
+        break;
+    default:
+        return 0;
+    }
+    switch (in->mod) {
+    case AOP_ADD: case AOP_AND: case AOP_OR: case AOP_XOR: case AOP_MIN:
+    case AOP_MAX:
+        break;
+    default:
+        return 0;
+    }
+    if (in->op == OP_RED || in->d == SLOT_SINK)
+        return 1;
+    return !(in->d & WMI_VEC) && !slot_read(m, in, in->d);
+}
+
 /* Does instruction in break the proof (the file's header)? */
 static int blocks(const wm_ptx_module *m, const wmi_insn *in)
 {
@@ -69,7 +132,10 @@ static int blocks(const wm_ptx_module *m, const wmi_insn *in)
     case OP_BAR: /* the thread count: bar's b, bar.red's b before its c */
         return (in->flags & F_ARRIVE) ||
                (in->mod ? in->c != WMI_NOREG : in->b != WMI_NOREG);
-    case OP_ATOM: case OP_RED: case OP_MBAR: case OP_BARC: case OP_MAPA:
+    case OP_ATOM: case OP_RED:
+        return (in->sync & ~(WMI_SYNC_STRONG | WMI_SYNC_RMW | WMI_SYNC_GPU)) ||
+               !order_free_atomic(m, in);
+    case OP_MBAR: case OP_BARC: case OP_MAPA:
     case OP_CP_ASYNC: case OP_CP_BULK: case OP_TMA: case OP_TENSORMAP:
     case OP_LDMATRIX: case OP_STMATRIX: case OP_WMMA_LOAD:
     case OP_WMMA_STORE: case OP_WGMMA: case OP_TEX: case OP_TLD4:

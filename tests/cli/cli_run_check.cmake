@@ -58,10 +58,17 @@ wm_cli_test(NAME run_check_clean_json
   ARGS run ${K}/reduce.ptx --grid 4 --block 256 --arg f32[4]
        --arg f32[1024]:iota --arg i32=1024 --check race --format json
   STDOUT "\"schedules\": {\"reported\": \"in-order\", \"other\": \"reverse\", \"differs\": false, \"proved\": true}")
-# The histogram's atomics keep the second run (their order is the result).
-wm_cli_test(NAME run_check_atomics_compared
+# The histogram's atomic adds, whose results nothing reads, end the same in
+# any order: proved.  The last-block sum's fence and atomicInc (a ticket)
+# keep the second run.
+wm_cli_test(NAME run_check_atomic_adds_proved
   ARGS run ${K}/histogram.ptx --grid 4 --block 256 --arg u32[256]
        --arg u8[4096]:iota --arg i32=4096 --check race --format json
+  STDOUT "\"schedules\": {\"reported\": \"in-order\", \"other\": \"reverse\", \"differs\": false, \"proved\": true}")
+wm_cli_test(NAME run_check_ticket_compared
+  ARGS run ${CK}/race_suite_sm_80.ptx --kernel last_block_fence --grid 4
+       --block 64 --arg f32[256]:iota --arg f32[4] --arg u32[1] --arg f32[1]
+       --check race --format json
   STDOUT "\"schedules\": {\"reported\": \"in-order\", \"other\": \"reverse\", \"differs\": false, \"proved\": false}")
 wm_cli_test(NAME run_check_global_uninit EXIT 1
   ARGS run ${K}/copy.ptx --grid 2 --block 256 --arg f32[512]:uninit

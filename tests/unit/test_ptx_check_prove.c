@@ -5,10 +5,12 @@
  * of plain loads and stores is proved (also through a .func, and with
  * .volatile shared accesses); each construct the proof does not cover
  * (in the kernel or in any .func of its module)
- * keeps the second run, and two of them show why: atomic exchanges,
- * which the tracker never reports against each other, and byte stores,
- * whose first writer a word forgets, leave different outputs in the two
- * orders with no race reported, and the comparison finds it.  A race the
+ * keeps the second run, and four of them show why: an atomic exchange,
+ * a ticket from an atomic add, a float sum by atomics (which the tracker
+ * never reports against each other) and byte stores (whose first writer
+ * a word forgets) leave different outputs in the two orders with no race
+ * reported, and the comparison finds it.  Integer atomic adds and maxima
+ * whose results nothing reads are proved.  A race the
  * tracker reports keeps the second run, as does a texture in the launch,
  * and nothing is proved without the tracker or without WM_CHECK_PROVE.
  */
@@ -62,14 +64,15 @@ static const char *const src1 =
     "reader:\n  ld.global.u8 %r5, [%rd1]; st.global.u32 [%rd1+4], %r5;\n"
     "done:\n  ret;\n}\n";
 
-/* An atomic in a .func: its callers are not proved, nor is any other
-   kernel of the module (a kernel is taken to reach every .func). */
+/* An atomic whose result is read (a ticket) in a .func: its callers are
+   not proved, nor is any other kernel of the module (a kernel is taken to
+   reach every .func). */
 static const char *const src3 =
     PI_HEAD
     ".func bump(.param .b64 p)\n"
     "{\n  .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
     "  ld.param.u64 %rd1, [p]; atom.global.add.u32 %r1, [%rd1], 1;\n"
-    "  ret;\n}\n"
+    "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n"
     ENTRY("calls_atomic")
     "  st.global.u32 [%rd2], %r1;\n"
     "  setp.ne.u32 %p1, %r1, 0; @%p1 bra done;\n"
@@ -77,6 +80,31 @@ static const char *const src3 =
     "done:\n  ret;\n}\n"
     ENTRY("plain_beside")
     "  st.global.u32 [%rd2], %r1;\n  ret;\n}\n";
+
+/* Atomics: integer add and max whose results nothing reads end the same
+   in any order (proved); a ticket taken by atomic add and a float sum do
+   not, with no race reported. */
+static const char *const src4 =
+    PI_HEAD
+    ENTRY("counts")
+    "  red.global.add.u32 [%rd1], 1;\n"
+    "  atom.global.max.s32 %r3, [%rd1+4], %r1;\n  ret;\n}\n"
+    /* lane 0 of each warp takes a ticket t and writes its warp to out[1+t] */
+    ENTRY("tickets")
+    "  and.b32 %r3, %r1, 31; setp.ne.u32 %p1, %r3, 0; @%p1 bra done;\n"
+    "  atom.global.add.u32 %r4, [%rd1], 1;\n"
+    "  mul.wide.u32 %rd4, %r4, 4; add.s64 %rd5, %rd1, %rd4;\n"
+    "  st.global.u32 [%rd5+4], %r2;\n"
+    "done:\n  ret;\n}\n"
+    /* lane 0 of warps 0, 1, 2 adds 1, 1e8, -1e8 to a float: 0 in order
+       (1e8 + 1 rounds to 1e8), 1 reversed */
+    ENTRY("float_sums")
+    "  .reg .f32 %f<4>;\n"
+    "  and.b32 %r3, %r1, 31; setp.ne.u32 %p1, %r3, 0; @%p1 bra done;\n"
+    "  setp.eq.u32 %p2, %r2, 1; selp.f32 %f1, 0f4CBEBC20, 0fCCBEBC20, %p2;\n"
+    "  setp.eq.u32 %p2, %r2, 0; selp.f32 %f2, 0f3F800000, %f1, %p2;\n"
+    "  red.global.add.f32 [%rd1], %f2;\n"
+    "done:\n  ret;\n}\n";
 
 /* Clean kernels, each with one construct the proof does not cover, and a
    reported race. */
@@ -98,7 +126,7 @@ static const char *const src2 =
     ENTRY("racy")
     "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n";
 
-static wm_ptx_module *mods[3];
+static wm_ptx_module *mods[4];
 
 /* Kernel name (of either module) on 3 warps under checks, schedule in
    order; *chk filled (cleared by the caller); out holds the run's
@@ -128,7 +156,7 @@ static wm_status launch(const char *name,
     chk->checks = checks;
     l.check = chk;
     const wm_ptx_module *m = mods[0];
-    for (int i = 1; wm_ptx_find_kernel(m, name) < 0 && i < 3; i++)
+    for (int i = 1; wm_ptx_find_kernel(m, name) < 0 && i < 4; i++)
         m = mods[i];
     long k = wm_ptx_find_kernel(m, name);
     CHECK(k >= 0);
@@ -205,6 +233,35 @@ static void unproved_races(void)
     wm_ptx_check_clear(&chk);
 }
 
+static void atomics(void)
+{
+    uint32_t out[96];
+    wm_ptx_check chk;
+    CHECK_EQ(launch("counts", all, 0, out, &chk), WM_OK);
+    CHECK_EQ(races(&chk), 0u);
+    CHECK_EQ(chk.proved, 1);
+    CHECK_EQ(out[0], 96u);
+    CHECK_EQ(out[1], 95u);
+    wm_ptx_check_clear(&chk);
+    CHECK_EQ(launch("tickets", all, 0, out, &chk), WM_OK);
+    CHECK_EQ(races(&chk), 0u);
+    CHECK_EQ(chk.proved, 0);
+    CHECK_EQ(chk.differs, 1);
+    CHECK_EQ(out[1], 0u); /* warp 0 took ticket 0 in order */
+    CHECK_EQ(out[3], 2u);
+    CHECK_EQ(chk.diff_byte, 4u); /* reversed, warp 2 took it */
+    CHECK_EQ(chk.diff_bytes[1][0], 2u);
+    wm_ptx_check_clear(&chk);
+    CHECK_EQ(launch("float_sums", all, 0, out, &chk), WM_OK);
+    CHECK_EQ(races(&chk), 0u);
+    CHECK_EQ(chk.proved, 0);
+    CHECK_EQ(chk.differs, 1);
+    float sum;
+    memcpy(&sum, &out[0], 4);
+    CHECK(sum == 0.0f);
+    wm_ptx_check_clear(&chk);
+}
+
 /* A reported race, a texture, and checks without the tracker or without
    WM_CHECK_PROVE: the second run runs. */
 static void compared(void)
@@ -235,18 +292,20 @@ int main(void)
     mods[0] = pi_parse(src1, "prove1.ptx");
     mods[1] = pi_parse(src2, "prove2.ptx");
     mods[2] = pi_parse(src3, "prove3.ptx");
-    CHECK(mods[0] && mods[1] && mods[2]);
-    if (!mods[0] || !mods[1] || !mods[2])
+    mods[3] = pi_parse(src4, "prove4.ptx");
+    CHECK(mods[0] && mods[1] && mods[2] && mods[3]);
+    if (!mods[0] || !mods[1] || !mods[2] || !mods[3])
         return check_done("test_ptx_check_prove");
     proved_kernels();
     unproved_races();
+    atomics();
     compared();
     static const char *const blocked[] = {
         "calls_atomic", "plain_beside", "fence", "acquire",
         "volatile_global", "counted", "half_word"};
     for (size_t i = 0; i < sizeof blocked / sizeof blocked[0]; i++)
         clean(blocked[i], 0);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         wm_ptx_free(mods[i]);
     return check_done("test_ptx_check_prove");
 }
