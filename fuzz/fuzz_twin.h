@@ -19,8 +19,9 @@
 
 #include <stdlib.h>
 
-static wm_status fuzz_twin_run(const wm_ptx_module *m, const wm_ptx_launch *l,
-                               wm_agg *agg, wm_ptx_fault *ft)
+static inline wm_status fuzz_twin_run(const wm_ptx_module *m,
+                                      const wm_ptx_launch *l,
+                                      wm_agg *agg, wm_ptx_fault *ft)
 {
     wm_ptx_result res;
     check_count = 0; /* counts every check of the run: keep it bounded */
@@ -43,7 +44,8 @@ static wm_status fuzz_twin_run(const wm_ptx_module *m, const wm_ptx_launch *l,
 /* The launch once more under every check (twin_checked): the slow run
    compares the two schedules' outputs, the fast one may prove them equal
    instead, and the two must agree; every buffer is put back. */
-static void fuzz_twin_checked(const wm_ptx_module *m, const wm_ptx_launch *l)
+static inline void fuzz_twin_checked(const wm_ptx_module *m,
+                                     const wm_ptx_launch *l)
 {
     check_count = 0;
     twin_checked(m, 0, l);
