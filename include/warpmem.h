@@ -1103,13 +1103,15 @@ WM_API long long wm_ptx_global_size(const wm_ptx_module *m, const char *name);
  *                  second run out when the first proves its outputs
  *                  cannot differ: the tracker found no race, and the
  *                  kernel has nothing the tracker does not follow or that
- *                  lets the order change a value (atomics, fences and
- *                  acquire/release accesses, counted or arrive-only
- *                  barriers, mbarriers, asynchronous, bulk, tensor-map and
- *                  matrix copies, stores of fewer than 4 bytes, textures
- *                  and surfaces, clusters).  Then every warp order runs
- *                  each thread on the same values (docs/check.md,
- *                  "Schedules"); wm_ptx_check.proved says so.
+ *                  lets the order change a value (atomics other than
+ *                  integer add/and/or/xor/min/max whose result nothing
+ *                  reads, fences and acquire/release accesses, counted or
+ *                  arrive-only barriers, mbarriers, asynchronous, bulk,
+ *                  tensor-map and matrix copies, stores of fewer than 4
+ *                  bytes, textures and surfaces, clusters).  Then every
+ *                  warp order runs each thread on the same values
+ *                  (docs/check.md, "Schedules"); wm_ptx_check.proved
+ *                  says so.
  * With any check the launch runs on one worker thread.
  */
 typedef enum {
