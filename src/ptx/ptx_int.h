@@ -452,8 +452,10 @@ const char *wmi_ptx_file(const wm_ptx_module *m, uint32_t num);
 const wmi_func *wmi_ptx_kernel(const wm_ptx_module *m, size_t k);
 
 /* How many instructions kernel f may execute for which match(m, in) holds,
-   counting up to most: f's own and every .func's (a superset of the
-   functions it calls), whichever path runs. */
+   counting up to most: f's own and those of every .func it calls,
+   directly or through others (every .func of the module when a call goes
+   through a pointer, or in a module of over 1024 functions), whichever
+   path runs. */
 size_t wmi_kernel_count(const wm_ptx_module *m, const wmi_func *f,
                         int (*match)(const wm_ptx_module *, const wmi_insn *),
                         size_t most);

@@ -58,14 +58,48 @@ const wmi_func *wmi_ptx_kernel(const wm_ptx_module *m, size_t k)
     return k < m->nkern ? &m->funcs[m->kern[k]] : NULL;
 }
 
+/* The modules whose call graph wmi_kernel_count follows (on the stack);
+   in larger ones every .func counts. */
+#define REACH_MAX_FUNCS 1024
+
+/* Mark in reach[] the functions f may call, directly or not; 0 when a call
+   has no known callee (through a pointer), which may reach any .func. */
+static int mark_callees(const wm_ptx_module *m, const wmi_func *f,
+                        uint8_t *reach)
+{
+    uint16_t todo[REACH_MAX_FUNCS];
+    size_t n = 0;
+    todo[n++] = (uint16_t)(f - m->funcs);
+    reach[todo[0]] = 1;
+    while (n) {
+        const wmi_func *g = &m->funcs[todo[--n]];
+        for (uint32_t i = g->first; i < g->first + g->count; i++) {
+            const wmi_insn *in = &m->code[i];
+            if (in->op != OP_CALL)
+                continue;
+            uint32_t c = (uint64_t)in->imm < m->ncalls
+                             ? m->calls[in->imm].callee : WMI_NOREG;
+            if (c >= m->nfuncs)
+                return 0;
+            if (!reach[c]) {
+                reach[c] = 1;
+                todo[n++] = (uint16_t)c; /* each function once */
+            }
+        }
+    }
+    return 1;
+}
+
 size_t wmi_kernel_count(const wm_ptx_module *m, const wmi_func *f,
                         int (*match)(const wm_ptx_module *, const wmi_insn *),
                         size_t most)
 {
+    uint8_t reach[REACH_MAX_FUNCS] = {0};
+    int known = m->nfuncs <= REACH_MAX_FUNCS && mark_callees(m, f, reach);
     size_t found = 0;
     for (size_t k = 0; k < m->nfuncs; k++) {
         const wmi_func *g = &m->funcs[k];
-        if (g->is_entry && g != f)
+        if (known ? !reach[k] : g->is_entry && g != f)
             continue;
         for (uint32_t i = 0; i < g->count && found < most; i++)
             found += match(m, &m->code[g->first + i]) != 0;
