@@ -149,6 +149,21 @@ static inline wm_ptx_arg pi_arg_val(void *p, unsigned size)
     return a;
 }
 
+/* A 1-D texture of n floats at texels (point filtering, clamped). */
+static inline wm_ptx_texture pi_tex_f32(float *texels, unsigned n)
+{
+    wm_ptx_texture t;
+    memset(&t, 0, sizeof t);
+    t.data = texels;
+    t.bytes = n * sizeof *texels;
+    t.dims = 1;
+    t.width = n;
+    t.height = t.depth = 1;
+    t.format = WM_PTX_F32;
+    t.channels = 1;
+    return t;
+}
+
 static inline void pi_buf(pi_launch *l, void *p, size_t bytes)
 {
     l->args[l->nargs++] = pi_arg_buf(p, bytes);

@@ -135,15 +135,7 @@ static wm_status launch(const char *name,
                         wm_ptx_check *chk)
 {
     float texels[4] = {1, 2, 3, 4};
-    wm_ptx_texture t;
-    memset(&t, 0, sizeof t);
-    t.data = texels;
-    t.bytes = sizeof texels;
-    t.dims = 1;
-    t.width = 4;
-    t.height = t.depth = 1;
-    t.format = WM_PTX_F32;
-    t.channels = 1;
+    wm_ptx_texture t = pi_tex_f32(texels, 4);
     memset(out, 0, 96 * sizeof *out);
     wm_ptx_arg a = pi_arg_buf(out, 96 * sizeof *out);
     wm_ptx_launch l = pi_launch_of(1, 1, 96, 0, &a, 1, NULL, 0);
@@ -211,22 +203,26 @@ static void proved_kernels(void)
     wm_ptx_check_clear(&chk);
 }
 
+/* name races unreported, is not proved, and the comparison finds its
+   outputs differ; *chk for the caller's checks (and to clear). */
+static void unreported(const char *name, uint32_t out[96], wm_ptx_check *chk)
+{
+    CHECK_EQ(launch(name, all, 0, out, chk), WM_OK);
+    CHECK_EQ(races(chk), 0u);
+    CHECK_EQ(chk->proved, 0);
+    CHECK_EQ(chk->differs, 1);
+}
+
 /* Atomics and byte stores: no race reported, the outputs differ. */
 static void unproved_races(void)
 {
     uint32_t out[96];
     wm_ptx_check chk;
-    CHECK_EQ(launch("exch_last", all, 0, out, &chk), WM_OK);
-    CHECK_EQ(races(&chk), 0u);
-    CHECK_EQ(chk.proved, 0);
-    CHECK_EQ(chk.differs, 1);
+    unreported("exch_last", out, &chk);
     CHECK_EQ(out[0], 2u); /* warp 2 ran last in order */
     CHECK_EQ(chk.diff_bytes[1][0], 0u); /* warp 0 reversed */
     wm_ptx_check_clear(&chk);
-    CHECK_EQ(launch("bytes", all, 0, out, &chk), WM_OK);
-    CHECK_EQ(races(&chk), 0u); /* the race the tracker misses */
-    CHECK_EQ(chk.proved, 0);
-    CHECK_EQ(chk.differs, 1);
+    unreported("bytes", out, &chk); /* the race the tracker misses */
     CHECK_EQ(out[1], 1u);
     CHECK_EQ(chk.diff_byte, 4u);
     CHECK_EQ(chk.diff_bytes[1][0], 0u);
@@ -243,19 +239,13 @@ static void atomics(void)
     CHECK_EQ(out[0], 96u);
     CHECK_EQ(out[1], 95u);
     wm_ptx_check_clear(&chk);
-    CHECK_EQ(launch("tickets", all, 0, out, &chk), WM_OK);
-    CHECK_EQ(races(&chk), 0u);
-    CHECK_EQ(chk.proved, 0);
-    CHECK_EQ(chk.differs, 1);
+    unreported("tickets", out, &chk);
     CHECK_EQ(out[1], 0u); /* warp 0 took ticket 0 in order */
     CHECK_EQ(out[3], 2u);
     CHECK_EQ(chk.diff_byte, 4u); /* reversed, warp 2 took it */
     CHECK_EQ(chk.diff_bytes[1][0], 2u);
     wm_ptx_check_clear(&chk);
-    CHECK_EQ(launch("float_sums", all, 0, out, &chk), WM_OK);
-    CHECK_EQ(races(&chk), 0u);
-    CHECK_EQ(chk.proved, 0);
-    CHECK_EQ(chk.differs, 1);
+    unreported("float_sums", out, &chk);
     float sum;
     memcpy(&sum, &out[0], 4);
     CHECK(sum == 0.0f);

@@ -74,15 +74,7 @@ static void run(const wm_ptx_module *m, wm_ptx_schedule s, int texture,
     uint32_t out[1] = {77}, all[96];
     memset(all, 0, sizeof all);
     float texels[4] = {1, 2, 3, 4};
-    wm_ptx_texture t;
-    memset(&t, 0, sizeof t);
-    t.data = texels;
-    t.bytes = sizeof texels;
-    t.dims = 1;
-    t.width = 4;
-    t.height = t.depth = 1;
-    t.format = WM_PTX_F32;
-    t.channels = 1;
+    wm_ptx_texture t = pi_tex_f32(texels, 4);
     wm_ptx_arg a[2] = {pi_arg_buf(out, sizeof out),
                        pi_arg_buf(all, sizeof all)};
     wm_ptx_launch l = pi_launch_of(1, 1, 96, 0, a, 2, NULL, 0);
