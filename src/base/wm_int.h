@@ -289,10 +289,11 @@ typedef struct wmi_affine_access {
 typedef wm_status (*wmi_agg_tap_affine)(void *ud, const wmi_affine_access *x,
                                         const wm_counts *c);
 void wmi_agg_set_tap_affine(wm_agg *g, wmi_agg_tap_affine aff);
-/* Allocate, with a fresh aggregator g, the records and histograms of its
-   first n sites, so that adding them allocates nothing (the parallel
-   runner reserves on its own thread what its workers will add).  Nothing
-   for an aggregator that has sites; WM_ERR_NOMEM. */
+/* Make a fresh aggregator g allocate the records and histograms of its
+   first n sites in one piece when the first site comes (on the thread
+   that adds it: the parallel runner's workers), so that adding the next
+   ones allocates nothing.  Nothing for an aggregator that has sites;
+   WM_OK (running out of memory then is the first site's). */
 wm_status wmi_agg_reserve(wm_agg *g, size_t n);
 /* May a repeat of site in closed form be added by wmi_agg_add_repeats and
    wmi_agg_tap_repeat (no SASS level counts the site, and a tap has its
