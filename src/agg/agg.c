@@ -61,11 +61,6 @@ struct wm_agg {
 
 enum { HIST_BINS = WM_HIST_MAX + 1 };
 
-/* The reserved histograms lie this many bins apart: 2 KiB and a cache
-   line, so that the same bin of different sites falls in different L1
-   sets (2 KiB apart, the sites' bins would share a few sets and evict one
-   another, and 4 KiB apart they alias the store buffer's checks). */
-enum { HIST_STRIDE = HIST_BINS + 16 };
 
 void wmi_agg_set_tap(wm_agg *g, wmi_agg_tap tap, void *ud)
 {
@@ -202,7 +197,7 @@ static int reserve_now(wm_agg *g)
     size_t n = g->nwant;
     g->nwant = 0;
     if (!grow_sites(g, n) ||
-        !(g->hists = calloc(n * HIST_STRIDE, sizeof *g->hists)))
+        !(g->hists = calloc(n * HIST_BINS, sizeof *g->hists)))
         return 0;
     g->nres = n;
     return 1;
@@ -296,7 +291,7 @@ static site_rec *site_get(wm_agg *g, uint32_t site, wm_space sp, wm_op op)
         return NULL;
     site_rec *r = &g->sites[g->nsites];
     memset(r, 0, sizeof *r);
-    r->hist = g->nsites < g->nres ? g->hists + g->nsites * HIST_STRIDE
+    r->hist = g->nsites < g->nres ? g->hists + g->nsites * HIST_BINS
                                   : calloc(HIST_BINS, sizeof *r->hist);
     if (!r->hist)
         return NULL;

@@ -843,9 +843,9 @@ static int is_ldst(const wm_ptx_module *m, const wmi_insn *in)
 
 /* The sites a chunk's aggregator will most likely see: the ld and st
    instructions of kernel f and of every .func it may call, at most 60
-   (2 KiB and a cache line of histogram each: 124 KiB stay below glibc's
-   128 KiB mmap threshold, on malloc's heap, which launch after launch
-   reuses, where a block of its own would be fresh pages each launch);
+   (2 KiB of histogram each: 120 KiB stay below glibc's 128 KiB mmap
+   threshold, on malloc's heap, which launch after launch reuses, where a
+   block of its own would be fresh pages each launch);
    other sites are allocated when they come (wmi_agg_reserve). */
 static size_t expected_sites(const wm_ptx_module *m, const wmi_func *f)
 {
