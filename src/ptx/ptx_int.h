@@ -375,6 +375,8 @@ typedef struct wmi_func {
     uint32_t reqcluster[3]; /* .reqnctapercluster or 0 */
     int explicit_cluster;   /* .explicitcluster or .reqnctapercluster */
     uint64_t sregs_used;  /* bit SR_x: the function reads that register */
+    int reads_workspace;  /* names %envreg1 or %envreg2: the grid
+                             workspace pointer of a cooperative launch */
     wm_diag *err; /* the body's parse error (located), or NULL: the body
                      was dropped and running the function reports it */
     wmi_param *rets;      /* .func return parameters ... */

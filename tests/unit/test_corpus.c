@@ -1215,6 +1215,43 @@ static void wmma_bits(const char *b)
     wm_agg_free(g);
 }
 
+/* grid.sync() (cooperative groups) on a launch that is no cooperative
+   one: the workspace pointer is null, the kernel's own check traps, and
+   the message says why; block 0's partial, stored before the barrier, is
+   its slice's sum, and nothing after the barrier ran. */
+static void grid_sync(const char *b)
+{
+    enum { G = 4, T = 256, N = 4 * G * T };
+    float in[N], partial[G], total = -1.f;
+    for (int i = 0; i < N; i++)
+        in[i] = (float)(i % 7);
+    for (int i = 0; i < G; i++)
+        partial[i] = -1.f;
+    pi_launch l = pi_dims(G, T);
+    pi_buf(&l, in, sizeof in);
+    pi_buf(&l, partial, sizeof partial);
+    pi_buf(&l, &total, sizeof total);
+    pi_u32(&l, N);
+    wm_ptx_module *m = pi_corpus("grid_sync", b);
+    if (!m)
+        return;
+    wm_ptx_fault ft;
+    CHECK_EQ(pi_run(m, "grid_sum", &l, &ft), WM_ERR_FAULT);
+    CHECK(strstr(ft.msg, "trap instruction executed (the module reads "
+                         "%envreg1/%envreg2, the grid workspace that only a "
+                         "cooperative launch sets") != NULL);
+    CHECK_EQ(ft.cta[0], 0);
+    float want = 0.f; /* block 0's grid-stride slice, summed exactly */
+    for (int t = 0; t < T; t++)
+        for (int k = 0; k < N; k += G * T)
+            want += in[t + k];
+    CHECK(partial[0] == want);
+    for (int i = 1; i < G; i++)
+        CHECK(partial[i] == -1.f);
+    CHECK(total == -1.f);
+    wm_ptx_free(m);
+}
+
 static const corpus_case cases[] = {
     {"cg_reduce", cg_reduce, o3},
     {"reserved_smem", reserved_smem, o3},
@@ -1242,6 +1279,7 @@ static const corpus_case cases[] = {
     {"atom_vec", atom_vec, s90},
     {"sync_count", sync_count, o3},
     {"simd16", simd16, o3},
+    {"grid_sync", grid_sync, o3},
 };
 
 int main(void)

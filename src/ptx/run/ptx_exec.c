@@ -189,6 +189,20 @@ static wm_status fault_unsupported(wmi_cta *c, const wmi_warp *w,
                          "unsupported instruction '%s'", txt);
 }
 
+/* What a trap's message adds: why, where the module reads the grid
+   workspace of a cooperative launch (a null pointer here, which
+   grid.sync() traps on). */
+static const char *trap_why(const wm_ptx_module *m)
+{
+    for (size_t i = 0; i < m->nfuncs; i++)
+        if (m->funcs[i].reads_workspace)
+            return " (the module reads %envreg1/%envreg2, the grid "
+                   "workspace that only a cooperative launch sets, as "
+                   "cooperative groups' grid.sync() does; warpmem does not "
+                   "run cooperative launches, so the pointer is null)";
+    return "";
+}
+
 /* A warp that waits on another (a spin-wait's poll, an mbarrier wait):
    its lanes resume after this instruction once the other warps ran. */
 static void yield_warp(wmi_cta *c, wmi_warp *w, uint32_t act, uint32_t pc)
@@ -568,7 +582,8 @@ warp_loop(wmi_cta *c, wmi_warp *w, const int areg)
             break;
         case OP_TRAP:
             return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_FAULT,
-                                 "trap instruction executed");
+                                 "trap instruction executed%s",
+                                 trap_why(c->m));
         case OP_UNKNOWN:
         case OP_COUNT:
             goto unsupported;
