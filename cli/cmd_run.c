@@ -215,7 +215,7 @@ typedef struct run_opts {
     wm_arch arch; /* --arch; the module's .target may replace the default */
     int is_cu;    /* input is a .cu source, compiled with nvcc */
     unsigned grid[3], block[3], cluster[3];
-    int have_grid, have_block, list, lazy, cluster_np;
+    int have_grid, have_block, list, lazy, cluster_np, coop;
     int progress; /* RUN_PROGRESS_*: --progress, --no-progress */
     int level;    /* --level: CLI_LEVEL_* (sass_tool.h) */
     cli_output output;
@@ -310,6 +310,9 @@ static int kernel_opt(int argc, char **argv, int *i, run_opts *o)
             return -1;
     } else if (strcmp(argv[*i], "--cluster-nonportable") == 0) {
         o->cluster_np = 1;
+        r = 1;
+    } else if (strcmp(argv[*i], "--cooperative") == 0) {
+        o->coop = 1;
         r = 1;
     } else if (strcmp(argv[*i], "--progress") == 0) {
         o->progress = RUN_PROGRESS_ON;
@@ -607,6 +610,7 @@ static int check_params(const run_opts *o, run_state *s)
     s->l.dyn_smem = (size_t)o->smem;
     memcpy(s->l.cluster, o->cluster, sizeof o->cluster);
     s->l.cluster_nonportable = o->cluster_np;
+    s->l.cooperative = o->coop;
     s->l.ctas = o->ctas;
     s->l.ctas_n = o->ctas_n;
     s->l.seed = o->seed;

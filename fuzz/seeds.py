@@ -232,12 +232,12 @@ def tma_seeds():
 # ---- fuzz_cluster --------------------------------------------------------
 
 def cluster(name, ptx, grid=(4, 1, 1), cl=(2, 1, 1), block=64, checks=3,
-            np=0, bufs=1):
+            np=0, bufs=1, coop=0):
     """fuzz_cluster's header: grid x y z, cluster x y z, block / 32,
-    flags (checks, non-portable, every pointer-sized parameter a buffer),
-    then the PTX text."""
+    flags (checks, non-portable, every pointer-sized parameter a buffer,
+    a cooperative launch), then the PTX text."""
     h = u8(*grid) + u8(*cl) + u8(block // 32,
-                                  checks | np << 3 | bufs << 5)
+                                  checks | np << 3 | bufs << 5 | coop << 6)
     put("cluster/" + name, h + ptx.encode())
 
 
@@ -393,6 +393,16 @@ def corpus_cluster_seeds():
                     grid=(8, 1, 1), cl=cl, block=128, checks=3)
 
 
+def corpus_coop_seeds():
+    """The corpus's grid.sync() kernels (tests/corpus/grid_sync.cu) as
+    cooperative launches of 4 CTAs of 256 threads."""
+    head, ks = kernels("tests/corpus/ptx/grid_sync_sm_90.ptx")
+    for k in ks:
+        name = k.split("(")[0].split()[-1]
+        cluster("coop_" + name, head + k, grid=(4, 1, 1), cl=(1, 1, 1),
+                block=256, checks=0, coop=1)
+
+
 def main():
     cache_seeds()
     json_seeds()
@@ -400,6 +410,7 @@ def main():
     tma_seeds()
     cluster_seeds()
     corpus_cluster_seeds()
+    corpus_coop_seeds()
 
 
 if __name__ == "__main__":

@@ -983,7 +983,21 @@ typedef struct wm_ptx_launch {
        --ctas sampling takes whole clusters. */
     unsigned cluster[3];
     int cluster_nonportable;
+    /* A cooperative launch (cudaLaunchCooperativeKernel): every CTA of the
+       grid runs at once, in rounds on one worker, and %envreg1/%envreg2
+       give the grid's workspace, so cooperative groups' grid.sync()
+       works.  At most WM_PTX_MAX_COOP_CTAS CTAs and WM_PTX_MAX_COOP_THREADS
+       threads; not with clusters, --ctas sampling, the hierarchy model or
+       the checks.  0: CTAs run one at a time, and grid.sync() traps on its
+       null workspace. */
+    int cooperative;
 } wm_ptx_launch;
+
+/* A cooperative launch at most: what 132 SMs hold at once, 32 CTAs and
+   2048 threads each (an H100 SXM or H200; CUDA refuses a larger
+   cooperative grid on them). */
+#define WM_PTX_MAX_COOP_CTAS 4224u
+#define WM_PTX_MAX_COOP_THREADS 270336u
 
 /* Addressing of texture coordinates outside the texture (per dimension). */
 typedef enum {

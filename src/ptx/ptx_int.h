@@ -225,7 +225,8 @@ enum {
     X(RSMEM_BEGIN, "%reserved_smem_offset_begin")                             \
     X(RSMEM_END, "%reserved_smem_offset_end")                                 \
     X(RSMEM_CAP, "%reserved_smem_offset_cap")                                 \
-    X(RSMEM_0, "%reserved_smem_offset_0") X(RSMEM_1, "%reserved_smem_offset_1")
+    X(RSMEM_0, "%reserved_smem_offset_0") X(RSMEM_1, "%reserved_smem_offset_1") \
+    X(ENVREG1, "%envreg1") X(ENVREG2, "%envreg2")
 
 /*
  * Reserved shared memory (%reserved_smem_offset_*, used by cooperative
@@ -375,8 +376,6 @@ typedef struct wmi_func {
     uint32_t reqcluster[3]; /* .reqnctapercluster or 0 */
     int explicit_cluster;   /* .explicitcluster or .reqnctapercluster */
     uint64_t sregs_used;  /* bit SR_x: the function reads that register */
-    int reads_workspace;  /* names %envreg1 or %envreg2: the grid
-                             workspace pointer of a cooperative launch */
     wm_diag *err; /* the body's parse error (located), or NULL: the body
                      was dropped and running the function reports it */
     wmi_param *rets;      /* .func return parameters ... */
@@ -704,6 +703,9 @@ typedef struct wmi_cta {
     int cexplicit;
     uint32_t rank;
     struct wmi_cluster *clu;
+    uint64_t workspace; /* a cooperative launch's grid workspace (its
+                           global address: %envreg1 high, %envreg2 low
+                           half), else 0 */
     /* acls[pc - f->first]: how the uniform and lane-affine registers
        treat the instruction (ptx_areg.h's WMI_AC_*), and apv[] the value
        an ld.param of WMI_AC_PARAM loads; NULL when off */
@@ -905,20 +907,24 @@ wm_status wmi_ptx_tex_count(wmi_cta *c, const wm_access *a, uint64_t *addrs,
 enum { WMI_ROUND_DONE, WMI_ROUND_RELEASED, WMI_ROUND_YIELDED };
 wm_status wmi_ptx_cta_round(wmi_cta *c, int *more);
 
-/* The cluster state of one worker: its CTAs and the cluster barrier. */
+/* The cluster state of one worker: its CTAs and the cluster barrier.  A
+   cooperative launch's whole grid is one too (coop): its CTAs run
+   together the same way, each its own cluster of one. */
 typedef struct wmi_cluster {
-    wmi_cta *cta[WMI_MAX_CLUSTER];
+    wmi_cta **cta;     /* n */
     uint32_t n;        /* CTAs */
+    int coop;          /* a cooperative launch's grid, no cluster */
     uint64_t phase;    /* completed phases of barrier.cluster */
     uint32_t arrived;  /* threads arrived in the current phase */
     uint32_t fails;    /* waits that found their phase open, this round */
-    uint8_t *armed[WMI_MAX_CLUSTER]; /* per thread: arrived, not waited */
-    uint64_t *want[WMI_MAX_CLUSTER]; /* per thread: the phase it waits for */
+    uint8_t **armed;   /* per CTA, per thread: arrived, not waited */
+    uint64_t **want;   /* per CTA, per thread: the phase it waits for */
 } wmi_cluster;
 
 /* Allocate / free cluster state for CTAs cta[0..n-1] (wmi_ptx_cta_alloc'd;
-   ptx_cluster_run.c). */
-wmi_cluster *wmi_cluster_new(wmi_cta *const *cta, uint32_t n);
+   ptx_cluster_run.c); coop: the grid of a cooperative launch (n up to
+   WM_PTX_MAX_COOP_CTAS), else a cluster (n up to WMI_MAX_CLUSTER). */
+wmi_cluster *wmi_cluster_new(wmi_cta *const *cta, uint32_t n, int coop);
 void wmi_cluster_free(wmi_cluster *cl);
 /* Run cluster q (linear index in the grid of clusters) to its end
    (ptx_cluster_run.c). */

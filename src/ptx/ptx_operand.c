@@ -125,14 +125,11 @@ uint32_t wmi_parse_find_reg(parser *p, const char *s, size_t n)
             p->f->sregs_used |= (uint64_t)1 << i;
             return SLOT_SREG0 + i;
         }
-    /* %tid / %ntid without component are vectors; %envregN reads 0.
-       %envreg1 and %envreg2 hold the grid workspace of a cooperative
-       launch (cooperative groups' grid.sync()), which is never set. */
-    if (n > 7 && memcmp(s, "%envreg", 7) == 0) {
-        if (n == 8 && (s[7] == '1' || s[7] == '2'))
-            p->f->reads_workspace = 1;
+    /* %tid / %ntid without component are vectors; %envregN reads 0 but
+       for %envreg1 and %envreg2 (special registers above: the grid
+       workspace of a cooperative launch). */
+    if (n > 7 && memcmp(s, "%envreg", 7) == 0)
         return SLOT_ZERO;
-    }
     return WMI_NOREG;
 }
 

@@ -95,6 +95,7 @@ typedef struct pi_launch {
     size_t nargs;
     unsigned threads;
     uint64_t max_steps;
+    int cooperative; /* wm_ptx_launch.cooperative */
 } pi_launch;
 
 /* A 2-D grid of 2-D blocks. */
@@ -243,6 +244,7 @@ static inline wm_status pi_run_agg(const wm_ptx_module *m, const char *name,
     l.dyn_smem = pl->dyn_smem;
     l.threads = pl->threads ? pl->threads : 1;
     l.max_steps = pl->max_steps ? pl->max_steps : 1000000;
+    l.cooperative = pl->cooperative;
     return pi_run_launch(m, name, &l, agg, NULL, ft);
 }
 

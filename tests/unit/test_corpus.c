@@ -1215,40 +1215,65 @@ static void wmma_bits(const char *b)
     wm_agg_free(g);
 }
 
-/* grid.sync() (cooperative groups) on a launch that is no cooperative
-   one: the workspace pointer is null, the kernel's own check traps, and
-   the message says why; block 0's partial, stored before the barrier, is
-   its slice's sum, and nothing after the barrier ran. */
+/* grid.sync() (cooperative groups).  A plain launch: the workspace
+   pointer is null, the kernel's own check traps and the message says
+   why; block 0's partial, stored before the barrier, is its slice's sum
+   and nothing after the barrier ran.  A cooperative launch: every
+   partial and the total are the CPU's sums.  A block that returns before
+   the barrier (grid_sum_early) leaves the others polling: a deadlock. */
+enum { GS_G = 4, GS_T = 256, GS_N = 3 * GS_G * GS_T + 100 };
+
+static void gs_launch(pi_launch *l, float *in, float *partial, float *total,
+                      int n)
+{
+    *l = pi_dims(GS_G, GS_T);
+    pi_buf(l, in, GS_N * sizeof *in);
+    pi_buf(l, partial, GS_G * sizeof *partial);
+    pi_buf(l, total, sizeof *total);
+    pi_u32(l, (uint32_t)n);
+}
+
 static void grid_sync(const char *b)
 {
-    enum { G = 4, T = 256, N = 4 * G * T };
-    float in[N], partial[G], total = -1.f;
-    for (int i = 0; i < N; i++)
-        in[i] = (float)(i % 7);
-    for (int i = 0; i < G; i++)
+    float in[GS_N], partial[GS_G], want[GS_G] = {0}, total = -1.f;
+    for (int i = 0; i < GS_N; i++)
+        in[i] = (float)(i % 7); /* small integers: the sums are exact */
+    for (int i = 0; i < GS_N; i++) /* thread i % (G T) of block i / T % G */
+        want[i % (GS_G * GS_T) / GS_T] += in[i];
+    for (int i = 0; i < GS_G; i++)
         partial[i] = -1.f;
-    pi_launch l = pi_dims(G, T);
-    pi_buf(&l, in, sizeof in);
-    pi_buf(&l, partial, sizeof partial);
-    pi_buf(&l, &total, sizeof total);
-    pi_u32(&l, N);
     wm_ptx_module *m = pi_corpus("grid_sync", b);
     if (!m)
         return;
+    pi_launch l;
+    gs_launch(&l, in, partial, &total, GS_N);
     wm_ptx_fault ft;
     CHECK_EQ(pi_run(m, "grid_sum", &l, &ft), WM_ERR_FAULT);
     CHECK(strstr(ft.msg, "trap instruction executed (the module reads "
                          "%envreg1/%envreg2, the grid workspace that only a "
                          "cooperative launch sets") != NULL);
     CHECK_EQ(ft.cta[0], 0);
-    float want = 0.f; /* block 0's grid-stride slice, summed exactly */
-    for (int t = 0; t < T; t++)
-        for (int k = 0; k < N; k += G * T)
-            want += in[t + k];
-    CHECK(partial[0] == want);
-    for (int i = 1; i < G; i++)
+    CHECK(partial[0] == want[0]);
+    for (int i = 1; i < GS_G; i++)
         CHECK(partial[i] == -1.f);
     CHECK(total == -1.f);
+
+    l.cooperative = 1;
+    CHECK_EQ(pi_run(m, "grid_sum", &l, &ft), WM_OK);
+    float sum = 0.f;
+    for (int i = 0; i < GS_G; i++) {
+        CHECK(partial[i] == want[i]);
+        sum += want[i];
+    }
+    CHECK(total == sum);
+
+    /* blocks 2 and 3 have no slice (n = 2 blocks' threads) and return */
+    gs_launch(&l, in, partial, &total, 2 * GS_T);
+    l.cooperative = 1;
+    CHECK_EQ(pi_run(m, "grid_sum_early", &l, &ft), WM_ERR_FAULT);
+    CHECK(strstr(ft.msg, "cooperative launch deadlock: in 1000 rounds no "
+                         "CTA exited or passed a barrier") != NULL);
+    CHECK(ft.cta[0] < 2);
     wm_ptx_free(m);
 }
 

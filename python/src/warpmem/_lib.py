@@ -128,7 +128,8 @@ class Launch(Structure):
                 ("progress_ud", c_void_p), ("max_total_steps", c_uint64),
                 ("cache", c_void_p), ("check", c_void_p),
                 ("textures", c_void_p), ("ntextures", c_size_t),
-                ("cluster", c_uint * 3), ("cluster_nonportable", c_int)]
+                ("cluster", c_uint * 3), ("cluster_nonportable", c_int),
+                ("cooperative", c_int)]
 
 
 class Result(Structure):

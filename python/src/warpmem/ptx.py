@@ -417,7 +417,8 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
             on_hazard: str = "warn", on_fault: "str | None" = None,
             names: "Sequence[str] | None" = None,
             cluster: "int | Sequence[int] | None" = None,
-            cluster_nonportable: bool = False, scratch: int = 0) -> Report:
+            cluster_nonportable: bool = False, scratch: int = 0,
+            cooperative: bool = False) -> Report:
     """Interpret ``kernel`` of a PTX module on the CPU and report its memory
     traffic per source line.
 
@@ -465,6 +466,11 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
         Bytes of zeroed memory for Triton's ``global_scratch`` pointer
         (the launch's whole allocation; 0: null, as when the kernel asks
         for none).
+    cooperative
+        A cooperative launch (``cudaLaunchCooperativeKernel``, the CLI's
+        ``--cooperative``): every CTA runs at once, so cooperative groups'
+        ``grid.sync()`` works; at most 4224 CTAs and 270336 threads, not
+        with ``check``, ``cache``, clusters or sampled ``ctas``.
     """
     on_hazard = C.action("on_hazard", on_hazard)
     on_fault = C.action("on_fault", on_fault if on_fault is not None else
@@ -518,6 +524,7 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     if cluster is not None:
         lch.cluster[:] = _dims(cluster, "cluster")
     lch.cluster_nonportable = int(bool(cluster_nonportable))
+    lch.cooperative = int(bool(cooperative))
     g = lib.wm_agg_new(ctypes.byref(a))
     if not g:
         lib.wm_cache_free(cch)

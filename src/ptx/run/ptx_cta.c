@@ -184,7 +184,9 @@ static void fill_sregs(wmi_cta *c)
             {SR_AGGR_SMEM, c->smem_bytes},
             {SR_RSMEM_BEGIN, rbegin},   {SR_RSMEM_END, rbegin + WMI_RESERVED_SMEM},
             {SR_RSMEM_CAP, WMI_RESERVED_SMEM}, {SR_RSMEM_0, rbegin},
-            {SR_RSMEM_1, rbegin + 16}};
+            {SR_RSMEM_1, rbegin + 16},
+            {SR_ENVREG1, c->workspace >> 32},
+            {SR_ENVREG2, c->workspace & 0xffffffffu}};
         for (size_t k = 0; k < WM_ARRAY_LEN(same); k++)
             for (unsigned l = 0; l < 32; l++)
                 R[SLOT_SREG0 + same[k][0]][l] = same[k][1];

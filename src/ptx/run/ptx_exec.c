@@ -189,17 +189,20 @@ static wm_status fault_unsupported(wmi_cta *c, const wmi_warp *w,
                          "unsupported instruction '%s'", txt);
 }
 
-/* What a trap's message adds: why, where the module reads the grid
-   workspace of a cooperative launch (a null pointer here, which
-   grid.sync() traps on). */
-static const char *trap_why(const wm_ptx_module *m)
+/* What a trap's message adds: why, where a launch that is not
+   cooperative runs a module that reads the grid workspace of a
+   cooperative launch (a null pointer then, which grid.sync() traps on). */
+static const char *trap_why(const wmi_cta *c)
 {
-    for (size_t i = 0; i < m->nfuncs; i++)
-        if (m->funcs[i].reads_workspace)
+    const uint64_t ws = (uint64_t)1 << SR_ENVREG1 | (uint64_t)1 << SR_ENVREG2;
+    if (c->workspace)
+        return "";
+    for (size_t i = 0; i < c->m->nfuncs; i++)
+        if (c->m->funcs[i].sregs_used & ws)
             return " (the module reads %envreg1/%envreg2, the grid "
                    "workspace that only a cooperative launch sets, as "
-                   "cooperative groups' grid.sync() does; warpmem does not "
-                   "run cooperative launches, so the pointer is null)";
+                   "cooperative groups' grid.sync() does: launch it as a "
+                   "cooperative one, --cooperative)";
     return "";
 }
 
@@ -583,7 +586,7 @@ warp_loop(wmi_cta *c, wmi_warp *w, const int areg)
         case OP_TRAP:
             return wmi_ptx_fault(c, w, first_lane(m), pc, WM_ERR_FAULT,
                                  "trap instruction executed%s",
-                                 trap_why(c->m));
+                                 trap_why(c));
         case OP_UNKNOWN:
         case OP_COUNT:
             goto unsupported;

@@ -122,10 +122,13 @@ typedef struct job {
                              CTA: clusters), NULL = 0..nsel-1 */
     uint64_t nsel;
     unsigned cdim[3];     /* cluster shape (1,1,1: none) */
-    uint32_t csize;       /* CTAs per cluster */
+    uint32_t csize;       /* CTAs per cluster (cooperative: the grid's) */
     int inline_progress;  /* one worker, the caller: it calls l->progress */
     int cexplicit;
     int use_clu;          /* a wmi_cluster per worker (ptx_cluster.c) */
+    int coop;             /* a cooperative launch: the grid is the one
+                             wmi_cluster, each CTA its own cluster of one */
+    uint64_t workspace;   /* cooperative: the grid workspace's address */
     uint32_t nchunks;
     wm_agg **aggs;           /* one per chunk (NULL entries if no agg) */
     wmi_cache_feeder *feeder; /* with l->cache: per-chunk recorders */
@@ -325,27 +328,34 @@ static void cta_init(job *j, wmi_cta *cp)
     }
     memcpy(c.cdim, j->cdim, sizeof c.cdim);
     c.cexplicit = j->cexplicit;
+    c.workspace = j->workspace;
     *cp = c;
 }
 
-/* The CTAs of a cluster, each allocated (ptx_cluster.c runs them), with
-   the first in *c; 0 when out of memory (what was allocated freed). */
+/* The CTAs of a cluster (or of a cooperative grid), each allocated
+   (ptx_cluster.c runs them), with the first in *c and the others in
+   more[0 .. csize - 2]; 0 when out of memory (what was allocated
+   freed). */
 static int cluster_alloc(job *j, wmi_cta *c, wmi_cta *more)
 {
-    wmi_cta *cs[WMI_MAX_CLUSTER];
+    wmi_cta **cs = calloc(j->csize, sizeof *cs);
+    if (!cs)
+        return 0;
     int ok = 1;
     for (uint32_t r = 0; r < j->csize; r++) {
         cs[r] = r ? &more[r - 1] : c;
         cta_init(j, cs[r]);
-        cs[r]->rank = r;
+        cs[r]->rank = j->coop ? 0 : r; /* (a cooperative CTA is a cluster
+                                          of one) */
         ok = ok && wmi_ptx_cta_alloc(cs[r]) == WM_OK;
     }
-    wmi_cluster *cl = ok ? wmi_cluster_new(cs, j->csize) : NULL;
+    wmi_cluster *cl = ok ? wmi_cluster_new(cs, j->csize, j->coop) : NULL;
     for (uint32_t r = 0; r < j->csize; r++)
         cs[r]->clu = cl;
     if (!cl)
         for (uint32_t r = 0; r < j->csize; r++)
             wmi_ptx_cta_free(cs[r]);
+    free(cs);
     return cl != NULL;
 }
 
@@ -360,9 +370,11 @@ static void report_progress(const job *j)
 static void *worker(void *arg)
 {
     job *j = arg;
-    wmi_cta c, more[WMI_MAX_CLUSTER - 1];
+    wmi_cta c, *more = NULL;
     if (j->use_clu) {
-        if (!cluster_alloc(j, &c, more)) {
+        more = calloc(j->csize, sizeof *more); /* (csize - 1 used) */
+        if (!more || !cluster_alloc(j, &c, more)) {
+            free(more);
             j->oom = WM_ERR_NOMEM;
             return NULL;
         }
@@ -391,6 +403,7 @@ static void *worker(void *arg)
         for (uint32_t r = 0; r + 1 < j->csize; r++)
             wmi_ptx_cta_free(&more[r]);
     }
+    free(more);
     wmi_ptx_cta_free(&c);
     return NULL;
 }
@@ -606,6 +619,41 @@ static wm_status select_clusters(const wm_ptx_launch *l, const unsigned cd[3],
     return WM_OK;
 }
 
+/* What a cooperative launch runs without: all its CTAs at once, one
+   wmi_cluster of the grid (checked: geometry and clusters). */
+static wm_status check_coop(const wm_ptx_module *m, const wmi_func *f,
+                            const wm_ptx_launch *l, const unsigned cdim[3],
+                            wm_ptx_fault *fault)
+{
+    if (!l->cooperative)
+        return WM_OK;
+    uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    uint64_t t = n * l->block[0] * l->block[1] * l->block[2];
+    if (n > WM_PTX_MAX_COOP_CTAS || t > WM_PTX_MAX_COOP_THREADS)
+        return launch_error(fault, "a cooperative launch of %llu CTAs, %llu "
+                            "threads: at most %u CTAs and %u threads run at "
+                            "once (132 SMs x 32 CTAs, x 2048 threads: what "
+                            "an H100 or H200 holds)",
+                            (unsigned long long)n, (unsigned long long)t,
+                            WM_PTX_MAX_COOP_CTAS, WM_PTX_MAX_COOP_THREADS);
+    if (cdim[0] * cdim[1] * cdim[2] > 1 || uses_cluster_ops(m, f))
+        return launch_error(fault, "a cooperative launch with clusters is "
+                            "not run");
+    if (l->ctas != WM_PTX_CTAS_ALL && l->ctas_n < n)
+        return launch_error(fault, "a cooperative launch runs every CTA: "
+                            "its grid barrier waits for all of them, so it "
+                            "cannot be sampled");
+    if (l->check)
+        return launch_error(fault, "the checks do not run on a cooperative "
+                            "launch (its CTAs run together; the checker "
+                            "follows one CTA at a time)");
+    if (l->cache)
+        return launch_error(fault, "the hierarchy model does not run on a "
+                            "cooperative launch (its CTAs run together; the "
+                            "model takes one CTA at a time)");
+    return WM_OK;
+}
+
 wm_status wm_ptx_launch_check(const wm_ptx_module *m, size_t k,
                               const wm_ptx_launch *l, wm_ptx_fault *fault)
 {
@@ -621,7 +669,9 @@ wm_status wm_ptx_launch_check(const wm_ptx_module *m, size_t k,
     unsigned cdim[3];
     int cexplicit;
     wm_status st = check_geometry(f, l, fault, &smem);
-    return st != WM_OK ? st : check_cluster(f, l, fault, cdim, &cexplicit);
+    if (st == WM_OK)
+        st = check_cluster(f, l, fault, cdim, &cexplicit);
+    return st != WM_OK ? st : check_coop(m, f, l, cdim, fault);
 }
 
 /* The module-scope .global/.const variable called name, or NULL. */
@@ -713,8 +763,9 @@ static wm_status check_launch(const wm_ptx_module *m, const wmi_func *f,
                             "arguments given", f->pretty, f->nparams, l->nargs);
     if (l->nargs >= WMI_MAX_GLOBAL_BUFS)
         return launch_error(fault, "too many arguments");
-    /* parameter buffer and global windows */
-    if (l->nargs + l->nextra >= WMI_MAX_GLOBAL_BUFS)
+    /* parameter buffer and global windows (a cooperative launch's grid
+       workspace one more) */
+    if (l->nargs + l->nextra + (l->cooperative != 0) >= WMI_MAX_GLOBAL_BUFS)
         return launch_error(fault, "too many buffers");
     for (size_t i = 0; i < l->ntextures; i++) { /* ptx_tex.c */
         char why[160];
@@ -745,14 +796,21 @@ static wm_status check_launch(const wm_ptx_module *m, const wmi_func *f,
 typedef struct launch_mem {
     uint8_t *params;
     wmi_gbuf *gbufs;
-    uint8_t *gdata; /* the module's .global/.const data */
+    uint8_t *gdata;     /* the module's .global/.const data */
+    uint8_t *workspace; /* a cooperative launch's grid workspace, or NULL */
 } launch_mem;
+
+/* The grid workspace of a cooperative launch: zeroed bytes, the window
+   after the extra buffers' (the module data's stays the last one).
+   grid.sync() counts the CTAs in at byte 4. */
+#define COOP_WORKSPACE 64u
 
 static void launch_mem_free(launch_mem *lm)
 {
     free(lm->params);
     free(lm->gbufs);
     free(lm->gdata);
+    free(lm->workspace);
 }
 
 /* Lays out the parameter bytes and windows of l's arguments. */
@@ -791,11 +849,14 @@ static wm_status launch_mem_new(const wm_ptx_module *m, const wmi_func *f,
                                 const wm_ptx_launch *l, const wmi_var **gv,
                                 launch_mem *lm, wm_ptx_fault *fault)
 {
+    size_t nws = l->nargs + l->nextra, nwin = nws + 1 + (l->cooperative != 0);
     lm->params = calloc(f->param_bytes + 8, 1);
-    lm->gbufs = calloc(l->nargs + l->nextra + 1, sizeof *lm->gbufs);
+    lm->gbufs = calloc(nwin, sizeof *lm->gbufs);
     /* calloc: the zero pages of a large .global stay untouched */
     lm->gdata = calloc(m->gbytes + 16, 1);
-    if (!lm->params || !lm->gbufs || !lm->gdata) {
+    lm->workspace = l->cooperative ? calloc(COOP_WORKSPACE, 1) : NULL;
+    if (!lm->params || !lm->gbufs || !lm->gdata ||
+        (l->cooperative && !lm->workspace)) {
         launch_mem_free(lm);
         return WM_ERR_NOMEM;
     }
@@ -808,8 +869,12 @@ static wm_status launch_mem_new(const wm_ptx_module *m, const wmi_func *f,
         lm->gbufs[l->nargs + j].p = l->extra[j].buf;
         lm->gbufs[l->nargs + j].bytes = l->extra[j].bytes;
     }
-    lm->gbufs[l->nargs + l->nextra].p = lm->gdata;
-    lm->gbufs[l->nargs + l->nextra].bytes = m->gbytes;
+    if (lm->workspace) {
+        lm->gbufs[nws].p = lm->workspace;
+        lm->gbufs[nws].bytes = COOP_WORKSPACE;
+    }
+    lm->gbufs[nwin - 1].p = lm->gdata; /* the last: WMI_MAX_GLOBAL_BUFS */
+    lm->gbufs[nwin - 1].bytes = m->gbytes;
     wm_status st = bind_args(f, l, lm, fault);
     if (st != WM_OK)
         launch_mem_free(lm);
@@ -967,12 +1032,16 @@ static wm_status run_job(const wm_ptx_module *m, const wmi_func *f,
     unsigned cdim[3];
     int cexplicit;
     wm_status st = check_cluster(f, l, fault, cdim, &cexplicit);
+    if (st == WM_OK)
+        st = check_coop(m, f, l, cdim, fault);
     if (st != WM_OK)
         return st;
-    uint32_t csize = cdim[0] * cdim[1] * cdim[2];
-    int use_clu = csize > 1 || uses_cluster_ops(m, f);
-    st = select_ctas(l, agg, nctas, &nsel, &list);
-    if (st == WM_OK && use_clu)
+    /* a cooperative launch: its grid is the one unit, run together */
+    int coop = l->cooperative != 0;
+    uint32_t csize = coop ? (uint32_t)nctas : cdim[0] * cdim[1] * cdim[2];
+    int use_clu = coop || csize > 1 || uses_cluster_ops(m, f);
+    st = select_ctas(l, agg, coop ? 1 : nctas, &nsel, &list);
+    if (st == WM_OK && use_clu && !coop)
         st = select_clusters(l, cdim, &nsel, &list);
     if (st != WM_OK) {
         free(list);
@@ -996,7 +1065,10 @@ static wm_status run_job(const wm_ptx_module *m, const wmi_func *f,
     j.f = f;
     j.l = l;
     j.gbufs = lm->gbufs;
-    j.ngbufs = (uint32_t)(l->nargs + l->nextra) + 1;
+    j.ngbufs = (uint32_t)(l->nargs + l->nextra) + 1 + (uint32_t)coop;
+    j.coop = coop;
+    if (coop) /* the window after the extra buffers' (launch_mem_new) */
+        j.workspace = wm_ptx_extra_address(l->nargs, l->nextra);
     j.params = lm->params;
     j.smem_bytes = smem;
     j.list = list;
