@@ -7,7 +7,9 @@
 // finds its workspace pointer (%envreg1/%envreg2) null and traps, which
 // the fault message explains.  grid_sum_early is the same with a bug: a
 // block whose slice is empty returns before the barrier, which then
-// waits for it for ever (a deadlock, reported).
+// waits for it for ever (a deadlock, reported).  jacobi_grid is a
+// persistent kernel: `iters` smoothing steps over the whole array, a grid
+// barrier after each, which reuses the barrier word every time.
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
@@ -60,4 +62,20 @@ extern "C" __global__ void grid_sum_early(const float *in, float *partial,
     grid.sync();
     if (grid.thread_rank() == 0)
         *total = partial[0];
+}
+
+extern "C" __global__ void jacobi_grid(float *a, float *b, int n, int iters)
+{
+    cg::grid_group grid = cg::this_grid();
+    for (int t = 0; t < iters; t++) {
+        for (int i = grid.thread_rank(); i < n; i += grid.size()) {
+            float l = i > 0 ? a[i - 1] : a[i];
+            float r = i < n - 1 ? a[i + 1] : a[i];
+            b[i] = 0.25f * l + 0.5f * a[i] + 0.25f * r;
+        }
+        grid.sync();
+        float *x = a;
+        a = b;
+        b = x;
+    }
 }

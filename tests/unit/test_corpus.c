@@ -1277,6 +1277,38 @@ static void grid_sync(const char *b)
     wm_ptx_free(m);
 }
 
+/* A persistent kernel: 6 smoothing steps over 3000 floats on 4 CTAs of 128
+   threads, a grid barrier after each (the barrier word reused 6 times),
+   against the CPU's steps.  Every value is exact (integers below 1024 and
+   two more fraction bits a step), so rounding and fma contraction agree. */
+static void jacobi_grid(const char *b)
+{
+    enum { N = 3000, IT = 6 };
+    static float x[2][N], want[2][N];
+    for (int i = 0; i < N; i++)
+        x[0][i] = want[0][i] = (float)(i * 37 % 1000);
+    for (int t = 0; t < IT; t++) {
+        const float *a = want[t % 2];
+        float *o = want[(t + 1) % 2];
+        for (int i = 0; i < N; i++)
+            o[i] = 0.25f * a[i > 0 ? i - 1 : i] + 0.5f * a[i] +
+                   0.25f * a[i < N - 1 ? i + 1 : i];
+    }
+    wm_ptx_module *m = pi_corpus("grid_sync", b);
+    if (!m)
+        return;
+    pi_launch l = pi_dims(4, 128);
+    pi_buf(&l, x[0], sizeof x[0]);
+    pi_buf(&l, x[1], sizeof x[1]);
+    pi_u32(&l, N);
+    pi_u32(&l, IT);
+    l.cooperative = 1;
+    wm_ptx_fault ft;
+    CHECK_EQ(pi_run(m, "jacobi_grid", &l, &ft), WM_OK);
+    CHECK(memcmp(x[IT % 2], want[IT % 2], sizeof x[0]) == 0);
+    wm_ptx_free(m);
+}
+
 static const corpus_case cases[] = {
     {"cg_reduce", cg_reduce, o3},
     {"reserved_smem", reserved_smem, o3},
@@ -1305,6 +1337,7 @@ static const corpus_case cases[] = {
     {"sync_count", sync_count, o3},
     {"simd16", simd16, o3},
     {"grid_sync", grid_sync, o3},
+    {"jacobi_grid", jacobi_grid, o3},
 };
 
 int main(void)
