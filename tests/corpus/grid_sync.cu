@@ -26,10 +26,10 @@ __device__ float block_sum(float v, float *s)
     return s[0];
 }
 
-extern "C" __global__ void grid_sum(const float *in, float *partial,
-                                    float *total, int n)
+/* The grid-stride sum of in[] by this block's threads; thread 0 stores it
+   as the block's partial. */
+__device__ void slice_sum(const float *in, float *partial, int n, float *s)
 {
-    __shared__ float s[256];
     cg::grid_group grid = cg::this_grid();
     float v = 0.f;
     for (int i = grid.thread_rank(); i < n; i += grid.size())
@@ -37,6 +37,14 @@ extern "C" __global__ void grid_sum(const float *in, float *partial,
     float b = block_sum(v, s);
     if (threadIdx.x == 0)
         partial[blockIdx.x] = b;
+}
+
+extern "C" __global__ void grid_sum(const float *in, float *partial,
+                                    float *total, int n)
+{
+    __shared__ float s[256];
+    cg::grid_group grid = cg::this_grid();
+    slice_sum(in, partial, n, s);
     grid.sync();
     if (grid.thread_rank() == 0) {
         float t = 0.f;
@@ -53,12 +61,7 @@ extern "C" __global__ void grid_sum_early(const float *in, float *partial,
     cg::grid_group grid = cg::this_grid();
     if (blockIdx.x * blockDim.x >= (unsigned)n)
         return; /* the bug: this block never reaches grid.sync() */
-    float v = 0.f;
-    for (int i = grid.thread_rank(); i < n; i += grid.size())
-        v += in[i];
-    float b = block_sum(v, s);
-    if (threadIdx.x == 0)
-        partial[blockIdx.x] = b;
+    slice_sum(in, partial, n, s);
     grid.sync();
     if (grid.thread_rank() == 0)
         *total = partial[0];
