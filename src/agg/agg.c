@@ -61,7 +61,6 @@ struct wm_agg {
 
 enum { HIST_BINS = WM_HIST_MAX + 1 };
 
-
 void wmi_agg_set_tap(wm_agg *g, wmi_agg_tap tap, void *ud)
 {
     g->tap = tap;

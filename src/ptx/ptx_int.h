@@ -919,7 +919,15 @@ typedef struct wmi_cluster {
     uint32_t fails;    /* waits that found their phase open, this round */
     uint8_t **armed;   /* per CTA, per thread: arrived, not waited */
     uint64_t **want;   /* per CTA, per thread: the phase it waits for */
+    int *done;         /* per CTA: all its threads exited (this run) */
 } wmi_cluster;
+
+/* The thread-block cluster c belongs to, NULL when it is a cluster of one
+   (no wmi_cluster, or a cooperative grid's CTA). */
+static inline wmi_cluster *wmi_cta_cluster(const wmi_cta *c)
+{
+    return c->clu && !c->clu->coop ? c->clu : NULL;
+}
 
 /* Allocate / free cluster state for CTAs cta[0..n-1] (wmi_ptx_cta_alloc'd;
    ptx_cluster_run.c); coop: the grid of a cooperative launch (n up to

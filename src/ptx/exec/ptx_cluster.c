@@ -118,7 +118,8 @@ wm_status wmi_ptx_mapa(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                        uint32_t pc, uint32_t m)
 {
     uint64_t (*R)[32] = w->r;
-    uint32_t n = c->clu ? c->clu->n : 1;
+    const wmi_cluster *cl = wmi_cta_cluster(c);
+    uint32_t n = cl ? cl->n : 1;
     for (unsigned l = 0; l < 32; l++) {
         if (!(m >> l & 1))
             continue;

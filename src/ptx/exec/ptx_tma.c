@@ -437,7 +437,8 @@ static wm_status tma_lane(wmi_cta *c, wmi_warp *w, unsigned l, uint32_t pc,
     /* .multicast::cluster: the box lands at the same offsets of every CTA
        of ctaMask, each completing on its own mbarrier; counted once */
     uint32_t mslot = (in->rnd & TMA_F_IM2COL) ? in->d : in->d2;
-    uint32_t mask = (uint16_t)R[mslot][l], n = c->clu && !c->clu->coop ? c->clu->n : 1;
+    const wmi_cluster *cl = wmi_cta_cluster(c);
+    uint32_t mask = (uint16_t)R[mslot][l], n = cl ? cl->n : 1;
     if (mask >> n)
         return wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
                              "multicast ctaMask 0x%x names CTAs outside the "

@@ -42,7 +42,8 @@ wmi_cluster *wmi_cluster_new(wmi_cta *const *cta, uint32_t n, int coop)
     cl->cta = calloc(n, sizeof *cl->cta);
     cl->armed = calloc(n, sizeof *cl->armed);
     cl->want = calloc(n, sizeof *cl->want);
-    if (!cl->cta || !cl->armed || !cl->want) {
+    cl->done = calloc(n, sizeof *cl->done);
+    if (!cl->cta || !cl->armed || !cl->want || !cl->done) {
         wmi_cluster_free(cl);
         return NULL;
     }
@@ -69,10 +70,11 @@ void wmi_cluster_free(wmi_cluster *cl)
     free(cl->cta);
     free(cl->armed);
     free(cl->want);
+    free(cl->done);
     free(cl);
 }
 
-static wm_status rounds(wmi_cluster *cl, int *done);
+static wm_status rounds(wmi_cluster *cl);
 
 wm_status wmi_cluster_run(wmi_cluster *cl, uint64_t q)
 {
@@ -83,10 +85,6 @@ wm_status wmi_cluster_run(wmi_cluster *cl, uint64_t q)
     unsigned base[3] = {(unsigned)(q % ncx * cd[0]),
                         (unsigned)(q / ncx % ncy * cd[1]),
                         (unsigned)(q / (ncx * ncy) * cd[2])};
-    int few[WMI_MAX_CLUSTER];
-    int *done = cl->n <= WMI_MAX_CLUSTER ? few : calloc(cl->n, sizeof *done);
-    if (!done)
-        return WM_ERR_NOMEM;
     cl->phase = 0;
     cl->arrived = 0;
     for (uint32_t r = 0; r < cl->n; r++) {
@@ -101,11 +99,9 @@ wm_status wmi_cluster_run(wmi_cluster *cl, uint64_t q)
         if (c->chk) /* in rank order: rank 0 starts the cluster's clocks */
             wmi_check_cta_begin(c);
         memset(cl->armed[r], 0, c->nwarps * 32u);
-        done[r] = 0;
+        cl->done[r] = 0;
     }
-    wm_status st = rounds(cl, done);
-    if (done != few)
-        free(done);
+    wm_status st = rounds(cl);
     /* each CTA's warp instructions: the steps that passed the budget */
     for (uint32_t r = 0; r < cl->n; r++) {
         wmi_cta *c = cl->cta[r];
@@ -116,11 +112,11 @@ wm_status wmi_cluster_run(wmi_cluster *cl, uint64_t q)
 
 /* The fault of a cooperative grid whose CTAs only poll: the first CTA
    that has not exited, where its first waiting or polling lane is. */
-static wm_status coop_stuck(wmi_cluster *cl, const int *done)
+static wm_status coop_stuck(wmi_cluster *cl)
 {
     for (uint32_t r = 0; r < cl->n; r++) {
         wmi_cta *c = cl->cta[r];
-        if (done[r])
+        if (cl->done[r])
             continue;
         for (uint32_t i = 0; i < c->nwarps; i++) {
             const wmi_warp *w = &c->warps[i];
@@ -140,8 +136,9 @@ static wm_status coop_stuck(wmi_cluster *cl, const int *done)
 }
 
 /* Rounds of the cluster's CTAs until all exited or one faults. */
-static wm_status rounds(wmi_cluster *cl, int *done)
+static wm_status rounds(wmi_cluster *cl)
 {
+    int *done = cl->done;
     uint32_t idle = 0; /* cooperative: passes in a row that only polled */
     for (;;) {
         uint64_t steps = 0, after = 0;
@@ -168,7 +165,7 @@ static wm_status rounds(wmi_cluster *cl, int *done)
         if (cl->coop) {
             idle = busy ? 0 : idle + 1;
             if (idle >= COOP_IDLE)
-                return coop_stuck(cl, done);
+                return coop_stuck(cl);
             continue; /* (no cluster barrier) */
         }
         for (uint32_t r = 0; r < cl->n; r++)

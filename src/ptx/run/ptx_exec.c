@@ -323,7 +323,10 @@ static wm_status exec_bar(wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
 
 
 /* The dispatch switch: one case per opcode, each a few lines calling its
-   helper (the one function allowed to be long).  areg: the warp tracks
+   helper.  It stays one function, long as it is: pc, act, R and the code
+   end live in registers across every case and the loop's jump, which a
+   split into per-group functions would pass through memory on each
+   instruction (the interpreter's hottest loop).  areg: the warp tracks
    uniform and lane-affine registers (ptx_exec_areg.h); a constant where
    wmi_ptx_warp_run expands the loop, once with the tracking and once
    without, so that a run without it runs the loop it ran before. */

@@ -173,7 +173,8 @@ uint8_t *wmi_ptx_dsmem(wmi_cta *c, const wmi_warp *w, unsigned l,
                        const char *what)
 {
     uint64_t rank = (addr >> WMI_DSMEM_SHIFT) - 1, off = addr & WMI_DSMEM_OFF;
-    if (!c->clu || c->clu->coop || rank >= c->clu->n || (addr >> 32)) {
+    const wmi_cluster *cl = wmi_cta_cluster(c);
+    if (!cl || rank >= cl->n || (addr >> 32)) {
         wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
                       "out-of-bounds shared %s of %u bytes at shared "
                       "address 0x%llx (not in the block's %llu bytes nor "
@@ -182,7 +183,7 @@ uint8_t *wmi_ptx_dsmem(wmi_cta *c, const wmi_warp *w, unsigned l,
                       (unsigned long long)c->smem_bytes);
         return NULL;
     }
-    wmi_cta *t = c->clu->cta[rank];
+    wmi_cta *t = cl->cta[rank];
     if (t->exited >= t->nthreads) {
         wmi_ptx_fault(c, w, l, pc, WM_ERR_FAULT,
                       "distributed shared %s of %u bytes at offset %llu of "

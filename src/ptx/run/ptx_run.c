@@ -796,6 +796,8 @@ static wm_status check_launch(const wm_ptx_module *m, const wmi_func *f,
 typedef struct launch_mem {
     uint8_t *params;
     wmi_gbuf *gbufs;
+    uint32_t ngbufs;    /* windows: arguments, extra buffers, the grid
+                           workspace, the module data (the last) */
     uint8_t *gdata;     /* the module's .global/.const data */
     uint8_t *workspace; /* a cooperative launch's grid workspace, or NULL */
 } launch_mem;
@@ -869,6 +871,7 @@ static wm_status launch_mem_new(const wm_ptx_module *m, const wmi_func *f,
         lm->gbufs[l->nargs + j].p = l->extra[j].buf;
         lm->gbufs[l->nargs + j].bytes = l->extra[j].bytes;
     }
+    lm->ngbufs = (uint32_t)nwin;
     if (lm->workspace) {
         lm->gbufs[nws].p = lm->workspace;
         lm->gbufs[nws].bytes = COOP_WORKSPACE;
@@ -1065,9 +1068,9 @@ static wm_status run_job(const wm_ptx_module *m, const wmi_func *f,
     j.f = f;
     j.l = l;
     j.gbufs = lm->gbufs;
-    j.ngbufs = (uint32_t)(l->nargs + l->nextra) + 1 + (uint32_t)coop;
+    j.ngbufs = lm->ngbufs;
     j.coop = coop;
-    if (coop) /* the window after the extra buffers' (launch_mem_new) */
+    if (lm->workspace) /* the window after the extra buffers' */
         j.workspace = wm_ptx_extra_address(l->nargs, l->nextra);
     j.params = lm->params;
     j.smem_bytes = smem;
