@@ -14,7 +14,7 @@
  *           every 8-byte parameter a buffer (bit 5), a cooperative
  *           launch (bit 6: the whole grid at once, grid.sync()'s
  *           workspace in %envreg1/%envreg2; the library refuses it with
- *           clusters or checks, so the checked runs are left out).
+ *           clusters, and checks past 1024 warps).
  * Parameters as fuzz_ptx gives them (fuzz_launch.h: 4 KiB buffers for
  * the even-numbered 8-byte ones, scalars of 64; with bit 5 a buffer for
  * each 8-byte one: the corpus kernels take (in, out, n)), 2 000 steps
@@ -146,8 +146,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wm_ptx_fault ft;
     wm_status st = g ? fuzz_twin_run(m, &l, g, &ft) : WM_ERR_NOMEM;
     wm_agg_free(g);
-    if (st != WM_ERR_ARG && st != WM_ERR_NOMEM && (h[7] & 7) &&
-        !l.cooperative) {
+    if (st != WM_ERR_ARG && st != WM_ERR_NOMEM && (h[7] & 7)) {
         fuzz_twin_checked(m, &l);
         checked(m, &l, &arch, h[7]);
     }

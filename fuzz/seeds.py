@@ -395,12 +395,19 @@ def corpus_cluster_seeds():
 
 def corpus_coop_seeds():
     """The corpus's grid.sync() kernels (tests/corpus/grid_sync.cu) as
-    cooperative launches of 4 CTAs of 256 threads."""
+    cooperative launches of 4 CTAs of 256 threads, and the race suite's
+    (tests/check/race_suite.cu, a clean and a racy grid sum) checked."""
     head, ks = kernels("tests/corpus/ptx/grid_sync_sm_90.ptx")
     for k in ks:
         name = k.split("(")[0].split()[-1]
         cluster("coop_" + name, head + k, grid=(4, 1, 1), cl=(1, 1, 1),
                 block=256, checks=0, coop=1)
+    head, ks = kernels("tests/check/ptx/race_suite_sm_90.ptx")
+    for k in ks:
+        name = k.split("(")[0].split()[-1]
+        if name.startswith("grid_sync_"):
+            cluster("coop_checked_" + name, head + k, grid=(4, 1, 1),
+                    cl=(1, 1, 1), block=64, checks=7, coop=1)
 
 
 def main():

@@ -987,9 +987,11 @@ typedef struct wm_ptx_launch {
        grid runs at once, in rounds on one worker, and %envreg1/%envreg2
        give the grid's workspace, so cooperative groups' grid.sync()
        works.  At most WM_PTX_MAX_COOP_CTAS CTAs and WM_PTX_MAX_COOP_THREADS
-       threads; not with clusters, --ctas sampling, the hierarchy model or
-       the checks.  0: CTAs run one at a time, and grid.sync() traps on its
-       null workspace. */
+       threads; not with clusters, --ctas sampling or the hierarchy model;
+       checked (the whole grid is the checker's one unit) up to
+       WM_PTX_MAX_COOP_CHECK_WARPS warps and WM_PTX_MAX_COOP_CHECK_SMEM
+       bytes of shared memory in all.  0: CTAs run one at a time, and
+       grid.sync() traps on its null workspace. */
     int cooperative;
 } wm_ptx_launch;
 
@@ -998,6 +1000,11 @@ typedef struct wm_ptx_launch {
    cooperative grid on them). */
 #define WM_PTX_MAX_COOP_CTAS 4224u
 #define WM_PTX_MAX_COOP_THREADS 270336u
+/* A checked cooperative launch at most: the checker keeps a vector clock
+   of every warp of the grid for every warp (1024 x 1024 x 4 bytes) and
+   the shadow of every CTA's shared memory. */
+#define WM_PTX_MAX_COOP_CHECK_WARPS 1024u
+#define WM_PTX_MAX_COOP_CHECK_SMEM (16u << 20)
 
 /* Addressing of texture coordinates outside the texture (per dimension). */
 typedef enum {

@@ -50,7 +50,7 @@ static int target_its(const char *t)
 wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
                          const unsigned cdim[3], uint64_t smem_bytes,
                          const wmi_gbuf *gbufs, uint32_t ngbufs,
-                         const wm_ptx_check *chk)
+                         const wm_ptx_check *chk, int coop)
 {
     wmi_check *k = calloc(1, sizeof *k);
     if (!k)
@@ -62,6 +62,7 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
     memcpy(k->block, block, sizeof k->block);
     memcpy(k->cdim, cdim, sizeof k->cdim);
     k->ncl = cdim[0] * cdim[1] * cdim[2];
+    k->coop = coop;
     k->nw = k->ncl * k->nwarps;
     k->sched = chk->schedule;
     k->rng = chk->seed ^ 0x5851f42d4c957f2dull;
@@ -75,7 +76,9 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
     k->cbar = calloc((size_t)2 * k->nw, sizeof *k->cbar);
     k->cfence = calloc(k->nw, sizeof *k->cfence);
     k->order = calloc(k->nwarps, sizeof *k->order);
-    int ok = k->vc && k->bar && k->mbar && k->cbar && k->cfence && k->order;
+    k->ctaid = calloc(k->ncl, sizeof *k->ctaid);
+    int ok = k->vc && k->bar && k->mbar && k->cbar && k->cfence &&
+             k->order && k->ctaid;
     if (k->checks) {
         k->sh = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh);
         k->sh_seen = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh_seen);
@@ -88,8 +91,8 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
              wmi_gwords_new(k) &&
              k->gwritten && k->hz && k->hidx;
         if (k->checks & WM_CHECK_RACE)
-            ok = ok && (k->grid = wmi_grid_new(gbufs, ngbufs ? ngbufs - 1
-                                                              : 0));
+            ok = ok && wmi_flags_new(k) &&
+                 (k->grid = wmi_grid_new(gbufs, ngbufs ? ngbufs - 1 : 0));
     }
     for (size_t i = 0; ok && (k->checks & WM_CHECK_INIT) && i < chk->nuninit &&
                        i < ngbufs; i++)
@@ -133,6 +136,8 @@ void wmi_check_free(wmi_check *k)
     free(k->cbar);
     free(k->cfence);
     free(k->order);
+    free(k->ctaid);
+    wmi_flags_free(k);
     free(k->hz);
     free(k->hidx);
     wmi_grid_free(k->grid);
@@ -181,9 +186,9 @@ void wmi_check_cta_begin(wmi_cta *c)
 {
     wmi_check *k = c->chk;
     uint32_t n = k->nw;
-    assert(c->rank < k->ncl);
-    memcpy(k->ctaid[c->rank], c->ctaid, sizeof k->ctaid[0]);
-    if (c->rank != 0)
+    assert(c->unit < k->ncl);
+    memcpy(k->ctaid[c->unit], c->ctaid, sizeof k->ctaid[0]);
+    if (c->unit != 0)
         return; /* a cluster's unit starts with its rank 0 */
     if (k->cta)
         wmi_gwords_fold(k); /* the unit that ended, against the others */
@@ -191,8 +196,10 @@ void wmi_check_cta_begin(wmi_cta *c)
     k->slow = (c->flags & WMI_RUN_SLOW) != 0;
     if (k->checks)
         wmi_gwords_begin(k);
-    if (k->grid)
+    if (k->grid) {
         wmi_grid_cta_begin(k->grid, k->cta, k->ctaid[0]);
+        wmi_flags_begin(k);
+    }
     memset(k->vc, 0, (size_t)n * n * sizeof *k->vc);
     memset(k->bar, 0, (size_t)16 * k->ncl * n * sizeof *k->bar);
     memset(k->mbar, 0, (size_t)MAX_MBARS * n * sizeof *k->mbar);
@@ -207,7 +214,7 @@ void wmi_check_cta_begin(wmi_cta *c)
 static inline uint32_t gwarp(const wmi_check *k, const wmi_cta *c,
                              const wmi_warp *w)
 {
-    return c->rank * k->nwarps + w->index;
+    return c->unit * k->nwarps + w->index;
 }
 
 /* dst = max(dst, src) over the n clocks. */
@@ -244,7 +251,7 @@ void wmi_check_arrive(wmi_cta *c, const wmi_warp *w, uint32_t id)
     wmi_check *k = c->chk;
     uint32_t n = k->nw, g = gwarp(k, c, w), *v = &k->vc[(size_t)g * n];
     /* a CTA's own barriers: bar.sync orders only its threads */
-    uint32_t *b = &k->bar[((size_t)c->rank * 16 + (id & 15)) * n];
+    uint32_t *b = &k->bar[((size_t)c->unit * 16 + (id & 15)) * n];
     join(b, v, n);
     v[g]++; /* later accesses are not covered by this arrival */
 }
@@ -252,7 +259,7 @@ void wmi_check_arrive(wmi_cta *c, const wmi_warp *w, uint32_t id)
 void wmi_check_release(wmi_cta *c, uint32_t id)
 {
     wmi_check *k = c->chk;
-    uint32_t n = k->nw, *b = &k->bar[((size_t)c->rank * 16 + (id & 15)) * n];
+    uint32_t n = k->nw, *b = &k->bar[((size_t)c->unit * 16 + (id & 15)) * n];
     for (uint32_t i = 0; i < c->nwarps; i++) {
         if (!c->warps[i].wait_at[id & 15])
             continue;
@@ -268,11 +275,13 @@ void wmi_check_fence(wmi_cta *c, const wmi_warp *w, unsigned sync)
     wmi_check *k = c->chk;
     uint32_t g = gwarp(k, c, w);
     /* what came before is released by a later relaxed barrier.cluster
-       arrive (the PTX memory model's fence-then-arrive release pattern) */
-    if (k->ncl > 1) { /* (without clusters nothing reads the mark) */
-        k->cfence[g] = k->vc[(size_t)g * k->nw + g] + 1;
-        k->vc[(size_t)g * k->nw + g]++;
-    }
+       arrive or strong write of a flag (the PTX memory model's
+       fence-then-write release pattern); the relaxed loads of flags
+       before it are acquired */
+    k->cfence[g] = k->vc[(size_t)g * k->nw + g] + 1;
+    k->vc[(size_t)g * k->nw + g]++;
+    if (k->grid)
+        wmi_flags_fence(k, g);
     if ((sync & WMI_SYNC_GPU) && k->grid) /* a CTA-wide release: see
                                              docs/check.md */
         wmi_grid_fence(k->grid);
@@ -316,7 +325,7 @@ void wmi_check_cluster_wait(wmi_cta *c, const wmi_warp *w, uint64_t phase)
 static uint32_t *mbar_clock(wmi_check *k, const wmi_cta *c, uint64_t addr)
 {
     if (k->ncl > 1 && !(addr >> WMI_DSMEM_SHIFT))
-        addr |= (uint64_t)(c->rank + 1) << WMI_DSMEM_SHIFT;
+        addr |= (uint64_t)(c->unit + 1) << WMI_DSMEM_SHIFT;
     for (uint32_t i = 0; i < MAX_MBARS; i++) {
         if (k->mbar_at[i] == addr + 1)
             return &k->mbar[(size_t)i * k->nw];
@@ -390,8 +399,9 @@ HOT int conflict(const wmi_check *k, const rec *r, unsigned mask,
 {
     if (!(r->bits & mask & REC_BYTES) || ordered(k, r, x))
         return 0; /* the common case first: ordered (by a barrier) */
-    if ((r->bits & REC_ATOMIC) && kind == WMI_ACC_ATOMIC)
-        return 0; /* atomics do not race with atomics */
+    if ((r->bits & (REC_ATOMIC | REC_STRONG)) &&
+        (kind == WMI_ACC_ATOMIC || x->strong))
+        return 0; /* strong accesses (atomics, flags) do not race */
     /* another lane of the same instruction (instance) */
     return !(r->pc == x->pc && r->warp == x->warp && r->clock == x->clock);
 }
@@ -963,7 +973,7 @@ static const uint64_t *cluster_addrs(const wmi_check *k, const wmi_cta *c,
     for (; ms; ms &= ms - 1) {
         unsigned l = (unsigned)__builtin_ctz(ms);
         uint64_t r = addr[l] >> WMI_DSMEM_SHIFT;
-        r = r ? r - 1 : c->rank;
+        r = r ? r - 1 : c->unit;
         out[l] = r * k->csh * 4 + (addr[l] & WMI_DSMEM_OFF);
     }
     return out;
@@ -1010,9 +1020,12 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
     }
     if (sync & WMI_SYNC_STRONG)
         for (unsigned l = 0; l < 32; l++)
-            if (mg >> l & 1)
+            if (mg >> l & 1) {
                 wmi_grid_strong(k->grid, addr[l] / 4, sync,
                                 kind != WMI_ACC_WRITE, kind != WMI_ACC_READ);
+                wmi_flag_access(k, g, addr[l] / 4, sync,
+                                kind != WMI_ACC_WRITE, kind != WMI_ACC_READ);
+            }
 }
 
 void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,

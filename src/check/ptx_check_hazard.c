@@ -33,7 +33,7 @@ static void fill_access(const wmi_check *k, wm_ptx_hazard_access *a,
         rank_ctaid(k, base, r, a->cta);
     else
         memcpy(a->cta, k->ctaid[r], sizeof a->cta);
-    a->rank = r;
+    a->rank = k->coop ? 0 : r; /* (a cooperative grid is no cluster) */
     a->insn = pc;
     a->warp = warp;
     a->lane = lane;
@@ -77,9 +77,10 @@ void wmi_check_hazard(wmi_check *k, wm_hazard_kind kind, const rec *prior,
     z->addr = x->addr;
     z->buf = x->buf;
     z->size = x->size;
-    z->cluster = k->ncl;
+    z->cluster = k->coop ? 1 : k->ncl;
     if (x->space == WM_SPACE_SHARED && k->ncl > 1 && k->csh) {
-        z->rank = (unsigned)(x->addr / (k->csh * 4)); /* whose memory */
+        /* whose memory: a cooperative CTA reaches only its own */
+        z->rank = k->coop ? 0 : (unsigned)(x->addr / (k->csh * 4));
         z->addr = x->addr % (k->csh * 4);
     }
     memcpy(z->cta, k->ctaid[x->warp / k->nwarps], sizeof z->cta);

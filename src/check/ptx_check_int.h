@@ -37,6 +37,13 @@
  *     parity), a passing barrier.cluster.wait (.acquire) joins that into
  *     the warp's; .relaxed releases only what came before the warp's last
  *     cluster-scope (or wider) fence.
+ * A cooperative launch's grid is one unit too, its CTAs indexed like
+ * ranks (but reported as CTAs of no cluster).  Inside a unit a strong
+ * access to a global flag word releases and acquires like a barrier
+ * (ptx_check_flag.c): grid.sync()'s atomic add and polling load order the
+ * CTAs of a cooperative grid, a flag orders two warps of a CTA; strong
+ * accesses (atomics, .volatile/.relaxed/.acquire/.release ones) do not
+ * race with each other.
  *
  * Between CTAs (global memory, ptx_check_grid.c): the CTAs (clusters) of a
  * checked launch run one after another, and only releases and acquires
@@ -60,15 +67,16 @@ struct wmi_out; /* out_int.h */
 
 /*
  * A checker for one launch of a kernel of m with CTAs of block threads and
- * smem_bytes of shared memory in clusters of cdim CTAs (1,1,1: none),
- * buffers gbufs[0..ngbufs) (arguments first, the module data last) and the
+ * smem_bytes of shared memory in clusters of cdim CTAs (1,1,1: none; a
+ * cooperative launch, coop: its grid, the one unit), buffers
+ * gbufs[0..ngbufs) (arguments first, the module data last) and the
  * caller's options chk.  NULL when out of memory.  Tracks only when
  * chk->checks has RACE or INIT.
  */
 wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
                          const unsigned cdim[3], uint64_t smem_bytes,
                          const wmi_gbuf *gbufs, uint32_t ngbufs,
-                         const wm_ptx_check *chk);
+                         const wm_ptx_check *chk, int coop);
 
 /* Whether the checker tracks accesses (the worker sets WMI_RUN_CHECK). */
 int wmi_check_tracks(const wmi_check *k);

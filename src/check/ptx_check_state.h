@@ -94,6 +94,12 @@ typedef struct schunk {
 
 #define SH_NAMED 0x80000000u
 
+/* A flag word of the unit and its clock (nw), ptx_check_flag.c. */
+typedef struct wmi_flag {
+    uint64_t key; /* word address + 1; 0 empty */
+    uint32_t *clock;
+} wmi_flag;
+
 /* Words first touched by the unit: wa, wa + 1, ..., wa + n - 1 in turn. */
 typedef struct gtouch {
     uint64_t wa;
@@ -112,7 +118,9 @@ struct wmi_check {
     unsigned cdim[3];   /* the cluster shape */
     uint64_t csh;       /* shared words of one CTA */
     uint32_t cta;       /* current unit's sequence number (from 1) */
-    unsigned ctaid[WMI_MAX_CLUSTER][3]; /* blockIdx of each rank */
+    int coop;           /* the unit is a cooperative launch's grid (its
+                           CTAs are no cluster: no ranks reported) */
+    unsigned (*ctaid)[3]; /* ncl: blockIdx of each CTA of the unit */
     uint32_t *vc;       /* nw x nw */
     uint32_t *bar;      /* 16 x ncl x nw: clocks joined at each barrier */
     uint32_t *mbar;     /* MAX_MBARS x nw: clocks of mbarriers ... */
@@ -128,6 +136,12 @@ struct wmi_check {
     uint32_t *sh_seen;  /* per shared word: SEEN_* state of the last read
                            instruction that touched it (shared_reads) */
     uint32_t stamp;     /* that instruction's number */
+    /* flag words (ptx_check_flag.c) */
+    wmi_flag *fl;       /* their table */
+    uint32_t nfl;       /* words in it */
+    uint32_t **flpend;  /* nw: per warp, the clocks its relaxed loads of
+                           flags saw (NULL: none yet), acquired at its
+                           next fence */
     uint32_t ngbufs;
     /* the unit's global words (ptx_check_gwords.c) */
     gchunk *gc;         /* their chunks (open addressing, power-of-two cap) */
@@ -332,5 +346,24 @@ int wmi_gwords_run(wmi_check *k, const cur *x, wmi_acc_kind kind,
    checking each against the earlier units' last write and read (races
    between CTAs; only with k->grid). */
 void wmi_gwords_fold(wmi_check *k);
+
+/* ---- flag words inside the unit (ptx_check_flag.c) --------------------- */
+
+/* The table of flag words; 0 when out of memory.  Freed by
+   wmi_flags_free. */
+int wmi_flags_new(wmi_check *k);
+void wmi_flags_free(wmi_check *k);
+
+/* A new unit: no flag word has a clock, no acquire is pending. */
+void wmi_flags_begin(wmi_check *k);
+
+/* A strong access (sync: WMI_SYNC_*) of warp g (of the clocks) to global
+   word wa that reads and/or writes it: the acquire and release it makes
+   (after its record: the flag's own accesses do not race, both strong). */
+void wmi_flag_access(wmi_check *k, uint32_t g, uint64_t wa, unsigned sync,
+                     int reads, int writes);
+
+/* A fence of warp g: its pending acquires complete. */
+void wmi_flags_fence(wmi_check *k, uint32_t g);
 
 #endif /* WM_PTX_CHECK_STATE_H */

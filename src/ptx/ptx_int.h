@@ -696,12 +696,14 @@ typedef struct wmi_cta {
     uint64_t nreg;
     uint32_t nreg_inc, nreg_dec;
     /* Thread-block clusters (ptx_cluster.c): the cluster shape (1,1,1
-       without clusters), whether it was explicit, this CTA's rank, and
-       the worker's cluster when the kernel uses cluster instructions or
-       the cluster has more than one CTA (else NULL) */
+       without clusters), whether it was explicit, this CTA's rank, its
+       index in the checker's unit (the rank; a cooperative grid's CTA's
+       index in the grid) and the worker's cluster when the kernel uses
+       cluster instructions or the cluster has more than one CTA (else
+       NULL) */
     unsigned cdim[3];
     int cexplicit;
-    uint32_t rank;
+    uint32_t rank, unit;
     struct wmi_cluster *clu;
     uint64_t workspace; /* a cooperative launch's grid workspace (its
                            global address: %envreg1 high, %envreg2 low

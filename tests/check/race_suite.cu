@@ -4,9 +4,14 @@
  * write, warp-level write-write races, races between blocks on global
  * memory, a flag protocol with and without __threadfence(), and the
  * last-block reduction of the CUDA Programming Guide's __threadfence()
- * example).  docs/check.md tabulates the expected verdicts; the tests run
- * each kernel with the launch its comment gives.
+ * example), a flag between two warps of one block through libcu++'s
+ * atomic_ref, and cooperative kernels whose grid.sync() orders the blocks
+ * or comes too late.  docs/check.md tabulates the expected verdicts; the
+ * tests run each kernel with the launch its comment gives.
  */
+#include <cooperative_groups.h>
+#include <cuda/atomic>
+namespace cg = cooperative_groups;
 
 /* RACY (block 32): lanes 2i and 2i+1 of one store write different values
    to out[i]: a warp-level write conflict. */
@@ -163,4 +168,92 @@ extern "C" __global__ void hist_atomic(const unsigned *in, unsigned *bins)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     atomicAdd(&bins[in[i] % 16], 1u);
+}
+
+/* Warp 0 of the block fills data[0..31] and raises the flag; lane 0 of
+   warp 1 waits for it, then warp 1 copies the data (grid 1, block 64).
+   order: the flag's store and load (release/acquire, or relaxed). */
+__device__ void warp_flag(int *flag, int *data, int *out,
+                          cuda::memory_order st, cuda::memory_order ld)
+{
+    cuda::atomic_ref<int, cuda::thread_scope_device> f(*flag);
+    unsigned lane = threadIdx.x % 32;
+    if (threadIdx.x < 32) {
+        data[lane] = lane + 1;
+        __syncwarp();
+        if (lane == 0)
+            f.store(1, st);
+    } else if (threadIdx.x < 64) {
+        if (lane == 0)
+            while (f.load(ld) == 0)
+                ;
+        __syncwarp();
+        out[lane] = data[lane];
+    }
+}
+
+/* CLEAN: a release store, an acquire load. */
+extern "C" __global__ void warp_flag_acqrel(int *flag, int *data, int *out)
+{
+    warp_flag(flag, data, out, cuda::memory_order_release,
+              cuda::memory_order_acquire);
+}
+
+/* RACY: relaxed on both sides, nothing orders the data. */
+extern "C" __global__ void warp_flag_relaxed(int *flag, int *data, int *out)
+{
+    warp_flag(flag, data, out, cuda::memory_order_relaxed,
+              cuda::memory_order_relaxed);
+}
+
+/* Each block stores the sum of its part of in[] (block 64) as its
+   partial; thread 0 of the grid adds the partials into *out. */
+__device__ float part_sum(const float *in, float *partial)
+{
+    __shared__ float s[64];
+    unsigned t = threadIdx.x;
+    s[t] = in[blockIdx.x * 64 + t];
+    __syncthreads();
+    for (unsigned h = 32; h > 0; h >>= 1) {
+        if (t < h)
+            s[t] += s[t + h];
+        __syncthreads();
+    }
+    return s[0];
+}
+
+__device__ void add_partials(const float *partial, float *out)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        float sum = 0.0f;
+        for (unsigned b = 0; b < gridDim.x; b++)
+            sum += partial[b];
+        *out = sum;
+    }
+}
+
+/* CLEAN (cooperative, grid 4, block 64): the partials, grid.sync(),
+   the total. */
+extern "C" __global__ void grid_sync_sum(const float *in, float *partial,
+                                         float *out)
+{
+    cg::grid_group grid = cg::this_grid();
+    float b = part_sum(in, partial);
+    if (threadIdx.x == 0)
+        partial[blockIdx.x] = b;
+    grid.sync();
+    add_partials(partial, out);
+}
+
+/* RACY (cooperative, grid 4, block 64): the total is read before the
+   grid barrier that was meant to order it after the partials. */
+extern "C" __global__ void grid_sync_late(const float *in, float *partial,
+                                          float *out)
+{
+    cg::grid_group grid = cg::this_grid();
+    float b = part_sum(in, partial);
+    if (threadIdx.x == 0)
+        partial[blockIdx.x] = b;
+    add_partials(partial, out);
+    grid.sync();
 }

@@ -1,8 +1,9 @@
 # Cooperative launches (tests/corpus/grid_sync.cu): with --cooperative
 # every CTA runs at once and grid.sync() works (the total is the sum of
 # 0..1023); without it grid.sync() traps and the message says why; a block
-# that returns before the barrier is a deadlock, reported; the checks, the
-# model, sampling and grids past 4224 CTAs are refused.
+# that returns before the barrier is a deadlock, reported; the checks
+# follow the whole grid (clean here; past 1024 warps refused); the model,
+# sampling and grids past 4224 CTAs are refused.
 set(GS ${PROJECT_SOURCE_DIR}/tests/corpus/ptx)
 set(B ${CMAKE_CURRENT_BINARY_DIR})
 foreach(v sm_80 G_sm_80 sm_90 G_sm_90)
@@ -24,9 +25,17 @@ foreach(v sm_80 G_sm_80 sm_90 G_sm_90)
 endforeach()
 set(a --kernel grid_sum --block 256 --arg f32[1024]:iota --arg f32[4]
       --arg f32[1] --arg i32=1024 --draw 0 --cooperative)
-wm_cli_test(NAME run_coop_check EXIT 2
-  ARGS run ${GS}/grid_sync_sm_90.ptx ${a} --grid 4 --check race
-  STDERR "the checks do not run on a cooperative launch")
+wm_cli_test(NAME run_coop_check
+  ARGS run ${GS}/grid_sync_sm_90.ptx ${a} --grid 4 --check all
+  STDOUT "check: 0 race hazards, 0 uninitialized reads, schedules in-order and reverse agree")
+wm_cli_test(NAME run_coop_check_jacobi
+  ARGS run ${GS}/grid_sync_G_sm_80.ptx --kernel jacobi_grid --grid 4
+       --block 64 --arg f32[1000]:iota --arg f32[1000] --arg i32=1000
+       --arg i32=6 --draw 0 --cooperative --check race,init
+  STDOUT "check: 0 race hazards, 0 uninitialized reads")
+wm_cli_test(NAME run_coop_check_warps EXIT 2
+  ARGS run ${GS}/grid_sync_sm_90.ptx ${a} --grid 33 --block 1024 --check race
+  STDERR "a checked cooperative launch of 1056 warps and 33792 bytes of shared memory in all: the checks follow its whole grid at once, at most 1024 warps and 16777216 bytes")
 wm_cli_test(NAME run_coop_cache EXIT 2
   ARGS run ${GS}/grid_sync_sm_90.ptx ${a} --grid 4 --cache
   STDERR "the hierarchy model does not run on a cooperative launch")

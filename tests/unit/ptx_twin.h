@@ -269,9 +269,8 @@ static inline void twin_checked(const wm_ptx_module *m, size_t k,
 {
     enum { MAXB = 64 };
     size_t n = l->nargs + l->nextra;
-    if (l->check || l->cooperative || n > MAXB || l->nglobals > MAXB ||
-        l->ntextures > MAXB)
-        return; /* (the checks do not run on a cooperative launch) */
+    if (l->check || n > MAXB || l->nglobals > MAXB || l->ntextures > MAXB)
+        return;
     void *buf[MAXB], *glob[MAXB], *tex[MAXB];
     for (size_t i = 0; i < n; i++) {
         const wm_ptx_arg *a = i < l->nargs ? &l->args[i]

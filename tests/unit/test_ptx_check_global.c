@@ -183,7 +183,8 @@ static void random_patterns(const wm_ptx_module *m)
     CHECK(found > 0); /* (most patterns race) */
 }
 
-/* The race suite's kernels (tests/check/race_suite.cu) on more CTAs. */
+/* The race suite's kernels (tests/check/race_suite.cu) on more CTAs (the
+   grid_sync ones launched cooperatively: one unit of 4 or 16 CTAs). */
 static void race_suite(void)
 {
     wm_ptx_module *m = NULL;
@@ -204,20 +205,27 @@ static void race_suite(void)
     static const struct {
         const char *k;
         unsigned grid, block, words[4];
-        int n, racy;
+        int n, racy, coop;
     } cs[] = {
-        {"warp_waw_racy", 4, 64, {32}, 0, 1},
-        {"warp_waw_same", 1, 64, {32}, 0, 0},
-        {"warp_waw_same", 4, 64, {32}, 0, 1}, /* one value, blocks apart */
-        {"cta_waw_racy", 8, 1024, {1024}, 0, 1},
-        {"cta_disjoint", 8, 256, {2048}, 0, 0},
-        {"cta_shift_racy", 16, 256, {4096}, 1, 1},
-        {"flag_fence", 2, 32, {1, 32, 32}, 0, 0},
-        {"flag_nofence", 2, 32, {1, 32, 32}, 0, 1},
-        {"flag_writer_fence", 2, 32, {1, 32, 32}, 0, 1},
-        {"last_block_fence", 8, 64, {512, 8, 1, 1}, 0, 0},
-        {"last_block_nofence", 8, 64, {512, 8, 1, 1}, 0, 1},
-        {"hist_atomic", 8, 64, {512, 16}, 0, 0},
+        {"warp_waw_racy", 4, 64, {32}, 0, 1, 0},
+        {"warp_waw_same", 1, 64, {32}, 0, 0, 0},
+        {"warp_waw_same", 4, 64, {32}, 0, 1, 0}, /* one value, blocks apart */
+        {"cta_waw_racy", 8, 1024, {1024}, 0, 1, 0},
+        {"cta_disjoint", 8, 256, {2048}, 0, 0, 0},
+        {"cta_shift_racy", 16, 256, {4096}, 1, 1, 0},
+        {"flag_fence", 2, 32, {1, 32, 32}, 0, 0, 0},
+        {"flag_nofence", 2, 32, {1, 32, 32}, 0, 1, 0},
+        {"flag_writer_fence", 2, 32, {1, 32, 32}, 0, 1, 0},
+        {"last_block_fence", 8, 64, {512, 8, 1, 1}, 0, 0, 0},
+        {"last_block_nofence", 8, 64, {512, 8, 1, 1}, 0, 1, 0},
+        {"hist_atomic", 8, 64, {512, 16}, 0, 0, 0},
+        {"warp_flag_acqrel", 1, 64, {1, 32, 32}, 0, 0, 0},
+        {"warp_flag_relaxed", 1, 64, {1, 32, 32}, 0, 1, 0},
+        {"warp_flag_acqrel", 1, 96, {1, 32, 32}, 0, 0, 0}, /* an idle warp */
+        {"grid_sync_sum", 4, 64, {256, 4, 1}, 0, 0, 1},
+        {"grid_sync_sum", 16, 64, {1024, 16, 1}, 0, 0, 1},
+        {"grid_sync_late", 4, 64, {256, 4, 1}, 0, 1, 1},
+        {"grid_sync_late", 16, 64, {1024, 16, 1}, 0, 1, 1},
     };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         wm_ptx_arg a[4];
@@ -234,6 +242,7 @@ static void race_suite(void)
         }
         wm_ptx_launch l = pi_launch_of(cs[i].grid, 1, cs[i].block, 0, a, na,
                                        NULL, 0);
+        l.cooperative = cs[i].coop;
         wm_ptx_check chk;
         memset(&chk, 0, sizeof chk);
         chk.checks = WM_CHECK_RACE | WM_CHECK_INIT;

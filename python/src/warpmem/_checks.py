@@ -141,8 +141,8 @@ def _access(prefix: str, a: "dict | None", rec: dict) -> str:
               "ptx_line"):
         rec[prefix + k] = a.get(k)
     rec[prefix + "source"] = _src(a.get("file", ""), a.get("line", 0))
+    rec[prefix + "block"] = tuple(a.get("block", ()))
     if "cluster_rank" in a:  # clusters of more than one CTA
-        rec[prefix + "block"] = tuple(a.get("block", ()))
         rec[prefix + "cluster_rank"] = a["cluster_rank"]
     if not a:
         return ""
@@ -159,10 +159,10 @@ def hazard_records(doc: dict, where_of) -> list[dict]:
     """The "hazards" of the run's JSON document as flat records (one per
     distinct hazard): kind, space, argument and index (global: the user's
     argument and the element in its shape) or variable and index (shared),
-    block, count, first_* and second_* (access, thread, warp, lane, file,
-    line, source, ptx; with clusters of more than one CTA also block and
+    block, count, first_* and second_* (access, block, thread, warp,
+    lane, file, line, source, ptx; with clusters of more than one CTA also
     cluster_rank, and the hazard's cluster_rank on shared memory) and
-    message.  where_of(buffer, byte) -> (name, index
+    message (naming both blocks when they differ).  where_of(buffer, byte) -> (name, index
     or None, words) names a global location."""
     out = []
     for h in doc.get("hazards") or []:
@@ -187,8 +187,11 @@ def hazard_records(doc: dict, where_of) -> list[dict]:
                 "global byte %s" % h.get("address")
         w1 = _access("first_", h.get("first"), rec)
         w2 = _access("second_", h.get("second"), rec)
-        rec["message"] = "%s on %s (block %s): %s%s; %s time%s" % (
-            rec["kind"], place, rec["block"], (w1 + ", then ") if w1 else "",
+        b1, b2 = rec.get("first_block"), rec["second_block"]
+        blocks = ("between blocks %s and %s" % (b1, b2) if b1 and b1 != b2
+                  else "block %s" % (rec["block"],))
+        rec["message"] = "%s on %s (%s): %s%s; %s time%s" % (
+            rec["kind"], place, blocks, (w1 + ", then ") if w1 else "",
             w2, rec["count"], "" if rec["count"] == 1 else "s")
         out.append(rec)
     return out

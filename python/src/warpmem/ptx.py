@@ -470,7 +470,8 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
         A cooperative launch (``cudaLaunchCooperativeKernel``, the CLI's
         ``--cooperative``): every CTA runs at once, so cooperative groups'
         ``grid.sync()`` works; at most 4224 CTAs and 270336 threads, not
-        with ``check``, ``cache``, clusters or sampled ``ctas``.
+        with ``cache``, clusters or sampled ``ctas``; with ``check`` up to
+        1024 warps and 16 MiB of shared memory in the grid.
     """
     on_hazard = C.action("on_hazard", on_hazard)
     on_fault = C.action("on_fault", on_fault if on_fault is not None else

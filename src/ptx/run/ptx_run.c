@@ -347,6 +347,7 @@ static int cluster_alloc(job *j, wmi_cta *c, wmi_cta *more)
         cta_init(j, cs[r]);
         cs[r]->rank = j->coop ? 0 : r; /* (a cooperative CTA is a cluster
                                           of one) */
+        cs[r]->unit = r; /* (the checker's unit is the whole grid) */
         ok = ok && wmi_ptx_cta_alloc(cs[r]) == WM_OK;
     }
     wmi_cluster *cl = ok ? wmi_cluster_new(cs, j->csize, j->coop) : NULL;
@@ -623,7 +624,7 @@ static wm_status select_clusters(const wm_ptx_launch *l, const unsigned cd[3],
    wmi_cluster of the grid (checked: geometry and clusters). */
 static wm_status check_coop(const wm_ptx_module *m, const wmi_func *f,
                             const wm_ptx_launch *l, const unsigned cdim[3],
-                            wm_ptx_fault *fault)
+                            uint64_t smem, wm_ptx_fault *fault)
 {
     if (!l->cooperative)
         return WM_OK;
@@ -643,10 +644,18 @@ static wm_status check_coop(const wm_ptx_module *m, const wmi_func *f,
         return launch_error(fault, "a cooperative launch runs every CTA: "
                             "its grid barrier waits for all of them, so it "
                             "cannot be sampled");
-    if (l->check)
-        return launch_error(fault, "the checks do not run on a cooperative "
-                            "launch (its CTAs run together; the checker "
-                            "follows one CTA at a time)");
+    uint64_t warps = n * ((t / n + 31) / 32);
+    if (l->check && (warps > WM_PTX_MAX_COOP_CHECK_WARPS ||
+                     n * smem > WM_PTX_MAX_COOP_CHECK_SMEM))
+        return launch_error(fault, "a checked cooperative launch of %llu "
+                            "warps and %llu bytes of shared memory in all: "
+                            "the checks follow its whole grid at once, at "
+                            "most %u warps and %u bytes (a smaller grid: "
+                            "grid.sync() works at any size)",
+                            (unsigned long long)warps,
+                            (unsigned long long)(n * smem),
+                            WM_PTX_MAX_COOP_CHECK_WARPS,
+                            WM_PTX_MAX_COOP_CHECK_SMEM);
     if (l->cache)
         return launch_error(fault, "the hierarchy model does not run on a "
                             "cooperative launch (its CTAs run together; the "
@@ -659,7 +668,7 @@ wm_status wm_ptx_launch_check(const wm_ptx_module *m, size_t k,
 {
     const wmi_func *f = m ? wmi_ptx_kernel(m, k) : NULL;
     wm_ptx_fault dummy;
-    uint64_t smem;
+    uint64_t smem = 0;
     if (!fault)
         fault = &dummy;
     memset(fault, 0, sizeof *fault);
@@ -671,7 +680,7 @@ wm_status wm_ptx_launch_check(const wm_ptx_module *m, size_t k,
     wm_status st = check_geometry(f, l, fault, &smem);
     if (st == WM_OK)
         st = check_cluster(f, l, fault, cdim, &cexplicit);
-    return st != WM_OK ? st : check_coop(m, f, l, cdim, fault);
+    return st != WM_OK ? st : check_coop(m, f, l, cdim, smem, fault);
 }
 
 /* The module-scope .global/.const variable called name, or NULL. */
@@ -927,8 +936,9 @@ static wm_status job_alloc(job *j, const wm_ptx_launch *l, const wm_agg *agg)
     j->faults = calloc(j->nchunks, sizeof *j->faults);
     j->status = calloc(j->nchunks, sizeof *j->status);
     if (l->check)
-        j->chk = wmi_check_new(j->m, l->block, j->cdim, j->smem_bytes,
-                               j->gbufs, j->ngbufs, l->check);
+        j->chk = wmi_check_new(j->m, l->block, j->coop ? l->grid : j->cdim,
+                               j->smem_bytes, j->gbufs, j->ngbufs, l->check,
+                               j->coop);
     if (!j->faults || !j->status || (l->check && !j->chk))
         return WM_ERR_NOMEM;
     if (!agg)
@@ -1036,7 +1046,7 @@ static wm_status run_job(const wm_ptx_module *m, const wmi_func *f,
     int cexplicit;
     wm_status st = check_cluster(f, l, fault, cdim, &cexplicit);
     if (st == WM_OK)
-        st = check_coop(m, f, l, cdim, fault);
+        st = check_coop(m, f, l, cdim, smem, fault);
     if (st != WM_OK)
         return st;
     /* a cooperative launch: its grid is the one unit, run together */
