@@ -50,3 +50,14 @@ wm_cli_test(NAME run_coop_too_many_ctas EXIT 2
 wm_cli_test(NAME run_coop_too_many_threads EXIT 2
   ARGS run ${GS}/grid_sync_sm_90.ptx ${a} --grid 1057
   STDERR "a cooperative launch of 1057 CTAs, 270592 threads: at most")
+# CTAs of one warp: the polling warp yields to the other CTAs (it did only
+# when its own CTA had another warp, and a grid of one-warp CTAs spun until
+# the step budget ran out)
+wm_cli_test(NAME run_coop_one_warp
+  ARGS run ${GS}/grid_sync_sm_80.ptx --kernel grid_sum --grid 8 --block 32
+       --arg f32[1024]:iota --arg f32[8]
+       --arg f32[1]:out=${B}/coop_total_one_warp.bin --arg i32=1024 --draw 0
+       --cooperative --check race
+  STDOUT "8 of 8 CTAs.*check: 0 race hazards")
+wm_file_hex(run_coop_one_warp_total run_coop_one_warp
+  ${B}/coop_total_one_warp.bin 00c0ff48)

@@ -486,8 +486,10 @@ warp_loop(wmi_cta *c, wmi_warp *w, const int areg)
             st = wmi_ptx_ldst(c, w, in, pc, m, in->op == OP_ST);
             if (st != WM_OK)
                 return st;
-            if (in->mod2 == LD_ACQUIRE && in->op == OP_LD && c->nwarps > 1) {
-                /* a spin-wait's poll: let the warp it waits for run */
+            if (in->mod2 == LD_ACQUIRE && in->op == OP_LD &&
+                (c->nwarps > 1 || c->clu)) {
+                /* a spin-wait's poll: let the warp it waits for run (in
+                   another CTA of a cluster or cooperative grid too) */
                 store_pcs(w, act, pc + 1);
                 c->yielded = 1;
                 return WM_OK;
