@@ -112,12 +112,8 @@ extern "C" __global__ void flag_writer_fence(volatile int *flag, int *data,
     flag_protocol(flag, data, out, true, false);
 }
 
-/* The last block sums the blocks' partial sums (grid 4, block 64): each
-   block's thread 0 stores its partial, fences, and takes a ticket with
-   atomicInc; the block that draws the last ticket reads all partials. */
-__device__ void last_block(const float *in, float *partial,
-                           unsigned *count, float *out, bool fence, float *s,
-                           bool &last)
+/* The sum of this block's 64 elements of in[] (block 64), through s. */
+__device__ float block_sum64(const float *in, float *s)
 {
     unsigned t = threadIdx.x;
     s[t] = in[blockIdx.x * 64 + t];
@@ -127,8 +123,20 @@ __device__ void last_block(const float *in, float *partial,
             s[t] += s[t + h];
         __syncthreads();
     }
+    return s[0];
+}
+
+/* The last block sums the blocks' partial sums (grid 4, block 64): each
+   block's thread 0 stores its partial, fences, and takes a ticket with
+   atomicInc; the block that draws the last ticket reads all partials. */
+__device__ void last_block(const float *in, float *partial,
+                           unsigned *count, float *out, bool fence, float *s,
+                           bool &last)
+{
+    unsigned t = threadIdx.x;
+    float b = block_sum64(in, s);
     if (t == 0) {
-        partial[blockIdx.x] = s[0];
+        partial[blockIdx.x] = b;
         if (fence)
             __threadfence();
         unsigned ticket = atomicInc(count, gridDim.x);
@@ -206,22 +214,7 @@ extern "C" __global__ void warp_flag_relaxed(int *flag, int *data, int *out)
               cuda::memory_order_relaxed);
 }
 
-/* Each block stores the sum of its part of in[] (block 64) as its
-   partial; thread 0 of the grid adds the partials into *out. */
-__device__ float part_sum(const float *in, float *partial)
-{
-    __shared__ float s[64];
-    unsigned t = threadIdx.x;
-    s[t] = in[blockIdx.x * 64 + t];
-    __syncthreads();
-    for (unsigned h = 32; h > 0; h >>= 1) {
-        if (t < h)
-            s[t] += s[t + h];
-        __syncthreads();
-    }
-    return s[0];
-}
-
+/* Thread 0 of the grid adds the blocks' partials into *out. */
 __device__ void add_partials(const float *partial, float *out)
 {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -232,13 +225,14 @@ __device__ void add_partials(const float *partial, float *out)
     }
 }
 
-/* CLEAN (cooperative, grid 4, block 64): the partials, grid.sync(),
-   the total. */
+/* CLEAN (cooperative, grid 4, block 64): each block's partial,
+   grid.sync(), the total. */
 extern "C" __global__ void grid_sync_sum(const float *in, float *partial,
                                          float *out)
 {
+    __shared__ float s[64];
     cg::grid_group grid = cg::this_grid();
-    float b = part_sum(in, partial);
+    float b = block_sum64(in, s);
     if (threadIdx.x == 0)
         partial[blockIdx.x] = b;
     grid.sync();
@@ -250,8 +244,9 @@ extern "C" __global__ void grid_sync_sum(const float *in, float *partial,
 extern "C" __global__ void grid_sync_late(const float *in, float *partial,
                                           float *out)
 {
+    __shared__ float s[64];
     cg::grid_group grid = cg::this_grid();
-    float b = part_sum(in, partial);
+    float b = block_sum64(in, s);
     if (threadIdx.x == 0)
         partial[blockIdx.x] = b;
     add_partials(partial, out);
