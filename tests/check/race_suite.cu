@@ -214,15 +214,26 @@ extern "C" __global__ void warp_flag_relaxed(int *flag, int *data, int *out)
               cuda::memory_order_relaxed);
 }
 
-/* Thread 0 of the grid adds the blocks' partials into *out. */
-__device__ void add_partials(const float *partial, float *out)
+/* Each block stores its partial; thread 0 of the grid adds the partials
+   into *out, after grid.sync() when late is false, else before it. */
+__device__ void grid_partials(const float *in, float *partial, float *out,
+                              bool late)
 {
+    __shared__ float s[64];
+    cg::grid_group grid = cg::this_grid();
+    float b = block_sum64(in, s);
+    if (threadIdx.x == 0)
+        partial[blockIdx.x] = b;
+    if (!late)
+        grid.sync();
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         float sum = 0.0f;
-        for (unsigned b = 0; b < gridDim.x; b++)
-            sum += partial[b];
+        for (unsigned k = 0; k < gridDim.x; k++)
+            sum += partial[k];
         *out = sum;
     }
+    if (late)
+        grid.sync();
 }
 
 /* CLEAN (cooperative, grid 4, block 64): each block's partial,
@@ -230,13 +241,7 @@ __device__ void add_partials(const float *partial, float *out)
 extern "C" __global__ void grid_sync_sum(const float *in, float *partial,
                                          float *out)
 {
-    __shared__ float s[64];
-    cg::grid_group grid = cg::this_grid();
-    float b = block_sum64(in, s);
-    if (threadIdx.x == 0)
-        partial[blockIdx.x] = b;
-    grid.sync();
-    add_partials(partial, out);
+    grid_partials(in, partial, out, false);
 }
 
 /* RACY (cooperative, grid 4, block 64): the total is read before the
@@ -244,11 +249,5 @@ extern "C" __global__ void grid_sync_sum(const float *in, float *partial,
 extern "C" __global__ void grid_sync_late(const float *in, float *partial,
                                           float *out)
 {
-    __shared__ float s[64];
-    cg::grid_group grid = cg::this_grid();
-    float b = block_sum64(in, s);
-    if (threadIdx.x == 0)
-        partial[blockIdx.x] = b;
-    add_partials(partial, out);
-    grid.sync();
+    grid_partials(in, partial, out, true);
 }
