@@ -312,3 +312,49 @@ def test_triton_global_race_names_the_argument():
     # warp's values stay, as in warp order
     assert h["count"] == 96
     np.testing.assert_array_equal(out, x[96:])
+
+
+def test_schedule_orders_the_warps():
+    """schedule= is the CLI's --schedule: every lane of two warps writes its
+    index to one shared word and thread 0 copies it out, so the last warp
+    to store decides the value: warp 1 in order (63), warp 0 reversed
+    (31); a random order gives one of the two, the same for one seed.
+    With check= the reported run is the schedule given, compared with its
+    reverse."""
+    ptx = os.path.join(CHECK_PTX, "race_suite_sm_80.ptx")
+
+    def last(**kw):
+        o = np.zeros(1, np.int32)
+        rep = warpmem.run_ptx(ptx, "warp_waw_shared", grid=1, block=64,
+                              args=[o], on_hazard="ignore", **kw)
+        return int(o[0]), rep
+
+    assert last()[0] == 63
+    v, rep = last(schedule="reverse")
+    assert v == 31 and not rep.checked
+    seeded = [last(schedule="random:%d" % s)[0] for s in range(8)]
+    assert set(seeded) <= {31, 63} and len(set(seeded)) == 2
+    assert seeded == [last(schedule="random:%d" % s)[0] for s in range(8)]
+    v, rep = last(schedule="reverse", check="race")
+    assert v == 31 and rep.schedules["reported"] == "reverse"
+    assert rep.schedules["other"] == "in-order" and rep.schedules["differs"]
+    for bad in ("random", "random:-1", "backwards", 3):
+        with pytest.raises(ValueError, match="is not in-order, reverse or "
+                                             "random:SEED"):
+            last(schedule=bad)
+
+
+def test_max_total_steps():
+    x = np.ones(1024, np.float32)
+    args = [np.zeros_like(x), x, x.size]
+    path = os.path.join(REPO, "examples", "kernels", "sm_80", "copy.ptx")
+    with pytest.raises(warpmem.KernelFault, match="whole-launch budget of "
+                                                  "543"):
+        warpmem.run_ptx(path, grid=4, block=256, args=args,
+                        max_total_steps=543)
+    rep = warpmem.run_ptx(path, grid=4, block=256, args=args,
+                          max_total_steps=544)  # exactly what it runs
+    assert rep.to_dict()["launch"]["warp_instructions"] == 544
+    with pytest.raises(ValueError, match="max_total_steps"):
+        warpmem.run_ptx(path, grid=4, block=256, args=args,
+                        max_total_steps=-1)

@@ -13,7 +13,7 @@ from . import _lib as L
 from ._lib import lib
 
 __all__ = ["HazardWarning", "HazardError", "KernelFaultWarning",
-           "parse_checks", "new_check", "new_cache", "hazard_records",
+           "parse_checks", "parse_schedule", "new_check", "new_cache", "hazard_records",
            "hierarchy_of", "ACTIONS"]
 
 ACTIONS = ("raise", "warn", "ignore")
@@ -74,12 +74,33 @@ def parse_checks(check: "str | Sequence[str] | None") -> int:
     return bits
 
 
+_SCHEDULES = {"in-order": L.SCHED_IN_ORDER, "reverse": L.SCHED_REVERSE}
+
+
+def parse_schedule(schedule: str) -> "tuple[int, int]":
+    """The CLI's --schedule: "in-order", "reverse" or "random:SEED" ->
+    (WM_SCHED_*, seed)."""
+    if isinstance(schedule, str) and schedule in _SCHEDULES:
+        return _SCHEDULES[schedule], 0
+    if isinstance(schedule, str) and schedule.startswith("random:"):
+        seed = schedule[7:]
+        if seed.isdigit() and int(seed) < 2 ** 63:
+            return L.SCHED_RANDOM, int(seed)
+    raise ValueError("schedule: %r is not in-order, reverse or random:SEED "
+                     "(SEED a number from 0)" % (schedule,))
+
+
 def new_check(bits: int, elem_sizes: Sequence[int], uninit: Sequence[int],
-              keep: list) -> "L.Check | None":
-    if not bits:
+              keep: list, schedule: "tuple[int, int]" = (0, 0)
+              ) -> "L.Check | None":
+    """The wm_ptx_check of a run with checks bits and schedule (from
+    parse_schedule; another than in-order needs one even without checks),
+    or None."""
+    if not bits and schedule[0] == L.SCHED_IN_ORDER:
         return None
     c = L.Check()
     c.checks = bits
+    c.schedule, c.seed = schedule
     n = len(elem_sizes)
     es = (ctypes.c_uint * max(n, 1))(*elem_sizes)
     un = (ctypes.c_ubyte * max(n, 1))(*uninit)

@@ -175,6 +175,7 @@ class Check(Structure):
 
 
 CHECK_RACE, CHECK_INIT, CHECK_SCHEDULES, CHECK_PROVE = 1, 2, 4, 8
+SCHED_IN_ORDER, SCHED_REVERSE, SCHED_RANDOM = 0, 1, 2  # wm_ptx_schedule
 
 
 class CacheConfig(Structure):

@@ -76,16 +76,18 @@ def analyze(cuda_jit_fn: Any, grid: "int | Sequence[int]",
             threads: int = 0, check: "str | None" = None,
             cache: "bool | str" = False, regs: int = 0,
             sms: "int | None" = None, uninit: Sequence[Any] = (),
-            on_hazard: str = "warn", on_fault: str = "raise") -> Report:
+            on_hazard: str = "warn", on_fault: str = "raise",
+            schedule: str = "in-order", max_total_steps: int = 0) -> Report:
     """Compile ``cuda_jit_fn`` for ``arch`` and run it over grid x block
     with ``arrays`` (numpy arrays or CPU torch tensors, used in place with
     their strides, and scalars).  check, cache, regs, sms, uninit,
-    on_hazard and on_fault are run_ptx's; errors, faults and hazards name
-    the kernel's parameters."""
+    on_hazard, on_fault, schedule and max_total_steps are run_ptx's;
+    errors, faults and hazards name the kernel's parameters."""
     ptx, values = compile_ptx(cuda_jit_fn, *arrays, arch=arch)
     return run_ptx(ptx, grid=grid, block=block, args=values, smem=smem,
                    arch=arch, ctas=ctas, max_steps=max_steps,
                    threads=threads, check=check, cache=cache, regs=regs,
                    sms=sms, uninit=uninit, on_hazard=on_hazard,
                    on_fault=on_fault,
+                   schedule=schedule, max_total_steps=max_total_steps,
                    names=arg_names(cuda_jit_fn, len(values)))

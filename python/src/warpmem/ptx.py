@@ -418,7 +418,8 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
             names: "Sequence[str] | None" = None,
             cluster: "int | Sequence[int] | None" = None,
             cluster_nonportable: bool = False, scratch: int = 0,
-            cooperative: bool = False) -> Report:
+            cooperative: bool = False, schedule: str = "in-order",
+            max_total_steps: int = 0) -> Report:
     """Interpret ``kernel`` of a PTX module on the CPU and report its memory
     traffic per source line.
 
@@ -441,6 +442,16 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     check
         "race", "init", "schedules", "all" or a comma list of them (the
         CLI's ``--check``): the hazards go to ``Report.hazards``.
+    schedule
+        The order of ready warps between barriers (the CLI's
+        ``--schedule``): "in-order" (default), "reverse" or "random:SEED"
+        (a fresh permutation each round): other orders a race needs to
+        show, with or without ``check`` (with it, the reported run is this
+        one, ``Report.schedules["other"]`` the one compared with).
+    max_steps, max_total_steps
+        Warp-instruction budgets of one CTA and of the whole launch (the
+        CLI's ``--max-steps`` and ``--max-total-steps``; 0: no launch
+        budget): past one the run stops with a fault.
     cache
         True (the profile's GPU) or a GPU name ("H200", "A100" ...): run
         the cache hierarchy model; ``Report.hierarchy``.  regs: registers
@@ -480,6 +491,10 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
         raise ValueError("text_format: %r is not 'text' or 'csv'"
                          % (text_format,))
     bits = C.parse_checks(check)
+    sched = C.parse_schedule(schedule)
+    if not isinstance(max_total_steps, int) or max_total_steps < 0:
+        raise ValueError("max_total_steps: expected a count >= 0, got %r"
+                         % (max_total_steps,))
     mod = _Module(ptx)
     k = mod.find(kernel)
     kern, params = mod.describe(k)
@@ -506,7 +521,7 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
         users = [g for g, _ in bind.buffers.get(n + j, [])]
         un.append(1 if any(g in groups for g in users) else 0)
         elem.append(bind.extra[j].itemsize)
-    chk = C.new_check(bits, elem, un, bind.keep)
+    chk = C.new_check(bits, elem, un, bind.keep, sched)
     cch = C.new_cache(cache, a, bd[0] * bd[1] * bd[2],
                       lib.wm_ptx_kernel_smem(mod.m, k, smem), regs, sms)
     lch = L.Launch()
@@ -518,6 +533,7 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     lch.extra, lch.nextra = bind.extra_args()
     lch.ctas, lch.ctas_n, lch.seed = ct, cn, seed
     lch.max_steps = int(max_steps)
+    lch.max_total_steps = max_total_steps
     lch.threads = int(threads)
     lch.cache = cch
     lch.check = ctypes.cast(ctypes.pointer(chk), ctypes.c_void_p) \

@@ -205,6 +205,7 @@ def analyze(jit_fn: Any, grid: "int | Sequence[int] | Callable[[dict], Any]",
             cache: "bool | str" = False, regs: int = 0,
             sms: "int | None" = None, uninit: Sequence[Any] = (),
             on_hazard: str = "warn", on_fault: str = "raise",
+            schedule: str = "in-order", max_total_steps: int = 0,
             **constexprs: Any) -> Report:
     """Compile ``jit_fn`` for ``arch`` (no GPU needed), run it on the CPU
     over ``grid`` programs of ``num_warps`` warps with ``args`` (numpy
@@ -214,8 +215,8 @@ def analyze(jit_fn: Any, grid: "int | Sequence[int] | Callable[[dict], Any]",
     as in ``kernel[lambda META: ...]``.  num_ctas > 1 launches as Triton
     does: each program is a cluster of num_ctas CTAs along x (the grid's
     x times num_ctas).  types: see signature_of.  check, cache, regs,
-    sms, uninit, on_hazard and on_fault are run_ptx's; errors, faults and
-    hazards name the kernel's parameters."""
+    sms, uninit, on_hazard, on_fault, schedule and max_total_steps are
+    run_ptx's; errors, faults and hazards name the kernel's parameters."""
     ptx, md, values, consts = compile_ptx(
         jit_fn, *args, num_warps=num_warps, num_stages=num_stages,
         arch=arch, align=align, num_ctas=num_ctas, types=types,
@@ -244,4 +245,5 @@ def analyze(jit_fn: Any, grid: "int | Sequence[int] | Callable[[dict], Any]",
                    max_steps=max_steps, threads=threads, check=check,
                    cache=cache, regs=regs, sms=sms, uninit=uninit,
                    on_hazard=on_hazard, on_fault=on_fault,
+                   schedule=schedule, max_total_steps=max_total_steps,
                    names=runtime_names(jit_fn))
