@@ -114,6 +114,11 @@ class PtxArg(Structure):
                 ("size", c_uint), ("value", c_void_p)]
 
 
+class PtxGlobal(Structure):
+    _fields_ = [("name", c_char_p), ("init", c_void_p), ("out", c_void_p),
+                ("bytes", c_size_t)]
+
+
 PROGRESS_FN = ctypes.CFUNCTYPE(None, c_void_p, c_uint64, c_uint64)
 
 
@@ -192,6 +197,7 @@ STRUCTS = {"wm_arch": Arch, "wm_access": Access, "wm_counts": Counts,
            "wm_dist": Dist, "wm_site": Site, "wm_expr_where": ExprWhere,
            "wm_expr_fault": ExprFault, "wm_ptx_param_info": ParamInfo,
            "wm_ptx_kernel_info": KernelInfo, "wm_ptx_arg": PtxArg,
+           "wm_ptx_global": PtxGlobal,
            "wm_ptx_launch": Launch, "wm_ptx_result": Result,
            "wm_ptx_fault": Fault, "wm_ptx_report_opts": ReportOpts,
            "wm_ptx_check": Check, "wm_cache_config": CacheConfig}
@@ -278,6 +284,7 @@ def _declare(lib: ctypes.CDLL) -> None:
     f("wm_ptx_extra_address", c_uint64, c_size_t, c_size_t)
     f("wm_ptx_check_clear", None, P(Check))
     f("wm_ptx_kernel_smem", c_uint64, c_void_p, c_size_t, c_uint64)
+    f("wm_ptx_global_size", ctypes.c_longlong, c_void_p, c_char_p)
     f("wm_gpu_for_arch", c_void_p, P(Arch))
     f("wm_gpu_find", c_void_p, c_char_p)
     f("wm_gpu_count", c_size_t)

@@ -419,7 +419,8 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
             cluster: "int | Sequence[int] | None" = None,
             cluster_nonportable: bool = False, scratch: int = 0,
             cooperative: bool = False, schedule: str = "in-order",
-            max_total_steps: int = 0) -> Report:
+            max_total_steps: int = 0,
+            symbols: "dict[str, Any] | None" = None) -> Report:
     """Interpret ``kernel`` of a PTX module on the CPU and report its memory
     traffic per source line.
 
@@ -448,6 +449,13 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
         (a fresh permutation each round): other orders a race needs to
         show, with or without ``check`` (with it, the reported run is this
         one, ``Report.schedules["other"]`` the one compared with).
+    symbols
+        The module's ``__device__`` / ``__constant__`` variables by PTX
+        name, each a C-contiguous numpy array (the CLI's ``--global``,
+        ``cudaMemcpyToSymbol``): its bytes are copied into the variable
+        before the run (at most the variable's size) and, when the array
+        is writable, the variable's bytes back into it after
+        (``cudaMemcpyFromSymbol``).
     max_steps, max_total_steps
         Warp-instruction budgets of one CTA and of the whole launch (the
         CLI's ``--max-steps`` and ``--max-total-steps``; 0: no launch
@@ -534,6 +542,7 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     lch.ctas, lch.ctas_n, lch.seed = ct, cn, seed
     lch.max_steps = int(max_steps)
     lch.max_total_steps = max_total_steps
+    lch.globals, lch.nglobals = _symbols(mod, symbols, bind.keep)
     lch.threads = int(threads)
     lch.cache = cch
     lch.check = ctypes.cast(ctypes.pointer(chk), ctypes.c_void_p) \
@@ -577,6 +586,35 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
                       C.KernelFaultWarning, stacklevel=2)
     C.warn_or_raise(rep.hazards or [], on_hazard, rep)
     return rep
+
+
+def _symbols(mod: _Module, symbols: "dict[str, Any] | None", keep: list):
+    """symbols= as a wm_ptx_global array and its count (None, 0: none)."""
+    import numpy as np
+    if not symbols:
+        return None, 0
+    if not isinstance(symbols, dict):
+        raise TypeError("symbols: expected a dict of name -> numpy array, "
+                        "got %r" % (type(symbols).__name__,))
+    gs = (L.PtxGlobal * len(symbols))()
+    for g, (name, arr) in zip(gs, symbols.items()):
+        if not isinstance(arr, np.ndarray) or not arr.flags.c_contiguous:
+            raise TypeError("symbols[%r]: expected a C-contiguous numpy "
+                            "array, got %r" % (name, type(arr).__name__))
+        size = lib.wm_ptx_global_size(mod.m, str(name).encode())
+        if size < 0:
+            raise ValueError("symbols: no __device__ or __constant__ "
+                             "variable %r in the module" % (name,))
+        if arr.nbytes > size:
+            raise ValueError("symbols[%r]: %d bytes for a variable of %d"
+                             % (name, arr.nbytes, size))
+        g.name = str(name).encode()
+        g.init = arr.ctypes.data
+        g.out = arr.ctypes.data if arr.flags.writeable else None
+        g.bytes = arr.nbytes
+        keep += [g.name, arr]
+    keep.append(gs)
+    return ctypes.cast(gs, ctypes.c_void_p), len(symbols)
 
 
 def _uninit(uninit: Sequence[Any], names: Sequence[str]) -> set[int]:
