@@ -114,6 +114,38 @@ class PtxArg(Structure):
                 ("size", c_uint), ("value", c_void_p)]
 
 
+class PtxWhere(Structure):
+    _fields_ = [("ptx_line", c_uint32), ("text", c_char_p),
+                ("file", c_char_p), ("line", c_uint32),
+                ("inl_file", c_char_p), ("inl_line", c_uint32),
+                ("near_line", c_uint32), ("call_file", c_char_p),
+                ("call_line", c_uint32)]
+
+
+class LintParam(Structure):
+    _fields_ = [("name", c_char_p), ("value", ctypes.c_int64)]
+
+
+class LintOpts(Structure):
+    _fields_ = [("block", c_uint * 3), ("grid", c_uint * 3),
+                ("params", POINTER(LintParam)), ("nparams", c_size_t),
+                ("sass", c_void_p)]
+
+
+class LintInsn(Structure):
+    _fields_ = [("insn", c_size_t), ("space", c_int), ("op", c_int),
+                ("size", c_uint), ("kind", c_int), ("form", c_char * 240),
+                ("stride", c_char * 80), ("reason", c_char * 200),
+                ("depends", c_char * 120), ("assumed", c_int),
+                ("warps", c_uint), ("per_request", ctypes.c_double),
+                ("min", c_uint32), ("max", c_uint32), ("worst", c_uint32),
+                ("ideal", ctypes.c_double), ("severity", c_int),
+                ("access", Access), ("counts", Counts)]
+
+
+SEVERITIES = ("none", "low", "medium", "high")  # wm_severity
+
+
 class PtxGlobal(Structure):
     _fields_ = [("name", c_char_p), ("init", c_void_p), ("out", c_void_p),
                 ("bytes", c_size_t)]
@@ -197,7 +229,9 @@ STRUCTS = {"wm_arch": Arch, "wm_access": Access, "wm_counts": Counts,
            "wm_dist": Dist, "wm_site": Site, "wm_expr_where": ExprWhere,
            "wm_expr_fault": ExprFault, "wm_ptx_param_info": ParamInfo,
            "wm_ptx_kernel_info": KernelInfo, "wm_ptx_arg": PtxArg,
-           "wm_ptx_global": PtxGlobal,
+           "wm_ptx_global": PtxGlobal, "wm_ptx_where": PtxWhere,
+           "wm_lint_param": LintParam, "wm_lint_opts": LintOpts,
+           "wm_lint_insn": LintInsn,
            "wm_ptx_launch": Launch, "wm_ptx_result": Result,
            "wm_ptx_fault": Fault, "wm_ptx_report_opts": ReportOpts,
            "wm_ptx_check": Check, "wm_cache_config": CacheConfig}
@@ -285,6 +319,16 @@ def _declare(lib: ctypes.CDLL) -> None:
     f("wm_ptx_check_clear", None, P(Check))
     f("wm_ptx_kernel_smem", c_uint64, c_void_p, c_size_t, c_uint64)
     f("wm_ptx_global_size", ctypes.c_longlong, c_void_p, c_char_p)
+    f("wm_ptx_where_insn", c_int, c_void_p, c_size_t, P(PtxWhere))
+    f("wm_ptx_kernel_error", c_int, c_void_p, c_size_t, P(Diag))
+    f("wm_lint_kernel", c_int, c_void_p, c_size_t, P(Arch), P(LintOpts),
+      P(c_void_p))
+    f("wm_lint_free", None, c_void_p)
+    f("wm_lint_block", None, c_void_p, c_uint * 3)
+    f("wm_lint_count", c_size_t, c_void_p)
+    f("wm_lint_at", P(LintInsn), c_void_p, c_size_t)
+    f("wm_lint_kind_name", c_char_p, c_int)
+    f("wm_lint_worst", c_int, c_void_p)
     f("wm_gpu_for_arch", c_void_p, P(Arch))
     f("wm_gpu_find", c_void_p, c_char_p)
     f("wm_gpu_count", c_size_t)
