@@ -1,8 +1,8 @@
 """lint_ptx, the CLI's `warpmem lint` from Python: the example transposes'
 verdicts as docs/lint.md gives them (the naive transpose's column store 32
 sectors a request where 4 would do, the tiled one's column reads of its
-shared tile 32 wavefronts), a parameter's value changing the verdict, and
-each error."""
+shared tile 32 wavefronts), a parameter's value changing the verdict, each
+error, and warpmem.testing's assertions on a Lint."""
 import os
 
 import pytest
@@ -65,3 +65,28 @@ def test_lint_errors():
                                          "operands, got 1"):
         warpmem.lint_ptx(bad, kernel="transpose_tiled")
     assert len(warpmem.lint_ptx(bad, kernel="transpose_naive").verdicts) == 2
+
+
+def test_testing_assertions_take_a_lint():
+    """warpmem.testing's static use: the assertions read Lint.lines as they
+    read a run's Report.lines."""
+    from warpmem.testing import assert_coalesced, assert_no_bank_conflicts
+    naive = warpmem.lint_ptx(T, kernel="transpose_naive")
+    assert naive.kernel == "transpose_naive"
+    assert naive.info.display == "transpose_naive"
+    with pytest.raises(AssertionError, match=r"transpose\.cu:32 \(out\[x \* "
+                       r"height \+ y\] = in\[y \* width \+ x\];\), global st: "
+                       r"32\.0 sectors per request where 4\.0 would do \(224 "
+                       r"excessive sectors over 8 requests\)"):
+        assert_coalesced(naive)
+    assert_coalesced(naive, max_excessive=224)
+    tiled = warpmem.lint_ptx(T, kernel="transpose_tiled")
+    assert_coalesced(tiled)
+    with pytest.raises(AssertionError, match=r"32\.0 wavefronts per request "
+                       r"where 1\.0 would do \(992 conflicts over 32 "
+                       r"requests, worst 32-way\)"):
+        assert_no_bank_conflicts(tiled)
+    assert_no_bank_conflicts(warpmem.lint_ptx(T, kernel="transpose_padded"))
+    with pytest.raises(AssertionError, match="no shared memory instruction "
+                                             "at line 3 "):
+        assert_no_bank_conflicts(tiled, line=3)

@@ -10,6 +10,7 @@ import os
 from typing import Any, Sequence
 
 from . import _lib as L
+from ._checks import _src
 from ._lib import lib
 from .core import _dims
 from .ptx import Kernel, _Module, _pick_arch
@@ -21,11 +22,16 @@ class Lint:
     """The verdicts on one kernel: ``verdicts`` (one dict per memory access
     of an instruction, in instruction order), ``block`` (the shape they are
     for), ``profile`` (the profile and where it came from), ``worst`` (the
-    worst severity: "none", "low", "medium" or "high") and ``kernel``."""
+    worst severity: "none", "low", "medium" or "high"), ``kernel`` (its
+    name) and ``info`` (its warpmem.Kernel).  ``lines`` gives the verdicts
+    with a figure in the form of Report.lines, so warpmem.testing's
+    assert_coalesced and assert_no_bank_conflicts take a Lint too."""
 
     def __init__(self, kernel: Kernel, block: tuple, profile: str,
-                 verdicts: list, worst: str):
-        self.kernel = kernel
+                 verdicts: list, worst: str, srcdir: str = ""):
+        self.srcdir = srcdir  # where relative .loc files are found
+        self.info = kernel
+        self.kernel = kernel.display
         self.block = block
         self.profile = profile
         self.verdicts = verdicts
@@ -38,6 +44,34 @@ class Lint:
         hits = [v for v in self.verdicts if v["severity"] != "none"]
         return sorted(hits, key=lambda v: -order[v["severity"]])
 
+    @property
+    def lines(self) -> list[dict]:
+        """The verdicts that have a figure (exact or varying) as the block's
+        warps' totals, with Report.lines' fields: file, line, source,
+        space, op, requests (one a warp), sectors / wavefronts and their
+        ideal, excessive_sectors, conflicts, per_request_max."""
+        out = []
+        for v in self.verdicts:
+            if v["kind"] not in ("exact", "varies") or not v["warps"]:
+                continue
+            n, got, ideal = v["warps"], v["per_request"], v["ideal"]
+            total, want = round(got * n), round(ideal * n)
+            shared = v["space"] == "shared"
+            out.append({
+                "file": v["file"], "line": v["line"],
+                "source": _src(os.path.join(self.srcdir, v["file"])
+                               if v["file"] else "", v["line"]),
+                "space": v["space"],
+                "op": v["op"], "requests": n,
+                "sectors": 0 if shared else total,
+                "ideal_sectors": 0 if shared else want,
+                "excessive_sectors": 0 if shared else max(total - want, 0),
+                "wavefronts": total if shared else 0,
+                "ideal_wavefronts": want if shared else 0,
+                "conflicts": max(total - want, 0) if shared else 0,
+                "per_request_max": v["max"], "advice": ""})
+        return out
+
     def to_pandas(self):
         """The verdicts as a pandas DataFrame (needs pandas)."""
         import pandas as pd
@@ -45,7 +79,7 @@ class Lint:
 
     def __repr__(self) -> str:
         return "<warpmem.Lint %s block %s: %d verdicts, worst %s>" % (
-            self.kernel.display, self.block, len(self.verdicts), self.worst)
+            self.kernel, self.block, len(self.verdicts), self.worst)
 
 
 def _s(b: bytes) -> str:
@@ -145,4 +179,5 @@ def lint_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
         worst = L.SEVERITIES[lib.wm_lint_worst(res)]
     finally:
         lib.wm_lint_free(res)
-    return Lint(kern, tuple(shape), note, verdicts, worst)
+    srcdir = os.path.dirname(mod.path) if mod.path != "<ptx>" else ""
+    return Lint(kern, tuple(shape), note, verdicts, worst, srcdir)

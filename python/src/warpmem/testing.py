@@ -9,6 +9,8 @@ reports AssertionError): memory behaviour as part of the tests.
         assert_coalesced(rep, source="tl.load(m_ptr")
         assert_no_hazards(rep)
 
+assert_coalesced and assert_no_bank_conflicts also take the verdicts of
+warpmem.lint_ptx, judged without a run (a Lint: the block's warps once).
 Each selects memory instructions by source line number (``line=``) and/or
 a piece of the line's text (``source=``), optionally in one file
 (``file=``, a suffix of the path); no selection means the whole kernel.
