@@ -530,6 +530,7 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
         un.append(1 if any(g in groups for g in users) else 0)
         elem.append(bind.extra[j].itemsize)
     chk = C.new_check(bits, elem, un, bind.keep, sched)
+    syms = _symbols(mod, symbols, bind.keep)  # (before the cache: raises)
     cch = C.new_cache(cache, a, bd[0] * bd[1] * bd[2],
                       lib.wm_ptx_kernel_smem(mod.m, k, smem), regs, sms)
     lch = L.Launch()
@@ -542,7 +543,7 @@ def run_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     lch.ctas, lch.ctas_n, lch.seed = ct, cn, seed
     lch.max_steps = int(max_steps)
     lch.max_total_steps = max_total_steps
-    lch.globals, lch.nglobals = _symbols(mod, symbols, bind.keep)
+    lch.globals, lch.nglobals = syms
     lch.threads = int(threads)
     lch.cache = cch
     lch.check = ctypes.cast(ctypes.pointer(chk), ctypes.c_void_p) \
