@@ -163,9 +163,7 @@ def lint_ptx(ptx: "str | bytes | os.PathLike", kernel: str | None = None,
     if st == L.STATUS.index("parse"):
         d = L.Diag()
         lib.wm_ptx_kernel_error(mod.m, k, ctypes.byref(d))
-        lib.wm_diag_locate(ctypes.byref(d), mod.text, len(mod.text))
-        raise ValueError("ptx: %s:%d:%d: %s" % (mod.path, d.line, d.col,
-                                                d.msg.decode()))
+        raise mod.error(d)
     if st == L.WM_ERR_ARG:
         raise ValueError("lint: block %s is no block of this kernel"
                          % (tuple(o.block),))

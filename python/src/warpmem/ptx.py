@@ -78,9 +78,13 @@ class _Module:
         st = lib.wm_ptx_parse(text, len(text), path.encode(),
                               ctypes.byref(self.m), ctypes.byref(d))
         if st != L.WM_OK:
-            lib.wm_diag_locate(ctypes.byref(d), text, len(text))
-            raise ValueError("ptx: %s:%d:%d: %s" % (path, d.line, d.col,
-                                                    d.msg.decode()))
+            raise self.error(d)
+
+    def error(self, d: L.Diag) -> ValueError:
+        """The parse error d as "ptx: FILE:LINE:COL: message"."""
+        lib.wm_diag_locate(ctypes.byref(d), self.text, len(self.text))
+        return ValueError("ptx: %s:%d:%d: %s" % (self.path, d.line, d.col,
+                                                 d.msg.decode()))
 
     def __del__(self):
         if getattr(self, "m", None):
