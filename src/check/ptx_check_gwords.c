@@ -199,7 +199,10 @@ static wmi_word run_word(const wmi_check *k, const gchunk *c, int j,
     rec r = c->tpl[j];
     memset(&e, 0, sizeof e);
     e.cta = k->cta;
-    r.lane = (uint8_t)((int8_t)r.lane + (int)i);
+    if (c->wstep[j])
+        r.warp = (uint16_t)(r.warp + i);
+    else
+        r.lane = (uint8_t)((int8_t)r.lane + (int)i);
     if (c->read[j]) {
         e.r[0] = r;
     } else {
@@ -230,21 +233,54 @@ static const wmi_word *word_at(const wmi_check *k, const gchunk *c,
     return tmp;
 }
 
+/* Record t of the one word i (lane0 form: lane - i) as a warp-step
+   run's template: the lane itself, the warp of word 0. */
+static rec warp_form(rec t, unsigned i)
+{
+    t.lane = (uint8_t)((int8_t)t.lane + (int)i);
+    t.warp = (uint16_t)(t.warp - i);
+    return t;
+}
+
+/* Can run j of chunk c name word i with record t (lane0 form) too?  Then
+   it does.  A run of one word (a lane of a column store) turns into a
+   warp-step run when the word's record is its own but for a warp that
+   grows with the word. */
+static int run_takes(gchunk *c, int j, uint32_t m, const rec *t)
+{
+    if (!c->wstep[j] && rec_same(&c->tpl[j], t)) {
+        c->run[j] |= m;
+        return 1;
+    }
+    if (m & (m - 1))
+        return 0; /* (several lanes: a run of the lane, or none) */
+    rec u = warp_form(*t, (unsigned)__builtin_ctz(m));
+    if (!c->wstep[j] && !(c->run[j] & (c->run[j] - 1))) {
+        rec v = warp_form(c->tpl[j], (unsigned)__builtin_ctz(c->run[j]));
+        if (!rec_same(&v, &u))
+            return 0;
+        c->tpl[j] = u;
+        c->wstep[j] = 1;
+    } else if (!c->wstep[j] || !rec_same(&c->tpl[j], &u)) {
+        return 0;
+    }
+    c->run[j] |= m;
+    return 1;
+}
+
 /* Name words m of chunk c, whose only record is t with lane lane0 + word,
    by a run; 0 when both runs name other records. */
 static int name_run(gchunk *c, uint32_t m, rec t, int read)
 {
     for (int j = 0; j < 2; j++)
-        if (c->run[j] && c->read[j] == read &&
-            rec_same(&c->tpl[j], &t)) {
-            c->run[j] |= m;
+        if (c->run[j] && c->read[j] == read && run_takes(c, j, m, &t))
             return 1;
-        }
     for (int j = 0; j < 2; j++)
         if (!c->run[j]) {
             c->run[j] = m;
             c->tpl[j] = t;
             c->read[j] = (uint8_t)read;
+            c->wstep[j] = 0;
             return 1;
         }
     return 0;
@@ -368,8 +404,39 @@ static int word_reports(const wmi_check *k, const wmi_xchunk *x, unsigned i,
     return 0;
 }
 
+/* Would the unit's record r on words m of launch-wide chunk x (the same
+   record on each but for the warp or lane, which crosses() does not read)
+   report against the earlier units' records: a write against their last
+   write and read, a read against their last write?  A run of x at once
+   (its records, too, differ only in warp or lane). */
+static int run_reports(const wmi_check *k, const wmi_xchunk *x, uint32_t m,
+                       const rec *r, int write)
+{
+    unsigned n = wmi_xchunk_nruns(x);
+    if (!n) { /* one record per word */
+        for (; m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctz(m);
+            wmi_xrec pw = wmi_xchunk_get(x, 0, i);
+            wmi_xrec pr = wmi_xchunk_get(x, 1, i);
+            if (crosses(k, &pw, r) || (write && crosses(k, &pr, r)))
+                return 1;
+        }
+        return 0;
+    }
+    for (unsigned j = 0; j < n; j++) {
+        const wmi_xrun *q = wmi_xchunk_run(x, j);
+        if (!(q->mask & m) || (q->read && !write))
+            continue;
+        wmi_xrec p = wmi_xrun_rec(q, (unsigned)__builtin_ctz(q->mask & m));
+        if (crosses(k, &p, r))
+            return 1;
+    }
+    return 0;
+}
+
 /* Would the fold report anything (a race of any word of the unit with an
-   earlier unit's access)?  The checks of fold_word, without reports. */
+   earlier unit's access)?  The checks of fold_word, without reports: a
+   run of the unit's words at once. */
 static int fold_reports(wmi_check *k)
 {
     for (uint32_t n = 0; n < k->gcn; n++) {
@@ -380,12 +447,16 @@ static int fold_reports(wmi_check *k)
         const wmi_xchunk *x = xchunk_of(k, c->key, 0, &buf, &off, &valid);
         if (!x || !(wmi_xchunk_writes(x) || wmi_xchunk_reads(x)))
             continue;
-        for (uint32_t m = c->live & valid; m; m &= m - 1) {
+        for (uint32_t m = c->ent & valid; m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctz(m);
-            wmi_word tmp;
-            if (word_reports(k, x, i, word_at(k, c, i, &tmp)))
+            if (word_reports(k, x, i, &k->ge[c->idx[i]]))
                 return 1;
         }
+        for (int j = 0; j < 2; j++)
+            if ((c->run[j] & valid) &&
+                run_reports(k, x, c->run[j] & valid, &c->tpl[j],
+                            !c->read[j]))
+                return 1;
     }
     return 0;
 }
@@ -489,8 +560,9 @@ static int fold_chunk(const wmi_check *k, const gchunk *c, wmi_xchunk *x,
         if (!m)
             continue;
         const rec *t = &c->tpl[j];
-        wmi_xrun r = {m,       t->pc,           k->cta, t->warp,
-                      t->rel,  (int8_t)t->lane, t->bits, c->read[j]};
+        wmi_xrun r = {m,       t->pc,           k->cta,     t->warp,
+                      t->rel,  (int8_t)t->lane, t->bits,    c->read[j],
+                      c->wstep[j]};
         if (!wmi_xchunk_put_run(x, wmi_grid_pool(k->grid), &r))
             return 0;
     }

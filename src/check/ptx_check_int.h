@@ -172,27 +172,50 @@ typedef struct wmi_xword {
 } wmi_xword;
 
 /* The same records of some words of a chunk: word i of mask has
-   {pc, cta, warp, rel, lane0 + i, bits}, the last read of each if read,
-   else the last write. */
+   {pc, cta, warp, rel, lane0 + i, bits} (a warp's run of lanes), or with
+   wstep {pc, cta, warp + i, rel, lane0, bits} (one lane of consecutive
+   warps: a column store); the last read of each if read, else the last
+   write. */
 typedef struct wmi_xrun {
     uint32_t mask, pc, cta;
     uint16_t warp, rel;
     int8_t lane0;
     uint8_t bits;
     uint8_t read;
+    uint8_t wstep;
 } wmi_xrun;
+
+#define WMI_XMORE 6 /* runs a chunk takes from the pool before it expands */
 
 /*
  * The earlier CTAs' last write and last read of the 32 words of a chunk
  * (128 aligned bytes of an argument buffer): while they fit, two runs of
  * either (a warp's contiguous access is one run, whatever the words it
- * leaves to others), else one wmi_xword per word (words, then the runs
- * are unused).
+ * leaves to others), then WMI_XMORE more from the pool (a column that
+ * several CTAs' warps wrote), else one wmi_xword per word (then the runs
+ * are unused).  ext: 0; the wmi_xword[32]; or, bit 0 set, the more runs.
  */
 typedef struct wmi_xchunk {
     wmi_xrun x[2];
-    wmi_xword *words;
+    uintptr_t ext;
 } wmi_xchunk;
+
+/* c's records word by word, or NULL (runs). */
+static inline const wmi_xword *wmi_xchunk_words(const wmi_xchunk *c)
+{
+    return c->ext & 1 ? NULL : (const wmi_xword *)c->ext;
+}
+
+/* How many runs c has room for (0: one record per word); run j. */
+static inline unsigned wmi_xchunk_nruns(const wmi_xchunk *c)
+{
+    return !c->ext ? 2 : c->ext & 1 ? 2 + WMI_XMORE : 0;
+}
+
+static inline const wmi_xrun *wmi_xchunk_run(const wmi_xchunk *c, unsigned j)
+{
+    return j < 2 ? &c->x[j] : (const wmi_xrun *)(c->ext - 1) + (j - 2);
+}
 
 /* Where the chunks of a launch take their word records from when they
    expand (ptx_check_xchunk.c): blocks of 32 KiB growing to 2 MiB (on huge
@@ -254,8 +277,9 @@ int wmi_xchunk_reads(const wmi_xchunk *c);
 /* Word i's record in run x. */
 static inline wmi_xrec wmi_xrun_rec(const wmi_xrun *x, unsigned i)
 {
-    wmi_xrec r = {x->pc, x->cta, x->warp, x->rel,
-                  (uint8_t)(x->lane0 + (int)i), x->bits, 0};
+    wmi_xrec r = {x->pc, x->cta, (uint16_t)(x->warp + (x->wstep ? i : 0)),
+                  x->rel, (uint8_t)(x->lane0 + (x->wstep ? 0 : (int)i)),
+                  x->bits, 0};
     return r;
 }
 
@@ -263,11 +287,14 @@ static inline wmi_xrec wmi_xrun_rec(const wmi_xrun *x, unsigned i)
 static inline wmi_xrec wmi_xchunk_get(const wmi_xchunk *c, int read,
                                       unsigned i)
 {
-    if (c->words)
-        return read ? c->words[i].r : c->words[i].w;
-    for (int j = 0; j < 2; j++)
-        if ((c->x[j].mask >> i & 1) && c->x[j].read == read)
-            return wmi_xrun_rec(&c->x[j], i);
+    const wmi_xword *w = wmi_xchunk_words(c);
+    if (w)
+        return read ? w[i].r : w[i].w;
+    for (unsigned j = 0, n = wmi_xchunk_nruns(c); j < n; j++) {
+        const wmi_xrun *x = wmi_xchunk_run(c, j);
+        if ((x->mask >> i & 1) && x->read == read)
+            return wmi_xrun_rec(x, i);
+    }
     wmi_xrec none = {0, 0, 0, 0, 0, 0, 0};
     return none;
 }

@@ -58,7 +58,9 @@ typedef struct wmi_word {
    each the same record but for the lane, which grows with the word: run j
    names those words and tpl[j] is that record (its lane field holding the
    lane of word 0, as an int8_t), and they get no entry until a later
-   access touches them again (wmi_gwords_open). */
+   access touches them again (wmi_gwords_open).  A column store's lane,
+   one word a warp, gives consecutive words the same record but for the
+   warp: with wstep[j], tpl[j] holds the lane and the warp of word 0. */
 typedef struct gchunk {
     uint64_t key;     /* simulated address / 128 + 1 */
     uint32_t cta;     /* the unit whose words these are (older: none) */
@@ -68,6 +70,7 @@ typedef struct gchunk {
                          run[1], all three apart) */
     rec tpl[2];
     uint8_t read[2];  /* run j's record is a read (else a write) */
+    uint8_t wstep[2]; /* run j steps the warp (else the lane) */
     uint32_t idx[32];
 } gchunk;
 

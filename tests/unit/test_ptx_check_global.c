@@ -2,7 +2,8 @@
  * test_ptx_check_global.c -- `--check race,init` on global memory within
  * and between CTAs: hand-counted verdicts of a clean and a racy launch,
  * then random access patterns (strided, contiguous, overlapping between
- * CTAs, partial warps; 1-, 4- and 8-byte accesses, atomics) and the race
+ * CTAs, partial warps; 1-, 4- and 8-byte accesses, atomics), columns
+ * stored by 2-D blocks (the naive transpose's shape) and the race
  * suite's kernels on larger grids, each run twice by twin_run
  * (ptx_twin.h): every access through the plain per-lane loop and the
  * fold in its report order (WMI_RUN_SLOW), then with every shortcut of
@@ -54,6 +55,30 @@ static const char *const src =
     ".visible .entry at" PARAMS
     BODY("ld.global.u32 %r12, [%rd3];",
          "atom.global.add.u32 %r15, [%rd5], %r12;", "4");
+
+/* Columns: thread (x, y) of CTA c touches word (c*cs + x*ws + y*wy) % n,
+   a load when rd has bit 0, a store of x + c when bit 1.  With blocks 32
+   wide, warp y's lanes step by ws and consecutive warps by wy: a column
+   store (ws a row, wy 1) leaves one lane's record on words that
+   consecutive warps wrote, the checker's warp-step runs. */
+static const char *const col_src =
+    PI_HEAD ".visible .entry col(.param .u64 buf, .param .u32 n, "
+    ".param .u32 ws, .param .u32 wy, .param .u32 cs, .param .u32 rd)\n{\n"
+    "  .reg .pred %p<3>; .reg .b32 %r<16>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [buf]; ld.param.u32 %r1, [n];\n"
+    "  ld.param.u32 %r2, [ws]; ld.param.u32 %r3, [wy];\n"
+    "  ld.param.u32 %r4, [cs]; ld.param.u32 %r5, [rd];\n"
+    "  mov.u32 %r6, %tid.x; mov.u32 %r7, %tid.y; mov.u32 %r8, %ctaid.x;\n"
+    "  mul.lo.u32 %r9, %r8, %r4;\n"
+    "  mad.lo.u32 %r9, %r6, %r2, %r9; mad.lo.u32 %r9, %r7, %r3, %r9;\n"
+    "  rem.u32 %r9, %r9, %r1;\n"
+    "  mul.wide.u32 %rd2, %r9, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    "  and.b32 %r10, %r5, 1; setp.ne.u32 %p1, %r10, 0;\n"
+    "  and.b32 %r10, %r5, 2; setp.ne.u32 %p2, %r10, 0;\n"
+    "  @%p1 ld.global.u32 %r11, [%rd3];\n"
+    "  add.u32 %r12, %r6, %r8;\n"
+    "  @%p2 st.global.u32 [%rd3], %r12;\n"
+    "  ret;\n}\n";
 
 /* One launch of kernel k over buf (bytes) with the 7 scalars of PARAMS
    after n, through twin_run; the findings in *chk. */
@@ -183,6 +208,87 @@ static void random_patterns(const wm_ptx_module *m)
     CHECK(found > 0); /* (most patterns race) */
 }
 
+/* col on random shapes: blocks of 32 x 2..8 threads (the naive
+   transpose's column stores when ws is a row and wy 1), CTAs on the same
+   columns or apart, loads, stores or both; each through twin_run.  And
+   a hand case: two CTAs store the same 8 x 32 column block, block 1's
+   stores race with block 0's (WAW, 256 words). */
+static void columns(void)
+{
+    wm_ptx_module *m = pi_parse(col_src, "col.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    long ki = wm_ptx_find_kernel(m, "col");
+    CHECK(ki >= 0);
+    static const uint32_t wss[] = {64, 64, 33, 32, 128, 1, 0};
+    static const uint32_t wys[] = {1, 1, 1, 2, 0, 64};
+    uint32_t seed = 11;
+    size_t found = 0;
+    for (int trial = 0; trial < 80 && ki >= 0; trial++) {
+        unsigned ny = 2u << rnd(&seed) % 3, grid = 1 + rnd(&seed) % 6;
+        uint32_t n = 2048 + rnd(&seed) % 4096;
+        uint32_t ws = wss[rnd(&seed) % 7], wy = wys[rnd(&seed) % 6];
+        uint32_t cs = rnd(&seed) % 3 == 0 ? 0
+                      : rnd(&seed) % 2 ? ny
+                                       : ny + rnd(&seed) % 40;
+        uint32_t rd = 1 + rnd(&seed) % 3;
+        uint32_t *buf = calloc(n, 4);
+        CHECK(buf != NULL);
+        if (!buf)
+            break;
+        wm_ptx_arg a[6] = {pi_arg_buf(buf, (size_t)n * 4), pi_arg_u32(n),
+                           pi_arg_u32(ws), pi_arg_u32(wy), pi_arg_u32(cs),
+                           pi_arg_u32(rd)};
+        wm_ptx_launch l = pi_launch_of(grid, 1, 32, 0, a, 6, NULL, 0);
+        l.block[1] = ny;
+        wm_ptx_check chk;
+        memset(&chk, 0, sizeof chk);
+        chk.checks = WM_CHECK_RACE | WM_CHECK_INIT;
+        chk.schedule = (wm_ptx_schedule)(trial % 3);
+        chk.seed = (uint64_t)trial;
+        l.check = &chk;
+        wm_ptx_fault ft;
+        CHECK_EQ(twin_run(m, (size_t)ki, &l, NULL, NULL, &ft), WM_OK);
+        found += chk.nhazards;
+        wm_ptx_check_clear(&chk);
+        free(buf);
+    }
+    CHECK(found > 0);
+    /* two CTAs of 32 x 8 store columns 0..31 (ws 64), words 0..7 of each
+       (wy 1): the same 256 words, one WAW between blocks, the first
+       occurrence block 1's */
+    uint32_t buf[2048];
+    memset(buf, 0, sizeof buf);
+    wm_ptx_arg a[6] = {pi_arg_buf(buf, sizeof buf), pi_arg_u32(2048),
+                       pi_arg_u32(64), pi_arg_u32(1), pi_arg_u32(0),
+                       pi_arg_u32(2)};
+    wm_ptx_launch l = pi_launch_of(2, 1, 32, 0, a, 6, NULL, 0);
+    l.block[1] = 8;
+    wm_ptx_check chk;
+    memset(&chk, 0, sizeof chk);
+    chk.checks = WM_CHECK_RACE;
+    l.check = &chk;
+    wm_ptx_fault ft;
+    CHECK_EQ(twin_run(m, (size_t)ki, &l, NULL, NULL, &ft), WM_OK);
+    CHECK_EQ(chk.nhazards, 1u);
+    const wm_ptx_hazard *h = find(&chk, WM_HAZ_WAW);
+    CHECK(h != NULL);
+    if (h) {
+        CHECK_EQ(h->count, 256u);
+        CHECK_EQ(h->first.cta[0], 0u);
+        CHECK_EQ(h->second.cta[0], 1u);
+        /* the same thread of both blocks: lane x, warp y on word
+           64 x + y */
+        CHECK_EQ(h->first.lane, h->second.lane);
+        CHECK_EQ(h->first.warp, h->second.warp);
+        CHECK_EQ(h->addr, (64u * h->second.lane + h->second.warp) * 4);
+    }
+    CHECK_EQ(buf[64 * 5 + 3], 5u + 1u); /* block 1 stored last */
+    wm_ptx_check_clear(&chk);
+    wm_ptx_free(m);
+}
+
 /* The race suite's kernels (tests/check/race_suite.cu) on more CTAs (the
    grid_sync ones launched cooperatively: one unit of 4 or 16 CTAs). */
 static void race_suite(void)
@@ -273,6 +379,7 @@ int main(void)
         return check_done("test_ptx_check_global");
     verdicts(m);
     random_patterns(m);
+    columns();
     race_suite();
     wm_ptx_free(m);
     return check_done("test_ptx_check_global");

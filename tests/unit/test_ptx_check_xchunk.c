@@ -3,7 +3,8 @@
  * words (ptx_check_xchunk.c): whatever form the chunk takes (runs, or one
  * record per word), every word reads back the last record put on it.
  * Hand cases for the forms (a warp's run, two half-warps, a third record
- * that fits no run), then random puts against a plain array of records.
+ * that fits no run, a column's runs that step the warp and the runs taken
+ * from the pool), then random puts against a plain array of records.
  */
 #include "check.h"
 #include "ptx_check_int.h"
@@ -47,7 +48,7 @@ static void hand_cases(void)
     for (unsigned i = 0; i < 32; i++)
         r[i] = rec(7, 3, 2, 0, (uint8_t)i, 0x0f);
     CHECK(wmi_xchunk_put(&c, &pool, 0, w, ~0u, r));
-    CHECK(c.words == NULL && c.x[0].mask == ~0u && c.x[0].read &&
+    CHECK(wmi_xchunk_words(&c) == NULL && c.x[0].mask == ~0u && c.x[0].read &&
           c.x[1].mask == 0);
     CHECK(!wmi_xchunk_writes(&c) && wmi_xchunk_reads(&c));
     CHECK(matches(&c, w, r));
@@ -56,7 +57,7 @@ static void hand_cases(void)
     for (unsigned i = 0; i < 32; i++)
         w[i] = rec(9, 4, 1, 2, (uint8_t)i, 0x0f);
     CHECK(wmi_xchunk_put(&c, &pool, ~0u, w, 0, r));
-    CHECK(c.words == NULL && c.x[1].mask == ~0u && !c.x[1].read);
+    CHECK(wmi_xchunk_words(&c) == NULL && c.x[1].mask == ~0u && !c.x[1].read);
     CHECK(wmi_xchunk_writes(&c) && wmi_xchunk_reads(&c));
     CHECK(matches(&c, w, r));
     /* a third CTA reads words 0..15 with lanes 16..31: no run left for
@@ -64,7 +65,7 @@ static void hand_cases(void)
     for (unsigned i = 0; i < 16; i++)
         r[i] = rec(7, 5, 0, 0, (uint8_t)(i + 16), 0x0f);
     CHECK(wmi_xchunk_put(&c, &pool, 0, w, 0xffffu, r));
-    CHECK(c.words != NULL);
+    CHECK(wmi_xchunk_words(&c) != NULL);
     CHECK(matches(&c, w, r));
     CHECK(!same(wmi_xchunk_get(&c, 1, 3), none));
     CHECK(same(wmi_xchunk_get(&c, 1, 21), rec(7, 3, 2, 0, 21, 0x0f)));
@@ -75,12 +76,12 @@ static void hand_cases(void)
     for (unsigned i = 0; i < 32; i++)
         r[i] = rec(7, 5, 1, 0, (uint8_t)(i < 16 ? i + 16 : i - 16), 0x0f);
     CHECK(wmi_xchunk_put(&c, &pool, 0, w, ~0u, r));
-    CHECK(c.words == NULL && c.x[0].mask == 0xffffu &&
+    CHECK(wmi_xchunk_words(&c) == NULL && c.x[0].mask == 0xffffu &&
           c.x[1].mask == 0xffff0000u && !wmi_xchunk_writes(&c));
     CHECK(matches(&c, w, r));
     w[20] = rec(11, 6, 0, 0, 3, 0x01);
     CHECK(wmi_xchunk_put(&c, &pool, 1u << 20, w, 0, r));
-    CHECK(c.words != NULL);
+    CHECK(wmi_xchunk_words(&c) != NULL);
     CHECK(matches(&c, w, r));
     wmi_xpool_free(&pool);
 }
@@ -143,12 +144,56 @@ static void random_puts(void)
             CHECK(!anyw || wmi_xchunk_writes(&c));
             CHECK(!anyr || wmi_xchunk_reads(&c));
         }
-        runs_only += c.words == NULL;
-        CHECK(trial % 2 || c.words == NULL);
+        runs_only += wmi_xchunk_words(&c) == NULL;
+        CHECK(trial % 2 || wmi_xchunk_words(&c) == NULL);
     }
     wmi_xpool_free(&pool);
     /* both forms were exercised */
     CHECK(runs_only >= 100 && runs_only < 200);
+}
+
+/* A column of a naive transpose's output: four CTAs each store 8 words,
+   word i by lane 5 of warp i - 8c (runs that step the warp).  Two runs
+   fit the chunk, the other two its more runs from the pool; up to
+   2 + WMI_XMORE runs in all, then one record per word, each word reading
+   back its last record in every form. */
+static void column_runs(void)
+{
+    wmi_xpool pool = {NULL, 0, 0};
+    wmi_xchunk c;
+    memset(&c, 0, sizeof c);
+    wmi_xrec w[32], r[32];
+    memset(w, 0, sizeof w);
+    memset(r, 0, sizeof r);
+    for (unsigned cta = 0; cta < 4; cta++) {
+        wmi_xrun x = {0xffu << (8 * cta), 40, 1 + cta, 0, 0, 5, 0x0f, 0, 1};
+        x.warp = (uint16_t)(0 - 8 * cta); /* the warp of word 0 */
+        CHECK(wmi_xchunk_put_run(&c, &pool, &x));
+        for (unsigned i = 8 * cta; i < 8 * cta + 8; i++)
+            w[i] = rec(40, 1 + cta, (uint16_t)(i - 8 * cta), 0, 5, 0x0f);
+        CHECK(matches(&c, w, r));
+    }
+    CHECK(wmi_xchunk_words(&c) == NULL && wmi_xchunk_nruns(&c) == 2 + WMI_XMORE);
+    CHECK(same(wmi_xchunk_get(&c, 0, 27), rec(40, 4, 3, 0, 5, 0x0f)));
+    CHECK(wmi_xchunk_writes(&c) && !wmi_xchunk_reads(&c));
+    /* reads of words 0..3 by four more CTAs (one word each, lane 7 of
+       warp 2): runs 5 to 8 */
+    for (unsigned i = 0; i < 4; i++) {
+        wmi_xrun x = {1u << i, 41, 10 + i, 2, 0, 7, 0x0f, 1, 1};
+        x.warp = (uint16_t)(2 - i);
+        CHECK(wmi_xchunk_put_run(&c, &pool, &x));
+        r[i] = rec(41, 10 + i, 2, 0, 7, 0x0f);
+    }
+    CHECK(wmi_xchunk_words(&c) == NULL && wmi_xchunk_reads(&c));
+    CHECK(matches(&c, w, r));
+    /* a write of words 6..9 by a ninth CTA fits no run: records per word */
+    wmi_xrun x = {0x3c0u, 42, 20, 1, 3, 0, 0x0f, 0, 0};
+    CHECK(wmi_xchunk_put_run(&c, &pool, &x));
+    for (unsigned i = 6; i < 10; i++)
+        w[i] = rec(42, 20, 1, 3, (uint8_t)i, 0x0f);
+    CHECK(wmi_xchunk_words(&c) != NULL && wmi_xchunk_nruns(&c) == 0);
+    CHECK(matches(&c, w, r));
+    wmi_xpool_free(&pool);
 }
 
 /* Expanded chunks keep their own records in the pool, across its blocks
@@ -168,7 +213,7 @@ static void pool_blocks(void)
                 w[i] = rec(n + 1, n + 2, (uint16_t)(n % 7), 0,
                            (uint8_t)(31 - i), 0x0f);
             CHECK(wmi_xchunk_put(&c[n], &pool, ~0u, w, 0, w));
-            CHECK(c[n].words != NULL);
+            CHECK(wmi_xchunk_words(&c[n]) != NULL);
         }
         int ok = 1;
         for (unsigned n = 0; n < N && ok; n++)
@@ -187,6 +232,7 @@ static void pool_blocks(void)
 int main(void)
 {
     hand_cases();
+    column_runs();
     random_puts();
     pool_blocks();
     return check_done("test_ptx_check_xchunk");
