@@ -217,13 +217,6 @@ static inline uint32_t gwarp(const wmi_check *k, const wmi_cta *c,
     return c->unit * k->nwarps + w->index;
 }
 
-/* dst = max(dst, src) over the n clocks. */
-static void join(uint32_t *dst, const uint32_t *src, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        dst[i] = dst[i] > src[i] ? dst[i] : src[i];
-}
-
 static uint64_t next_rand(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
@@ -252,7 +245,7 @@ void wmi_check_arrive(wmi_cta *c, const wmi_warp *w, uint32_t id)
     uint32_t n = k->nw, g = gwarp(k, c, w), *v = &k->vc[(size_t)g * n];
     /* a CTA's own barriers: bar.sync orders only its threads */
     uint32_t *b = &k->bar[((size_t)c->unit * 16 + (id & 15)) * n];
-    join(b, v, n);
+    wmi_clock_join(b, v, n);
     v[g]++; /* later accesses are not covered by this arrival */
 }
 
@@ -264,7 +257,7 @@ void wmi_check_release(wmi_cta *c, uint32_t id)
         if (!c->warps[i].wait_at[id & 15])
             continue;
         uint32_t g = gwarp(k, c, &c->warps[i]), *v = &k->vc[(size_t)g * n];
-        join(v, b, n);
+        wmi_clock_join(v, b, n);
         v[g]++;
     }
     memset(b, 0, n * sizeof *b);
@@ -301,12 +294,12 @@ void wmi_check_cluster_arrive(wmi_cta *c, const wmi_warp *w, uint64_t phase,
     uint32_t n = k->nw, g = gwarp(k, c, w), *v = &k->vc[(size_t)g * n];
     uint32_t *b = &k->cbar[(size_t)(phase & 1) * n];
     if (!relaxed) {
-        join(b, v, n); /* .release, the default */
+        wmi_clock_join(b, v, n); /* .release, the default */
     } else if (k->cfence[g]) {
         /* relaxed after a fence: a release of what preceded the fence */
         uint32_t own = v[g];
         v[g] = k->cfence[g] - 1;
-        join(b, v, n);
+        wmi_clock_join(b, v, n);
         v[g] = own;
     }
     v[g]++;
@@ -316,7 +309,8 @@ void wmi_check_cluster_wait(wmi_cta *c, const wmi_warp *w, uint64_t phase)
 {
     wmi_check *k = c->chk;
     uint32_t n = k->nw, g = gwarp(k, c, w);
-    join(&k->vc[(size_t)g * n], &k->cbar[(size_t)(phase & 1) * n], n);
+    wmi_clock_join(&k->vc[(size_t)g * n], &k->cbar[(size_t)(phase & 1) * n],
+                   n);
 }
 
 /* The clocks of the mbarrier at shared address addr (a new slot on first
@@ -344,7 +338,7 @@ void wmi_check_mbar_release(wmi_cta *c, const wmi_warp *w, uint64_t addr)
     uint32_t *v = &k->vc[(size_t)g * n];
     if (!b)
         return;
-    join(b, v, n);
+    wmi_clock_join(b, v, n);
     v[g]++;
 }
 
@@ -353,7 +347,7 @@ void wmi_check_mbar_acquire(wmi_cta *c, const wmi_warp *w, uint64_t addr)
     wmi_check *k = c->chk;
     uint32_t n = k->nw, g = gwarp(k, c, w), *b = mbar_clock(k, c, addr);
     if (b)
-        join(&k->vc[(size_t)g * n], b, n);
+        wmi_clock_join(&k->vc[(size_t)g * n], b, n);
 }
 
 /* ---- hazards ------------------------------------------------------------- */

@@ -59,13 +59,6 @@ void wmi_flags_begin(wmi_check *k)
             memset(k->flpend[i], 0, (size_t)k->nw * sizeof *k->flpend[i]);
 }
 
-/* dst = max(dst, src) over n clocks. */
-static void join_n(uint32_t *dst, const uint32_t *src, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        dst[i] = dst[i] > src[i] ? dst[i] : src[i];
-}
-
 /* The clock of flag word wa (made, zeroed, when make), or NULL: none, or
    no room (k->oom when out of memory). */
 static uint32_t *flag_clock(wmi_check *k, uint64_t wa, int make)
@@ -101,14 +94,14 @@ void wmi_flag_access(wmi_check *k, uint32_t g, uint64_t wa, unsigned sync,
     if (reads) {
         const uint32_t *s = flag_clock(k, wa, 0);
         if (s && (sync & (WMI_SYNC_ACQ | WMI_SYNC_RMW))) {
-            join_n(v, s, n);
+            wmi_clock_join(v, s, n);
         } else if (s) { /* acquired at the warp's next fence */
             if (!k->flpend[g] &&
                 !(k->flpend[g] = calloc(n, sizeof *k->flpend[g]))) {
                 k->oom = 1;
                 return;
             }
-            join_n(k->flpend[g], s, n);
+            wmi_clock_join(k->flpend[g], s, n);
         }
     }
     if (!writes)
@@ -124,7 +117,7 @@ void wmi_flag_access(wmi_check *k, uint32_t g, uint64_t wa, unsigned sync,
     uint32_t own = v[g];
     if (!(sync & WMI_SYNC_REL))
         v[g] = k->cfence[g] - 1; /* what preceded the fence */
-    join_n(s, v, n);
+    wmi_clock_join(s, v, n);
     v[g] = own + 1; /* later accesses are not covered by this release */
 }
 
@@ -133,6 +126,6 @@ void wmi_flags_fence(wmi_check *k, uint32_t g)
     uint32_t *p = k->flpend[g];
     if (!p)
         return;
-    join_n(&k->vc[(size_t)g * k->nw], p, k->nw);
+    wmi_clock_join(&k->vc[(size_t)g * k->nw], p, k->nw);
     memset(p, 0, k->nw * sizeof *p);
 }

@@ -175,6 +175,14 @@ struct wmi_check {
     uint32_t *order;
 };
 
+/* dst = max(dst, src) over n clocks (a vector clock's join). */
+static inline void wmi_clock_join(uint32_t *dst, const uint32_t *src,
+                                  uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        dst[i] = dst[i] > src[i] ? dst[i] : src[i];
+}
+
 /* ---- hazards (ptx_check.c) -------------------------------------------- */
 
 /* The access being checked.  The fields a lane changes come last: a
