@@ -787,15 +787,20 @@ static inline uint32_t run_at(uint32_t steps, unsigned l, const uint64_t *addr)
  * recorded at once (wmi_gwords_run): such words hold no record, so no
  * lane of the run can report anything, and each gets the record
  * mem_words_k would give it.  The lanes before a run are done first, so
- * the words are first touched in lane order, as they were.
+ * the words are first touched in lane order, as they were.  A lane whose
+ * word is its own run (a column store's) goes to wmi_gwords_run alone.
  */
 static void global_runs(wmi_check *k, cur *x, const uint64_t *addr,
                         uint32_t mg)
 {
-    uint32_t steps = lane_steps(addr, mg), rest = 0;
+    uint32_t second = mg & (mg - 1), steps = 0, rest = 0;
+    /* (runs are looked for when the first two lanes make a step; lane by
+       lane, a run's lanes make the same run, one call each) */
+    if (second && addr[__builtin_ctz(second)] - addr[__builtin_ctz(mg)] == 4)
+        steps = lane_steps(addr, mg);
     while (mg) {
         unsigned l = (unsigned)__builtin_ctz(mg);
-        uint32_t lanes = run_at(steps, l, addr);
+        uint32_t lanes = steps >> l & 1 ? run_at(steps, l, addr) : 1u << l;
         mg &= ~lanes;
         if (addr[l] % 4 == 0) {
             if (rest)

@@ -60,6 +60,7 @@ void wmi_gwords_begin(wmi_check *k)
 {
     k->gcn = k->gen = k->gtn = k->gwords = 0;
     k->glast = NULL;
+    memset(k->glane, 0, sizeof k->glane);
 }
 
 static inline uint32_t cslot(uint64_t key, uint32_t cap)
@@ -94,6 +95,7 @@ static int chunks_grow(wmi_check *k)
     k->gcl = list;
     k->gccap = cap;
     k->glast = NULL;
+    memset(k->glane, 0, sizeof k->glane);
     return 1;
 }
 
@@ -298,9 +300,10 @@ int wmi_gwords_run(wmi_check *k, const cur *x, wmi_acc_kind kind,
         return 0; /* (the per-lane loop checks and marks its bytes) */
     gchunk *c = k->glast;
     if (!c || c->key != key) {
-        if (!(c = wmi_gwords_chunk(k, key)))
+        c = k->glane[l];
+        if ((!c || c->key != key) && !(c = wmi_gwords_chunk(k, key)))
             return 0;
-        k->glast = c;
+        k->glast = k->glane[l] = c;
     }
     if ((c->live & m) || !touched(k, wa, n))
         return 0;

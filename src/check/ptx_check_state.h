@@ -151,6 +151,8 @@ struct wmi_check {
     uint32_t gccap;
     uint32_t *gcl, gcn; /* the slots of the unit's chunks, and how many */
     gchunk *glast;      /* the chunk of the last lookup, or NULL */
+    gchunk *glane[32];  /* per lane, the chunk of its last run, or NULL (a
+                           column's lane meets it again in the next warp) */
     wmi_word *ge;       /* the words' entries */
     uint32_t gen, gecap;
     gtouch *gt;         /* the order the words were first touched */
