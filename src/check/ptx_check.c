@@ -793,11 +793,7 @@ static inline uint32_t run_at(uint32_t steps, unsigned l, const uint64_t *addr)
 static void global_runs(wmi_check *k, cur *x, const uint64_t *addr,
                         uint32_t mg)
 {
-    uint32_t second = mg & (mg - 1), steps = 0, rest = 0;
-    /* (runs are looked for when the first two lanes make a step; lane by
-       lane, a run's lanes make the same run, one call each) */
-    if (second && addr[__builtin_ctz(second)] - addr[__builtin_ctz(mg)] == 4)
-        steps = lane_steps(addr, mg);
+    uint32_t steps = lane_steps(addr, mg), rest = 0;
     while (mg) {
         unsigned l = (unsigned)__builtin_ctz(mg);
         uint32_t lanes = steps >> l & 1 ? run_at(steps, l, addr) : 1u << l;

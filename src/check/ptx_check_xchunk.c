@@ -113,26 +113,40 @@ void wmi_xpool_free(wmi_xpool *p)
     p->used = p->size = 0;
 }
 
+/* The run of x[0 .. n - 1] that r continues, or NULL. */
+static wmi_xrun *continued(wmi_xrun *x, unsigned n, const wmi_xrun *r)
+{
+    for (unsigned j = 0; j < n; j++)
+        if (x[j].mask && same_run(&x[j], r))
+            return &x[j];
+    return NULL;
+}
+
+/* A free run of x[0 .. n - 1], or NULL. */
+static wmi_xrun *free_run(wmi_xrun *x, unsigned n)
+{
+    for (unsigned j = 0; j < n; j++)
+        if (!x[j].mask)
+            return &x[j];
+    return NULL;
+}
+
 /* Add run r to the runs of c: to one it continues, or to a free one
    (with grow, taking the more runs from p when the two are taken); 0
    when neither exists (or p has no memory left). */
 static int run_add(wmi_xchunk *c, wmi_xpool *p, const wmi_xrun *r, int grow)
 {
-    unsigned n = wmi_xchunk_nruns(c);
-    for (unsigned j = 0; j < n; j++)
-        if (run_at(c, j)->mask && same_run(run_at(c, j), r)) {
-            run_at(c, j)->mask |= r->mask;
-            return 1;
-        }
-    for (unsigned j = 0; j < n; j++)
-        if (!run_at(c, j)->mask) {
-            *run_at(c, j) = *r;
-            return 1;
-        }
-    if (n > 2 || !grow)
-        return 0;
-    wmi_xrun *more = pool_take(p, 128);
-    if (!more)
+    wmi_xrun *more = c->ext & 1 ? (wmi_xrun *)(c->ext - 1) : NULL, *x;
+    unsigned n = more ? WMI_XMORE : 0;
+    if ((x = continued(c->x, 2, r)) || (x = continued(more, n, r))) {
+        x->mask |= r->mask;
+        return 1;
+    }
+    if ((x = free_run(c->x, 2)) || (x = free_run(more, n))) {
+        *x = *r;
+        return 1;
+    }
+    if (more || !grow || !(more = pool_take(p, 128)))
         return 0;
     _Static_assert(WMI_XMORE * sizeof(wmi_xrun) <= 128, "more runs");
     memset(more, 0, WMI_XMORE * sizeof *more);
