@@ -360,6 +360,32 @@ mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r1], 0;
 ret;
 }
 """, cl=(0, 0, 0), grid=(2, 1, 1), block=32)
+    # a transpose's column: lane l of warp w adds to word 32 l + w + 8 c
+    # of the buffer (one lane's word, the warp growing with it: the
+    # checker's warp-step runs); four CTAs fill each 32-word chunk, or
+    # with 4 c overlap (races between CTAs)
+    for name, step in (("column_store", 8), ("column_store_racy", 4)):
+        cluster(name, HEAD + """.visible .entry k(.param .u64 p)
+{
+.reg .b32 %r<8>;
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [p];
+mov.u32 %r1, %tid.x;
+mov.u32 %r2, %ctaid.x;
+and.b32 %r3, %r1, 31;
+shr.u32 %r4, %r1, 5;
+shl.b32 %r5, %r3, 5;
+add.u32 %r5, %r5, %r4;
+mad.lo.u32 %r5, %r2, """ + str(step) + """, %r5;
+and.b32 %r5, %r5, 1023;
+mul.wide.u32 %rd2, %r5, 4;
+add.s64 %rd3, %rd1, %rd2;
+ld.global.u32 %r6, [%rd3];
+add.u32 %r6, %r6, %r1;
+st.global.u32 [%rd3], %r6;
+ret;
+}
+""", cl=(1, 1, 1), grid=(4, 1, 1), block=256)
 
 
 def kernels(path):

@@ -187,11 +187,14 @@ void wmi_check_cta_begin(wmi_cta *c)
     wmi_check *k = c->chk;
     uint32_t n = k->nw;
     assert(c->unit < k->ncl);
-    memcpy(k->ctaid[c->unit], c->ctaid, sizeof k->ctaid[0]);
-    if (c->unit != 0)
-        return; /* a cluster's unit starts with its rank 0 */
-    if (k->cta)
-        wmi_gwords_fold(k); /* the unit that ended, against the others */
+    if (c->unit != 0) { /* a cluster's unit starts with its rank 0 */
+        memcpy(k->ctaid[c->unit], c->ctaid, sizeof k->ctaid[0]);
+        return;
+    }
+    if (k->cta) /* the unit that ended, against the others (its hazards
+                   name its own blockIdx: before this CTA's replaces it) */
+        wmi_gwords_fold(k);
+    memcpy(k->ctaid[0], c->ctaid, sizeof k->ctaid[0]);
     k->cta++;
     k->slow = (c->flags & WMI_RUN_SLOW) != 0;
     if (k->checks)

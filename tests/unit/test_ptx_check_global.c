@@ -143,6 +143,24 @@ static void verdicts(const wm_ptx_module *m)
         CHECK_EQ(h->addr, 47u * 4);
         CHECK_EQ(h->second.lane, 15u);
     }
+    /* three CTAs of 64 threads over 96 words: block 1 wraps onto block
+       0's words 0..31, block 2 onto 32..95.  The first race found is
+       block 1's, at its fold when block 2 begins: it must still name
+       block 1 (it named the CTA that had just begun) */
+    uint32_t wrap[7] = {96, 1, 0, 1, 0, 64, 64};
+    CHECK_EQ(launch(m, "rw", 3, 64, buf, sizeof buf, wrap, &chk), WM_OK);
+    for (int i = 0; i < 3; i++) {
+        const wm_ptx_hazard *h = find(&chk, kinds[i]);
+        CHECK(h != NULL);
+        if (!h)
+            continue;
+        CHECK_EQ(h->first.cta[0], 0u);
+        CHECK_EQ(h->second.cta[0], 1u);
+        CHECK_EQ(h->cta[0], 1u);
+        CHECK(h->addr < 32u * 4);
+        CHECK_EQ(h->count, 32u + 64u); /* block 1's 32 words, block 2's 64 */
+    }
+    wm_ptx_check_clear(&chk);
     /* each thread reads the next word before its owner writes it, in a
        buffer that starts uninitialised: one hazard, 255 reads (the last
        thread's is word 0, block 0's) */
