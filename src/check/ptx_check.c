@@ -182,6 +182,14 @@ wm_status wmi_check_finish(wmi_check *k, wm_ptx_check *out)
 
 /* ---- clocks and schedules ----------------------------------------------- */
 
+/* Does the unit hold several CTAs (a cluster, a cooperative grid)?  Then
+   CTA-scope fences and strong accesses are left out (as plain ones):
+   they would order its CTAs' warps, which they do not. */
+static int cta_scope_unordered(const wmi_check *k)
+{
+    return k->ncl > 1 || k->coop;
+}
+
 void wmi_check_cta_begin(wmi_cta *c)
 {
     wmi_check *k = c->chk;
@@ -270,6 +278,8 @@ void wmi_check_fence(wmi_cta *c, const wmi_warp *w, unsigned sync)
 {
     wmi_check *k = c->chk;
     uint32_t g = gwarp(k, c, w);
+    if ((sync & WMI_SYNC_CTA) && cta_scope_unordered(k))
+        return;
     /* what came before is released by a later relaxed barrier.cluster
        arrive or strong write of a flag (the PTX memory model's
        fence-then-write release pattern); the relaxed loads of flags
@@ -994,10 +1004,13 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
              .lane_addr = addr,
              .space = WM_SPACE_SHARED, .buf = -1};
     unsigned sync = mg && k->grid ? c->m->code[pc].sync : 0;
+    if ((sync & WMI_SYNC_CTA) && cta_scope_unordered(k))
+        sync = 0;
+    int cta = (sync & WMI_SYNC_CTA) != 0; /* orders no other CTA */
     if (sync & WMI_SYNC_STRONG) {
-        if ((sync & WMI_SYNC_REL) && kind != WMI_ACC_READ)
+        if ((sync & WMI_SYNC_REL) && kind != WMI_ACC_READ && !cta)
             wmi_grid_release(k->grid); /* before the flag's write */
-        x.strong = REC_STRONG;
+        x.strong = (uint8_t)(REC_STRONG | (cta ? REC_CTA : 0));
     }
     if (k->grid) {
         x.rel = wmi_grid_rel(k->grid);
@@ -1019,8 +1032,10 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
     if (sync & WMI_SYNC_STRONG)
         for (unsigned l = 0; l < 32; l++)
             if (mg >> l & 1) {
-                wmi_grid_strong(k->grid, addr[l] / 4, sync,
-                                kind != WMI_ACC_WRITE, kind != WMI_ACC_READ);
+                if (!cta)
+                    wmi_grid_strong(k->grid, addr[l] / 4, sync,
+                                    kind != WMI_ACC_WRITE,
+                                    kind != WMI_ACC_READ);
                 wmi_flag_access(k, g, addr[l] / 4, sync,
                                 kind != WMI_ACC_WRITE, kind != WMI_ACC_READ);
             }

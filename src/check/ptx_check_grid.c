@@ -360,11 +360,14 @@ uint8_t wmi_sync_decode(const char *s, size_t n, unsigned op)
         if (n >= 6 && memcmp(s, "membar", 6) == 0)
             return wmi_has_word(s, n, "gl") || wmi_has_word(s, n, "sys")
                        ? WMI_SYNC_FENCE | WMI_SYNC_GPU
-                       : 0;
+                   : cta ? WMI_SYNC_FENCE | WMI_SYNC_CTA
+                         : 0;
         if (n < 5 || memcmp(s, "fence", 5) != 0 ||
             wmi_has_word(s, n, "proxy") ||
-            wmi_has_word(s, n, "mbarrier_init") || cta)
+            wmi_has_word(s, n, "mbarrier_init"))
             return 0;
+        if (cta)
+            return WMI_SYNC_FENCE | WMI_SYNC_CTA;
         if (wmi_has_word(s, n, "gpu") || wmi_has_word(s, n, "sys"))
             return WMI_SYNC_FENCE | WMI_SYNC_GPU;
         return wmi_has_word(s, n, "cluster") ? WMI_SYNC_FENCE : 0;
@@ -374,10 +377,9 @@ uint8_t wmi_sync_decode(const char *s, size_t n, unsigned op)
     uint8_t f = 0;
     if (op == OP_ATOM || op == OP_RED)
         f = WMI_SYNC_RMW | (cta ? 0 : WMI_SYNC_STRONG);
-    else if (!cta &&
-             (wmi_has_word(s, n, "volatile") || wmi_has_word(s, n, "relaxed") ||
-              wmi_has_word(s, n, "acquire") || wmi_has_word(s, n, "release")))
-        f = WMI_SYNC_STRONG;
+    else if (wmi_has_word(s, n, "volatile") || wmi_has_word(s, n, "relaxed") ||
+             wmi_has_word(s, n, "acquire") || wmi_has_word(s, n, "release"))
+        f = WMI_SYNC_STRONG | (cta ? WMI_SYNC_CTA : 0);
     if (!(f & WMI_SYNC_STRONG))
         return f;
     if (wmi_has_word(s, n, "acquire") || wmi_has_word(s, n, "acq_rel"))

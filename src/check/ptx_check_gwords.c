@@ -342,14 +342,15 @@ static wmi_xrec to_xrec(const wmi_check *k, const rec *r)
 }
 
 /* Is an earlier unit's access p a race with this unit's r?  They share
-   bytes, are not both strong (atomics, volatile flags), and no release
-   and acquire order them. */
+   bytes, are not both strong (atomics, volatile flags) beyond a CTA, and
+   no release and acquire order them. */
 static int crosses(const wmi_check *k, const wmi_xrec *p, const rec *r)
 {
     if (!p->cta || !(p->bits & r->bits & REC_BYTES))
         return 0;
     if ((p->bits & (REC_ATOMIC | REC_STRONG)) &&
-        (r->bits & (REC_ATOMIC | REC_STRONG)))
+        (r->bits & (REC_ATOMIC | REC_STRONG)) &&
+        !((p->bits | r->bits) & REC_CTA))
         return 0;
     return !wmi_grid_ordered(k->grid, p->cta, p->rel, r->acq);
 }

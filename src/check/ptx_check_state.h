@@ -43,8 +43,9 @@ static inline int rec_same(const rec *a, const rec *b)
 }
 
 #define REC_ATOMIC 0x10u
-#define REC_STRONG 0x20u /* a strong (GPU-scope) access: not a data race
-                            with another strong one between CTAs */
+#define REC_STRONG 0x20u /* a strong access: not a data race with another
+                            strong one (between CTAs: unless REC_CTA) */
+#define REC_CTA 0x40u    /* strong at CTA scope only (ld/st .cta) */
 #define REC_BYTES 0x0fu
 
 typedef struct wmi_word {

@@ -149,14 +149,16 @@ enum {
 enum { LD_ACQUIRE = 1 };
 
 /* wmi_insn.sync (ptx_check_grid.c decodes it): an ld/st/atom/red that is
-   strong at GPU or system scope (.volatile, .relaxed/.acquire/.release
-   without .cta, every atom/red not .cta), its acquire and release
-   semantics, an atom/red (read-modify-write), and a fence at cluster
-   scope or wider (FENCE: fence.sc/.acq_rel.cluster/.gpu/.sys,
-   membar.gl/.sys), with GPU when it is GPU or system scope. */
+   strong (.volatile, .relaxed/.acquire/.release, every atom/red not
+   .cta), its acquire and release semantics, an atom/red
+   (read-modify-write), and a fence (FENCE: fence.sc/.acq_rel,
+   membar), with GPU when it is GPU or system scope and CTA when it is
+   CTA scope (ld/st .cta, fence .cta, membar.cta: they order only the
+   threads of one CTA). */
 enum {
     WMI_SYNC_STRONG = 1, WMI_SYNC_ACQ = 2, WMI_SYNC_REL = 4,
-    WMI_SYNC_RMW = 8, WMI_SYNC_FENCE = 16, WMI_SYNC_GPU = 32
+    WMI_SYNC_RMW = 8, WMI_SYNC_FENCE = 16, WMI_SYNC_GPU = 32,
+    WMI_SYNC_CTA = 64
 };
 uint8_t wmi_sync_decode(const char *s, size_t n, unsigned op);
 

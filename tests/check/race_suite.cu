@@ -5,7 +5,8 @@
  * memory, a flag protocol with and without __threadfence(), and the
  * last-block reduction of the CUDA Programming Guide's __threadfence()
  * example), a flag between two warps of one block through libcu++'s
- * atomic_ref, and cooperative kernels whose grid.sync() orders the blocks
+ * atomic_ref at device and block scope (and a block-scope flag between
+ * blocks), and cooperative kernels whose grid.sync() orders the blocks
  * or comes too late.  docs/check.md tabulates the expected verdicts; the
  * tests run each kernel with the launch its comment gives.
  */
@@ -57,8 +58,8 @@ extern "C" __global__ void cta_disjoint(int *out)
     out[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x;
 }
 
-/* RACY (grid 2, block 32, n 64): an in-place shift that reads the next
-   block's part while that block writes it. */
+/* RACY (grid 2 or 4, block 32, n 32 x grid): an in-place shift that
+   reads the next block's part while that block writes it. */
 extern "C" __global__ void cta_shift_racy(float *a, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -180,11 +181,14 @@ extern "C" __global__ void hist_atomic(const unsigned *in, unsigned *bins)
 
 /* Warp 0 of the block fills data[0..31] and raises the flag; lane 0 of
    warp 1 waits for it, then warp 1 copies the data (grid 1, block 64).
-   order: the flag's store and load (release/acquire, or relaxed). */
+   order: the flag's store and load (release/acquire, or relaxed); S: the
+   atomic's scope (the device, or the block: either orders two warps of
+   one block). */
+template <cuda::thread_scope S>
 __device__ void warp_flag(int *flag, int *data, int *out,
                           cuda::memory_order st, cuda::memory_order ld)
 {
-    cuda::atomic_ref<int, cuda::thread_scope_device> f(*flag);
+    cuda::atomic_ref<int, S> f(*flag);
     unsigned lane = threadIdx.x % 32;
     if (threadIdx.x < 32) {
         data[lane] = lane + 1;
@@ -203,15 +207,81 @@ __device__ void warp_flag(int *flag, int *data, int *out,
 /* CLEAN: a release store, an acquire load. */
 extern "C" __global__ void warp_flag_acqrel(int *flag, int *data, int *out)
 {
-    warp_flag(flag, data, out, cuda::memory_order_release,
-              cuda::memory_order_acquire);
+    warp_flag<cuda::thread_scope_device>(flag, data, out,
+                                         cuda::memory_order_release,
+                                         cuda::memory_order_acquire);
 }
 
 /* RACY: relaxed on both sides, nothing orders the data. */
 extern "C" __global__ void warp_flag_relaxed(int *flag, int *data, int *out)
 {
-    warp_flag(flag, data, out, cuda::memory_order_relaxed,
-              cuda::memory_order_relaxed);
+    warp_flag<cuda::thread_scope_device>(flag, data, out,
+                                         cuda::memory_order_relaxed,
+                                         cuda::memory_order_relaxed);
+}
+
+/* CLEAN: block-scope release and acquire (st.release.cta,
+   ld.acquire.cta) between two warps of the block. */
+extern "C" __global__ void warp_flag_block(int *flag, int *data, int *out)
+{
+    warp_flag<cuda::thread_scope_block>(flag, data, out,
+                                        cuda::memory_order_release,
+                                        cuda::memory_order_acquire);
+}
+
+/* RACY: block-scope and relaxed on both sides. */
+extern "C" __global__ void warp_flag_block_relaxed(int *flag, int *data,
+                                                   int *out)
+{
+    warp_flag<cuda::thread_scope_block>(flag, data, out,
+                                        cuda::memory_order_relaxed,
+                                        cuda::memory_order_relaxed);
+}
+
+/* CLEAN (grid 1, block 64): warp 0 fills data, __threadfence_block(),
+   then a relaxed block-scope store of the flag (a release by its fence);
+   warp 1 polls with acquire loads. */
+extern "C" __global__ void warp_flag_block_fence(int *flag, int *data,
+                                                 int *out)
+{
+    cuda::atomic_ref<int, cuda::thread_scope_block> f(*flag);
+    unsigned lane = threadIdx.x % 32;
+    if (threadIdx.x < 32) {
+        data[lane] = lane + 1;
+        __threadfence_block();
+        __syncwarp();
+        if (lane == 0)
+            f.store(1, cuda::memory_order_relaxed);
+    } else if (threadIdx.x < 64) {
+        if (lane == 0)
+            while (f.load(cuda::memory_order_acquire) == 0)
+                ;
+        __syncwarp();
+        out[lane] = data[lane];
+    }
+}
+
+/* RACY (grid 2, block 32): block 0 fills data and raises the flag with a
+   block-scope release, block 1 waits with a block-scope acquire and
+   copies the data: a block's scope does not reach the other block (the
+   flag's accesses race too). */
+extern "C" __global__ void block_flag_between_blocks(int *flag, int *data,
+                                                     int *out)
+{
+    cuda::atomic_ref<int, cuda::thread_scope_block> f(*flag);
+    unsigned lane = threadIdx.x % 32;
+    if (blockIdx.x == 0) {
+        data[lane] = lane + 1;
+        __syncwarp();
+        if (lane == 0)
+            f.store(1, cuda::memory_order_release);
+    } else {
+        if (lane == 0)
+            while (f.load(cuda::memory_order_acquire) == 0)
+                ;
+        __syncwarp();
+        out[lane] = data[lane];
+    }
 }
 
 /* Each block stores its partial; thread 0 of the grid adds the partials

@@ -6,7 +6,8 @@
  * a reader sees the flag raised (an acquire load spins, yielding to the
  * other warps, until it is); whether the data race is reported depends
  * only on the release and acquire the PTX memory model gives the flag's
- * accesses.  Each launch runs twice through twin_run (the slow and
+ * accesses, at GPU scope or at CTA scope (which orders the warps of one
+ * CTA as well).  Each launch runs twice through twin_run (the slow and
  * the fast checker must report the same), and a racy verdict must be the
  * one read-after-write between warp 0's store and warp 2's load.
  */
@@ -79,6 +80,21 @@ static const struct {
     /* the same without warp 1's acquire: a race */
     CASE("relay_broken", ST_REL, "st.release.gpu.global.u32 [%rd1+4], %r7;",
          SPIN("WAIT2", "4"), 1),
+    /* CTA scope orders the warps of one CTA: a release and an acquire
+       at .cta, fences at .cta around volatile or relaxed accesses: clean;
+       relaxed at .cta: a race */
+    CASE("cta_rel_acq", "st.release.cta.global.u32 [%rd1], %r6;", "",
+         "WAIT: ld.acquire.cta.global.u32 %r4, [%rd1];\n"
+         "  setp.eq.u32 %p2, %r4, 0;\n  @%p2 bra WAIT;",
+         0),
+    CASE("cta_fence_both", "membar.cta; " ST_VOL, "", LD_VOL " membar.cta;",
+         0),
+    CASE("cta_fence_relaxed",
+         "fence.acq_rel.cta; st.relaxed.cta.global.u32 [%rd1], %r6;", "",
+         "ld.relaxed.cta.global.u32 %r4, [%rd1]; fence.acq_rel.cta;", 0),
+    CASE("cta_fence_writer", "fence.sc.cta; " ST_VOL, "", LD_VOL, 1),
+    CASE("cta_relaxed", "st.relaxed.cta.global.u32 [%rd1], %r6;", "",
+         "ld.relaxed.cta.global.u32 %r4, [%rd1];", 1),
     /* atomics and a volatile load of one word race with nothing (the data
        race stays: no release) */
     CASE("strong_pair", "atom.global.add.u32 %r4, [%rd1], %r6;",

@@ -346,6 +346,10 @@ static void race_suite(void)
         {"warp_flag_acqrel", 1, 64, {1, 32, 32}, 0, 0, 0},
         {"warp_flag_relaxed", 1, 64, {1, 32, 32}, 0, 1, 0},
         {"warp_flag_acqrel", 1, 96, {1, 32, 32}, 0, 0, 0}, /* an idle warp */
+        {"warp_flag_block", 1, 64, {1, 32, 32}, 0, 0, 0},
+        {"warp_flag_block_relaxed", 1, 64, {1, 32, 32}, 0, 1, 0},
+        {"warp_flag_block_fence", 1, 64, {1, 32, 32}, 0, 0, 0},
+        {"block_flag_between_blocks", 2, 32, {1, 32, 32}, 0, 1, 0},
         {"grid_sync_sum", 4, 64, {256, 4, 1}, 0, 0, 1},
         {"grid_sync_sum", 16, 64, {1024, 16, 1}, 0, 0, 1},
         {"grid_sync_late", 4, 64, {256, 4, 1}, 0, 1, 1},
