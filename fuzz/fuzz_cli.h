@@ -1,7 +1,8 @@
 /*
  * fuzz_cli.h -- shared by the CLI harnesses: run one warpmem subcommand
  * in-process on an argv built from fuzz input.  Arguments that would
- * write files, compile .cu (nvcc), read stdin, lift the step budgets or
+ * write files (--html, :out=, :partial=), compile .cu (nvcc), read
+ * stdin, lift the step budgets or
  * ask for a buffer of more than 2^24 elements are dropped, so a campaign
  * only reads files and never runs for long.
  */
@@ -49,6 +50,7 @@ static int fuzz_arg_unsafe(const char *a)
 {
     size_t n = strlen(a);
     return fuzz_arg_huge(a) || strstr(a, "html") || strstr(a, "out=") ||
+           strstr(a, "partial=") ||
            strcmp(a, "-") == 0 ||
            strncmp(a, "--max", 5) == 0 || strcmp(a, "-j") == 0 ||
            strncmp(a, "--jobs", 6) == 0 ||
