@@ -390,24 +390,6 @@ static wmi_xchunk *xchunk_of(wmi_check *k, uint64_t key, int make, long *buf,
     return *buf < 0 ? NULL : wmi_grid_chunk(k->grid, bi, *off, make, valid);
 }
 
-/* Would word e (word i of launch-wide chunk x) report against the earlier
-   units' records: its last write against their last write and read, its
-   reads against their write? */
-static int word_reports(const wmi_check *k, const wmi_xchunk *x, unsigned i,
-                        const wmi_word *e)
-{
-    wmi_xrec pw = wmi_xchunk_get(x, 0, i);
-    if (e->w.bits) {
-        wmi_xrec pr = wmi_xchunk_get(x, 1, i);
-        if (crosses(k, &pw, &e->w) || crosses(k, &pr, &e->w))
-            return 1;
-    }
-    for (int j = 0; j < 2; j++)
-        if (e->r[j].bits && crosses(k, &pw, &e->r[j]))
-            return 1;
-    return 0;
-}
-
 /* Would the unit's record r on words m of launch-wide chunk x (the same
    record on each but for the warp or lane, which crosses() does not read)
    report against the earlier units' records: a write against their last
@@ -435,6 +417,19 @@ static int run_reports(const wmi_check *k, const wmi_xchunk *x, uint32_t m,
         if (crosses(k, &p, r))
             return 1;
     }
+    return 0;
+}
+
+/* Would word e (word i of launch-wide chunk x) report against the earlier
+   units' records (run_reports for each of its records)? */
+static int word_reports(const wmi_check *k, const wmi_xchunk *x, unsigned i,
+                        const wmi_word *e)
+{
+    if (e->w.bits && run_reports(k, x, 1u << i, &e->w, 1))
+        return 1;
+    for (int j = 0; j < 2; j++)
+        if (e->r[j].bits && run_reports(k, x, 1u << i, &e->r[j], 0))
+            return 1;
     return 0;
 }
 
