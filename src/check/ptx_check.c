@@ -801,12 +801,15 @@ static inline uint32_t run_at(uint32_t steps, unsigned l, const uint64_t *addr)
  * lane of the run can report anything, and each gets the record
  * mem_words_k would give it.  The lanes before a run are done first, so
  * the words are first touched in lane order, as they were.  A lane whose
- * word is its own run (a column store's) goes to wmi_gwords_run alone.
+ * word is its own run (a column store's) goes to wmi_gwords_run alone, and
+ * a warp whose lanes make no step at all to wmi_gwords_lanes, all at once.
  */
 static void global_runs(wmi_check *k, cur *x, const uint64_t *addr,
                         uint32_t mg)
 {
     uint32_t steps = lane_steps(addr, mg), rest = 0;
+    if (!steps) /* (every lane its own run) */
+        mg &= ~wmi_gwords_lanes(k, x, x->kind, addr, mg);
     while (mg) {
         unsigned l = (unsigned)__builtin_ctz(mg);
         uint32_t lanes = steps >> l & 1 ? run_at(steps, l, addr) : 1u << l;

@@ -149,18 +149,31 @@ static int room(wmi_check *k, void **p, uint32_t *cap, uint32_t have,
     return 1;
 }
 
-/* Words wa .. wa + n - 1 are first touched now; 0 when out of memory. */
-static int touched(wmi_check *k, uint64_t wa, uint32_t n)
+/* first_touch()'s list when it is full: twice the room; 0 when out of
+   memory. */
+static __attribute__((noinline)) int touches_grow(wmi_check *k)
 {
+    return room(k, (void **)&k->gt, &k->gtcap, k->gtn, 1, sizeof *k->gt);
+}
+
+/* Words wa .. wa + n - 1 are first touched now; 0 when out of memory. */
+HOT int first_touch(wmi_check *k, uint64_t wa, uint32_t n)
+{
+    uint32_t t = k->gtn;
+    gtouch *g = k->gt;
     k->gwords += n;
-    if (k->gtn && k->gt[k->gtn - 1].wa + k->gt[k->gtn - 1].n == wa) {
-        k->gt[k->gtn - 1].n += n;
+    if (t && g[t - 1].wa + g[t - 1].n == wa) {
+        g[t - 1].n += n;
         return 1;
     }
-    if (!room(k, (void **)&k->gt, &k->gtcap, k->gtn, 1, sizeof *k->gt))
-        return 0;
-    k->gt[k->gtn].wa = wa;
-    k->gt[k->gtn++].n = n;
+    if (t == k->gtcap) {
+        if (!touches_grow(k))
+            return 0;
+        g = k->gt;
+    }
+    g[t].wa = wa;
+    g[t].n = n;
+    k->gtn = t + 1;
     return 1;
 }
 
@@ -184,7 +197,7 @@ static wmi_word *entry(wmi_check *k, gchunk *c, unsigned i, const wmi_word *e)
 wmi_word *wmi_gwords_add(wmi_check *k, gchunk *c, uint64_t wa)
 {
     unsigned i = (unsigned)(wa & 31);
-    if (!touched(k, wa, 1))
+    if (!first_touch(k, wa, 1))
         return NULL;
     c->live |= 1u << i;
     wmi_word *w = entry(k, c, i, NULL);
@@ -272,7 +285,7 @@ static int run_takes(gchunk *c, int j, uint32_t m, const rec *t)
 
 /* Name words m of chunk c, whose only record is t with lane lane0 + word,
    by a run; 0 when both runs name other records. */
-static int name_run(gchunk *c, uint32_t m, rec t, int read)
+HOT int name_run(gchunk *c, uint32_t m, rec t, int read)
 {
     for (int j = 0; j < 2; j++)
         if (c->run[j] && c->read[j] == read && run_takes(c, j, m, &t))
@@ -286,6 +299,38 @@ static int name_run(gchunk *c, uint32_t m, rec t, int read)
             return 1;
         }
     return 0;
+}
+
+/* record_word's record of a word the unit had not touched, made by access
+   x of kind: a read's first slot, or the write, of all 4 bytes; its lane
+   lane0 (that of word 0 of its chunk, an int8_t). */
+static inline rec first_rec(const cur *x, wmi_acc_kind kind, int lane0)
+{
+    rec r = {x->pc, x->clock, (uint16_t)x->warp, (uint8_t)(int8_t)lane0,
+             (uint8_t)(0x0fu | (kind == WMI_ACC_ATOMIC ? REC_ATOMIC : 0) |
+                       x->strong),
+             x->rel, x->acq};
+    return r;
+}
+
+/* Words m of chunk c, which no run can name, an entry each holding r (a
+   read's, or not) with its lane (r's is word 0's), as the per-lane loop
+   makes them; 0 when out of memory.  (Filled in place: a copy of one
+   built on the stack field by field stalls on the stores.) */
+static int word_entries(wmi_check *k, gchunk *c, uint32_t m, const rec *r,
+                        int read)
+{
+    for (; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        wmi_word *e = entry(k, c, i, NULL);
+        if (!e)
+            return 0;
+        rec *d = read ? &e->r[0] : &e->w;
+        *d = *r;
+        d->lane = (uint8_t)((int8_t)r->lane + (int)i);
+        e->init = read ? 0 : 0x0f;
+    }
+    return 1;
 }
 
 int wmi_gwords_run(wmi_check *k, const cur *x, wmi_acc_kind kind,
@@ -305,32 +350,65 @@ int wmi_gwords_run(wmi_check *k, const cur *x, wmi_acc_kind kind,
             return 0;
         k->glast = k->glane[l] = c;
     }
-    if ((c->live & m) || !touched(k, wa, n))
+    if ((c->live & m) || !first_touch(k, wa, n))
         return 0;
-    /* record_word's record of a word the unit had not touched: a read's
-       first slot, or the write, of all 4 bytes; its lane that of word 0 */
-    rec r = {x->pc, x->clock, (uint16_t)x->warp,
-             (uint8_t)(int8_t)((int)l - (int)i0),
-             (uint8_t)(0x0fu | (kind == WMI_ACC_ATOMIC ? REC_ATOMIC : 0) |
-                       x->strong),
-             x->rel, x->acq};
+    rec r = first_rec(x, kind, (int)l - (int)i0);
     c->live |= m;
-    if (name_run(c, m, r, kind == WMI_ACC_READ))
-        return 1;
-    /* no run left in the chunk: an entry each, as the per-lane loop's
-       (filled in place: a copy of one built on the stack field by field
-       stalls on the stores) */
-    for (uint32_t left = m; left; left &= left - 1) {
-        unsigned i = (unsigned)__builtin_ctz(left);
-        wmi_word *e = entry(k, c, i, NULL);
-        if (!e)
-            return 1; /* (out of memory: the run reports WM_ERR_NOMEM) */
-        rec *d = kind == WMI_ACC_READ ? &e->r[0] : &e->w;
-        *d = r;
-        d->lane = (uint8_t)(l + i - i0);
-        e->init = kind == WMI_ACC_READ ? 0 : 0x0f;
-    }
+    if (!name_run(c, m, r, kind == WMI_ACC_READ))
+        /* (out of memory: the run reports WM_ERR_NOMEM) */
+        (void)word_entries(k, c, m, &r, kind == WMI_ACC_READ);
     return 1;
+}
+
+/* Name word i of chunk c (bit m), whose only record is t (lane0 form),
+   by a run: the warp-step run that t continues at once, else name_run.
+   0 when no run can. */
+static inline int name_word(gchunk *c, unsigned i, uint32_t m, const rec *t,
+                            int read)
+{
+    rec u = warp_form(*t, i);
+    for (int j = 0; j < 2; j++)
+        if (c->wstep[j] && c->read[j] == read && rec_same(&c->tpl[j], &u)) {
+            c->run[j] |= m;
+            return 1;
+        }
+    return name_run(c, m, *t, read);
+}
+
+uint32_t wmi_gwords_lanes(wmi_check *k, const cur *x, wmi_acc_kind kind,
+                          const uint64_t *addr, uint32_t lanes)
+{
+    int read = kind == WMI_ACC_READ, init = (k->checks & WM_CHECK_INIT) != 0;
+    rec r = first_rec(x, kind, 0);
+    uint32_t done = 0, bi;
+    uint64_t win = UINT64_MAX; /* the window of the last init check */
+    for (; lanes; lanes &= lanes - 1) {
+        unsigned l = (unsigned)__builtin_ctz(lanes);
+        uint64_t wa = addr[l] >> 2, key = (wa >> 5) + 1;
+        if (addr[l] & 3)
+            break;
+        if (init && addr[l] >> WMI_WIN_SHIFT != win) {
+            /* (a lane in a buffer with a written byte goes to the per-lane
+               loop, which checks and marks its bytes) */
+            if (wmi_check_gbuf(k, addr[l], &bi) >= 0 && k->gwritten[bi])
+                break;
+            win = addr[l] >> WMI_WIN_SHIFT;
+        }
+        gchunk *c = k->glane[l];
+        if ((!c || c->key != key) && !(c = wmi_gwords_chunk(k, key)))
+            break;
+        k->glast = k->glane[l] = c;
+        unsigned i = (unsigned)(wa & 31);
+        uint32_t m = 1u << i;
+        if ((c->live & m) || !first_touch(k, wa, 1))
+            break;
+        c->live |= m;
+        r.lane = (uint8_t)(int8_t)((int)l - (int)i);
+        done |= 1u << l;
+        if (!name_word(c, i, m, &r, read) && !word_entries(k, c, m, &r, read))
+            break; /* (out of memory: the run reports WM_ERR_NOMEM) */
+    }
+    return done;
 }
 
 /* ---- the fold ------------------------------------------------------------ */

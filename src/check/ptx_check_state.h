@@ -356,6 +356,12 @@ HOT wmi_word *wmi_gword(wmi_check *k, uint64_t wa)
 int wmi_gwords_run(wmi_check *k, const cur *x, wmi_acc_kind kind,
                    uint64_t wa, unsigned l, unsigned n);
 
+/* wmi_gwords_run for each lane of lanes alone, in lane order (a column
+   store's, a gather's lanes: one word each), up to the first it cannot
+   record; the lanes it recorded. */
+uint32_t wmi_gwords_lanes(wmi_check *k, const cur *x, wmi_acc_kind kind,
+                          const uint64_t *addr, uint32_t lanes);
+
 /* Fold the ending unit's global words into the launch-wide shadow,
    checking each against the earlier units' last write and read (races
    between CTAs; only with k->grid). */
