@@ -540,6 +540,14 @@ enum {
     WMI_AR_STALE = 0x80 /* r[slot] does not hold the lanes yet */
 };
 
+/* A poll of a .volatile or .relaxed load: its instruction, its lanes and
+   a hash of their addresses and the values they read. */
+#define WMI_SPIN_POLLS 8
+typedef struct wmi_poll {
+    uint32_t pc, lanes;
+    uint64_t key;
+} wmi_poll;
+
 typedef struct wmi_warp {
     uint64_t (*r)[32]; /* register file of the executing group's frame:
                           nslots x 32 lanes */
@@ -560,6 +568,11 @@ typedef struct wmi_warp {
                              waiting lanes get on release, or WMI_NOREG */
     uint32_t nthreads; /* threads of this warp (< 32 for a partial warp) */
     uint32_t index;
+    /* The last polls of .volatile/.relaxed loads, one per instruction
+       (ptx_exec.c, spin_poll; lanes 0: an empty entry), spin_next the
+       entry a new instruction takes. */
+    wmi_poll spin[WMI_SPIN_POLLS];
+    uint32_t spin_next;
     /* Registers known uniform or lane-affine (ptx_areg.h; NULL when off:
        WMI_RUN_SLOW, --check, a partial warp).  ak[slot]: WMI_AR_* kind and
        flags, av[slot] its value (nak slots). */

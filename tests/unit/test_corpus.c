@@ -1277,6 +1277,93 @@ static void grid_sync(const char *b)
     wm_ptx_free(m);
 }
 
+/* One launch of kernel name of warp_flag (build b) on grid x block
+   threads under schedule s, races and the other schedule checked, into
+   *chk; the status. */
+static wm_status flag_run(const char *b, const char *name, unsigned grid,
+                          unsigned block, wm_ptx_arg *args, size_t nargs,
+                          wm_ptx_schedule s, wm_ptx_check *chk)
+{
+    wm_ptx_module *m = pi_corpus("warp_flag", b);
+    if (!m)
+        return WM_ERR_PARSE;
+    long k = wm_ptx_find_kernel(m, name);
+    CHECK(k >= 0);
+    wm_ptx_launch l = pi_launch_of(grid, 1, block, 0, args, nargs, NULL, 0);
+    memset(chk, 0, sizeof *chk);
+    chk->checks = WM_CHECK_RACE | WM_CHECK_SCHEDULES;
+    chk->schedule = s;
+    l.check = chk;
+    wm_ptx_fault ft;
+    wm_status st = k < 0 ? WM_ERR_ARG
+                         : twin_run(m, (size_t)k, &l, NULL, NULL, &ft);
+    if (st != WM_OK)
+        fprintf(stderr, "%s: %s\n", name, ft.msg);
+    wm_ptx_free(m);
+    return st;
+}
+
+/* Warp 0 waits for flags the other warps of its block raise: the in-order
+   schedule runs the waiting warp first, the reverse one last, and both
+   must finish with the same outputs (a spin on a .volatile or .relaxed
+   load yields when it reads what it read before).  One warp alone waits
+   for ever: the step budget ends it. */
+static void warp_flag(const char *b)
+{
+    enum { G = 3 };
+    static const wm_ptx_schedule sched[] = {WM_SCHED_IN_ORDER,
+                                            WM_SCHED_REVERSE};
+    float in[G * 96], out[G * 32];
+    for (int i = 0; i < G * 96; i++)
+        in[i] = (float)(i % 13);
+    for (int si = 0; si < 2; si++) {
+        for (int i = 0; i < G * 32; i++)
+            out[i] = -1.f;
+        wm_ptx_arg a[2] = {pi_arg_buf(in, sizeof in),
+                           pi_arg_buf(out, sizeof out)};
+        wm_ptx_check chk;
+        CHECK_EQ(flag_run(b, "flag_shared", G, 128, a, 2, sched[si], &chk),
+                 WM_OK);
+        CHECK_EQ(chk.differs, 0);
+        wm_ptx_check_clear(&chk);
+        int bad = 0;
+        for (int c = 0; c < G; c++)
+            for (int l = 0; l < 32; l++) {
+                float want = 0.f;
+                for (int r = 0; r < 3; r++)
+                    want += in[c * 96 + r * 32 + l] * 2.f + 1.f;
+                bad += out[c * 32 + l] != want;
+            }
+        CHECK_EQ(bad, 0);
+
+        int32_t flag[G] = {0}, data[G * 32], got[G * 32];
+        memset(data, 0xff, sizeof data);
+        memset(got, 0xff, sizeof got);
+        wm_ptx_arg r[3] = {pi_arg_buf(flag, sizeof flag),
+                           pi_arg_buf(data, sizeof data),
+                           pi_arg_buf(got, sizeof got)};
+        CHECK_EQ(flag_run(b, "flag_relaxed", G, 64, r, 3, sched[si], &chk),
+                 WM_OK);
+        CHECK_EQ(chk.differs, 0);
+        CHECK_EQ(chk.nhazards, 0u); /* release, relaxed polls, fence */
+        wm_ptx_check_clear(&chk);
+        for (int i = 0; i < G * 32; i++)
+            CHECK_EQ(got[i], i / 32 * 100 + i % 32);
+    }
+    /* warp 0 alone: nobody raises the flags */
+    wm_ptx_module *m = pi_corpus("warp_flag", b);
+    if (!m)
+        return;
+    pi_launch l = pi_dims(1, 32);
+    pi_buf(&l, in, sizeof in);
+    pi_buf(&l, out, sizeof out);
+    l.max_steps = 20000;
+    wm_ptx_fault ft;
+    CHECK_EQ(pi_run(m, "flag_shared", &l, &ft), WM_ERR_LIMIT);
+    CHECK(strstr(ft.msg, "step budget of 20000 warp instructions") != NULL);
+    wm_ptx_free(m);
+}
+
 /* A persistent kernel: 6 smoothing steps over 3000 floats on 4 CTAs of 128
    threads, a grid barrier after each (the barrier word reused 6 times),
    against the CPU's steps.  Every value is exact (integers below 1024 and
@@ -1338,6 +1425,7 @@ static const corpus_case cases[] = {
     {"simd16", simd16, o3},
     {"grid_sync", grid_sync, o3},
     {"jacobi_grid", jacobi_grid, o3},
+    {"warp_flag", warp_flag, o3},
 };
 
 int main(void)

@@ -214,6 +214,9 @@ void wmi_ptx_cta_begin(wmi_cta *c)
             w->red_dst[b] = WMI_NOREG;
         w->act = 0;
         w->cf = 0;
+        memset(w->spin, 0, sizeof w->spin); /* (a CTA's yields are its own,
+                                               whatever ran before it) */
+        w->spin_next = 0;
         w->cur = f->first;
         for (unsigned l = 0; l < 32; l++)
             w->pc[l] = f->first;

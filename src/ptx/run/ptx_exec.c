@@ -214,6 +214,40 @@ static void yield_warp(wmi_cta *c, wmi_warp *w, uint32_t act, uint32_t pc)
     c->yielded = 1;
 }
 
+/* A poll of a .volatile or .relaxed load by the lanes m of warp w: 1 when
+   the warp's last poll at the same instruction was on the same lanes and
+   saw the same addresses and values (a hash of them): a spin-wait that
+   made no progress, where only another warp can change what it reads.
+   The last polls of up to WMI_SPIN_POLLS instructions are kept, so a loop
+   that polls several flags in turn is seen too. */
+static int spin_poll(const wm_ptx_module *mod, wmi_warp *w,
+                     uint64_t (*R)[32], const wmi_insn *in, uint32_t pc,
+                     uint32_t m)
+{
+    const uint64_t *v = R[wmi_vslot(mod, in->d, 0)];
+    const uint64_t *a =
+        in->a != WMI_NOREG && !(in->a & WMI_VEC) ? R[in->a] : NULL;
+    uint64_t key = 0xcbf29ce484222325ull; /* (FNV-1a's offset and prime) */
+    for (uint32_t left = m; left; left &= left - 1) {
+        unsigned l = (unsigned)__builtin_ctz(left);
+        key = (key ^ v[l]) * 0x100000001b3ull;
+        if (a)
+            key = (key ^ a[l]) * 0x100000001b3ull;
+    }
+    wmi_poll *p = NULL;
+    for (unsigned i = 0; i < WMI_SPIN_POLLS && !p; i++)
+        if (w->spin[i].lanes && w->spin[i].pc == pc)
+            p = &w->spin[i];
+    if (!p)
+        p = &w->spin[w->spin_next++ % WMI_SPIN_POLLS];
+    else if (p->lanes == m && p->key == key)
+        return 1;
+    p->pc = pc;
+    p->lanes = m;
+    p->key = key;
+    return 0;
+}
+
 /* ---- control flow -------------------------------------------------------- */
 
 /* A kernel's exit (or ret) for the lanes of m: returns the lanes left. */
@@ -486,12 +520,15 @@ warp_loop(wmi_cta *c, wmi_warp *w, const int areg)
             st = wmi_ptx_ldst(c, w, in, pc, m, in->op == OP_ST);
             if (st != WM_OK)
                 return st;
-            if (in->mod2 == LD_ACQUIRE && in->op == OP_LD &&
-                (c->nwarps > 1 || c->clu)) {
-                /* a spin-wait's poll: let the warp it waits for run (in
-                   another CTA of a cluster or cooperative grid too) */
-                store_pcs(w, act, pc + 1);
-                c->yielded = 1;
+            if (in->op == OP_LD && (c->nwarps > 1 || c->clu) &&
+                (in->mod2 == LD_ACQUIRE ||
+                 ((in->sync & WMI_SYNC_STRONG) &&
+                  spin_poll(mod, w, R, in, pc, m)))) {
+                /* a spin-wait's poll (every acquire, a volatile or
+                   relaxed one that read what it read before): let the
+                   warp it waits for run (in another CTA of a cluster or
+                   cooperative grid too) */
+                yield_warp(c, w, act, pc);
                 return WM_OK;
             }
             break;
