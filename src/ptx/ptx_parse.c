@@ -341,6 +341,38 @@ static int resolve_labels(parser *p)
     return 1;
 }
 
+/* Mark the .volatile and .relaxed loads of function f (just parsed) that
+   a spin-wait may poll with (LD_POLL): those a loop of f holds (between a
+   backward branch's target and the branch), and every one of a function
+   that is not a kernel.  Straight-line ones (a warp-synchronous
+   reduction's) keep the interpreter's fast path.  0 when out of memory. */
+static int mark_polls(wm_ptx_module *m, const wmi_func *f)
+{
+    int32_t *open = NULL; /* loops open at each instruction, as deltas */
+    if (f->is_entry && f->count) {
+        if (!(open = calloc((size_t)f->count + 1, sizeof *open)))
+            return 0;
+        for (uint32_t i = 0; i < f->count; i++) {
+            const wmi_insn *b = &m->code[f->first + i];
+            if (b->op == OP_BRA && b->target >= f->first &&
+                b->target <= f->first + i) {
+                open[b->target - f->first]++;
+                open[i + 1]--;
+            }
+        }
+    }
+    int32_t loops = 0;
+    for (uint32_t i = 0; i < f->count; i++) {
+        wmi_insn *in = &m->code[f->first + i];
+        loops += open ? open[i] : 0;
+        if (in->op == OP_LD && (in->sync & WMI_SYNC_STRONG) &&
+            in->mod2 != LD_ACQUIRE && (!f->is_entry || loops > 0))
+            in->mod2 = LD_POLL;
+    }
+    free(open);
+    return 1;
+}
+
 /*
  * A parse error inside a function body is the function's, not the
  * module's: keep the located error in f->err, drop the body's
@@ -582,6 +614,8 @@ static int parse_function(parser *p, int is_entry)
         return drop_body(p, body);
     wmi_func *f = &m->funcs[p->fidx];
     f->count = (uint32_t)m->ncode - f->first;
+    if (!mark_polls(m, f))
+        return wmi_parse_nomem(p);
     if (!frame_end(p))
         return 0;
     if (!patch_symbols(p, f))

@@ -52,11 +52,10 @@ static uint8_t classify(const wmi_insn *in, wmi_aop *o)
         return WMI_AC_NONE;
     if (in_list(alu_ops, sizeof alu_ops, in->op) && !any_vec(in))
         return wmi_areg_decode(in, o) ? WMI_AC_AFF : WMI_AC_ALU;
-    /* (acquire, volatile and relaxed loads go to the switch, which yields
-       a spin-wait's poll) */
+    /* (acquire loads and polls go to the switch, which yields a
+       spin-wait's poll) */
     if ((in->op == OP_ST ||
-         (in->op == OP_LD && in->mod2 != LD_ACQUIRE &&
-          !(in->sync & WMI_SYNC_STRONG))) &&
+         (in->op == OP_LD && in->mod2 != LD_ACQUIRE && in->mod2 != LD_POLL)) &&
         !(in->a & WMI_VEC)) {
         if (in->space == SP_GLOBAL || in->space == SP_SHARED)
             return WMI_AC_LDST;

@@ -522,8 +522,7 @@ warp_loop(wmi_cta *c, wmi_warp *w, const int areg)
                 return st;
             if (in->op == OP_LD && (c->nwarps > 1 || c->clu) &&
                 (in->mod2 == LD_ACQUIRE ||
-                 ((in->sync & WMI_SYNC_STRONG) &&
-                  spin_poll(mod, w, R, in, pc, m)))) {
+                 (in->mod2 == LD_POLL && spin_poll(mod, w, R, in, pc, m)))) {
                 /* a spin-wait's poll (every acquire, a volatile or
                    relaxed one that read what it read before): let the
                    warp it waits for run (in another CTA of a cluster or
