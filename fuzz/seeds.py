@@ -387,6 +387,44 @@ ret;
 }
 """, cl=(1, 1, 1), grid=(4, 1, 1), block=256)
 
+    # warp 0 spins on a volatile shared flag that warp 1 raises after a
+    # fence (the poll yields once it reads what it read before), and on a
+    # relaxed global one; a lone warp spins to the step budget
+    for name, ld, flag, warps in (
+            ("spin_volatile", "ld.volatile.shared.u32", "st.volatile.shared.u32", 2),
+            ("spin_relaxed", "ld.relaxed.cta.global.u32",
+             "st.release.cta.global.u32", 2),
+            ("spin_alone", "ld.volatile.shared.u32", "st.volatile.shared.u32", 1)):
+        space = "shared" if "shared" in ld else "global"
+        addr = "%r3" if space == "shared" else "%rd3"
+        cluster(name, HEAD + """.visible .entry k(.param .u64 p)
+{
+.shared .align 4 .b32 f;
+.reg .b32 %r<8>;
+.reg .b64 %rd<4>;
+.reg .pred %p<3>;
+ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd2, %rd1;
+mov.u32 %r1, %tid.x;
+mov.u32 %r3, f;
+mov.u32 %r7, %ctaid.x;
+mul.wide.u32 %rd3, %r7, 4;
+add.s64 %rd3, %rd2, %rd3;
+setp.lt.u32 %p1, %r1, 32;
+@%p1 bra $wait;
+membar.cta;
+mov.u32 %r2, 1;
+""" + flag + " [" + addr + """], %r2;
+ret;
+$wait:
+""" + ld + " %r4, [" + addr + """];
+setp.eq.u32 %p2, %r4, 0;
+@%p2 bra $wait;
+membar.cta;
+ret;
+}
+""", cl=(1, 1, 1), grid=(2, 1, 1), block=32 * warps)
+
 
 def kernels(path):
     """The module text before its first kernel and each kernel's text
