@@ -77,17 +77,11 @@ static double cpu_s(void)
     return bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static double med(const double *v, int n, double *mn)
 {
     double t[MAXREP];
     memcpy(t, v, (size_t)n * sizeof *t);
-    qsort(t, (size_t)n, sizeof *t, cmp_d);
+    qsort(t, (size_t)n, sizeof *t, bench_cmp_double);
     *mn = t[0];
     return t[n / 2];
 }

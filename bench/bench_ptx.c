@@ -39,12 +39,6 @@ static wm_ptx_arg i32(int v)
     return a;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* One timed run. */
 typedef struct timing {
     double cpu, wall;
@@ -105,24 +99,22 @@ static int same_stats(const timing *a, const timing *b)
 }
 
 /* Median CPU and wall time of reps timings. */
-static void median(timing *t, int reps, double *cpu, double *wall)
+static void median_timing(const timing *t, int reps, double *cpu, double *wall)
 {
     double c[50], w[50];
     for (int r = 0; r < reps; r++) {
         c[r] = t[r].cpu;
         w[r] = t[r].wall;
     }
-    qsort(c, (size_t)reps, sizeof *c, cmp_d);
-    qsort(w, (size_t)reps, sizeof *w, cmp_d);
-    *cpu = c[reps / 2];
-    *wall = w[reps / 2];
+    *cpu = median(c, reps);
+    *wall = median(w, reps);
 }
 
 static void report(const char *name, timing *base, timing *fast, int reps)
 {
     double bc, bw, fc, fw;
-    median(base, reps, &bc, &bw);
-    median(fast, reps, &fc, &fw);
+    median_timing(base, reps, &bc, &bw);
+    median_timing(fast, reps, &fc, &fw);
     if (!same_stats(&base[0], &fast[0])) {
         fprintf(stderr, "bench_ptx: %s: fast and baseline statistics differ\n",
                 name);

@@ -86,13 +86,14 @@ static inline wm_ptx_module *bench_load(const char *prog, const char *name)
     return m;
 }
 
-/* The median of v[0..n) (sorts v in place). */
+/* qsort's order on doubles. */
 static inline int bench_cmp_double(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
     return a < b ? -1 : a > b;
 }
 
+/* The median of v[0..n) (sorts v in place). */
 static inline double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
