@@ -248,52 +248,68 @@ static const wmi_word *word_at(const wmi_check *k, const gchunk *c,
     return tmp;
 }
 
-/* Record t of the one word i (lane0 form: lane - i) as a warp-step
-   run's template: the lane itself, the warp of word 0. */
-static rec warp_form(rec t, unsigned i)
+/* The run templates are compared and set field by field, with the lane
+   (and warp) passed apart from the record: a record rewritten in a byte
+   per lane and then read whole stalls the wide load until the byte store
+   retires (about a sixth of a column store's checking time).
+   Is u record t but for lane lane and warp t->warp + dwarp? */
+static inline int rec_is(const rec *u, const rec *t, int lane, int dwarp)
 {
-    t.lane = (uint8_t)((int8_t)t.lane + (int)i);
-    t.warp = (uint16_t)(t.warp - i);
-    return t;
+    return u->pc == t->pc && u->clock == t->clock &&
+           u->warp == (uint16_t)(t->warp + dwarp) &&
+           u->lane == (uint8_t)lane && u->bits == t->bits &&
+           u->rel == t->rel && u->acq == t->acq;
 }
 
-/* Can run j of chunk c name word i with record t (lane0 form) too?  Then
-   it does.  A run of one word (a lane of a column store) turns into a
-   warp-step run when the word's record is its own but for a warp that
-   grows with the word. */
-static int run_takes(gchunk *c, int j, uint32_t m, const rec *t)
+/* *d = record t but for lane lane and warp t->warp + dwarp. */
+static inline void rec_set(rec *d, const rec *t, int lane, int dwarp)
 {
-    if (!c->wstep[j] && rec_same(&c->tpl[j], t)) {
+    *d = *t;
+    d->lane = (uint8_t)lane;
+    d->warp = (uint16_t)(t->warp + dwarp);
+}
+
+/* Can run j of chunk c name words m with record t, lane0 form lane0 (t's
+   own lane is not read), too?  Then it does.  A run of one word (a lane
+   of a column store) turns into a warp-step run when the word's record is
+   its own but for a warp that grows with the word: the template then
+   holds the lane itself and the warp of word 0 (a record on word i, lane0
+   form lane0, has template lane lane0 + i, warp - i). */
+static int run_takes(gchunk *c, int j, uint32_t m, const rec *t, int lane0)
+{
+    if (!c->wstep[j] && rec_is(&c->tpl[j], t, lane0, 0)) {
         c->run[j] |= m;
         return 1;
     }
     if (m & (m - 1))
         return 0; /* (several lanes: a run of the lane, or none) */
-    rec u = warp_form(*t, (unsigned)__builtin_ctz(m));
+    int i = __builtin_ctz(m);
     if (!c->wstep[j] && !(c->run[j] & (c->run[j] - 1))) {
-        rec v = warp_form(c->tpl[j], (unsigned)__builtin_ctz(c->run[j]));
-        if (!rec_same(&v, &u))
+        /* the one word i2 so far, in warp form, is this one's */
+        int i2 = __builtin_ctz(c->run[j]);
+        if (!rec_is(&c->tpl[j], t, lane0 + i - i2, i2 - i))
             return 0;
-        c->tpl[j] = u;
+        rec_set(&c->tpl[j], t, lane0 + i, -i);
         c->wstep[j] = 1;
-    } else if (!c->wstep[j] || !rec_same(&c->tpl[j], &u)) {
+    } else if (!c->wstep[j] || !rec_is(&c->tpl[j], t, lane0 + i, -i)) {
         return 0;
     }
     c->run[j] |= m;
     return 1;
 }
 
-/* Name words m of chunk c, whose only record is t with lane lane0 + word,
-   by a run; 0 when both runs name other records. */
-HOT int name_run(gchunk *c, uint32_t m, rec t, int read)
+/* Name words m of chunk c, whose only record is t with lane lane0 + word
+   (t's own lane is not read), by a run; 0 when both runs name other
+   records. */
+HOT int name_run(gchunk *c, uint32_t m, const rec *t, int lane0, int read)
 {
     for (int j = 0; j < 2; j++)
-        if (c->run[j] && c->read[j] == read && run_takes(c, j, m, &t))
+        if (c->run[j] && c->read[j] == read && run_takes(c, j, m, t, lane0))
             return 1;
     for (int j = 0; j < 2; j++)
         if (!c->run[j]) {
             c->run[j] = m;
-            c->tpl[j] = t;
+            rec_set(&c->tpl[j], t, lane0, 0);
             c->read[j] = (uint8_t)read;
             c->wstep[j] = 0;
             return 1;
@@ -314,20 +330,19 @@ static inline rec first_rec(const cur *x, wmi_acc_kind kind, int lane0)
 }
 
 /* Words m of chunk c, which no run can name, an entry each holding r (a
-   read's, or not) with its lane (r's is word 0's), as the per-lane loop
-   makes them; 0 when out of memory.  (Filled in place: a copy of one
-   built on the stack field by field stalls on the stores.) */
+   read's, or not) with lane lane0 + word (r's own lane is not read), as
+   the per-lane loop makes them; 0 when out of memory.  (Filled in place:
+   a copy of one built on the stack field by field stalls on the
+   stores.) */
 static int word_entries(wmi_check *k, gchunk *c, uint32_t m, const rec *r,
-                        int read)
+                        int lane0, int read)
 {
     for (; m; m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctz(m);
-        wmi_word *e = entry(k, c, i, NULL);
+        int i = __builtin_ctz(m);
+        wmi_word *e = entry(k, c, (unsigned)i, NULL);
         if (!e)
             return 0;
-        rec *d = read ? &e->r[0] : &e->w;
-        *d = *r;
-        d->lane = (uint8_t)((int8_t)r->lane + (int)i);
+        rec_set(read ? &e->r[0] : &e->w, r, lane0 + i, 0);
         e->init = read ? 0 : 0x0f;
     }
     return 1;
@@ -352,27 +367,30 @@ int wmi_gwords_run(wmi_check *k, const cur *x, wmi_acc_kind kind,
     }
     if ((c->live & m) || !first_touch(k, wa, n))
         return 0;
-    rec r = first_rec(x, kind, (int)l - (int)i0);
+    int lane0 = (int)l - (int)i0, read = kind == WMI_ACC_READ;
+    rec r = first_rec(x, kind, lane0);
     c->live |= m;
-    if (!name_run(c, m, r, kind == WMI_ACC_READ))
+    if (!name_run(c, m, &r, lane0, read))
         /* (out of memory: the run reports WM_ERR_NOMEM) */
-        (void)word_entries(k, c, m, &r, kind == WMI_ACC_READ);
+        (void)word_entries(k, c, m, &r, lane0, read);
     return 1;
 }
 
-/* Name word i of chunk c (bit m), whose only record is t (lane0 form),
-   by a run: the warp-step run that t continues at once, else name_run.
-   0 when no run can. */
-static inline int name_word(gchunk *c, unsigned i, uint32_t m, const rec *t,
-                            int read)
+/* Name word i of chunk c (bit m), whose only record is t with lane0 form
+   lane0 (t's own lane is not read), by a run: the warp-step run that it
+   continues at once, else name_run, else an entry.  0 when out of
+   memory. */
+static inline int name_word(wmi_check *k, gchunk *c, int i, uint32_t m,
+                            const rec *t, int lane0, int read)
 {
-    rec u = warp_form(*t, i);
     for (int j = 0; j < 2; j++)
-        if (c->wstep[j] && c->read[j] == read && rec_same(&c->tpl[j], &u)) {
+        if (c->wstep[j] && c->read[j] == read &&
+            rec_is(&c->tpl[j], t, lane0 + i, -i)) {
             c->run[j] |= m;
             return 1;
         }
-    return name_run(c, m, *t, read);
+    return name_run(c, m, t, lane0, read) ||
+           word_entries(k, c, m, t, lane0, read);
 }
 
 uint32_t wmi_gwords_lanes(wmi_check *k, const cur *x, wmi_acc_kind kind,
@@ -403,9 +421,8 @@ uint32_t wmi_gwords_lanes(wmi_check *k, const cur *x, wmi_acc_kind kind,
         if ((c->live & m) || !first_touch(k, wa, 1))
             break;
         c->live |= m;
-        r.lane = (uint8_t)(int8_t)((int)l - (int)i);
         done |= 1u << l;
-        if (!name_word(c, i, m, &r, read) && !word_entries(k, c, m, &r, read))
+        if (!name_word(k, c, (int)i, m, &r, (int)l - (int)i, read))
             break; /* (out of memory: the run reports WM_ERR_NOMEM) */
     }
     return done;
