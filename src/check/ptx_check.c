@@ -399,6 +399,21 @@ static int same_store(const cur *x, unsigned a, unsigned b)
     return 1;
 }
 
+/* r and x (of kind), both atomics or strong: do they leave each other
+   alone?  In global memory always (atomics, flags; between CTAs the fold
+   decides).  In shared memory two atomics, and the accesses of a flag
+   protocol (REC_FLAG: reads, and writes that release) by different
+   warps: a warp's own volatile accesses (a warp-synchronous reduction)
+   and a volatile write no fence releases still race. */
+static int strong_apart(const rec *r, const cur *x, wmi_acc_kind kind)
+{
+    unsigned xb = kind == WMI_ACC_ATOMIC ? REC_ATOMIC : x->strong;
+    if (x->space != WM_SPACE_SHARED || (r->bits & xb & REC_ATOMIC))
+        return 1;
+    return r->warp != x->warp && (r->bits & (REC_ATOMIC | REC_FLAG)) &&
+           (xb & (REC_ATOMIC | REC_FLAG));
+}
+
 /* Do r and x (of kind x->kind, passed as a constant by the hot loop)
    conflict on the bytes in mask (x touches mask)? */
 HOT int conflict(const wmi_check *k, const rec *r, unsigned mask,
@@ -407,7 +422,7 @@ HOT int conflict(const wmi_check *k, const rec *r, unsigned mask,
     if (!(r->bits & mask & REC_BYTES) || ordered(k, r, x))
         return 0; /* the common case first: ordered (by a barrier) */
     if ((r->bits & (REC_ATOMIC | REC_STRONG)) &&
-        (kind == WMI_ACC_ATOMIC || x->strong))
+        (kind == WMI_ACC_ATOMIC || x->strong) && strong_apart(r, x, kind))
         return 0; /* strong accesses (atomics, flags) do not race */
     /* another lane of the same instruction (instance) */
     return !(r->pc == x->pc && r->warp == x->warp && r->clock == x->clock);
@@ -1006,14 +1021,19 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
              .vc = &k->vc[(size_t)g * k->nw], .c = c, .w = w,
              .lane_addr = addr,
              .space = WM_SPACE_SHARED, .buf = -1};
-    unsigned sync = mg && k->grid ? c->m->code[pc].sync : 0;
+    unsigned sync = k->grid ? c->m->code[pc].sync : 0;
     if ((sync & WMI_SYNC_CTA) && cta_scope_unordered(k))
         sync = 0;
     int cta = (sync & WMI_SYNC_CTA) != 0; /* orders no other CTA */
+    /* a strong write releases after the warp's fence, as in
+       wmi_flag_access */
+    int rel = (sync & WMI_SYNC_REL) || k->cfence[g];
     if (sync & WMI_SYNC_STRONG) {
-        if ((sync & WMI_SYNC_REL) && kind != WMI_ACC_READ && !cta)
+        if ((sync & WMI_SYNC_REL) && kind != WMI_ACC_READ && !cta && mg)
             wmi_grid_release(k->grid); /* before the flag's write */
         x.strong = (uint8_t)(REC_STRONG | (cta ? REC_CTA : 0));
+        if (ms && (kind == WMI_ACC_READ || rel))
+            x.strong |= REC_FLAG;
     }
     if (k->grid) {
         x.rel = wmi_grid_rel(k->grid);
@@ -1033,7 +1053,7 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
             }
     }
     if (sync & WMI_SYNC_STRONG)
-        for (unsigned l = 0; l < 32; l++)
+        for (unsigned l = 0; l < 32; l++) {
             if (mg >> l & 1) {
                 if (!cta)
                     wmi_grid_strong(k->grid, addr[l] / 4, sync,
@@ -1042,6 +1062,10 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
                 wmi_flag_access(k, g, addr[l] / 4, sync,
                                 kind != WMI_ACC_WRITE, kind != WMI_ACC_READ);
             }
+            if (ms >> l & 1) /* (a shared word's flag has its own key) */
+                wmi_flag_access(k, g, WMI_FLAG_SHARED | addr[l] / 4, sync,
+                                kind != WMI_ACC_WRITE, kind != WMI_ACC_READ);
+        }
 }
 
 void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,

@@ -1,11 +1,13 @@
 /*
  * ptx_check_flag.c -- flag words inside a unit, for `warpmem run --check
  * race` (ptx_check_int.h states the model): the release and acquire of a
- * strong access to a global word order the warps of the unit the way a
- * barrier does, through a vector clock kept per flag word.  This is what
- * orders the CTAs of a cooperative launch at grid.sync() (a release
- * atomic add to the grid workspace, an acquire load polling it) and a
- * producer warp's flag for a consumer warp of the same CTA or cluster.
+ * strong access to a global or shared word order the warps of the unit
+ * the way a barrier does, through a vector clock kept per flag word (a
+ * shared word's key carries WMI_FLAG_SHARED).  This is what orders the
+ * CTAs of a cooperative launch at grid.sync() (a release atomic add to
+ * the grid workspace, an acquire load polling it) and a producer warp's
+ * flag, in global or shared memory, for a consumer warp of the same CTA
+ * or cluster.
  *
  *   - a release (an .release or .acq_rel store or atomic, or any strong
  *     write after the warp's fence, which then releases what preceded the

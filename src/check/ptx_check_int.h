@@ -39,11 +39,14 @@
  *     cluster-scope (or wider) fence.
  * A cooperative launch's grid is one unit too, its CTAs indexed like
  * ranks (but reported as CTAs of no cluster).  Inside a unit a strong
- * access to a global flag word releases and acquires like a barrier
- * (ptx_check_flag.c): grid.sync()'s atomic add and polling load order the
- * CTAs of a cooperative grid, a flag orders two warps of a CTA; strong
- * accesses (atomics, .volatile/.relaxed/.acquire/.release ones) do not
- * race with each other.
+ * access to a flag word (global or shared) releases and acquires like a
+ * barrier (ptx_check_flag.c): grid.sync()'s atomic add and polling load
+ * order the CTAs of a cooperative grid, a flag orders two warps of a CTA.
+ * Strong accesses (atomics, .volatile/.relaxed/.acquire/.release ones)
+ * to global memory do not race with each other; to shared memory two
+ * atomics do not, nor a flag protocol's accesses of different warps (a
+ * read, or a write that releases); a warp's own volatile accesses (a
+ * warp-synchronous reduction) still race.
  *
  * Between CTAs (global memory, ptx_check_grid.c): the CTAs (clusters) of a
  * checked launch run one after another, and only releases and acquires

@@ -46,6 +46,9 @@ static inline int rec_same(const rec *a, const rec *b)
 #define REC_STRONG 0x20u /* a strong access: not a data race with another
                             strong one (between CTAs: unless REC_CTA) */
 #define REC_CTA 0x40u    /* strong at CTA scope only (ld/st .cta) */
+#define REC_FLAG 0x80u   /* a strong shared access of a flag protocol: a
+                            read, or a write that releases (after the
+                            warp's fence, or .release) */
 #define REC_BYTES 0x0fu
 
 typedef struct wmi_word {
@@ -196,7 +199,7 @@ typedef struct cur {
     wmi_acc_kind kind;
     unsigned size;
     uint16_t rel, acq; /* stamps between CTAs */
-    uint8_t strong;    /* REC_STRONG or 0 */
+    uint8_t strong;    /* REC_STRONG (REC_CTA, REC_FLAG) or 0 */
     const uint32_t *vc; /* the warp's row of clocks (vc[warp * nw]) */
     const wmi_cta *c;  /* for the stored values (write conflicts) */
     const wmi_warp *w;
@@ -377,9 +380,11 @@ void wmi_flags_free(wmi_check *k);
 /* A new unit: no flag word has a clock, no acquire is pending. */
 void wmi_flags_begin(wmi_check *k);
 
-/* A strong access (sync: WMI_SYNC_*) of warp g (of the clocks) to global
-   word wa that reads and/or writes it: the acquire and release it makes
-   (after its record: the flag's own accesses do not race, both strong). */
+/* A strong access (sync: WMI_SYNC_*) of warp g (of the clocks) to word
+   wa (global, or WMI_FLAG_SHARED | a shared word) that reads and/or
+   writes it: the acquire and release it makes (after its record: the
+   flag's own accesses do not race, both strong). */
+#define WMI_FLAG_SHARED (1ull << 62)
 void wmi_flag_access(wmi_check *k, uint32_t g, uint64_t wa, unsigned sync,
                      int reads, int writes);
 

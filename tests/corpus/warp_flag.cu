@@ -56,3 +56,44 @@ extern "C" __global__ void flag_relaxed(int *flag, int *data, int *out)
     __syncwarp();
     out[blockIdx.x * 32 + lane] = mine[lane];
 }
+
+/* flag_shared's hand-over with one side's fence left out (PF: the
+   producers' before the flag, CF: warp 0's after its poll).  The volatile
+   flag alone orders nothing: the tile's writes and warp 0's reads of it
+   race, and without the producers' fence the flag's write releases
+   nothing either, so it races with the poll too. */
+template <bool PF, bool CF>
+__device__ void hand_over(const float *in, float *out)
+{
+    __shared__ float tile[3][32];
+    __shared__ volatile int ready[3];
+    unsigned warp = threadIdx.x / warpSize, lane = threadIdx.x % warpSize;
+    if (threadIdx.x < 3)
+        ready[threadIdx.x] = 0;
+    __syncthreads();
+    if (warp > 0) {
+        unsigned row = warp - 1;
+        tile[row][lane] = in[blockIdx.x * 96 + row * 32 + lane] * 2.0f + 1.0f;
+        if (PF)
+            __threadfence_block();
+        __syncwarp();
+        if (lane == 0)
+            ready[row] = 1;
+        return;
+    }
+    while (ready[0] == 0 || ready[1] == 0 || ready[2] == 0)
+        ;
+    if (CF)
+        __threadfence_block();
+    out[blockIdx.x * 32 + lane] = tile[0][lane] + tile[1][lane] + tile[2][lane];
+}
+
+extern "C" __global__ void flag_shared_no_release(const float *in, float *out)
+{
+    hand_over<false, true>(in, out);
+}
+
+extern "C" __global__ void flag_shared_no_acquire(const float *in, float *out)
+{
+    hand_over<true, false>(in, out);
+}

@@ -1303,10 +1303,37 @@ static wm_status flag_run(const char *b, const char *name, unsigned grid,
     return st;
 }
 
+/* The shared-memory races of chk (a run of warp_flag, build b) from a
+   producer warp's access to warp 0's: into *tile those on the tile
+   (plain accesses), into *flag those on the flags (.volatile ones). */
+static void shared_flag_races(const char *b, const wm_ptx_check *chk,
+                              int *tile, int *flag)
+{
+    wm_ptx_module *m = pi_corpus("warp_flag", b);
+    *tile = *flag = 0;
+    for (size_t i = 0; m && i < chk->nhazards; i++) {
+        const wm_ptx_hazard *h = &chk->hazards[i];
+        wm_ptx_where w1, w2;
+        if (h->space != WM_SPACE_SHARED || h->first.warp == 0 ||
+            h->second.warp != 0 || !h->first.write || h->second.write ||
+            !wm_ptx_where_insn(m, h->first.insn, &w1) ||
+            !wm_ptx_where_insn(m, h->second.insn, &w2))
+            continue;
+        int v1 = strstr(w1.text, ".volatile") != NULL;
+        int v2 = strstr(w2.text, ".volatile") != NULL;
+        *tile += !v1 && !v2;
+        *flag += v1 && v2;
+    }
+    wm_ptx_free(m);
+}
+
 /* Warp 0 waits for flags the other warps of its block raise: the in-order
    schedule runs the waiting warp first, the reverse one last, and both
    must finish with the same outputs (a spin on a .volatile or .relaxed
-   load yields when it reads what it read before).  One warp alone waits
+   load yields when it reads what it read before).  The volatile shared
+   flags with a fence on both sides hand the tile over cleanly; without
+   warp 0's fence its reads of the tile race with the producers' writes,
+   and without the producers' the flags race too.  One warp alone waits
    for ever: the step budget ends it. */
 static void warp_flag(const char *b)
 {
@@ -1317,24 +1344,37 @@ static void warp_flag(const char *b)
     for (int i = 0; i < G * 96; i++)
         in[i] = (float)(i % 13);
     for (int si = 0; si < 2; si++) {
-        for (int i = 0; i < G * 32; i++)
-            out[i] = -1.f;
         wm_ptx_arg a[2] = {pi_arg_buf(in, sizeof in),
                            pi_arg_buf(out, sizeof out)};
         wm_ptx_check chk;
-        CHECK_EQ(flag_run(b, "flag_shared", G, 128, a, 2, sched[si], &chk),
-                 WM_OK);
-        CHECK_EQ(chk.differs, 0);
-        wm_ptx_check_clear(&chk);
-        int bad = 0;
-        for (int c = 0; c < G; c++)
-            for (int l = 0; l < 32; l++) {
-                float want = 0.f;
-                for (int r = 0; r < 3; r++)
-                    want += in[c * 96 + r * 32 + l] * 2.f + 1.f;
-                bad += out[c * 32 + l] != want;
+        static const char *const shared_kernels[] = {
+            "flag_shared", "flag_shared_no_acquire", "flag_shared_no_release"};
+        for (int kn = 0; kn < 3; kn++) {
+            for (int i = 0; i < G * 32; i++)
+                out[i] = -1.f;
+            CHECK_EQ(flag_run(b, shared_kernels[kn], G, 128, a, 2,
+                              sched[si], &chk),
+                     WM_OK);
+            CHECK_EQ(chk.differs, 0);
+            int tile, flag;
+            shared_flag_races(b, &chk, &tile, &flag);
+            if (kn == 0) {
+                CHECK_EQ(chk.nhazards, 0u); /* fence, flag, poll, fence */
+            } else {
+                CHECK(tile > 0);
+                CHECK_EQ(flag > 0, kn == 2); /* no release: the flag too */
             }
-        CHECK_EQ(bad, 0);
+            wm_ptx_check_clear(&chk);
+            int bad = 0;
+            for (int c = 0; c < G; c++)
+                for (int l = 0; l < 32; l++) {
+                    float want = 0.f;
+                    for (int r = 0; r < 3; r++)
+                        want += in[c * 96 + r * 32 + l] * 2.f + 1.f;
+                    bad += out[c * 32 + l] != want;
+                }
+            CHECK_EQ(bad, 0);
+        }
 
         int32_t flag[G] = {0}, data[G * 32], got[G * 32];
         memset(data, 0xff, sizeof data);
