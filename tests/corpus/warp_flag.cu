@@ -6,62 +6,12 @@
 #include <cuda/atomic>
 
 /* Block 128, 32 outputs a block: warps 1..3 each fill their row of a shared
-   tile with in * 2 + 1, fence, and set their volatile flag; warp 0 polls
-   the three flags in turn, then each lane sums its column of the tile. */
-extern "C" __global__ void flag_shared(const float *in, float *out)
-{
-    __shared__ float tile[3][32];
-    __shared__ volatile int ready[3];
-    unsigned warp = threadIdx.x / warpSize, lane = threadIdx.x % warpSize;
-    if (threadIdx.x < 3)
-        ready[threadIdx.x] = 0;
-    __syncthreads();
-    if (warp > 0) {
-        unsigned row = warp - 1;
-        tile[row][lane] = in[blockIdx.x * 96 + row * 32 + lane] * 2.0f + 1.0f;
-        __threadfence_block();
-        __syncwarp();
-        if (lane == 0)
-            ready[row] = 1;
-        return;
-    }
-    while (ready[0] == 0 || ready[1] == 0 || ready[2] == 0)
-        ;
-    __threadfence_block();
-    out[blockIdx.x * 32 + lane] = tile[0][lane] + tile[1][lane] + tile[2][lane];
-}
-
-/* Block 64: warp 1 writes 32 ints of data and raises a global flag with a
-   block-scope release; lane 0 of warp 0 polls it with relaxed loads and a
-   block-scope acquire fence after the loop, then warp 0 copies the data
-   (each block its own flag and 32 words). */
-extern "C" __global__ void flag_relaxed(int *flag, int *data, int *out)
-{
-    cuda::atomic_ref<int, cuda::thread_scope_block> f(flag[blockIdx.x]);
-    unsigned lane = threadIdx.x % warpSize;
-    int *mine = data + blockIdx.x * 32;
-    if (threadIdx.x >= 32) {
-        mine[lane] = (int)(blockIdx.x * 100 + lane);
-        __syncwarp();
-        if (lane == 0)
-            f.store(1, cuda::memory_order_release);
-        return;
-    }
-    if (lane == 0) {
-        while (f.load(cuda::memory_order_relaxed) == 0)
-            ;
-        cuda::atomic_thread_fence(cuda::memory_order_acquire,
-                                  cuda::thread_scope_block);
-    }
-    __syncwarp();
-    out[blockIdx.x * 32 + lane] = mine[lane];
-}
-
-/* flag_shared's hand-over with one side's fence left out (PF: the
-   producers' before the flag, CF: warp 0's after its poll).  The volatile
-   flag alone orders nothing: the tile's writes and warp 0's reads of it
-   race, and without the producers' fence the flag's write releases
-   nothing either, so it races with the poll too. */
+   tile with in * 2 + 1, fence (PF), and set their volatile flag; warp 0
+   polls the three flags in turn, fences (CF), then each lane sums its
+   column of the tile.  Without either fence the volatile flag alone
+   orders nothing: the tile's writes and warp 0's reads of it race, and
+   without the producers' fence the flag's write releases nothing either,
+   so it races with the poll too. */
 template <bool PF, bool CF>
 __device__ void hand_over(const float *in, float *out)
 {
@@ -88,6 +38,11 @@ __device__ void hand_over(const float *in, float *out)
     out[blockIdx.x * 32 + lane] = tile[0][lane] + tile[1][lane] + tile[2][lane];
 }
 
+extern "C" __global__ void flag_shared(const float *in, float *out)
+{
+    hand_over<true, true>(in, out);
+}
+
 extern "C" __global__ void flag_shared_no_release(const float *in, float *out)
 {
     hand_over<false, true>(in, out);
@@ -96,4 +51,30 @@ extern "C" __global__ void flag_shared_no_release(const float *in, float *out)
 extern "C" __global__ void flag_shared_no_acquire(const float *in, float *out)
 {
     hand_over<true, false>(in, out);
+}
+
+/* Block 64: warp 1 writes 32 ints of data and raises a global flag with a
+   block-scope release; lane 0 of warp 0 polls it with relaxed loads and a
+   block-scope acquire fence after the loop, then warp 0 copies the data
+   (each block its own flag and 32 words). */
+extern "C" __global__ void flag_relaxed(int *flag, int *data, int *out)
+{
+    cuda::atomic_ref<int, cuda::thread_scope_block> f(flag[blockIdx.x]);
+    unsigned lane = threadIdx.x % warpSize;
+    int *mine = data + blockIdx.x * 32;
+    if (threadIdx.x >= 32) {
+        mine[lane] = (int)(blockIdx.x * 100 + lane);
+        __syncwarp();
+        if (lane == 0)
+            f.store(1, cuda::memory_order_release);
+        return;
+    }
+    if (lane == 0) {
+        while (f.load(cuda::memory_order_relaxed) == 0)
+            ;
+        cuda::atomic_thread_fence(cuda::memory_order_acquire,
+                                  cuda::thread_scope_block);
+    }
+    __syncwarp();
+    out[blockIdx.x * 32 + lane] = mine[lane];
 }
