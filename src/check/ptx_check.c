@@ -1052,20 +1052,21 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
                 lane_access(k, &x, addr[l], (mg >> l & 1) != 0, pass);
             }
     }
-    if (sync & WMI_SYNC_STRONG)
-        for (unsigned l = 0; l < 32; l++) {
-            if (mg >> l & 1) {
-                if (!cta)
-                    wmi_grid_strong(k->grid, addr[l] / 4, sync,
-                                    kind != WMI_ACC_WRITE,
-                                    kind != WMI_ACC_READ);
-                wmi_flag_access(k, g, addr[l] / 4, sync,
-                                kind != WMI_ACC_WRITE, kind != WMI_ACC_READ);
-            }
-            if (ms >> l & 1) /* (a shared word's flag has its own key) */
-                wmi_flag_access(k, g, WMI_FLAG_SHARED | addr[l] / 4, sync,
-                                kind != WMI_ACC_WRITE, kind != WMI_ACC_READ);
-        }
+    if (!(sync & WMI_SYNC_STRONG))
+        return;
+    /* only a release makes a flag's clock: without one, and none made
+       yet, the flags have nothing to do (a histogram's atomics) */
+    int flags = k->nfl || (kind != WMI_ACC_READ && rel);
+    for (unsigned l = 0; l < 32; l++) {
+        if ((mg >> l & 1) && !cta)
+            wmi_grid_strong(k->grid, addr[l] / 4, sync, kind != WMI_ACC_WRITE,
+                            kind != WMI_ACC_READ);
+        if (flags && ((ms | mg) >> l & 1))
+            /* (a shared word's flag has its own key) */
+            wmi_flag_access(k, g,
+                            (ms >> l & 1 ? WMI_FLAG_SHARED : 0) | addr[l] / 4,
+                            sync, kind != WMI_ACC_WRITE, kind != WMI_ACC_READ);
+    }
 }
 
 void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,
