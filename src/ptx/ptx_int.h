@@ -145,11 +145,12 @@ enum {
 
 /* ld: wmi_insn.mod2 of a load with .acquire semantics, the load a
    spin-wait polls (cooperative groups' tile barriers): the warp lets the
-   others run after it, as after a failed mbarrier wait.  LD_POLL: a
-   .volatile or .relaxed load that a loop of its function holds, or in a
-   function that is not a kernel (called from a loop, perhaps): the warp
-   lets the others run when it reads what it read before (a spin-wait on
-   a volatile flag; the parser marks them, ptx_parse.c). */
+   others run after it, as after a failed mbarrier wait.  LD_POLL (ld and
+   atom): a .volatile or .relaxed load, or an atomic whose result is read,
+   that a loop of its function holds, or in a function that is not a
+   kernel (called from a loop, perhaps): the warp lets the others run when
+   it reads what it read before (a spin-wait on a volatile flag, a spin
+   lock's atom.cas; the parser marks them, ptx_parse.c). */
 enum { LD_ACQUIRE = 1, LD_POLL = 2 };
 
 /* wmi_insn.sync (ptx_check_grid.c decodes it): an ld/st/atom/red that is

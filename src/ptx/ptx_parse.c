@@ -341,11 +341,33 @@ static int resolve_labels(parser *p)
     return 1;
 }
 
-/* Mark the .volatile and .relaxed loads of function f (just parsed) that
-   a spin-wait may poll with (LD_POLL): those a loop of f holds (between a
-   backward branch's target and the branch), and every one of a function
-   that is not a kernel.  Straight-line ones (a warp-synchronous
-   reduction's) keep the interpreter's fast path.  0 when out of memory. */
+/* Bit s of the returned set (NULL when out of memory): an instruction of
+   f reads slot s (its guard and sources, as ptx_unset.c counts them). */
+static uint64_t *slots_read(const wm_ptx_module *m, const wmi_func *f)
+{
+    uint64_t *b = calloc((size_t)f->nslots / 64 + 1, sizeof *b);
+    for (uint32_t i = 0; b && i < f->count; i++) {
+        const wmi_insn *in = &m->code[f->first + i];
+        const uint32_t src[5] = {in->guard, in->a, in->b, in->c, in->e};
+        for (unsigned j = 0; j < (in->op == OP_BRA ? 1u : 5u); j++)
+            for (unsigned k = 0;
+                 src[j] != WMI_NOREG && k < wmi_vcount(m, src[j]); k++) {
+                uint32_t v = wmi_vslot(m, src[j], k);
+                if (v < f->nslots)
+                    b[v / 64] |= 1ull << (v % 64);
+            }
+    }
+    return b;
+}
+
+/* Mark the accesses of function f (just parsed) that a spin-wait may poll
+   with (LD_POLL): its .volatile and .relaxed loads, and its atomics whose
+   result something reads (a lock's atom.cas, a flag's atomicExch or
+   atomicAdd(flag, 0)), that a loop of f holds (between a backward
+   branch's target and the branch), and every one of a function that is
+   not a kernel.  Straight-line ones (a warp-synchronous reduction's) keep
+   the interpreter's fast path, and a histogram's atomics, whose results
+   nothing reads, the cost of a plain atomic.  0 when out of memory. */
 static int mark_polls(wm_ptx_module *m, const wmi_func *f)
 {
     int32_t *open = NULL; /* loops open at each instruction, as deltas */
@@ -361,16 +383,24 @@ static int mark_polls(wm_ptx_module *m, const wmi_func *f)
             }
         }
     }
+    uint64_t *read = slots_read(m, f);
     int32_t loops = 0;
-    for (uint32_t i = 0; i < f->count; i++) {
+    for (uint32_t i = 0; read && i < f->count; i++) {
         wmi_insn *in = &m->code[f->first + i];
         loops += open ? open[i] : 0;
-        if (in->op == OP_LD && (in->sync & WMI_SYNC_STRONG) &&
-            in->mod2 != LD_ACQUIRE && (!f->is_entry || loops > 0))
+        if (f->is_entry && loops <= 0)
+            continue;
+        uint32_t d = in->d == WMI_NOREG ? WMI_NOREG : wmi_vslot(m, in->d, 0);
+        if ((in->op == OP_LD && (in->sync & WMI_SYNC_STRONG) &&
+             in->mod2 != LD_ACQUIRE) ||
+            (in->op == OP_ATOM && in->mod2 == 0 && d < f->nslots &&
+             (read[d / 64] >> (d % 64) & 1)))
             in->mod2 = LD_POLL;
     }
     free(open);
-    return 1;
+    int ok = read != NULL;
+    free(read);
+    return ok;
 }
 
 /*

@@ -78,3 +78,44 @@ extern "C" __global__ void flag_relaxed(int *flag, int *data, int *out)
     __syncwarp();
     out[blockIdx.x * 32 + lane] = mine[lane];
 }
+
+/* Block 64: warp 1 writes 32 ints of data, fences and raises its block's
+   flag with atomicExch; lane 0 of warp 0 polls the flag with an atomic
+   whose result the loop reads (atomicAdd(flag, 0), or with CAS atomicCAS
+   taking the flag from 1 to 2, as a lock would), fences, then warp 0
+   copies the data. */
+template <bool CAS>
+__device__ void atomic_hand_over(int *flag, int *data, int *out)
+{
+    unsigned lane = threadIdx.x % warpSize;
+    int *mine = data + blockIdx.x * 32;
+    if (threadIdx.x >= 32) {
+        mine[lane] = (int)(blockIdx.x * 100 + lane);
+        __threadfence();
+        __syncwarp();
+        if (lane == 0)
+            atomicExch(&flag[blockIdx.x], 1);
+        return;
+    }
+    if (lane == 0) {
+        if (CAS)
+            while (atomicCAS(&flag[blockIdx.x], 1, 2) != 1)
+                ;
+        else
+            while (atomicAdd(&flag[blockIdx.x], 0) == 0)
+                ;
+        __threadfence();
+    }
+    __syncwarp();
+    out[blockIdx.x * 32 + lane] = mine[lane];
+}
+
+extern "C" __global__ void flag_atomic_add(int *flag, int *data, int *out)
+{
+    atomic_hand_over<false>(flag, data, out);
+}
+
+extern "C" __global__ void flag_atomic_cas(int *flag, int *data, int *out)
+{
+    atomic_hand_over<true>(flag, data, out);
+}

@@ -1333,8 +1333,10 @@ static void shared_flag_races(const char *b, const wm_ptx_check *chk,
    load yields when it reads what it read before).  The volatile shared
    flags with a fence on both sides hand the tile over cleanly; without
    warp 0's fence its reads of the tile race with the producers' writes,
-   and without the producers' the flags race too.  One warp alone waits
-   for ever: the step budget ends it. */
+   and without the producers' the flags race too.  A flag polled with an
+   atomic whose result the loop reads (atomicAdd(flag, 0), a lock's
+   atomicCAS) yields as well.  One warp alone waits for ever: the step
+   budget ends it. */
 static void warp_flag(const char *b)
 {
     enum { G = 3 };
@@ -1389,6 +1391,23 @@ static void warp_flag(const char *b)
         wm_ptx_check_clear(&chk);
         for (int i = 0; i < G * 32; i++)
             CHECK_EQ(got[i], i / 32 * 100 + i % 32);
+
+        /* polled with an atomic: atomicAdd(flag, 0), atomicCAS 1 -> 2 */
+        for (int cas = 0; cas < 2; cas++) {
+            memset(flag, 0, sizeof flag);
+            memset(data, 0xff, sizeof data);
+            memset(got, 0xff, sizeof got);
+            CHECK_EQ(flag_run(b, cas ? "flag_atomic_cas" : "flag_atomic_add",
+                              G, 64, r, 3, sched[si], &chk),
+                     WM_OK);
+            CHECK_EQ(chk.differs, 0);
+            CHECK_EQ(chk.nhazards, 0u); /* fence, atomic flag, fence */
+            wm_ptx_check_clear(&chk);
+            for (int i = 0; i < G * 32; i++)
+                CHECK_EQ(got[i], i / 32 * 100 + i % 32);
+            for (int i = 0; i < G; i++)
+                CHECK_EQ(flag[i], cas ? 2 : 1);
+        }
     }
     /* warp 0 alone: nobody raises the flags */
     wm_ptx_module *m = pi_corpus("warp_flag", b);

@@ -214,7 +214,8 @@ static void yield_warp(wmi_cta *c, wmi_warp *w, uint32_t act, uint32_t pc)
     c->yielded = 1;
 }
 
-/* A poll of a .volatile or .relaxed load by the lanes m of warp w: 1 when
+/* A poll (a .volatile or .relaxed load, an atomic) by the lanes m of
+   warp w: 1 when
    the warp's last poll at the same instruction was on the same lanes and
    saw the same addresses and values (a hash of them): a spin-wait that
    made no progress, where only another warp can change what it reads.
@@ -246,6 +247,20 @@ static int spin_poll(const wm_ptx_module *mod, wmi_warp *w,
     p->lanes = m;
     p->key = key;
     return 0;
+}
+
+/* Does the access in by lanes m of warp w end the warp's turn?  A
+   spin-wait's poll does (every acquire load, and a volatile or relaxed
+   load or an atomic that read what it read before: LD_POLL), so that the
+   warp it waits for runs, in another CTA of a cluster or cooperative
+   grid too. */
+static int poll_yields(const wmi_cta *c, wmi_warp *w, uint64_t (*R)[32],
+                       const wmi_insn *in, uint32_t pc, uint32_t m)
+{
+    if (c->nwarps < 2 && !c->clu)
+        return 0;
+    return (in->op == OP_LD && in->mod2 == LD_ACQUIRE) ||
+           (in->mod2 == LD_POLL && spin_poll(c->m, w, R, in, pc, m));
 }
 
 /* ---- control flow -------------------------------------------------------- */
@@ -520,19 +535,19 @@ warp_loop(wmi_cta *c, wmi_warp *w, const int areg)
             st = wmi_ptx_ldst(c, w, in, pc, m, in->op == OP_ST);
             if (st != WM_OK)
                 return st;
-            if (in->op == OP_LD && (c->nwarps > 1 || c->clu) &&
-                (in->mod2 == LD_ACQUIRE ||
-                 (in->mod2 == LD_POLL && spin_poll(mod, w, R, in, pc, m)))) {
-                /* a spin-wait's poll (every acquire, a volatile or
-                   relaxed one that read what it read before): let the
-                   warp it waits for run (in another CTA of a cluster or
-                   cooperative grid too) */
+            if (in->op == OP_LD && poll_yields(c, w, R, in, pc, m)) {
                 yield_warp(c, w, act, pc);
                 return WM_OK;
             }
             break;
         case OP_ATOM:
-        case OP_RED: TRY(wmi_ptx_atom(c, w, in, pc, m, in->op == OP_ATOM)); break;
+        case OP_RED:
+            TRY(wmi_ptx_atom(c, w, in, pc, m, in->op == OP_ATOM));
+            if (poll_yields(c, w, R, in, pc, m)) {
+                yield_warp(c, w, act, pc);
+                return WM_OK;
+            }
+            break;
         case OP_CP_ASYNC: TRY(wmi_ptx_cp_async(c, w, in, pc, m)); break;
         case OP_LDMATRIX: TRY(wmi_ptx_ldmatrix(c, w, in, pc, m)); break;
         case OP_MMA: TRY(wmi_ptx_mma(c, w, in, pc, m)); break;
