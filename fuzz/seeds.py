@@ -425,6 +425,34 @@ ret;
 }
 """, cl=(1, 1, 1), grid=(2, 1, 1), block=32 * warps)
 
+    # warp 0 waits with atom.cas for the 7 that warp 1 stores with
+    # atom.exch after a fence (the failing CAS returns what it returned
+    # before: the poll yields)
+    cluster("spin_atomic", HEAD + """.visible .entry k(.param .u64 p)
+{
+.reg .b32 %r<8>;
+.reg .b64 %rd<4>;
+.reg .pred %p<3>;
+ld.param.u64 %rd1, [p];
+cvta.to.global.u64 %rd2, %rd1;
+mov.u32 %r1, %tid.x;
+mov.u32 %r7, %ctaid.x;
+mul.wide.u32 %rd3, %r7, 4;
+add.s64 %rd3, %rd2, %rd3;
+setp.lt.u32 %p1, %r1, 32;
+@%p1 bra $wait;
+membar.gl;
+atom.global.exch.b32 %r2, [%rd3], 7;
+ret;
+$wait:
+atom.global.cas.b32 %r4, [%rd3], 7, 9;
+setp.ne.u32 %p2, %r4, 7;
+@%p2 bra $wait;
+membar.gl;
+ret;
+}
+""", cl=(1, 1, 1), grid=(2, 1, 1), block=64)
+
 
 def kernels(path):
     """The module text before its first kernel and each kernel's text
