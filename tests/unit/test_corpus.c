@@ -1378,35 +1378,28 @@ static void warp_flag(const char *b)
             CHECK_EQ(bad, 0);
         }
 
-        int32_t flag[G] = {0}, data[G * 32], got[G * 32];
-        memset(data, 0xff, sizeof data);
-        memset(got, 0xff, sizeof got);
-        wm_ptx_arg r[3] = {pi_arg_buf(flag, sizeof flag),
-                           pi_arg_buf(data, sizeof data),
-                           pi_arg_buf(got, sizeof got)};
-        CHECK_EQ(flag_run(b, "flag_relaxed", G, 64, r, 3, sched[si], &chk),
-                 WM_OK);
-        CHECK_EQ(chk.differs, 0);
-        CHECK_EQ(chk.nhazards, 0u); /* release, relaxed polls, fence */
-        wm_ptx_check_clear(&chk);
-        for (int i = 0; i < G * 32; i++)
-            CHECK_EQ(got[i], i / 32 * 100 + i % 32);
-
-        /* polled with an atomic: atomicAdd(flag, 0), atomicCAS 1 -> 2 */
-        for (int cas = 0; cas < 2; cas++) {
-            memset(flag, 0, sizeof flag);
+        /* a global flag: a block-scope release polled with relaxed loads
+           and an acquire fence; polled with an atomic, atomicAdd(flag, 0)
+           or atomicCAS 1 -> 2, between two fences (the last flag value) */
+        static const char *const global_kernels[] = {
+            "flag_relaxed", "flag_atomic_add", "flag_atomic_cas"};
+        for (int kn = 0; kn < 3; kn++) {
+            int32_t flag[G] = {0}, data[G * 32], got[G * 32];
             memset(data, 0xff, sizeof data);
             memset(got, 0xff, sizeof got);
-            CHECK_EQ(flag_run(b, cas ? "flag_atomic_cas" : "flag_atomic_add",
-                              G, 64, r, 3, sched[si], &chk),
+            wm_ptx_arg r[3] = {pi_arg_buf(flag, sizeof flag),
+                               pi_arg_buf(data, sizeof data),
+                               pi_arg_buf(got, sizeof got)};
+            CHECK_EQ(flag_run(b, global_kernels[kn], G, 64, r, 3, sched[si],
+                              &chk),
                      WM_OK);
             CHECK_EQ(chk.differs, 0);
-            CHECK_EQ(chk.nhazards, 0u); /* fence, atomic flag, fence */
+            CHECK_EQ(chk.nhazards, 0u);
             wm_ptx_check_clear(&chk);
             for (int i = 0; i < G * 32; i++)
                 CHECK_EQ(got[i], i / 32 * 100 + i % 32);
             for (int i = 0; i < G; i++)
-                CHECK_EQ(flag[i], cas ? 2 : 1);
+                CHECK_EQ(flag[i], kn == 2 ? 2 : 1);
         }
     }
     /* warp 0 alone: nobody raises the flags */
