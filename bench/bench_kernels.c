@@ -81,9 +81,9 @@ static double med(const double *v, int n, double *mn)
 {
     double t[MAXREP];
     memcpy(t, v, (size_t)n * sizeof *t);
-    qsort(t, (size_t)n, sizeof *t, bench_cmp_double);
+    double m = median(t, n); /* (sorts t) */
     *mn = t[0];
-    return t[n / 2];
+    return m;
 }
 
 static void *xalloc(size_t n)

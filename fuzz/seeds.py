@@ -388,15 +388,26 @@ ret;
 """, cl=(1, 1, 1), grid=(4, 1, 1), block=256)
 
     # warp 0 spins on a volatile shared flag that warp 1 raises after a
-    # fence (the poll yields once it reads what it read before), and on a
-    # relaxed global one; a lone warp spins to the step budget
-    for name, ld, flag, warps in (
-            ("spin_volatile", "ld.volatile.shared.u32", "st.volatile.shared.u32", 2),
-            ("spin_relaxed", "ld.relaxed.cta.global.u32",
-             "st.release.cta.global.u32", 2),
-            ("spin_alone", "ld.volatile.shared.u32", "st.volatile.shared.u32", 1)):
-        space = "shared" if "shared" in ld else "global"
+    # fence (the poll yields once it reads what it read before), on a
+    # relaxed global one, and with atom.cas for the 7 that warp 1 stores
+    # with atom.exch (the failing CAS returns what it returned before); a
+    # lone warp spins to the step budget.  Each: the fence, warp 1's raise
+    # and warp 0's poll and test (A: the flag's address).
+    vol = ("st.volatile.shared.u32 [A], %r2",
+           "ld.volatile.shared.u32 %r4, [A]", "setp.eq.u32 %p2, %r4, 0")
+    for name, fence, (raise_, poll, test), space, warps in (
+            ("spin_volatile", "membar.cta", vol, "shared", 2),
+            ("spin_relaxed", "membar.cta",
+             ("st.release.cta.global.u32 [A], %r2",
+              "ld.relaxed.cta.global.u32 %r4, [A]",
+              "setp.eq.u32 %p2, %r4, 0"), "global", 2),
+            ("spin_alone", "membar.cta", vol, "shared", 1),
+            ("spin_atomic", "membar.gl",
+             ("atom.global.exch.b32 %r5, [A], 7",
+              "atom.global.cas.b32 %r4, [A], 7, 9",
+              "setp.ne.u32 %p2, %r4, 7"), "global", 2)):
         addr = "%r3" if space == "shared" else "%rd3"
+        raise_, poll = (i.replace("A", addr) for i in (raise_, poll))
         cluster(name, HEAD + """.visible .entry k(.param .u64 p)
 {
 .shared .align 4 .b32 f;
@@ -412,46 +423,17 @@ mul.wide.u32 %rd3, %r7, 4;
 add.s64 %rd3, %rd2, %rd3;
 setp.lt.u32 %p1, %r1, 32;
 @%p1 bra $wait;
-membar.cta;
+""" + fence + """;
 mov.u32 %r2, 1;
-""" + flag + " [" + addr + """], %r2;
+""" + raise_ + """;
 ret;
 $wait:
-""" + ld + " %r4, [" + addr + """];
-setp.eq.u32 %p2, %r4, 0;
+""" + poll + ";\n" + test + """;
 @%p2 bra $wait;
-membar.cta;
+""" + fence + """;
 ret;
 }
 """, cl=(1, 1, 1), grid=(2, 1, 1), block=32 * warps)
-
-    # warp 0 waits with atom.cas for the 7 that warp 1 stores with
-    # atom.exch after a fence (the failing CAS returns what it returned
-    # before: the poll yields)
-    cluster("spin_atomic", HEAD + """.visible .entry k(.param .u64 p)
-{
-.reg .b32 %r<8>;
-.reg .b64 %rd<4>;
-.reg .pred %p<3>;
-ld.param.u64 %rd1, [p];
-cvta.to.global.u64 %rd2, %rd1;
-mov.u32 %r1, %tid.x;
-mov.u32 %r7, %ctaid.x;
-mul.wide.u32 %rd3, %r7, 4;
-add.s64 %rd3, %rd2, %rd3;
-setp.lt.u32 %p1, %r1, 32;
-@%p1 bra $wait;
-membar.gl;
-atom.global.exch.b32 %r2, [%rd3], 7;
-ret;
-$wait:
-atom.global.cas.b32 %r4, [%rd3], 7, 9;
-setp.ne.u32 %p2, %r4, 7;
-@%p2 bra $wait;
-membar.gl;
-ret;
-}
-""", cl=(1, 1, 1), grid=(2, 1, 1), block=64)
 
 
 def kernels(path):
