@@ -133,7 +133,8 @@ static int blocks(const wm_ptx_module *m, const wmi_insn *in)
         return (in->flags & F_ARRIVE) ||
                (in->mod ? in->c != WMI_NOREG : in->b != WMI_NOREG);
     case OP_ATOM: case OP_RED:
-        return (in->sync & ~(WMI_SYNC_STRONG | WMI_SYNC_RMW | WMI_SYNC_GPU)) ||
+        return (in->sync & ~(WMI_SYNC_STRONG | WMI_SYNC_RMW | WMI_SYNC_GPU |
+                             WMI_SYNC_CTA)) ||
                !order_free_atomic(m, in);
     case OP_MBAR: case OP_BARC: case OP_MAPA:
     case OP_CP_ASYNC: case OP_CP_BULK: case OP_TMA: case OP_TENSORMAP:

@@ -158,8 +158,9 @@ enum { LD_ACQUIRE = 1, LD_POLL = 2 };
    .cta), its acquire and release semantics, an atom/red
    (read-modify-write), and a fence (FENCE: fence.sc/.acq_rel,
    membar), with GPU when it is GPU or system scope and CTA when it is
-   CTA scope (ld/st .cta, fence .cta, membar.cta: they order only the
-   threads of one CTA). */
+   CTA scope (ld/st .cta, atom/red .cta, fence .cta, membar.cta: they
+   order only the threads of one CTA, and an atom.cta is an atomic only
+   to them). */
 enum {
     WMI_SYNC_STRONG = 1, WMI_SYNC_ACQ = 2, WMI_SYNC_REL = 4,
     WMI_SYNC_RMW = 8, WMI_SYNC_FENCE = 16, WMI_SYNC_GPU = 32,

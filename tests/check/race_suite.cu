@@ -6,7 +6,8 @@
  * last-block reduction of the CUDA Programming Guide's __threadfence()
  * example), a flag between two warps of one block through libcu++'s
  * atomic_ref at device and block scope (and a block-scope flag between
- * blocks), and cooperative kernels whose grid.sync() orders the blocks
+ * blocks), histograms with block-scope atomics (racy between blocks on one
+ * set of bins, clean on rows of their own or in shared memory), and cooperative kernels whose grid.sync() orders the blocks
  * or comes too late.  docs/check.md tabulates the expected verdicts; the
  * tests run each kernel with the launch its comment gives.
  */
@@ -177,6 +178,51 @@ extern "C" __global__ void hist_atomic(const unsigned *in, unsigned *bins)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     atomicAdd(&bins[in[i] % 16], 1u);
+}
+
+/* A histogram of in[] into 16 bins with block-scope atomics
+   (atomicAdd_block: atom.global.cta.add).  own: each block counts into
+   its own row of bins (bins[16 * blockIdx.x ...]), as a privatised
+   histogram does before a merge; else every block into the same 16. */
+__device__ void hist_block_scope(const unsigned *in, unsigned *bins,
+                                 bool own)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned row = own ? blockIdx.x * 16 : 0;
+    atomicAdd_block(&bins[row + in[i] % 16], 1u);
+}
+
+/* RACY (grid 8, block 64): a block-scope atomic is an atomic only to the
+   threads of its own block; two blocks' atomicAdd_block on one bin race
+   (the PTX memory model: their scopes do not include each other). */
+extern "C" __global__ void hist_block_atomic(const unsigned *in,
+                                             unsigned *bins)
+{
+    hist_block_scope(in, bins, false);
+}
+
+/* CLEAN (grid 8, block 64, 128 bins): each block's own row. */
+extern "C" __global__ void hist_block_atomic_own(const unsigned *in,
+                                                 unsigned *bins)
+{
+    hist_block_scope(in, bins, true);
+}
+
+/* CLEAN (grid 8, block 64): the shared-memory histogram: block-scope
+   atomics into the block's shared bins, __syncthreads(), then one
+   device-scope atomicAdd per bin into the global total. */
+extern "C" __global__ void hist_block_shared(const unsigned *in,
+                                             unsigned *bins)
+{
+    __shared__ unsigned s[16];
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x < 16)
+        s[threadIdx.x] = 0;
+    __syncthreads();
+    atomicAdd_block(&s[in[i] % 16], 1u);
+    __syncthreads();
+    if (threadIdx.x < 16)
+        atomicAdd(&bins[threadIdx.x], s[threadIdx.x]);
 }
 
 /* Warp 0 of the block fills data[0..31] and raises the flag; lane 0 of

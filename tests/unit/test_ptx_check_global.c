@@ -343,6 +343,10 @@ static void race_suite(void)
         {"last_block_fence", 8, 64, {512, 8, 1, 1}, 0, 0, 0},
         {"last_block_nofence", 8, 64, {512, 8, 1, 1}, 0, 1, 0},
         {"hist_atomic", 8, 64, {512, 16}, 0, 0, 0},
+        {"hist_block_atomic", 8, 64, {512, 16}, 0, 1, 0},
+        {"hist_block_atomic", 1, 64, {64, 16}, 0, 0, 0}, /* one block */
+        {"hist_block_atomic_own", 8, 64, {512, 128}, 0, 0, 0},
+        {"hist_block_shared", 8, 64, {512, 16}, 0, 0, 0},
         {"warp_flag_acqrel", 1, 64, {1, 32, 32}, 0, 0, 0},
         {"warp_flag_relaxed", 1, 64, {1, 32, 32}, 0, 1, 0},
         {"warp_flag_acqrel", 1, 96, {1, 32, 32}, 0, 0, 0}, /* an idle warp */
