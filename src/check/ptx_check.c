@@ -1034,8 +1034,6 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
         x.strong = (uint8_t)(REC_STRONG | (cta ? REC_CTA : 0));
         if (ms && (kind == WMI_ACC_READ || rel))
             x.strong |= REC_FLAG;
-    } else if (cta) {
-        x.strong = REC_CTA; /* atom.cta: no atomic to another CTA's access */
     }
     if (k->grid) {
         x.rel = wmi_grid_rel(k->grid);

@@ -376,7 +376,7 @@ uint8_t wmi_sync_decode(const char *s, size_t n, unsigned op)
         return 0;
     uint8_t f = 0;
     if (op == OP_ATOM || op == OP_RED)
-        f = WMI_SYNC_RMW | (cta ? WMI_SYNC_CTA : WMI_SYNC_STRONG);
+        f = WMI_SYNC_RMW | WMI_SYNC_STRONG | (cta ? WMI_SYNC_CTA : 0);
     else if (wmi_has_word(s, n, "volatile") || wmi_has_word(s, n, "relaxed") ||
              wmi_has_word(s, n, "acquire") || wmi_has_word(s, n, "release"))
         f = WMI_SYNC_STRONG | (cta ? WMI_SYNC_CTA : 0);

@@ -45,8 +45,8 @@ static inline int rec_same(const rec *a, const rec *b)
 #define REC_ATOMIC 0x10u
 #define REC_STRONG 0x20u /* a strong access: not a data race with another
                             strong one (between CTAs: unless REC_CTA) */
-#define REC_CTA 0x40u    /* strong at CTA scope only (ld/st .cta, or an
-                            atom/red .cta) */
+#define REC_CTA 0x40u    /* strong at CTA scope only (ld/st/atom/red
+                            .cta) */
 #define REC_FLAG 0x80u   /* a strong shared access of a flag protocol: a
                             read, or a write that releases (after the
                             warp's fence, or .release) */
@@ -200,8 +200,7 @@ typedef struct cur {
     wmi_acc_kind kind;
     unsigned size;
     uint16_t rel, acq; /* stamps between CTAs */
-    uint8_t strong;    /* REC_STRONG (REC_CTA, REC_FLAG), REC_CTA (an
-                          atom.cta) or 0 */
+    uint8_t strong;    /* REC_STRONG (REC_CTA, REC_FLAG) or 0 */
     const uint32_t *vc; /* the warp's row of clocks (vc[warp * nw]) */
     const wmi_cta *c;  /* for the stored values (write conflicts) */
     const wmi_warp *w;

@@ -154,13 +154,12 @@ enum {
 enum { LD_ACQUIRE = 1, LD_POLL = 2 };
 
 /* wmi_insn.sync (ptx_check_grid.c decodes it): an ld/st/atom/red that is
-   strong (.volatile, .relaxed/.acquire/.release, every atom/red not
-   .cta), its acquire and release semantics, an atom/red
+   strong (.volatile, .relaxed/.acquire/.release, every atom/red), its
+   acquire and release semantics, an atom/red
    (read-modify-write), and a fence (FENCE: fence.sc/.acq_rel,
    membar), with GPU when it is GPU or system scope and CTA when it is
-   CTA scope (ld/st .cta, atom/red .cta, fence .cta, membar.cta: they
-   order only the threads of one CTA, and an atom.cta is an atomic only
-   to them). */
+   CTA scope (ld/st/atom/red .cta, fence .cta, membar.cta: they order,
+   and are strong to, only the threads of one CTA). */
 enum {
     WMI_SYNC_STRONG = 1, WMI_SYNC_ACQ = 2, WMI_SYNC_REL = 4,
     WMI_SYNC_RMW = 8, WMI_SYNC_FENCE = 16, WMI_SYNC_GPU = 32,

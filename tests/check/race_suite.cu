@@ -5,10 +5,12 @@
  * memory, a flag protocol with and without __threadfence(), and the
  * last-block reduction of the CUDA Programming Guide's __threadfence()
  * example), a flag between two warps of one block through libcu++'s
- * atomic_ref at device and block scope (and a block-scope flag between
- * blocks), histograms with block-scope atomics (racy between blocks on one
- * set of bins, clean on rows of their own or in shared memory), and cooperative kernels whose grid.sync() orders the blocks
- * or comes too late.  docs/check.md tabulates the expected verdicts; the
+ * atomic_ref at device and block scope and through block-scope atomics
+ * (and both kinds of block-scope flag between blocks), histograms with
+ * block-scope atomics (racy between blocks on one set of bins, clean on
+ * rows of their own or in shared memory), and cooperative kernels whose
+ * grid.sync() orders the blocks or comes too late.  docs/check.md
+ * tabulates the expected verdicts; the
  * tests run each kernel with the launch its comment gives.
  */
 #include <cooperative_groups.h>
@@ -328,6 +330,56 @@ extern "C" __global__ void block_flag_between_blocks(int *flag, int *data,
         __syncwarp();
         out[lane] = data[lane];
     }
+}
+
+/* The same hand-over with block-scope atomics, as a spin lock's code
+   writes it: the producer (warp 0, or with blocks block 0) fills data,
+   __threadfence_block() when fence, and sets the flag with
+   atomicExch_block; the consumer's lane 0 polls it with
+   atomicAdd_block(flag, 0), then its warp fences and copies the data.
+   (grid 1, block 64; blocks: grid 2, block 32.) */
+__device__ void rmw_flag(int *flag, int *data, int *out, bool fence,
+                         bool blocks)
+{
+    unsigned lane = threadIdx.x % 32;
+    bool producer = blocks ? blockIdx.x == 0 : threadIdx.x < 32;
+    bool consumer = blocks ? blockIdx.x == 1 : threadIdx.x >= 32;
+    if (producer) {
+        data[lane] = lane + 1;
+        if (fence)
+            __threadfence_block();
+        __syncwarp();
+        if (lane == 0)
+            atomicExch_block(flag, 1);
+    } else if (consumer && threadIdx.x < 64) {
+        if (lane == 0)
+            while (atomicAdd_block(flag, 0) == 0)
+                ;
+        __syncwarp();
+        __threadfence_block();
+        out[lane] = data[lane];
+    }
+}
+
+/* CLEAN: between two warps of one block, the producer fenced. */
+extern "C" __global__ void warp_flag_block_rmw(int *flag, int *data, int *out)
+{
+    rmw_flag(flag, data, out, true, false);
+}
+
+/* RACY: the producer does not fence, so its atomic releases nothing. */
+extern "C" __global__ void warp_flag_block_rmw_nofence(int *flag, int *data,
+                                                       int *out)
+{
+    rmw_flag(flag, data, out, false, false);
+}
+
+/* RACY: the fenced protocol between two blocks, whose block scope does
+   not reach each other (the two atomics race too). */
+extern "C" __global__ void block_rmw_flag_between_blocks(int *flag,
+                                                         int *data, int *out)
+{
+    rmw_flag(flag, data, out, true, true);
 }
 
 /* Each block stores its partial; thread 0 of the grid adds the partials
