@@ -456,6 +456,18 @@ HOT void check_word(wmi_check *k, wmi_word *e, unsigned mask,
         }
 }
 
+/* A word keeps only its last write.  When a strong write (an atomic) r
+   replaces a write w that another CTA's strong access could still race
+   with (w plain, or strong at CTA scope) and no release of the unit came
+   between them, r takes over w's weakness towards other CTAs (REC_CTA,
+   read only by the fold), which would otherwise go with w: the other
+   CTA's access is ordered after r exactly when it is ordered after w. */
+static inline int weak_to_others(const rec *w, const rec *r)
+{
+    return (w->bits & r->bits & REC_BYTES) && w->rel == r->rel &&
+           (!(w->bits & (REC_ATOMIC | REC_STRONG)) || (w->bits & REC_CTA));
+}
+
 /* Record x in word e; 0 when a read is dropped (both slots hold reads of
    other threads that are not ordered before it). */
 HOT int record_word(wmi_check *k, wmi_word *e, unsigned mask, const cur *x,
@@ -466,6 +478,8 @@ HOT int record_word(wmi_check *k, wmi_word *e, unsigned mask, const cur *x,
                        x->strong),
              x->rel, x->acq};
     if (kind != WMI_ACC_READ) {
+        if ((r.bits & (REC_ATOMIC | REC_STRONG)) && weak_to_others(&e->w, &r))
+            r.bits |= REC_CTA;
         e->w = r;
         return 1;
     }

@@ -8,7 +8,8 @@
  * atomic_ref at device and block scope and through block-scope atomics
  * (and both kinds of block-scope flag between blocks), histograms with
  * block-scope atomics (racy between blocks on one set of bins, clean on
- * rows of their own or in shared memory), and cooperative kernels whose
+ * rows of their own or in shared memory), work stealing with device- and
+ * block-scope atomics, and cooperative kernels whose
  * grid.sync() orders the blocks or comes too late.  docs/check.md
  * tabulates the expected verdicts; the
  * tests run each kernel with the launch its comment gives.
@@ -380,6 +381,54 @@ extern "C" __global__ void block_rmw_flag_between_blocks(int *flag,
                                                          int *data, int *out)
 {
     rmw_flag(flag, data, out, true, true);
+}
+
+/* Work stealing (a graph kernel's shape): block b's queue holds items
+   b * q .. b * q + q - 1 of done[] (q = n / gridDim.x), head[b] counting
+   those taken.  Each block takes chunks of 32 of its own queue with
+   atomicAdd, then of the next block's while a device-scope
+   atomicAdd(&head[b], 0) finds some left, taking them with
+   atomicAdd_block when block_steal.  (grid 2, block 32, n 256.) */
+__device__ void steal(int *done, int n, int *head, bool block_steal)
+{
+    __shared__ int base;
+    int q = n / gridDim.x;
+    for (int k = 0; k < 2; k++) {
+        int b = (blockIdx.x + k) % gridDim.x;
+        for (;;) {
+            if (threadIdx.x == 0) {
+                if (k == 0)
+                    base = atomicAdd(&head[b], 32);
+                else if (atomicAdd(&head[b], 0) >= q)
+                    base = q;
+                else
+                    base = block_steal ? atomicAdd_block(&head[b], 32)
+                                       : atomicAdd(&head[b], 32);
+            }
+            __syncthreads();
+            int i = base + (int)threadIdx.x;
+            bool more = base < q;
+            if (more && i < q)
+                done[b * q + i] += 1;
+            __syncthreads();
+            if (!more)
+                break;
+        }
+    }
+}
+
+/* CLEAN: every take a device-scope atomic. */
+extern "C" __global__ void steal_device(int *done, int n, int *head)
+{
+    steal(done, n, head, false);
+}
+
+/* RACY: block 0 steals block 1's items with block-scope atomics, then
+   polls with a device-scope one; block 1's atomicAdd on its own head
+   races with the steals (the poll after them does not order them). */
+extern "C" __global__ void steal_block(int *done, int n, int *head)
+{
+    steal(done, n, head, true);
 }
 
 /* Each block stores its partial; thread 0 of the grid adds the partials
