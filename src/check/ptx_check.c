@@ -464,8 +464,10 @@ HOT void check_word(wmi_check *k, wmi_word *e, unsigned mask,
    CTA's access is ordered after r exactly when it is ordered after w. */
 static inline int weak_to_others(const rec *w, const rec *r)
 {
-    return (w->bits & r->bits & REC_BYTES) && w->rel == r->rel &&
-           (!(w->bits & (REC_ATOMIC | REC_STRONG)) || (w->bits & REC_CTA));
+    unsigned b = w->bits;
+    if ((b & (REC_ATOMIC | REC_STRONG)) && !(b & REC_CTA))
+        return 0; /* (the common case first: atomic over atomic) */
+    return (b & r->bits & REC_BYTES) && w->rel == r->rel;
 }
 
 /* Record x in word e; 0 when a read is dropped (both slots hold reads of
