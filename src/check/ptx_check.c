@@ -92,7 +92,7 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
              k->gwritten && k->hz && k->hidx;
         if (k->checks & WM_CHECK_RACE)
             ok = ok && wmi_flags_new(k) &&
-                 (k->grid = wmi_grid_new(gbufs, ngbufs ? ngbufs - 1 : 0));
+                 (k->grid = wmi_grid_new(gbufs, ngbufs));
     }
     for (size_t i = 0; ok && (k->checks & WM_CHECK_INIT) && i < chk->nuninit &&
                        i < ngbufs; i++)
@@ -458,16 +458,19 @@ HOT void check_word(wmi_check *k, wmi_word *e, unsigned mask,
 
 /* A word keeps only its last write.  When a strong write (an atomic) r
    replaces a write w that another CTA's strong access could still race
-   with (w plain, or strong at CTA scope) and no release of the unit came
-   between them, r takes over w's weakness towards other CTAs (REC_CTA,
-   read only by the fold), which would otherwise go with w: the other
-   CTA's access is ordered after r exactly when it is ordered after w. */
+   with (w plain, or strong at CTA scope), r takes over w's weakness
+   towards other CTAs (REC_CTA, read only by the fold) and w's stamps (the
+   unit's releases and acquires before it): another CTA's access is then
+   ordered with the record only when it is ordered with w, so the record
+   reports w's races, which a release and a device-scope write after w
+   would otherwise hide, and no pair that is ordered: what orders w
+   against another CTA's access orders r too. */
 static inline int weak_to_others(const rec *w, const rec *r)
 {
     unsigned b = w->bits;
     if ((b & (REC_ATOMIC | REC_STRONG)) && !(b & REC_CTA))
         return 0; /* (the common case first: atomic over atomic) */
-    return (b & r->bits & REC_BYTES) && w->rel == r->rel;
+    return (b & r->bits & REC_BYTES) != 0;
 }
 
 /* Record x in word e; 0 when a read is dropped (both slots hold reads of
@@ -480,8 +483,16 @@ HOT int record_word(wmi_check *k, wmi_word *e, unsigned mask, const cur *x,
                        x->strong),
              x->rel, x->acq};
     if (kind != WMI_ACC_READ) {
-        if ((r.bits & (REC_ATOMIC | REC_STRONG)) && weak_to_others(&e->w, &r))
+        if ((r.bits & (REC_ATOMIC | REC_STRONG)) &&
+            weak_to_others(&e->w, &r)) {
             r.bits |= REC_CTA;
+            r.rel = e->w.rel;
+            r.acq = e->w.acq;
+            if ((e->w.bits & REC_ATOMIC) && e->w.warp == r.warp &&
+                e->w.lane == r.lane)
+                r.pc = e->w.pc; /* name the race's access: the same
+                                   thread's atomics, alike in its CTA */
+        }
         e->w = r;
         return 1;
     }

@@ -472,9 +472,10 @@ static void cross(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
     wmi_check_hazard(k, kind, &prior, kind != WM_HAZ_WAR, &x, first);
 }
 
-/* The launch-wide chunk of chunk key (allocated when make), its buffer,
-   the chunk's byte offset in it and the words that lie in it; NULL when
-   it is not tracked (or, make 0, holds nothing). */
+/* The launch-wide chunk of chunk key (allocated when make), its buffer
+   (-1: the module's data, the last window of the grid's, whose hazards
+   name the byte), the chunk's byte offset in it and the words that lie in
+   it; NULL when it is not tracked (or, make 0, holds nothing). */
 static wmi_xchunk *xchunk_of(wmi_check *k, uint64_t key, int make, long *buf,
                              uint64_t *off, uint32_t *valid)
 {
@@ -482,7 +483,11 @@ static wmi_xchunk *xchunk_of(wmi_check *k, uint64_t key, int make, long *buf,
     uint32_t bi;
     *buf = wmi_check_gbuf(k, a, &bi);
     *off = a & WMI_WIN_MASK;
-    return *buf < 0 ? NULL : wmi_grid_chunk(k->grid, bi, *off, make, valid);
+    if (*buf < 0 && a >> WMI_WIN_SHIFT == WMI_MAX_GLOBAL_BUFS && k->ngbufs)
+        bi = k->ngbufs - 1; /* a __device__ variable */
+    else if (*buf < 0)
+        return NULL;
+    return wmi_grid_chunk(k->grid, bi, *off, make, valid);
 }
 
 /* Would the unit's record r on words m of launch-wide chunk x (the same

@@ -114,6 +114,19 @@ static int declared_index(const wm_ptx_module *m, const wmi_var *v,
     return idx == 0;
 }
 
+/* The module's .global variable holding byte addr of its data; NULL if
+   none. */
+static const wmi_var *module_var(const wm_ptx_module *m, uint64_t addr)
+{
+    for (size_t i = 0; i < m->nvars; i++) {
+        const wmi_var *v = &m->vars[i];
+        if (v->space == SP_GLOBAL && v->func == WMI_NOREG &&
+            addr >= v->offset && addr - v->offset < v->size)
+            return v;
+    }
+    return NULL;
+}
+
 /* "shared sdata[4]" / "global argument 0 [+64]" into buf. */
 void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
                      char *buf, size_t n)
@@ -121,6 +134,7 @@ void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
     uint64_t start;
     unsigned es = h->size ? h->size : 1;
     char ix[96];
+    const wmi_var *gv;
     if (h->space == WM_SPACE_SHARED && h->cluster > 1) {
         /* whose shared memory: the same words in every CTA of a cluster */
         wm_ptx_hazard one = *h;
@@ -148,6 +162,18 @@ void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
         snprintf(buf, n, "global buffer %ld [%llu] (byte %llu)", h->buf,
                  (unsigned long long)(h->addr / es),
                  (unsigned long long)h->addr);
+    } else if ((gv = module_var(m, h->addr))) {
+        if (gv->size <= es)
+            snprintf(buf, n, "global %s (byte %llu)", var_name(gv->name),
+                     (unsigned long long)h->addr);
+        else if (declared_index(m, gv, h->addr - gv->offset, ix, sizeof ix))
+            snprintf(buf, n, "global %s%s (byte %llu)", var_name(gv->name),
+                     ix, (unsigned long long)h->addr);
+        else
+            snprintf(buf, n, "global %s[%llu] (byte %llu)",
+                     var_name(gv->name),
+                     (unsigned long long)((h->addr - gv->offset) / es),
+                     (unsigned long long)h->addr);
     } else {
         snprintf(buf, n, "global byte %llu", (unsigned long long)h->addr);
     }

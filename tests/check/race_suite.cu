@@ -8,8 +8,9 @@
  * atomic_ref at device and block scope and through block-scope atomics
  * (and both kinds of block-scope flag between blocks), histograms with
  * block-scope atomics (racy between blocks on one set of bins, clean on
- * rows of their own or in shared memory), work stealing with device- and
- * block-scope atomics, and cooperative kernels whose
+ * rows of their own or in shared memory), work stealing and a spin lock
+ * with device- and block-scope atomics, a __device__ counter, and
+ * cooperative kernels whose
  * grid.sync() orders the blocks or comes too late.  docs/check.md
  * tabulates the expected verdicts; the
  * tests run each kernel with the launch its comment gives.
@@ -429,6 +430,61 @@ extern "C" __global__ void steal_device(int *done, int n, int *head)
 extern "C" __global__ void steal_block(int *done, int n, int *head)
 {
     steal(done, n, head, true);
+}
+
+/* A spin lock on one global word around a shared total: thread 0 of each
+   block takes it with atomicCAS (or atomicCAS_block when block_lock),
+   fences, adds its block's number, fences and releases it with a
+   device-scope atomicExch.  (grid 4, block 32.) */
+__device__ void locked_add(int *lock, int *sum, bool block_lock)
+{
+    if (threadIdx.x != 0)
+        return;
+    for (;;) {
+        int was = block_lock ? atomicCAS_block(lock, 0, 1)
+                             : atomicCAS(lock, 0, 1);
+        if (was == 0) {
+            __threadfence();
+            *sum += blockIdx.x + 1;
+            __threadfence();
+            atomicExch(lock, 0);
+            return;
+        }
+    }
+}
+
+/* CLEAN: a device-scope take acquires the last holder's release. */
+extern "C" __global__ void lock_device(int *lock, int *sum)
+{
+    locked_add(lock, sum, false);
+}
+
+/* RACY: a block-scope take is no atomic to the other blocks' takes and
+   acquires nothing from them: the lock word and the total race. */
+extern "C" __global__ void lock_block_between_blocks(int *lock, int *sum)
+{
+    locked_add(lock, sum, true);
+}
+
+/* A __device__ counter of the blocks that ran, kept by thread 0 of each
+   block with a plain += (RACY between blocks) or with atomicAdd (CLEAN);
+   out[block] gets the block's number.  (grid 4, block 32.) */
+__device__ int blocks_seen;
+
+extern "C" __global__ void device_var_plain(int *out)
+{
+    if (threadIdx.x == 0) {
+        blocks_seen += 1;
+        out[blockIdx.x] = blockIdx.x;
+    }
+}
+
+extern "C" __global__ void device_var_atomic(int *out)
+{
+    if (threadIdx.x == 0) {
+        atomicAdd(&blocks_seen, 1);
+        out[blockIdx.x] = blockIdx.x;
+    }
 }
 
 /* Each block stores its partial; thread 0 of the grid adds the partials

@@ -35,6 +35,10 @@ foreach(c
     "block_rmw_flag_between_blocks|--grid 2 --block 32|i32[1]@i32[32]@i32[32]|1|write-after-write hazard on global buffer 0 \\[0\\][^\n]*between blocks \\(0,0,0\\) and \\(1,0,0\\)"
     "steal_device|--grid 2 --block 32|i32[256]:iota@i32=256@i32[2]|0|0 race hazards"
     "steal_block|--grid 2 --block 32|i32[256]:iota@i32=256@i32[2]|1|write-after-write hazard on global buffer 2 \\[1\\][^\n]*between blocks \\(0,0,0\\) and \\(1,0,0\\)"
+    "lock_device|--grid 4 --block 32|i32[1]@i32[1]|0|0 race hazards"
+    "lock_block_between_blocks|--grid 4 --block 32|i32[1]@i32[1]|1|write-after-write hazard on global buffer 0 \\[0\\][^\n]*between blocks \\(0,0,0\\) and \\(1,0,0\\)"
+    "device_var_plain|--grid 4 --block 32|i32[4]|1|write-after-write hazard on global blocks_seen \\(byte [0-9]+\\)[^\n]*between blocks \\(0,0,0\\) and \\(1,0,0\\)"
+    "device_var_atomic|--grid 4 --block 32|i32[4]|0|0 race hazards"
     "grid_sync_sum|--grid 4 --block 64 --cooperative|f32[256]:iota@f32[4]@f32[1]|0|0 race hazards"
     "grid_sync_late|--grid 4 --block 64 --cooperative|f32[256]:iota@f32[4]@f32[1]|1|write-after-read hazard on global buffer 1 \\[1\\][^\n]*between blocks \\(0,0,0\\) and \\(1,0,0\\)")
   string(REPLACE "|" ";" f "${c}")
