@@ -473,6 +473,18 @@ static inline int weak_to_others(const rec *w, const rec *r)
     return (b & r->bits & REC_BYTES) != 0;
 }
 
+/* r takes over w's weakness (above); out of the hot loops' way. */
+static __attribute__((noinline, cold)) void take_weakness(rec *r,
+                                                         const rec *w)
+{
+    r->bits |= REC_CTA;
+    r->rel = w->rel;
+    r->acq = w->acq;
+    if ((w->bits & REC_ATOMIC) && w->warp == r->warp && w->lane == r->lane)
+        r->pc = w->pc; /* name the race's access: the same thread's
+                          atomics, alike in its CTA */
+}
+
 /* Record x in word e; 0 when a read is dropped (both slots hold reads of
    other threads that are not ordered before it). */
 HOT int record_word(wmi_check *k, wmi_word *e, unsigned mask, const cur *x,
@@ -484,15 +496,8 @@ HOT int record_word(wmi_check *k, wmi_word *e, unsigned mask, const cur *x,
              x->rel, x->acq};
     if (kind != WMI_ACC_READ) {
         if ((r.bits & (REC_ATOMIC | REC_STRONG)) &&
-            weak_to_others(&e->w, &r)) {
-            r.bits |= REC_CTA;
-            r.rel = e->w.rel;
-            r.acq = e->w.acq;
-            if ((e->w.bits & REC_ATOMIC) && e->w.warp == r.warp &&
-                e->w.lane == r.lane)
-                r.pc = e->w.pc; /* name the race's access: the same
-                                   thread's atomics, alike in its CTA */
-        }
+            weak_to_others(&e->w, &r))
+            take_weakness(&r, &e->w);
         e->w = r;
         return 1;
     }
