@@ -465,22 +465,15 @@ HOT void check_word(wmi_check *k, wmi_word *e, unsigned mask,
    reports w's races, which a release and a device-scope write after w
    would otherwise hide, and no pair that is ordered: what orders w
    against another CTA's access orders r too. */
-static inline int weak_to_others(const rec *w, const rec *r)
+static __attribute__((noinline)) void keep_weakness(rec *r, const rec *w)
 {
-    unsigned b = w->bits;
-    if ((b & (REC_ATOMIC | REC_STRONG)) && !(b & REC_CTA))
-        return 0; /* (the common case first: atomic over atomic) */
-    return (b & r->bits & REC_BYTES) != 0;
-}
-
-/* r takes over w's weakness (above); out of the hot loops' way. */
-static __attribute__((noinline, cold)) void take_weakness(rec *r,
-                                                         const rec *w)
-{
+    unsigned b = w->bits; /* plain, or strong at CTA scope (the caller) */
+    if (!(b & r->bits & REC_BYTES))
+        return;
     r->bits |= REC_CTA;
     r->rel = w->rel;
     r->acq = w->acq;
-    if ((w->bits & REC_ATOMIC) && w->warp == r->warp && w->lane == r->lane)
+    if ((b & REC_ATOMIC) && w->warp == r->warp && w->lane == r->lane)
         r->pc = w->pc; /* name the race's access: the same thread's
                           atomics, alike in its CTA */
 }
@@ -496,8 +489,10 @@ HOT int record_word(wmi_check *k, wmi_word *e, unsigned mask, const cur *x,
              x->rel, x->acq};
     if (kind != WMI_ACC_READ) {
         if ((r.bits & (REC_ATOMIC | REC_STRONG)) &&
-            weak_to_others(&e->w, &r))
-            take_weakness(&r, &e->w);
+            (!(e->w.bits & (REC_ATOMIC | REC_STRONG)) ||
+             (e->w.bits & REC_CTA)) &&
+            x->space == WM_SPACE_GLOBAL) /* (only the fold reads it) */
+            keep_weakness(&r, &e->w);
         e->w = r;
         return 1;
     }
