@@ -474,8 +474,8 @@ static void cross(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
 
 /* The launch-wide chunk of chunk key (allocated when make), its buffer
    (-1: the module's data, the last window of the grid's, whose hazards
-   name the byte), the chunk's byte offset in it and the words that lie in
-   it; NULL when it is not tracked (or, make 0, holds nothing). */
+   name the variable), the chunk's byte offset in it and the words that
+   lie in it; NULL when it is not tracked (or, make 0, holds nothing). */
 static wmi_xchunk *xchunk_of(wmi_check *k, uint64_t key, int make, long *buf,
                              uint64_t *off, uint32_t *valid)
 {
