@@ -478,6 +478,21 @@ static __attribute__((noinline)) void keep_weakness(rec *r, const rec *w)
                           atomics, alike in its CTA */
 }
 
+/* A plain global access r (of x) ordered after the word's last write w,
+   a device-scope atomic of the unit (or a plain access after one), comes
+   after that atomic in the PTX memory model's base causality order, so
+   after the earlier CTAs' last write, which the atomic observed:
+   REC_SEEN. */
+static __attribute__((noinline)) void mark_seen(const wmi_check *k,
+                                                const cur *x, rec *r,
+                                                const rec *w)
+{
+    if (((w->bits & (REC_ATOMIC | REC_CTA)) == REC_ATOMIC ||
+         (w->bits & REC_SEEN)) &&
+        ordered(k, w, x))
+        r->bits |= REC_SEEN;
+}
+
 /* Record x in word e; 0 when a read is dropped (both slots hold reads of
    other threads that are not ordered before it). */
 HOT int record_word(wmi_check *k, wmi_word *e, unsigned mask, const cur *x,
@@ -487,6 +502,9 @@ HOT int record_word(wmi_check *k, wmi_word *e, unsigned mask, const cur *x,
              (uint8_t)(mask | (kind == WMI_ACC_ATOMIC ? REC_ATOMIC : 0) |
                        x->strong),
              x->rel, x->acq};
+    if (x->space == WM_SPACE_GLOBAL && (e->w.bits & (REC_ATOMIC | REC_SEEN)) &&
+        !(r.bits & (REC_ATOMIC | REC_STRONG)))
+        mark_seen(k, x, &r, &e->w);
     if (kind != WMI_ACC_READ) {
         if ((r.bits & (REC_ATOMIC | REC_STRONG)) &&
             (!(e->w.bits & (REC_ATOMIC | REC_STRONG)) ||

@@ -436,12 +436,18 @@ static wmi_xrec to_xrec(const wmi_check *k, const rec *r)
     return x;
 }
 
-/* Is an earlier unit's access p a race with this unit's r?  They share
-   bytes, are not both strong (atomics, volatile flags) beyond a CTA, and
-   no release and acquire order them. */
-static int crosses(const wmi_check *k, const wmi_xrec *p, const rec *r)
+/* Is an earlier unit's access p (its last write when pw) a race with this
+   unit's r?  They share bytes, are not both strong (atomics, volatile
+   flags) beyond a CTA, r did not observe p (REC_SEEN: after its thread's
+   device-scope atomic on the word, when p is strong beyond a CTA), and no
+   release and acquire order them. */
+static int crosses(const wmi_check *k, const wmi_xrec *p, const rec *r,
+                   int pw)
 {
     if (!p->cta || !(p->bits & r->bits & REC_BYTES))
+        return 0;
+    if (pw && (r->bits & REC_SEEN) && (p->bits & (REC_ATOMIC | REC_STRONG)) &&
+        !(p->bits & REC_CTA))
         return 0;
     if ((p->bits & (REC_ATOMIC | REC_STRONG)) &&
         (r->bits & (REC_ATOMIC | REC_STRONG)) &&
@@ -455,7 +461,7 @@ static int crosses(const wmi_check *k, const wmi_xrec *p, const rec *r)
 static void cross(wmi_check *k, const wmi_xrec *p, const rec *r, int write,
                   wm_hazard_kind kind, long buf, uint64_t off)
 {
-    if (!crosses(k, p, r))
+    if (!crosses(k, p, r, kind != WM_HAZ_WAR))
         return;
     rec prior = {p->pc, 0, p->warp, p->lane, p->bits, p->rel, 0};
     unsigned first[3];
@@ -504,7 +510,7 @@ static int run_reports(const wmi_check *k, const wmi_xchunk *x, uint32_t m,
             unsigned i = (unsigned)__builtin_ctz(m);
             wmi_xrec pw = wmi_xchunk_get(x, 0, i);
             wmi_xrec pr = wmi_xchunk_get(x, 1, i);
-            if (crosses(k, &pw, r) || (write && crosses(k, &pr, r)))
+            if (crosses(k, &pw, r, 1) || (write && crosses(k, &pr, r, 0)))
                 return 1;
         }
         return 0;
@@ -514,7 +520,7 @@ static int run_reports(const wmi_check *k, const wmi_xchunk *x, uint32_t m,
         if (!(q->mask & m) || (q->read && !write))
             continue;
         wmi_xrec p = wmi_xrun_rec(q, (unsigned)__builtin_ctz(q->mask & m));
-        if (crosses(k, &p, r))
+        if (crosses(k, &p, r, !q->read))
             return 1;
     }
     return 0;

@@ -50,6 +50,13 @@ static inline int rec_same(const rec *a, const rec *b)
 #define REC_FLAG 0x80u   /* a strong shared access of a flag protocol: a
                             read, or a write that releases (after the
                             warp's fence, or .release) */
+#define REC_SEEN 0x80u   /* global (the same bit): a plain access after
+                            its thread's device-scope atomic on the word,
+                            which observed the earlier CTAs' last write
+                            (the PTX memory model's observation order puts
+                            that write before it; a generic access whose
+                            lanes mix shared and global memory may carry
+                            REC_FLAG here too: a race missed) */
 #define REC_BYTES 0x0fu
 
 typedef struct wmi_word {

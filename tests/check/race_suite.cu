@@ -9,8 +9,8 @@
  * (and both kinds of block-scope flag between blocks), histograms with
  * block-scope atomics (racy between blocks on one set of bins, clean on
  * rows of their own or in shared memory), work stealing and a spin lock
- * with device- and block-scope atomics, a __device__ counter, and
- * cooperative kernels whose
+ * with device- and block-scope atomics, __device__ counters (one reset
+ * by the last block), and cooperative kernels whose
  * grid.sync() orders the blocks or comes too late.  docs/check.md
  * tabulates the expected verdicts; the
  * tests run each kernel with the launch its comment gives.
@@ -485,6 +485,46 @@ extern "C" __global__ void device_var_atomic(int *out)
         atomicAdd(&blocks_seen, 1);
         out[blockIdx.x] = blockIdx.x;
     }
+}
+
+/* A __device__ ticket counter as the Programming Guide's last-block sum
+   keeps it: thread 0 of each block takes a ticket with atomicInc; the
+   block that takes the last one resets the counter with a plain store
+   for the next launch, by thread 0 itself (reset_last) or by thread 1
+   after __syncthreads() (reset_last_other): both come after the ticket
+   that saw every other block's (CLEAN).  Block 0 resetting it at the
+   start, while other blocks take tickets, is a race (reset_first).
+   tickets[block] gets the block's ticket.  (grid 4, block 64.) */
+__device__ unsigned ticket_count;
+
+__device__ void take_ticket(unsigned *tickets, int reset)
+{
+    __shared__ bool last;
+    if (reset == 0 && blockIdx.x == 0 && threadIdx.x == 0)
+        ticket_count = 0;
+    if (threadIdx.x == 0) {
+        unsigned t = atomicInc(&ticket_count, gridDim.x);
+        tickets[blockIdx.x] = t;
+        last = t == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && reset > 0 && threadIdx.x == (unsigned)reset - 1)
+        ticket_count = 0;
+}
+
+extern "C" __global__ void reset_first(unsigned *tickets)
+{
+    take_ticket(tickets, 0);
+}
+
+extern "C" __global__ void reset_last(unsigned *tickets)
+{
+    take_ticket(tickets, 1);
+}
+
+extern "C" __global__ void reset_last_other(unsigned *tickets)
+{
+    take_ticket(tickets, 2);
 }
 
 /* Each block stores its partial; thread 0 of the grid adds the partials

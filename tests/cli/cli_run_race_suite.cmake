@@ -39,6 +39,9 @@ foreach(c
     "lock_block_between_blocks|--grid 4 --block 32|i32[1]@i32[1]|1|write-after-write hazard on global buffer 0 \\[0\\][^\n]*between blocks \\(0,0,0\\) and \\(1,0,0\\)"
     "device_var_plain|--grid 4 --block 32|i32[4]|1|write-after-write hazard on global blocks_seen \\(byte [0-9]+\\)[^\n]*between blocks \\(0,0,0\\) and \\(1,0,0\\)"
     "device_var_atomic|--grid 4 --block 32|i32[4]|0|0 race hazards"
+    "reset_first|--grid 4 --block 64|u32[4]|1|hazard on global ticket_count \\(byte [0-9]+\\)[^\n]*between blocks \\(0,0,0\\) and \\(1,0,0\\)"
+    "reset_last|--grid 4 --block 64|u32[4]|0|0 race hazards"
+    "reset_last_other|--grid 4 --block 64|u32[4]|0|0 race hazards"
     "grid_sync_sum|--grid 4 --block 64 --cooperative|f32[256]:iota@f32[4]@f32[1]|0|0 race hazards"
     "grid_sync_late|--grid 4 --block 64 --cooperative|f32[256]:iota@f32[4]@f32[1]|1|write-after-read hazard on global buffer 1 \\[1\\][^\n]*between blocks \\(0,0,0\\) and \\(1,0,0\\)")
   string(REPLACE "|" ";" f "${c}")
