@@ -493,23 +493,24 @@ static __attribute__((noinline)) void mark_seen(const wmi_check *k,
         r->bits |= REC_SEEN;
 }
 
-/* Record x in word e; 0 when a read is dropped (both slots hold reads of
-   other threads that are not ordered before it). */
+/* Record x in word e (a global word when global: the shared loops pass
+   0, which leaves out the tests only the fold reads); 0 when a read is
+   dropped (both slots hold reads of other threads that are not ordered
+   before it). */
 HOT int record_word(wmi_check *k, wmi_word *e, unsigned mask, const cur *x,
-                    wmi_acc_kind kind)
+                    wmi_acc_kind kind, int global)
 {
     rec r = {x->pc, x->clock, (uint16_t)x->warp, (uint8_t)x->lane,
              (uint8_t)(mask | (kind == WMI_ACC_ATOMIC ? REC_ATOMIC : 0) |
                        x->strong),
              x->rel, x->acq};
-    if (x->space == WM_SPACE_GLOBAL && (e->w.bits & (REC_ATOMIC | REC_SEEN)) &&
+    if (global && (e->w.bits & (REC_ATOMIC | REC_SEEN)) &&
         !(r.bits & (REC_ATOMIC | REC_STRONG)))
         mark_seen(k, x, &r, &e->w);
     if (kind != WMI_ACC_READ) {
-        if ((r.bits & (REC_ATOMIC | REC_STRONG)) &&
+        if (global && (r.bits & (REC_ATOMIC | REC_STRONG)) &&
             (!(e->w.bits & (REC_ATOMIC | REC_STRONG)) ||
-             (e->w.bits & REC_CTA)) &&
-            x->space == WM_SPACE_GLOBAL) /* (only the fold reads it) */
+             (e->w.bits & REC_CTA)))
             keep_weakness(&r, &e->w);
         e->w = r;
         return 1;
@@ -587,7 +588,7 @@ static void lane_access(wmi_check *k, const cur *x0, uint64_t a, int global,
             hazard(k, WM_HAZ_UNINIT, NULL, 0, &x);
         }
         if (pass == 1 && (k->checks & WM_CHECK_RACE))
-            record_word(k, e, mask, &x, x.kind);
+            record_word(k, e, mask, &x, x.kind, global);
         if (pass == 1 && x.kind != WMI_ACC_READ)
             e->init |= mask;
     }
@@ -646,7 +647,7 @@ HOT void mem_words_k(wmi_check *k, cur *x, const uint64_t *addr,
                 global_init(k, bi, x, 1);
         }
         if (race)
-            record_word(k, e, mk, x, kind);
+            record_word(k, e, mk, x, kind, global);
         if (kind == WMI_ACC_READ)
             continue;
         e->init |= mk;
@@ -766,7 +767,7 @@ static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
             if (init && (mk & ~e->init))
                 hazard(k, WM_HAZ_UNINIT, NULL, 0, x);
         }
-        if (record_word(k, e, mk, x, WMI_ACC_READ))
+        if (record_word(k, e, mk, x, WMI_ACC_READ, 0))
             st++; /* a slot this instruction had not filled (see above) */
         assert((st & 3u) <= 2);
         seen[wd] = st;
@@ -810,7 +811,7 @@ static void shared_writes(wmi_check *k, cur *x, const uint64_t *addr,
             x->lane = l;
             x->addr = off;
             check_word(k, e, mk, x, WMI_ACC_WRITE);
-            record_word(k, e, mk, x, WMI_ACC_WRITE);
+            record_word(k, e, mk, x, WMI_ACC_WRITE, 0);
         }
         e->init |= mk;
     }
