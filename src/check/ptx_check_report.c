@@ -127,14 +127,32 @@ static const wmi_var *module_var(const wm_ptx_module *m, uint64_t addr)
     return NULL;
 }
 
+/* "SPACE name[i] (UNIT addr)" into buf: the element of variable v (which
+   starts at start) holding addr, by its declared dimensions where DWARF
+   gives them, else by es-byte elements; a scalar by its name alone when
+   scalar. */
+static void var_where(const wm_ptx_module *m, const wmi_var *v,
+                      uint64_t start, uint64_t addr, unsigned es,
+                      const char *space, const char *unit, int scalar,
+                      char *buf, size_t n)
+{
+    char ix[96];
+    if (scalar && v->size <= es)
+        ix[0] = 0;
+    else if (!declared_index(m, v, addr - start, ix, sizeof ix))
+        snprintf(ix, sizeof ix, "[%llu]",
+                 (unsigned long long)((addr - start) / es));
+    snprintf(buf, n, "%s %s%s (%s %llu)", space, var_name(v->name), ix, unit,
+             (unsigned long long)addr);
+}
+
 /* "shared sdata[4]" / "global argument 0 [+64]" into buf. */
 void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
                      char *buf, size_t n)
 {
     uint64_t start;
     unsigned es = h->size ? h->size : 1;
-    char ix[96];
-    const wmi_var *gv;
+    const wmi_var *v;
     if (h->space == WM_SPACE_SHARED && h->cluster > 1) {
         /* whose shared memory: the same words in every CTA of a cluster */
         wm_ptx_hazard one = *h;
@@ -146,15 +164,9 @@ void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
         return;
     }
     if (h->space == WM_SPACE_SHARED) {
-        const wmi_var *v = shared_var(m, h, &start);
-        if (v && declared_index(m, v, h->addr - start, ix, sizeof ix))
-            snprintf(buf, n, "shared %s%s (offset %llu)", var_name(v->name),
-                     ix, (unsigned long long)h->addr);
-        else if (v)
-            snprintf(buf, n, "shared %s[%llu] (offset %llu)",
-                     var_name(v->name),
-                     (unsigned long long)((h->addr - start) / es),
-                     (unsigned long long)h->addr);
+        if ((v = shared_var(m, h, &start)))
+            var_where(m, v, start, h->addr, es, "shared", "offset", 0, buf,
+                      n);
         else
             snprintf(buf, n, "shared offset %llu",
                      (unsigned long long)h->addr);
@@ -162,18 +174,8 @@ void wmi_check_where(const wm_ptx_module *m, const wm_ptx_hazard *h,
         snprintf(buf, n, "global buffer %ld [%llu] (byte %llu)", h->buf,
                  (unsigned long long)(h->addr / es),
                  (unsigned long long)h->addr);
-    } else if ((gv = module_var(m, h->addr))) {
-        if (gv->size <= es)
-            snprintf(buf, n, "global %s (byte %llu)", var_name(gv->name),
-                     (unsigned long long)h->addr);
-        else if (declared_index(m, gv, h->addr - gv->offset, ix, sizeof ix))
-            snprintf(buf, n, "global %s%s (byte %llu)", var_name(gv->name),
-                     ix, (unsigned long long)h->addr);
-        else
-            snprintf(buf, n, "global %s[%llu] (byte %llu)",
-                     var_name(gv->name),
-                     (unsigned long long)((h->addr - gv->offset) / es),
-                     (unsigned long long)h->addr);
+    } else if ((v = module_var(m, h->addr))) {
+        var_where(m, v, v->offset, h->addr, es, "global", "byte", 1, buf, n);
     } else {
         snprintf(buf, n, "global byte %llu", (unsigned long long)h->addr);
     }
