@@ -39,6 +39,8 @@
 
 /* ---- setup --------------------------------------------------------------- */
 
+_Static_assert(sizeof(wmi_word) == 64, "a shared word's entry, one line");
+
 /* "sm_70" and newer: independent thread scheduling (lanes unordered). */
 static int target_its(const char *t)
 {
@@ -80,7 +82,12 @@ wmi_check *wmi_check_new(const wm_ptx_module *m, const unsigned block[3],
     int ok = k->vc && k->bar && k->mbar && k->cbar && k->cfence &&
              k->order && k->ctaid;
     if (k->checks) {
-        k->sh = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh);
+        /* (one cache line a word: a tile's column touches 32 lines, not
+           56) */
+        size_t shb = (k->nsh ? k->nsh : 1) * sizeof *k->sh;
+        k->sh = aligned_alloc(64, shb);
+        if (k->sh)
+            memset(k->sh, 0, shb);
         k->sh_seen = calloc(k->nsh ? k->nsh : 1, sizeof *k->sh_seen);
         k->shc = calloc(k->nsh / 32 + 1, sizeof *k->shc);
         k->shlanes = calloc(m->ncode + 1, 1);
@@ -774,6 +781,63 @@ static void shared_reads(wmi_check *k, cur *x, const uint64_t *addr,
     }
 }
 
+/* Do the lanes of x touch words all apart: an affine warp whose
+   addresses step by at least 4 bytes (a tile's column, a padded one's)? */
+static int words_apart(const cur *x)
+{
+    return x->step != WMI_STEP_NONE && (x->step >= 4 || x->step <= -4);
+}
+
+/*
+ * shared_reads without its per-word states, for accesses whose lanes all
+ * touch different words (words_apart): each lane is then its word's first
+ * in the instruction, and this is what shared_reads does for a first
+ * lane.  (A lane on a word an earlier lane took goes the way of
+ * mem_words_k, so any access would come out right, only slower on a
+ * broadcast's lanes.)
+ */
+static void shared_reads_apart(wmi_check *k, cur *x, const uint64_t *addr,
+                               uint32_t ms)
+{
+    int init = (k->checks & WM_CHECK_INIT) != 0;
+    unsigned low = (1u << x->size) - 1;
+    uint32_t pc = x->pc, warp = x->warp, clock = x->clock;
+    const uint32_t *vc = x->vc;
+    uint64_t nsh = k->nsh;
+    rec r = {pc, clock, (uint16_t)warp, 0, 0, x->rel, x->acq};
+    uint8_t strong = x->strong;
+    x->space = WM_SPACE_SHARED;
+    x->buf = -1;
+    for (uint32_t act = ms; act; act &= act - 1) {
+        unsigned l = (unsigned)__builtin_ctz(act);
+        uint64_t off = addr[l], wd = off / 4;
+        if (wd >= nsh)
+            continue;
+        wmi_word *e = wmi_shword(k, wd);
+        unsigned mk = low << (off & 3) & 15u;
+        int clean = write_clean(&e->w, pc, warp, clock, vc, 1) &&
+                    (!init || e->init == 15);
+        if (clean && slot_other(&e->r[0], warp) &&
+            slot_other(&e->r[1], warp)) {
+            int f0 = slot_free(&e->r[0], vc);
+            if (f0 || slot_free(&e->r[1], vc)) {
+                r.lane = (uint8_t)l;
+                r.bits = (uint8_t)(mk | strong);
+                e->r[f0 ? 0 : 1] = r;
+            }
+            continue;
+        }
+        x->lane = l;
+        x->addr = off;
+        if (!clean) {
+            check_word(k, e, mk, x, WMI_ACC_READ);
+            if (init && (mk & ~e->init))
+                hazard(k, WM_HAZ_UNINIT, NULL, 0, x);
+        }
+        record_word(k, e, mk, x, WMI_ACC_READ, 0);
+    }
+}
+
 /*
  * Shared stores of at most 4 bytes with races checked: mem_words_k's
  * loop, lane by lane in the same order.  A lane whose word's last write
@@ -799,8 +863,20 @@ static void shared_writes(wmi_check *k, cur *x, const uint64_t *addr,
         uint64_t off = addr[l], wd = off / 4;
         if (wd >= k->nsh)
             continue;
-        wmi_word *e = wmi_shword(k, wd);
+        wmi_word *e = &k->sh[wd];
         unsigned mk = low << (off & 3) & 15u;
+        if (e->cta != k->cta && e->cta != (k->cta | SH_NAMED)) {
+            /* the unit's first access to the word: an empty entry, whose
+               records are ordered before every lane */
+            wmi_shword_claim(k, e, wd);
+            r.lane = (uint8_t)l;
+            r.bits = (uint8_t)(mk | x->strong);
+            e->w = r;
+            e->init = mk;
+            continue;
+        }
+        if (e->cta != k->cta)
+            wmi_shrun_open(k, wd);
         if (rec_before(&e->w, pc, warp, clock, vc, intra) &&
             rec_before(&e->r[0], pc, warp, clock, vc, intra) &&
             rec_before(&e->r[1], pc, warp, clock, vc, intra)) {
@@ -836,9 +912,13 @@ static void plain_words(wmi_check *k, cur *x, const uint64_t *addr,
 
 /* Bit l: lanes l and l + 1 are both in m and lane l + 1's 4 bytes come
    right after lane l's. */
-static uint32_t lane_steps(const uint64_t *addr, uint32_t m)
+static uint32_t lane_steps(const cur *x, const uint64_t *addr, uint32_t m)
 {
+    if (x->step != WMI_STEP_NONE) /* (an affine warp: no lane read) */
+        return x->step == 4 ? m & (m >> 1) : 0;
     uint32_t s = 0;
+    /* (unrolled: as a loop it costs a third more) */
+#pragma GCC unroll 31
     for (unsigned l = 0; l < 31; l++)
         s |= (uint32_t)(addr[l + 1] - addr[l] == 4) << l;
     return s & m & (m >> 1);
@@ -868,7 +948,7 @@ static inline uint32_t run_at(uint32_t steps, unsigned l, const uint64_t *addr)
 static void global_runs(wmi_check *k, cur *x, const uint64_t *addr,
                         uint32_t mg)
 {
-    uint32_t steps = lane_steps(addr, mg), rest = 0;
+    uint32_t steps = lane_steps(x, addr, mg), rest = 0;
     if (!steps) /* (every lane its own run) */
         mg &= ~wmi_gwords_lanes(k, x, x->kind, addr, mg);
     while (mg) {
@@ -896,6 +976,8 @@ static void shared_lanes(wmi_check *k, cur *x, const uint64_t *addr,
 {
     if (x->kind == WMI_ACC_WRITE)
         shared_writes(k, x, addr, ms);
+    else if (x->kind == WMI_ACC_READ && k->intra && words_apart(x))
+        shared_reads_apart(k, x, addr, ms);
     else if (x->kind == WMI_ACC_READ && k->intra)
         shared_reads(k, x, addr, ms);
     else
@@ -955,7 +1037,7 @@ static void shared_runs(wmi_check *k, cur *x, const uint64_t *addr,
     /* (a run is looked for when the first two lanes make a step) */
     if (!k->shlanes[x->pc] && second &&
         addr[__builtin_ctz(second)] - addr[__builtin_ctz(ms)] == 4)
-        steps = lane_steps(addr, ms);
+        steps = lane_steps(x, addr, ms);
     if (!steps) { /* no run: every lane one by one */
         shared_lanes(k, x, addr, ms);
         return;
@@ -1051,22 +1133,38 @@ static const uint64_t *cluster_addrs(const wmi_check *k, const wmi_cta *c,
     return out;
 }
 
-void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
-                   wmi_acc_kind kind, unsigned size, const uint64_t *addr,
-                   uint32_t ms, uint32_t mg)
+/* wmi_check_mem, the lanes' step known (wmi_check_fast) or not */
+static void check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
+                      wmi_acc_kind kind, unsigned size, const uint64_t *addr,
+                      uint32_t ms, uint32_t mg, int64_t step)
 {
     wmi_check *k = c->chk;
     assert(k && size > 0);
     uint32_t g = gwarp(k, c, w);
     uint64_t caddr[32];
-    if (k->ncl > 1 && ms)
+    if (k->ncl > 1 && ms) {
         addr = cluster_addrs(k, c, addr, ms, caddr);
-    cur x = {.pc = pc, .warp = g,
-             .clock = k->vc[(size_t)g * k->nw + g],
-             .kind = kind, .size = size,
-             .vc = &k->vc[(size_t)g * k->nw], .c = c, .w = w,
-             .lane_addr = addr,
-             .space = WM_SPACE_SHARED, .buf = -1};
+        step = WMI_STEP_NONE;
+    }
+    /* field by field: an initialiser zeroes the whole struct first, with
+       `rep stos` (slow to start) once it grew past 80 bytes */
+    cur x;
+    x.pc = pc;
+    x.warp = g;
+    x.clock = k->vc[(size_t)g * k->nw + g];
+    x.kind = kind;
+    x.size = size;
+    x.rel = x.acq = 0;
+    x.strong = 0;
+    x.vc = &k->vc[(size_t)g * k->nw];
+    x.c = c;
+    x.w = w;
+    x.lane_addr = addr;
+    x.step = step;
+    x.lane = 0;
+    x.space = WM_SPACE_SHARED;
+    x.buf = -1;
+    x.addr = 0;
     unsigned sync = k->grid ? c->m->code[pc].sync : 0;
     if ((sync & WMI_SYNC_CTA) && cta_scope_unordered(k))
         sync = 0;
@@ -1115,18 +1213,25 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
     }
 }
 
+void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
+                   wmi_acc_kind kind, unsigned size, const uint64_t *addr,
+                   uint32_t ms, uint32_t mg)
+{
+    check_mem(c, w, pc, kind, size, addr, ms, mg, WMI_STEP_NONE);
+}
+
 void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,
-                    uint32_t pc, uint32_t m, int store)
+                    uint32_t pc, uint32_t m, int store, int64_t step)
 {
     unsigned bits = wmi_type_bits((wmi_type)in->type);
     uint32_t vals = store ? in->b : in->d;
     unsigned n = (vals & WMI_VEC) ? c->m->pool[vals & ~WMI_VEC] : 1;
     if (in->space != SP_SHARED && in->space != SP_GLOBAL)
         return; /* ld.param */
-    wmi_check_mem(c, w, pc, store ? WMI_ACC_WRITE : WMI_ACC_READ,
-                  (bits < 8 ? 1 : bits / 8) * n, c->acc.addr,
-                  in->space == SP_SHARED ? m : 0,
-                  in->space == SP_GLOBAL ? m : 0);
+    check_mem(c, w, pc, store ? WMI_ACC_WRITE : WMI_ACC_READ,
+              (bits < 8 ? 1 : bits / 8) * n, c->acc.addr,
+              in->space == SP_SHARED ? m : 0, in->space == SP_GLOBAL ? m : 0,
+              m == ~0u ? step : WMI_STEP_NONE);
 }
 
 void wmi_check_block(wmi_cta *c, const wmi_warp *w, uint32_t pc, unsigned l,

@@ -119,9 +119,12 @@ void wmi_check_mem(wmi_cta *c, const wmi_warp *w, uint32_t pc,
                    uint32_t ms, uint32_t mg);
 
 /* The same for an ld/st (scalar or vector) that took the interpreter's
-   fast path: the lanes in m accessed in->space at c->acc.addr[l]. */
+   fast path: the lanes in m accessed in->space at c->acc.addr[l]; a full
+   warp's addresses step by `step` bytes from lane to lane (addr[l] =
+   addr[0] + l step) unless it is WMI_STEP_NONE. */
+#define WMI_STEP_NONE INT64_MIN
 void wmi_check_fast(wmi_cta *c, const wmi_warp *w, const wmi_insn *in,
-                    uint32_t pc, uint32_t m, int store);
+                    uint32_t pc, uint32_t m, int store, int64_t step);
 
 /* Warp w arrives at barrier id (bar.sync, bar.arrive, barrier.sync). */
 void wmi_check_arrive(wmi_cta *c, const wmi_warp *w, uint32_t id);

@@ -63,6 +63,9 @@ typedef struct wmi_word {
     uint32_t cta;  /* CTA sequence number of the records */
     uint32_t init; /* shared: bytes written in this CTA */
     rec w, r[2];
+    uint32_t pad[2]; /* to 64 bytes: the shared words' entries, aligned,
+                        each fill one cache line (a column's lanes touch
+                        one line each instead of two for six in eight) */
 } wmi_word;
 
 /* The unit's words of one chunk of 32 global words (128 aligned bytes).
@@ -212,6 +215,8 @@ typedef struct cur {
     const wmi_cta *c;  /* for the stored values (write conflicts) */
     const wmi_warp *w;
     const uint64_t *lane_addr; /* every lane's address */
+    int64_t step; /* lane_addr[l] = lane_addr[0] + l step for all 32
+                     lanes, or WMI_STEP_NONE (not known) */
     /* per lane */
     uint32_t lane;
     int space;  /* WM_SPACE_* */
@@ -289,19 +294,24 @@ static inline void wmi_shrun_chunk(const wmi_check *k, schunk *c)
 /* The unit's entry of shared word wd (< nsh): made from the runs that
    name it, else, when an older unit's, emptied (the per-lane loop keeps
    it from now on: opened). */
+/* Shared word wd's entry e, an older unit's, made the unit's and empty. */
+HOT void wmi_shword_claim(wmi_check *k, wmi_word *e, uint64_t wd)
+{
+    schunk *c = &k->shc[wd >> 5];
+    memset(e, 0, sizeof *e);
+    e->cta = k->cta;
+    wmi_shrun_chunk(k, c);
+    c->opened |= 1u << (wd & 31);
+}
+
 HOT wmi_word *wmi_shword(wmi_check *k, uint64_t wd)
 {
     wmi_word *e = &k->sh[wd];
     if (e->cta != k->cta) {
-        if (e->cta == (k->cta | SH_NAMED)) {
+        if (e->cta == (k->cta | SH_NAMED))
             wmi_shrun_open(k, wd);
-        } else {
-            schunk *c = &k->shc[wd >> 5];
-            memset(e, 0, sizeof *e);
-            e->cta = k->cta;
-            wmi_shrun_chunk(k, c);
-            c->opened |= 1u << (wd & 31);
-        }
+        else
+            wmi_shword_claim(k, e, wd);
     }
     return e;
 }

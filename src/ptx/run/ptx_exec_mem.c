@@ -124,7 +124,7 @@ wm_status wmi_ptx_ldst(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
     if (!(c->flags & WMI_RUN_SLOW) &&
         wmi_ptx_fast_ldst(c, w, in, pc, m, store, &fst)) {
         if (c->flags & WMI_RUN_CHECK) /* --check (ptx_check.c) */
-            wmi_check_fast(c, w, in, pc, m, store);
+            wmi_check_fast(c, w, in, pc, m, store, WMI_STEP_NONE);
         return fst;
     }
     uint64_t (*R)[32] = w->r;

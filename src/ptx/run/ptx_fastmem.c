@@ -927,7 +927,8 @@ int wmi_ptx_fast_ldst_affine(wmi_cta *c, wmi_warp *w, const wmi_insn *in,
                          st)) {
         return 0;
     }
-    if (c->flags & WMI_RUN_CHECK) /* --check: the lanes in c->acc.addr */
-        wmi_check_fast(c, w, in, pc, WMI_FULL, store);
+    if (c->flags & WMI_RUN_CHECK) /* --check: the lanes in c->acc.addr,
+                                     x0 + l d (fill_lanes) */
+        wmi_check_fast(c, w, in, pc, WMI_FULL, store, d);
     return 1;
 }
