@@ -805,7 +805,7 @@ static void shared_reads_apart(wmi_check *k, cur *x, const uint64_t *addr,
     const uint32_t *vc = x->vc;
     uint64_t nsh = k->nsh;
     rec r = {pc, clock, (uint16_t)warp, 0, 0, x->rel, x->acq};
-    uint8_t strong = x->strong;
+    uint64_t lo = rec_lo(&r), hi = rec_hi(&r, 0, x->strong);
     x->space = WM_SPACE_SHARED;
     x->buf = -1;
     for (uint32_t act = ms; act; act &= act - 1) {
@@ -820,11 +820,9 @@ static void shared_reads_apart(wmi_check *k, cur *x, const uint64_t *addr,
         if (clean && slot_other(&e->r[0], warp) &&
             slot_other(&e->r[1], warp)) {
             int f0 = slot_free(&e->r[0], vc);
-            if (f0 || slot_free(&e->r[1], vc)) {
-                r.lane = (uint8_t)l;
-                r.bits = (uint8_t)(mk | strong);
-                e->r[f0 ? 0 : 1] = r;
-            }
+            if (f0 || slot_free(&e->r[1], vc))
+                rec_put(&e->r[f0 ? 0 : 1], lo,
+                        hi | (uint64_t)l << 16 | (uint64_t)mk << 24);
             continue;
         }
         x->lane = l;
@@ -855,6 +853,7 @@ static void shared_writes(wmi_check *k, cur *x, const uint64_t *addr,
     const uint32_t *vc = x->vc;
     int intra = k->intra;
     rec r = {pc, clock, (uint16_t)warp, 0, 0, x->rel, x->acq};
+    uint64_t lo = rec_lo(&r), hi = rec_hi(&r, 0, x->strong);
     assert((k->checks & WM_CHECK_RACE) && x->size <= 4);
     x->space = WM_SPACE_SHARED;
     x->buf = -1;
@@ -865,13 +864,13 @@ static void shared_writes(wmi_check *k, cur *x, const uint64_t *addr,
             continue;
         wmi_word *e = &k->sh[wd];
         unsigned mk = low << (off & 3) & 15u;
+        /* (the lane's record: hi with its lane and bytes) */
+        uint64_t hl = hi | (uint64_t)l << 16 | (uint64_t)mk << 24;
         if (e->cta != k->cta && e->cta != (k->cta | SH_NAMED)) {
             /* the unit's first access to the word: an empty entry, whose
                records are ordered before every lane */
             wmi_shword_claim(k, e, wd);
-            r.lane = (uint8_t)l;
-            r.bits = (uint8_t)(mk | x->strong);
-            e->w = r;
+            rec_put(&e->w, lo, hl);
             e->init = mk;
             continue;
         }
@@ -880,9 +879,7 @@ static void shared_writes(wmi_check *k, cur *x, const uint64_t *addr,
         if (rec_before(&e->w, pc, warp, clock, vc, intra) &&
             rec_before(&e->r[0], pc, warp, clock, vc, intra) &&
             rec_before(&e->r[1], pc, warp, clock, vc, intra)) {
-            r.lane = (uint8_t)l;
-            r.bits = (uint8_t)(mk | x->strong);
-            e->w = r;
+            rec_put(&e->w, lo, hl);
         } else {
             x->lane = l;
             x->addr = off;

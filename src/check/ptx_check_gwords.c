@@ -162,7 +162,7 @@ HOT int first_touch(wmi_check *k, uint64_t wa, uint32_t n)
     uint32_t t = k->gtn;
     gtouch *g = k->gt;
     k->gwords += n;
-    if (t && g[t - 1].wa + g[t - 1].n == wa) {
+    if (t && g[t - 1].step == 1 && g[t - 1].wa + g[t - 1].n == wa) {
         g[t - 1].n += n;
         return 1;
     }
@@ -173,6 +173,7 @@ HOT int first_touch(wmi_check *k, uint64_t wa, uint32_t n)
     }
     g[t].wa = wa;
     g[t].n = n;
+    g[t].step = 1;
     k->gtn = t + 1;
     return 1;
 }
@@ -255,10 +256,23 @@ static const wmi_word *word_at(const wmi_check *k, const gchunk *c,
    Is u record t but for lane lane and warp t->warp + dwarp? */
 static inline int rec_is(const rec *u, const rec *t, int lane, int dwarp)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* two 8-byte compares: (pc, clock), then (warp, lane, bits, rel,
+       acq).  u, a chunk's template, was written long before; t is built
+       from its fields, not read whole (it was just stored field by
+       field: a wide load of it would wait for the stores) */
+    uint64_t u0, u1;
+    memcpy(&u0, u, 8);
+    memcpy(&u1, (const char *)u + 8, 8);
+    uint64_t t1 = (rec_hi(t, (unsigned)lane, t->bits) & ~0xffffull) |
+                  (uint16_t)(t->warp + dwarp);
+    return u0 == rec_lo(t) && u1 == t1;
+#else
     return u->pc == t->pc && u->clock == t->clock &&
            u->warp == (uint16_t)(t->warp + dwarp) &&
            u->lane == (uint8_t)lane && u->bits == t->bits &&
            u->rel == t->rel && u->acq == t->acq;
+#endif
 }
 
 /* *d = record t but for lane lane and warp t->warp + dwarp. */
@@ -393,10 +407,23 @@ static inline int name_word(wmi_check *k, gchunk *c, int i, uint32_t m,
            word_entries(k, c, m, t, lane0, read);
 }
 
+/* Can the first touches of a full warp's lanes, x->step bytes apart, go
+   into one entry of the list (room made for it now)?  Then the per-lane
+   loop leaves them out and the entry is added after it. */
+static int touches_strided(wmi_check *k, const cur *x, uint32_t lanes)
+{
+    int64_t st = x->step;
+    if (lanes != ~0u || st == WMI_STEP_NONE || st % 4 ||
+        st / 4 > INT32_MAX || st / 4 < -INT32_MAX)
+        return 0;
+    return k->gtn < k->gtcap || touches_grow(k);
+}
+
 uint32_t wmi_gwords_lanes(wmi_check *k, const cur *x, wmi_acc_kind kind,
                           const uint64_t *addr, uint32_t lanes)
 {
     int read = kind == WMI_ACC_READ, init = (k->checks & WM_CHECK_INIT) != 0;
+    int strided = touches_strided(k, x, lanes);
     rec r = first_rec(x, kind, 0);
     uint32_t done = 0, bi;
     uint64_t win = UINT64_MAX; /* the window of the last init check */
@@ -418,12 +445,19 @@ uint32_t wmi_gwords_lanes(wmi_check *k, const cur *x, wmi_acc_kind kind,
         k->glast = k->glane[l] = c;
         unsigned i = (unsigned)(wa & 31);
         uint32_t m = 1u << i;
-        if ((c->live & m) || !first_touch(k, wa, 1))
+        if ((c->live & m) || (!strided && !first_touch(k, wa, 1)))
             break;
         c->live |= m;
         done |= 1u << l;
         if (!name_word(k, c, (int)i, m, &r, (int)l - (int)i, read))
             break; /* (out of memory: the run reports WM_ERR_NOMEM) */
+    }
+    if (strided && done) { /* lanes 0 .. n - 1, in lane order */
+        gtouch *g = &k->gt[k->gtn++];
+        g->wa = addr[0] >> 2;
+        g->n = (uint32_t)__builtin_popcount(done);
+        g->step = (int32_t)(x->step / 4);
+        k->gwords += g->n;
     }
     return done;
 }
@@ -618,7 +652,8 @@ static uint64_t *first_touches(const wmi_check *k)
     uint32_t n = 0;
     for (uint32_t i = 0; keys && i < k->gtn; i++)
         for (uint32_t j = 0; j < k->gt[i].n; j++)
-            keys[n++] = k->gt[i].wa + j + 1;
+            keys[n++] = k->gt[i].wa + (uint64_t)((int64_t)j * k->gt[i].step) +
+                        1;
     return keys;
 }
 

@@ -10,6 +10,7 @@
 
 #include "ptx_check_int.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #define MAX_HAZARDS 4096u
@@ -31,6 +32,45 @@ typedef struct rec {
     uint16_t rel, acq; /* the CTA's releases and acquires before it
                           (global words; ptx_check_grid.c) */
 } rec;
+
+/* (the layout rec_lo, rec_hi and rec_put, and rec_is in
+   ptx_check_gwords.c, take as two words) */
+_Static_assert(sizeof(rec) == 16 && offsetof(rec, clock) == 4 &&
+                   offsetof(rec, warp) == 8 && offsetof(rec, lane) == 10 &&
+                   offsetof(rec, bits) == 11 && offsetof(rec, rel) == 12 &&
+                   offsetof(rec, acq) == 14,
+               "rec: pc and clock, then warp, lane, bits, rel, acq");
+
+/* A record as two 8-byte words (lo: pc, clock; hi: warp, lane, bits,
+   rel, acq), so that a loop can make one per lane from words kept in
+   registers and store it in two stores instead of one per field. */
+static inline uint64_t rec_lo(const rec *r)
+{
+    return (uint64_t)r->pc | (uint64_t)r->clock << 32;
+}
+
+static inline uint64_t rec_hi(const rec *r, unsigned lane, unsigned bits)
+{
+    return (uint64_t)r->warp | (uint64_t)(uint8_t)lane << 16 |
+           (uint64_t)(uint8_t)bits << 24 | (uint64_t)r->rel << 32 |
+           (uint64_t)r->acq << 48;
+}
+
+static inline void rec_put(rec *d, uint64_t lo, uint64_t hi)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(d, &lo, 8);
+    memcpy((char *)d + 8, &hi, 8);
+#else
+    d->pc = (uint32_t)lo;
+    d->clock = (uint32_t)(lo >> 32);
+    d->warp = (uint16_t)hi;
+    d->lane = (uint8_t)(hi >> 16);
+    d->bits = (uint8_t)(hi >> 24);
+    d->rel = (uint16_t)(hi >> 32);
+    d->acq = (uint16_t)(hi >> 48);
+#endif
+}
 
 /* a == b, field by field: a record just built field by field on the
    stack and compared with memcmp is read back wider than it was written,
@@ -118,10 +158,12 @@ typedef struct wmi_flag {
     uint32_t *clock;
 } wmi_flag;
 
-/* Words first touched by the unit: wa, wa + 1, ..., wa + n - 1 in turn. */
+/* Words first touched by the unit: wa, wa + step, ..., wa + (n - 1) step
+   in turn (step 1: a run of lanes; a column store's lanes step further). */
 typedef struct gtouch {
     uint64_t wa;
     uint32_t n;
+    int32_t step;
 } gtouch;
 
 struct wmi_check {

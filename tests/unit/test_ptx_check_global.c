@@ -78,6 +78,25 @@ static const char *const col_src =
     "  @%p1 ld.global.u32 %r11, [%rd3];\n"
     "  add.u32 %r12, %r6, %r8;\n"
     "  @%p2 st.global.u32 [%rd3], %r12;\n"
+    "  ret;\n}\n"
+    /* cola: the same without the rem (the caller keeps the words in n),
+       so that the interpreter knows each warp's lanes are affine and
+       hands the checker their step */
+    ".visible .entry cola(.param .u64 buf, .param .u32 n, "
+    ".param .u32 ws, .param .u32 wy, .param .u32 cs, .param .u32 rd)\n{\n"
+    "  .reg .pred %p<3>; .reg .b32 %r<16>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [buf];\n"
+    "  ld.param.u32 %r2, [ws]; ld.param.u32 %r3, [wy];\n"
+    "  ld.param.u32 %r4, [cs]; ld.param.u32 %r5, [rd];\n"
+    "  mov.u32 %r6, %tid.x; mov.u32 %r7, %tid.y; mov.u32 %r8, %ctaid.x;\n"
+    "  mul.lo.u32 %r9, %r8, %r4;\n"
+    "  mad.lo.u32 %r9, %r6, %r2, %r9; mad.lo.u32 %r9, %r7, %r3, %r9;\n"
+    "  mul.wide.u32 %rd2, %r9, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    "  and.b32 %r10, %r5, 1; setp.ne.u32 %p1, %r10, 0;\n"
+    "  and.b32 %r10, %r5, 2; setp.ne.u32 %p2, %r10, 0;\n"
+    "  @%p1 ld.global.u32 %r11, [%rd3];\n"
+    "  add.u32 %r12, %r6, %r8;\n"
+    "  @%p2 st.global.u32 [%rd3], %r12;\n"
     "  ret;\n}\n";
 
 /* One launch of kernel k over buf (bytes) with the 7 scalars of PARAMS
@@ -226,26 +245,20 @@ static void random_patterns(const wm_ptx_module *m)
     CHECK(found > 0); /* (most patterns race) */
 }
 
-/* col on random shapes: blocks of 32 x 2..8 threads (the naive
-   transpose's column stores when ws is a row and wy 1), CTAs on the same
-   columns or apart, loads, stores or both; each through twin_run.  And
-   a hand case: two CTAs store the same 8 x 32 column block, block 1's
-   stores race with block 0's (WAW, 256 words). */
-static void columns(void)
+/* col or cola on random shapes (columns() says which is which). */
+static void column_trials(const wm_ptx_module *m, const char *kernel)
 {
-    wm_ptx_module *m = pi_parse(col_src, "col.ptx");
-    CHECK(m != NULL);
-    if (!m)
-        return;
-    long ki = wm_ptx_find_kernel(m, "col");
+    long ki = wm_ptx_find_kernel(m, kernel);
     CHECK(ki >= 0);
     static const uint32_t wss[] = {64, 64, 33, 32, 128, 1, 0};
     static const uint32_t wys[] = {1, 1, 1, 2, 0, 64};
+    int wraps = strcmp(kernel, "col") == 0; /* (cola: n holds them all) */
     uint32_t seed = 11;
     size_t found = 0;
     for (int trial = 0; trial < 80 && ki >= 0; trial++) {
         unsigned ny = 2u << rnd(&seed) % 3, grid = 1 + rnd(&seed) % 6;
         uint32_t n = 2048 + rnd(&seed) % 4096;
+        n = wraps ? n : 8192; /* 31 x 128 + 7 x 64 + 5 x 47 < 8192 */
         uint32_t ws = wss[rnd(&seed) % 7], wy = wys[rnd(&seed) % 6];
         uint32_t cs = rnd(&seed) % 3 == 0 ? 0
                       : rnd(&seed) % 2 ? ny
@@ -273,9 +286,17 @@ static void columns(void)
         free(buf);
     }
     CHECK(found > 0);
-    /* two CTAs of 32 x 8 store columns 0..31 (ws 64), words 0..7 of each
-       (wy 1): the same 256 words, one WAW between blocks, the first
-       occurrence block 1's */
+}
+
+/* Two CTAs of 32 x 8 store columns 0..31 (ws 64), words 0..7 of each
+   (wy 1): the same 256 words, one WAW between blocks, the first
+   occurrence block 1's. */
+static void column_block_waw(const wm_ptx_module *m, const char *kernel)
+{
+    long ki = wm_ptx_find_kernel(m, kernel);
+    CHECK(ki >= 0);
+    if (ki < 0)
+        return;
     uint32_t buf[2048];
     memset(buf, 0, sizeof buf);
     wm_ptx_arg a[6] = {pi_arg_buf(buf, sizeof buf), pi_arg_u32(2048),
@@ -304,6 +325,25 @@ static void columns(void)
     }
     CHECK_EQ(buf[64 * 5 + 3], 5u + 1u); /* block 1 stored last */
     wm_ptx_check_clear(&chk);
+}
+
+/* col on random shapes: blocks of 32 x 2..8 threads (the naive
+   transpose's column stores when ws is a row and wy 1), CTAs on the same
+   columns or apart, loads, stores or both; each through twin_run.  And
+   the hand case column_block_waw.  Both kernels: col's words wrap around
+   n (the interpreter does not know the lanes' step), cola's do not (a
+   full warp's step is handed to the checker: a column's first touches
+   are listed as one entry, and the fold's reports follow that list). */
+static void columns(void)
+{
+    wm_ptx_module *m = pi_parse(col_src, "col.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    column_trials(m, "col");
+    column_trials(m, "cola");
+    column_block_waw(m, "col");
+    column_block_waw(m, "cola");
     wm_ptx_free(m);
 }
 
