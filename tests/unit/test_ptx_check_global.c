@@ -60,44 +60,31 @@ static const char *const src =
    a load when rd has bit 0, a store of x + c when bit 1.  With blocks 32
    wide, warp y's lanes step by ws and consecutive warps by wy: a column
    store (ws a row, wy 1) leaves one lane's record on words that
-   consecutive warps wrote, the checker's warp-step runs. */
-static const char *const col_src =
-    PI_HEAD ".visible .entry col(.param .u64 buf, .param .u32 n, "
-    ".param .u32 ws, .param .u32 wy, .param .u32 cs, .param .u32 rd)\n{\n"
-    "  .reg .pred %p<3>; .reg .b32 %r<16>; .reg .b64 %rd<4>;\n"
-    "  ld.param.u64 %rd1, [buf]; ld.param.u32 %r1, [n];\n"
-    "  ld.param.u32 %r2, [ws]; ld.param.u32 %r3, [wy];\n"
-    "  ld.param.u32 %r4, [cs]; ld.param.u32 %r5, [rd];\n"
-    "  mov.u32 %r6, %tid.x; mov.u32 %r7, %tid.y; mov.u32 %r8, %ctaid.x;\n"
-    "  mul.lo.u32 %r9, %r8, %r4;\n"
-    "  mad.lo.u32 %r9, %r6, %r2, %r9; mad.lo.u32 %r9, %r7, %r3, %r9;\n"
-    "  rem.u32 %r9, %r9, %r1;\n"
-    "  mul.wide.u32 %rd2, %r9, 4; add.s64 %rd3, %rd1, %rd2;\n"
-    "  and.b32 %r10, %r5, 1; setp.ne.u32 %p1, %r10, 0;\n"
-    "  and.b32 %r10, %r5, 2; setp.ne.u32 %p2, %r10, 0;\n"
-    "  @%p1 ld.global.u32 %r11, [%rd3];\n"
-    "  add.u32 %r12, %r6, %r8;\n"
-    "  @%p2 st.global.u32 [%rd3], %r12;\n"
+   consecutive warps wrote, the checker's warp-step runs.  col takes the
+   word modulo n; cola does not (the caller keeps the words in n), so that
+   the interpreter knows each warp's lanes are affine and hands the
+   checker their step. */
+#define COL(NAME, REM)                                                       \
+    ".visible .entry " NAME "(.param .u64 buf, .param .u32 n, "              \
+    ".param .u32 ws, .param .u32 wy, .param .u32 cs, .param .u32 rd)\n{\n"   \
+    "  .reg .pred %p<3>; .reg .b32 %r<16>; .reg .b64 %rd<4>;\n"              \
+    "  ld.param.u64 %rd1, [buf]; ld.param.u32 %r1, [n];\n"                   \
+    "  ld.param.u32 %r2, [ws]; ld.param.u32 %r3, [wy];\n"                    \
+    "  ld.param.u32 %r4, [cs]; ld.param.u32 %r5, [rd];\n"                    \
+    "  mov.u32 %r6, %tid.x; mov.u32 %r7, %tid.y; mov.u32 %r8, %ctaid.x;\n"   \
+    "  mul.lo.u32 %r9, %r8, %r4;\n"                                          \
+    "  mad.lo.u32 %r9, %r6, %r2, %r9; mad.lo.u32 %r9, %r7, %r3, %r9;\n"      \
+    REM                                                                      \
+    "  mul.wide.u32 %rd2, %r9, 4; add.s64 %rd3, %rd1, %rd2;\n"               \
+    "  and.b32 %r10, %r5, 1; setp.ne.u32 %p1, %r10, 0;\n"                    \
+    "  and.b32 %r10, %r5, 2; setp.ne.u32 %p2, %r10, 0;\n"                    \
+    "  @%p1 ld.global.u32 %r11, [%rd3];\n"                                   \
+    "  add.u32 %r12, %r6, %r8;\n"                                            \
+    "  @%p2 st.global.u32 [%rd3], %r12;\n"                                   \
     "  ret;\n}\n"
-    /* cola: the same without the rem (the caller keeps the words in n),
-       so that the interpreter knows each warp's lanes are affine and
-       hands the checker their step */
-    ".visible .entry cola(.param .u64 buf, .param .u32 n, "
-    ".param .u32 ws, .param .u32 wy, .param .u32 cs, .param .u32 rd)\n{\n"
-    "  .reg .pred %p<3>; .reg .b32 %r<16>; .reg .b64 %rd<4>;\n"
-    "  ld.param.u64 %rd1, [buf];\n"
-    "  ld.param.u32 %r2, [ws]; ld.param.u32 %r3, [wy];\n"
-    "  ld.param.u32 %r4, [cs]; ld.param.u32 %r5, [rd];\n"
-    "  mov.u32 %r6, %tid.x; mov.u32 %r7, %tid.y; mov.u32 %r8, %ctaid.x;\n"
-    "  mul.lo.u32 %r9, %r8, %r4;\n"
-    "  mad.lo.u32 %r9, %r6, %r2, %r9; mad.lo.u32 %r9, %r7, %r3, %r9;\n"
-    "  mul.wide.u32 %rd2, %r9, 4; add.s64 %rd3, %rd1, %rd2;\n"
-    "  and.b32 %r10, %r5, 1; setp.ne.u32 %p1, %r10, 0;\n"
-    "  and.b32 %r10, %r5, 2; setp.ne.u32 %p2, %r10, 0;\n"
-    "  @%p1 ld.global.u32 %r11, [%rd3];\n"
-    "  add.u32 %r12, %r6, %r8;\n"
-    "  @%p2 st.global.u32 [%rd3], %r12;\n"
-    "  ret;\n}\n";
+
+static const char *const col_src =
+    PI_HEAD COL("col", "  rem.u32 %r9, %r9, %r1;\n") COL("cola", "");
 
 /* One launch of kernel k over buf (bytes) with the 7 scalars of PARAMS
    after n, through twin_run; the findings in *chk. */
