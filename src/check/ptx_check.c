@@ -39,8 +39,6 @@
 
 /* ---- setup --------------------------------------------------------------- */
 
-_Static_assert(sizeof(wmi_word) == 64, "a shared word's entry, one line");
-
 /* "sm_70" and newer: independent thread scheduling (lanes unordered). */
 static int target_its(const char *t)
 {
@@ -866,16 +864,18 @@ static void shared_writes(wmi_check *k, cur *x, const uint64_t *addr,
         unsigned mk = low << (off & 3) & 15u;
         /* (the lane's record: hi with its lane and bytes) */
         uint64_t hl = hi | (uint64_t)l << 16 | (uint64_t)mk << 24;
-        if (e->cta != k->cta && e->cta != (k->cta | SH_NAMED)) {
-            /* the unit's first access to the word: an empty entry, whose
-               records are ordered before every lane */
-            wmi_shword_claim(k, e, wd);
-            rec_put(&e->w, lo, hl);
-            e->init = mk;
-            continue;
-        }
-        if (e->cta != k->cta)
+        if (e->cta != k->cta) { /* (wmi_shword, with its first branch
+                                   finished here) */
+            if (e->cta != (k->cta | SH_NAMED)) {
+                /* the unit's first access to the word: an empty entry,
+                   whose records are ordered before every lane */
+                wmi_shword_claim(k, e, wd);
+                rec_put(&e->w, lo, hl);
+                e->init = mk;
+                continue;
+            }
             wmi_shrun_open(k, wd);
+        }
         if (rec_before(&e->w, pc, warp, clock, vc, intra) &&
             rec_before(&e->r[0], pc, warp, clock, vc, intra) &&
             rec_before(&e->r[1], pc, warp, clock, vc, intra)) {

@@ -107,6 +107,7 @@ typedef struct wmi_word {
                         each fill one cache line (a column's lanes touch
                         one line each instead of two for six in eight) */
 } wmi_word;
+_Static_assert(sizeof(wmi_word) == 64, "a shared word's entry, one line");
 
 /* The unit's words of one chunk of 32 global words (128 aligned bytes).
    A run of lanes that touched words the unit had not touched yet gives
@@ -333,10 +334,8 @@ static inline void wmi_shrun_chunk(const wmi_check *k, schunk *c)
     }
 }
 
-/* The unit's entry of shared word wd (< nsh): made from the runs that
-   name it, else, when an older unit's, emptied (the per-lane loop keeps
-   it from now on: opened). */
-/* Shared word wd's entry e, an older unit's, made the unit's and empty. */
+/* Shared word wd's entry e, an older unit's, made the unit's and empty
+   (the per-lane loop keeps it from now on: opened). */
 HOT void wmi_shword_claim(wmi_check *k, wmi_word *e, uint64_t wd)
 {
     schunk *c = &k->shc[wd >> 5];
@@ -346,6 +345,8 @@ HOT void wmi_shword_claim(wmi_check *k, wmi_word *e, uint64_t wd)
     c->opened |= 1u << (wd & 31);
 }
 
+/* The unit's entry of shared word wd (< nsh): made from the runs that
+   name it, else, when an older unit's, emptied (wmi_shword_claim). */
 HOT wmi_word *wmi_shword(wmi_check *k, uint64_t wd)
 {
     wmi_word *e = &k->sh[wd];
